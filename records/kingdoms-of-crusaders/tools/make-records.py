@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+"""make-records.py - writes the teaching records of valid/ from plans.
+
+Run from anywhere: python3 records/kingdoms-of-crusaders/tools/make-records.py
+then `herald check records/kingdoms-of-crusaders/valid` must be clean.
+Hand-written comments live here, beside the plans; the comments on each
+territory won come from kocsim's independent model of the rules.
+"""
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from kocsim import annotate, load_deck, write_record  # noqa: E402
+
+VALID = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "valid")
+HERALD = os.environ.get("HERALD", "herald")
+
+
+def generated(game_seed, players, variant, index):
+    """Game `index` of `herald gen -g koc -s SEED -n index+1 -p N -v V`."""
+    text = subprocess.run([HERALD, "gen", "-g", "kingdoms-of-crusaders", "-s", game_seed,
+                           "-n", str(index + 1), "-p", str(players), "-v", variant],
+                          check=True, capture_output=True, text=True).stdout
+    games = text.strip("\n").split("\n\n[Game")
+    game = games[index] if index == 0 else "[Game" + games[index]
+    f = tempfile.NamedTemporaryFile("w", suffix=".hgn", delete=False)
+    f.write(game)
+    f.close()
+    return f.name
+
+
+def from_gen(name, game_seed, players, variant, index, header, comments=None, date=None):
+    src = generated(game_seed, players, variant, index)
+    try:
+        res = annotate(src, out(name), header, comments, date=date)
+    finally:
+        os.unlink(src)
+    return res
+
+
+def out(name):
+    return os.path.join(VALID, name)
+
+
+def seq(*groups):
+    """Placements: each group is (sector, "cA cB cC cD")."""
+    return ["%s:%d" % (c, k) for k, cards in groups for c in cards.split()]
+
+
+def levels_two_players():
+    # Five territories, each decided by a different step of ruling 5
+    # between two complete armies.  In every territory the loser completes
+    # first, so nothing is won early: each is decided when the second army
+    # is complete.
+    plan = {
+        "P1": seq((1, "c13 c27 c33 c30"), (5, "c20 c22 c06 c16"),
+                  (2, "c12 c04 c26 c05"), (3, "c03 c38 c39 c24"), (4, "c36 c32 c02 c19")),
+        "P2": seq((2, "c17 c28 c01 c15"), (3, "c08 c18 c14 c10"), (4, "c11 c21 c29 c25"),
+                  (1, "c23 c35 c31 c40"), (5, "c37 c09 c34 c07")),
+    }
+    tags = {"Game": "kingdoms-of-crusaders", "Date": "2026.11.21",
+            "Event": "herald teaching records", "Players": "Ana; Ben", "First": "P1"}
+    header = """The ranking of armies, steps 1 to 5 (ruling 5 of herald-kingdoms-of-crusaders(7)).
+Two players, one deck, the markers variant.  The DeckOrder tag lists the
+whole deck, top card first, so every draw is checked against it.
+Ana fills sectors 1 and 5 first, Ben sectors 2, 3 and 4: in every territory
+the army that will lose is completed first, and each territory is decided
+by comparing two complete armies."""
+    comments = {
+        ("deal", "P2"): "Each player is dealt five cards, the first player (Ana, P1) first. "
+                        "Then each turn is one draw and one placement.",
+        ("P1", "c30"): "Ana's army in sector 1 is complete: four cards.  It is not won: "
+                       "Ben can still gather a better army there.",
+    }
+    return write_record(out("levels-two-players.hgn"), tags, plan, comments, header=header)
+
+
+def levels_points_early():
+    # Steps 6, 7 and 8 of ruling 5, two early wins (ruling 6) and the
+    # points variant (ruling 9), two players.
+    plan = {
+        "P1": seq((2, "c08 c13 c31 c11"), (1, "c23 c09 c20 c12"), (3, "c26 c32 c17"),
+                  (4, "c37"), (3, "c05"), (4, "c38 c39"), (5, "c14"), (4, "c40"),
+                  (5, "c03 c02 c27")),
+        "P2": seq((1, "c07 c18 c01 c04"), (2, "c19 c10 c28 c25"), (3, "c21 c06 c36 c16"),
+                  (5, "c24 c30 c33 c34"), (4, "c22 c15 c35 c29")),
+    }
+    tags = {"Game": "kingdoms-of-crusaders", "Date": "2026.11.21",
+            "Event": "herald teaching records", "Players": "Ana; Ben", "First": "P1",
+            "Variant": "points"}
+    header = """The ranking of armies, steps 6 to 8 (ruling 5), early wins (ruling 6) and the
+points variant (ruling 9).  Two players, one deck; the DeckOrder tag gives
+the whole deck, top card first."""
+    comments = {
+        ("P2", "c16"): "Ben completes sector 3 first.  Ana's three cards there could "
+                       "still become a better army (the cards not on the table include "
+                       "c40, which shows all five symbols), so nothing is won yet.",
+        ("P1", "c37"): "c37 is one of the eight cards showing both banner and helmet "
+                       "(c24, c30, c33, c34, c37, c38, c39, c40).  Ben holds four of them "
+                       "for sector 5, Ana the other four for sector 4.",
+        ("P2", "c34"): "Ben's sector 5: regiments of banners and of helmets.  Beating "
+                       "it takes the same two regiments and more, or three regiments; "
+                       "no four cards not on the table share banner and helmet any more "
+                       "(c37 lies in Ana's sector 4), and no four share three kinds.",
+        ("P1", "c40"): "Ana's sector 4: c37, c38, c39, c40.  Every card that shows "
+                       "banner and helmet is now on the table, so Ben cannot gather "
+                       "regiments of both there.",
+    }
+
+    return write_record(out("levels-points-early.hgn"), tags, plan, comments, header=header)
+
+
+DATE = "2026.11.21"
+
+
+def random_plan(cards, players, seed):
+    """A legal plan: the cards in a shuffled order dealt round the seats as
+    placement queues, each into a random sector with room."""
+    rnd = random.Random(seed)
+    ids = [c for c, _ in cards]
+    rnd.shuffle(ids)
+    plan = {}
+    for p in range(players):
+        mine = ids[p::players][:25]
+        room = [4] * 5
+        steps = []
+        for c in mine[:20]:
+            k = rnd.choice([i for i in range(5) if room[i]])
+            room[k] -= 1
+            steps.append("%s:%d" % (c, k + 1))
+        plan["P%d" % (p + 1)] = steps + ["%s:1" % c for c in mine[20:]]
+    return plan
+
+
+def hidden_draws():
+    # Recorded by Ana: her own cards are named, Ben's deal and draws are '?'.
+    tags = {"Game": "kingdoms-of-crusaders", "Date": DATE, "Event": "e-mail game",
+            "Players": "Ana; Ben", "First": "P2"}
+    header = """Hidden draws: the record as Ana kept it.  She names her own cards and
+writes '?' for the cards Ben is dealt and draws.  There is no Seed and no
+DeckOrder, so draws are free (any card not yet seen), and herald checks
+what it can: Ana's draws must be cards not seen before, and her placements
+cards she holds.  Each card Ben places could have been one of his hidden
+cards, but herald cannot know: each such placement is reported once as
+'unverified' (koc.hidden-card), which is not an error.  Once the deck is
+empty and Ana's hand is all known, every card not yet seen must be in
+Ben's hand, and his last placements are certain again.  See the sidecar
+hidden-draws.expect."""
+    plan = random_plan(load_deck(), 2, "hidden")
+    return write_record(out("hidden-draws.hgn"), tags, plan, header=header, hidden=("P2",))
+SEEDED = """The Seed tag orders the deck (ruling 2): the cards in the deck file's
+order are shuffled with herald's PRNG seeded by the tag's value, the card
+at index 0 on top; the lot for the first player is the stream "<Seed>/first".
+Every draw is checked against that order.  This game was played by
+`herald gen` (uniformly random legal actions); the comments after each
+territory won say which armies met there and which step of ruling 5 decided."""
+
+
+def seed_two_markers():
+    comments = {
+        ("P1", "c40"): "Ana's c40 completes her army in sector 2, and by leaving the "
+                       "cards not on the table it also settles sector 4, where her army "
+                       "was complete already: Ben can no longer gather a better one there. "
+                       "Two territories won by one placement (ruling 7): the placement's "
+                       "own sector takes the next marker (territory 2, #2), the others "
+                       "follow by sector number (territory 4, #3).  Both claims come "
+                       "before anything else, in either order: here #3 is written first.",
+    }
+    return from_gen("seed-two-markers.hgn", "t2markers", 2, "markers", 6,
+                    "Two players, markers variant, a seeded deck.\n" + SEEDED, comments,
+                    date=DATE)
+
+
+def seed_two_points():
+    comments = {
+        ("P2", "c29"): "Ben's c29 completes his army in sector 4: every army there is "
+                       "complete, and Ana's is the better.  The same placement takes c29 "
+                       "out of the cards not on the table, and now Ana cannot beat Ben's "
+                       "army in sector 1.  One placement, two territories, two winners: "
+                       "the placement's sector first (territory 4, #4, to Ana), then the "
+                       "others by number (territory 1, #5, to Ben), each claimed by its "
+                       "winner (ruling 7).",
+    }
+    return from_gen("seed-two-points.hgn", "t2points", 2, "points", 9,
+                    "Two players, points variant, a seeded deck.\n" + SEEDED, comments,
+                    date=DATE)
+
+
+def seed_three_markers():
+    return from_gen("seed-three-markers.hgn", "t3markers", 3, "markers", 0,
+                    "Three players: two decks mixed (ruling 1: card ids end in a or b),\n"
+                    "markers variant.\n" + SEEDED, date=DATE)
+
+
+def seed_three_points():
+    return from_gen("seed-three-points.hgn", "t3points", 3, "points", 7,
+                    "Three players, two decks mixed, points variant.\n" + SEEDED, date=DATE)
+
+
+def seed_four_markers():
+    return from_gen("seed-four-markers.hgn", "t4markers", 4, "markers", 3,
+                    "Four players, two decks mixed, markers variant.\n" + SEEDED, date=DATE)
+
+
+def seed_four_points():
+    return from_gen("seed-four-points.hgn", "t4points", 4, "points", 3,
+                    "Four players, two decks mixed, points variant.\n" + SEEDED, date=DATE)
+
+
+def own_deck():
+    deck_path = os.path.join(VALID, "own-deck.yaml")
+    deck = load_deck(deck_path)
+    tags = {"Game": "kingdoms-of-crusaders", "Date": DATE, "Event": "club night",
+            "Players": "Ana; Ben", "First": "P1", "Variant": "points",
+            "DeckFile": "own-deck.yaml"}
+    header = """A deck of one's own.  The tag DeckFile names a deck file; a relative
+name is looked for first in the record's own directory, then along the
+data path (--data-dir, HERALD_DATA_PATH).  own-deck.yaml, beside this
+record, is a 42-card printing whose ids are k01 ... k42; two cards have
+aliases (k01 is also 'godfrey', k42 'holy-lance').  Names match without
+regard to case, and seats may be written with the players' names:
+`herald fmt` writes them back as 'P1: place k42 ...'."""
+    path = out("own-deck.hgn")
+    res = write_record(path, tags, random_plan(deck, 2, "own-deck"), header=header,
+                       deck=deck)
+    import re
+    text = open(path).read()
+    text = re.sub(r"P1: place k42 (\d)", r"Ana: place Holy-Lance \1", text, count=1)
+    text = re.sub(r"P2: place k01 (\d)", r"Ben: place GODFREY \1", text, count=1)
+    text = re.sub(r"P1: place k01 (\d)", r"ana: place godfrey \1", text, count=1)
+    text = re.sub(r"P2: place k42 (\d)", r"ben: place holy-lance \1", text, count=1)
+    open(path, "w").write(text)
+    return res
+
+
+def main():
+    for make in [levels_two_players, levels_points_early, seed_two_markers, seed_two_points,
+                 seed_three_markers, seed_three_points, seed_four_markers, seed_four_points,
+                 hidden_draws, own_deck]:
+        res = make()
+        print(make.__name__, res[0])
+
+
+main()

@@ -1,0 +1,167 @@
+/* cli.h - what the files of the `herald` command share.
+ *
+ * The command is a thin layer over libherald: it turns operands into
+ * sources of records, hands the records to the library, and prints what
+ * comes back.  Nothing here knows any particular game. */
+#ifndef HERALD_CLI_H
+#define HERALD_CLI_H
+
+#include <getopt.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "herald.h"
+
+/* Exit statuses shared by every subcommand (herald(1), EXIT STATUS). */
+enum {
+	CLI_EXIT_OK = 0,	/* all games legal, nothing wrong */
+	CLI_EXIT_FAIL = 1,	/* an illegal or malformed game, or fmt --check found work */
+	CLI_EXIT_USAGE = 2	/* bad usage, or a file could not be read or written */
+};
+
+/* ------------------------------------------------------------------------
+ * The subcommands (cmd-*.c).  Each takes its own argv, argv[0] being the
+ * subcommand's name, and returns the exit status.
+ * ------------------------------------------------------------------------ */
+int cli_check_main(int argc, char **argv);
+int cli_fmt_main(int argc, char **argv);
+int cli_convert_main(int argc, char **argv);
+int cli_replay_main(int argc, char **argv);
+int cli_next_main(int argc, char **argv);
+int cli_gen_main(int argc, char **argv);
+int cli_games_main(int argc, char **argv);
+
+/* ------------------------------------------------------------------------
+ * Options (options.c).  Every subcommand accepts the common options;
+ * --format only where the subcommand lists formats.
+ * ------------------------------------------------------------------------ */
+typedef enum cli_colour_mode {
+	CLI_COLOUR_AUTO,	/* on a terminal, unless NO_COLOR or TERM=dumb */
+	CLI_COLOUR_ALWAYS,
+	CLI_COLOUR_NEVER
+} cli_colour_mode;
+
+typedef struct cli_common {
+	const char *data_dir;	/* --data-dir, or NULL */
+	int format;		/* index into the spec's formats (0: default) */
+	cli_colour_mode colour;
+	int quiet;		/* -q: errors only */
+} cli_common;
+
+typedef struct cli_spec {
+	const char *name;		/* "check" */
+	const char *synopsis;		/* usage lines after "herald NAME ", '\n'-separated */
+	const char *about;		/* --help text between usage and options */
+	const char *options_help;	/* the subcommand's own options, or NULL */
+	const char *const *formats;	/* --format words, default first; NULL: none */
+	const char *shortopts;		/* the subcommand's own short options, or NULL */
+	const struct option *longopts;	/* its own long options ({0}-ended), or NULL */
+	/* Handles one of the subcommand's own options: 0, or -1 after
+	 * cli_usage_error(). */
+	int (*option)(void *ctx, int opt, const char *arg);
+	void *ctx;
+} cli_spec;
+
+/* Parses argv against the spec and the common options.  Returns -1 when the
+ * subcommand goes on with the operands argv[*first .. argc-1]; otherwise
+ * the status to exit with at once (0 after --help or --version, 2 after a
+ * usage error, already reported). */
+int cli_parse(const cli_spec *spec, int argc, char **argv, cli_common *common,
+	      int *first);
+/* Prints "herald NAME: message" and the hint to try --help on stderr;
+ * returns CLI_EXIT_USAGE. */
+int cli_usage_error(const cli_spec *spec, const char *fmt, ...) HG_PRINTF(2, 3);
+/* Parses a whole decimal number in [min, max]; 0, or -1 after a usage error
+ * naming the option. */
+int cli_parse_number(const cli_spec *spec, const char *option, const char *arg,
+		     unsigned long min, unsigned long max, unsigned long *out);
+void cli_print_version(FILE *fp);
+
+/* ------------------------------------------------------------------------
+ * Output (output.c).
+ * ------------------------------------------------------------------------ */
+/* "herald NAME: message\n" on stderr, for problems that are not about a
+ * position in a record (bad option values, write failures). */
+void cli_error(const char *command, const char *fmt, ...) HG_PRINTF(2, 3);
+/* Whether to colour what goes to fp. */
+int cli_use_colour(const cli_common *common, FILE *fp);
+/* Prints the diagnostics (GNU form with notes); errors_only drops warnings
+ * and unverified ones. */
+void cli_print_diags(FILE *fp, const hg_diags *d, int colour, int errors_only);
+/* A JSON string of s; invalid UTF-8 bytes become U+FFFD, since a record
+ * quoted in a message may hold anything. */
+json_t *cli_json_string(const char *s);
+json_t *cli_json_diag(const hg_diag *dg);
+json_t *cli_json_diags(const hg_diags *d, int errors_only);
+/* Writes v (pretty-printed, or compact on one line) and a newline;
+ * steals the reference. */
+void cli_json_print(FILE *fp, json_t *v, int pretty);
+/* "Did you mean 'a', 'b' or 'c'?" on a line (nothing when n is 0). */
+void cli_print_suggestions(FILE *fp, const char *const *words, size_t n);
+/* Appends a game in canonical HGN to out; games after the first are
+ * preceded by the blank line that separates games.  *count counts games. */
+void cli_hgn_append(hg_buf *out, const hg_game_record *g, size_t *count);
+/* Writes the buffer to fp; 0, or -1 after reporting a write error. */
+int cli_flush_buf(const char *command, FILE *fp, hg_buf *b);
+/* Writes data to path (through hg_write_file_atomic, or to stdout for
+ * "-"); 0, or -1 after reporting the error. */
+int cli_write_output(const char *command, const char *path, const char *data,
+		     size_t len);
+
+/* ------------------------------------------------------------------------
+ * Inputs (inputs.c).
+ * ------------------------------------------------------------------------ */
+/* The FILE... operands expanded: "-" is standard input, a directory stands
+ * for every *.hgn file under it (recursively, hidden entries skipped, in
+ * byte order of their paths). */
+typedef struct cli_inputs {
+	char **paths;
+	size_t n, cap;
+} cli_inputs;
+
+/* Expands the operands into `in`; a missing or unreadable operand is an
+ * hgn.io-error diagnostic in d.  Returns the number of such problems. */
+size_t cli_inputs_expand(cli_inputs *in, char **operands, int n, hg_diags *d);
+void cli_inputs_free(cli_inputs *in);
+
+/* Reads a whole file ("-": standard input) into out; 0, or -1 with an
+ * hgn.io-error diagnostic in d. */
+int cli_read_all(const char *path, hg_buf *out, hg_diags *d);
+
+typedef enum cli_informat {
+	CLI_IN_HGN,
+	CLI_IN_JSON,
+	CLI_IN_YAML
+} cli_informat;
+
+/* The format a path's extension implies: .json, .yaml and .yml; anything
+ * else (and "-") is HGN. */
+cli_informat cli_informat_of(const char *path);
+/* "hgn", "json" or "yaml" to a format; -1 for anything else. */
+int cli_informat_parse(const char *word);
+
+/* One file's games, whatever its format.  HGN is parsed game by game (in
+ * memory that does not grow with the file) unless the text is kept; JSON
+ * and YAML are read whole. */
+typedef struct cli_source {
+	const char *path;
+	cli_informat format;
+	hg_parser *parser;
+	hg_buf text;			/* the whole input, when read whole */
+	hg_game_record **games;		/* JSON, YAML */
+	size_t ngames, next;
+} cli_source;
+
+/* Opens path.  keep_text: read it whole and keep the bytes in src->text
+ * (for comparing with the canonical form).  Returns 0, or -1 on an I/O
+ * error (diagnosed in d).  A JSON or YAML document that does not load
+ * yields its diagnostics and no games. */
+int cli_source_open(cli_source *src, const char *path, cli_informat format,
+		    int keep_text, hg_diags *d);
+/* As hg_parser_next: 1 and the next game in *g (the caller frees it),
+ * 0 at the end, -1 on an I/O error (diagnosed). */
+int cli_source_next(cli_source *src, hg_game_record **g, hg_diags *d);
+void cli_source_close(cli_source *src);
+
+#endif

@@ -1,0 +1,208 @@
+/* cmd-convert.c - `herald convert`: records between HGN, JSON (a document
+ * or JSON Lines) and YAML.  Every game is canonicalised on the way, so
+ * HGN -> JSON -> HGN gives exactly what `herald fmt` gives. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+typedef enum out_format { TO_HGN, TO_JSON, TO_JSONL, TO_YAML } out_format;
+static const char *const out_formats[] = { "hgn", "json", "jsonl", "yaml", NULL };
+
+typedef struct convert_run {
+	cli_common common;
+	int to;			/* out_format, -1 until given */
+	int from;		/* cli_informat, -1: by extension */
+	const char *output;	/* -o FILE, or NULL for standard output */
+	hg_session *session;
+	int colour_err;
+	hg_buf out;
+	size_t written;		/* TO_HGN: games so far (for the separators) */
+	hg_game_record **games;	/* TO_JSON, TO_YAML: written at the end */
+	size_t ngames, capgames;
+	int io_error, bad;
+} convert_run;
+
+static cli_spec spec;	/* defined below; the option handler reports through it */
+
+static int convert_option(void *ctx, int opt, const char *arg)
+{
+	convert_run *r = ctx;
+	switch (opt) {
+	case 't':
+		for (int i = 0; out_formats[i]; i++)
+			if (strcmp(arg, out_formats[i]) == 0) {
+				r->to = i;
+				return 0;
+			}
+		cli_usage_error(&spec, "invalid output format '%s' (valid: 'hgn', 'json', 'jsonl', 'yaml')",
+				arg);
+		return -1;
+	case 'f':
+		r->from = cli_informat_parse(arg);
+		if (r->from < 0) {
+			cli_usage_error(&spec, "invalid input format '%s' (valid: 'hgn', 'json', 'yaml')",
+					arg);
+			return -1;
+		}
+		return 0;
+	case 'o':
+		r->output = arg;
+		return 0;
+	}
+	return -1;
+}
+
+static const struct option longopts[] = {
+	{ "to", required_argument, NULL, 't' },
+	{ "from", required_argument, NULL, 'f' },
+	{ "output", required_argument, NULL, 'o' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static cli_spec spec = {
+	.name = "convert",
+	.synopsis = "--to=FORMAT [OPTION]... FILE...",
+	.about =
+	"Convert game records between HGN, JSON and YAML.  The input format of each\n"
+	"FILE comes from --from, else from its extension (.hgn, .json, .yaml, .yml;\n"
+	"anything else, and standard input '-', is HGN).  Every game is written in\n"
+	"canonical form, so HGN -> JSON -> HGN gives exactly what 'herald fmt' gives.\n"
+	"The games of all FILEs go into one output; a game with an error is left out\n"
+	"and its diagnostics go to standard error.\n"
+	"\n"
+	"Exit status: 0 when all went well, 1 when a game has an error, 2 on a usage\n"
+	"or input/output error.\n",
+	.options_help =
+	"  -t, --to=FORMAT        write FORMAT: hgn, json (one document), jsonl (one\n"
+	"                         game object per line) or yaml\n"
+	"  -f, --from=FORMAT      read every FILE as FORMAT: hgn, json or yaml\n"
+	"  -o, --output=FILE      write to FILE (atomically; nothing is written when\n"
+	"                         any game has an error) instead of standard output\n",
+	.shortopts = "t:f:o:",
+	.longopts = longopts,
+	.option = convert_option,
+};
+
+static void emit(convert_run *r, hg_game_record *g)
+{
+	switch ((out_format)r->to) {
+	case TO_HGN:
+		cli_hgn_append(&r->out, g, &r->written);
+		break;
+	case TO_JSONL:
+		hg_write_json_game(g, &r->out, 0);
+		hg_buf_putc(&r->out, '\n');
+		break;
+	case TO_JSON:
+	case TO_YAML:
+		if (r->ngames == r->capgames) {
+			r->capgames = r->capgames ? 2 * r->capgames : 16;
+			r->games = hg_xrealloc(r->games, r->capgames * sizeof *r->games);
+		}
+		r->games[r->ngames++] = g;
+		return;		/* kept until the document is written */
+	}
+	hg_record_free(g);
+	/* HGN and JSON Lines stream when they go to standard output. */
+	if (!r->output && cli_flush_buf("convert", stdout, &r->out) != 0)
+		r->io_error = 1;
+}
+
+static void convert_file(convert_run *r, const char *path)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	cli_informat from = r->from >= 0 ? (cli_informat)r->from : cli_informat_of(path);
+	cli_source src;
+	if (cli_source_open(&src, path, from, 0, &d) != 0) {
+		cli_print_diags(stderr, &d, r->colour_err, 0);
+		r->io_error = 1;
+		cli_source_close(&src);
+		hg_diags_free(&d);
+		return;
+	}
+	for (;;) {
+		hg_game_record *g;
+		int rc = cli_source_next(&src, &g, &d);
+		if (rc <= 0) {
+			if (rc < 0)
+				r->io_error = 1;
+			if (d.nerrors)
+				r->bad = 1;
+			cli_print_diags(stderr, &d, r->colour_err, r->common.quiet);
+			break;
+		}
+		if (d.nerrors == 0)
+			hg_canonicalize(r->session, g, &d);
+		cli_print_diags(stderr, &d, r->colour_err, r->common.quiet);
+		if (d.nerrors) {
+			r->bad = 1;
+			hg_record_free(g);
+		} else {
+			emit(r, g);
+		}
+		hg_diags_clear(&d);
+	}
+	cli_source_close(&src);
+	hg_diags_free(&d);
+}
+
+int cli_convert_main(int argc, char **argv)
+{
+	convert_run r;
+	memset(&r, 0, sizeof r);
+	r.to = r.from = -1;
+	hg_buf_init(&r.out);
+	spec.ctx = &r;
+	int first;
+	int status = cli_parse(&spec, argc, argv, &r.common, &first);
+	if (status >= 0)
+		return status;
+	if (r.to < 0)
+		return cli_usage_error(&spec, "missing --to=FORMAT (hgn, json, jsonl or yaml)");
+	if (first >= argc)
+		return cli_usage_error(&spec, "missing FILE operand ('-' reads standard input)");
+	if (r.output && strcmp(r.output, "-") == 0)
+		r.output = NULL;
+	r.colour_err = cli_use_colour(&r.common, stderr);
+
+	hg_diags d;
+	hg_diags_init(&d);
+	cli_inputs in = { 0 };
+	if (cli_inputs_expand(&in, argv + first, argc - first, &d) > 0)
+		r.io_error = 1;
+	cli_print_diags(stderr, &d, r.colour_err, 0);
+	hg_diags_free(&d);
+
+	r.session = hg_session_new(r.common.data_dir);
+	for (size_t i = 0; i < in.n; i++)
+		convert_file(&r, in.paths[i]);
+	if (r.to == TO_JSON)
+		hg_write_json(r.games, r.ngames, &r.out);
+	else if (r.to == TO_YAML)
+		hg_write_yaml(r.games, r.ngames, &r.out);
+
+	if (!r.output) {
+		if (cli_flush_buf("convert", stdout, &r.out) != 0)
+			r.io_error = 1;
+	} else if (r.io_error || r.bad) {
+		cli_error("convert", "'%s' not written because of the errors above", r.output);
+	} else if (cli_write_output("convert", r.output, r.out.data ? r.out.data : "",
+				    r.out.len) != 0) {
+		r.io_error = 1;
+	}
+
+	for (size_t i = 0; i < r.ngames; i++)
+		hg_record_free(r.games[i]);
+	free(r.games);
+	hg_buf_free(&r.out);
+	hg_session_free(r.session);
+	cli_inputs_free(&in);
+	if (r.io_error)
+		return CLI_EXIT_USAGE;
+	return r.bad ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}

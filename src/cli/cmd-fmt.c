@@ -1,0 +1,168 @@
+/* cmd-fmt.c - `herald fmt`: records in canonical HGN, on standard output,
+ * rewritten in place (atomically, only when changed, never when broken),
+ * or only checked (--check, for CI). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+typedef enum fmt_mode { TO_STDOUT, CHECK_ONLY, IN_PLACE } fmt_mode;
+
+typedef struct fmt_run {
+	cli_common common;
+	fmt_mode mode;
+	int check, in_place;	/* the options as given */
+	hg_session *session;
+	int colour_err;
+	size_t written;		/* TO_STDOUT: games written, across files */
+	int io_error, bad, unformatted;
+} fmt_run;
+
+static int fmt_option(void *ctx, int opt, const char *arg)
+{
+	fmt_run *r = ctx;
+	(void)arg;
+	switch (opt) {
+	case 'c':
+		r->check = 1;
+		return 0;
+	case 'i':
+		r->in_place = 1;
+		return 0;
+	}
+	return -1;
+}
+
+static const struct option longopts[] = {
+	{ "check", no_argument, NULL, 'c' },
+	{ "in-place", no_argument, NULL, 'i' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static cli_spec spec = {
+	.name = "fmt",
+	.synopsis = "[OPTION]... FILE...",
+	.about =
+	"Write each game of each FILE in canonical HGN: tags, move text, comments,\n"
+	"annotations and variations kept, every action in its game's canonical\n"
+	"spelling, the layout normalised.  FILE '-' is standard input; a directory\n"
+	"stands for every *.hgn file under it.  Diagnostics go to standard error; a\n"
+	"game with an error is not written.\n"
+	"\n"
+	"Exit status: 0 when all went well, 1 when a game has an error or (with\n"
+	"--check) a file is not canonical, 2 on a usage or input/output error.\n",
+	.options_help =
+	"  -c, --check            write nothing; list the files that are not in\n"
+	"                         canonical form on standard output\n"
+	"  -i, --in-place         rewrite each file that is not canonical, atomically\n"
+	"                         and keeping its mode; a file with any error is left\n"
+	"                         untouched\n",
+	.shortopts = "ci",
+	.longopts = longopts,
+	.option = fmt_option,
+};
+
+/* Canonicalises the games of an open source into out, game by game (and
+ * straight to standard output in TO_STDOUT).  Returns 1 when a game or the
+ * text around the games has an error. */
+static int format_games(fmt_run *r, cli_source *src, hg_buf *out, size_t *counter,
+			hg_diags *d)
+{
+	int bad = 0;
+	for (;;) {
+		hg_game_record *g;
+		int rc = cli_source_next(src, &g, d);
+		if (rc <= 0) {
+			if (rc < 0)
+				r->io_error = 1;
+			bad |= d->nerrors > 0 || rc < 0;
+			cli_print_diags(stderr, d, r->colour_err, r->common.quiet);
+			hg_diags_clear(d);
+			return bad;
+		}
+		if (d->nerrors == 0)
+			hg_canonicalize(r->session, g, d);
+		if (d->nerrors)
+			bad = 1;
+		else
+			cli_hgn_append(out, g, counter);
+		cli_print_diags(stderr, d, r->colour_err, r->common.quiet);
+		hg_diags_clear(d);
+		hg_record_free(g);
+		if (r->mode == TO_STDOUT && cli_flush_buf("fmt", stdout, out) != 0) {
+			r->io_error = 1;
+			return 1;
+		}
+	}
+}
+
+/* TO_STDOUT streams; the other modes read the file whole, to compare it
+ * with its canonical form. */
+static void fmt_file(fmt_run *r, const char *path)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_buf out;
+	hg_buf_init(&out);
+	cli_source src;
+	size_t count = 0;
+	if (cli_source_open(&src, path, CLI_IN_HGN, r->mode != TO_STDOUT, &d) != 0) {
+		cli_print_diags(stderr, &d, r->colour_err, 0);
+		r->io_error = 1;
+	} else if (format_games(r, &src, &out, r->mode == TO_STDOUT ? &r->written : &count, &d)) {
+		r->bad = 1;	/* in place: the file stays as it is */
+	} else if (r->mode != TO_STDOUT &&
+		   (out.len != src.text.len ||
+		    (out.len > 0 && memcmp(out.data, src.text.data, out.len) != 0))) {
+		if (r->mode == CHECK_ONLY) {
+			printf("%s\n", path);
+			r->unformatted = 1;
+		} else if (cli_write_output("fmt", path, out.data ? out.data : "", out.len) != 0) {
+			r->io_error = 1;
+		}
+	}
+	cli_source_close(&src);
+	hg_buf_free(&out);
+	hg_diags_free(&d);
+}
+
+int cli_fmt_main(int argc, char **argv)
+{
+	fmt_run r;
+	memset(&r, 0, sizeof r);
+	spec.ctx = &r;
+	int first;
+	int status = cli_parse(&spec, argc, argv, &r.common, &first);
+	if (status >= 0)
+		return status;
+	if (r.check && r.in_place)
+		return cli_usage_error(&spec, "--check and --in-place exclude each other");
+	r.mode = r.check ? CHECK_ONLY : r.in_place ? IN_PLACE : TO_STDOUT;
+	if (first >= argc)
+		return cli_usage_error(&spec, "missing FILE operand ('-' reads standard input)");
+	for (int i = first; i < argc; i++)
+		if (r.mode == IN_PLACE && strcmp(argv[i], "-") == 0)
+			return cli_usage_error(&spec, "standard input cannot be rewritten in place");
+	r.colour_err = cli_use_colour(&r.common, stderr);
+
+	hg_diags d;
+	hg_diags_init(&d);
+	cli_inputs in = { 0 };
+	if (cli_inputs_expand(&in, argv + first, argc - first, &d) > 0)
+		r.io_error = 1;
+	cli_print_diags(stderr, &d, r.colour_err, 0);
+	hg_diags_free(&d);
+
+	r.session = hg_session_new(r.common.data_dir);
+	for (size_t i = 0; i < in.n; i++)
+		fmt_file(&r, in.paths[i]);
+	hg_session_free(r.session);
+	cli_inputs_free(&in);
+
+	if (r.io_error)
+		return CLI_EXIT_USAGE;
+	return r.bad || r.unformatted ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}

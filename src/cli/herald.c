@@ -1,0 +1,133 @@
+/* herald.c - main: the table of subcommands and the dispatch to them,
+ * `herald help`, `herald --help` and `herald --version`. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+typedef struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+} command;
+
+static int help_main(int argc, char **argv);
+
+/* Every subcommand, in the order `herald help` lists them. */
+static const command commands[] = {
+	{ "check", cli_check_main, "check records: syntax, every action against the rules, the result" },
+	{ "fmt", cli_fmt_main, "write records in canonical form (or rewrite them in place)" },
+	{ "convert", cli_convert_main, "convert records between HGN, JSON and YAML" },
+	{ "replay", cli_replay_main, "show each action of a record and the position after it" },
+	{ "next", cli_next_main, "show the position at the end of a record, who is to move, what is legal" },
+	{ "gen", cli_gen_main, "generate random legal games" },
+	{ "games", cli_games_main, "list the games herald referees and the data files they use" },
+	{ "help", help_main, "show the help of herald or of a command" },
+};
+
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void print_overview(FILE *fp)
+{
+	fputs("Usage: herald COMMAND [OPTION]... [FILE]...\n"
+	      "  or:  herald --help | --version\n"
+	      "Referee and record keeper for crusade-era tabletop games: checks game records\n"
+	      "written in HGN action by action against each game's rules.\n"
+	      "\nCommands:\n", fp);
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(fp, "  %-9s %s\n", commands[i].name, commands[i].summary);
+	fputs("\nRun 'herald COMMAND --help' for a command's options.\n"
+	      "Exit status: 0 all games legal, 1 an illegal or malformed game,\n"
+	      "2 a usage or input/output error.\n"
+	      "\nFull documentation: man herald\n", fp);
+}
+
+static const command *find_command(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+/* "herald: 'chek' is not a herald command" and the closest names. */
+static int unknown_command(const char *name)
+{
+	fprintf(stderr, "herald: '%s' is not a herald command. See 'herald --help'.\n", name);
+	hg_names *names = hg_names_new();
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		hg_names_add(names, commands[i].name, (int)i, NULL);
+	int near[3];
+	size_t n = hg_names_suggest(names, name, near, 3);
+	hg_names_free(names);
+	const char *words[3];
+	for (size_t i = 0; i < n; i++)
+		words[i] = commands[near[i]].name;
+	cli_print_suggestions(stderr, words, n);
+	return CLI_EXIT_USAGE;
+}
+
+/* `herald help [COMMAND]`: the overview, or COMMAND's own --help. */
+static int help_main(int argc, char **argv)
+{
+	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		print_overview(stdout);
+		return CLI_EXIT_OK;
+	}
+	if (argc > 2) {
+		fprintf(stderr, "herald help: too many operands\n"
+			"Usage: herald help [COMMAND]\n");
+		return CLI_EXIT_USAGE;
+	}
+	const command *c = find_command(argv[1]);
+	if (!c)
+		return unknown_command(argv[1]);
+	if (c->run == help_main) {
+		print_overview(stdout);
+		return CLI_EXIT_OK;
+	}
+	char *args[] = { (char *)c->name, (char *)"--help", NULL };
+	return c->run(2, args);
+}
+
+/* A failed write to stdout (a full disk, a closed pipe) must not pass for
+ * success. */
+static int close_stdout(int status)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "herald: write error: %s\n", strerror(errno));
+		return CLI_EXIT_USAGE;
+	}
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		print_overview(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	const char *first = argv[1];
+	if (strcmp(first, "--help") == 0 || strcmp(first, "-h") == 0) {
+		print_overview(stdout);
+		return close_stdout(CLI_EXIT_OK);
+	}
+	if (strcmp(first, "--version") == 0 || strcmp(first, "-V") == 0) {
+		cli_print_version(stdout);
+		return close_stdout(CLI_EXIT_OK);
+	}
+	if (first[0] == '-') {
+		fprintf(stderr, "herald: unrecognized option '%s'\n"
+			"Options go after the command: herald COMMAND [OPTION]...\n"
+			"Try 'herald --help' for more information.\n", first);
+		return CLI_EXIT_USAGE;
+	}
+	const command *c = find_command(first);
+	if (!c)
+		return unknown_command(first);
+	return close_stdout(c->run(argc - 1, argv + 1));
+}

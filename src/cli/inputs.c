@@ -1,0 +1,263 @@
+/* inputs.c - from FILE... operands to games: "-" is standard input, a
+ * directory stands for the *.hgn files under it, and each file, whatever
+ * its format, is read as a sequence of records. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+/* Directories nested deeper than this are not entered (a loop of bind
+ * mounts must not recurse for ever; symbolic links are not followed). */
+#define MAX_DIR_DEPTH 64
+
+static void push(cli_inputs *in, char *path)
+{
+	if (in->n == in->cap) {
+		in->cap = in->cap ? 2 * in->cap : 16;
+		in->paths = hg_xrealloc(in->paths, in->cap * sizeof *in->paths);
+	}
+	in->paths[in->n++] = path;
+}
+
+/* The parser's code for the same failures, so that a file reads the same
+ * whoever opens it. */
+static void io_diag(hg_diags *d, const char *path, const char *what, int err)
+{
+	hg_pos pos = { path, 0, 0 };
+	hg_diag_add(d, HG_ERROR, pos, "hgn.io-error", "%s: %s", what, strerror(err));
+}
+
+static int has_suffix(const char *name, const char *suffix)
+{
+	size_t n = strlen(name), k = strlen(suffix);
+	return n > k && strcmp(name + n - k, suffix) == 0;
+}
+
+static int by_bytes(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Collects the *.hgn files under dir.  Entries whose names start with '.'
+ * are skipped (version-control and editor files), and symbolic links to
+ * directories are not followed. */
+static size_t walk(cli_inputs *in, const char *dir, unsigned depth, hg_diags *d)
+{
+	if (depth > MAX_DIR_DEPTH) {
+		hg_pos pos = { dir, 0, 0 };
+		hg_diag_add(d, HG_ERROR, pos, "hgn.io-error",
+			    "directories nested more than %d deep are not searched", MAX_DIR_DEPTH);
+		return 1;
+	}
+	DIR *dp = opendir(dir);
+	if (!dp) {
+		io_diag(d, dir, "cannot open the directory", errno);
+		return 1;
+	}
+	size_t problems = 0;
+	hg_buf path;
+	hg_buf_init(&path);
+	struct dirent *e;
+	while ((e = readdir(dp)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		hg_buf_clear(&path);
+		size_t dlen = strlen(dir);
+		hg_buf_puts(&path, dir);
+		if (dlen == 0 || dir[dlen - 1] != '/')
+			hg_buf_putc(&path, '/');
+		hg_buf_puts(&path, e->d_name);
+		struct stat st;
+		if (lstat(path.data, &st) != 0) {
+			io_diag(d, path.data, "cannot open the file", errno);
+			problems++;
+			continue;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			problems += walk(in, path.data, depth + 1, d);
+			continue;
+		}
+		if (!has_suffix(e->d_name, ".hgn"))
+			continue;
+		/* A link to a record counts; a dangling one is reported when read. */
+		if (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))
+			push(in, hg_xstrdup(path.data));
+	}
+	closedir(dp);
+	hg_buf_free(&path);
+	return problems;
+}
+
+size_t cli_inputs_expand(cli_inputs *in, char **operands, int n, hg_diags *d)
+{
+	size_t problems = 0;
+	for (int i = 0; i < n; i++) {
+		const char *op = operands[i];
+		if (strcmp(op, "-") == 0) {
+			push(in, hg_xstrdup(op));
+			continue;
+		}
+		struct stat st;
+		if (stat(op, &st) != 0) {
+			io_diag(d, op, "cannot open the file", errno);
+			problems++;
+			continue;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			push(in, hg_xstrdup(op));
+			continue;
+		}
+		size_t from = in->n;
+		problems += walk(in, op, 0, d);
+		qsort(in->paths + from, in->n - from, sizeof *in->paths, by_bytes);
+	}
+	return problems;
+}
+
+void cli_inputs_free(cli_inputs *in)
+{
+	hg_strv_free(in->paths, in->n);
+	memset(in, 0, sizeof *in);
+}
+
+int cli_read_all(const char *path, hg_buf *out, hg_diags *d)
+{
+	int stdin_ = strcmp(path, "-") == 0;
+	int fd = stdin_ ? STDIN_FILENO : open(path, O_RDONLY);
+	if (fd < 0) {
+		io_diag(d, path, "cannot open the file", errno);
+		return -1;
+	}
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		io_diag(d, path, "cannot read the file", EISDIR);
+		if (!stdin_)
+			close(fd);
+		return -1;
+	}
+	char chunk[65536];
+	int rc = 0;
+	for (;;) {
+		ssize_t got = read(fd, chunk, sizeof chunk);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			io_diag(d, path, "read error", errno);
+			rc = -1;
+			break;
+		}
+		if (got == 0)
+			break;
+		hg_buf_putn(out, chunk, (size_t)got);
+	}
+	if (!stdin_)
+		close(fd);
+	/* An empty file still yields a string. */
+	if (rc == 0 && !out->data)
+		hg_buf_putn(out, "", 0);
+	return rc;
+}
+
+cli_informat cli_informat_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	const char *dot = strrchr(base, '.');
+	if (!dot)
+		return CLI_IN_HGN;
+	if (strcmp(dot, ".json") == 0)
+		return CLI_IN_JSON;
+	if (strcmp(dot, ".yaml") == 0 || strcmp(dot, ".yml") == 0)
+		return CLI_IN_YAML;
+	return CLI_IN_HGN;
+}
+
+int cli_informat_parse(const char *word)
+{
+	if (strcmp(word, "hgn") == 0)
+		return CLI_IN_HGN;
+	if (strcmp(word, "json") == 0)
+		return CLI_IN_JSON;
+	if (strcmp(word, "yaml") == 0 || strcmp(word, "yml") == 0)
+		return CLI_IN_YAML;
+	return -1;
+}
+
+static void free_games(cli_source *src)
+{
+	for (size_t i = src->next; i < src->ngames; i++)
+		hg_record_free(src->games[i]);
+	free(src->games);
+	src->games = NULL;
+	src->ngames = src->next = 0;
+}
+
+int cli_source_open(cli_source *src, const char *path, cli_informat format,
+		    int keep_text, hg_diags *d)
+{
+	memset(src, 0, sizeof *src);
+	src->path = path;
+	src->format = format;
+	hg_buf_init(&src->text);
+	if (format == CLI_IN_HGN && !keep_text) {
+		src->parser = hg_parser_open_file(path, d);
+		return src->parser ? 0 : -1;
+	}
+	if (cli_read_all(path, &src->text, d) != 0)
+		return -1;
+	int rc = 0;
+	switch (format) {
+	case CLI_IN_HGN:
+		src->parser = hg_parser_open_mem(path, src->text.data, src->text.len);
+		if (!src->parser) {
+			hg_pos pos = { path, 0, 0 };
+			hg_diag_add(d, HG_ERROR, pos, "hgn.io-error", "cannot read the record");
+			return -1;
+		}
+		return 0;
+	case CLI_IN_JSON:
+		rc = hg_read_json(path, src->text.data, src->text.len, &src->games, &src->ngames, d);
+		break;
+	case CLI_IN_YAML:
+		rc = hg_read_yaml(path, src->text.data, src->text.len, &src->games, &src->ngames, d);
+		break;
+	}
+	/* A document that does not load gives no games: its diagnostics are
+	 * about the content, not an I/O failure. */
+	if (rc != 0)
+		free_games(src);
+	return 0;
+}
+
+int cli_source_next(cli_source *src, hg_game_record **g, hg_diags *d)
+{
+	*g = NULL;
+	if (src->parser) {
+		int rc = hg_parser_next(src->parser, g, d);
+		if (rc == 1 && !*g)
+			return 0;
+		return rc;
+	}
+	if (src->next < src->ngames) {
+		*g = src->games[src->next++];
+		return 1;
+	}
+	return 0;
+}
+
+void cli_source_close(cli_source *src)
+{
+	if (src->parser)
+		hg_parser_close(src->parser);
+	free_games(src);
+	hg_buf_free(&src->text);
+	memset(src, 0, sizeof *src);
+}

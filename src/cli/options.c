@@ -1,0 +1,232 @@
+/* options.c - the option parsing every subcommand shares: its own options
+ * merged with the common ones (--data-dir, --format, --color, -q, --help,
+ * --version) into one getopt_long table, GNU --help and --version, and the
+ * usage errors that exit with status 2. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+
+/* Codes of the common long options, above every character and above the
+ * codes the subcommands give their own long-only options. */
+enum {
+	OPT_DATA_DIR = 0x1000,
+	OPT_FORMAT,
+	OPT_COLOUR
+};
+
+static const struct option common_longopts[] = {
+	{ "data-dir", required_argument, NULL, OPT_DATA_DIR },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "color", optional_argument, NULL, OPT_COLOUR },
+	{ "colour", optional_argument, NULL, OPT_COLOUR },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+};
+
+static const char common_shortopts[] = "qhV";
+
+void cli_print_version(FILE *fp)
+{
+	fprintf(fp, "herald %s\n", hg_version());
+}
+
+int cli_usage_error(const cli_spec *spec, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "herald %s: ", spec->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'herald %s --help' for more information.\n", spec->name);
+	return CLI_EXIT_USAGE;
+}
+
+int cli_parse_number(const cli_spec *spec, const char *option, const char *arg,
+		     unsigned long min, unsigned long max, unsigned long *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(arg, &end, 10);
+	/* strtoul accepts a sign and leading space; a count does not. */
+	if (arg[0] < '0' || arg[0] > '9' || *end != '\0' || errno == ERANGE ||
+	    v < min || v > max) {
+		cli_usage_error(spec, "invalid value '%s' for %s (a whole number from %lu to %lu)",
+				arg, option, min, max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static void print_usage_lines(FILE *fp, const cli_spec *spec)
+{
+	const char *line = spec->synopsis;
+	const char *lead = "Usage:";
+	while (line) {
+		const char *nl = strchr(line, '\n');
+		int len = nl ? (int)(nl - line) : (int)strlen(line);
+		fprintf(fp, "%s herald %s %.*s\n", lead, spec->name, len, line);
+		lead = "  or: ";
+		line = nl ? nl + 1 : NULL;
+	}
+}
+
+static void print_help(const cli_spec *spec)
+{
+	FILE *fp = stdout;
+	print_usage_lines(fp, spec);
+	if (spec->about)
+		fprintf(fp, "%s", spec->about);
+	if (spec->options_help)
+		fprintf(fp, "\nOptions:\n%s", spec->options_help);
+	fputs("\nCommon options:\n"
+	      "      --data-dir=DIR     look for game data in DIR before HERALD_DATA_PATH\n"
+	      "                         and the installed data\n", fp);
+	if (spec->formats) {
+		fputs("      --format=FORMAT    output format:", fp);
+		for (size_t i = 0; spec->formats[i]; i++)
+			fprintf(fp, "%s %s%s", i ? "," : "", spec->formats[i],
+				i == 0 ? " (default)" : "");
+		fputc('\n', fp);
+	}
+	fputs("      --color[=WHEN]     colour diagnostics: auto (default: only on a\n"
+	      "                         terminal and when NO_COLOR is unset), always, never\n"
+	      "  -q, --quiet            report errors only\n"
+	      "  -h, --help             display this help and exit\n"
+	      "  -V, --version          output version information and exit\n", fp);
+	fprintf(fp, "\nFull documentation: man herald-%s\n", spec->name);
+}
+
+static size_t count_options(const struct option *o)
+{
+	size_t n = 0;
+	while (o && o[n].name)
+		n++;
+	return n;
+}
+
+static int common_option(const cli_spec *spec, cli_common *c, int opt, const char *arg)
+{
+	struct stat st;
+	switch (opt) {
+	case OPT_DATA_DIR:
+		if (!*arg)
+			return cli_usage_error(spec, "--data-dir needs a directory");
+		/* A mistyped directory would only show later as missing data. */
+		if (stat(arg, &st) != 0)
+			return cli_usage_error(spec, "--data-dir '%s': %s", arg, strerror(errno));
+		if (!S_ISDIR(st.st_mode))
+			return cli_usage_error(spec, "--data-dir '%s': %s", arg, strerror(ENOTDIR));
+		c->data_dir = arg;
+		return 0;
+	case OPT_FORMAT:
+		for (int i = 0; spec->formats[i]; i++)
+			if (strcmp(arg, spec->formats[i]) == 0) {
+				c->format = i;
+				return 0;
+			}
+		{
+			hg_buf list;
+			hg_buf_init(&list);
+			for (size_t i = 0; spec->formats[i]; i++)
+				hg_buf_printf(&list, "%s'%s'", i ? ", " : "", spec->formats[i]);
+			cli_usage_error(spec, "invalid format '%s' (valid: %s)", arg, list.data);
+			hg_buf_free(&list);
+		}
+		return CLI_EXIT_USAGE;
+	case OPT_COLOUR:
+		if (!arg || strcmp(arg, "always") == 0)
+			c->colour = CLI_COLOUR_ALWAYS;
+		else if (strcmp(arg, "auto") == 0)
+			c->colour = CLI_COLOUR_AUTO;
+		else if (strcmp(arg, "never") == 0)
+			c->colour = CLI_COLOUR_NEVER;
+		else
+			return cli_usage_error(spec, "invalid argument '%s' for --color "
+					       "(valid: 'auto', 'always', 'never')", arg);
+		return 0;
+	case 'q':
+		c->quiet = 1;
+		return 0;
+	}
+	return CLI_EXIT_USAGE;
+}
+
+int cli_parse(const cli_spec *spec, int argc, char **argv, cli_common *c, int *first)
+{
+	memset(c, 0, sizeof *c);
+	c->colour = CLI_COLOUR_AUTO;
+
+	/* getopt names the program after argv[0] in its messages. */
+	static char progname[64];
+	snprintf(progname, sizeof progname, "herald %s", spec->name);
+	argv[0] = progname;
+
+	size_t nown = count_options(spec->longopts);
+	size_t ncommon = sizeof common_longopts / sizeof common_longopts[0];
+	struct option *longopts = hg_xcalloc(nown + ncommon + 1, sizeof *longopts);
+	size_t k = 0;
+	for (size_t i = 0; i < nown; i++)
+		longopts[k++] = spec->longopts[i];
+	for (size_t i = 0; i < ncommon; i++) {
+		if (common_longopts[i].val == OPT_FORMAT && !spec->formats)
+			continue;
+		longopts[k++] = common_longopts[i];
+	}
+	hg_buf shortopts;
+	hg_buf_init(&shortopts);
+	if (spec->shortopts)
+		hg_buf_puts(&shortopts, spec->shortopts);
+	hg_buf_puts(&shortopts, common_shortopts);
+
+	int status = -1;
+	optind = 1;
+	opterr = 1;
+	for (;;) {
+		int opt = getopt_long(argc, argv, shortopts.data, longopts, NULL);
+		if (opt == -1)
+			break;
+		if (opt == '?') {
+			/* getopt has said what was wrong (unknown option, missing
+			 * argument, ambiguous abbreviation). */
+			fprintf(stderr, "Try 'herald %s --help' for more information.\n", spec->name);
+			status = CLI_EXIT_USAGE;
+			break;
+		}
+		if (opt == 'h') {
+			print_help(spec);
+			status = CLI_EXIT_OK;
+			break;
+		}
+		if (opt == 'V') {
+			cli_print_version(stdout);
+			status = CLI_EXIT_OK;
+			break;
+		}
+		if (opt == 'q' || opt >= OPT_DATA_DIR) {
+			int rc = common_option(spec, c, opt, optarg);
+			if (rc != 0) {
+				status = CLI_EXIT_USAGE;
+				break;
+			}
+			continue;
+		}
+		if (!spec->option || spec->option(spec->ctx, opt, optarg) != 0) {
+			status = CLI_EXIT_USAGE;
+			break;
+		}
+	}
+	free(longopts);
+	hg_buf_free(&shortopts);
+	*first = optind;
+	return status;
+}

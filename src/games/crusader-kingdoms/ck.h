@@ -1,0 +1,480 @@
+/* ck.h - Crusader Kingdoms (Jesús Peralta): the engine's shared types.
+ *
+ * The engine is split by concern:
+ *   data.c       loading and validating the map, the decks and the scenarios
+ *   effects.c    the card-effect vocabulary: reading it, and interpreting it
+ *   cards.c      hands, draw piles, discards and the chance that moves cards
+ *   turn.c       the turn (3, 5), draws, discards, passes, the card bonus (6)
+ *   combat.c     the attack (4.1) and the combat (4.2)
+ *   incursion.c  the incursion (4.3)
+ *   events.c     playing an event (4.4)
+ *   end.c        the end of the game and its winner (7.3)
+ *   notation.c   the action syntax: parse (PCRE2) and canonical format
+ *   legal.c      the legal actions (for `herald next` and `herald gen`)
+ *   render.c     the plain-text picture of a position
+ *   engine.c     the hg_game_class: set-up, apply, the rest of the contract
+ *
+ * Names that unit tests call start with hg_ck_; everything else shared
+ * between these files starts with ck_ (not exported from libherald).
+ */
+#ifndef HERALD_CK_H
+#define HERALD_CK_H
+
+#include <stdint.h>
+
+#include "internal.h"
+#include "pattern.h"
+
+/* ------------------------------------------------------------------ limits
+ * Bounds on what the data may declare and a record may write; exceeding one
+ * is a diagnostic, never an overflow. */
+#define CK_MAX_AREAS 64		/* areas of one map (adjacency is a bit mask) */
+#define CK_MAX_CARDS 48		/* distinct cards in one deck */
+#define CK_MAX_COPIES 32	/* copies of one card */
+#define CK_MAX_DECK 255		/* cards in one deck, all copies */
+#define CK_MAX_SIDES 8		/* factions of one scenario */
+#define CK_MAX_ORDER 16		/* entries of a scenario's round order */
+#define CK_MAX_TURNS 9		/* turns of one scenario */
+#define CK_MAX_FX 4		/* effects on one card */
+#define CK_MAX_LIST 64		/* cards, dice or areas in one list of an action */
+#define CK_MAX_FACEUP 32	/* persistent events face up at once */
+#define CK_MAX_ID 32		/* bytes of an id */
+#define CK_MIN_BONUS (-2)	/* rule 6 */
+#define CK_MAX_BONUS 2
+
+/* ------------------------------------------------------------------- data */
+enum { CK_MUSLIM, CK_CHRISTIAN, CK_NRELIGIONS };
+
+typedef struct ck_area {
+	char *id, *name;
+	int defence;		/* the number in the shield */
+	int number;		/* identification number (1- and 2-player side), 0 when none */
+	int points;		/* victory points (1- and 2-player side) */
+	uint64_t adj;		/* bit i: borders area i */
+	int reconstructed;
+} ck_area;
+
+typedef struct ck_map {
+	char *id, *name, *file;
+	int reconstructed;
+	ck_area *areas;
+	int nareas;
+	hg_names *names;	/* ids and aliases -> area index */
+} ck_map;
+
+typedef enum ck_card_type { CK_TROOP, CK_EVENT, CK_RESPONSE } ck_card_type;
+
+/* The sides a response may support (a bit set). */
+enum { CK_SIDE_ATTACK = 1, CK_SIDE_DEFENCE = 2 };
+
+/* The effect vocabulary (herald-crusader-kingdoms(7), EFFECTS). */
+typedef enum ck_verb {
+	/* responses, applied in the combat on the side they support */
+	CK_FX_DICE,		/* n more dice */
+	CK_FX_MODIFY,		/* up to n points in total added to that side's dice */
+	CK_FX_REGROUP,		/* the n strongest troops of that side return to hand */
+	/* events */
+	CK_FX_RANDOM_DISCARD,	/* the target discards n cards at random */
+	CK_FX_CHOSEN_DISCARD,	/* the target discards n cards the player chooses */
+	CK_FX_STEAL,		/* the player takes n random cards from the target */
+	CK_FX_BONUS,		/* the target's card bonus moves by n */
+	CK_FX_FLIP,		/* one castle of the target turns: n = 1 up (+1), -1 down */
+	CK_FX_DRAW,		/* the player draws n cards */
+	CK_FX_ATTACK,		/* an attack (4.1) with n more dice */
+	CK_FX_DEFENCE_DICE,	/* persistent: the player's areas defend with n more dice */
+	CK_FX_TRUCE,		/* persistent: no attack or incursion between player and target */
+	CK_NVERBS
+} ck_verb;
+
+typedef enum ck_target {
+	CK_T_SELF,		/* the player */
+	CK_T_PLAYER,		/* any other player */
+	CK_T_OPPONENT,		/* a player of the other religion */
+	CK_T_NEIGHBOUR		/* another player sharing a border */
+} ck_target;
+
+typedef struct ck_effect {
+	ck_verb verb;
+	int n;
+	ck_target target;
+	int needs_castle;	/* DICE: only for the defence of an area with a castle */
+	int independent_only;	/* ATTACK: the target must be independent */
+	int from_ally;		/* ATTACK: may attack from a co-religionist's area */
+} ck_effect;
+
+typedef struct ck_card {
+	char *id, *name, *text;
+	ck_card_type type;
+	int strength;		/* troops */
+	int copies;
+	int persistent;		/* events marked 'P' */
+	int sides;		/* responses: CK_SIDE_* bits */
+	int reconstructed;
+	ck_effect fx[CK_MAX_FX];
+	int nfx;
+} ck_card;
+
+typedef struct ck_deck {
+	char *id, *name, *file;
+	int religion;
+	int reconstructed;
+	ck_card *cards;
+	int ncards;
+	int total;		/* all copies */
+	hg_names *names;
+} ck_deck;
+
+typedef struct ck_faction {
+	char *id, *name, *colour;
+	int religion;
+	int castles;		/* castle tokens */
+	int cards;		/* cards drawn each turn (before the bonus) */
+	uint64_t deploy;	/* start areas */
+	int player;		/* 0: a side no player controls (section 8) */
+	int reconstructed;
+} ck_faction;
+
+typedef struct ck_scenario {
+	char *id, *name;
+	int players;		/* seats: factions with player = 1 */
+	int map;		/* index into gdata maps */
+	int turns;
+	ck_faction *factions;
+	int nfactions;
+	int order[CK_MAX_ORDER];	/* the rounds' order: faction indexes */
+	int norder;
+	int no_attack_between[CK_NRELIGIONS];	/* 7.2 */
+	int bonus_from_conquest;		/* 8.2: 0 when only events move it */
+	unsigned char removed[CK_NRELIGIONS][CK_MAX_CARDS];	/* 8.1 */
+	hg_names *seats;	/* faction ids, aliases, P1.. -> faction index */
+} ck_scenario;
+
+/* The compiled action syntax (notation.c). */
+typedef struct ck_patterns {
+	hg_pattern *draw, *pass, *discard, *incursion, *play, *play_args,
+		   *attack, *roll;
+} ck_patterns;
+
+struct hg_gdata {
+	ck_map *maps;
+	int nmaps;
+	ck_deck decks[CK_NRELIGIONS];
+	ck_scenario *scenarios;
+	int nscenarios;
+	hg_names *scenario_names;
+	ck_patterns pat;
+};
+
+/* ------------------------------------------------------------------ state */
+
+/* A hand, as far as the record lets the referee know it.  `sure` counts
+ * the cards it surely holds.  When a card leaves it unseen (a discard face
+ * down, a hidden random card), the cards it surely held become a `pool`:
+ * npool cards, each one of those counted in pool[][] (an upper bound per
+ * card; a card X is still sure when pool[X] exceeds the others' slack).
+ * `wild` cards were never identified (drawn as '?' without a Seed).  The
+ * hand is exact when it has neither pool nor wild cards. */
+typedef struct ck_hand {
+	unsigned char sure[CK_NRELIGIONS][CK_MAX_CARDS];
+	unsigned char pool[CK_NRELIGIONS][CK_MAX_CARDS];
+	int npool, sumpool;
+	int wild;
+	int size;
+} ck_hand;
+
+typedef struct ck_player {
+	int bonus;
+	ck_hand hand;
+} ck_player;
+
+/* One deck's cards outside the hands.  The draw pile's order is known only
+ * when a Seed fixes the shuffles and no card left a hand unseen. */
+typedef struct ck_pile {
+	int exact;
+	int n;			/* cards in the draw pile */
+	int head;		/* exact: the next card is order[head] */
+	unsigned char order[CK_MAX_DECK];
+	unsigned char discard[CK_MAX_CARDS];	/* known cards in the discard pile */
+	int ndiscard;		/* all cards there, known or not */
+} ck_pile;
+
+typedef struct ck_faceup {
+	unsigned char religion, card, owner;
+	signed char target;	/* the chosen player, -1 */
+} ck_faceup;
+
+typedef enum ck_phase { CK_PHASE_DRAW, CK_PHASE_ROUNDS, CK_PHASE_OVER } ck_phase;
+
+struct hg_state {
+	const struct hg_gdata *data;
+	const ck_scenario *sc;
+	const ck_map *map;
+	int nsides;
+	ck_player p[CK_MAX_SIDES];
+	signed char owner[CK_MAX_AREAS];	/* faction, -1 independent */
+	unsigned char plus1[CK_MAX_AREAS];	/* the castle there shows +1 */
+	ck_pile pile[CK_NRELIGIONS];
+	ck_faceup faceup[CK_MAX_FACEUP];
+	int nfaceup;
+	int turn;		/* 1.. */
+	ck_phase phase;
+	int cursor;		/* DRAW: next drawer; ROUNDS: index into sc->order */
+	int passes;		/* consecutive passes */
+	int round;		/* rounds played this turn */
+	int seeded;
+	hg_prng dice;		/* "<Seed>/dice" */
+	hg_prng random;		/* "<Seed>/random" */
+	hg_prng shuffle[CK_NRELIGIONS][CK_MAX_TURNS + 1];	/* "<Seed>/<deck>/<turn>" */
+	char result[CK_MAX_SIDES * (CK_MAX_ID + 2) + 1];
+};
+
+/* ---------------------------------------------------------------- actions */
+typedef enum ck_kind {
+	CK_ACT_DRAW, CK_ACT_PASS, CK_ACT_DISCARD, CK_ACT_INCURSION, CK_ACT_PLAY, CK_ACT_ATTACK
+} ck_kind;
+
+/* A card as written: its index in each deck (-1 where it is not in that
+ * deck; both -1 for '?').  Which deck's copy is meant is settled by the
+ * hand it comes from (own deck first). */
+typedef struct ck_item {
+	short card[CK_NRELIGIONS];
+	hg_pos pos;
+} ck_item;
+
+typedef struct ck_items {
+	int given;		/* the list was written */
+	int count;		/* a written count ("draw 7 ?"), -1 */
+	ck_item *v;
+	int n;
+	hg_pos pos;
+} ck_items;
+
+typedef struct ck_num {
+	int v;
+	hg_pos pos;
+} ck_num;
+
+typedef struct ck_mod {
+	int from, to;
+	hg_pos pos;
+} ck_mod;
+
+typedef struct ck_roll {
+	int given;		/* 0: '?' */
+	ck_num *dice;
+	int ndice;
+	ck_mod *mods;
+	int nmods;
+	int hits;		/* -1 when not written */
+	hg_pos hits_pos;
+	hg_pos pos;
+} ck_roll;
+
+typedef struct ck_response {
+	int seat;
+	ck_item card;
+	int side;		/* CK_SIDE_ATTACK or CK_SIDE_DEFENCE */
+	hg_pos pos;
+} ck_response;
+
+enum { CK_CHOICE_NONE, CK_CHOICE_BONUS, CK_CHOICE_CASTLE };
+
+typedef struct ck_attack {
+	int target;
+	hg_pos target_pos;
+	int from;		/* -1 */
+	hg_pos from_pos;
+	ck_item *with;
+	int nwith;
+	hg_pos with_pos;
+	ck_response *resp;
+	int nresp;
+	ck_num *turned;		/* areas */
+	int nturned;
+	ck_roll roll[2];	/* attack, defence */
+	int won;
+	hg_pos outcome_pos;
+	int choice;
+	int castle;		/* CK_CHOICE_CASTLE: the area */
+	hg_pos castle_pos;
+} ck_attack;
+
+typedef struct ck_play {
+	ck_item card;
+	int on;			/* the chosen player, -1 */
+	hg_pos on_pos;
+	int at;			/* the chosen area, -1 */
+	hg_pos at_pos;
+	int castle;		/* bonus past +2: the castle turned, -1 */
+	hg_pos castle_pos;
+	ck_items draws, takes, discards;
+	int has_attack;
+	ck_attack attack;
+} ck_play;
+
+typedef struct ck_incursion {
+	int target;
+	hg_pos target_pos;
+	ck_item card;
+	int die;		/* -1 not written, 0 '?' */
+	hg_pos die_pos;
+	ck_items discards;
+} ck_incursion;
+
+struct hg_action {
+	ck_kind kind;
+	int seat;
+	hg_pos pos;
+	hg_pos seat_pos;
+	ck_items draw;		/* DRAW */
+	int end;		/* PASS: "pass end" */
+	ck_item discard;	/* DISCARD */
+	ck_incursion inc;	/* INCURSION */
+	ck_play play;		/* PLAY */
+	ck_attack attack;	/* ATTACK */
+};
+
+/* ------------------------------------------------------ data.c (loading) */
+hg_gdata *ck_load(const hg_load_ctx *ctx, hg_buf *key, hg_diags *d);
+void hg_ck_unload(hg_gdata *g);
+/* Loads from explicit files (unit tests, user data); NULL after diagnostics. */
+hg_gdata *hg_ck_load_files(const char *scenarios, const char *const *maps,
+			   size_t nmaps, const char *const *decks, size_t ndecks,
+			   hg_diags *d);
+int ck_religion_of(const char *word);
+const char *ck_religion_name(int religion);
+
+/* ------------------------------------------------------------ effects.c */
+/* Reads one card's `effects` list; 0 or -1 after diagnostics. */
+int ck_effects_load(ck_card *card, const hg_ynode *list, hg_diags *d);
+const char *ck_verb_name(ck_verb v);
+/* What one response card brings to the side it supports. */
+typedef struct ck_support {
+	int dice, points, regroup, needs_castle;
+} ck_support;
+void ck_response_support(const ck_card *c, ck_support *s);
+/* The attack an event starts, if any (NULL). */
+const ck_effect *ck_event_attack(const ck_card *c);
+/* Extra dice the faction's face-up events give the defence of its areas. */
+int hg_ck_persistent_defence(const hg_state *s, int faction);
+/* Is a truce face up between a and b? */
+int hg_ck_truce_between(const hg_state *s, int a, int b);
+/* Applies the non-attack effects of an event `c` played by `seat`. */
+int ck_effects_apply(hg_state *s, int seat, const ck_card *c, const ck_play *p,
+		     hg_diags *d);
+/* Does `target` qualify as the effect's target for `seat`? */
+int ck_target_ok(const hg_state *s, int seat, ck_target t, int target);
+const char *ck_target_phrase(ck_target t);
+
+/* --------------------------------------------------------------- cards.c */
+const ck_card *ck_card_at(const hg_state *s, int religion, int card);
+int hg_ck_hand_sure(const ck_hand *h, int religion, int card);
+int ck_hand_exact(const ck_hand *h);
+void hg_ck_hand_add(ck_hand *h, int religion, int card);
+/* Takes a card the hand surely holds out of it. */
+void ck_hand_remove_sure(ck_hand *h, int religion, int card);
+/* Copies of the card the hand may hold (sure or in the pool). */
+int ck_hand_may(const ck_hand *h, int religion, int card);
+void ck_hand_add_wild(ck_hand *h);
+/* Takes a named card out of a hand.  Returns 1 surely there, 0 possibly
+ * (unverified), -1 certainly not; *religion gets the deck it came from. */
+int ck_hand_take(ck_hand *h, const ck_item *it, int own, int *religion);
+/* Takes a card unseen out of a hand. */
+void ck_hand_take_hidden(ck_hand *h);
+/* Copies of the card that may still be in the draw pile. */
+int ck_available(const hg_state *s, int religion, int card);
+/* The next card of an exact pile, or -1. */
+int ck_pile_draw(hg_state *s, int religion);
+void ck_pile_discard(hg_state *s, int religion, int card);
+void ck_pile_discard_hidden(hg_state *s, int religion);
+/* Shuffles each deck's cards outside the hands into a new draw pile. */
+void ck_piles_reshuffle(hg_state *s);
+/* Picks a card of an exact hand at random (stream "random"); -1 when the
+ * hand is not exact. */
+int ck_hand_random(hg_state *s, const ck_hand *h, int *religion);
+/* Hand text: "lider, tropa-2 x2, ? x3". */
+void ck_hand_describe(const hg_state *s, const ck_hand *h, hg_buf *out);
+/* Card name as written in diagnostics. */
+const char *ck_item_name(const hg_state *s, const ck_item *it, int own);
+int ck_item_religion(const ck_item *it, int own);
+/* Names an unseen card removal or an unverifiable card. */
+void ck_unverified_card(const hg_state *s, hg_diags *d, hg_pos pos, int seat,
+			const char *what, const char *rule);
+/* Removes a card the record names from the seat's hand, reporting it as
+ * not held (error, returns -1) or unverifiable (unverified).  *religion and
+ * *card get what was taken. */
+int ck_take_card(hg_state *s, int seat, const ck_item *it, const char *rule,
+		 int *religion, int *card, hg_diags *d);
+/* Random discards or thefts of n cards from `victim` (rule 4.3, events):
+ * checks the record's `items` against the Seed or the hand. `to` receives
+ * the cards (-1: the discard pile). */
+int ck_random_cards(hg_state *s, int victim, int n, int to, const ck_items *items,
+		    hg_pos pos, const char *rule, hg_diags *d);
+/* Draws n cards for seat (start of turn, events), checking the record. */
+int ck_draw_cards(hg_state *s, int seat, int n, const ck_items *items, hg_pos pos,
+		  const char *rule, hg_diags *d);
+
+/* ---------------------------------------------------------------- turn.c */
+/* Rule 6: how many cards a player draws at the start of a turn. */
+int hg_ck_draw_count(int cards, int bonus, int kept);
+int ck_apply_draw(hg_state *s, const hg_action *a, hg_diags *d);
+int ck_apply_pass(hg_state *s, const hg_action *a, hg_diags *d);
+int ck_apply_discard(hg_state *s, const hg_action *a, hg_diags *d);
+/* The next round after an action that was not a pass (3, step 4). */
+void ck_next_round(hg_state *s, int passed);
+/* Rule 6: the card bonus gains n; past +2 each step becomes a castle turned
+ * to +1 (the area `castle`, -1 when none was named). */
+int ck_bonus_gain(hg_state *s, int seat, int n, int castle, hg_pos pos, hg_diags *d);
+void hg_ck_bonus_lose(hg_state *s, int seat, int n);
+int ck_seat_to_act(const hg_state *s);
+int hg_ck_castles_on_map(const hg_state *s, int faction);
+int ck_borders(const hg_state *s, int a, int b);
+uint64_t ck_areas_of(const hg_state *s, int faction);
+
+/* -------------------------------------------------------------- combat.c */
+/* The attack (4.1, 4.2); `via` is the event that starts it, or NULL. */
+int ck_attack_resolve(hg_state *s, int seat, const ck_attack *a, const ck_card *via,
+		      const ck_effect *fx, hg_diags *d);
+/* Checks step 1 of 4.1 for the target alone (0 or -1; d may be NULL). */
+int ck_attack_target_ok(const hg_state *s, int seat, int target, const ck_effect *fx,
+			hg_pos pos, hg_diags *d);
+/* The dice of each side as the rules count them (4.2). */
+void ck_dice_counts(const hg_state *s, int seat, const ck_attack *a, const ck_effect *fx,
+		    int counts[2]);
+int ck_apply_attack(hg_state *s, const hg_action *a, hg_diags *d);
+/* Counts the hits of a roll after modifications. */
+int hg_ck_hits(const int *dice, int n);
+
+/* ----------------------------------------------------------- incursion.c */
+int ck_apply_incursion(hg_state *s, const hg_action *a, hg_diags *d);
+int ck_share_border(const hg_state *s, int a, int b);
+
+/* -------------------------------------------------------------- events.c */
+int ck_apply_play(hg_state *s, const hg_action *a, hg_diags *d);
+
+/* ----------------------------------------------------------------- end.c */
+/* Sudden victory (7.3) after `seat` placed a castle. */
+void hg_ck_check_sudden(hg_state *s, int seat);
+/* The end of the last turn (7.3). */
+void hg_ck_final_result(hg_state *s);
+
+/* ------------------------------------------------------------ notation.c */
+int ck_patterns_compile(ck_patterns *p);
+void ck_patterns_free(ck_patterns *p);
+hg_action *ck_parse(const hg_state *s, const hg_action_text *t, hg_diags *d);
+void ck_format(const hg_state *s, const hg_action *a, hg_buf *seat, hg_buf *body);
+void ck_free_action(hg_action *a);
+void ck_format_attack(const hg_state *s, int seat, const ck_attack *at, hg_buf *out);
+hg_action *ck_action_new(ck_kind kind, int seat);
+
+/* --------------------------------------------------------------- legal.c */
+void ck_legal(const hg_state *s, hg_action_list *out);
+
+/* -------------------------------------------------------------- render.c */
+void ck_render(const hg_state *s, hg_buf *out);
+
+/* -------------------------------------------------------------- engine.c */
+extern const hg_game_class hg_ck_class;
+hg_state *ck_state_new(const hg_gdata *g, const ck_scenario *sc, const char *seed);
+
+#endif

@@ -1,0 +1,651 @@
+/* combat.c - Crusader Kingdoms: the attack (4.1) and the combat (4.2).
+ *
+ * One attack is one action of the record, carrying every step of 4.1: the
+ * target and the area attacked from (step 1), the attacker's cards (2),
+ * everyone's responses (3), the castles the defender turns (4), both rolls
+ * with any die modifications (5, 4.2), the outcome and the attacker's
+ * choice of bonus or castle (6).  The engine checks each against the
+ * position and the dice against the Seed, then carries out steps 6 and 7.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ck.h"
+
+static const char *const side_name[2] = { "attack", "defence" };
+
+int hg_ck_hits(const int *dice, int n)
+{
+	int hits = 0;
+	for (int i = 0; i < n; i++)
+		hits += dice[i] >= 4;	/* 4.2: each 4, 5 or 6 is a hit */
+	return hits;
+}
+
+static const char *area_id(const hg_state *s, int a)
+{
+	return s->map->areas[a].id;
+}
+
+static const char *faction_id(const hg_state *s, int f)
+{
+	return s->sc->factions[f].id;
+}
+
+/* The areas an attack may start from: the attacker's, and with an event
+ * that allows it (Ataque conjunto) those of players of its religion. */
+static uint64_t base_areas(const hg_state *s, int seat, const ck_effect *fx)
+{
+	uint64_t base = ck_areas_of(s, seat);
+	if (fx && fx->from_ally)
+		for (int f = 0; f < s->nsides; f++)
+			if (f != seat && s->sc->factions[f].player &&
+			    s->sc->factions[f].religion == s->sc->factions[seat].religion)
+				base |= ck_areas_of(s, f);
+	return base;
+}
+
+static uint64_t reach(const hg_state *s, uint64_t base)
+{
+	uint64_t m = 0;
+	for (int a = 0; a < s->map->nareas; a++)
+		if ((base >> a) & 1)
+			m |= s->map->areas[a].adj;
+	return m;
+}
+
+static void list_areas(const hg_state *s, uint64_t m, hg_buf *b)
+{
+	for (int a = 0; a < s->map->nareas; a++)
+		if ((m >> a) & 1)
+			hg_buf_printf(b, "%s%s", b->len ? ", " : "", area_id(s, a));
+	if (!b->len)
+		hg_buf_puts(b, "none");
+}
+
+/* Rule 4.1, step 1 (and 7.2, and a truce): may `seat` attack `target`? */
+int ck_attack_target_ok(const hg_state *s, int seat, int target, const ck_effect *fx,
+			hg_pos pos, hg_diags *d)
+{
+	int owner = s->owner[target];
+	const ck_faction *f = &s->sc->factions[seat];
+	if (owner == seat) {
+		if (d)
+			hg_diag_add(d, HG_ERROR, pos, "ck.attack-own",
+				    "%s already holds '%s': the target belongs to another player or is independent (rule 4.1, step 1)",
+				    f->id, area_id(s, target));
+		return -1;
+	}
+	uint64_t own = ck_areas_of(s, seat);
+	uint64_t base = base_areas(s, seat, fx);
+	int ok = (reach(s, base) >> target) & 1;
+	if (!own && ((f->deploy >> target) & 1))
+		ok = 1;
+	if (!ok) {
+		if (!d)
+			return -1;
+		hg_diag *dg;
+		if (!own && !(fx && fx->from_ally)) {
+			dg = hg_diag_add(d, HG_ERROR, pos, "ck.attack-border",
+					 "%s controls no area, so it may attack only one of its deployment areas, and '%s' is not one (rule 4.1, step 1)",
+					 f->id, area_id(s, target));
+		} else {
+			dg = hg_diag_add(d, HG_ERROR, pos, "ck.attack-border",
+					 "'%s' does not border an area %s controls (rule 4.1, step 1)",
+					 area_id(s, target), f->id);
+		}
+		hg_buf b;
+		hg_buf_init(&b);
+		uint64_t targets = reach(s, base) & ~own;
+		if (!own)
+			targets |= f->deploy;
+		list_areas(s, targets, &b);
+		hg_diag_note(dg, "%s may attack %s", f->id, b.data);
+		hg_buf_free(&b);
+		return -1;
+	}
+	if (fx && fx->independent_only && owner >= 0) {
+		if (d)
+			hg_diag_add(d, HG_ERROR, pos, "ck.target",
+				    "'%s' belongs to %s, and this event attacks only an independent area (rule 4.4)",
+				    area_id(s, target), faction_id(s, owner));
+		return -1;
+	}
+	/* Ruling: an attack launched with the allies (from: ally) is not
+	 * turned against one of them. */
+	if (fx && fx->from_ally && owner >= 0 &&
+	    s->sc->factions[owner].religion == f->religion) {
+		if (d)
+			hg_diag_add(d, HG_ERROR, pos, "ck.target",
+				    "'%s' belongs to %s: a joint attack is made with the players of one's religion, not against them (rule 4.4)",
+				    area_id(s, target), faction_id(s, owner));
+		return -1;
+	}
+	if (owner >= 0 && s->sc->factions[owner].religion == f->religion &&
+	    s->sc->no_attack_between[f->religion]) {
+		if (d)
+			hg_diag_add(d, HG_ERROR, pos, "ck.attack-ally",
+				    "'%s' belongs to %s, and in this scenario %s players may not attack each other (rule 7.2)",
+				    area_id(s, target), faction_id(s, owner),
+				    ck_religion_name(f->religion));
+		return -1;
+	}
+	if (owner >= 0 && hg_ck_truce_between(s, seat, owner)) {
+		if (d)
+			hg_diag_add(d, HG_ERROR, pos, "ck.truce",
+				    "'%s' belongs to %s, in truce with %s this turn: no attack between them (rule 4.4, P event)",
+				    area_id(s, target), faction_id(s, owner), f->id);
+		return -1;
+	}
+	return 0;
+}
+
+static int check_from(const hg_state *s, int seat, const ck_attack *a, const ck_effect *fx,
+		      hg_diags *d)
+{
+	if (a->from < 0)
+		return 0;
+	uint64_t base = base_areas(s, seat, fx);
+	if (((base >> a->from) & 1) && ck_borders(s, a->from, a->target))
+		return 0;
+	hg_diag *dg;
+	if (!((base >> a->from) & 1))
+		dg = hg_diag_add(d, HG_ERROR, a->from_pos, "ck.attack-from",
+				 "%s cannot attack from '%s', which it does not control (rule 4.1, step 1)",
+				 faction_id(s, seat), area_id(s, a->from));
+	else
+		dg = hg_diag_add(d, HG_ERROR, a->from_pos, "ck.attack-from",
+				 "'%s' does not border %s (rule 4.1, step 1)", area_id(s, a->from),
+				 area_id(s, a->target));
+	hg_buf b;
+	hg_buf_init(&b);
+	list_areas(s, base & s->map->areas[a->target].adj, &b);
+	hg_diag_note(dg, "%s may attack %s from %s", faction_id(s, seat), area_id(s, a->target),
+		     b.data);
+	hg_buf_free(&b);
+	return -1;
+}
+
+/* What a combat gathers before the dice. */
+typedef struct combat {
+	int seat, defender, target;
+	int dice[2];		/* the dice each side rolls */
+	int points[2];		/* die modification points (Líder) */
+	int regroup[2];
+	hg_buf why[2];		/* how the dice were counted, for notes */
+	int used_r[2 * CK_MAX_LIST + 1], used_c[2 * CK_MAX_LIST + 1];
+	int nused;
+	int troop_r[CK_MAX_LIST], troop_c[CK_MAX_LIST];	/* the attacker's troops */
+	int ntroops;
+} combat;
+
+static void why_add(combat *c, int side, const char *what, int n)
+{
+	hg_buf_printf(&c->why[side], "%s%s %d", c->why[side].len ? " + " : "", what, n);
+}
+
+static void use_card(combat *c, int r, int card)
+{
+	c->used_r[c->nused] = r;
+	c->used_c[c->nused] = card;
+	c->nused++;
+}
+
+/* A response card on `side` (steps 2 and 3). */
+static int add_response(hg_state *s, combat *c, int seat, const ck_item *it, int side,
+			hg_pos pos, hg_diags *d)
+{
+	int r, card;
+	if (ck_take_card(s, seat, it, "rule 4.1, step 3", &r, &card, d) != 0)
+		return -1;
+	const ck_card *k = ck_card_at(s, r, card);
+	if (k->type != CK_RESPONSE) {
+		hg_diag_add(d, HG_ERROR, it->pos, "ck.card-kind",
+			    "'%s' is %s, not a response: it cannot be added to a combat (rule 4.1, step 3)",
+			    k->id, k->type == CK_TROOP ? "a troop" : "an event");
+		return -1;
+	}
+	int bit = side == 0 ? CK_SIDE_ATTACK : CK_SIDE_DEFENCE;
+	if (!(k->sides & bit)) {
+		hg_diag_add(d, HG_ERROR, pos, "ck.response-side",
+			    "'%s' cannot be used in the %s, only in the %s (card '%s', rule 4.1, step 3)",
+			    k->id, side_name[side],
+			    (k->sides & CK_SIDE_ATTACK) ? "attack" : "defence", k->id);
+		return -1;
+	}
+	ck_support sup = { 0, 0, 0, 0 };
+	ck_response_support(k, &sup);
+	if (sup.needs_castle && s->owner[c->target] < 0) {
+		hg_diag_add(d, HG_ERROR, it->pos, "ck.response-condition",
+			    "'%s' needs a castle to defend, and %s is independent (card '%s')",
+			    k->id, area_id(s, c->target), k->id);
+		return -1;
+	}
+	c->dice[side] += sup.dice;
+	c->points[side] += sup.points;
+	c->regroup[side] += sup.regroup;
+	if (sup.dice)
+		why_add(c, side, k->id, sup.dice);
+	use_card(c, r, card);
+	return 0;
+}
+
+/* Step 2: the attacker's troops and responses. */
+static int attacker_cards(hg_state *s, combat *c, const ck_attack *a, hg_diags *d)
+{
+	for (int i = 0; i < a->nwith; i++) {
+		const ck_item *it = &a->with[i];
+		int own = s->sc->factions[c->seat].religion;
+		int r = ck_item_religion(it, own);
+		const ck_card *k = r >= 0 ? ck_card_at(s, r, it->card[r]) : NULL;
+		if (k && k->type == CK_RESPONSE) {
+			if (add_response(s, c, c->seat, it, 0, it->pos, d) != 0)
+				return -1;
+			continue;
+		}
+		int card;
+		if (ck_take_card(s, c->seat, it, "rule 4.1, step 2", &r, &card, d) != 0)
+			return -1;
+		k = ck_card_at(s, r, card);
+		if (k->type == CK_EVENT) {
+			hg_diag_add(d, HG_ERROR, it->pos, "ck.card-kind",
+				    "'%s' is an event: play it with 'play', it does not fight (rule 4.1, step 2)",
+				    k->id);
+			return -1;
+		}
+		c->dice[0] += k->strength;
+		why_add(c, 0, k->id, k->strength);
+		c->troop_r[c->ntroops] = r;
+		c->troop_c[c->ntroops] = card;
+		c->ntroops++;
+		use_card(c, r, card);
+	}
+	return 0;
+}
+
+/* Step 4: the defender turns +1 castles next to the target, one die each. */
+static int turn_castles(hg_state *s, combat *c, const ck_attack *a, hg_diags *d)
+{
+	for (int i = 0; i < a->nturned; i++) {
+		int x = a->turned[i].v;
+		const char *why = NULL;
+		if (c->defender < 0)
+			why = "an independent area has no defender to turn castles";
+		else if (s->owner[x] != c->defender)
+			why = "the castle there is not the defender's";
+		else if (!s->plus1[x])
+			why = "the castle there is not on its +1 side (or is already turned)";
+		else if (!ck_borders(s, x, c->target))
+			why = "it does not border the attacked area";
+		if (why) {
+			hg_diag *dg = hg_diag_add(d, HG_ERROR, a->turned[i].pos, "ck.turn-castle",
+						  "the castle in '%s' cannot be turned for the defence of %s: %s (rule 4.1, step 4)",
+						  area_id(s, x), area_id(s, c->target), why);
+			if (c->defender >= 0) {
+				uint64_t m = 0;
+				for (int y = 0; y < s->map->nareas; y++)
+					if (s->owner[y] == c->defender && s->plus1[y] &&
+					    ck_borders(s, y, c->target))
+						m |= (uint64_t)1 << y;
+				hg_buf b;
+				hg_buf_init(&b);
+				list_areas(s, m, &b);
+				hg_diag_note(dg, "%s can turn %s", faction_id(s, c->defender), b.data);
+				hg_buf_free(&b);
+			}
+			return -1;
+		}
+		s->plus1[x] = 0;
+		c->dice[1]++;
+		why_add(c, 1, area_id(s, x), 1);
+	}
+	return 0;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+static void dice_text(const int *v, int n, hg_buf *b)
+{
+	for (int i = 0; i < n; i++)
+		hg_buf_printf(b, "%s%d", i ? " " : "", v[i]);
+	if (n == 0)
+		hg_buf_puts(b, "no dice");
+}
+
+/* One side's roll as recorded, against the count and the Seed (4.2). */
+static int check_roll(const hg_state *s, combat *c, int side, const ck_roll *roll,
+		      const int *seeded, int *out, hg_diags *d)
+{
+	int who = side == 0 ? c->seat : c->defender;
+	const char *name = who >= 0 ? faction_id(s, who) : "the independent area";
+	if (roll->ndice != c->dice[side]) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, roll->pos, "ck.dice-count",
+					  "%s rolls %d %s dice, the record shows %d (rule 4.2)",
+					  name, c->dice[side], side_name[side], roll->ndice);
+		hg_diag_note(dg, "%s: %s", side_name[side], c->why[side].data);
+		return -1;
+	}
+	for (int i = 0; i < roll->ndice; i++) {
+		if (roll->dice[i].v < 1 || roll->dice[i].v > 6) {
+			hg_diag_add(d, HG_ERROR, roll->dice[i].pos, "ck.die-range",
+				    "a die shows 1 to 6, not %d (rule 4.2)", roll->dice[i].v);
+			return -1;
+		}
+		out[i] = roll->dice[i].v;
+	}
+	if (seeded) {
+		int a[CK_MAX_LIST], b[CK_MAX_LIST];
+		memcpy(a, out, (size_t)roll->ndice * sizeof *a);
+		memcpy(b, seeded, (size_t)roll->ndice * sizeof *b);
+		qsort(a, (size_t)roll->ndice, sizeof *a, cmp_int);
+		qsort(b, (size_t)roll->ndice, sizeof *b, cmp_int);
+		if (memcmp(a, b, (size_t)roll->ndice * sizeof *a) != 0) {
+			hg_buf t;
+			hg_buf_init(&t);
+			dice_text(seeded, roll->ndice, &t);
+			hg_diag_add(d, HG_ERROR, roll->pos, "ck.dice-seed",
+				    "the Seed rolls %s for the %s, not what the record shows (herald-crusader-kingdoms(7), CHANCE)",
+				    t.data, side_name[side]);
+			hg_buf_free(&t);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Die modifications (Líder): each raises one die of the roll; together
+ * they add at most the points the side's responses give; no die passes 6. */
+static int apply_mods(const hg_state *s, const combat *c, int side, const ck_roll *roll,
+		      int *v, int n, hg_diags *d)
+{
+	(void)s;
+	if (roll->nmods == 0)
+		return 0;
+	if (c->points[side] == 0) {
+		hg_diag_add(d, HG_ERROR, roll->mods[0].pos, "ck.mod-missing",
+			    "no card modifies the %s's dice: no response giving points supports it (rule 4.1, step 3)",
+			    side_name[side]);
+		return -1;
+	}
+	int spent = 0;
+	int changed[CK_MAX_LIST] = { 0 };
+	for (int m = 0; m < roll->nmods; m++) {
+		const ck_mod *md = &roll->mods[m];
+		int i = 0;
+		while (i < n && (changed[i] || v[i] != md->from))
+			i++;
+		if (i == n) {
+			hg_diag_add(d, HG_ERROR, md->pos, "ck.mod-die",
+				    "no unmodified die of the %s shows %d (rule 4.2)", side_name[side],
+				    md->from);
+			return -1;
+		}
+		if (md->to <= md->from || md->to > 6) {
+			hg_diag_add(d, HG_ERROR, md->pos, "ck.mod-die",
+				    "a die can be raised from %d to %d to 6, not to %d (rule 4.2)", md->from,
+				    md->from + 1, md->to);
+			return -1;
+		}
+		spent += md->to - md->from;
+		v[i] = md->to;
+		changed[i] = 1;
+	}
+	if (spent > c->points[side]) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, roll->mods[0].pos, "ck.mod-points",
+					  "the %s's dice are raised by %d points, and the responses supporting it give %d (rule 4.2, the cards' text)",
+					  side_name[side], spent, c->points[side]);
+		hg_diag_note(dg, "Líder: \"add a total of 3 points, split as you wish, to the dice of one roll\"");
+		return -1;
+	}
+	return 0;
+}
+
+/* Step 7, and Reagrupamiento: the used cards go to the discard pile, but
+ * the strongest troops of a regrouped attack go back to the hand. */
+static void discard_used(hg_state *s, combat *c)
+{
+	int back = c->regroup[0];
+	for (int k = 0; k < back && c->ntroops > 0; k++) {
+		int best = 0;
+		for (int i = 1; i < c->ntroops; i++)
+			if (ck_card_at(s, c->troop_r[i], c->troop_c[i])->strength >
+			    ck_card_at(s, c->troop_r[best], c->troop_c[best])->strength)
+				best = i;
+		for (int u = 0; u < c->nused; u++)
+			if (c->used_r[u] == c->troop_r[best] && c->used_c[u] == c->troop_c[best]) {
+				c->used_c[u] = -1;
+				break;
+			}
+		hg_ck_hand_add(&s->p[c->seat].hand, c->troop_r[best], c->troop_c[best]);
+		c->troop_r[best] = c->troop_r[c->ntroops - 1];
+		c->troop_c[best] = c->troop_c[c->ntroops - 1];
+		c->ntroops--;
+	}
+	for (int u = 0; u < c->nused; u++)
+		if (c->used_c[u] >= 0)
+			ck_pile_discard(s, c->used_r[u], c->used_c[u]);
+}
+
+/* Step 6: the conquest, the attacker's choice, the defender's loss. */
+static int conquer(hg_state *s, combat *c, const ck_attack *a, hg_diags *d)
+{
+	int seat = c->seat, t = c->target;
+	s->owner[t] = (signed char)seat;
+	s->plus1[t] = 0;
+	if (!s->sc->bonus_from_conquest) {
+		if (a->choice != CK_CHOICE_NONE) {
+			hg_diag_add(d, HG_ERROR, a->castle_pos, "ck.choice",
+				    "in this scenario conquests move no bonus and turn no castle: write just 'won' (rule 8.2)");
+			return -1;
+		}
+		return 0;
+	}
+	if (a->choice == CK_CHOICE_NONE) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->outcome_pos, "ck.choice",
+					  "%s won: it advances its bonus or turns a castle to +1; write 'won bonus' or 'won castle AREA' (rule 4.1, step 6)",
+					  faction_id(s, seat));
+		hg_diag_note(dg, "the new castle in %s may be the one turned", area_id(s, t));
+		return -1;
+	}
+	if (a->choice == CK_CHOICE_BONUS) {
+		if (ck_bonus_gain(s, seat, 1, -1, a->outcome_pos, d) != 0)
+			return -1;
+	} else {
+		int x = a->castle;
+		if (s->owner[x] != seat || s->plus1[x]) {
+			hg_diag *dg = hg_diag_add(d, HG_ERROR, a->castle_pos, "ck.choice",
+						  "%s has no castle on its regular side in '%s' to turn to +1 (rule 4.1, step 6)",
+						  faction_id(s, seat), area_id(s, x));
+			uint64_t m = ck_areas_of(s, seat);
+			for (int y = 0; y < s->map->nareas; y++)
+				if (s->plus1[y])
+					m &= ~((uint64_t)1 << y);
+			hg_buf b;
+			hg_buf_init(&b);
+			list_areas(s, m, &b);
+			hg_diag_note(dg, "castles that can turn: %s", b.data);
+			hg_buf_free(&b);
+			return -1;
+		}
+		s->plus1[x] = 1;
+	}
+	if (c->defender >= 0)
+		hg_ck_bonus_lose(s, c->defender, 1);
+	return 0;
+}
+
+static int resolve(hg_state *s, combat *c, const ck_attack *a, const ck_effect *fx, hg_diags *d)
+{
+	int seat = c->seat;
+	if (ck_attack_target_ok(s, seat, a->target, fx, a->target_pos, d) != 0 ||
+	    check_from(s, seat, a, fx, d) != 0)
+		return -1;
+	if (fx && fx->n) {
+		c->dice[0] += fx->n;
+		why_add(c, 0, "event", fx->n);
+	}
+	if (attacker_cards(s, c, a, d) != 0)
+		return -1;
+	for (int i = 0; i < a->nresp; i++) {
+		const ck_response *r = &a->resp[i];
+		if (add_response(s, c, r->seat, &r->card, r->side == CK_SIDE_ATTACK ? 0 : 1,
+				 r->pos, d) != 0)
+			return -1;
+	}
+	/* 4.2: the area's shield, +1 for a +1 castle there, then the turns. */
+	const ck_area *area = &s->map->areas[c->target];
+	c->dice[1] += area->defence;
+	why_add(c, 1, "shield", area->defence);
+	if (c->defender >= 0 && s->plus1[c->target]) {
+		c->dice[1]++;
+		why_add(c, 1, "+1 castle", 1);
+	}
+	if (c->defender >= 0) {
+		int extra = hg_ck_persistent_defence(s, c->defender);
+		if (extra) {
+			c->dice[1] += extra;
+			why_add(c, 1, "face-up events", extra);
+		}
+	}
+	if (turn_castles(s, c, a, d) != 0)
+		return -1;
+	if (c->dice[0] == 0) {
+		hg_diag_add(d, HG_ERROR, a->target_pos, "ck.attack-no-dice",
+			    "the attack rolls no dice: commit at least one troop (rule 4.1, step 2)");
+		return -1;
+	}
+	if (c->dice[0] > CK_MAX_LIST || c->dice[1] > CK_MAX_LIST) {
+		hg_diag_add(d, HG_ERROR, a->target_pos, "ck.too-many",
+			    "more than %d dice in one roll", CK_MAX_LIST);
+		return -1;
+	}
+
+	/* 4.2: the rolls.  The Seed rolls the attacker's dice, then the
+	 * defender's. */
+	int seeded[2][CK_MAX_LIST], v[2][CK_MAX_LIST], known = 1;
+	for (int side = 0; s->seeded && side < 2; side++)
+		for (int i = 0; i < c->dice[side]; i++)
+			seeded[side][i] = (int)hg_prng_die(&s->dice, 6);
+	for (int side = 0; side < 2; side++) {
+		const ck_roll *roll = &a->roll[side];
+		if (roll->given) {
+			if (check_roll(s, c, side, roll, s->seeded ? seeded[side] : NULL, v[side],
+				       d) != 0)
+				return -1;
+		} else if (s->seeded) {
+			memcpy(v[side], seeded[side], (size_t)c->dice[side] * sizeof(int));
+		} else {
+			known = 0;
+		}
+	}
+	int won = a->won;
+	if (known) {
+		int hits[2];
+		for (int side = 0; side < 2; side++) {
+			if (apply_mods(s, c, side, &a->roll[side], v[side], c->dice[side], d) != 0)
+				return -1;
+			hits[side] = hg_ck_hits(v[side], c->dice[side]);
+			const ck_roll *roll = &a->roll[side];
+			if (roll->hits >= 0 && roll->hits != hits[side]) {
+				hg_buf t;
+				hg_buf_init(&t);
+				dice_text(v[side], c->dice[side], &t);
+				hg_diag *dg = hg_diag_add(d, HG_ERROR, roll->hits_pos, "ck.hits-wrong",
+							  "the %s's dice %s make %d hit%s, not %d (rule 4.2)",
+							  side_name[side], t.data, hits[side],
+							  hits[side] == 1 ? "" : "s", roll->hits);
+				hg_diag_note(dg, "each 4, 5 or 6 is a hit");
+				hg_buf_free(&t);
+				return -1;
+			}
+		}
+		won = hits[0] > hits[1];
+		if (won != a->won) {
+			hg_diag *dg = hg_diag_add(d, HG_ERROR, a->outcome_pos, "ck.outcome-wrong",
+						  "with %d hits against %d the %s wins, not the %s (rule 4.2)",
+						  hits[0], hits[1], won ? "attacker" : "defender",
+						  won ? "defender" : "attacker");
+			hg_diag_note(dg, "the attacker wins only with more hits than the defender");
+			return -1;
+		}
+	} else {
+		hg_diag_add(d, HG_UNVERIFIED, a->roll[0].pos, "ck.hidden-dice",
+			    "the dice are not in the record and there is no Seed: the outcome is taken as written (rule 4.2)");
+	}
+	if (won) {
+		if (conquer(s, c, a, d) != 0)
+			return -1;
+	} else if (a->choice != CK_CHOICE_NONE) {
+		hg_diag_add(d, HG_ERROR, a->castle_pos, "ck.choice",
+			    "the attack failed: there is no bonus or castle to choose (rule 4.1, step 6)");
+		return -1;
+	}
+	discard_used(s, c);
+	if (won)
+		hg_ck_check_sudden(s, seat);
+	return 0;
+}
+
+int ck_attack_resolve(hg_state *s, int seat, const ck_attack *a, const ck_card *via,
+		      const ck_effect *fx, hg_diags *d)
+{
+	(void)via;
+	combat c;
+	memset(&c, 0, sizeof c);
+	c.seat = seat;
+	c.target = a->target;
+	c.defender = s->owner[a->target];
+	hg_buf_init(&c.why[0]);
+	hg_buf_init(&c.why[1]);
+	int rc = resolve(s, &c, a, fx, d);
+	hg_buf_free(&c.why[0]);
+	hg_buf_free(&c.why[1]);
+	return rc;
+}
+
+/* The dice each side would roll (for legal()): the attacker's committed
+ * cards and everyone's responses as written, the position as it stands. */
+void ck_dice_counts(const hg_state *s, int seat, const ck_attack *a, const ck_effect *fx,
+		    int counts[2])
+{
+	int own = s->sc->factions[seat].religion;
+	counts[0] = fx ? fx->n : 0;
+	counts[1] = s->map->areas[a->target].defence;
+	int defender = s->owner[a->target];
+	if (defender >= 0) {
+		counts[1] += s->plus1[a->target] + hg_ck_persistent_defence(s, defender);
+	}
+	counts[1] += a->nturned;
+	for (int i = 0; i < a->nwith; i++) {
+		int r = ck_item_religion(&a->with[i], own);
+		const ck_card *k = ck_card_at(s, r, a->with[i].card[r]);
+		if (k->type == CK_TROOP) {
+			counts[0] += k->strength;
+		} else {
+			ck_support sup = { 0, 0, 0, 0 };
+			ck_response_support(k, &sup);
+			counts[0] += sup.dice;
+		}
+	}
+	for (int i = 0; i < a->nresp; i++) {
+		int ro = s->sc->factions[a->resp[i].seat].religion;
+		int r = ck_item_religion(&a->resp[i].card, ro);
+		ck_support sup = { 0, 0, 0, 0 };
+		ck_response_support(ck_card_at(s, r, a->resp[i].card.card[r]), &sup);
+		counts[a->resp[i].side == CK_SIDE_ATTACK ? 0 : 1] += sup.dice;
+	}
+}
+
+/* Rule 4, "Ataque": the attack action. */
+int ck_apply_attack(hg_state *s, const hg_action *a, hg_diags *d)
+{
+	if (ck_attack_resolve(s, a->seat, &a->attack, NULL, NULL, d) != 0)
+		return -1;
+	ck_next_round(s, 0);
+	return 0;
+}

@@ -1,0 +1,953 @@
+/* data.c - Crusader Kingdoms: loading and validating the game's data.
+ *
+ * Three kinds of YAML file (herald-crusader-kingdoms(7), DATA FILES):
+ * scenarios.yaml names the map and deck files and holds the deployment
+ * tables (7.1, 8.1); a map file holds the areas, their shields and their
+ * borders (2.4); a deck file holds one religion's cards (2.1) with their
+ * effects in the effect vocabulary (effects.c).  Everything the rule text
+ * does not print is marked `reconstructed` and can be replaced through the
+ * record tags ScenarioFile, MapFile, MuslimDeckFile and ChristianDeckFile.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ck.h"
+
+static const char *const religion_words[] = { "muslim", "christian", NULL };
+
+int ck_religion_of(const char *word)
+{
+	for (int i = 0; religion_words[i]; i++)
+		if (hg_name_eq(word, religion_words[i]))
+			return i;
+	return -1;
+}
+
+const char *ck_religion_name(int religion)
+{
+	return religion_words[religion];
+}
+
+/* The words that end a list in the action syntax (notation.c, KW): no id
+ * or alias may be one, or a list could not be read. */
+static const char *const reserved_words[] = {
+	"on", "at", "draws", "takes", "discards", "castle", "attack", "from", "with",
+	"turn", "vs", "mod", "end", NULL
+};
+
+/* An id or alias must be one word of the notation (hgn.ebnf: word), not a
+ * number, not a reserved word, so that records can name it. */
+static int check_word(const hg_ynode *n, const char *s, size_t max, hg_diags *d)
+{
+	size_t len = strlen(s);
+	int digits = 1, ok = len > 0 && len <= max;
+	for (size_t i = 0; ok && i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x80 && !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+				  (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+				  c == '\'' || c == '.' || c == '#'))
+			ok = 0;
+		if (c < '0' || c > '9')
+			digits = 0;
+	}
+	if (!ok || digits) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, n->pos, "data.range",
+					  "'%s' is not a name records can write", s);
+		hg_diag_note(dg, "a name is one word of at most %zu bytes: letters, digits, _ - ' . # (not only digits)",
+			     max);
+		return -1;
+	}
+	for (int i = 0; reserved_words[i]; i++)
+		if (hg_name_eq(s, reserved_words[i])) {
+			hg_diag_add(d, HG_ERROR, n->pos, "data.range",
+				    "'%s' is a reserved word of the action syntax", s);
+			return -1;
+		}
+	return 0;
+}
+
+/* Binds a name (id or alias) to a value; a clash is a duplicate id. */
+static int bind_name(hg_names *t, const hg_ynode *n, const char *name, int value,
+		     const char *what, hg_diags *d)
+{
+	int clash;
+	if (hg_names_add(t, name, value, &clash) == 0)
+		return 0;
+	hg_diag_add(d, HG_ERROR, n->pos, "data.duplicate-id",
+		    "%s name '%s' is already taken by another %s", what, name, what);
+	return -1;
+}
+
+/* id (required), name, aliases: common to areas, cards, factions. */
+static int load_names(const hg_ynode *map, char **id, char **name, hg_names *t, int value,
+		      const char *what, hg_diags *d)
+{
+	const char *s;
+	const hg_ynode *n = hg_ymap_get(map, "id");
+	if (hg_ystr(n, &s, d) != 0 || check_word(n, s, CK_MAX_ID, d) != 0)
+		return -1;
+	*id = hg_xstrdup(s);
+	int rc = bind_name(t, n, s, value, what, d);
+	n = hg_ymap_get(map, "name");
+	if (n) {
+		if (hg_ystr(n, &s, d) != 0)
+			return -1;
+		*name = hg_xstrdup(s);
+	} else {
+		*name = hg_xstrdup(*id);
+	}
+	n = hg_ymap_get(map, "aliases");
+	if (!n)
+		return rc;
+	if (hg_ycheck_kind(n, HG_Y_SEQ, "aliases", d) != 0)
+		return -1;
+	for (size_t i = 0; i < n->n; i++) {
+		const hg_ynode *a = n->items[i];
+		if (hg_ystr(a, &s, d) != 0 || check_word(a, s, 64, d) != 0) {
+			rc = -1;
+			continue;
+		}
+		rc |= bind_name(t, a, s, value, what, d);
+	}
+	return rc;
+}
+
+static int load_bool(const hg_ynode *map, const char *key, int dflt, int *out, hg_diags *d)
+{
+	const hg_ynode *n = hg_ymap_get(map, key);
+	*out = dflt;
+	return n ? hg_ybool(n, out, d) : 0;
+}
+
+static int load_int(const hg_ynode *map, const char *key, long min, long max, int *out,
+		    hg_diags *d)
+{
+	long v;
+	if (hg_yint(hg_ymap_get(map, key), min, max, &v, d) != 0)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ maps */
+static void map_free(ck_map *m)
+{
+	for (int i = 0; i < m->nareas; i++) {
+		free(m->areas[i].id);
+		free(m->areas[i].name);
+	}
+	free(m->areas);
+	free(m->id);
+	free(m->name);
+	free(m->file);
+	hg_names_free(m->names);
+	memset(m, 0, sizeof *m);
+}
+
+static const char *const area_keys[] = {
+	"!id", "name", "aliases", "!defence", "!adjacent", "number", "points",
+	"reconstructed", NULL
+};
+
+/* Borders are listed on both sides (2.4): the loader rejects a border
+ * named once, an unknown area and an area bordering itself. */
+static int check_borders(ck_map *m, const hg_ynode *list, hg_diags *d)
+{
+	int rc = 0;
+	for (int i = 0; i < m->nareas; i++) {
+		const hg_ynode *adj = hg_ymap_get(list->items[i], "adjacent");
+		for (size_t k = 0; k < adj->n; k++) {
+			const hg_ynode *n = adj->items[k];
+			int j = hg_names_find(m->names, n->scalar);
+			if (j < 0) {
+				hg_diag *dg = hg_diag_add(d, HG_ERROR, n->pos, "data.reference",
+							  "area '%s' borders '%s', which is not an area of map '%s'",
+							  m->areas[i].id, n->scalar, m->id);
+				int sug;
+				if (hg_names_suggest(m->names, n->scalar, &sug, 1) == 1)
+					hg_diag_note(dg, "did you mean '%s'?", m->areas[sug].id);
+				rc = -1;
+			} else if (j == i) {
+				hg_diag_add(d, HG_ERROR, n->pos, "data.reference",
+					    "area '%s' cannot border itself", m->areas[i].id);
+				rc = -1;
+			} else if (m->areas[i].adj & ((uint64_t)1 << j)) {
+				hg_diag_add(d, HG_ERROR, n->pos, "data.duplicate-id",
+					    "area '%s' lists the border with '%s' twice",
+					    m->areas[i].id, m->areas[j].id);
+				rc = -1;
+			} else {
+				m->areas[i].adj |= (uint64_t)1 << j;
+			}
+		}
+	}
+	for (int i = 0; rc == 0 && i < m->nareas; i++) {
+		const hg_ynode *adj = hg_ymap_get(list->items[i], "adjacent");
+		for (size_t k = 0; k < adj->n; k++) {
+			int j = hg_names_find(m->names, adj->items[k]->scalar);
+			if (m->areas[j].adj & ((uint64_t)1 << i))
+				continue;
+			hg_diag *dg = hg_diag_add(d, HG_ERROR, adj->items[k]->pos, "data.reference",
+						  "area '%s' borders '%s', but '%s' does not border '%s'",
+						  m->areas[i].id, m->areas[j].id, m->areas[j].id,
+						  m->areas[i].id);
+			hg_diag_note(dg, "borders are symmetric: list '%s' in the adjacent areas of '%s'",
+				     m->areas[i].id, m->areas[j].id);
+			rc = -1;
+		}
+	}
+	return rc;
+}
+
+/* Identification numbers, where a map prints them (2.4), are 1..n, each
+ * once, on every area or on none. */
+static int check_numbers(ck_map *m, const hg_ynode *list, hg_diags *d)
+{
+	int with = 0;
+	for (int i = 0; i < m->nareas; i++)
+		with += m->areas[i].number > 0;
+	if (with == 0)
+		return 0;
+	int rc = 0;
+	uint64_t seen = 0;
+	for (int i = 0; i < m->nareas; i++) {
+		const hg_ynode *n = hg_ymap_get(list->items[i], "number");
+		if (!n) {
+			hg_diag_add(d, HG_ERROR, list->items[i]->pos, "data.missing-key",
+				    "area '%s' has no 'number', but other areas of map '%s' have one",
+				    m->areas[i].id, m->id);
+			rc = -1;
+		} else if (m->areas[i].number > m->nareas) {
+			hg_diag_add(d, HG_ERROR, n->pos, "data.range",
+				    "area number %d is above the map's %d areas",
+				    m->areas[i].number, m->nareas);
+			rc = -1;
+		} else if (seen & ((uint64_t)1 << (m->areas[i].number - 1))) {
+			hg_diag_add(d, HG_ERROR, n->pos, "data.duplicate-id",
+				    "area number %d is given twice", m->areas[i].number);
+			rc = -1;
+		} else {
+			seen |= (uint64_t)1 << (m->areas[i].number - 1);
+		}
+	}
+	return rc;
+}
+
+static int load_map(ck_map *m, const hg_ydoc *doc, hg_diags *d)
+{
+	static const char *const keys[] = { "!id", "name", "reconstructed", "!areas", NULL };
+	const hg_ynode *root = doc->root;
+	m->names = hg_names_new();
+	m->file = hg_xstrdup(doc->file);
+	if (!root) {
+		hg_pos pos = { doc->file, 1, 1 };
+		hg_diag_add(d, HG_ERROR, pos, "data.missing-key", "the map file is empty");
+		return -1;
+	}
+	if (hg_ycheck_keys(root, keys, "a map", d) != 0)
+		return -1;
+	const char *s;
+	const hg_ynode *n = hg_ymap_get(root, "id");
+	if (hg_ystr(n, &s, d) != 0 || check_word(n, s, CK_MAX_ID, d) != 0)
+		return -1;
+	m->id = hg_xstrdup(s);
+	n = hg_ymap_get(root, "name");
+	if (n && hg_ystr(n, &s, d) != 0)
+		return -1;
+	m->name = hg_xstrdup(n ? s : m->id);
+	if (load_bool(root, "reconstructed", 0, &m->reconstructed, d) != 0)
+		return -1;
+	const hg_ynode *list = hg_ymap_get(root, "areas");
+	if (hg_ycheck_kind(list, HG_Y_SEQ, "areas", d) != 0)
+		return -1;
+	if (list->n == 0 || list->n > CK_MAX_AREAS) {
+		hg_diag_add(d, HG_ERROR, list->pos, "data.range",
+			    "a map has 1 to %d areas, not %zu", CK_MAX_AREAS, list->n);
+		return -1;
+	}
+	m->areas = hg_xcalloc(list->n, sizeof *m->areas);
+	int rc = 0;
+	for (size_t i = 0; i < list->n; i++) {
+		const hg_ynode *a = list->items[i];
+		ck_area *ar = &m->areas[m->nareas];
+		if (hg_ycheck_keys(a, area_keys, "an area", d) != 0) {
+			rc = -1;
+			continue;
+		}
+		m->nareas++;
+		if (load_names(a, &ar->id, &ar->name, m->names, (int)i, "area", d) != 0 ||
+		    load_int(a, "defence", 1, 9, &ar->defence, d) != 0 ||
+		    load_bool(a, "reconstructed", 0, &ar->reconstructed, d) != 0 ||
+		    hg_ycheck_kind(hg_ymap_get(a, "adjacent"), HG_Y_SEQ, "adjacent", d) != 0) {
+			rc = -1;
+			continue;
+		}
+		const hg_ynode *adj = hg_ymap_get(a, "adjacent");
+		for (size_t k = 0; k < adj->n; k++)
+			if (hg_ystr(adj->items[k], &s, d) != 0)
+				rc = -1;
+		if (hg_ymap_get(a, "number") &&
+		    load_int(a, "number", 1, CK_MAX_AREAS, &ar->number, d) != 0)
+			rc = -1;
+		if (hg_ymap_get(a, "points") && load_int(a, "points", 0, 99, &ar->points, d) != 0)
+			rc = -1;
+	}
+	if (rc != 0)
+		return -1;
+	if (check_borders(m, list, d) != 0 || check_numbers(m, list, d) != 0)
+		return -1;
+	return 0;
+}
+
+/* ----------------------------------------------------------------- decks */
+static void deck_free(ck_deck *k)
+{
+	for (int i = 0; i < k->ncards; i++) {
+		free(k->cards[i].id);
+		free(k->cards[i].name);
+		free(k->cards[i].text);
+	}
+	free(k->cards);
+	free(k->id);
+	free(k->name);
+	free(k->file);
+	hg_names_free(k->names);
+	memset(k, 0, sizeof *k);
+}
+
+static const char *const card_keys[] = {
+	"!id", "name", "aliases", "!type", "strength", "!copies", "persistent", "sides",
+	"text", "effects", "reconstructed", NULL
+};
+
+/* A key present where the card's type has no use for it. */
+static int forbid(const hg_ynode *card, const char *key, const char *why, hg_diags *d)
+{
+	const hg_ynode *n = hg_ymap_get(card, key);
+	if (!n)
+		return 0;
+	hg_diag_add(d, HG_ERROR, n->pos, "data.unknown-key", "'%s' %s", key, why);
+	return -1;
+}
+
+static int load_sides(ck_card *c, const hg_ynode *n, hg_diags *d)
+{
+	static const char *const words[] = { "attack", "defence", NULL };
+	if (hg_ycheck_kind(n, HG_Y_SEQ, "sides", d) != 0)
+		return -1;
+	if (n->n == 0) {
+		hg_diag_add(d, HG_ERROR, n->pos, "data.range",
+			    "a response supports the attack, the defence or both");
+		return -1;
+	}
+	for (size_t i = 0; i < n->n; i++) {
+		int w;
+		if (hg_yword(n->items[i], words, &w, d) != 0)
+			return -1;
+		c->sides |= w == 0 ? CK_SIDE_ATTACK : CK_SIDE_DEFENCE;
+	}
+	return 0;
+}
+
+static int load_card(ck_deck *k, const hg_ynode *cn, int index, hg_diags *d)
+{
+	static const char *const types[] = { "troop", "event", "response", NULL };
+	ck_card *c = &k->cards[index];
+	if (hg_ycheck_keys(cn, card_keys, "a card", d) != 0)
+		return -1;
+	if (load_names(cn, &c->id, &c->name, k->names, index, "card", d) != 0)
+		return -1;
+	int type;
+	if (hg_yword(hg_ymap_get(cn, "type"), types, &type, d) != 0 ||
+	    load_int(cn, "copies", 1, CK_MAX_COPIES, &c->copies, d) != 0 ||
+	    load_bool(cn, "reconstructed", 0, &c->reconstructed, d) != 0 ||
+	    load_bool(cn, "persistent", 0, &c->persistent, d) != 0)
+		return -1;
+	c->type = (ck_card_type)type;
+	const hg_ynode *n = hg_ymap_get(cn, "text");
+	const char *s;
+	if (n) {
+		if (hg_ystr(n, &s, d) != 0)
+			return -1;
+		c->text = hg_xstrdup(s);
+	}
+	int rc = 0;
+	if (c->type == CK_TROOP) {
+		if (!hg_ymap_get(cn, "strength")) {
+			hg_diag_add(d, HG_ERROR, cn->pos, "data.missing-key",
+				    "troop card '%s' has no 'strength'", c->id);
+			return -1;
+		}
+		rc |= load_int(cn, "strength", 1, 9, &c->strength, d);
+		rc |= forbid(cn, "effects", "is not for troops: a troop's effect is its strength", d);
+		rc |= forbid(cn, "sides", "is only for responses", d);
+		rc |= forbid(cn, "persistent", "is only for events", d);
+		return rc;
+	}
+	rc |= forbid(cn, "strength", "is only for troops", d);
+	if (c->type == CK_EVENT)
+		rc |= forbid(cn, "sides", "is only for responses", d);
+	else
+		rc |= forbid(cn, "persistent", "is only for events", d);
+	if (c->type == CK_RESPONSE) {
+		n = hg_ymap_get(cn, "sides");
+		if (!n) {
+			hg_diag_add(d, HG_ERROR, cn->pos, "data.missing-key",
+				    "response card '%s' has no 'sides'", c->id);
+			return -1;
+		}
+		rc |= load_sides(c, n, d);
+	}
+	n = hg_ymap_get(cn, "effects");
+	if (!n) {
+		hg_diag_add(d, HG_ERROR, cn->pos, "data.missing-key",
+			    "card '%s' has no 'effects'", c->id);
+		return -1;
+	}
+	if (rc != 0)
+		return -1;
+	return ck_effects_load(c, n, d);
+}
+
+static int load_deck(ck_deck *k, const hg_ydoc *doc, hg_diags *d)
+{
+	static const char *const keys[] = {
+		"!id", "name", "!religion", "reconstructed", "!cards", NULL
+	};
+	const hg_ynode *root = doc->root;
+	k->names = hg_names_new();
+	k->file = hg_xstrdup(doc->file);
+	if (!root) {
+		hg_pos pos = { doc->file, 1, 1 };
+		hg_diag_add(d, HG_ERROR, pos, "data.missing-key", "the deck file is empty");
+		return -1;
+	}
+	if (hg_ycheck_keys(root, keys, "a deck", d) != 0)
+		return -1;
+	const char *s;
+	const hg_ynode *n = hg_ymap_get(root, "id");
+	if (hg_ystr(n, &s, d) != 0 || check_word(n, s, CK_MAX_ID, d) != 0)
+		return -1;
+	k->id = hg_xstrdup(s);
+	n = hg_ymap_get(root, "name");
+	if (n && hg_ystr(n, &s, d) != 0)
+		return -1;
+	k->name = hg_xstrdup(n ? s : k->id);
+	if (hg_yword(hg_ymap_get(root, "religion"), religion_words, &k->religion, d) != 0 ||
+	    load_bool(root, "reconstructed", 0, &k->reconstructed, d) != 0)
+		return -1;
+	const hg_ynode *list = hg_ymap_get(root, "cards");
+	if (hg_ycheck_kind(list, HG_Y_SEQ, "cards", d) != 0)
+		return -1;
+	if (list->n == 0 || list->n > CK_MAX_CARDS) {
+		hg_diag_add(d, HG_ERROR, list->pos, "data.range",
+			    "a deck has 1 to %d different cards, not %zu", CK_MAX_CARDS, list->n);
+		return -1;
+	}
+	k->cards = hg_xcalloc(list->n, sizeof *k->cards);
+	int rc = 0;
+	for (size_t i = 0; i < list->n; i++) {
+		k->ncards++;
+		if (load_card(k, list->items[i], (int)i, d) != 0)
+			rc = -1;
+		else
+			k->total += k->cards[i].copies;
+	}
+	if (rc == 0 && k->total > CK_MAX_DECK) {
+		hg_diag_add(d, HG_ERROR, list->pos, "data.range",
+			    "deck '%s' holds %d cards; at most %d are allowed", k->id, k->total,
+			    CK_MAX_DECK);
+		rc = -1;
+	}
+	return rc;
+}
+
+/* ------------------------------------------------------------- scenarios */
+static void scenario_free(ck_scenario *sc)
+{
+	for (int i = 0; i < sc->nfactions; i++) {
+		free(sc->factions[i].id);
+		free(sc->factions[i].name);
+		free(sc->factions[i].colour);
+	}
+	free(sc->factions);
+	free(sc->id);
+	free(sc->name);
+	hg_names_free(sc->seats);
+	memset(sc, 0, sizeof *sc);
+}
+
+static const char *const faction_keys[] = {
+	"!id", "name", "aliases", "!religion", "colour", "!castles", "!deploy", "!cards",
+	"player", "reconstructed", NULL
+};
+
+/* deploy: a list of areas, or `rest`: every area no other faction deploys
+ * in (the Muslims of 8.1). */
+static int load_deploy(ck_faction *f, const hg_ynode *n, const ck_map *m, int *rest,
+		       hg_diags *d)
+{
+	if (n->kind == HG_Y_SCALAR && strcmp(n->scalar, "rest") == 0) {
+		*rest = 1;
+		return 0;
+	}
+	if (hg_ycheck_kind(n, HG_Y_SEQ, "deploy", d) != 0)
+		return -1;
+	for (size_t i = 0; i < n->n; i++) {
+		const char *s;
+		if (hg_ystr(n->items[i], &s, d) != 0)
+			return -1;
+		int a = hg_names_find(m->names, s);
+		if (a < 0) {
+			hg_diag_add(d, HG_ERROR, n->items[i]->pos, "data.reference",
+				    "'%s' is not an area of map '%s'", s, m->id);
+			return -1;
+		}
+		f->deploy |= (uint64_t)1 << a;
+	}
+	return 0;
+}
+
+static int load_faction(ck_scenario *sc, const hg_ynode *fn, int index, const ck_map *m,
+			int *rest, hg_diags *d)
+{
+	ck_faction *f = &sc->factions[index];
+	if (hg_ycheck_keys(fn, faction_keys, "a faction", d) != 0)
+		return -1;
+	if (load_names(fn, &f->id, &f->name, sc->seats, index, "faction", d) != 0)
+		return -1;
+	if (hg_yword(hg_ymap_get(fn, "religion"), religion_words, &f->religion, d) != 0 ||
+	    load_int(fn, "castles", 1, CK_MAX_AREAS, &f->castles, d) != 0 ||
+	    load_int(fn, "cards", 0, CK_MAX_DECK, &f->cards, d) != 0 ||
+	    load_bool(fn, "player", 1, &f->player, d) != 0 ||
+	    load_bool(fn, "reconstructed", 0, &f->reconstructed, d) != 0)
+		return -1;
+	const hg_ynode *n = hg_ymap_get(fn, "colour");
+	const char *s = "";
+	if (n && hg_ystr(n, &s, d) != 0)
+		return -1;
+	f->colour = hg_xstrdup(s);
+	return load_deploy(f, hg_ymap_get(fn, "deploy"), m, rest, d);
+}
+
+/* The deployment areas: each area to one faction at most (7.1). */
+static int check_deployment(ck_scenario *sc, const hg_ynode *list, const ck_map *m,
+			    int rest, hg_diags *d)
+{
+	uint64_t taken = 0;
+	for (int i = 0; i < sc->nfactions; i++) {
+		uint64_t both = taken & sc->factions[i].deploy;
+		if (both) {
+			int a = __builtin_ctzll(both);
+			hg_diag_add(d, HG_ERROR, hg_ymap_get(list->items[i], "deploy")->pos,
+				    "data.reference",
+				    "faction '%s' deploys in '%s', which another faction of scenario '%s' deploys in",
+				    sc->factions[i].id, m->areas[a].id, sc->id);
+			return -1;
+		}
+		taken |= sc->factions[i].deploy;
+		if (rest == i)
+			continue;
+		if (__builtin_popcountll(sc->factions[i].deploy) > sc->factions[i].castles) {
+			hg_diag_add(d, HG_ERROR, list->items[i]->pos, "data.range",
+				    "faction '%s' deploys in more areas than it has castle tokens",
+				    sc->factions[i].id);
+			return -1;
+		}
+	}
+	if (rest >= 0) {
+		uint64_t all = m->nareas == 64 ? ~(uint64_t)0 : (((uint64_t)1 << m->nareas) - 1);
+		sc->factions[rest].deploy = all & ~taken;
+	}
+	return 0;
+}
+
+static int load_order(ck_scenario *sc, const hg_ynode *n, hg_diags *d)
+{
+	if (!n) {
+		sc->norder = 0;
+		for (int i = 0; i < sc->nfactions; i++)
+			sc->order[sc->norder++] = i;
+		return 0;
+	}
+	if (hg_ycheck_kind(n, HG_Y_SEQ, "order", d) != 0)
+		return -1;
+	if (n->n == 0 || n->n > CK_MAX_ORDER) {
+		hg_diag_add(d, HG_ERROR, n->pos, "data.range",
+			    "a round order has 1 to %d entries", CK_MAX_ORDER);
+		return -1;
+	}
+	uint64_t seen = 0;
+	for (size_t i = 0; i < n->n; i++) {
+		const char *s;
+		if (hg_ystr(n->items[i], &s, d) != 0)
+			return -1;
+		int f = hg_names_find(sc->seats, s);
+		if (f < 0) {
+			hg_diag_add(d, HG_ERROR, n->items[i]->pos, "data.reference",
+				    "'%s' is not a faction of scenario '%s'", s, sc->id);
+			return -1;
+		}
+		sc->order[sc->norder++] = f;
+		seen |= (uint64_t)1 << f;
+	}
+	for (int i = 0; i < sc->nfactions; i++)
+		if (!(seen & ((uint64_t)1 << i))) {
+			hg_diag_add(d, HG_ERROR, n->pos, "data.reference",
+				    "faction '%s' has no round in the order of scenario '%s'",
+				    sc->factions[i].id, sc->id);
+			return -1;
+		}
+	return 0;
+}
+
+static int load_removed(ck_scenario *sc, const hg_ynode *n, const hg_gdata *g, hg_diags *d)
+{
+	if (!n)
+		return 0;
+	if (hg_ycheck_keys(n, (const char *const[]){ "muslim", "christian", NULL },
+			   "removed", d) != 0)
+		return -1;
+	for (int r = 0; r < CK_NRELIGIONS; r++) {
+		const hg_ynode *list = hg_ymap_get(n, religion_words[r]);
+		if (!list)
+			continue;
+		if (hg_ycheck_kind(list, HG_Y_SEQ, "removed", d) != 0)
+			return -1;
+		for (size_t i = 0; i < list->n; i++) {
+			const char *s;
+			if (hg_ystr(list->items[i], &s, d) != 0)
+				return -1;
+			int c = hg_names_find(g->decks[r].names, s);
+			if (c < 0) {
+				hg_diag_add(d, HG_ERROR, list->items[i]->pos, "data.reference",
+					    "'%s' is not a card of the %s deck", s, religion_words[r]);
+				return -1;
+			}
+			if (sc->removed[r][c] >= g->decks[r].cards[c].copies) {
+				hg_diag_add(d, HG_ERROR, list->items[i]->pos, "data.range",
+					    "the %s deck has no more copies of '%s' to remove",
+					    religion_words[r], g->decks[r].cards[c].id);
+				return -1;
+			}
+			sc->removed[r][c]++;
+		}
+	}
+	return 0;
+}
+
+static const char *const scenario_keys[] = {
+	"!id", "name", "aliases", "!players", "!map", "!turns", "!factions", "order",
+	"no-attack-between", "bonus-from-conquest", "removed", NULL
+};
+
+static int load_scenario(hg_gdata *g, const hg_ynode *sn, int index, hg_diags *d)
+{
+	ck_scenario *sc = &g->scenarios[index];
+	sc->seats = hg_names_new();
+	if (hg_ycheck_keys(sn, scenario_keys, "a scenario", d) != 0)
+		return -1;
+	if (load_names(sn, &sc->id, &sc->name, g->scenario_names, index, "scenario", d) != 0)
+		return -1;
+	if (load_int(sn, "players", 1, CK_MAX_SIDES, &sc->players, d) != 0 ||
+	    load_int(sn, "turns", 1, CK_MAX_TURNS, &sc->turns, d) != 0 ||
+	    load_bool(sn, "bonus-from-conquest", 1, &sc->bonus_from_conquest, d) != 0)
+		return -1;
+	const char *s;
+	const hg_ynode *n = hg_ymap_get(sn, "map");
+	if (hg_ystr(n, &s, d) != 0)
+		return -1;
+	sc->map = -1;
+	for (int i = 0; i < g->nmaps; i++)
+		if (hg_name_eq(g->maps[i].id, s))
+			sc->map = i;
+	if (sc->map < 0) {
+		hg_diag_add(d, HG_ERROR, n->pos, "data.reference",
+			    "scenario '%s' uses map '%s', which no map file defines", sc->id, s);
+		return -1;
+	}
+	const ck_map *m = &g->maps[sc->map];
+	const hg_ynode *list = hg_ymap_get(sn, "factions");
+	if (hg_ycheck_kind(list, HG_Y_SEQ, "factions", d) != 0)
+		return -1;
+	if (list->n == 0 || list->n > CK_MAX_SIDES) {
+		hg_diag_add(d, HG_ERROR, list->pos, "data.range",
+			    "a scenario has 1 to %d factions", CK_MAX_SIDES);
+		return -1;
+	}
+	sc->factions = hg_xcalloc(list->n, sizeof *sc->factions);
+	int rest = -1, players = 0;
+	for (size_t i = 0; i < list->n; i++) {
+		int r = 0;
+		sc->nfactions++;
+		if (load_faction(sc, list->items[i], (int)i, m, &r, d) != 0)
+			return -1;
+		if (r) {
+			if (rest >= 0) {
+				hg_diag_add(d, HG_ERROR, list->items[i]->pos, "data.reference",
+					    "only one faction may deploy in the 'rest' of the map");
+				return -1;
+			}
+			rest = (int)i;
+		}
+		players += sc->factions[i].player;
+	}
+	if (players != sc->players) {
+		hg_diag_add(d, HG_ERROR, hg_ymap_get(sn, "players")->pos, "data.range",
+			    "scenario '%s' declares %d players but has %d player factions",
+			    sc->id, sc->players, players);
+		return -1;
+	}
+	for (int i = 0; i < sc->nfactions; i++) {
+		char pname[16];
+		snprintf(pname, sizeof pname, "P%d", i + 1);
+		if (bind_name(sc->seats, list->items[i], pname, i, "faction", d) != 0)
+			return -1;
+	}
+	if (check_deployment(sc, list, m, rest, d) != 0 ||
+	    load_order(sc, hg_ymap_get(sn, "order"), d) != 0 ||
+	    load_removed(sc, hg_ymap_get(sn, "removed"), g, d) != 0)
+		return -1;
+	n = hg_ymap_get(sn, "no-attack-between");
+	if (n) {
+		if (hg_ycheck_kind(n, HG_Y_SEQ, "no-attack-between", d) != 0)
+			return -1;
+		for (size_t i = 0; i < n->n; i++) {
+			int r;
+			if (hg_yword(n->items[i], religion_words, &r, d) != 0)
+				return -1;
+			sc->no_attack_between[r] = 1;
+		}
+	}
+	return 0;
+}
+
+static int load_scenarios(hg_gdata *g, const hg_ynode *list, hg_diags *d)
+{
+	if (hg_ycheck_kind(list, HG_Y_SEQ, "scenarios", d) != 0)
+		return -1;
+	if (list->n == 0 || list->n > 64) {
+		hg_diag_add(d, HG_ERROR, list->pos, "data.range", "1 to 64 scenarios, please");
+		return -1;
+	}
+	g->scenario_names = hg_names_new();
+	g->scenarios = hg_xcalloc(list->n, sizeof *g->scenarios);
+	for (size_t i = 0; i < list->n; i++) {
+		g->nscenarios++;
+		if (load_scenario(g, list->items[i], (int)i, d) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------- the whole */
+void hg_ck_unload(hg_gdata *g)
+{
+	if (!g)
+		return;
+	for (int i = 0; i < g->nmaps; i++)
+		map_free(&g->maps[i]);
+	free(g->maps);
+	for (int r = 0; r < CK_NRELIGIONS; r++)
+		deck_free(&g->decks[r]);
+	for (int i = 0; i < g->nscenarios; i++)
+		scenario_free(&g->scenarios[i]);
+	free(g->scenarios);
+	hg_names_free(g->scenario_names);
+	ck_patterns_free(&g->pat);
+	free(g);
+}
+
+/* A path relative to the directory of `base` (a file), unless absolute. */
+static char *relative_to(const char *base, const char *name)
+{
+	if (name[0] == '/' || !base)
+		return hg_xstrdup(name);
+	const char *slash = strrchr(base, '/');
+	if (!slash)
+		return hg_xstrdup(name);
+	hg_buf b;
+	hg_buf_init(&b);
+	hg_buf_putn(&b, base, (size_t)(slash - base) + 1);
+	hg_buf_puts(&b, name);
+	return hg_buf_steal(&b);
+}
+
+static int add_map(hg_gdata *g, const char *path, hg_diags *d)
+{
+	hg_ydoc *doc = hg_yaml_load_file(path, d);
+	if (!doc)
+		return -1;
+	ck_map m;
+	memset(&m, 0, sizeof m);
+	int rc = load_map(&m, doc, d);
+	hg_ydoc_free(doc);
+	if (rc != 0) {
+		map_free(&m);
+		return -1;
+	}
+	/* A map file named by the record replaces the map of the same id. */
+	for (int i = 0; i < g->nmaps; i++)
+		if (strcmp(g->maps[i].id, m.id) == 0) {
+			map_free(&g->maps[i]);
+			g->maps[i] = m;
+			return 0;
+		}
+	g->maps = hg_xrealloc(g->maps, (size_t)(g->nmaps + 1) * sizeof *g->maps);
+	g->maps[g->nmaps++] = m;
+	return 0;
+}
+
+static int add_deck(hg_gdata *g, const char *path, int want, hg_diags *d)
+{
+	hg_ydoc *doc = hg_yaml_load_file(path, d);
+	if (!doc)
+		return -1;
+	ck_deck k;
+	memset(&k, 0, sizeof k);
+	int rc = load_deck(&k, doc, d);
+	if (rc == 0 && want >= 0 && k.religion != want) {
+		hg_pos pos = { doc->file, 1, 1 };
+		const hg_ynode *n = hg_ymap_get(doc->root, "religion");
+		hg_diag_add(d, HG_ERROR, n ? n->pos : pos, "data.reference",
+			    "this is the %s deck; the tag asks for the %s deck",
+			    religion_words[k.religion], religion_words[want]);
+		rc = -1;
+	}
+	hg_ydoc_free(doc);
+	if (rc != 0) {
+		deck_free(&k);
+		return -1;
+	}
+	deck_free(&g->decks[k.religion]);
+	g->decks[k.religion] = k;
+	return 0;
+}
+
+/* Loads everything from a scenarios file and the files it names; then the
+ * overrides (a record's own map and deck files). */
+static hg_gdata *load_all(const char *scenarios, const char *const *maps, size_t nmaps,
+			  const char *const *decks, const int *deck_religion, size_t ndecks,
+			  hg_diags *d)
+{
+	hg_ydoc *doc = hg_yaml_load_file(scenarios, d);
+	if (!doc)
+		return NULL;
+	static const char *const keys[] = { "maps", "decks", "!scenarios", NULL };
+	hg_gdata *g = hg_xcalloc(1, sizeof *g);
+	int rc = 0;
+	if (!doc->root) {
+		hg_pos pos = { doc->file, 1, 1 };
+		hg_diag_add(d, HG_ERROR, pos, "data.missing-key", "the scenarios file is empty");
+		rc = -1;
+	} else if (hg_ycheck_keys(doc->root, keys, "the scenarios file", d) != 0) {
+		rc = -1;
+	}
+	for (int pass = 0; rc == 0 && pass < 2; pass++) {
+		const hg_ynode *list = hg_ymap_get(doc->root, pass ? "decks" : "maps");
+		if (!list)
+			continue;
+		if (hg_ycheck_kind(list, HG_Y_SEQ, pass ? "decks" : "maps", d) != 0) {
+			rc = -1;
+			break;
+		}
+		for (size_t i = 0; i < list->n && rc == 0; i++) {
+			const char *s;
+			if (hg_ystr(list->items[i], &s, d) != 0) {
+				rc = -1;
+				break;
+			}
+			char *path = relative_to(doc->file, s);
+			rc = pass ? add_deck(g, path, -1, d) : add_map(g, path, d);
+			free(path);
+		}
+	}
+	for (size_t i = 0; rc == 0 && i < nmaps; i++)
+		rc = add_map(g, maps[i], d);
+	for (size_t i = 0; rc == 0 && i < ndecks; i++)
+		rc = add_deck(g, decks[i], deck_religion ? deck_religion[i] : -1, d);
+	for (int r = 0; rc == 0 && r < CK_NRELIGIONS; r++)
+		if (!g->decks[r].cards) {
+			hg_pos pos = { doc->file, 1, 1 };
+			hg_diag_add(d, HG_ERROR, pos, "data.reference",
+				    "no deck file gives the %s deck", religion_words[r]);
+			rc = -1;
+		}
+	if (rc == 0)
+		rc = load_scenarios(g, hg_ymap_get(doc->root, "scenarios"), d);
+	hg_ydoc_free(doc);
+	if (rc == 0)
+		rc = ck_patterns_compile(&g->pat);
+	if (rc != 0) {
+		hg_ck_unload(g);
+		return NULL;
+	}
+	return g;
+}
+
+hg_gdata *hg_ck_load_files(const char *scenarios, const char *const *maps, size_t nmaps,
+			   const char *const *decks, size_t ndecks, hg_diags *d)
+{
+	return load_all(scenarios, maps, nmaps, decks, NULL, ndecks, d);
+}
+
+/* A file a record's tag names, relative to the record's directory. */
+static char *tag_file(const hg_load_ctx *ctx, const char *tag)
+{
+	const char *v = ctx->rec ? hg_record_tag_value(ctx->rec, tag) : NULL;
+	if (!v)
+		return NULL;
+	if (v[0] == '/' || !ctx->record_dir || strcmp(ctx->record_dir, ".") == 0)
+		return hg_xstrdup(v);
+	hg_buf b;
+	hg_buf_init(&b);
+	hg_buf_printf(&b, "%s/%s", ctx->record_dir, v);
+	return hg_buf_steal(&b);
+}
+
+hg_gdata *ck_load(const hg_load_ctx *ctx, hg_buf *key, hg_diags *d)
+{
+	char *scenarios = tag_file(ctx, "ScenarioFile");
+	if (!scenarios) {
+		scenarios = hg_datapath_find(ctx->path, "crusader-kingdoms/scenarios.yaml");
+		if (!scenarios) {
+			hg_pos pos = { ctx->rec ? ctx->rec->file : NULL, 0, 0 };
+			hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, "data.io",
+						  "cannot find crusader-kingdoms/scenarios.yaml in the data path");
+			hg_diag_note(dg, "give the data directory with --data-dir or HERALD_DATA_PATH");
+			return NULL;
+		}
+	}
+	char *map = tag_file(ctx, "MapFile");
+	char *decks[2];
+	int religion[2];
+	size_t ndecks = 0;
+	static const char *const deck_tags[CK_NRELIGIONS] = {
+		"MuslimDeckFile", "ChristianDeckFile"
+	};
+	for (int r = 0; r < CK_NRELIGIONS; r++) {
+		char *f = tag_file(ctx, deck_tags[r]);
+		if (f) {
+			religion[ndecks] = r;
+			decks[ndecks++] = f;
+		}
+	}
+	const char *maps[1] = { map };
+	hg_gdata *g = load_all(scenarios, maps, map ? 1 : 0, (const char *const *)decks,
+			       religion, ndecks, d);
+	if (g && key) {
+		hg_buf_printf(key, "scenarios %s", scenarios);
+		for (int i = 0; i < g->nmaps; i++)
+			hg_buf_printf(key, ", map %s", g->maps[i].file);
+		for (int r = 0; r < CK_NRELIGIONS; r++)
+			hg_buf_printf(key, ", deck %s", g->decks[r].file);
+	}
+	free(scenarios);
+	free(map);
+	for (size_t i = 0; i < ndecks; i++)
+		free(decks[i]);
+	return g;
+}

@@ -1,0 +1,330 @@
+/* engine.c - Crusader Kingdoms (Jesús Peralta; Worthington Publishing):
+ * the game class.  Set-up from the tags (7.1), the order of play (3), the
+ * dispatch of each action to the rule that governs it, and the tags of a
+ * generated game.
+ *
+ * A record's move number is the turn (1 to 3): `2.` opens the second turn.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ck.h"
+
+static void seed_stream(hg_prng *r, const char *seed, const char *purpose, int n)
+{
+	hg_buf b;
+	hg_buf_init(&b);
+	if (n >= 0)
+		hg_buf_printf(&b, "%s/%s/%d", seed, purpose, n);
+	else
+		hg_buf_printf(&b, "%s/%s", seed, purpose);
+	hg_prng_seed(r, b.data);
+	hg_buf_free(&b);
+}
+
+/* Rule 7.1: one castle, regular side up, in each deployment area; empty
+ * areas are independent.  Each deck is shuffled (cards.c, CHANCE). */
+hg_state *ck_state_new(const hg_gdata *g, const ck_scenario *sc, const char *seed)
+{
+	hg_state *s = hg_xcalloc(1, sizeof *s);
+	s->data = g;
+	s->sc = sc;
+	s->map = &g->maps[sc->map];
+	s->nsides = sc->nfactions;
+	for (int a = 0; a < CK_MAX_AREAS; a++)
+		s->owner[a] = -1;
+	for (int f = 0; f < sc->nfactions; f++)
+		for (int a = 0; a < s->map->nareas; a++)
+			if ((sc->factions[f].deploy >> a) & 1)
+				s->owner[a] = (signed char)f;
+	s->turn = 1;
+	s->phase = CK_PHASE_DRAW;
+	s->cursor = 0;
+	while (s->cursor < s->nsides && !sc->factions[s->cursor].player)
+		s->cursor++;
+	s->seeded = seed != NULL;
+	if (seed) {
+		seed_stream(&s->dice, seed, "dice", -1);
+		seed_stream(&s->random, seed, "random", -1);
+		for (int r = 0; r < CK_NRELIGIONS; r++)
+			for (int t = 1; t <= sc->turns; t++)
+				seed_stream(&s->shuffle[r][t], seed, g->decks[r].id, t);
+	}
+	for (int r = 0; r < CK_NRELIGIONS; r++) {
+		ck_pile *p = &s->pile[r];
+		const ck_deck *k = &g->decks[r];
+		for (int c = 0; c < k->ncards; c++)
+			for (int x = 0; x < k->cards[c].copies - sc->removed[r][c]; x++)
+				p->order[p->n++] = (unsigned char)c;
+		p->exact = s->seeded;
+		if (s->seeded)
+			hg_prng_shuffle(&s->shuffle[r][1], p->order, (size_t)p->n, 1);
+	}
+	return s;
+}
+
+static void seat_list(const ck_scenario *sc, hg_buf *b)
+{
+	for (int i = 0; i < sc->nfactions; i++)
+		hg_buf_printf(b, "%s%s", i ? ", " : "", sc->factions[i].id);
+}
+
+static const ck_scenario *choose_scenario(const hg_gdata *g, const hg_game_record *rec,
+					  size_t players, hg_diags *d)
+{
+	const hg_tag *tag = hg_record_tag(rec, "Scenario");
+	if (tag) {
+		int i = hg_names_find(g->scenario_names, tag->value);
+		if (i >= 0)
+			return &g->scenarios[i];
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, tag->pos, "ck.scenario",
+					  "unknown scenario '%s' (rule 7)", tag->value);
+		hg_buf b;
+		hg_buf_init(&b);
+		for (int k = 0; k < g->nscenarios; k++)
+			hg_buf_printf(&b, "%s%s (%d players)", k ? ", " : "", g->scenarios[k].id,
+				      g->scenarios[k].players);
+		hg_diag_note(dg, "the scenarios are %s", b.data);
+		hg_buf_free(&b);
+		return NULL;
+	}
+	/* No Scenario tag: the one scenario for that many players. */
+	for (int k = 0; k < g->nscenarios; k++)
+		if ((size_t)g->scenarios[k].players == players)
+			return &g->scenarios[k];
+	const hg_tag *pt = hg_record_tag(rec, "Players");
+	hg_diag *dg = hg_diag_add(d, HG_ERROR, pt ? pt->pos : rec->pos, "ck.players",
+				  "no scenario is for %zu players, and the record names none (rule 7)",
+				  players);
+	hg_diag_note(dg, "add a tag such as [Scenario \"2nd-crusade\"] (4 players) or [Scenario \"saladin\"] (3 players)");
+	return NULL;
+}
+
+static hg_state *ck_setup(const hg_gdata *g, const hg_game_record *rec, hg_diags *d)
+{
+	char **names = NULL;
+	size_t n = hg_record_players(rec, &names);
+	hg_strv_free(names, n);
+	const ck_scenario *sc = choose_scenario(g, rec, n, d);
+	if (!sc)
+		return NULL;
+	for (int f = 0; f < sc->nfactions; f++)
+		if (!sc->factions[f].player) {
+			const hg_tag *tag = hg_record_tag(rec, "Scenario");
+			hg_diag_add(d, HG_ERROR, tag ? tag->pos : rec->pos, "ck.scenario-unsupported",
+				    "scenario '%s' has a side no player controls (%s): the scripted opponent of rule 8 is not refereed yet",
+				    sc->id, sc->factions[f].id);
+			return NULL;
+		}
+	if (n != (size_t)sc->players) {
+		const hg_tag *pt = hg_record_tag(rec, "Players");
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, pt ? pt->pos : rec->pos, "ck.players",
+					  "scenario '%s' is for %d players; the record names %zu (rule 7.1)",
+					  sc->id, sc->players, n);
+		hg_buf b;
+		hg_buf_init(&b);
+		seat_list(sc, &b);
+		hg_diag_note(dg, "the seats, in the deployment table's order: %s", b.data);
+		hg_buf_free(&b);
+		return NULL;
+	}
+	return ck_state_new(g, sc, hg_record_tag_value(rec, "Seed"));
+}
+
+static hg_state *ck_clone(const hg_state *s)
+{
+	hg_state *c = hg_xmalloc(sizeof *c);
+	memcpy(c, s, sizeof *c);
+	return c;
+}
+
+static void ck_free_state(hg_state *s)
+{
+	free(s);
+}
+
+static const char *const kind_words[] = {
+	"draw", "pass", "discard", "incursion", "play", "attack"
+};
+
+/* Rule 3: whose action it is, and which actions the moment allows. */
+static int check_turn_order(const hg_state *s, const hg_action *a, hg_diags *d)
+{
+	const char *seat = s->sc->factions[a->seat].id;
+	int expect = ck_seat_to_act(s);
+	if (s->phase == CK_PHASE_OVER) {
+		hg_diag_add(d, HG_ERROR, a->seat_pos, "ck.game-over",
+			    "the game is over (rule 7.3)");
+		return -1;
+	}
+	if (s->phase == CK_PHASE_DRAW) {
+		if (a->kind != CK_ACT_DRAW) {
+			hg_diag_add(d, HG_ERROR, a->pos, "ck.draw-expected",
+				    "turn %d begins with every player's draw, and %s has not drawn: '%s' must wait (rule 3, step 1)",
+				    s->turn, s->sc->factions[expect].id, kind_words[a->kind]);
+			return -1;
+		}
+		if (a->seat != expect) {
+			hg_diag_add(d, HG_ERROR, a->seat_pos, "ck.not-your-round",
+				    "it is %s's turn to draw, not %s's (rule 3, step 1: the deployment table's order)",
+				    s->sc->factions[expect].id, seat);
+			return -1;
+		}
+		return 0;
+	}
+	if (a->kind == CK_ACT_DRAW) {
+		hg_diag_add(d, HG_ERROR, a->pos, "ck.draw-unexpected",
+			    "cards are drawn only at the start of a turn (rule 3, step 1)");
+		return -1;
+	}
+	if (a->seat != expect) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->seat_pos, "ck.not-your-round",
+					  "it is %s's round, not %s's (rule 3, steps 3 and 4)",
+					  s->sc->factions[expect].id, seat);
+		hg_diag_note(dg, "rounds follow the deployment table's order, one action each");
+		return -1;
+	}
+	if (a->kind != CK_ACT_PASS && s->p[a->seat].hand.size == 0) {
+		hg_diag_add(d, HG_ERROR, a->pos, "ck.no-cards",
+			    "%s has no cards and can only pass (rule 4.6)", seat);
+		return -1;
+	}
+	return 0;
+}
+
+static int ck_apply(hg_state *s, const hg_action *a, hg_diags *d)
+{
+	if (check_turn_order(s, a, d) != 0)
+		return -1;
+	/* Work on a copy: an illegal action leaves the position untouched. */
+	hg_state *work = ck_clone(s);
+	int rc = -1;
+	switch (a->kind) {
+	case CK_ACT_DRAW: rc = ck_apply_draw(work, a, d); break;
+	case CK_ACT_PASS: rc = ck_apply_pass(work, a, d); break;
+	case CK_ACT_DISCARD: rc = ck_apply_discard(work, a, d); break;
+	case CK_ACT_INCURSION: rc = ck_apply_incursion(work, a, d); break;
+	case CK_ACT_PLAY: rc = ck_apply_play(work, a, d); break;
+	case CK_ACT_ATTACK: rc = ck_apply_attack(work, a, d); break;
+	}
+	if (rc == 0)
+		memcpy(s, work, sizeof *s);
+	free(work);
+	return rc;
+}
+
+static const char *ck_result(const hg_state *s)
+{
+	return s->phase == CK_PHASE_OVER ? s->result : NULL;
+}
+
+static unsigned ck_turn(const hg_state *s)
+{
+	return (unsigned)s->turn;
+}
+
+static const char *ck_to_move(const hg_state *s)
+{
+	int f = ck_seat_to_act(s);
+	return f < 0 ? NULL : s->sc->factions[f].id;
+}
+
+/* herald gen: the scenario the variant or the player count names, else
+ * one of the scenarios every seat of which is a player, drawn at random.
+ * Players are "Player 1" ... in seat order; the Seed is drawn from r. */
+static int ck_gen_tags(const hg_gdata *g, hg_prng *r, unsigned players, const char *variant,
+		       hg_game_record *rec, hg_diags *d)
+{
+	const ck_scenario *sc = NULL;
+	hg_pos none = { NULL, 0, 0 };
+	if (variant) {
+		int i = hg_names_find(g->scenario_names, variant);
+		if (i < 0) {
+			hg_diag_add(d, HG_ERROR, none, "ck.scenario",
+				    "unknown scenario '%s' (the variants are the scenarios)", variant);
+			return -1;
+		}
+		sc = &g->scenarios[i];
+		if (players && (unsigned)sc->players != players) {
+			hg_diag_add(d, HG_ERROR, none, "ck.players",
+				    "scenario '%s' is for %d players, not %u", sc->id, sc->players,
+				    players);
+			return -1;
+		}
+	} else {
+		int cand[64], n = 0;
+		for (int i = 0; i < g->nscenarios; i++) {
+			const ck_scenario *x = &g->scenarios[i];
+			if (x->players != x->nfactions)
+				continue;	/* a scripted side: not refereed yet */
+			if (players ? (unsigned)x->players == players : 1)
+				cand[n++] = i;
+		}
+		if (n == 0) {
+			hg_diag_add(d, HG_ERROR, none, "ck.players",
+				    "no scenario is for %u players", players);
+			return -1;
+		}
+		sc = &g->scenarios[cand[hg_prng_below(r, (uint32_t)n)]];
+	}
+	if (sc->players != sc->nfactions) {
+		hg_diag_add(d, HG_ERROR, none, "ck.scenario-unsupported",
+			    "scenario '%s' has a side no player controls: not refereed yet", sc->id);
+		return -1;
+	}
+	hg_buf b;
+	hg_buf_init(&b);
+	for (int i = 0; i < sc->players; i++)
+		hg_buf_printf(&b, "%sPlayer %d", i ? "; " : "", i + 1);
+	hg_record_set_tag(rec, "Scenario", sc->id);
+	hg_record_set_tag(rec, "Players", b.data);
+	if (!hg_record_tag(rec, "Date"))
+		hg_record_set_tag(rec, "Date", "????.??.??");
+	hg_buf_clear(&b);
+	hg_buf_printf(&b, "%08x%08x", (unsigned)hg_prng_u32(r), (unsigned)hg_prng_u32(r));
+	hg_record_set_tag(rec, "Seed", b.data);
+	hg_buf_free(&b);
+	return 0;
+}
+
+static void ck_class_unload(hg_gdata *g)
+{
+	hg_ck_unload(g);
+}
+
+static const char *const aliases[] = { "ck", "crusaderkingdoms", "crusader_kingdoms", NULL };
+static const char *const variants[] = {
+	"2nd-crusade: La 2ª Cruzada, 4 players: Damasco, Jerusalén, Antioquía, Alepo (7.1)",
+	"saladin: La era de Saladino, 3 players: Saladino, Jerusalén, Antioquía (7.1, 7.2)",
+	NULL
+};
+static const char *const data_files[] = {
+	"crusader-kingdoms/scenarios.yaml", "crusader-kingdoms/map-saladino.yaml",
+	"crusader-kingdoms/deck-muslim.yaml", "crusader-kingdoms/deck-christian.yaml", NULL
+};
+
+const hg_game_class hg_ck_class = {
+	.id = "crusader-kingdoms",
+	.title = "Crusader Kingdoms",
+	.aliases = aliases,
+	.variants = variants,
+	.data_files = data_files,
+	.load = ck_load,
+	.unload = ck_class_unload,
+	.setup = ck_setup,
+	.clone = ck_clone,
+	.free_state = ck_free_state,
+	.parse = ck_parse,
+	.format = ck_format,
+	.apply = ck_apply,
+	.free_action = ck_free_action,
+	.legal = ck_legal,
+	.result = ck_result,
+	.turn = ck_turn,
+	.to_move = ck_to_move,
+	.render = ck_render,
+	.gen_tags = ck_gen_tags,
+};

@@ -1,0 +1,119 @@
+/* incursion.c - Crusader Kingdoms: the incursion (4.3).
+ *
+ * The player names an opponent it shares a border with, discards a troop
+ * card of its choice and rolls one die: on 4, 5 or 6 the opponent discards
+ * a card at random.  The record shows the die and the card, or they follow
+ * from the Seed (cards.c, CHANCE).
+ */
+#include "config.h"
+
+#include "ck.h"
+
+/* At least one area of a borders an area of b. */
+int ck_share_border(const hg_state *s, int a, int b)
+{
+	uint64_t mine = ck_areas_of(s, a), theirs = ck_areas_of(s, b);
+	for (int x = 0; x < s->map->nareas; x++)
+		if (((mine >> x) & 1) && (s->map->areas[x].adj & theirs))
+			return 1;
+	return 0;
+}
+
+/* Rule 4.3: the opponent. */
+static int check_target(const hg_state *s, int seat, const ck_incursion *in, hg_diags *d)
+{
+	const char *me = s->sc->factions[seat].id;
+	const char *them = s->sc->factions[in->target].id;
+	if (in->target == seat || !s->sc->factions[in->target].player) {
+		hg_diag_add(d, HG_ERROR, in->target_pos, "ck.target",
+			    "%s cannot make an incursion against '%s': choose an opponent (rule 4.3)",
+			    me, them);
+		return -1;
+	}
+	if (!ck_share_border(s, seat, in->target)) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, in->target_pos, "ck.incursion-border",
+					  "%s shares no border with '%s' (rule 4.3)", me, them);
+		hg_buf b;
+		hg_buf_init(&b);
+		for (int f = 0; f < s->nsides; f++)
+			if (f != seat && s->sc->factions[f].player && ck_share_border(s, seat, f))
+				hg_buf_printf(&b, "%s%s", b.len ? ", " : "", s->sc->factions[f].id);
+		hg_diag_note(dg, "%s borders %s", me, b.len ? b.data : "no other player");
+		hg_buf_free(&b);
+		return -1;
+	}
+	if (hg_ck_truce_between(s, seat, in->target)) {
+		hg_diag_add(d, HG_ERROR, in->target_pos, "ck.truce",
+			    "%s and '%s' are in truce this turn: no incursion between them (rule 4.4, P event)",
+			    me, them);
+		return -1;
+	}
+	return 0;
+}
+
+int ck_apply_incursion(hg_state *s, const hg_action *a, hg_diags *d)
+{
+	const ck_incursion *in = &a->inc;
+	if (check_target(s, a->seat, in, d) != 0)
+		return -1;
+	int r, c;
+	if (ck_take_card(s, a->seat, &in->card, "rule 4.3", &r, &c, d) != 0)
+		return -1;
+	if (c >= 0 && ck_card_at(s, r, c)->type != CK_TROOP) {
+		hg_diag_add(d, HG_ERROR, in->card.pos, "ck.card-kind",
+			    "an incursion discards a troop card, and '%s' is not one (rule 4.3)",
+			    ck_card_at(s, r, c)->id);
+		return -1;
+	}
+	if (c >= 0)
+		ck_pile_discard(s, r, c);
+	else
+		ck_pile_discard_hidden(s, r);
+
+	int die = in->die > 0 ? in->die : -1;
+	if (in->die > 6) {
+		hg_diag_add(d, HG_ERROR, in->die_pos, "ck.die-range",
+			    "a die shows 1 to 6, not %d (rule 4.3)", in->die);
+		return -1;
+	}
+	if (s->seeded) {
+		int rolled = (int)hg_prng_die(&s->dice, 6);
+		if (die > 0 && die != rolled) {
+			hg_diag_add(d, HG_ERROR, in->die_pos, "ck.dice-seed",
+				    "the Seed rolls %d for this incursion, not %d (herald-crusader-kingdoms(7), CHANCE)",
+				    rolled, die);
+			return -1;
+		}
+		die = rolled;
+	} else if (die < 0) {
+		/* The die is hidden ('?'), or left out but its outcome shown (a
+		 * discard): what happened is taken from the record. */
+		if (in->discards.given || in->die == 0) {
+			hg_diag_add(d, HG_UNVERIFIED, in->die_pos.line ? in->die_pos : a->pos,
+				    "ck.hidden-dice",
+				    "the incursion's die is not in the record and there is no Seed (rule 4.3)");
+			if (in->discards.given &&
+			    ck_random_cards(s, in->target, 1, -1, &in->discards, a->pos,
+					    "rule 4.3", d) != 0)
+				return -1;
+			ck_next_round(s, 0);
+			return 0;
+		}
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "ck.dice-missing",
+					  "without a Seed the record shows the incursion's die (rule 4.3)");
+		hg_diag_note(dg, "write '/ DIE' after the card, e.g. 'incursion %s with tropa-1 / 5'",
+			     s->sc->factions[in->target].id);
+		return -1;
+	}
+	if (die >= 4) {
+		if (ck_random_cards(s, in->target, 1, -1, &in->discards, in->die_pos, "rule 4.3",
+				    d) != 0)
+			return -1;
+	} else if (in->discards.given) {
+		hg_diag_add(d, HG_ERROR, in->discards.pos, "ck.random-count",
+			    "a %d makes no one discard: only 4, 5 or 6 do (rule 4.3)", die);
+		return -1;
+	}
+	ck_next_round(s, 0);
+	return 0;
+}

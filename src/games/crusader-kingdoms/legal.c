@@ -1,0 +1,659 @@
+/* legal.c - Crusader Kingdoms: the legal actions of a position, for
+ * `herald next` and `herald gen` (which picks uniformly among them).
+ *
+ * The list is complete for draws, passes, discards and incursions.  Where
+ * the choices multiply, it holds a documented sample (herald-crusader-
+ * kingdoms(7), LEGAL ACTIONS):
+ *   attacks   every legal target, from the lowest-numbered area it borders;
+ *             the attacker's 1, 2 or all troop cards, strongest first, with
+ *             and without all its attack responses; the defender adding
+ *             nothing, or all its defence responses and every +1 castle it
+ *             may turn; Líder points raise the lowest dice under 4 to 4;
+ *             after a win, 'bonus' (below +2) or the castle just placed;
+ *   events    every target player and area the card allows, a chosen
+ *             discard taking the target's first card in file order.
+ * With a Seed, every die and random card is written out as the Seed
+ * gives it.  Every non-pass action spends a card and cards return to the
+ * pile only between turns, so random play ends every turn, and the game.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ck.h"
+
+/* An item as the parser would build it from the card's id. */
+static ck_item make_item(const hg_state *s, int r, int c)
+{
+	ck_item it;
+	memset(&it, 0, sizeof it);
+	const char *id = s->data->decks[r].cards[c].id;
+	for (int x = 0; x < CK_NRELIGIONS; x++)
+		it.card[x] = (short)hg_names_find(s->data->decks[x].names, id);
+	return it;
+}
+
+static ck_item hidden_item(void)
+{
+	ck_item it;
+	memset(&it, 0, sizeof it);
+	it.card[0] = it.card[1] = -1;
+	return it;
+}
+
+static void items_push(ck_items *l, ck_item it)
+{
+	l->v = hg_xrealloc(l->v, (size_t)(l->n + 1) * sizeof *l->v);
+	l->v[l->n++] = it;
+	l->given = 1;
+}
+
+/* The cards a hand surely holds, each copy once, in file order. */
+typedef struct card_ref {
+	int r, c;
+} card_ref;
+
+static int sure_cards(const hg_state *s, int seat, card_ref *out, int distinct)
+{
+	const ck_hand *h = &s->p[seat].hand;
+	int n = 0;
+	for (int r = 0; r < CK_NRELIGIONS; r++)
+		for (int c = 0; c < s->data->decks[r].ncards; c++) {
+			int k = hg_ck_hand_sure(h, r, c);
+			if (distinct && k > 1)
+				k = 1;
+			for (int x = 0; x < k && n < CK_MAX_DECK; x++) {
+				out[n].r = r;
+				out[n].c = c;
+				n++;
+			}
+		}
+	return n;
+}
+
+/* Takes a card the hand surely holds out of it (a scratch copy). */
+static void take_known(ck_hand *h, int r, int c)
+{
+	ck_hand_remove_sure(h, r, c);
+}
+
+/* ------------------------------------------------------------- draws */
+static void legal_draw(const hg_state *s, int seat, hg_action_list *out)
+{
+	hg_action *a = ck_action_new(CK_ACT_DRAW, seat);
+	const ck_faction *f = &s->sc->factions[seat];
+	int r = f->religion;
+	const ck_pile *p = &s->pile[r];
+	int n = hg_ck_draw_count(f->cards, s->p[seat].bonus, s->p[seat].hand.size);
+	int k = n < p->n ? n : p->n;
+	a->draw.given = 1;
+	if (p->exact && k > 0) {
+		for (int i = 0; i < k; i++)
+			items_push(&a->draw, make_item(s, r, p->order[p->head + i]));
+	} else {
+		a->draw.count = k;
+		if (k > 0)
+			items_push(&a->draw, hidden_item());
+	}
+	hg_action_list_push(out, a);
+}
+
+/* ------------------------------------------------------------ attacks */
+static void attack_free(ck_attack *a)
+{
+	free(a->with);
+	free(a->resp);
+	free(a->turned);
+	for (int i = 0; i < 2; i++) {
+		free(a->roll[i].dice);
+		free(a->roll[i].mods);
+	}
+}
+
+static void *dup_array(const void *v, size_t n, size_t size)
+{
+	if (!v || n == 0)
+		return NULL;
+	void *c = hg_xmalloc(n * size);
+	memcpy(c, v, n * size);
+	return c;
+}
+
+static void attack_copy(ck_attack *dst, const ck_attack *src)
+{
+	*dst = *src;
+	dst->with = dup_array(src->with, (size_t)src->nwith, sizeof *src->with);
+	dst->resp = dup_array(src->resp, (size_t)src->nresp, sizeof *src->resp);
+	dst->turned = dup_array(src->turned, (size_t)src->nturned, sizeof *src->turned);
+	for (int i = 0; i < 2; i++) {
+		dst->roll[i].dice = dup_array(src->roll[i].dice, (size_t)src->roll[i].ndice,
+					      sizeof *src->roll[i].dice);
+		dst->roll[i].mods = dup_array(src->roll[i].mods, (size_t)src->roll[i].nmods,
+					      sizeof *src->roll[i].mods);
+	}
+}
+
+typedef struct attack_set {
+	ck_attack *v;
+	int n;
+	size_t cap;
+} attack_set;
+
+static void set_push(attack_set *set, const ck_attack *a)
+{
+	HG_GROW(set->v, set->cap, (size_t)set->n + 1);
+	attack_copy(&set->v[set->n++], a);
+}
+
+static int cmp_strength_desc(const void *x, const void *y, const hg_state *s)
+{
+	const card_ref *a = x, *b = y;
+	return ck_card_at(s, b->r, b->c)->strength - ck_card_at(s, a->r, a->c)->strength;
+}
+
+static void sort_troops(const hg_state *s, card_ref *v, int n)
+{
+	for (int i = 1; i < n; i++)	/* insertion sort: stable, tiny n */
+		for (int j = i; j > 0 && cmp_strength_desc(&v[j - 1], &v[j], s) > 0; j--) {
+			card_ref t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+}
+
+static int response_points(const hg_state *s, const ck_item *it, int seat)
+{
+	int r = ck_item_religion(it, s->sc->factions[seat].religion);
+	ck_support sup = { 0, 0, 0, 0 };
+	ck_response_support(ck_card_at(s, r, it->card[r]), &sup);
+	return sup.points;
+}
+
+/* Líder's points raise the dice closest under 4 to 4, as far as they go. */
+static void greedy_mods(ck_roll *roll, int points)
+{
+	if (points <= 0)
+		return;
+	roll->mods = hg_xcalloc((size_t)roll->ndice + 1, sizeof *roll->mods);
+	int used[CK_MAX_LIST] = { 0 };
+	for (;;) {
+		int best = -1;
+		for (int i = 0; i < roll->ndice; i++)
+			if (!used[i] && roll->dice[i].v < 4 && 4 - roll->dice[i].v <= points &&
+			    (best < 0 || roll->dice[i].v > roll->dice[best].v))
+				best = i;
+		if (best < 0)
+			break;
+		used[best] = 1;
+		points -= 4 - roll->dice[best].v;
+		roll->mods[roll->nmods].from = roll->dice[best].v;
+		roll->mods[roll->nmods].to = 4;
+		roll->nmods++;
+	}
+}
+
+/* The rolls and the outcome of attack `a` as the Seed has them. */
+static void roll_attack(const hg_state *s, int seat, ck_attack *a, const ck_effect *fx)
+{
+	int counts[2];
+	ck_dice_counts(s, seat, a, fx, counts);
+	hg_prng rng = s->dice;
+	int points[2] = { 0, 0 };
+	for (int i = 0; i < a->nwith; i++) {
+		int r = ck_item_religion(&a->with[i], s->sc->factions[seat].religion);
+		if (ck_card_at(s, r, a->with[i].card[r])->type == CK_RESPONSE)
+			points[0] += response_points(s, &a->with[i], seat);
+	}
+	for (int i = 0; i < a->nresp; i++)
+		points[a->resp[i].side == CK_SIDE_ATTACK ? 0 : 1] +=
+			response_points(s, &a->resp[i].card, a->resp[i].seat);
+	int hits[2];
+	for (int side = 0; side < 2; side++) {
+		ck_roll *roll = &a->roll[side];
+		roll->given = 1;
+		roll->ndice = counts[side];
+		roll->dice = hg_xcalloc((size_t)counts[side] + 1, sizeof *roll->dice);
+		for (int i = 0; i < counts[side]; i++)
+			roll->dice[i].v = (int)hg_prng_die(&rng, 6);
+	}
+	for (int side = 0; side < 2; side++) {
+		ck_roll *roll = &a->roll[side];
+		greedy_mods(roll, points[side]);
+		int v[CK_MAX_LIST];
+		for (int i = 0; i < roll->ndice; i++)
+			v[i] = roll->dice[i].v;
+		for (int m = 0; m < roll->nmods; m++)
+			for (int i = 0; i < roll->ndice; i++)
+				if (v[i] == roll->mods[m].from && roll->dice[i].v == v[i]) {
+					v[i] = roll->mods[m].to;
+					break;
+				}
+		hits[side] = hg_ck_hits(v, roll->ndice);
+		roll->hits = hits[side];
+	}
+	a->won = hits[0] > hits[1];
+}
+
+/* Adds the outcome choices of a rolled attack to the set. */
+static void push_outcomes(const hg_state *s, int seat, attack_set *set, ck_attack *a)
+{
+	if (!s->seeded) {
+		/* No Seed: the dice are unknown; both outcomes are possible. */
+		a->roll[0].given = a->roll[1].given = 0;
+		a->won = 0;
+		a->choice = CK_CHOICE_NONE;
+		set_push(set, a);
+		a->won = 1;
+	} else if (!a->won) {
+		a->choice = CK_CHOICE_NONE;
+		set_push(set, a);
+		return;
+	}
+	if (!s->sc->bonus_from_conquest) {
+		a->choice = CK_CHOICE_NONE;
+		set_push(set, a);
+		return;
+	}
+	if (s->p[seat].bonus < CK_MAX_BONUS) {
+		a->choice = CK_CHOICE_BONUS;
+		set_push(set, a);
+	}
+	a->choice = CK_CHOICE_CASTLE;
+	a->castle = a->target;
+	set_push(set, a);
+}
+
+static int lowest_from(const hg_state *s, int seat, int target, const ck_effect *fx)
+{
+	uint64_t base = ck_areas_of(s, seat);
+	if (fx && fx->from_ally)
+		for (int f = 0; f < s->nsides; f++)
+			if (f != seat && s->sc->factions[f].player &&
+			    s->sc->factions[f].religion == s->sc->factions[seat].religion)
+				base |= ck_areas_of(s, f);
+	base &= s->map->areas[target].adj;
+	return base ? __builtin_ctzll(base) : -1;
+}
+
+/* The responses `who` surely holds that may support `side` here. */
+static int usable_responses(const hg_state *s, int who, int side, int target, card_ref *out)
+{
+	card_ref all[CK_MAX_DECK];
+	int n = sure_cards(s, who, all, 0), k = 0;
+	for (int i = 0; i < n; i++) {
+		const ck_card *c = ck_card_at(s, all[i].r, all[i].c);
+		if (c->type != CK_RESPONSE || !(c->sides & side))
+			continue;
+		ck_support sup = { 0, 0, 0, 0 };
+		ck_response_support(c, &sup);
+		if (sup.needs_castle && s->owner[target] < 0)
+			continue;
+		out[k++] = all[i];
+	}
+	return k;
+}
+
+static void attack_options(const hg_state *s, int seat, const ck_effect *fx, attack_set *set)
+{
+	card_ref all[CK_MAX_DECK], troops[CK_MAX_DECK], own_resp[CK_MAX_DECK],
+		 def_resp[CK_MAX_DECK];
+	int n = sure_cards(s, seat, all, 0), ntroops = 0;
+	for (int i = 0; i < n; i++)
+		if (ck_card_at(s, all[i].r, all[i].c)->type == CK_TROOP)
+			troops[ntroops++] = all[i];
+	sort_troops(s, troops, ntroops);
+	hg_pos nowhere = { NULL, 0, 0 };
+	for (int t = 0; t < s->map->nareas; t++) {
+		if (ck_attack_target_ok(s, seat, t, fx, nowhere, NULL) != 0)
+			continue;
+		int defender = s->owner[t];
+		int nown = usable_responses(s, seat, CK_SIDE_ATTACK, t, own_resp);
+		int ndef = defender >= 0 ? usable_responses(s, defender, CK_SIDE_DEFENCE, t, def_resp) : 0;
+		uint64_t turnable = 0;
+		for (int x = 0; defender >= 0 && x < s->map->nareas; x++)
+			if (s->owner[x] == defender && s->plus1[x] && ck_borders(s, x, t))
+				turnable |= (uint64_t)1 << x;
+		int ks[3] = { 1, 2, ntroops }, nk = 0, kv[3];
+		for (int i = 0; i < 3; i++) {
+			int k = ntroops == 0 ? 0 : ks[i];
+			if (k > ntroops)
+				continue;
+			int dup = 0;
+			for (int j = 0; j < nk; j++)
+				dup |= kv[j] == k;
+			if (!dup)
+				kv[nk++] = k;
+		}
+		for (int ki = 0; ki < nk; ki++)
+			for (int rv = 0; rv <= (nown > 0); rv++)
+				for (int dv = 0; dv <= (ndef > 0 || turnable); dv++) {
+					ck_attack a;
+					memset(&a, 0, sizeof a);
+					a.target = t;
+					a.from = lowest_from(s, seat, t, fx);
+					a.castle = -1;
+					int nwith = kv[ki] + (rv ? nown : 0);
+					a.with = hg_xcalloc((size_t)nwith + 1, sizeof *a.with);
+					for (int i = 0; i < kv[ki]; i++)
+						a.with[a.nwith++] = make_item(s, troops[i].r, troops[i].c);
+					for (int i = 0; rv && i < nown; i++)
+						a.with[a.nwith++] = make_item(s, own_resp[i].r, own_resp[i].c);
+					if (dv) {
+						a.resp = hg_xcalloc((size_t)ndef + 1, sizeof *a.resp);
+						for (int i = 0; i < ndef; i++) {
+							a.resp[i].seat = defender;
+							a.resp[i].card = make_item(s, def_resp[i].r, def_resp[i].c);
+							a.resp[i].side = CK_SIDE_DEFENCE;
+						}
+						a.nresp = ndef;
+						a.turned = hg_xcalloc(CK_MAX_AREAS, sizeof *a.turned);
+						for (int x = 0; x < s->map->nareas; x++)
+							if ((turnable >> x) & 1)
+								a.turned[a.nturned++].v = x;
+					}
+					int counts[2];
+					ck_dice_counts(s, seat, &a, fx, counts);
+					if (counts[0] > 0 && counts[0] <= CK_MAX_LIST &&
+					    counts[1] <= CK_MAX_LIST) {
+						roll_attack(s, seat, &a, fx);
+						push_outcomes(s, seat, set, &a);
+					}
+					attack_free(&a);
+				}
+	}
+}
+
+static void legal_attacks(const hg_state *s, int seat, hg_action_list *out)
+{
+	attack_set set = { NULL, 0, 0 };
+	attack_options(s, seat, NULL, &set);
+	for (int i = 0; i < set.n; i++) {
+		hg_action *a = ck_action_new(CK_ACT_ATTACK, seat);
+		a->attack = set.v[i];
+		hg_action_list_push(out, a);
+	}
+	free(set.v);
+}
+
+/* --------------------------------------------------------- incursions */
+static void legal_incursions(const hg_state *s, int seat, hg_action_list *out)
+{
+	card_ref cards[CK_MAX_DECK];
+	int n = sure_cards(s, seat, cards, 1);
+	for (int f = 0; f < s->nsides; f++) {
+		if (f == seat || !s->sc->factions[f].player || !ck_share_border(s, seat, f) ||
+		    hg_ck_truce_between(s, seat, f))
+			continue;
+		for (int i = 0; i < n; i++) {
+			if (ck_card_at(s, cards[i].r, cards[i].c)->type != CK_TROOP)
+				continue;
+			hg_action *a = ck_action_new(CK_ACT_INCURSION, seat);
+			a->inc.target = f;
+			a->inc.card = make_item(s, cards[i].r, cards[i].c);
+			if (s->seeded) {
+				hg_state *tmp = hg_xmalloc(sizeof *tmp);
+				memcpy(tmp, s, sizeof *tmp);
+				a->inc.die = (int)hg_prng_die(&tmp->dice, 6);
+				if (a->inc.die >= 4 && tmp->p[f].hand.size > 0) {
+					int r, c = ck_hand_random(tmp, &tmp->p[f].hand, &r);
+					items_push(&a->inc.discards,
+						   c >= 0 ? make_item(s, r, c) : hidden_item());
+				}
+				free(tmp);
+			} else {
+				a->inc.die = 0;	/* '?' : unknown without a Seed */
+				if (s->p[f].hand.size > 0)
+					items_push(&a->inc.discards, hidden_item());
+			}
+			hg_action_list_push(out, a);
+		}
+	}
+}
+
+/* ------------------------------------------------------------- events */
+static int targets_ok(const hg_state *s, int seat, const ck_card *c, int on)
+{
+	for (int i = 0; i < c->nfx; i++) {
+		const ck_effect *fx = &c->fx[i];
+		int targeted = fx->verb == CK_FX_RANDOM_DISCARD || fx->verb == CK_FX_CHOSEN_DISCARD ||
+			       fx->verb == CK_FX_STEAL || fx->verb == CK_FX_TRUCE ||
+			       (fx->verb == CK_FX_BONUS && fx->target != CK_T_SELF);
+		if (targeted && !ck_target_ok(s, seat, fx->target, on))
+			return 0;
+	}
+	return 1;
+}
+
+static int needs(const ck_card *c, ck_verb v)
+{
+	for (int i = 0; i < c->nfx; i++)
+		if (c->fx[i].verb == v)
+			return 1;
+	return 0;
+}
+
+static int needs_on(const ck_card *c)
+{
+	for (int i = 0; i < c->nfx; i++) {
+		ck_verb v = c->fx[i].verb;
+		if (v == CK_FX_RANDOM_DISCARD || v == CK_FX_CHOSEN_DISCARD || v == CK_FX_STEAL ||
+		    v == CK_FX_TRUCE || (v == CK_FX_BONUS && c->fx[i].target != CK_T_SELF))
+			return 1;
+	}
+	return 0;
+}
+
+static int flip_ok(const hg_state *s, int seat, const ck_card *c, int area)
+{
+	for (int i = 0; i < c->nfx; i++) {
+		const ck_effect *fx = &c->fx[i];
+		if (fx->verb != CK_FX_FLIP)
+			continue;
+		int o = s->owner[area];
+		if (o < 0 || !ck_target_ok(s, seat, fx->target, o) ||
+		    (int)s->plus1[area] != (fx->n < 0))
+			return 0;
+	}
+	return 1;
+}
+
+/* Random cards from the victim's hand on the scratch state, as the Seed
+ * picks them. */
+static void pick_random(hg_state *tmp, int victim, int n, int to, ck_items *items)
+{
+	ck_hand *h = &tmp->p[victim].hand;
+	int k = n < h->size ? n : h->size;
+	for (int i = 0; i < k; i++) {
+		int r = 0, c = tmp->seeded ? ck_hand_random(tmp, h, &r) : -1;
+		if (c >= 0) {
+			items_push(items, make_item(tmp, r, c));
+			take_known(h, r, c);
+			if (to >= 0)
+				hg_ck_hand_add(&tmp->p[to].hand, r, c);
+		} else {
+			items_push(items, hidden_item());
+			ck_hand_take_hidden(h);
+			if (to >= 0)
+				ck_hand_add_wild(&tmp->p[to].hand);
+		}
+	}
+}
+
+/* Fills the chance and the choices of event `c` played with `on` and
+ * `at`, stepping through its effects on a scratch copy. */
+static void fill_event(hg_state *tmp, int seat, const ck_card *c, ck_play *p)
+{
+	for (int i = 0; i < c->nfx; i++) {
+		const ck_effect *fx = &c->fx[i];
+		int victim = fx->target == CK_T_SELF ? seat : p->on;
+		switch (fx->verb) {
+		case CK_FX_RANDOM_DISCARD:
+			pick_random(tmp, victim, fx->n, -1, &p->discards);
+			break;
+		case CK_FX_STEAL:
+			pick_random(tmp, victim, fx->n, seat, &p->takes);
+			break;
+		case CK_FX_CHOSEN_DISCARD: {
+			card_ref cards[CK_MAX_DECK];
+			int n = sure_cards(tmp, victim, cards, 0);
+			int k = fx->n < tmp->p[victim].hand.size ? fx->n : tmp->p[victim].hand.size;
+			for (int x = 0; x < k; x++) {
+				if (x < n) {
+					items_push(&p->discards, make_item(tmp, cards[x].r, cards[x].c));
+					take_known(&tmp->p[victim].hand, cards[x].r, cards[x].c);
+				} else {
+					items_push(&p->discards, hidden_item());
+					ck_hand_take_hidden(&tmp->p[victim].hand);
+				}
+			}
+			break;
+		}
+		case CK_FX_DRAW: {
+			int r = tmp->sc->factions[seat].religion;
+			ck_pile *pile = &tmp->pile[r];
+			int k = fx->n < pile->n ? fx->n : pile->n;
+			for (int x = 0; x < k; x++) {
+				int card = ck_pile_draw(tmp, r);
+				items_push(&p->draws, card >= 0 ? make_item(tmp, r, card) : hidden_item());
+				if (card >= 0)
+					hg_ck_hand_add(&tmp->p[seat].hand, r, card);
+				else
+					ck_hand_add_wild(&tmp->p[seat].hand);
+			}
+			break;
+		}
+		case CK_FX_FLIP:
+			tmp->plus1[p->at] = fx->n > 0;
+			break;
+		case CK_FX_BONUS:
+			if (fx->n > 0 && tmp->p[victim].bonus + fx->n > CK_MAX_BONUS) {
+				uint64_t regular = ck_areas_of(tmp, victim);
+				for (int a = 0; a < tmp->map->nareas; a++)
+					if (tmp->plus1[a])
+						regular &= ~((uint64_t)1 << a);
+				if (regular) {
+					p->castle = __builtin_ctzll(regular);
+					tmp->plus1[p->castle] = 1;
+				}
+				tmp->p[victim].bonus = CK_MAX_BONUS;
+			} else if (fx->n > 0) {
+				tmp->p[victim].bonus += fx->n;
+			} else {
+				hg_ck_bonus_lose(tmp, victim, -fx->n);
+			}
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+static void play_copy(ck_play *dst, const ck_play *src)
+{
+	*dst = *src;
+	dst->draws.v = dup_array(src->draws.v, (size_t)src->draws.n, sizeof *src->draws.v);
+	dst->takes.v = dup_array(src->takes.v, (size_t)src->takes.n, sizeof *src->takes.v);
+	dst->discards.v = dup_array(src->discards.v, (size_t)src->discards.n,
+				    sizeof *src->discards.v);
+}
+
+static void legal_event(const hg_state *s, int seat, int r, int cidx, hg_action_list *out)
+{
+	const ck_card *c = ck_card_at(s, r, cidx);
+	int ons[CK_MAX_SIDES + 1], non = 0;
+	if (needs_on(c)) {
+		for (int f = 0; f < s->nsides; f++)
+			if (targets_ok(s, seat, c, f))
+				ons[non++] = f;
+	} else {
+		ons[non++] = -1;
+	}
+	int ats[CK_MAX_AREAS + 1], nat = 0;
+	if (needs(c, CK_FX_FLIP)) {
+		for (int a = 0; a < s->map->nareas; a++)
+			if (flip_ok(s, seat, c, a))
+				ats[nat++] = a;
+	} else {
+		ats[nat++] = -1;
+	}
+	const ck_effect *afx = ck_event_attack(c);
+	hg_state *tmp = hg_xmalloc(sizeof *tmp);
+	for (int i = 0; i < non; i++)
+		for (int j = 0; j < nat; j++) {
+			memcpy(tmp, s, sizeof *tmp);
+			take_known(&tmp->p[seat].hand, r, cidx);
+			ck_play p;
+			memset(&p, 0, sizeof p);
+			p.card = make_item(s, r, cidx);
+			p.on = ons[i];
+			p.at = ats[j];
+			p.castle = -1;
+			p.draws.count = p.takes.count = p.discards.count = -1;
+			fill_event(tmp, seat, c, &p);
+			if (!afx) {
+				hg_action *a = ck_action_new(CK_ACT_PLAY, seat);
+				a->play = p;
+				hg_action_list_push(out, a);
+				continue;
+			}
+			attack_set set = { NULL, 0, 0 };
+			attack_options(tmp, seat, afx, &set);
+			for (int k = 0; k < set.n; k++) {
+				hg_action *a = ck_action_new(CK_ACT_PLAY, seat);
+				play_copy(&a->play, &p);
+				a->play.has_attack = 1;
+				a->play.attack = set.v[k];
+				hg_action_list_push(out, a);
+			}
+			free(set.v);
+			free(p.draws.v);
+			free(p.takes.v);
+			free(p.discards.v);
+		}
+	free(tmp);
+}
+
+static void legal_events(const hg_state *s, int seat, hg_action_list *out)
+{
+	card_ref cards[CK_MAX_DECK];
+	int n = sure_cards(s, seat, cards, 1);
+	for (int i = 0; i < n; i++)
+		if (ck_card_at(s, cards[i].r, cards[i].c)->type == CK_EVENT)
+			legal_event(s, seat, cards[i].r, cards[i].c, out);
+}
+
+/* ------------------------------------------------------------- rounds */
+static void legal_discards(const hg_state *s, int seat, hg_action_list *out)
+{
+	card_ref cards[CK_MAX_DECK];
+	int n = sure_cards(s, seat, cards, 1);
+	for (int i = 0; i < n; i++) {
+		hg_action *a = ck_action_new(CK_ACT_DISCARD, seat);
+		a->discard = make_item(s, cards[i].r, cards[i].c);
+		hg_action_list_push(out, a);
+	}
+	if (n == 0) {
+		hg_action *a = ck_action_new(CK_ACT_DISCARD, seat);
+		a->discard = hidden_item();
+		hg_action_list_push(out, a);
+	}
+}
+
+void ck_legal(const hg_state *s, hg_action_list *out)
+{
+	int seat = ck_seat_to_act(s);
+	if (seat < 0)
+		return;
+	if (s->phase == CK_PHASE_DRAW) {
+		legal_draw(s, seat, out);
+		return;
+	}
+	hg_action_list_push(out, ck_action_new(CK_ACT_PASS, seat));
+	if (s->p[seat].hand.size == 0)
+		return;
+	legal_discards(s, seat, out);
+	legal_incursions(s, seat, out);
+	legal_events(s, seat, out);
+	legal_attacks(s, seat, out);
+}

@@ -1,0 +1,793 @@
+/* notation.c - Crusader Kingdoms: the action syntax (grammar/crusader-
+ * kingdoms.ebnf): PCRE2 patterns over the action's text (its tokens joined
+ * by single spaces), names resolved against the set-up (seats, map, decks)
+ * and never the position, and the canonical spelling written back.
+ *
+ *   draw [N] ITEM...                         rule 3, step 1
+ *   attack AREA [from AREA] [with CARD...] {& SEAT CARD SIDE}
+ *          [turn AREA...] / ROLL vs ROLL / (won (bonus | castle AREA) | lost)
+ *   incursion SEAT with ITEM [/ DIE] [discards ITEM...]
+ *   play CARD [on SEAT] [at AREA] [draws ITEM...] [takes ITEM...]
+ *        [discards ITEM...] [castle AREA] [attack ...]
+ *   discard ITEM
+ *   pass [end]
+ * where ROLL is DIE... or '?', then [mod DIE>DIE...] and [= HITS].
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ck.h"
+
+/* A name: one word token.  An item: a name or '?'.  Lists stop at the
+ * syntax's keywords (data.c keeps them out of names). */
+#define NAME "[^ ,/+=><@&|~^%?]+"
+#define ITEM "(?:" NAME "|\\?)"
+#define KW "(?:on|at|draws|takes|discards|castle|attack|from|with|turn|vs|mod|end)"
+#define LITEM "(?!" KW "(?: |$))" ITEM
+#define LIST LITEM "(?: " LITEM ")*"
+#define ROLL "(?:\\?|\\d+(?: \\d+)*)(?: mod \\d+ > \\d+(?: \\d+ > \\d+)*)?(?: = \\d+)?"
+
+int ck_patterns_compile(ck_patterns *p)
+{
+	p->draw = hg_pattern_new("draw(?: (?<count>\\d+))?(?: (?<items>" LIST "))?");
+	p->pass = hg_pattern_new("pass(?<end> end)?");
+	p->discard = hg_pattern_new("discard (?<item>" ITEM ")");
+	p->incursion = hg_pattern_new(
+		"incursion (?<target>" NAME ") with (?<card>" ITEM ")"
+		"(?: / (?<die>\\d+|\\?))?(?: discards (?<items>" LIST "))?");
+	p->play = hg_pattern_new(
+		"play (?<card>" NAME ")(?: on (?<on>" NAME "))?(?: at (?<at>" NAME "))?"
+		"(?: draws (?<draws>" LIST "))?(?: takes (?<takes>" LIST "))?"
+		"(?: discards (?<discards>" LIST "))?(?: castle (?<castle>" NAME "))?"
+		"(?: (?<attack>attack .*))?");
+	p->play_args = NULL;
+	p->attack = hg_pattern_new(
+		"attack (?<target>" NAME ")(?: from (?<from>" NAME "))?"
+		"(?: with (?<with>" LIST "))?"
+		"(?<resp>(?: & " NAME " " NAME " " NAME ")*)"
+		"(?: turn (?<turn>" LIST "))?"
+		" / (?<aroll>" ROLL ") vs (?<droll>" ROLL ")"
+		" / (?<outcome>won|lost)(?: (?<choice>bonus|castle)(?: (?<castle>" NAME "))?)?");
+	p->roll = hg_pattern_new(
+		"(?<dice>\\?|\\d+(?: \\d+)*)(?: mod (?<mods>\\d+ > \\d+(?: \\d+ > \\d+)*))?"
+		"(?: = (?<hits>\\d+))?");
+	return 0;
+}
+
+void ck_patterns_free(ck_patterns *p)
+{
+	hg_pattern_free(p->draw);
+	hg_pattern_free(p->pass);
+	hg_pattern_free(p->discard);
+	hg_pattern_free(p->incursion);
+	hg_pattern_free(p->play);
+	hg_pattern_free(p->play_args);
+	hg_pattern_free(p->attack);
+	hg_pattern_free(p->roll);
+	memset(p, 0, sizeof *p);
+}
+
+/* ------------------------------------------------------------ parsing */
+typedef struct parser {
+	const hg_state *s;
+	const hg_action_text *t;
+	hg_diags *d;
+	int seat;		/* whose cards plain names mean */
+	int failed;
+} parser;
+
+static hg_pos pos_at(const parser *p, size_t off)
+{
+	return hg_action_text_pos(p->t, off);
+}
+
+/* Calls f on each space-separated token of text[start, end). */
+typedef int (*token_fn)(parser *p, const char *tok, size_t off, void *ctx);
+
+static int each_token(parser *p, const char *text, size_t start, size_t end, token_fn f,
+		      void *ctx)
+{
+	size_t i = start;
+	char buf[256];
+	while (i < end) {
+		size_t j = i;
+		while (j < end && text[j] != ' ')
+			j++;
+		size_t n = j - i < sizeof buf - 1 ? j - i : sizeof buf - 1;
+		memcpy(buf, text + i, n);
+		buf[n] = '\0';
+		if (f(p, buf, i, ctx) != 0)
+			return -1;
+		i = j + 1;
+	}
+	return 0;
+}
+
+static void suggest(hg_diag *dg, const hg_names *t, const char *name,
+		    const char *(*id)(const parser *, int), const parser *p)
+{
+	int v[3];
+	size_t n = hg_names_suggest(t, name, v, 3);
+	if (n == 0)
+		return;
+	hg_buf b;
+	hg_buf_init(&b);
+	for (size_t i = 0; i < n; i++)
+		hg_buf_printf(&b, "%s'%s'", i ? (i + 1 == n ? " or " : ", ") : "", id(p, v[i]));
+	hg_diag_note(dg, "did you mean %s?", b.data);
+	hg_buf_free(&b);
+}
+
+static const char *area_id(const parser *p, int a)
+{
+	return p->s->map->areas[a].id;
+}
+
+static const char *seat_id(const parser *p, int f)
+{
+	return p->s->sc->factions[f].id;
+}
+
+static const char *card_id_own(const parser *p, int c)
+{
+	return p->s->data->decks[p->s->sc->factions[p->seat].religion].cards[c].id;
+}
+
+static int resolve_area(parser *p, const char *name, size_t off)
+{
+	int a = hg_names_find(p->s->map->names, name);
+	if (a >= 0)
+		return a;
+	hg_diag *dg = hg_diag_add(p->d, HG_ERROR, pos_at(p, off), "ck.unknown-area",
+				  "'%s' is not an area of the map '%s'", name, p->s->map->id);
+	suggest(dg, p->s->map->names, name, area_id, p);
+	p->failed = 1;
+	return -1;
+}
+
+static int resolve_seat(parser *p, const char *name, hg_pos pos)
+{
+	int f = hg_names_find(p->s->sc->seats, name);
+	if (f >= 0)
+		return f;
+	hg_diag *dg = hg_diag_add(p->d, HG_ERROR, pos, "ck.unknown-seat",
+				  "'%s' is not a faction of the scenario '%s'", name, p->s->sc->id);
+	hg_buf b;
+	hg_buf_init(&b);
+	for (int i = 0; i < p->s->nsides; i++)
+		hg_buf_printf(&b, "%s%s", i ? ", " : "", seat_id(p, i));
+	hg_diag_note(dg, "the factions are %s", b.data);
+	hg_buf_free(&b);
+	p->failed = 1;
+	return -1;
+}
+
+/* A card of the deck of `seat` (or, stolen, of the other deck), or '?'. */
+static int resolve_item(parser *p, const char *name, size_t off, int seat, ck_item *it)
+{
+	it->pos = pos_at(p, off);
+	it->card[0] = it->card[1] = -1;
+	if (strcmp(name, "?") == 0)
+		return 0;
+	for (int r = 0; r < CK_NRELIGIONS; r++)
+		it->card[r] = (short)hg_names_find(p->s->data->decks[r].names, name);
+	if (it->card[0] >= 0 || it->card[1] >= 0)
+		return 0;
+	int own = p->s->sc->factions[seat].religion;
+	hg_diag *dg = hg_diag_add(p->d, HG_ERROR, it->pos, "ck.unknown-card",
+				  "'%s' is not a card of either deck", name);
+	int saved = p->seat;
+	p->seat = seat;
+	suggest(dg, p->s->data->decks[own].names, name, card_id_own, p);
+	p->seat = saved;
+	p->failed = 1;
+	return -1;
+}
+
+typedef struct item_list {
+	ck_items *out;
+	int seat;
+} item_list;
+
+static int item_token(parser *p, const char *tok, size_t off, void *ctx)
+{
+	item_list *l = ctx;
+	if (l->out->n >= CK_MAX_LIST) {
+		hg_diag_add(p->d, HG_ERROR, pos_at(p, off), "ck.too-many",
+			    "more than %d cards in one list", CK_MAX_LIST);
+		p->failed = 1;
+		return -1;
+	}
+	ck_item *it = &l->out->v[l->out->n];
+	if (resolve_item(p, tok, off, l->seat, it) != 0)
+		return -1;
+	l->out->n++;
+	return 0;
+}
+
+/* A list of items from match group g (absent: not given). */
+static int parse_items(parser *p, const hg_match *m, int g, int seat, ck_items *out)
+{
+	out->count = -1;
+	if (!hg_match_set(m, g))
+		return 0;
+	out->given = 1;
+	out->pos = pos_at(p, m->start[g]);
+	out->v = hg_xcalloc(CK_MAX_LIST, sizeof *out->v);
+	item_list l = { out, seat };
+	return each_token(p, m->subject, m->start[g], m->end[g], item_token, &l);
+}
+
+static char *group(const hg_match *m, const hg_pattern *pat, const char *name, int *g)
+{
+	*g = hg_pattern_group(pat, name);
+	return hg_match_dup(m, *g);
+}
+
+static int group_area(parser *p, const hg_match *m, const hg_pattern *pat, const char *name,
+		      int *area, hg_pos *pos)
+{
+	int g;
+	char *s = group(m, pat, name, &g);
+	*area = -1;
+	if (!s)
+		return 0;
+	*pos = pos_at(p, m->start[g]);
+	*area = resolve_area(p, s, m->start[g]);
+	free(s);
+	return *area < 0 ? -1 : 0;
+}
+
+static int group_seat(parser *p, const hg_match *m, const hg_pattern *pat, const char *name,
+		      int *seat, hg_pos *pos)
+{
+	int g;
+	char *s = group(m, pat, name, &g);
+	*seat = -1;
+	if (!s)
+		return 0;
+	*pos = pos_at(p, m->start[g]);
+	*seat = resolve_seat(p, s, *pos);
+	free(s);
+	return *seat < 0 ? -1 : 0;
+}
+
+/* ROLL: the dice, the modifications, the hits (group g of m). */
+static int parse_roll(parser *p, const hg_match *m, int g, ck_roll *roll)
+{
+	const ck_patterns *pat = &p->s->data->pat;
+	size_t base = m->start[g];
+	char *text = hg_match_dup(m, g);
+	hg_match r;
+	roll->pos = pos_at(p, base);
+	roll->hits = -1;
+	if (!hg_pattern_match(pat->roll, text, &r)) {
+		free(text);
+		p->failed = 1;
+		return -1;
+	}
+	int gd = hg_pattern_group(pat->roll, "dice");
+	int gm = hg_pattern_group(pat->roll, "mods");
+	int gh = hg_pattern_group(pat->roll, "hits");
+	roll->given = text[r.start[gd]] != '?';
+	if (roll->given) {
+		roll->dice = hg_xcalloc(CK_MAX_LIST, sizeof *roll->dice);
+		for (size_t i = r.start[gd]; i < r.end[gd];) {
+			if (roll->ndice >= CK_MAX_LIST) {
+				hg_diag_add(p->d, HG_ERROR, pos_at(p, base + i), "ck.too-many",
+					    "more than %d dice in one roll", CK_MAX_LIST);
+				free(text);
+				p->failed = 1;
+				return -1;
+			}
+			ck_num *n = &roll->dice[roll->ndice++];
+			size_t j = i;
+			while (j < r.end[gd] && text[j] != ' ')
+				j++;
+			n->pos = pos_at(p, base + i);
+			n->v = j - i > 2 ? 99 : (int)strtol(text + i, NULL, 10);
+			i = j + 1;
+		}
+	}
+	if (hg_match_set(&r, gm)) {
+		roll->mods = hg_xcalloc(CK_MAX_LIST, sizeof *roll->mods);
+		for (size_t i = r.start[gm]; i < r.end[gm];) {
+			if (roll->nmods >= CK_MAX_LIST) {
+				free(text);
+				p->failed = 1;
+				return -1;
+			}
+			ck_mod *md = &roll->mods[roll->nmods++];
+			md->pos = pos_at(p, base + i);
+			char *end;
+			long from = strtol(text + i, &end, 10);
+			long to = strtol(end + 3, &end, 10);	/* " > " */
+			md->from = from > 99 || from < 0 ? 99 : (int)from;
+			md->to = to > 99 || to < 0 ? 99 : (int)to;
+			i = (size_t)(end - text) + 1;
+		}
+	}
+	if (hg_match_set(&r, gh)) {
+		roll->hits_pos = pos_at(p, base + r.start[gh]);
+		long h = strtol(text + r.start[gh], NULL, 10);
+		roll->hits = h > 999 ? 999 : (int)h;
+	}
+	free(text);
+	return 0;
+}
+
+typedef struct resp_list {
+	ck_attack *a;
+	int field;		/* 0 '&', 1 seat, 2 card, 3 side */
+} resp_list;
+
+static int resp_token(parser *p, const char *tok, size_t off, void *ctx)
+{
+	resp_list *l = ctx;
+	ck_attack *a = l->a;
+	switch (l->field) {
+	case 0:
+		if (a->nresp >= CK_MAX_LIST) {
+			hg_diag_add(p->d, HG_ERROR, pos_at(p, off), "ck.too-many",
+				    "more than %d responses in one attack", CK_MAX_LIST);
+			p->failed = 1;
+			return -1;
+		}
+		a->resp[a->nresp].pos = pos_at(p, off);
+		break;
+	case 1:
+		a->resp[a->nresp].seat = resolve_seat(p, tok, pos_at(p, off));
+		if (a->resp[a->nresp].seat < 0)
+			return -1;
+		break;
+	case 2:
+		if (strcmp(tok, "?") == 0 ||
+		    resolve_item(p, tok, off, a->resp[a->nresp].seat, &a->resp[a->nresp].card) != 0) {
+			if (!p->failed)
+				hg_diag_add(p->d, HG_ERROR, pos_at(p, off), "ck.syntax",
+					    "a response is revealed before the combat: name the card");
+			p->failed = 1;
+			return -1;
+		}
+		break;
+	case 3:
+		if (hg_name_eq(tok, "attack")) {
+			a->resp[a->nresp].side = CK_SIDE_ATTACK;
+		} else if (hg_name_eq(tok, "defence") || hg_name_eq(tok, "defense")) {
+			a->resp[a->nresp].side = CK_SIDE_DEFENCE;
+		} else {
+			hg_diag_add(p->d, HG_ERROR, pos_at(p, off), "ck.syntax",
+				    "a response supports the 'attack' or the 'defence', not '%s'", tok);
+			p->failed = 1;
+			return -1;
+		}
+		a->nresp++;
+		break;
+	}
+	l->field = (l->field + 1) % 4;
+	return 0;
+}
+
+static int with_token(parser *p, const char *tok, size_t off, void *ctx)
+{
+	ck_attack *a = ctx;
+	if (a->nwith >= CK_MAX_LIST) {
+		hg_diag_add(p->d, HG_ERROR, pos_at(p, off), "ck.too-many",
+			    "more than %d cards in one attack", CK_MAX_LIST);
+		p->failed = 1;
+		return -1;
+	}
+	if (strcmp(tok, "?") == 0) {
+		hg_diag_add(p->d, HG_ERROR, pos_at(p, off), "ck.syntax",
+			    "the attacker's cards are revealed before the combat: name each card (rule 4.1, step 5)");
+		p->failed = 1;
+		return -1;
+	}
+	return resolve_item(p, tok, off, p->seat, &a->with[a->nwith++]);
+}
+
+static int turn_token(parser *p, const char *tok, size_t off, void *ctx)
+{
+	ck_attack *a = ctx;
+	if (a->nturned >= CK_MAX_LIST) {
+		p->failed = 1;
+		return -1;
+	}
+	ck_num *n = &a->turned[a->nturned];
+	n->pos = pos_at(p, off);
+	n->v = resolve_area(p, tok, off);
+	if (n->v < 0)
+		return -1;
+	for (int i = 0; i < a->nturned; i++)
+		if (a->turned[i].v == n->v) {
+			hg_diag_add(p->d, HG_ERROR, n->pos, "ck.syntax",
+				    "castle '%s' is turned twice", area_id(p, n->v));
+			p->failed = 1;
+			return -1;
+		}
+	a->nturned++;
+	return 0;
+}
+
+/* The attack, from `sub` (the text from "attack" on, at offset base). */
+static int parse_attack(parser *p, const char *sub, size_t base, ck_attack *a)
+{
+	const hg_pattern *pat = p->s->data->pat.attack;
+	hg_match m;
+	if (!hg_pattern_match(pat, sub, &m)) {
+		hg_diag *dg = hg_diag_add(p->d, HG_ERROR, pos_at(p, base), "ck.syntax",
+					  "this attack does not follow the syntax (grammar/crusader-kingdoms.ebnf)");
+		hg_diag_note(dg, "e.g. 'attack homs from latakia with tropa-2 tropa-3 & damasco lider defence / 1 3 4 4 6 = 3 vs 1 1 2 3 mod 2>4 3>4 = 2 / won bonus'");
+		p->failed = 1;
+		return -1;
+	}
+	/* Offsets in `sub` are offsets in the action text less `base`. */
+	for (int g = 0; g < HG_MATCH_GROUPS; g++)
+		if (m.start[g] != (size_t)-1) {
+			m.start[g] += base;
+			m.end[g] += base;
+		}
+	m.subject = p->t->text;
+	a->castle = -1;
+	if (group_area(p, &m, pat, "target", &a->target, &a->target_pos) != 0 || a->target < 0 ||
+	    group_area(p, &m, pat, "from", &a->from, &a->from_pos) != 0)
+		return -1;
+	int g = hg_pattern_group(pat, "with");
+	if (hg_match_set(&m, g)) {
+		a->with_pos = pos_at(p, m.start[g]);
+		a->with = hg_xcalloc(CK_MAX_LIST, sizeof *a->with);
+		if (each_token(p, m.subject, m.start[g], m.end[g], with_token, a) != 0)
+			return -1;
+	}
+	g = hg_pattern_group(pat, "resp");
+	if (hg_match_set(&m, g) && m.end[g] > m.start[g]) {
+		a->resp = hg_xcalloc(CK_MAX_LIST, sizeof *a->resp);
+		resp_list l = { a, 0 };
+		/* the group starts with the space before the first '&' */
+		if (each_token(p, m.subject, m.start[g] + 1, m.end[g], resp_token, &l) != 0)
+			return -1;
+	}
+	g = hg_pattern_group(pat, "turn");
+	if (hg_match_set(&m, g)) {
+		a->turned = hg_xcalloc(CK_MAX_LIST, sizeof *a->turned);
+		if (each_token(p, m.subject, m.start[g], m.end[g], turn_token, a) != 0)
+			return -1;
+	}
+	if (parse_roll(p, &m, hg_pattern_group(pat, "aroll"), &a->roll[0]) != 0 ||
+	    parse_roll(p, &m, hg_pattern_group(pat, "droll"), &a->roll[1]) != 0)
+		return -1;
+	g = hg_pattern_group(pat, "outcome");
+	a->outcome_pos = pos_at(p, m.start[g]);
+	a->won = m.subject[m.start[g]] == 'w' || m.subject[m.start[g]] == 'W';
+	g = hg_pattern_group(pat, "choice");
+	if (hg_match_set(&m, g)) {
+		a->castle_pos = pos_at(p, m.start[g]);
+		int castle = m.end[g] - m.start[g] == 6;
+		int gc = hg_pattern_group(pat, "castle");
+		if (castle != hg_match_set(&m, gc)) {
+			hg_diag_add(p->d, HG_ERROR, a->castle_pos, "ck.syntax",
+				    castle ? "'castle' needs the area whose castle turns to +1" :
+				    "'bonus' takes no area");
+			p->failed = 1;
+			return -1;
+		}
+		a->choice = castle ? CK_CHOICE_CASTLE : CK_CHOICE_BONUS;
+		if (castle && group_area(p, &m, pat, "castle", &a->castle, &a->castle_pos) != 0)
+			return -1;
+	} else {
+		a->castle_pos = a->outcome_pos;
+	}
+	return 0;
+}
+
+hg_action *ck_action_new(ck_kind kind, int seat)
+{
+	hg_action *a = hg_xcalloc(1, sizeof *a);
+	a->kind = kind;
+	a->seat = seat;
+	a->inc.die = -1;
+	a->play.on = a->play.at = a->play.castle = -1;
+	a->draw.count = -1;
+	return a;
+}
+
+static void free_attack(ck_attack *a)
+{
+	free(a->with);
+	free(a->resp);
+	free(a->turned);
+	for (int i = 0; i < 2; i++) {
+		free(a->roll[i].dice);
+		free(a->roll[i].mods);
+	}
+}
+
+void ck_free_action(hg_action *a)
+{
+	if (!a)
+		return;
+	free(a->draw.v);
+	free(a->inc.discards.v);
+	free(a->play.draws.v);
+	free(a->play.takes.v);
+	free(a->play.discards.v);
+	free_attack(&a->play.attack);
+	free_attack(&a->attack);
+	free(a);
+}
+
+static int parse_draw(parser *p, hg_action *a, const hg_match *m)
+{
+	const hg_pattern *pat = p->s->data->pat.draw;
+	int g = hg_pattern_group(pat, "count");
+	a->draw.count = -1;
+	if (parse_items(p, m, hg_pattern_group(pat, "items"), a->seat, &a->draw) != 0)
+		return -1;
+	if (hg_match_set(m, g)) {
+		long n = strtol(m->subject + m->start[g], NULL, 10);
+		if (m->end[g] - m->start[g] > 3 || n > CK_MAX_DECK) {
+			hg_diag_add(p->d, HG_ERROR, pos_at(p, m->start[g]), "ck.too-many",
+				    "no one draws %s cards", m->subject + m->start[g]);
+			return -1;
+		}
+		a->draw.given = 1;
+		a->draw.count = (int)n;
+		if (!a->draw.v)
+			a->draw.pos = pos_at(p, m->start[g]);
+		else
+			a->draw.pos = pos_at(p, m->start[g]);
+		/* "draw 7 ?" or "draw 7": seven hidden cards */
+		if (a->draw.n > 1 || (a->draw.n == 1 && (a->draw.v[0].card[0] >= 0 ||
+							a->draw.v[0].card[1] >= 0))) {
+			hg_diag_add(p->d, HG_ERROR, pos_at(p, m->start[g]), "ck.syntax",
+				    "a count goes with '?' only: write 'draw %ld ?' or list the cards", n);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int parse_incursion(parser *p, hg_action *a, const hg_match *m)
+{
+	const hg_pattern *pat = p->s->data->pat.incursion;
+	ck_incursion *in = &a->inc;
+	if (group_seat(p, m, pat, "target", &in->target, &in->target_pos) != 0)
+		return -1;
+	int g = hg_pattern_group(pat, "card");
+	char *s = hg_match_dup(m, g);
+	int rc = resolve_item(p, s, m->start[g], a->seat, &in->card);
+	free(s);
+	if (rc != 0)
+		return -1;
+	g = hg_pattern_group(pat, "die");
+	in->die = -1;
+	if (hg_match_set(m, g)) {
+		in->die_pos = pos_at(p, m->start[g]);
+		const char *t = m->subject + m->start[g];
+		in->die = *t == '?' ? 0 : (m->end[g] - m->start[g] > 2 ? 99 : (int)strtol(t, NULL, 10));
+	}
+	return parse_items(p, m, hg_pattern_group(pat, "items"), in->target, &in->discards);
+}
+
+static int parse_play(parser *p, hg_action *a, const hg_match *m)
+{
+	const hg_pattern *pat = p->s->data->pat.play;
+	ck_play *pl = &a->play;
+	int g = hg_pattern_group(pat, "card");
+	char *s = hg_match_dup(m, g);
+	int rc = resolve_item(p, s, m->start[g], a->seat, &pl->card);
+	free(s);
+	if (rc != 0)
+		return -1;
+	if (group_seat(p, m, pat, "on", &pl->on, &pl->on_pos) != 0 ||
+	    group_area(p, m, pat, "at", &pl->at, &pl->at_pos) != 0 ||
+	    group_area(p, m, pat, "castle", &pl->castle, &pl->castle_pos) != 0)
+		return -1;
+	int victim = pl->on >= 0 ? pl->on : a->seat;
+	if (parse_items(p, m, hg_pattern_group(pat, "draws"), a->seat, &pl->draws) != 0 ||
+	    parse_items(p, m, hg_pattern_group(pat, "takes"), victim, &pl->takes) != 0 ||
+	    parse_items(p, m, hg_pattern_group(pat, "discards"), victim, &pl->discards) != 0)
+		return -1;
+	g = hg_pattern_group(pat, "attack");
+	if (hg_match_set(m, g)) {
+		pl->has_attack = 1;
+		return parse_attack(p, m->subject + m->start[g], m->start[g], &pl->attack);
+	}
+	return 0;
+}
+
+static int parse_simple_item(parser *p, const hg_match *m, const hg_pattern *pat,
+			     int seat, ck_item *it)
+{
+	int g = hg_pattern_group(pat, "item");
+	char *s = hg_match_dup(m, g);
+	int rc = resolve_item(p, s, m->start[g], seat, it);
+	free(s);
+	return rc;
+}
+
+static int first_word_is(const char *text, const char *word)
+{
+	size_t n = strlen(word);
+	char *head = hg_xstrndup(text, strcspn(text, " "));
+	int eq = strlen(head) == n && hg_name_eq(head, word);
+	free(head);
+	return eq;
+}
+
+static void syntax_error(parser *p)
+{
+	hg_diag *dg = hg_diag_add(p->d, HG_ERROR, p->t->pos, "ck.syntax",
+				  "'%s' is not a Crusader Kingdoms action", p->t->text);
+	hg_diag_note(dg, "the actions are draw, attack, incursion, play, discard and pass (grammar/crusader-kingdoms.ebnf)");
+}
+
+hg_action *ck_parse(const hg_state *s, const hg_action_text *t, hg_diags *d)
+{
+	parser p = { s, t, d, -1, 0 };
+	hg_pos seat_pos = t->seat_pos.line ? t->seat_pos : t->pos;
+	int seat = resolve_seat(&p, t->seat ? t->seat : "", seat_pos);
+	if (seat < 0)
+		return NULL;
+	p.seat = seat;
+	const ck_patterns *pat = &s->data->pat;
+	const char *text = t->text ? t->text : "";
+	hg_match m;
+	hg_action *a = NULL;
+	int rc = -1;
+	if (hg_pattern_match(pat->draw, text, &m)) {
+		a = ck_action_new(CK_ACT_DRAW, seat);
+		rc = parse_draw(&p, a, &m);
+	} else if (hg_pattern_match(pat->pass, text, &m)) {
+		a = ck_action_new(CK_ACT_PASS, seat);
+		a->end = hg_match_set(&m, hg_pattern_group(pat->pass, "end"));
+		rc = 0;
+	} else if (hg_pattern_match(pat->discard, text, &m)) {
+		a = ck_action_new(CK_ACT_DISCARD, seat);
+		rc = parse_simple_item(&p, &m, pat->discard, seat, &a->discard);
+	} else if (hg_pattern_match(pat->incursion, text, &m)) {
+		a = ck_action_new(CK_ACT_INCURSION, seat);
+		rc = parse_incursion(&p, a, &m);
+	} else if (hg_pattern_match(pat->play, text, &m)) {
+		a = ck_action_new(CK_ACT_PLAY, seat);
+		rc = parse_play(&p, a, &m);
+	} else if (first_word_is(text, "attack")) {
+		a = ck_action_new(CK_ACT_ATTACK, seat);
+		rc = parse_attack(&p, text, 0, &a->attack);
+	} else {
+		syntax_error(&p);
+		return NULL;
+	}
+	if (rc != 0 || p.failed) {
+		if (d && d->nerrors == 0)
+			syntax_error(&p);
+		ck_free_action(a);
+		return NULL;
+	}
+	a->pos = t->pos;
+	a->seat_pos = seat_pos;
+	return a;
+}
+
+/* ------------------------------------------------------------ writing */
+static const char *card_name(const hg_state *s, const ck_item *it, int seat)
+{
+	return ck_item_name(s, it, s->sc->factions[seat].religion);
+}
+
+static void put_items(const hg_state *s, const ck_items *l, int seat, hg_buf *b)
+{
+	for (int i = 0; i < l->n; i++)
+		hg_buf_printf(b, " %s", card_name(s, &l->v[i], seat));
+}
+
+static void put_roll(const ck_roll *r, hg_buf *b)
+{
+	if (!r->given) {
+		hg_buf_puts(b, "?");
+	} else {
+		for (int i = 0; i < r->ndice; i++)
+			hg_buf_printf(b, "%s%d", i ? " " : "", r->dice[i].v);
+	}
+	for (int i = 0; i < r->nmods; i++)
+		hg_buf_printf(b, "%s%d>%d", i ? " " : " mod ", r->mods[i].from, r->mods[i].to);
+	if (r->hits >= 0)
+		hg_buf_printf(b, " = %d", r->hits);
+}
+
+void ck_format_attack(const hg_state *s, int seat, const ck_attack *a, hg_buf *b)
+{
+	const ck_map *m = s->map;
+	hg_buf_printf(b, "attack %s", m->areas[a->target].id);
+	if (a->from >= 0)
+		hg_buf_printf(b, " from %s", m->areas[a->from].id);
+	if (a->nwith) {
+		hg_buf_puts(b, " with");
+		for (int i = 0; i < a->nwith; i++)
+			hg_buf_printf(b, " %s", card_name(s, &a->with[i], seat));
+	}
+	for (int i = 0; i < a->nresp; i++) {
+		const ck_response *r = &a->resp[i];
+		hg_buf_printf(b, " & %s %s %s", s->sc->factions[r->seat].id,
+			      card_name(s, &r->card, r->seat),
+			      r->side == CK_SIDE_ATTACK ? "attack" : "defence");
+	}
+	if (a->nturned) {
+		hg_buf_puts(b, " turn");
+		for (int i = 0; i < a->nturned; i++)
+			hg_buf_printf(b, " %s", m->areas[a->turned[i].v].id);
+	}
+	hg_buf_puts(b, " / ");
+	put_roll(&a->roll[0], b);
+	hg_buf_puts(b, " vs ");
+	put_roll(&a->roll[1], b);
+	hg_buf_puts(b, a->won ? " / won" : " / lost");
+	if (a->choice == CK_CHOICE_BONUS)
+		hg_buf_puts(b, " bonus");
+	else if (a->choice == CK_CHOICE_CASTLE)
+		hg_buf_printf(b, " castle %s", m->areas[a->castle].id);
+}
+
+void ck_format(const hg_state *s, const hg_action *a, hg_buf *seat, hg_buf *body)
+{
+	hg_buf_puts(seat, s->sc->factions[a->seat].id);
+	switch (a->kind) {
+	case CK_ACT_DRAW:
+		hg_buf_puts(body, "draw");
+		if (a->draw.count >= 0)
+			hg_buf_printf(body, " %d", a->draw.count);
+		put_items(s, &a->draw, a->seat, body);
+		break;
+	case CK_ACT_PASS:
+		hg_buf_puts(body, a->end ? "pass end" : "pass");
+		break;
+	case CK_ACT_DISCARD:
+		hg_buf_printf(body, "discard %s", card_name(s, &a->discard, a->seat));
+		break;
+	case CK_ACT_INCURSION:
+		hg_buf_printf(body, "incursion %s with %s", s->sc->factions[a->inc.target].id,
+			      card_name(s, &a->inc.card, a->seat));
+		if (a->inc.die == 0)
+			hg_buf_puts(body, " / ?");
+		else if (a->inc.die > 0)
+			hg_buf_printf(body, " / %d", a->inc.die);
+		if (a->inc.discards.given) {
+			hg_buf_puts(body, " discards");
+			put_items(s, &a->inc.discards, a->inc.target, body);
+		}
+		break;
+	case CK_ACT_PLAY: {
+		const ck_play *p = &a->play;
+		int victim = p->on >= 0 ? p->on : a->seat;
+		hg_buf_printf(body, "play %s", card_name(s, &p->card, a->seat));
+		if (p->on >= 0)
+			hg_buf_printf(body, " on %s", s->sc->factions[p->on].id);
+		if (p->at >= 0)
+			hg_buf_printf(body, " at %s", s->map->areas[p->at].id);
+		if (p->draws.given) {
+			hg_buf_puts(body, " draws");
+			put_items(s, &p->draws, a->seat, body);
+		}
+		if (p->takes.given) {
+			hg_buf_puts(body, " takes");
+			put_items(s, &p->takes, victim, body);
+		}
+		if (p->discards.given) {
+			hg_buf_puts(body, " discards");
+			put_items(s, &p->discards, victim, body);
+		}
+		if (p->castle >= 0)
+			hg_buf_printf(body, " castle %s", s->map->areas[p->castle].id);
+		if (p->has_attack) {
+			hg_buf_putc(body, ' ');
+			ck_format_attack(s, a->seat, &p->attack, body);
+		}
+		break;
+	}
+	case CK_ACT_ATTACK:
+		ck_format_attack(s, a->seat, &a->attack, body);
+		break;
+	}
+}

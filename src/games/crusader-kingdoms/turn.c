@@ -1,0 +1,225 @@
+/* turn.c - Crusader Kingdoms: the turn (3, 5), the draw at its start, the
+ * simple round actions (discard 4.5, pass 4.6) and the card bonus (6).
+ *
+ * A turn: every player draws (3, step 1; in the deployment table's order),
+ * the bonus markers return to 0 (step 2), then rounds in the table's order,
+ * one action each (steps 3 and 4), until every player has passed one after
+ * the other; then the turn marker advances and each deck's discards,
+ * undrawn cards and P events are shuffled together (5).
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "ck.h"
+
+uint64_t ck_areas_of(const hg_state *s, int faction)
+{
+	uint64_t m = 0;
+	for (int a = 0; a < s->map->nareas; a++)
+		if (s->owner[a] == faction)
+			m |= (uint64_t)1 << a;
+	return m;
+}
+
+int hg_ck_castles_on_map(const hg_state *s, int faction)
+{
+	return __builtin_popcountll(ck_areas_of(s, faction));
+}
+
+int ck_borders(const hg_state *s, int a, int b)
+{
+	return (s->map->areas[a].adj >> b) & 1;
+}
+
+/* The faction whose action comes next, or -1 when the game is over. */
+int ck_seat_to_act(const hg_state *s)
+{
+	switch (s->phase) {
+	case CK_PHASE_DRAW:
+		return s->cursor;
+	case CK_PHASE_ROUNDS:
+		return s->sc->order[s->cursor];
+	case CK_PHASE_OVER:
+		break;
+	}
+	return -1;
+}
+
+/* Rule 6 and its example: the table's cards, plus or minus the bonus, less
+ * the cards kept from the previous turn; never fewer than none. */
+int hg_ck_draw_count(int cards, int bonus, int kept)
+{
+	int n = cards + bonus - kept;
+	return n > 0 ? n : 0;
+}
+
+/* The next player side in the table's order from `from`, or nsides. */
+static int next_drawer(const hg_state *s, int from)
+{
+	while (from < s->nsides && !s->sc->factions[from].player)
+		from++;
+	return from;
+}
+
+/* Rule 3, step 2: once everyone has drawn, the bonus markers return to 0
+ * and the first round begins. */
+static void draws_done(hg_state *s)
+{
+	for (int i = 0; i < s->nsides; i++)
+		s->p[i].bonus = 0;
+	s->phase = CK_PHASE_ROUNDS;
+	s->cursor = 0;
+	s->passes = 0;
+	s->round = 0;
+}
+
+/* Rule 3, step 1, and rule 6. */
+int ck_apply_draw(hg_state *s, const hg_action *a, hg_diags *d)
+{
+	if (s->phase != CK_PHASE_DRAW) {
+		hg_diag_add(d, HG_ERROR, a->pos, "ck.draw-unexpected",
+			    "cards are drawn only at the start of a turn (rule 3, step 1)");
+		return -1;
+	}
+	const ck_faction *f = &s->sc->factions[a->seat];
+	ck_player *p = &s->p[a->seat];
+	int n = hg_ck_draw_count(f->cards, p->bonus, p->hand.size);
+	if (ck_draw_cards(s, a->seat, n, &a->draw, a->pos, "rule 3, step 1 and rule 6", d) != 0)
+		return -1;
+	s->cursor = next_drawer(s, s->cursor + 1);
+	if (s->cursor >= s->nsides)
+		draws_done(s);
+	return 0;
+}
+
+/* Rule 5: all players passed one after the other. */
+static void end_of_turn(hg_state *s)
+{
+	ck_piles_reshuffle(s);
+	if (s->turn >= s->sc->turns) {
+		hg_ck_final_result(s);
+		return;
+	}
+	s->turn++;
+	s->phase = CK_PHASE_DRAW;
+	s->cursor = next_drawer(s, 0);
+	s->round = 0;
+	s->passes = 0;
+}
+
+/* Rule 3, step 4: the rounds go round the table; `passed` counts towards
+ * the consecutive passes that end the turn. */
+void ck_next_round(hg_state *s, int passed)
+{
+	s->round++;
+	s->passes = passed ? s->passes + 1 : 0;
+	if (s->phase == CK_PHASE_OVER)
+		return;
+	if (s->passes >= s->sc->players) {
+		end_of_turn(s);
+		return;
+	}
+	s->cursor = (s->cursor + 1) % s->sc->norder;
+}
+
+/* Rule 4.6: passing; "pass end" also asserts that it ends the turn. */
+int ck_apply_pass(hg_state *s, const hg_action *a, hg_diags *d)
+{
+	int ends = s->passes + 1 >= s->sc->players;
+	if (a->end && !ends) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "ck.end-wrong",
+					  "this pass does not end the turn: %d of %d players have passed in a row (rule 5)",
+					  s->passes + 1, s->sc->players);
+		hg_diag_note(dg, "the turn ends when every player has passed, one after the other");
+		return -1;
+	}
+	ck_next_round(s, 1);
+	return 0;
+}
+
+/* Rule 4.5: one card, face down (the record may show it or write '?'). */
+int ck_apply_discard(hg_state *s, const hg_action *a, hg_diags *d)
+{
+	int r, c;
+	if (ck_take_card(s, a->seat, &a->discard, "rule 4.5", &r, &c, d) != 0)
+		return -1;
+	if (c >= 0)
+		ck_pile_discard(s, r, c);
+	else
+		ck_pile_discard_hidden(s, r);
+	ck_next_round(s, 0);
+	return 0;
+}
+
+/* Rule 6: the bonus gains n.  Past +2 each step is exchanged for one of
+ * the player's castles turned to +1: the record names it (`castle`); when
+ * no castle can turn, the step is lost. */
+int ck_bonus_gain(hg_state *s, int seat, int n, int castle, hg_pos pos, hg_diags *d)
+{
+	ck_player *p = &s->p[seat];
+	int overflow = p->bonus + n - CK_MAX_BONUS;
+	if (overflow <= 0) {
+		if (castle >= 0) {
+			hg_diag_add(d, HG_ERROR, pos, "ck.bonus-limit",
+				    "no castle turns here: %s's bonus goes from %+d to %+d, within +2 (rule 6)",
+				    s->sc->factions[seat].id, p->bonus, p->bonus + n);
+			return -1;
+		}
+		p->bonus += n;
+		return 0;
+	}
+	p->bonus = CK_MAX_BONUS;
+	uint64_t regular = ck_areas_of(s, seat);
+	for (int a = 0; a < s->map->nareas; a++)
+		if (s->plus1[a])
+			regular &= ~((uint64_t)1 << a);
+	if (!regular) {
+		if (castle >= 0) {
+			hg_diag_add(d, HG_ERROR, pos, "ck.bonus-limit",
+				    "%s has no castle on its regular side to turn (rule 6)",
+				    s->sc->factions[seat].id);
+			return -1;
+		}
+		return 0;	/* nothing to exchange the gain for */
+	}
+	if (castle < 0 || !((regular >> castle) & 1)) {
+		hg_diag *dg;
+		if (castle < 0)
+			dg = hg_diag_add(d, HG_ERROR, pos, "ck.bonus-limit",
+					 "%s's bonus is at +2: the gain turns one of its castles to +1; name it with 'castle' (rule 6)",
+					 s->sc->factions[seat].id);
+		else
+			dg = hg_diag_add(d, HG_ERROR, pos, "ck.bonus-limit",
+					 "%s's bonus is at +2: the gain turns one of its regular castles to +1, and '%s' is not one (rule 6)",
+					 s->sc->factions[seat].id, s->map->areas[castle].id);
+		hg_buf b;
+		hg_buf_init(&b);
+		for (int a = 0; a < s->map->nareas; a++)
+			if ((regular >> a) & 1)
+				hg_buf_printf(&b, "%s%s", b.len ? ", " : "", s->map->areas[a].id);
+		hg_diag_note(dg, "castles that can turn: %s", b.data);
+		hg_buf_free(&b);
+		return -1;
+	}
+	s->plus1[castle] = 1;
+	/* One castle per step past +2; the record names one, so gains of more
+	 * than one step past the limit turn the first others in map order. */
+	for (int k = 1; k < overflow; k++) {
+		regular &= ~((uint64_t)1 << castle);
+		if (!regular)
+			break;
+		castle = __builtin_ctzll(regular);
+		s->plus1[castle] = 1;
+	}
+	return 0;
+}
+
+/* Rule 6: losses below -2 are ignored. */
+void hg_ck_bonus_lose(hg_state *s, int seat, int n)
+{
+	ck_player *p = &s->p[seat];
+	p->bonus -= n;
+	if (p->bonus < CK_MIN_BONUS)
+		p->bonus = CK_MIN_BONUS;
+}

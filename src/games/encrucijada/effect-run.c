@@ -1,0 +1,1058 @@
+/* effect-run.c - using effects (rule 2, Efectos; rule 6.C and 6.E):
+ * which card may be used when, the choices a use names, the rule that a
+ * step which cannot be done voids the whole effect, the exchange that opens
+ * when an effect names another player, and priority by suit (rule 2, El
+ * Palo; Clase: EVENTO counts one level higher and wins a tie). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "enc.h"
+
+/* rule 2, El Palo: oro first, then copa, basto, espada; EVENTO one level
+ * higher (rule 2, Clase). */
+int enc_priority(const enc_card *c)
+{
+	static const int level[ENC_NSUITS] = { 4, 3, 2, 1 };
+	return level[c->suit] + (c->evento ? 1 : 0);
+}
+
+static const enc_card *use_card(const hg_state *s, const enc_use *u)
+{
+	return &s->data->pool.cards[u->card];
+}
+
+/* Does step st take a group of chosen items? */
+static int step_takes_choice(const enc_step *st)
+{
+	switch (st->kind) {
+	case ENC_STEP_DISCARD:
+	case ENC_STEP_DESTROY:
+	case ENC_STEP_DRAW:
+		return 1;
+	case ENC_STEP_RESOURCE:
+	case ENC_STEP_DRAIN:
+		return st->res < 0;
+	default:
+		return 0;
+	}
+}
+
+static int effect_groups(const enc_effect *e)
+{
+	int n = 0;
+	for (size_t i = 0; i < e->nsteps; i++)
+		n += step_takes_choice(&e->steps[i]);
+	return n;
+}
+
+/* How a step reads in a message: "discard 2 from your table". */
+static void step_text(const hg_state *s, const enc_step *st, hg_buf *b)
+{
+	static const char *const from[] = { "table", "town", "hidden cards", "hand" };
+	hg_buf_clear(b);
+	switch (st->kind) {
+	case ENC_STEP_DISCARD:
+		hg_buf_printf(b, "discard %d from your %s", st->count, from[st->from]);
+		break;
+	case ENC_STEP_DESTROY:
+		hg_buf_printf(b, "destroy %d of the target's town", st->count);
+		break;
+	case ENC_STEP_DRAW:
+		hg_buf_printf(b, "draw %d", st->count);
+		break;
+	case ENC_STEP_RESOURCE:
+	case ENC_STEP_DRAIN:
+		hg_buf_printf(b, "%s %d %s", st->kind == ENC_STEP_DRAIN ? "drain" : "gain",
+			      st->amount, st->res >= 0 ? s->data->pool.res[st->res].id : "of a resource");
+		break;
+	default:
+		hg_buf_puts(b, enc_step_name(st->kind));
+		break;
+	}
+}
+
+/* ------------------------------------------------------ running steps */
+typedef struct run_ctx {
+	hg_buf why;		/* why a step cannot be done */
+	int step;		/* which */
+} run_ctx;
+
+static int fail(run_ctx *rc, int step, const char *fmt, ...) HG_PRINTF(3, 4);
+static int fail(run_ctx *rc, int step, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	hg_buf_clear(&rc->why);
+	hg_buf_vprintf(&rc->why, fmt, ap);
+	va_end(ap);
+	rc->step = step;
+	return -1;
+}
+
+static const enc_item *group_item(const enc_use *u, int group, int k)
+{
+	for (int i = 0; i < u->nitems; i++)
+		if (u->items[i].group == group && k-- == 0)
+			return &u->items[i];
+	return NULL;
+}
+
+static int group_size(const enc_use *u, int group)
+{
+	int n = 0;
+	for (int i = 0; i < u->nitems; i++)
+		n += u->items[i].group == group;
+	return n;
+}
+
+/* Is an item's bound card still where it was chosen? */
+static int still_there(const hg_state *s, int seat, const enc_item *it, int zone)
+{
+	if (it->inst < 0)
+		return 0;
+	const enc_inst *c = &s->p[seat].inst[it->inst];
+	if (zone == -1)
+		return c->zone == ENC_Z_TOWN || c->zone == ENC_Z_STACK;
+	return c->zone == zone;
+}
+
+static int apply_outcomes(hg_state *s, const enc_use *u, run_ctx *rc, int step)
+{
+	for (int i = 0; i < u->nout; i++) {
+		const enc_outcome *o = &u->out[i];
+		switch (o->kind) {
+		case ENC_OUT_NOTHING:
+			break;
+		case ENC_OUT_DISCARD:
+			if (!still_there(s, o->seat, &o->item, -1))
+				return fail(rc, step, "the card the outcome discards is not on %s's table",
+					    enc_seat_name(o->seat));
+			enc_to_zone(s, o->seat, o->item.inst, ENC_Z_DISCARD);
+			break;
+		case ENC_OUT_TOWER:
+			s->p[o->seat].resistance += o->amount;
+			break;
+		case ENC_OUT_WEAR:
+			if (s->war.stage == ENC_WAR_NONE ||
+			    (o->seat != s->war.att && o->seat != s->war.def))
+				return fail(rc, step, "%s is in no war", enc_seat_name(o->seat));
+			s->p[o->seat].wear += o->amount;
+			break;
+		}
+	}
+	return 0;
+}
+
+/* Runs the effect's steps in order on s.  Any step that cannot be done
+ * fails the whole effect (rule 2, Efectos: "si una de las partes del efecto
+ * no se puede realizar o falta algo, entonces nada del efecto se puede
+ * hacer"): the caller runs on a copy and keeps it only on success. */
+static int run_steps(hg_state *s, const enc_use *u, run_ctx *rc)
+{
+	const enc_effect *e = use_card(s, u)->effect;
+	int group = 0, outcomes_done = 0;
+	for (size_t i = 0; i < e->nsteps; i++) {
+		const enc_step *st = &e->steps[i];
+		int g = step_takes_choice(st) ? group++ : -1;
+		int step = (int)i;
+		switch (st->kind) {
+		case ENC_STEP_DISCARD: {
+			int zone = st->from == ENC_FROM_HAND ? ENC_Z_HAND :
+				   st->from == ENC_FROM_TOWN ? ENC_Z_TOWN :
+				   st->from == ENC_FROM_HIDDEN ? ENC_Z_STACK : -1;
+			for (int k = 0; k < st->count; k++) {
+				const enc_item *it = group_item(u, g, k);
+				if (!it || !still_there(s, u->seat, it, zone))
+					return fail(rc, step, "a card it discards is gone");
+			}
+			for (int k = 0; k < st->count; k++)
+				enc_to_zone(s, u->seat, group_item(u, g, k)->inst, ENC_Z_DISCARD);
+			break;
+		}
+		case ENC_STEP_DESTROY:
+			for (int k = 0; k < st->count; k++) {
+				const enc_item *it = group_item(u, g, k);
+				if (!it || u->target < 0 || !still_there(s, u->target, it, ENC_Z_TOWN))
+					return fail(rc, step, "a card it destroys is gone");
+				const enc_card *c = enc_card_of(s, u->target, it->inst);
+				if (st->max_value >= 0 && enc_value(s, u->target, it->inst) > st->max_value)
+					return fail(rc, step, "'%s' is worth more than %d now", c->id,
+						    st->max_value);
+			}
+			for (int k = 0; k < st->count; k++)
+				enc_to_zone(s, u->target, group_item(u, g, k)->inst, ENC_Z_DISCARD);
+			break;
+		case ENC_STEP_DRAW:
+			for (int k = 0; k < st->count; k++) {
+				const enc_item *it = group_item(u, g, k);
+				if (!it || enc_draw_card(s, u->seat, it->number - 1) < 0)
+					return fail(rc, step, "pile %d is empty", it ? it->number : 0);
+			}
+			break;
+		case ENC_STEP_BOOST: {
+			enc_mod m;
+			memset(&m, 0, sizeof m);
+			m.seat = (signed char)(st->who == ENC_WHO_TARGET ? u->target : u->seat);
+			m.src_seat = u->seat;
+			m.src_inst = u->src == ENC_SRC_TOWER ? -1 : u->inst;
+			m.scope = (signed char)st->scope;
+			m.inst = u->inst;
+			if (st->scope == ENC_SCOPE_SOURCE && u->src == ENC_SRC_TOWER)
+				return fail(rc, step, "a tower is no card to boost");
+			m.value = (short)st->amount;
+			m.marks = (unsigned char)st->grant;
+			m.res = -1;
+			m.dur = (signed char)st->duration;
+			m.dur_seat = (signed char)s->current;
+			m.dur_turn = s->turn;
+			m.war = s->war.id;
+			if (st->duration == ENC_DUR_WAR && s->war.stage == ENC_WAR_NONE)
+				return fail(rc, step, "it lasts a war and there is none");
+			enc_mod_add(s, &m);
+			break;
+		}
+		case ENC_STEP_WEAR: {
+			if (s->war.stage == ENC_WAR_NONE ||
+			    (u->seat != s->war.att && u->seat != s->war.def))
+				return fail(rc, step, "%s is in no war", enc_seat_name(u->seat));
+			int other = u->seat == s->war.att ? s->war.def : s->war.att;
+			s->p[st->who == ENC_WHO_SELF ? u->seat : other].wear += st->amount;
+			break;
+		}
+		case ENC_STEP_TOWER: {
+			int seat = st->who == ENC_WHO_TARGET ? u->target : u->seat;
+			if (seat < 0)
+				return fail(rc, step, "it names no player");
+			enc_player *p = &s->p[seat];
+			p->resistance += st->amount;
+			int max = s->data->pool.cards[p->tower].value;
+			if (st->amount > 0 && p->resistance > max)
+				p->resistance = max;	/* ruling 9 */
+			break;
+		}
+		case ENC_STEP_RESOURCE:
+		case ENC_STEP_DRAIN: {
+			int res = st->res;
+			if (res < 0) {
+				const enc_item *it = group_item(u, g, 0);
+				if (!it)
+					return fail(rc, step, "it names no resource");
+				res = it->number;
+			}
+			enc_mod m;
+			memset(&m, 0, sizeof m);
+			m.seat = (signed char)(st->kind == ENC_STEP_DRAIN ? u->target : u->seat);
+			m.src_seat = u->seat;
+			m.src_inst = u->src == ENC_SRC_TOWER ? -1 : u->inst;
+			m.scope = ENC_SCOPE_ALL;
+			m.res = (signed char)res;
+			m.res_amount = (short)(st->kind == ENC_STEP_DRAIN ? -st->amount : st->amount);
+			m.dur = (signed char)st->duration;
+			m.dur_seat = (signed char)s->current;
+			m.dur_turn = s->turn;
+			m.war = s->war.id;
+			if (st->duration == ENC_DUR_WAR && s->war.stage == ENC_WAR_NONE)
+				return fail(rc, step, "it lasts a war and there is none");
+			enc_mod_add(s, &m);
+			break;
+		}
+		case ENC_STEP_FORBID: {
+			int seat = st->who == ENC_WHO_TARGET ? u->target : u->seat;
+			if (s->nbans >= ENC_MAX_BANS)
+				return fail(rc, step, "too many restrictions in force");
+			enc_ban *b = &s->bans[s->nbans++];
+			b->seat = (signed char)seat;
+			b->what = (signed char)st->forbid;
+			/* "Los efectos se acomodan siempre al turno en cuestión": this
+			 * turn if it is the player's, else its next one. */
+			b->turn = s->current == seat && s->phase != ENC_PH_SETUP ? s->turn : 0;
+			break;
+		}
+		case ENC_STEP_ATTACK_AGAIN:
+			if (u->src != ENC_SRC_ATTACKER || s->war.stage == ENC_WAR_NONE ||
+			    s->war.att_card != u->inst)
+				return fail(rc, step, "only the card attacking now attacks again");
+			if (s->war.stage == ENC_WAR_INVASION && s->war.target == ENC_TGT_TOWER)
+				return fail(rc, step, "no effect makes a card attack a tower again (rule 6.D3)");
+			s->war.again = 1;
+			break;
+		case ENC_STEP_UNEXPRESSED:
+			if (!outcomes_done && apply_outcomes(s, u, rc, step) != 0)
+				return -1;
+			outcomes_done = 1;
+			break;
+		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------ binding choices */
+static void bind_error(const hg_state *s, const enc_use *u, const enc_step *st, hg_pos at,
+		       hg_diags *d, const char *fmt, ...) HG_PRINTF(6, 7);
+static void bind_error(const hg_state *s, const enc_use *u, const enc_step *st, hg_pos at,
+		       hg_diags *d, const char *fmt, ...)
+{
+	hg_buf msg, stp;
+	hg_buf_init(&msg);
+	hg_buf_init(&stp);
+	va_list ap;
+	va_start(ap, fmt);
+	hg_buf_vprintf(&msg, fmt, ap);
+	va_end(ap);
+	step_text(s, st, &stp);
+	hg_diag_add(d, HG_ERROR, at, "enc.effect-choice", "%s, for '%s' of '%s' (rule 2, Efectos)",
+		    msg.data, stp.data, use_card(s, u)->id);
+	hg_buf_free(&msg);
+	hg_buf_free(&stp);
+}
+
+static int chosen_already(const enc_use *u, int upto, int seat_inst)
+{
+	for (int i = 0; i < upto; i++)
+		if (u->items[i].inst == seat_inst)
+			return 1;
+	return 0;
+}
+
+/* The i-th item names a card of `seat`: in the town, a hidden stack or the
+ * hand, as the step allows.  Sets its instance. */
+static int bind_card(hg_state *s, enc_use *u, int i, int seat, const enc_step *st,
+		     int zones, hg_diags *d)
+{
+	enc_item *it = &u->items[i];
+	enum { Z_TOWN = 1, Z_HIDDEN = 2, Z_HAND = 4 };
+	if (it->kind == ENC_ITEM_REF) {
+		if (!(zones & Z_HIDDEN)) {
+			bind_error(s, u, st, it->where, d, "a hidden card does not count here");
+			return -1;
+		}
+		int inst = enc_ref_inst(s, seat, it);
+		if (inst < 0 || enc_stack_in_battle(s, seat, it->stack)) {
+			bind_error(s, u, st, it->where, d, "%s has no hidden card there it may use",
+				   enc_seat_name(seat));
+			return -1;
+		}
+		if (chosen_already(u, i, inst)) {
+			bind_error(s, u, st, it->where, d, "that card is chosen twice");
+			return -1;
+		}
+		it->inst = (short)inst;
+		return 0;
+	}
+	if (it->kind == ENC_ITEM_UNKNOWN && (zones & Z_HAND)) {
+		int inst = enc_hand_find(s, seat, -2);
+		for (int k = 0; inst >= 0 && k < s->p[seat].ninst && chosen_already(u, i, inst); k++)
+			inst = -1;
+		if (inst < 0) {
+			bind_error(s, u, st, it->where, d, "'?' names no card of %s's hand it may mean",
+				   enc_seat_name(seat));
+			return -1;
+		}
+		it->inst = (short)inst;
+		return 0;
+	}
+	if (it->kind != ENC_ITEM_CARD) {
+		bind_error(s, u, st, it->where, d, "a card is wanted here");
+		return -1;
+	}
+	int v[ENC_MAX_DECK], n = 0;
+	if (zones & Z_TOWN)
+		n = enc_zone_list(s, seat, ENC_Z_TOWN, v);
+	else if (zones & Z_HAND)
+		n = enc_zone_list(s, seat, ENC_Z_HAND, v);
+	for (int k = 0; k < n; k++) {
+		if (seat == u->seat && v[k] == u->inst)
+			continue;	/* ruling 10: not the source itself */
+		if (s->p[seat].inst[v[k]].card == it->card && !chosen_already(u, i, v[k])) {
+			it->inst = (short)v[k];
+			return 0;
+		}
+	}
+	if (zones & Z_HAND) {
+		for (int k = 0; k < n; k++)
+			if (s->p[seat].inst[v[k]].card < 0 && !chosen_already(u, i, v[k])) {
+				it->inst = (short)v[k];
+				return 1;	/* to identify */
+			}
+	}
+	bind_error(s, u, st, it->where, d, "'%s' is not in %s's %s", enc_card_id(s, it->card),
+		   enc_seat_name(seat), zones & Z_HAND ? "hand" : "town");
+	return -1;
+}
+
+/* How many cards a step could take from the zone. */
+static int zone_size(const hg_state *s, int seat, enc_zone_pick from, int source_inst)
+{
+	int n = 0;
+	if (from == ENC_FROM_TABLE || from == ENC_FROM_TOWN) {
+		n += enc_zone_count(s, seat, ENC_Z_TOWN);
+		if (source_inst >= 0 && s->p[seat].inst[source_inst].zone == ENC_Z_TOWN)
+			n--;	/* ruling 10: a card does not pay for its own effect */
+	}
+	if (from == ENC_FROM_TABLE || from == ENC_FROM_HIDDEN)
+		for (int st = 0; st < ENC_MAX_STACKS; st++)
+			if (!enc_stack_in_battle(s, seat, st))
+				n += enc_stack_count(s, seat, st);
+	if (from == ENC_FROM_HAND)
+		n += enc_zone_count(s, seat, ENC_Z_HAND);
+	return n;
+}
+
+static void impossible(const hg_state *s, const enc_use *u, const enc_step *st, hg_pos at,
+		       hg_diags *d, const char *why)
+{
+	hg_buf stp;
+	hg_buf_init(&stp);
+	step_text(s, st, &stp);
+	hg_diag *dg = hg_diag_add(d, HG_ERROR, at, "enc.effect-impossible",
+				  "the effect of '%s' cannot be done: '%s' fails, %s (rule 2, Efectos)",
+				  use_card(s, u)->id, stp.data, why);
+	hg_diag_note(dg, "\"si una de las partes del efecto no se puede realizar o falta algo, entonces nada del efecto se puede hacer\"");
+	hg_buf_free(&stp);
+}
+
+/* Binds every group of chosen items to the steps that take them and to
+ * the cards they name; checks what can be checked before running. */
+static int bind_choices(hg_state *s, enc_use *u, const hg_action *a, hg_diags *d)
+{
+	const enc_effect *e = use_card(s, u)->effect;
+	int want = effect_groups(e);
+	if (a->ngroups != want) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "enc.effect-choice",
+					  "the effect of '%s' takes %d group%s of choices ('/ ...'); the record gives %d (rule 2, Efectos)",
+					  use_card(s, u)->id, want, want == 1 ? "" : "s", a->ngroups);
+		hg_buf b;
+		hg_buf_init(&b);
+		for (size_t i = 0; i < e->nsteps; i++)
+			if (step_takes_choice(&e->steps[i])) {
+				step_text(s, &e->steps[i], &b);
+				hg_diag_note(dg, "a group for '%s'", b.data);
+			}
+		hg_buf_free(&b);
+		return -1;
+	}
+	int g = 0;
+	for (size_t i = 0; i < e->nsteps; i++) {
+		const enc_step *st = &e->steps[i];
+		if (!step_takes_choice(st))
+			continue;
+		int group = g++;
+		int n = group_size(u, group);
+		int need = (st->kind == ENC_STEP_RESOURCE || st->kind == ENC_STEP_DRAIN) ? 1 : st->count;
+		hg_pos at = a->pos;
+		const enc_item *first = group_item(u, group, 0);
+		if (first)
+			at = first->where;
+		if (st->kind == ENC_STEP_DISCARD) {
+			int have = zone_size(s, u->seat, st->from, u->inst);
+			if (have < st->count) {
+				char why[96];
+				snprintf(why, sizeof why, "%s has %d card%s there", enc_seat_name(u->seat),
+					 have, have == 1 ? "" : "s");
+				impossible(s, u, st, at, d, why);
+				return -1;
+			}
+		}
+		if (n != need) {
+			bind_error(s, u, st, at, d, "%d item%s given, %d wanted", n, n == 1 ? "" : "s", need);
+			return -1;
+		}
+		for (int k = 0; k < u->nitems; k++) {
+			enc_item *it = &u->items[k];
+			if (it->group != group)
+				continue;
+			switch (st->kind) {
+			case ENC_STEP_DISCARD: {
+				int zones = st->from == ENC_FROM_TABLE ? 3 : st->from == ENC_FROM_TOWN ? 1 :
+					    st->from == ENC_FROM_HIDDEN ? 2 : 4;
+				int rc = bind_card(s, u, k, u->seat, st, zones, d);
+				if (rc < 0)
+					return -1;
+				if (rc == 1 && enc_identify(s, u->seat, it->inst, it->card, it->where, d) != 0)
+					return -1;
+				break;
+			}
+			case ENC_STEP_DESTROY: {
+				if (bind_card(s, u, k, u->target, st, 1, d) != 0)
+					return -1;
+				unsigned marks = enc_marks(s, u->target, it->inst);
+				const enc_card *c = enc_card_of(s, u->target, it->inst);
+				if ((marks & st->need_marks) != st->need_marks ||
+				    (st->suit >= 0 && (int)c->suit != st->suit) ||
+				    (st->max_value >= 0 && enc_value(s, u->target, it->inst) > st->max_value)) {
+					bind_error(s, u, st, it->where, d, "'%s' is not a card this effect may destroy",
+						   c->id);
+					return -1;
+				}
+				break;
+			}
+			case ENC_STEP_DRAW:
+				if (it->kind != ENC_ITEM_NUMBER || it->number < 1 || it->number > ENC_PILES) {
+					bind_error(s, u, st, it->where, d, "a pile (1, 2 or 3) is wanted");
+					return -1;
+				}
+				break;
+			case ENC_STEP_RESOURCE:
+			case ENC_STEP_DRAIN: {
+				int res = it->kind == ENC_ITEM_RESOURCE ? it->number : -1;
+				if (res < 0) {
+					bind_error(s, u, st, it->where, d, "a resource is wanted");
+					return -1;
+				}
+				/* rule 2: Sagrait and Ídolo Maldito are no effect's choice. */
+				if (s->data->pool.res[res].special) {
+					bind_error(s, u, st, it->where, d,
+						   "'%s' is a special resource no effect may choose",
+						   s->data->pool.res[res].id);
+					return -1;
+				}
+				it->number = (short)res;
+				break;
+			}
+			default:
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+static int bind_outcome(hg_state *s, enc_use *u, const hg_action *a, hg_diags *d)
+{
+	const enc_card *c = use_card(s, u);
+	if (c->effect->unexpressed && !a->has_outcome) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "enc.outcome-missing",
+					  "the effect of '%s' is not expressed in the card data: the record states its outcome after '='",
+					  c->id);
+		hg_diag_note(dg, "e.g. '= discard P2 golem', '= tower P2 -3', '= wear P2 1' or '= nothing'");
+		return -1;
+	}
+	if (!c->effect->unexpressed && a->has_outcome) {
+		hg_diag_add(d, HG_ERROR, a->out[0].where, "enc.outcome-unexpected",
+			    "the effect of '%s' is in the card data: its outcome follows from it, not from '='",
+			    c->id);
+		return -1;
+	}
+	for (int i = 0; i < u->nout; i++) {
+		enc_outcome *o = &u->out[i];
+		if (o->kind != ENC_OUT_DISCARD)
+			continue;
+		int inst = -1;
+		if (o->item.kind == ENC_ITEM_REF)
+			inst = enc_ref_inst(s, o->seat, &o->item);
+		else if (o->item.kind == ENC_ITEM_CARD)
+			inst = enc_town_find(s, o->seat, o->item.card, 0);
+		if (inst < 0) {
+			hg_diag_add(d, HG_ERROR, o->where, "enc.outcome-impossible",
+				    "the stated outcome discards a card %s does not have on the table",
+				    enc_seat_name(o->seat));
+			return -1;
+		}
+		o->item.inst = (short)inst;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------ who may use */
+enum { CTX_TURN, CTX_WAR, CTX_RESPONSE };
+
+static int use_context(const hg_state *s)
+{
+	if (s->ex.active)
+		return CTX_RESPONSE;
+	if (s->war.stage != ENC_WAR_NONE)
+		return CTX_WAR;
+	return CTX_TURN;
+}
+
+int enc_use_allowed(const hg_state *s, int seat)
+{
+	if (!enc_may_act(s, seat) || s->phase == ENC_PH_SETUP || s->phase == ENC_PH_A)
+		return 0;
+	if (enc_banned(s, seat, ENC_FORBID_EFFECTS))
+		return 0;
+	if (s->ex.active && s->ex.n >= ENC_MAX_PENDING)
+		return 0;
+	return 1;
+}
+
+/* Finds the source a use names: a town card of the player, its tower, or
+ * the card it attacks with now (rule 2, Efectos: "Para usar el efecto de una
+ * carta Oculta, debes hacerla Visible en tu mesa primero o debe ser la carta
+ * que está atacando actualmente"). */
+static int find_source(const hg_state *s, const hg_action *a, enc_use *u, hg_diags *d)
+{
+	const enc_player *p = &s->p[a->seat];
+	if (a->src == ENC_SRC_TOWER) {
+		u->src = ENC_SRC_TOWER;
+		u->inst = -1;
+		u->card = (short)p->tower;
+		if (p->tower_used_seat >= 0 && !enc_round_over(s, p->tower_used_seat, p->tower_used_turn)) {
+			hg_diag_add(d, HG_ERROR, a->src_pos, "enc.effect-used",
+				    "%s used its tower's effect less than a round ago (rule 2, Efectos)",
+				    enc_seat_name(a->seat));
+			return -1;
+		}
+		return 0;
+	}
+	int inst = enc_town_find(s, a->seat, a->src_card, 1);
+	if (inst >= 0) {
+		if (!enc_is_active(s, a->seat, inst)) {
+			hg_diag *dg = hg_diag_add(d, HG_ERROR, a->src_pos, "enc.inactive",
+						  "'%s' is not active: %s's town and tower do not cover its cost (rule 2, Costo)",
+						  enc_card_id(s, a->src_card), enc_seat_name(a->seat));
+			int res[ENC_MAX_RES];
+			enc_resources(s, a->seat, res);
+			const enc_card *c = &s->data->pool.cards[a->src_card];
+			for (int r = 0; r < s->data->pool.nres; r++)
+				if (c->cost[r])
+					hg_diag_note(dg, "it costs %d %s; %s has %d", c->cost[r],
+						     s->data->pool.res[r].id, enc_seat_name(a->seat), res[r]);
+			return -1;
+		}
+		if (enc_effect_used(s, a->seat, inst)) {
+			hg_diag *dg = hg_diag_add(d, HG_ERROR, a->src_pos, "enc.effect-used",
+						  "the effect of this '%s' was used less than a round ago (rule 2, Efectos)",
+						  enc_card_id(s, a->src_card));
+			hg_diag_note(dg, "\"por 1 vuelta no puedes volver a usarlo de la misma carta (pero sí de otra copia)\"");
+			return -1;
+		}
+		u->src = ENC_SRC_TOWN;
+		u->inst = (short)inst;
+		u->card = (short)a->src_card;
+		return 0;
+	}
+	const enc_war *w = &s->war;
+	if (w->stage != ENC_WAR_NONE && w->att == a->seat && w->att_card >= 0 &&
+	    p->inst[w->att_card].card == a->src_card) {
+		if (enc_effect_used(s, a->seat, w->att_card)) {
+			hg_diag_add(d, HG_ERROR, a->src_pos, "enc.effect-used",
+				    "the effect of this '%s' was used less than a round ago (rule 2, Efectos)",
+				    enc_card_id(s, a->src_card));
+			return -1;
+		}
+		u->src = ENC_SRC_ATTACKER;
+		u->inst = (short)w->att_card;
+		u->card = (short)a->src_card;
+		return 0;
+	}
+	for (int i = 0; i < p->ninst; i++)
+		if (p->inst[i].card == a->src_card &&
+		    (p->inst[i].zone == ENC_Z_STACK || p->inst[i].zone == ENC_Z_DUEL)) {
+			hg_diag *dg = hg_diag_add(d, HG_ERROR, a->src_pos, "enc.effect-hidden",
+						  "'%s' is hidden: a hidden card's effect is used once it is made visible, or while it attacks (rule 2, Efectos)",
+						  enc_card_id(s, a->src_card));
+			hg_diag_note(dg, "'show STACK' turns it up into the town");
+			return -1;
+		}
+	hg_diag_add(d, HG_ERROR, a->src_pos, "enc.not-in-town",
+		    "'%s' is not in %s's town (rule 2, Efectos)", enc_card_id(s, a->src_card),
+		    enc_seat_name(a->seat));
+	return -1;
+}
+
+static int check_timing(const hg_state *s, const hg_action *a, const enc_use *u, hg_diags *d)
+{
+	const enc_card *c = use_card(s, u);
+	const enc_effect *e = c->effect;
+	int ctx = use_context(s);
+	static const unsigned bits[] = { ENC_WHEN_TURN, ENC_WHEN_WAR, ENC_WHEN_RESPONSE };
+	static const char *const words[] = { "in its owner's phases C and E",
+					     "during a war", "in answer to another effect" };
+	if (!(e->when & bits[ctx])) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->src_pos, "enc.effect-timing",
+					  "the effect of '%s' is not used %s (its card says when)",
+					  c->id, words[ctx]);
+		for (int k = 0; k < 3; k++)
+			if (e->when & bits[k])
+				hg_diag_note(dg, "it is used %s", words[k]);
+		return -1;
+	}
+	if ((e->when & ENC_WHEN_ATTACKING) && u->src != ENC_SRC_ATTACKER) {
+		hg_diag_add(d, HG_ERROR, a->src_pos, "enc.effect-timing",
+			    "the effect of '%s' is used only by the card while it attacks", c->id);
+		return -1;
+	}
+	/* rule 6.D2: "Las cartas del Pueblo de Oro, Basto y Espada pueden usar
+	 * sus efectos durante una batalla, las de Copa no a menos que esta ataque
+	 * o el efecto de su carta lo permita." */
+	if ((s->war.stage == ENC_WAR_BATTLE || s->war.stage == ENC_WAR_INVASION) &&
+	    c->suit == ENC_COPA && u->src == ENC_SRC_TOWN && !e->battle) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->src_pos, "enc.copa-in-battle",
+					  "'%s' is copa: its effect is not used during a battle (rule 6.D2)",
+					  c->id);
+		hg_diag_note(dg, "a copa card uses its effect in battle only while it attacks, or when its card says so");
+		return -1;
+	}
+	return 0;
+}
+
+static int check_target(const hg_state *s, const hg_action *a, enc_use *u, hg_diags *d)
+{
+	const enc_effect *e = use_card(s, u)->effect;
+	if (e->target == ENC_TARGET_NONE) {
+		if (a->other >= 0) {
+			hg_diag_add(d, HG_ERROR, a->other_pos, "enc.effect-target",
+				    "the effect of '%s' names no player", use_card(s, u)->id);
+			return -1;
+		}
+		u->target = -1;
+		return 0;
+	}
+	if (a->other < 0) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "enc.effect-target",
+					  "the effect of '%s' names a player: write '> P2' after the card",
+					  use_card(s, u)->id);
+		(void)dg;
+		return -1;
+	}
+	int t = a->other;
+	const char *bad = NULL;
+	if (t == a->seat)
+		bad = "the player using it";
+	else if (!enc_alive(s, t))
+		bad = "out of the game";
+	else if (e->target == ENC_TARGET_OPPONENT && enc_teammates(s, a->seat, t))
+		bad = "an ally";
+	if (bad) {
+		hg_diag_add(d, HG_ERROR, a->other_pos, "enc.effect-target",
+			    "the effect of '%s' cannot name %s: %s (rule 2, Efectos)",
+			    use_card(s, u)->id, enc_seat_name(t), bad);
+		return -1;
+	}
+	u->target = (signed char)t;
+	return 0;
+}
+
+static void mark_used(hg_state *s, const enc_use *u)
+{
+	if (u->src == ENC_SRC_TOWER) {
+		s->p[u->seat].tower_used_seat = (signed char)s->current;
+		s->p[u->seat].tower_used_turn = s->turn;
+	} else {
+		s->p[u->seat].inst[u->inst].used_seat = (signed char)s->current;
+		s->p[u->seat].inst[u->inst].used_turn = s->turn;
+	}
+}
+
+int enc_apply_use(hg_state *s, const hg_action *a, hg_diags *d)
+{
+	if (!enc_may_act(s, a->seat)) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->seat_pos, "enc.not-your-turn",
+					  "%s cannot use an effect now (rule 2, Efectos)",
+					  enc_seat_name(a->seat));
+		if (s->ex.active)
+			hg_diag_note(dg, "%s is answering an effect", enc_seat_name(s->ex.target));
+		else if (s->war.stage != ENC_WAR_NONE)
+			hg_diag_note(dg, "during a war only %s and %s use effects",
+				     enc_seat_name(s->war.att), enc_seat_name(s->war.def));
+		else
+			hg_diag_note(dg, "it is %s's turn", enc_seat_name(s->current));
+		return -1;
+	}
+	if (s->phase == ENC_PH_SETUP) {
+		hg_diag_add(d, HG_ERROR, a->pos, "enc.setup",
+			    "no effect is used during the set-up (rule 5)");
+		return -1;
+	}
+	if (s->phase == ENC_PH_A) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "enc.draw-short",
+					  "%s has drawn %d of the %d cards of phase A (rule 6.A)",
+					  enc_seat_name(s->current), s->draws_done, s->draws_needed);
+		hg_diag_note(dg, "effects come in phase C, after the draw and the cards put down");
+		return -1;
+	}
+	if (enc_banned(s, a->seat, ENC_FORBID_EFFECTS)) {
+		hg_diag_add(d, HG_ERROR, a->pos, "enc.forbidden",
+			    "an effect forbids %s to use effects this turn (rule 2, Efectos)",
+			    enc_seat_name(a->seat));
+		return -1;
+	}
+	enc_use u;
+	memset(&u, 0, sizeof u);
+	u.seat = (signed char)a->seat;
+	if (find_source(s, a, &u, d) != 0)
+		return -1;
+	const enc_card *c = use_card(s, &u);
+	if (!c->effect) {
+		hg_diag_add(d, HG_ERROR, a->src_pos, "enc.no-effect",
+			    "'%s' has no effect to use (rule 2, Efectos)", c->id);
+		return -1;
+	}
+	if (check_timing(s, a, &u, d) != 0 || check_target(s, a, &u, d) != 0)
+		return -1;
+	if (s->ex.active && s->ex.n >= ENC_MAX_PENDING) {
+		hg_diag_add(d, HG_ERROR, a->pos, "enc.not-now",
+			    "%d effects wait already; 'pass' resolves them", ENC_MAX_PENDING);
+		return -1;
+	}
+	u.level = (signed char)enc_priority(c);
+	u.evento = (signed char)c->evento;
+	memcpy(u.items, a->items, sizeof a->items);
+	u.nitems = a->nitems;
+	for (int i = 0; i < u.nitems; i++)
+		u.items[i].inst = -1;
+	memcpy(u.out, a->out, sizeof a->out);
+	u.nout = a->nout;
+	if (bind_choices(s, &u, a, d) != 0 || bind_outcome(s, &u, a, d) != 0)
+		return -1;
+
+	/* Every step must be possible now: try them on a copy. */
+	hg_state trial;
+	memcpy(&trial, s, sizeof trial);
+	run_ctx rc;
+	hg_buf_init(&rc.why);
+	rc.step = 0;
+	int ok = run_steps(&trial, &u, &rc);
+	if (ok != 0) {
+		impossible(s, &u, &c->effect->steps[rc.step], a->src_pos, d, rc.why.data);
+		hg_buf_free(&rc.why);
+		return -1;
+	}
+	if (c->effect->unexpressed) {
+		hg_diag *dg = hg_diag_add(d, HG_UNVERIFIED, a->src_pos, "enc.effect-unexpressed",
+					  "the effect of '%s' is not expressed in the card data: the outcome the record states is applied but not verified",
+					  c->id);
+		for (size_t i = 0; i < c->effect->nsteps; i++)
+			if (c->effect->steps[i].kind == ENC_STEP_UNEXPRESSED)
+				hg_diag_note(dg, "the card says: \"%s\"", c->effect->steps[i].text);
+	}
+	mark_used(s, &u);
+	if (u.target >= 0 && !s->ex.active) {
+		/* The target may answer first (rule 2, Efectos: "Él podrá activar
+		 * todas las cartas que quiera y usar sus efectos"). */
+		s->ex.active = 1;
+		s->ex.target = u.target;
+		s->ex.n = 0;
+		u.order = 0;
+		s->ex.uses[s->ex.n++] = u;
+	} else if (s->ex.active) {
+		u.order = (signed char)s->ex.n;
+		s->ex.uses[s->ex.n++] = u;
+	} else {
+		/* Nobody to answer: it happens now (the trial is the result). */
+		enc_state_copy(s, &trial);
+		mark_used(s, &u);
+	}
+	if (s->phase == ENC_PH_B && s->current == a->seat && s->war.stage == ENC_WAR_NONE)
+		s->phase = ENC_PH_C;
+	hg_buf_free(&rc.why);
+	return 0;
+}
+
+/* The order an exchange resolves in (rule 2, El Palo and Clase): higher
+ * level first; between equal levels an EVENTO goes before a card that is
+ * not; otherwise the earlier use first. */
+static int before(const enc_use *x, const enc_use *y)
+{
+	if (x->level != y->level)
+		return x->level > y->level;
+	if (x->evento != y->evento)
+		return x->evento > y->evento;
+	return x->order < y->order;
+}
+
+/* Is the source still there to act?  Oro's "activación es inevitable". */
+static int source_holds(const hg_state *s, const enc_use *u)
+{
+	if (u->src == ENC_SRC_TOWER || use_card(s, u)->suit == ENC_ORO)
+		return 1;
+	const enc_inst *c = &s->p[u->seat].inst[u->inst];
+	if (u->src == ENC_SRC_TOWN)
+		return c->zone == ENC_Z_TOWN && enc_is_active(s, u->seat, u->inst);
+	return c->zone == ENC_Z_DUEL && s->war.att_card == u->inst;
+}
+
+/* `pass`: the target has answered; everything waiting resolves by priority.
+ * An effect whose source has gone, or one of whose steps can no longer be
+ * done, is void. */
+int enc_apply_pass(hg_state *s, const hg_action *a, hg_diags *d)
+{
+	if (!s->ex.active) {
+		hg_diag_add(d, HG_ERROR, a->pos, "enc.not-now",
+			    "no effect waits for an answer: 'pass' closes an exchange (rule 2, Efectos)");
+		return -1;
+	}
+	if (a->seat != s->ex.target) {
+		hg_diag_add(d, HG_ERROR, a->seat_pos, "enc.not-your-turn",
+			    "%s, the target, answers and passes, not %s (rule 2, Efectos)",
+			    enc_seat_name(s->ex.target), enc_seat_name(a->seat));
+		return -1;
+	}
+	enc_use order[ENC_MAX_PENDING];
+	int n = s->ex.n;
+	memcpy(order, s->ex.uses, sizeof(enc_use) * (size_t)n);
+	for (int i = 1; i < n; i++) {
+		enc_use x = order[i];
+		int k = i;
+		while (k > 0 && before(&x, &order[k - 1])) {
+			order[k] = order[k - 1];
+			k--;
+		}
+		order[k] = x;
+	}
+	s->ex.active = 0;
+	s->ex.n = 0;
+	run_ctx rc;
+	hg_buf_init(&rc.why);
+	hg_state *trial = enc_clone(s);
+	for (int i = 0; i < n; i++) {
+		const enc_use *u = &order[i];
+		if (!enc_alive(s, u->seat) || (u->target >= 0 && !enc_alive(s, u->target)) ||
+		    !source_holds(s, u))
+			continue;	/* void */
+		enc_state_copy(trial, s);
+		if (run_steps(trial, u, &rc) == 0) {
+			enc_state_copy(s, trial);
+			enc_settle(s);
+		}
+	}
+	enc_free_state(trial);
+	hg_buf_free(&rc.why);
+	return 0;
+}
+
+/* A representative use of a source for legal(): the first cards, piles and
+ * resources that fit, in the order the zones list them (herald-
+ * encrucijada(7), LEGAL ACTIONS). */
+int enc_sample_use(const hg_state *s, int seat, int src, int inst, int target,
+		   hg_action *a)
+{
+	const enc_player *p = &s->p[seat];
+	int card = src == ENC_SRC_TOWER ? p->tower : p->inst[inst].card;
+	const enc_effect *e = card >= 0 ? s->data->pool.cards[card].effect : NULL;
+	if (!e)
+		return 0;
+	a->kind = ENC_A_USE;
+	a->seat = seat;
+	a->src = src == ENC_SRC_TOWER ? ENC_SRC_TOWER : ENC_SRC_TOWN;
+	a->src_card = card;
+	a->other = e->target == ENC_TARGET_NONE ? -1 : target;
+	if (e->target != ENC_TARGET_NONE && target < 0)
+		return 0;
+	a->nitems = 0;
+	a->ngroups = 0;
+	int used[ENC_MAX_SEATS][ENC_MAX_DECK];
+	memset(used, 0, sizeof used);
+	if (inst >= 0)
+		used[seat][inst] = 1;	/* keep the source: discarding it voids little */
+	for (size_t i = 0; i < e->nsteps; i++) {
+		const enc_step *st = &e->steps[i];
+		if (!step_takes_choice(st))
+			continue;
+		int g = a->ngroups++;
+		int need = (st->kind == ENC_STEP_RESOURCE || st->kind == ENC_STEP_DRAIN) ? 1 : st->count;
+		int got = 0;
+		int v[ENC_MAX_DECK], n;
+		switch (st->kind) {
+		case ENC_STEP_DISCARD:
+			if (st->from == ENC_FROM_HAND) {
+				n = enc_zone_list(s, seat, ENC_Z_HAND, v);
+				for (int k = 0; k < n && got < need; k++) {
+					if (p->inst[v[k]].card < 0 || used[seat][v[k]])
+						continue;
+					/* The same card name twice must be two copies. */
+					used[seat][v[k]] = 1;
+					enc_item *it = &a->items[a->nitems++];
+					memset(it, 0, sizeof *it);
+					it->kind = ENC_ITEM_CARD;
+					it->group = (signed char)g;
+					it->card = p->inst[v[k]].card;
+					got++;
+				}
+				break;
+			}
+			for (int st2 = 0; st2 < ENC_MAX_STACKS && got < need &&
+			     st->from != ENC_FROM_TOWN; st2++) {
+				if (enc_stack_in_battle(s, seat, st2))
+					continue;
+				n = enc_stack_list(s, seat, st2, v);
+				for (int k = 0; k < n && got < need; k++) {
+					enc_item *it = &a->items[a->nitems++];
+					memset(it, 0, sizeof *it);
+					it->kind = ENC_ITEM_REF;
+					it->group = (signed char)g;
+					it->stack = (signed char)st2;
+					it->pos = (signed char)(k + 1);
+					used[seat][v[k]] = 1;
+					got++;
+				}
+			}
+			if (st->from == ENC_FROM_TOWN || st->from == ENC_FROM_TABLE) {
+				n = enc_zone_list(s, seat, ENC_Z_TOWN, v);
+				for (int k = 0; k < n && got < need; k++) {
+					if (used[seat][v[k]])
+						continue;
+					used[seat][v[k]] = 1;
+					enc_item *it = &a->items[a->nitems++];
+					memset(it, 0, sizeof *it);
+					it->kind = ENC_ITEM_CARD;
+					it->group = (signed char)g;
+					it->card = p->inst[v[k]].card;
+					got++;
+				}
+			}
+			break;
+		case ENC_STEP_DESTROY:
+			if (target < 0)
+				return 0;
+			n = enc_zone_list(s, target, ENC_Z_TOWN, v);
+			for (int k = 0; k < n && got < need; k++) {
+				const enc_card *c = enc_card_of(s, target, v[k]);
+				if ((enc_marks(s, target, v[k]) & st->need_marks) != st->need_marks ||
+				    (st->suit >= 0 && (int)c->suit != st->suit) ||
+				    (st->max_value >= 0 && enc_value(s, target, v[k]) > st->max_value))
+					continue;
+				enc_item *it = &a->items[a->nitems++];
+				memset(it, 0, sizeof *it);
+				it->kind = ENC_ITEM_CARD;
+				it->group = (signed char)g;
+				it->card = s->p[target].inst[v[k]].card;
+				got++;
+			}
+			break;
+		case ENC_STEP_DRAW:
+			for (int k = 0; k < need; k++) {
+				int best = 0, most = -1;
+				for (int pile = 0; pile < ENC_PILES; pile++) {
+					int m = enc_pile_list(s, seat, pile, v);
+					if (m > most) {
+						most = m;
+						best = pile;
+					}
+				}
+				enc_item *it = &a->items[a->nitems++];
+				memset(it, 0, sizeof *it);
+				it->kind = ENC_ITEM_NUMBER;
+				it->group = (signed char)g;
+				it->number = (short)(best + 1);
+				got++;
+			}
+			break;
+		default:
+			for (int r = 0; r < s->data->pool.nres && got < need; r++) {
+				if (s->data->pool.res[r].special)
+					continue;
+				enc_item *it = &a->items[a->nitems++];
+				memset(it, 0, sizeof *it);
+				it->kind = ENC_ITEM_RESOURCE;
+				it->group = (signed char)g;
+				it->number = (short)r;
+				got++;
+			}
+			break;
+		}
+		if (got < need)
+			return 0;
+	}
+	if (e->unexpressed) {
+		a->has_outcome = 1;
+		a->nout = 1;
+		memset(&a->out[0], 0, sizeof a->out[0]);
+		a->out[0].kind = ENC_OUT_NOTHING;
+	}
+	return 1;
+}

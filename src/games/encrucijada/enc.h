@@ -1,0 +1,621 @@
+/* enc.h - Encrucijada: Guerra de las Épocas, shared inside the engine.
+ *
+ * The rule text is ../shared/rules/encrucijada.es.txt; section names in
+ * comments and diagnostics follow it ("rule 6.D2", "rule 2, Costo").  The
+ * manual herald-encrucijada(7) describes the rules as enforced and every
+ * ruling herald makes where the text is silent.
+ *
+ * Layout of the engine:
+ *   data.c        the card pool: resources, civilisations, cards, towers
+ *   effect.c      the effect language: parsing effects from YAML
+ *   effect-run.c  the effect language: checking, applying, priority
+ *   deck.c        deck files and the construction rules (rule 1)
+ *   state.c       set-up from the tags, piles and shuffles, card zones
+ *   activation.c  resources, activation, modifiers and their expiry
+ *   turn.c        set-up action and the turn phases A, B, C, E, F
+ *   war.c         phase D: declaration, battle, invasion, regroup
+ *   victory.c     elimination and the three ways to win (rule 4)
+ *   notation.c    action syntax (PCRE2) and its canonical spelling
+ *   render.c      the plain-text picture of a position
+ *   legal.c       the legal actions and the tags of a random game
+ *   engine.c      the hg_game_class and the dispatch of actions
+ */
+#ifndef HERALD_ENC_H
+#define HERALD_ENC_H
+
+#include "herald.h"
+#include "internal.h"
+#include "pattern.h"
+
+/* ------------------------------------------------------------------ limits */
+#define ENC_MIN_SEATS 2
+#define ENC_MAX_SEATS 6		/* rule 1: "De 2 a 6 jugadores" */
+#define ENC_MIN_DECK 40		/* rule 1: a deck of 40 to 60 cards */
+#define ENC_MAX_DECK 60
+#define ENC_MAX_COPIES 5	/* rule 1: copies of one name (basto, copa, espada) */
+#define ENC_MAX_ORO 10		/* rule 1: oro cards in all */
+#define ENC_PILES 3		/* rule 1, B: three piles */
+#define ENC_SETUP_CARDS 6	/* rule 5: the first 6 cards of one pile */
+#define ENC_HAND_TARGET 6	/* rule 6.A: draw up to 6 */
+#define ENC_PUT_LIMIT 4		/* rule 6.B: put down up to 4 */
+#define ENC_WIN_RESOURCE 150	/* rule 4: "Sumar 150 en 1 Recurso" */
+#define ENC_WIN_PER_ALLY 100	/* rule 4: "+100 por aliado" */
+#define ENC_TOWER_RESISTANCE 50	/* rule 1: towers have the number 50 */
+
+#define ENC_MAX_RES 16		/* resource types in one card pool */
+#define ENC_MAX_STACKS 26	/* hidden stacks are named a to z */
+#define ENC_MAX_MODS 64		/* modifiers in force at once */
+#define ENC_MAX_BANS 32		/* restrictions in force at once */
+#define ENC_MAX_PENDING 12	/* effects waiting in one exchange */
+#define ENC_MAX_ITEMS 16	/* chosen items in one effect use */
+#define ENC_MAX_OUTCOME 8	/* stated outcome parts of one use */
+#define ENC_MAX_STEPS 12	/* steps of one effect */
+#define ENC_MAX_COUNT 10	/* cards one step may discard, destroy or draw */
+
+/* ------------------------------------------------------------------ cards */
+typedef enum enc_suit {
+	ENC_ORO, ENC_COPA, ENC_BASTO, ENC_ESPADA, ENC_NSUITS
+} enc_suit;
+
+/* Characteristics and marks as bits (rule 2, Característica, Invasión). */
+enum {
+	ENC_MARK_VOLADOR = 1 << 0,
+	ENC_MARK_ANTIAEREO = 1 << 1,
+	ENC_MARK_MARINO = 1 << 2,
+	ENC_MARK_INVADE = 1 << 3,
+	ENC_MARK_DEFENCE = 1 << 4
+};
+
+typedef struct enc_resource {
+	char *id;
+	char *name;
+	int special;		/* Sagrait, Ídolo Maldito (rule 2): not a target */
+	hg_pos pos;
+} enc_resource;
+
+typedef struct enc_civ {
+	char *id;
+	char *name;
+	int shielded;		/* Pacificadores, Avance: resources untouchable */
+	hg_pos pos;
+} enc_civ;
+
+/* ---------------------------------------------------------------- effects */
+typedef enum enc_step_kind {
+	ENC_STEP_DISCARD,	/* discard N of your own cards (a cost) */
+	ENC_STEP_DESTROY,	/* discard N visible cards of the target */
+	ENC_STEP_DRAW,		/* draw N cards from your piles */
+	ENC_STEP_BOOST,		/* value and marks for a duration */
+	ENC_STEP_WEAR,		/* wear on a side of the current war */
+	ENC_STEP_TOWER,		/* damage or repair a tower */
+	ENC_STEP_RESOURCE,	/* a resource for a duration */
+	ENC_STEP_DRAIN,		/* the target loses a resource for a duration */
+	ENC_STEP_FORBID,	/* "no puedes declarar guerra en tu turno" */
+	ENC_STEP_ATTACK_AGAIN,	/* the attacking card attacks once more */
+	ENC_STEP_UNEXPRESSED	/* text the language cannot express */
+} enc_step_kind;
+
+typedef enum enc_zone_pick {	/* where DISCARD takes its cards */
+	ENC_FROM_TABLE, ENC_FROM_TOWN, ENC_FROM_HIDDEN, ENC_FROM_HAND
+} enc_zone_pick;
+
+typedef enum enc_scope {	/* which cards a BOOST reaches */
+	ENC_SCOPE_ALL, ENC_SCOPE_TOWN, ENC_SCOPE_ATTACKING, ENC_SCOPE_SOURCE
+} enc_scope;
+
+typedef enum enc_duration {
+	ENC_DUR_INSTANT, ENC_DUR_TURN, ENC_DUR_ROUND, ENC_DUR_WAR
+} enc_duration;
+
+typedef enum enc_forbid {
+	ENC_FORBID_WAR, ENC_FORBID_EFFECTS, ENC_FORBID_PUT
+} enc_forbid;
+
+typedef enum enc_whom { ENC_WHO_SELF, ENC_WHO_TARGET } enc_whom;
+
+typedef struct enc_step {
+	enc_step_kind kind;
+	hg_pos pos;
+	int count;		/* DISCARD, DESTROY, DRAW */
+	enc_zone_pick from;	/* DISCARD */
+	int max_value;		/* DESTROY: -1 for any */
+	int suit;		/* DESTROY: -1 for any */
+	unsigned need_marks;	/* DESTROY: cards with all these marks */
+	int amount;		/* BOOST value, WEAR, TOWER (signed), RESOURCE */
+	unsigned grant;		/* BOOST: marks granted */
+	enc_scope scope;	/* BOOST */
+	enc_duration duration;	/* BOOST, RESOURCE, FORBID (turn only) */
+	enc_whom who;		/* BOOST, TOWER, FORBID: whose; WEAR: side */
+	int res;		/* RESOURCE, DRAIN: type, -1 = chosen by the user */
+	enc_forbid forbid;	/* FORBID */
+	char *text;		/* UNEXPRESSED */
+} enc_step;
+
+typedef enum enc_target_kind {
+	ENC_TARGET_NONE,	/* the effect names no player */
+	ENC_TARGET_OPPONENT,	/* a player of another team */
+	ENC_TARGET_PLAYER	/* any other player */
+} enc_target_kind;
+
+/* Where an effect may be used (all by default, within rule 6). */
+enum {
+	ENC_WHEN_TURN = 1 << 0,		/* phases C and E of your own turn */
+	ENC_WHEN_WAR = 1 << 1,		/* a war you take part in */
+	ENC_WHEN_RESPONSE = 1 << 2,	/* as the target of another effect */
+	ENC_WHEN_ATTACKING = 1 << 3,	/* only from the attacking card */
+	ENC_WHEN_ALL = ENC_WHEN_TURN | ENC_WHEN_WAR | ENC_WHEN_RESPONSE
+};
+
+typedef struct enc_effect {
+	hg_pos pos;
+	char *text;		/* the card's wording, informational */
+	enc_target_kind target;
+	unsigned when;
+	int battle;		/* copa: usable in battle without attacking */
+	enc_step *steps;
+	size_t nsteps;
+	int unexpressed;	/* some step is ENC_STEP_UNEXPRESSED */
+} enc_effect;
+
+typedef struct enc_card {
+	char *id;
+	char *name;
+	char **aliases;
+	size_t naliases;
+	hg_pos pos;
+	int civ;		/* -1 for towers outside a civilisation */
+	int number;		/* collector number (not used in play) */
+	enc_suit suit;
+	int value;		/* towers: the resistance */
+	int provides[ENC_MAX_RES];
+	int cost[ENC_MAX_RES];
+	unsigned marks;		/* characteristics, invade, defence */
+	char *klass;
+	int evento;		/* class EVENTO: one level more priority */
+	int tower;		/* an Atempus tower */
+	enc_effect *effect;	/* NULL: no effect */
+} enc_card;
+
+/* ------------------------------------------------------------------ decks */
+typedef struct enc_deck_entry {
+	int card;
+	int count;
+	int pile;
+	hg_pos pos;
+} enc_deck_entry;
+
+typedef struct enc_deck {
+	char *id;
+	char *name;
+	char *file;
+	int tower;
+	hg_pos pos;
+	enc_deck_entry *entries;	/* in file order */
+	size_t nentries;
+	int pile[ENC_PILES][ENC_MAX_DECK];	/* cards in file order */
+	int pile_n[ENC_PILES];
+	int total;
+} enc_deck;
+
+/* -------------------------------------------------------- the loaded data */
+typedef struct enc_patterns enc_patterns;
+
+typedef struct enc_pool {
+	enc_resource res[ENC_MAX_RES];
+	int nres;
+	hg_names *res_names;
+	enc_civ *civs;
+	size_t nciv, capciv;
+	enc_card *cards;
+	size_t ncards, capcards;
+	hg_names *card_names;	/* ids, names and aliases of cards and towers */
+	hg_names *civ_names;
+	char **files;		/* every file read, for messages */
+	size_t nfiles, capfiles;
+} enc_pool;
+
+struct hg_gdata {
+	enc_pool pool;
+	enc_deck **decks;	/* bundled decks, then the record's own */
+	size_t ndecks, capdecks;
+	hg_names *deck_names;	/* bundled decks by id */
+	int seat_file[ENC_MAX_SEATS];	/* deck index from Deck<n>File, or -1 */
+	enc_patterns *pat;
+};
+
+/* ------------------------------------------------------------------ state */
+typedef enum enc_zone {
+	ENC_Z_PILE, ENC_Z_HAND, ENC_Z_STACK, ENC_Z_TOWN, ENC_Z_DISCARD,
+	ENC_Z_DUEL		/* revealed and fighting: see war.c */
+} enc_zone;
+
+/* One physical card of a player. */
+typedef struct enc_inst {
+	short card;		/* pool index, -1 while unseen (no Seed) */
+	signed char pile;	/* pile it started in */
+	signed char zone;
+	signed char stack;	/* ENC_Z_STACK, ENC_Z_DUEL: the stack */
+	short order;		/* position in its pile, stack, hand or town */
+	signed char used_seat;	/* effect used: whose turn it was, or -1 */
+	unsigned used_turn;	/* ... and which turn */
+} enc_inst;
+
+typedef enum enc_stack_state {
+	ENC_STACK_FREE, ENC_STACK_USED, ENC_STACK_BLOCKED
+} enc_stack_state;
+
+typedef struct enc_stack {
+	unsigned char state;
+	signed char block_seat;	/* blocked until this seat's next turn */
+	unsigned block_turn;
+	int war;		/* ENC_STACK_USED: the war it belongs to */
+} enc_stack;
+
+typedef struct enc_player {
+	int deck;
+	int team;
+	int tower;		/* pool index */
+	int resistance;
+	int eliminated;		/* 0, or an ENC_LOST_* reason */
+	int ninst;
+	enc_inst inst[ENC_MAX_DECK];
+	enc_stack stacks[ENC_MAX_STACKS];
+	int wear;		/* desgaste, this turn (rule 6.D2) */
+	int credits;		/* puts owed for hidden cards taken back (rule 3) */
+	signed char tower_used_seat;	/* the tower's effect: as enc_inst.used_* */
+	unsigned tower_used_turn;
+	int exhausted;		/* armies this side finished in the current war */
+	int had_turn;
+	unsigned last_start;	/* the turn number of its latest turn */
+} enc_player;
+
+enum { ENC_LOST_TOWER = 1, ENC_LOST_PILE = 2 };
+
+typedef struct enc_mod {
+	signed char seat;	/* whose cards or resources */
+	signed char src_seat;	/* the source card's owner */
+	short src_inst;		/* -1: the tower (never expires early) */
+	signed char scope;	/* enc_scope; ENC_SCOPE_SOURCE: inst only */
+	short inst;
+	short value;
+	unsigned char marks;
+	signed char res;	/* a resource, or -1 */
+	short res_amount;
+	signed char dur;	/* enc_duration */
+	signed char dur_seat;	/* ROUND: until this seat's next turn */
+	unsigned dur_turn;
+	int war;		/* WAR: the war it lasts for */
+} enc_mod;
+
+typedef struct enc_ban {
+	signed char seat;
+	signed char what;	/* enc_forbid */
+	unsigned turn;		/* the turn it applies to; 0: seat's next turn */
+} enc_ban;
+
+/* A chosen item of an effect use, resolved to the state's terms. */
+typedef enum enc_item_kind {
+	ENC_ITEM_CARD,		/* a card name (hand, town) */
+	ENC_ITEM_REF,		/* a hidden card: stack and position */
+	ENC_ITEM_NUMBER,	/* a pile or amount */
+	ENC_ITEM_RESOURCE,
+	ENC_ITEM_UNKNOWN	/* '?' */
+} enc_item_kind;
+
+typedef struct enc_item {
+	signed char kind;
+	signed char group;	/* which '/' group it came in */
+	signed char stack;	/* REF */
+	signed char pos;	/* REF: 1-based, 0 = top */
+	short card;		/* CARD: pool index */
+	short number;		/* NUMBER, RESOURCE */
+	short inst;		/* filled when resolved against the state */
+	hg_pos where;
+} enc_item;
+
+typedef enum enc_outcome_kind {
+	ENC_OUT_NOTHING, ENC_OUT_DISCARD, ENC_OUT_TOWER, ENC_OUT_WEAR
+} enc_outcome_kind;
+
+typedef struct enc_outcome {
+	signed char kind;
+	signed char seat;
+	enc_item item;		/* DISCARD */
+	short amount;		/* TOWER (signed), WEAR */
+	hg_pos where;
+} enc_outcome;
+
+typedef enum enc_source_kind {
+	ENC_SRC_TOWN, ENC_SRC_TOWER, ENC_SRC_ATTACKER
+} enc_source_kind;
+
+/* An effect that has been used: now, or waiting in an exchange. */
+typedef struct enc_use {
+	signed char seat;
+	signed char src;	/* enc_source_kind */
+	short inst;		/* ENC_SRC_TOWN, ENC_SRC_ATTACKER */
+	short card;
+	signed char target;	/* seat, or -1 */
+	signed char level;	/* priority (rule 2, El Palo; Clase) */
+	signed char evento;
+	signed char order;
+	enc_item items[ENC_MAX_ITEMS];
+	int nitems;
+	enc_outcome out[ENC_MAX_OUTCOME];
+	int nout;
+} enc_use;
+
+/* The window that opens when an effect names another player (rule 2,
+ * Efectos): the target may answer before anything resolves. */
+typedef struct enc_exchange {
+	int active;
+	int target;
+	enc_use uses[ENC_MAX_PENDING];
+	int n;
+} enc_exchange;
+
+typedef enum enc_war_stage {
+	ENC_WAR_NONE, ENC_WAR_DECLARED, ENC_WAR_BATTLE, ENC_WAR_INVASION
+} enc_war_stage;
+
+typedef enum enc_target {
+	ENC_TGT_NONE, ENC_TGT_TOWER, ENC_TGT_TOWN, ENC_TGT_ARMY
+} enc_target;
+
+typedef struct enc_war {
+	int stage;		/* enc_war_stage */
+	int id;			/* counts wars, for durations */
+	int att, def;
+	int att_army, def_army;	/* stacks, -1 none chosen */
+	int att_card, def_card;	/* revealed duel cards, -1 none */
+	int att_used, def_used;	/* this war's used armies, -1 none */
+	int target;		/* enc_target, invasion */
+	int target_inst;	/* ENC_TGT_TOWN: the defending town card */
+	int retargeted, forced;
+	int again;		/* attack-again pending for att_card */
+} enc_war;
+
+typedef enum enc_phase {
+	ENC_PH_SETUP, ENC_PH_A, ENC_PH_B, ENC_PH_C, ENC_PH_D, ENC_PH_E
+} enc_phase;
+
+typedef struct enc_shared enc_shared;	/* names, seed: shared by clones */
+
+struct hg_state {
+	const hg_gdata *data;
+	enc_shared *sh;
+	int nseats;
+	int nteams;
+	int seeded;
+	enc_player p[ENC_MAX_SEATS];
+
+	unsigned turn;		/* 0 during set-up, then 1, 2, ... */
+	int current;		/* whose turn (or set-up) it is */
+	int phase;		/* enc_phase */
+	int draws_needed, draws_done;
+	int puts;		/* cards put down in phase B */
+	int takes, moves;	/* counted for legal()'s bound only */
+	int war_done;
+
+	enc_war war;
+	int wars;		/* wars so far */
+	enc_exchange ex;
+	enc_mod mods[ENC_MAX_MODS];
+	int nmods;
+	enc_ban bans[ENC_MAX_BANS];
+	int nbans;
+	unsigned seq;		/* orders cards put into the town */
+
+	int over;
+	int winner_team;	/* -1: a draw */
+	char result[64];
+};
+
+struct enc_shared {
+	int refs;
+	char **names;		/* player names in seat order */
+	size_t nnames;
+	char *seed;
+};
+
+/* ---------------------------------------------------------------- actions */
+typedef enum enc_act_kind {
+	ENC_A_SETUP, ENC_A_DRAW, ENC_A_PUT, ENC_A_SHOW, ENC_A_TAKE, ENC_A_MOVE,
+	ENC_A_USE, ENC_A_PASS, ENC_A_WAR, ENC_A_DEFEND, ENC_A_YIELD, ENC_A_ARMY,
+	ENC_A_REVEAL, ENC_A_FIGHT, ENC_A_TARGET, ENC_A_RETARGET, ENC_A_FORCE,
+	ENC_A_REGROUP, ENC_A_END
+} enc_act_kind;
+
+struct hg_action {
+	enc_act_kind kind;
+	int seat;
+	hg_pos pos;		/* the first token of the body */
+	hg_pos seat_pos;
+	int pile;		/* SETUP, DRAW */
+	int card;		/* DRAW, PUT, SHOW, TAKE, REVEAL, TARGET, RETARGET, FORCE:
+				   pool index, -1 none, -2 '?' */
+	hg_pos card_pos;
+	int visible;		/* PUT */
+	enc_item ref, ref2;	/* PUT (ref2: where), SHOW, TAKE, MOVE, FORCE */
+	int has_ref;
+	int other;		/* WAR, USE: a seat, -1 none */
+	hg_pos other_pos;
+	int tgt;		/* TARGET: enc_target */
+	int army;		/* ARMY, TARGET army: stack */
+	int src;		/* USE: enc_source_kind guess: tower or a card */
+	int src_card;		/* USE: pool index */
+	hg_pos src_pos;
+	enc_item items[ENC_MAX_ITEMS];
+	int nitems;
+	int ngroups;
+	enc_outcome out[ENC_MAX_OUTCOME];
+	int nout;
+	int has_outcome;
+};
+
+/* ------------------------------------------------------------ data.c */
+void enc_pool_init(enc_pool *pool);
+void enc_pool_free(enc_pool *pool);
+/* Reads one card file (resources, civilisations, cards, towers); 0 or -1. */
+int enc_pool_load_file(enc_pool *pool, const char *path, hg_diags *d);
+/* Checks what only the whole pool can tell (at least one tower ...). */
+int enc_pool_finish(enc_pool *pool, hg_pos where, hg_diags *d);
+/* Loads the bundled card files found along the data path. */
+int enc_pool_load_bundled(enc_pool *pool, const hg_datapath *path, hg_diags *d);
+int enc_find_card(const enc_pool *pool, const char *name);
+int enc_find_res(const enc_pool *pool, const char *name);
+void enc_suggest_cards(const enc_pool *pool, const char *name, hg_diag *dg);
+extern const char *const enc_suit_names[];
+extern const char *const enc_bundled_card_files[];
+extern const char *const enc_bundled_deck_files[];
+int enc_is_reserved_name(const char *name);
+/* [volador, defence, ...] into mark bits. */
+int enc_load_marks(const hg_ynode *list, unsigned *marks, hg_diags *d);
+
+/* ------------------------------------------------------------ effect.c */
+enc_effect *enc_effect_parse(const enc_pool *pool, const hg_ynode *n, hg_diags *d);
+void enc_effect_free(enc_effect *e);
+const char *enc_step_name(enc_step_kind k);
+
+/* ------------------------------------------------------------ deck.c */
+/* Loads and checks a deck file against the pool.  `shown` is the name the
+ * diagnostics give the file.  NULL after diagnostics. */
+enc_deck *enc_deck_load(const enc_pool *pool, const char *path, hg_diags *d);
+void enc_deck_free(enc_deck *deck);
+
+/* ------------------------------------------------------------ state.c */
+hg_state *enc_setup(const hg_gdata *data, const hg_game_record *rec, hg_diags *d);
+hg_state *enc_clone(const hg_state *s);
+void enc_free_state(hg_state *s);
+void enc_state_copy(hg_state *dst, const hg_state *src);
+const char *enc_seat_name(int seat);	/* "P1" ... */
+int enc_find_seat(const hg_state *s, const char *word);
+const enc_card *enc_card_of(const hg_state *s, int seat, int inst);
+const char *enc_card_id(const hg_state *s, int card);
+/* Zone helpers: the instances of a zone in order; return the count. */
+int enc_stack_list(const hg_state *s, int seat, int stack, int *out);
+int enc_pile_list(const hg_state *s, int seat, int pile, int *out);
+int enc_zone_list(const hg_state *s, int seat, enc_zone zone, int *out);
+int enc_zone_count(const hg_state *s, int seat, enc_zone zone);
+int enc_stack_count(const hg_state *s, int seat, int stack);
+int enc_free_stack(const hg_state *s, int seat);
+/* Inserts inst into stack at 1-based position (0 = top, -1 = bottom). */
+void enc_stack_insert(hg_state *s, int seat, int inst, int stack, int pos);
+void enc_stack_renumber(hg_state *s, int seat, int stack);
+/* The instance at a stack position (1-based; 0 = top), or -1. */
+int enc_stack_at(const hg_state *s, int seat, int stack, int pos);
+void enc_to_zone(hg_state *s, int seat, int inst, enc_zone zone);
+/* Names an unseen card (rule: herald-encrucijada(7), HIDDEN CARDS): 0, or
+ * -1 when it cannot be that card (diagnosed).  Reports HG_UNVERIFIED. */
+int enc_identify(hg_state *s, int seat, int inst, int card, hg_pos pos, hg_diags *d);
+/* A card of the hand by name (-2 = '?'): the instance, or -1. */
+int enc_hand_find(const hg_state *s, int seat, int card);
+int enc_town_find(const hg_state *s, int seat, int card, int usable_only);
+int enc_teammates(const hg_state *s, int a, int b);
+int enc_next_seat(const hg_state *s, int seat);
+
+/* ------------------------------------------------------------ activation.c */
+void enc_resources(const hg_state *s, int seat, int out[ENC_MAX_RES]);
+/* Town cards' activity into active[] (indexed by instance). */
+void enc_activity(const hg_state *s, int seat, int active[ENC_MAX_DECK], int res[ENC_MAX_RES]);
+int enc_is_active(const hg_state *s, int seat, int inst);
+int enc_can_activate(const hg_state *s, int seat, int card);
+int enc_value(const hg_state *s, int seat, int inst);
+unsigned enc_marks(const hg_state *s, int seat, int inst);
+/* After every change: deactivated attackers go home, durations whose source
+ * is gone end, then the victory checks run. */
+void enc_settle(hg_state *s);
+void enc_mod_add(hg_state *s, const enc_mod *m);
+/* End-of-turn and start-of-turn expiry. */
+void enc_expire_turn_end(hg_state *s);
+void enc_expire_turn_start(hg_state *s, int seat);
+void enc_expire_war_end(hg_state *s, int war);
+int enc_round_over(const hg_state *s, int seat, unsigned turn);
+int enc_banned(const hg_state *s, int seat, enc_forbid what);
+int enc_effect_used(const hg_state *s, int seat, int inst);
+
+/* ------------------------------------------------------------ effect-run.c */
+int enc_apply_use(hg_state *s, const hg_action *a, hg_diags *d);
+int enc_apply_pass(hg_state *s, const hg_action *a, hg_diags *d);
+int enc_priority(const enc_card *c);
+/* Can `seat` use effects now, and from which sources?  For legal(). */
+int enc_use_allowed(const hg_state *s, int seat);
+/* Fills a representative use of a source for legal(); 0 when none. */
+int enc_sample_use(const hg_state *s, int seat, int src, int inst, int target,
+		   hg_action *a);
+
+/* ------------------------------------------------------------ turn.c */
+int enc_apply_setup(hg_state *s, const hg_action *a, hg_diags *d);
+int enc_apply_draw(hg_state *s, const hg_action *a, hg_diags *d);
+int enc_apply_put(hg_state *s, const hg_action *a, hg_diags *d);
+int enc_apply_show(hg_state *s, const hg_action *a, hg_diags *d);
+int enc_apply_take(hg_state *s, const hg_action *a, hg_diags *d);
+int enc_apply_move(hg_state *s, const hg_action *a, hg_diags *d);
+int enc_apply_end(hg_state *s, const hg_action *a, hg_diags *d);
+/* Draws the top card of a pile into the hand: the instance. */
+int enc_draw_card(hg_state *s, int seat, int pile);
+void enc_start_turn(hg_state *s, int seat);
+/* May `seat` act at all now (its turn, its war, its answer)? */
+int enc_may_act(const hg_state *s, int seat);
+/* May `seat` handle its hidden cards now (show, take, credit puts)? */
+int enc_may_handle(const hg_state *s, int seat);
+int enc_draw_done(const hg_state *s);
+/* Resolves a hidden card reference (stack, position) to an instance. */
+int enc_ref_inst(const hg_state *s, int seat, const enc_item *ref);
+int enc_stack_in_battle(const hg_state *s, int seat, int stack);
+
+/* ------------------------------------------------------------ war.c */
+int enc_apply_war(hg_state *s, const hg_action *a, hg_diags *d);
+int enc_apply_defend(hg_state *s, const hg_action *a, hg_diags *d);
+int enc_apply_yield(hg_state *s, const hg_action *a, hg_diags *d);
+int enc_apply_army(hg_state *s, const hg_action *a, hg_diags *d);
+int enc_apply_reveal(hg_state *s, const hg_action *a, hg_diags *d);
+int enc_apply_fight(hg_state *s, const hg_action *a, hg_diags *d);
+int enc_apply_target(hg_state *s, const hg_action *a, hg_diags *d);
+int enc_apply_retarget(hg_state *s, const hg_action *a, hg_diags *d);
+int enc_apply_force(hg_state *s, const hg_action *a, hg_diags *d);
+int enc_apply_regroup(hg_state *s, const hg_action *a, hg_diags *d);
+int enc_war_can_declare(const hg_state *s, int seat, int def);
+/* Who the war waits for and with what (for legal(), to_move()). */
+int enc_war_waiting(const hg_state *s);
+/* A duel card returns to the hand (no longer active). */
+void enc_duel_deactivated(hg_state *s, int seat);
+void enc_war_end(hg_state *s);
+void enc_army_available(const hg_state *s, int seat, int stacks[ENC_MAX_STACKS], int *n);
+
+/* ------------------------------------------------------------ victory.c */
+void enc_check_victory(hg_state *s);
+void enc_eliminate(hg_state *s, int seat, int why);
+int enc_team_threshold(const hg_state *s, int team);
+int enc_team_total(const hg_state *s, int team, int res);
+int enc_alive(const hg_state *s, int seat);
+
+/* ------------------------------------------------------------ notation.c */
+enc_patterns *enc_patterns_new(void);
+void enc_patterns_free(enc_patterns *p);
+hg_action *enc_parse(const hg_state *s, const hg_action_text *t, hg_diags *d);
+void enc_format(const hg_state *s, const hg_action *a, hg_buf *seat, hg_buf *body);
+void enc_format_item(const hg_state *s, const enc_item *it, hg_buf *b);
+void enc_format_ref(const enc_item *ref, hg_buf *b);
+hg_action *enc_action_new(enc_act_kind kind, int seat);
+void enc_free_action(hg_action *a);
+
+/* ------------------------------------------------------------ render.c */
+void enc_render(const hg_state *s, hg_buf *out);
+
+/* ------------------------------------------------------------ legal.c */
+void enc_legal(const hg_state *s, hg_action_list *out);
+int enc_gen_tags(const hg_gdata *data, hg_prng *r, unsigned players,
+		 const char *variant, hg_game_record *rec, hg_diags *d);
+
+/* ------------------------------------------------------------ engine.c */
+int enc_apply(hg_state *s, const hg_action *a, hg_diags *d);
+const char *enc_result(const hg_state *s);
+unsigned enc_turn(const hg_state *s);
+const char *enc_to_move(const hg_state *s);
+int enc_actor(const hg_state *s);
+
+/* Positions in diagnostics: the action's own, or where a part of it is. */
+#define ENC_POS(a) ((a)->pos)
+
+#endif

@@ -1,0 +1,365 @@
+/* engine.c - Encrucijada: Guerra de las Épocas as an hg_game_class: the data
+ * a record needs (card pool and decks), and the dispatch of each action to
+ * the rule it is checked by.  An action is tried on a copy of the position
+ * and kept only when legal, so an illegal action leaves nothing behind. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "enc.h"
+
+static const char *const aliases[] = {
+	"enc", "encrucijada-guerra-de-las-epocas", "guerra-de-las-epocas", NULL
+};
+
+static const char *const variants[] = {
+	"all-against-all: every player for itself (the default; rule 1, \"todos contra todos\")",
+	"teams: two teams, odd seats against even seats (rule 1, \"en equipos\"); any split with a Teams tag",
+	NULL
+};
+
+static const char *const data_files[] = {
+	"encrucijada/resources.yaml",
+	"encrucijada/towers.yaml",
+	"encrucijada/cards-aurora.yaml",
+	"encrucijada/cards-ocaso.yaml",
+	"encrucijada/cards-pacificadores.yaml",
+	"encrucijada/decks/aurora-vanguardia.yaml",
+	"encrucijada/decks/aurora-cosecha.yaml",
+	"encrucijada/decks/ocaso-sombras.yaml",
+	"encrucijada/decks/ocaso-ritual.yaml",
+	"encrucijada/decks/concordia-mixta.yaml",
+	NULL
+};
+
+/* ------------------------------------------------------------ data */
+static void unload(hg_gdata *g)
+{
+	if (!g)
+		return;
+	for (size_t i = 0; i < g->ndecks; i++)
+		enc_deck_free(g->decks[i]);
+	free(g->decks);
+	hg_names_free(g->deck_names);
+	enc_pool_free(&g->pool);
+	enc_patterns_free(g->pat);
+	free(g);
+}
+
+static int file_exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* A file a tag names, relative to the record's directory. */
+static char *relative(const hg_load_ctx *ctx, const char *name)
+{
+	if (name[0] == '/' || !ctx->record_dir || strcmp(ctx->record_dir, ".") == 0)
+		return hg_xstrdup(name);
+	hg_buf b;
+	hg_buf_init(&b);
+	hg_buf_printf(&b, "%s/%s", ctx->record_dir, name);
+	return hg_buf_steal(&b);
+}
+
+static int add_deck(hg_gdata *g, enc_deck *deck, int bundled, hg_diags *d)
+{
+	HG_GROW(g->decks, g->capdecks, g->ndecks + 1);
+	int k = (int)g->ndecks;
+	g->decks[g->ndecks++] = deck;
+	if (!bundled)
+		return k;
+	int clash;
+	if (hg_names_add(g->deck_names, deck->id, k, &clash) != 0 ||
+	    hg_names_add(g->deck_names, deck->name, k, &clash) != 0) {
+		hg_diag_add(d, HG_ERROR, deck->pos, "data.duplicate-id",
+			    "deck '%s' has the id or name of deck '%s'", deck->id,
+			    g->decks[clash]->id);
+		return -1;
+	}
+	return k;
+}
+
+/* CardFile: the user's own card files (';'-separated) instead of ours. */
+static int load_pool(hg_gdata *g, const hg_load_ctx *ctx, int *own, hg_diags *d)
+{
+	const hg_tag *t = ctx->rec ? hg_record_tag(ctx->rec, "CardFile") : NULL;
+	*own = t != NULL;
+	if (!t)
+		return enc_pool_load_bundled(&g->pool, ctx->path, d);
+	int rc = 0;
+	char *list = hg_xstrdup(t->value);
+	for (char *p = list; p && *p;) {
+		char *semi = strchr(p, ';');
+		if (semi)
+			*semi = '\0';
+		while (*p == ' ')
+			p++;
+		size_t n = strlen(p);
+		while (n && p[n - 1] == ' ')
+			p[--n] = '\0';
+		if (*p) {
+			char *path = relative(ctx, p);
+			if (!file_exists(path)) {
+				hg_diag_add(d, HG_ERROR, t->pos, "enc.missing-data",
+					    "cannot find the card file '%s' the CardFile tag names", path);
+				rc = -1;
+			} else if (enc_pool_load_file(&g->pool, path, d) != 0) {
+				rc = -1;
+			}
+			free(path);
+		}
+		p = semi ? semi + 1 : NULL;
+	}
+	free(list);
+	if (rc == 0)
+		rc = enc_pool_finish(&g->pool, t->pos, d);
+	return rc;
+}
+
+static int load_bundled_decks(hg_gdata *g, const hg_load_ctx *ctx, hg_diags *d)
+{
+	int rc = 0;
+	hg_pos nowhere = { NULL, 0, 0 };
+	for (size_t i = 0; enc_bundled_deck_files[i]; i++) {
+		char *path = hg_datapath_find(ctx->path, enc_bundled_deck_files[i]);
+		if (!path) {
+			hg_diag_add(d, HG_ERROR, nowhere, "enc.missing-data",
+				    "cannot find the data file '%s'", enc_bundled_deck_files[i]);
+			rc = -1;
+			continue;
+		}
+		enc_deck *deck = enc_deck_load(&g->pool, path, d);
+		free(path);
+		if (!deck || add_deck(g, deck, 1, d) < 0)
+			rc = -1;
+	}
+	return rc;
+}
+
+/* Deck<n>File: a deck file relative to the record, else a bundled deck file
+ * of that name along the data path. */
+static int load_seat_decks(hg_gdata *g, const hg_load_ctx *ctx, hg_diags *d)
+{
+	int rc = 0;
+	for (int seat = 0; seat < ENC_MAX_SEATS; seat++) {
+		g->seat_file[seat] = -1;
+		char name[32];
+		snprintf(name, sizeof name, "Deck%dFile", seat + 1);
+		const hg_tag *t = ctx->rec ? hg_record_tag(ctx->rec, name) : NULL;
+		if (!t)
+			continue;
+		char *path = relative(ctx, t->value);
+		if (!file_exists(path)) {
+			hg_buf rel;
+			hg_buf_init(&rel);
+			hg_buf_printf(&rel, "encrucijada/decks/%s", t->value);
+			char *found = hg_datapath_find(ctx->path, rel.data);
+			hg_buf_free(&rel);
+			if (!found) {
+				hg_diag_add(d, HG_ERROR, t->pos, "enc.missing-data",
+					    "cannot find the deck file '%s' the %s tag names", path, name);
+				free(path);
+				rc = -1;
+				continue;
+			}
+			free(path);
+			path = found;
+		}
+		enc_deck *deck = enc_deck_load(&g->pool, path, d);
+		free(path);
+		if (!deck) {
+			hg_diag *dg = hg_diag_add(d, HG_ERROR, t->pos, "enc.deck-illegal",
+						  "the deck of seat %d, '%s', breaks the construction rules (rule 1)",
+						  seat + 1, t->value);
+			hg_diag_note(dg, "`herald deck check FILE` reports the same");
+			rc = -1;
+			continue;
+		}
+		int k = add_deck(g, deck, 0, d);
+		if (k < 0)
+			rc = -1;
+		else
+			g->seat_file[seat] = k;
+	}
+	return rc;
+}
+
+static hg_gdata *load(const hg_load_ctx *ctx, hg_buf *key, hg_diags *d)
+{
+	hg_gdata *g = hg_xcalloc(1, sizeof *g);
+	enc_pool_init(&g->pool);
+	g->deck_names = hg_names_new();
+	int own;
+	int rc = load_pool(g, ctx, &own, d);
+	if (rc == 0 && !own)
+		rc = load_bundled_decks(g, ctx, d);
+	if (rc == 0)
+		rc = load_seat_decks(g, ctx, d);
+	if (rc != 0) {
+		unload(g);
+		return NULL;
+	}
+	g->pat = enc_patterns_new();
+	if (key)
+		hg_buf_printf(key, "encrucijada: %zu cards from %zu files, %zu decks",
+			      g->pool.ncards, g->pool.nfiles, g->ndecks);
+	return g;
+}
+
+/* ------------------------------------------------------------ play */
+static int dispatch(hg_state *s, const hg_action *a, hg_diags *d)
+{
+	switch (a->kind) {
+	case ENC_A_SETUP: return enc_apply_setup(s, a, d);
+	case ENC_A_DRAW: return enc_apply_draw(s, a, d);
+	case ENC_A_PUT: return enc_apply_put(s, a, d);
+	case ENC_A_SHOW: return enc_apply_show(s, a, d);
+	case ENC_A_TAKE: return enc_apply_take(s, a, d);
+	case ENC_A_MOVE: return enc_apply_move(s, a, d);
+	case ENC_A_USE: return enc_apply_use(s, a, d);
+	case ENC_A_PASS: return enc_apply_pass(s, a, d);
+	case ENC_A_WAR: return enc_apply_war(s, a, d);
+	case ENC_A_DEFEND: return enc_apply_defend(s, a, d);
+	case ENC_A_YIELD: return enc_apply_yield(s, a, d);
+	case ENC_A_ARMY: return enc_apply_army(s, a, d);
+	case ENC_A_REVEAL: return enc_apply_reveal(s, a, d);
+	case ENC_A_FIGHT: return enc_apply_fight(s, a, d);
+	case ENC_A_TARGET: return enc_apply_target(s, a, d);
+	case ENC_A_RETARGET: return enc_apply_retarget(s, a, d);
+	case ENC_A_FORCE: return enc_apply_force(s, a, d);
+	case ENC_A_REGROUP: return enc_apply_regroup(s, a, d);
+	case ENC_A_END: return enc_apply_end(s, a, d);
+	}
+	return -1;
+}
+
+/* A player out of the game in its own turn: the turn passes on. */
+static void pass_turn_of_fallen(hg_state *s)
+{
+	if (s->over || s->phase == ENC_PH_SETUP || enc_alive(s, s->current))
+		return;
+	enc_war_end(s);
+	s->ex.active = 0;
+	enc_expire_turn_end(s);
+	for (int i = 0; i < s->nseats; i++) {
+		s->p[i].wear = 0;
+		s->p[i].credits = 0;
+	}
+	enc_start_turn(s, enc_next_seat(s, s->current));
+	enc_settle(s);
+}
+
+/* An illegal action reports why; what it would have left unverified on
+ * the way does not matter any more. */
+static void move_errors(hg_diags *d, const hg_diags *from)
+{
+	for (size_t i = 0; i < from->n; i++) {
+		const hg_diag *x = &from->v[i];
+		if (x->severity != HG_ERROR)
+			continue;
+		hg_pos pos = { x->file, x->line, x->col };
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, x->code, "%s", x->message);
+		for (size_t k = 0; k < x->nnotes; k++)
+			hg_diag_note(dg, "%s", x->notes[k]);
+	}
+}
+
+int enc_apply(hg_state *s, const hg_action *a, hg_diags *d)
+{
+	if (s->over) {
+		hg_diag_add(d, HG_ERROR, a->pos, "enc.game-over", "the game is over: %s",
+			    s->result);
+		return -1;
+	}
+	/* Diagnostics of a failed try are kept; what else it did is not. */
+	hg_state *work = enc_clone(s);
+	hg_diags local;
+	hg_diags_init(&local);
+	int rc = dispatch(work, a, &local);
+	if (rc == 0 && local.nerrors == 0) {
+		enc_settle(work);
+		pass_turn_of_fallen(work);
+		enc_state_copy(s, work);
+		hg_diags_move(d, &local);
+	} else {
+		rc = -1;
+		if (local.nerrors == 0)
+			hg_diag_add(d, HG_ERROR, a->pos, "enc.illegal", "illegal action");
+		move_errors(d, &local);
+	}
+	hg_diags_free(&local);
+	enc_free_state(work);
+	return rc;
+}
+
+const char *enc_result(const hg_state *s)
+{
+	return s->over ? s->result : NULL;
+}
+
+unsigned enc_turn(const hg_state *s)
+{
+	return s->turn;
+}
+
+/* Who acts next: an exchange's target, the side a war waits for, else the
+ * player whose turn (or set-up) it is. */
+int enc_actor(const hg_state *s)
+{
+	if (s->over)
+		return -1;
+	if (s->ex.active)
+		return s->ex.target;
+	if (s->war.stage != ENC_WAR_NONE)
+		return enc_war_waiting(s);
+	return s->current;
+}
+
+const char *enc_to_move(const hg_state *s)
+{
+	int a = enc_actor(s);
+	return a < 0 ? NULL : enc_seat_name(a);
+}
+
+static hg_state *setup(const hg_gdata *data, const hg_game_record *rec, hg_diags *d)
+{
+	return enc_setup(data, rec, d);
+}
+
+static const hg_state *const_state(const hg_state *s)
+{
+	return s;
+}
+
+static hg_action *parse(const hg_state *s, const hg_action_text *t, hg_diags *d)
+{
+	return enc_parse(const_state(s), t, d);
+}
+
+const hg_game_class hg_enc_class = {
+	.id = "encrucijada",
+	.title = "Encrucijada: Guerra de las Épocas",
+	.aliases = aliases,
+	.variants = variants,
+	.data_files = data_files,
+	.load = load,
+	.unload = unload,
+	.setup = setup,
+	.clone = enc_clone,
+	.free_state = enc_free_state,
+	.parse = parse,
+	.format = enc_format,
+	.apply = enc_apply,
+	.free_action = enc_free_action,
+	.legal = enc_legal,
+	.result = enc_result,
+	.turn = enc_turn,
+	.to_move = enc_to_move,
+	.render = enc_render,
+	.gen_tags = enc_gen_tags,
+};

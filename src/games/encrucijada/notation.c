@@ -1,0 +1,745 @@
+/* notation.c - Encrucijada's action syntax (grammar/encrucijada.ebnf): the
+ * body of each action is matched with PCRE2 patterns compiled at load, and
+ * written back canonically (English verbs, card ids, seats P1 ... P6).
+ * Spanish verbs are accepted as aliases.  Parsing consults only the set-up
+ * (seats, card pool), never the position. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "enc.h"
+
+#define REF "[a-z](?:\\.[0-9]+)?"
+
+enum {
+	P_SETUP, P_DRAW, P_PUT, P_SHOW, P_TAKE, P_MOVE, P_USE, P_PASS, P_WAR,
+	P_DEFEND, P_YIELD, P_ARMY, P_REVEAL, P_FIGHT, P_TARGET, P_RETARGET,
+	P_FORCE, P_REGROUP, P_END, P_REF, P_COUNT
+};
+
+static const char *const sources[P_COUNT] = {
+	[P_SETUP] = "(?:setup|preparar) ([123])((?: \\S+)*)",
+	[P_DRAW] = "(?:draw|robar) ([123])(?: (\\S+))?",
+	[P_PUT] = "(?:put|bajar) (\\S+) (hidden|visible|oculta|oculto)(?: (" REF "))?",
+	[P_SHOW] = "(?:show|mostrar) (" REF ")(?: (\\S+))?",
+	[P_TAKE] = "(?:take|tomar) (" REF ")(?: (\\S+))?",
+	[P_MOVE] = "(?:move|mover) (" REF ") (" REF ")",
+	[P_USE] = "(?:use|usar) (\\S+)(?: > (\\S+))?((?: .*)?)",
+	[P_PASS] = "(?:pass|pasar)",
+	[P_WAR] = "(?:war|guerra) (\\S+)",
+	[P_DEFEND] = "(?:defend|defender)",
+	[P_YIELD] = "(?:yield|invadir)",
+	[P_ARMY] = "(?:army|ej[eé]rcito) ([a-z])",
+	[P_REVEAL] = "(?:reveal|revelar)(?: (\\S+))?",
+	[P_FIGHT] = "(?:fight|batalla|batallar)",
+	[P_TARGET] = "(?:target|objetivo) (?:(tower|torre)|(?:army|ej[eé]rcito) ([a-z])|(\\S+))",
+	[P_RETARGET] = "(?:retarget|cambiar) (\\S+)",
+	[P_FORCE] = "(?:force|obligar) (?:(" REF ")(?: (\\S+))?|(\\S+))",
+	[P_REGROUP] = "(?:regroup|withdraw|reagrupar|retirar)",
+	[P_END] = "(?:end|fin)",
+	[P_REF] = REF,
+};
+
+struct enc_patterns {
+	hg_pattern *p[P_COUNT];
+};
+
+enc_patterns *enc_patterns_new(void)
+{
+	enc_patterns *ps = hg_xcalloc(1, sizeof *ps);
+	for (int i = 0; i < P_COUNT; i++)
+		ps->p[i] = hg_pattern_new(sources[i]);
+	return ps;
+}
+
+void enc_patterns_free(enc_patterns *ps)
+{
+	if (!ps)
+		return;
+	for (int i = 0; i < P_COUNT; i++)
+		hg_pattern_free(ps->p[i]);
+	free(ps);
+}
+
+hg_action *enc_action_new(enc_act_kind kind, int seat)
+{
+	hg_action *a = hg_xcalloc(1, sizeof *a);
+	a->kind = kind;
+	a->seat = seat;
+	a->card = -1;
+	a->other = -1;
+	a->army = -1;
+	a->src_card = -1;
+	return a;
+}
+
+void enc_free_action(hg_action *a)
+{
+	free(a);
+}
+
+/* ------------------------------------------------------------ pieces */
+typedef struct pctx {
+	const hg_state *s;
+	const hg_action_text *t;
+	hg_match m;
+	hg_diags *d;
+} pctx;
+
+static hg_pos gpos(const pctx *c, int g)
+{
+	return hg_action_text_pos(c->t, c->m.start[g]);
+}
+
+static char *gdup(const pctx *c, int g)
+{
+	return hg_match_dup(&c->m, g);
+}
+
+/* A card name or '?' (-2); -1 after a diagnostic. */
+static int card_word(const pctx *c, const char *w, hg_pos pos)
+{
+	if (strcmp(w, "?") == 0)
+		return -2;
+	const enc_pool *pool = &c->s->data->pool;
+	int k = enc_find_card(pool, w);
+	if (k >= 0 && !pool->cards[k].tower)
+		return k;
+	hg_diag *dg = hg_diag_add(c->d, HG_ERROR, pos, "enc.unknown-card",
+				  "unknown card '%s'", w);
+	if (k < 0)
+		enc_suggest_cards(pool, w, dg);
+	else
+		hg_diag_note(dg, "'%s' is a tower: a tower's effect is used as 'use tower'", w);
+	return -1;
+}
+
+static int card_group(const pctx *c, int g, int *out, hg_pos *pos)
+{
+	*out = -1;
+	if (!hg_match_set(&c->m, g))
+		return 0;
+	char *w = gdup(c, g);
+	*pos = gpos(c, g);
+	int k = card_word(c, w, *pos);
+	free(w);
+	if (k == -1)
+		return -1;
+	*out = k;
+	return 0;
+}
+
+static int seat_word(const pctx *c, const char *w, hg_pos pos)
+{
+	int seat = enc_find_seat(c->s, w);
+	if (seat < 0) {
+		hg_diag *dg = hg_diag_add(c->d, HG_ERROR, pos, "enc.unknown-seat",
+					  "unknown seat '%s'", w);
+		hg_diag_note(dg, "the seats are P1 to P%d, or the players' names", c->s->nseats);
+	}
+	return seat;
+}
+
+/* "b" is stack b, top; "b.3" its third card from the top. */
+static void parse_ref(const char *w, hg_pos pos, enc_item *it)
+{
+	memset(it, 0, sizeof *it);
+	it->kind = ENC_ITEM_REF;
+	char first = w[0];
+	if (first >= 'A' && first <= 'Z')
+		first = (char)(first - 'A' + 'a');
+	it->stack = (signed char)(first - 'a');
+	it->pos = w[1] == '.' ? (signed char)(atoi(w + 2) > 99 ? 99 : atoi(w + 2)) : 0;
+	it->inst = -1;
+	it->where = pos;
+}
+
+static int ref_group(const pctx *c, int g, enc_item *it)
+{
+	char *w = gdup(c, g);
+	parse_ref(w, gpos(c, g), it);
+	free(w);
+	if (it->pos == 0 && strchr(c->m.subject + c->m.start[g], '.') &&
+	    strchr(c->m.subject + c->m.start[g], '.') < c->m.subject + c->m.end[g]) {
+		hg_diag_add(c->d, HG_ERROR, gpos(c, g), "enc.syntax",
+			    "stack positions count from 1 (the top)");
+		return -1;
+	}
+	return 0;
+}
+
+void enc_format_ref(const enc_item *ref, hg_buf *b)
+{
+	if (ref->pos <= 1)
+		hg_buf_printf(b, "%c", 'a' + ref->stack);
+	else
+		hg_buf_printf(b, "%c.%d", 'a' + ref->stack, ref->pos);
+}
+
+/* ------------------------------------------------------------ use */
+static const hg_atok *tok_at(const hg_action_text *t, size_t off)
+{
+	for (size_t i = 0; i < t->ntoks; i++)
+		if (t->toks[i].off >= off)
+			return &t->toks[i];
+	return NULL;
+}
+
+static int is_ref_word(const pctx *c, const char *w)
+{
+	hg_match m;
+	return hg_pattern_match(c->s->data->pat->p[P_REF], w, &m);
+}
+
+/* One chosen item: a hidden card (stack ref), a pile, '?', a card or a
+ * resource. */
+static int parse_item(const pctx *c, const hg_atok *tk, enc_item *it)
+{
+	memset(it, 0, sizeof *it);
+	it->inst = -1;
+	it->where = tk->pos;
+	if (tk->kind == HG_ATOK_UNKNOWN) {
+		it->kind = ENC_ITEM_UNKNOWN;
+		return 0;
+	}
+	if (tk->kind == HG_ATOK_NUMBER) {
+		it->kind = ENC_ITEM_NUMBER;
+		long v = strtol(tk->text, NULL, 10);
+		it->number = (short)(v > 999 ? 999 : v);
+		return 0;
+	}
+	if (tk->kind == HG_ATOK_WORD && is_ref_word(c, tk->text)) {
+		parse_ref(tk->text, tk->pos, it);
+		return 0;
+	}
+	const enc_pool *pool = &c->s->data->pool;
+	int k = tk->kind == HG_ATOK_WORD ? enc_find_card(pool, tk->text) : -1;
+	if (k >= 0 && !pool->cards[k].tower) {
+		it->kind = ENC_ITEM_CARD;
+		it->card = (short)k;
+		return 0;
+	}
+	int r = tk->kind == HG_ATOK_WORD ? enc_find_res(pool, tk->text) : -1;
+	if (r >= 0) {
+		it->kind = ENC_ITEM_RESOURCE;
+		it->number = (short)r;
+		return 0;
+	}
+	hg_diag *dg = hg_diag_add(c->d, HG_ERROR, tk->pos, "enc.unknown-card",
+				  "'%s' is no card, resource, pile or stack", tk->text);
+	if (tk->kind == HG_ATOK_WORD)
+		enc_suggest_cards(pool, tk->text, dg);
+	return -1;
+}
+
+/* A signed amount: "-3", "3" or "+ 3". */
+static int amount_at(const hg_action_text *t, size_t *i, int *out)
+{
+	int sign = 1;
+	if (*i < t->ntoks && t->toks[*i].kind == HG_ATOK_PUNCT &&
+	    strcmp(t->toks[*i].text, "+") == 0)
+		(*i)++;
+	if (*i >= t->ntoks)
+		return -1;
+	const char *w = t->toks[*i].text;
+	if (*w == '-') {
+		sign = -1;
+		w++;
+	}
+	if (!*w)
+		return -1;
+	for (const char *p = w; *p; p++)
+		if (*p < '0' || *p > '9')
+			return -1;
+	long v = strtol(w, NULL, 10);
+	*out = sign * (int)(v > 999 ? 999 : v);
+	(*i)++;
+	return 0;
+}
+
+/* The stated outcome of an effect the card data cannot express:
+ * "nothing" | part {"," part}, part = "discard" seat item | "tower" seat
+ * amount | "wear" seat amount. */
+static int parse_outcome(const pctx *c, hg_action *a, size_t i)
+{
+	const hg_action_text *t = c->t;
+	a->has_outcome = 1;
+	for (;;) {
+		if (i >= t->ntoks)
+			goto bad;
+		const hg_atok *verb = &t->toks[i++];
+		if (a->nout >= ENC_MAX_OUTCOME) {
+			hg_diag_add(c->d, HG_ERROR, verb->pos, "enc.syntax",
+				    "an outcome of more than %d parts", ENC_MAX_OUTCOME);
+			return -1;
+		}
+		enc_outcome *o = &a->out[a->nout];
+		memset(o, 0, sizeof *o);
+		o->where = verb->pos;
+		o->item.inst = -1;
+		if (hg_name_eq(verb->text, "nothing") || hg_name_eq(verb->text, "nada")) {
+			o->kind = ENC_OUT_NOTHING;
+		} else {
+			if (hg_name_eq(verb->text, "discard") || hg_name_eq(verb->text, "descartar"))
+				o->kind = ENC_OUT_DISCARD;
+			else if (hg_name_eq(verb->text, "tower") || hg_name_eq(verb->text, "torre"))
+				o->kind = ENC_OUT_TOWER;
+			else if (hg_name_eq(verb->text, "wear") || hg_name_eq(verb->text, "desgaste"))
+				o->kind = ENC_OUT_WEAR;
+			else
+				goto bad_at;
+			if (i >= t->ntoks)
+				goto bad;
+			o->seat = (signed char)seat_word(c, t->toks[i].text, t->toks[i].pos);
+			if (o->seat < 0)
+				return -1;
+			i++;
+			if (o->kind == ENC_OUT_DISCARD) {
+				if (i >= t->ntoks)
+					goto bad;
+				if (parse_item(c, &t->toks[i], &o->item) != 0)
+					return -1;
+				if (o->item.kind != ENC_ITEM_CARD && o->item.kind != ENC_ITEM_REF) {
+					hg_diag_add(c->d, HG_ERROR, t->toks[i].pos, "enc.syntax",
+						    "an outcome discards a card of the town or a hidden card");
+					return -1;
+				}
+				i++;
+			} else {
+				int v;
+				if (amount_at(t, &i, &v) != 0)
+					goto bad;
+				o->amount = (short)v;
+			}
+		}
+		a->nout++;
+		if (i >= t->ntoks)
+			return 0;
+		if (strcmp(t->toks[i].text, ",") != 0) {
+			verb = &t->toks[i];
+			goto bad_at;
+		}
+		i++;
+		continue;
+bad_at:
+		hg_diag_add(c->d, HG_ERROR, verb->pos, "enc.syntax",
+			    "'%s' is no outcome: 'nothing', 'discard SEAT CARD', 'tower SEAT N' or 'wear SEAT N'",
+			    verb->text);
+		return -1;
+	}
+bad:
+	hg_diag_add(c->d, HG_ERROR, t->ntoks ? t->toks[t->ntoks - 1].pos : t->pos, "enc.syntax",
+		    "the outcome after '=' is incomplete: 'nothing', 'discard SEAT CARD', 'tower SEAT N' or 'wear SEAT N'");
+	return -1;
+}
+
+static int parse_use(const pctx *c, hg_action *a)
+{
+	char *src = gdup(c, 1);
+	a->src_pos = gpos(c, 1);
+	if (hg_name_eq(src, "tower") || hg_name_eq(src, "torre")) {
+		a->src = ENC_SRC_TOWER;
+	} else {
+		a->src = ENC_SRC_TOWN;
+		a->src_card = card_word(c, src, a->src_pos);
+		if (a->src_card == -2) {
+			hg_diag_add(c->d, HG_ERROR, a->src_pos, "enc.syntax",
+				    "an effect's card is seen by all: name it");
+			a->src_card = -1;
+		}
+	}
+	free(src);
+	if (a->src == ENC_SRC_TOWN && a->src_card < 0)
+		return -1;
+	if (hg_match_set(&c->m, 2)) {
+		char *w = gdup(c, 2);
+		a->other_pos = gpos(c, 2);
+		a->other = seat_word(c, w, a->other_pos);
+		free(w);
+		if (a->other < 0)
+			return -1;
+	}
+	/* The rest: groups "/ item ..." then "= outcome". */
+	const hg_action_text *t = c->t;
+	const hg_atok *first = c->m.end[3] > c->m.start[3] ? tok_at(t, c->m.start[3]) : NULL;
+	size_t i = first ? (size_t)(first - t->toks) : t->ntoks;
+	int group = -1;
+	while (i < t->ntoks) {
+		const hg_atok *tk = &t->toks[i];
+		if (tk->kind == HG_ATOK_PUNCT && strcmp(tk->text, "/") == 0) {
+			group = ++a->ngroups - 1;
+			i++;
+			continue;
+		}
+		if (tk->kind == HG_ATOK_PUNCT && strcmp(tk->text, "=") == 0)
+			return parse_outcome(c, a, i + 1);
+		if (group < 0) {
+			hg_diag_add(c->d, HG_ERROR, tk->pos, "enc.syntax",
+				    "'%s': choices follow '/', a stated outcome follows '='", tk->text);
+			return -1;
+		}
+		if (a->nitems >= ENC_MAX_ITEMS) {
+			hg_diag_add(c->d, HG_ERROR, tk->pos, "enc.syntax",
+				    "more than %d choices in one use", ENC_MAX_ITEMS);
+			return -1;
+		}
+		enc_item *it = &a->items[a->nitems];
+		if (parse_item(c, tk, it) != 0)
+			return -1;
+		it->group = (signed char)group;
+		a->nitems++;
+		i++;
+	}
+	return 0;
+}
+
+/* "setup 2 centinela ? milicia ...": the six cards as they come, named or
+ * '?' (optional: a Seed knows them). */
+static int parse_setup_cards(const pctx *c, hg_action *a)
+{
+	const hg_action_text *t = c->t;
+	const hg_atok *first = c->m.end[2] > c->m.start[2] ? tok_at(t, c->m.start[2]) : NULL;
+	for (size_t i = first ? (size_t)(first - t->toks) : t->ntoks; i < t->ntoks; i++) {
+		if (a->nitems >= ENC_SETUP_CARDS) {
+			hg_diag_add(c->d, HG_ERROR, t->toks[i].pos, "enc.syntax",
+				    "the set-up takes %d cards", ENC_SETUP_CARDS);
+			return -1;
+		}
+		enc_item *it = &a->items[a->nitems];
+		memset(it, 0, sizeof *it);
+		it->where = t->toks[i].pos;
+		it->inst = -1;
+		int k = card_word(c, t->toks[i].text, t->toks[i].pos);
+		if (k == -1)
+			return -1;
+		it->kind = k == -2 ? ENC_ITEM_UNKNOWN : ENC_ITEM_CARD;
+		it->card = (short)k;
+		a->nitems++;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ parse */
+static hg_action *parse_body(pctx *c, int which, int seat)
+{
+	const enc_patterns *ps = c->s->data->pat;
+	(void)ps;
+	hg_action *a = enc_action_new(ENC_A_SETUP, seat);
+	a->pos = c->t->pos;
+	a->seat_pos = c->t->seat_pos.line ? c->t->seat_pos : c->t->pos;
+	int rc = 0;
+	char *w;
+	switch (which) {
+	case P_SETUP:
+		a->kind = ENC_A_SETUP;
+		a->pile = c->m.subject[c->m.start[1]] - '1';
+		rc = parse_setup_cards(c, a);
+		break;
+	case P_DRAW:
+		a->kind = ENC_A_DRAW;
+		a->pile = c->m.subject[c->m.start[1]] - '1';
+		rc = card_group(c, 2, &a->card, &a->card_pos);
+		break;
+	case P_PUT:
+		a->kind = ENC_A_PUT;
+		rc = card_group(c, 1, &a->card, &a->card_pos);
+		w = gdup(c, 2);
+		a->visible = hg_name_eq(w, "visible");
+		free(w);
+		if (hg_match_set(&c->m, 3)) {
+			if (a->visible) {
+				hg_diag_add(c->d, HG_ERROR, gpos(c, 3), "enc.syntax",
+					    "a visible card joins the town: it takes no stack");
+				rc = -1;
+			} else {
+				a->has_ref = 1;
+				rc |= ref_group(c, 3, &a->ref2);
+			}
+		}
+		break;
+	case P_SHOW:
+	case P_TAKE:
+		a->kind = which == P_SHOW ? ENC_A_SHOW : ENC_A_TAKE;
+		a->has_ref = 1;
+		rc = ref_group(c, 1, &a->ref);
+		rc |= card_group(c, 2, &a->card, &a->card_pos);
+		if (a->card == -2)
+			a->card = -1;
+		break;
+	case P_MOVE:
+		a->kind = ENC_A_MOVE;
+		a->has_ref = 1;
+		rc = ref_group(c, 1, &a->ref);
+		rc |= ref_group(c, 2, &a->ref2);
+		break;
+	case P_USE:
+		a->kind = ENC_A_USE;
+		rc = parse_use(c, a);
+		break;
+	case P_PASS:
+		a->kind = ENC_A_PASS;
+		break;
+	case P_WAR:
+		a->kind = ENC_A_WAR;
+		w = gdup(c, 1);
+		a->other_pos = gpos(c, 1);
+		a->other = seat_word(c, w, a->other_pos);
+		free(w);
+		rc = a->other < 0 ? -1 : 0;
+		break;
+	case P_DEFEND:
+		a->kind = ENC_A_DEFEND;
+		break;
+	case P_YIELD:
+		a->kind = ENC_A_YIELD;
+		break;
+	case P_ARMY:
+		a->kind = ENC_A_ARMY;
+		rc = ref_group(c, 1, &a->ref);
+		a->army = a->ref.stack;
+		break;
+	case P_REVEAL:
+		a->kind = ENC_A_REVEAL;
+		rc = card_group(c, 1, &a->card, &a->card_pos);
+		if (a->card == -2)
+			a->card = -1;
+		break;
+	case P_FIGHT:
+		a->kind = ENC_A_FIGHT;
+		break;
+	case P_TARGET:
+		a->kind = ENC_A_TARGET;
+		if (hg_match_set(&c->m, 1)) {
+			a->tgt = ENC_TGT_TOWER;
+		} else if (hg_match_set(&c->m, 2)) {
+			a->tgt = ENC_TGT_ARMY;
+			rc = ref_group(c, 2, &a->ref);
+			a->army = a->ref.stack;
+		} else {
+			a->tgt = ENC_TGT_TOWN;
+			rc = card_group(c, 3, &a->card, &a->card_pos);
+			if (rc == 0 && a->card < 0) {
+				hg_diag_add(c->d, HG_ERROR, a->card_pos, "enc.syntax",
+					    "a target in the town is seen by all: name it");
+				rc = -1;
+			}
+		}
+		break;
+	case P_RETARGET:
+		a->kind = ENC_A_RETARGET;
+		rc = card_group(c, 1, &a->card, &a->card_pos);
+		if (rc == 0 && a->card < 0) {
+			hg_diag_add(c->d, HG_ERROR, a->card_pos, "enc.syntax",
+				    "the new target is a card of the town: name it");
+			rc = -1;
+		}
+		break;
+	case P_FORCE:
+		a->kind = ENC_A_FORCE;
+		if (hg_match_set(&c->m, 1)) {
+			a->has_ref = 1;
+			rc = ref_group(c, 1, &a->ref);
+			rc |= card_group(c, 2, &a->card, &a->card_pos);
+			if (a->card == -2)
+				a->card = -1;
+		} else {
+			rc = card_group(c, 3, &a->card, &a->card_pos);
+			if (rc == 0 && a->card < 0) {
+				hg_diag_add(c->d, HG_ERROR, a->card_pos, "enc.syntax",
+					    "a card of the town is seen by all: name it");
+				rc = -1;
+			}
+		}
+		break;
+	case P_REGROUP:
+		a->kind = ENC_A_REGROUP;
+		break;
+	case P_END:
+		a->kind = ENC_A_END;
+		break;
+	}
+	if (rc != 0) {
+		enc_free_action(a);
+		return NULL;
+	}
+	return a;
+}
+
+hg_action *enc_parse(const hg_state *s, const hg_action_text *t, hg_diags *d)
+{
+	pctx c;
+	memset(&c, 0, sizeof c);
+	c.s = s;
+	c.t = t;
+	c.d = d;
+	hg_pos seat_pos = t->seat_pos.line ? t->seat_pos : t->pos;
+	int seat = enc_find_seat(s, t->seat ? t->seat : "");
+	if (seat < 0) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, seat_pos, "enc.unknown-seat",
+					  "unknown seat '%s'", t->seat ? t->seat : "");
+		hg_diag_note(dg, "the seats are P1 to P%d, or the players' names", s->nseats);
+		return NULL;
+	}
+	const char *text = t->text ? t->text : "";
+	for (int i = 0; i < P_REF; i++)
+		if (hg_pattern_match(s->data->pat->p[i], text, &c.m))
+			return parse_body(&c, i, seat);
+	hg_diag *dg = hg_diag_add(d, HG_ERROR, t->pos, "enc.syntax",
+				  "'%s' is no Encrucijada action", text);
+	hg_diag_note(dg, "actions: setup, draw, put, show, take, move, use, pass, war, defend, yield, army, reveal, fight, target, retarget, force, regroup, end");
+	return NULL;
+}
+
+/* ------------------------------------------------------------ format */
+void enc_format_item(const hg_state *s, const enc_item *it, hg_buf *b)
+{
+	switch (it->kind) {
+	case ENC_ITEM_CARD:
+		hg_buf_puts(b, enc_card_id(s, it->card));
+		break;
+	case ENC_ITEM_REF:
+		enc_format_ref(it, b);
+		break;
+	case ENC_ITEM_NUMBER:
+		hg_buf_printf(b, "%d", it->number);
+		break;
+	case ENC_ITEM_RESOURCE:
+		hg_buf_puts(b, s->data->pool.res[it->number].id);
+		break;
+	case ENC_ITEM_UNKNOWN:
+		hg_buf_putc(b, '?');
+		break;
+	}
+}
+
+static void opt_card(const hg_state *s, int card, hg_buf *b)
+{
+	if (card >= 0)
+		hg_buf_printf(b, " %s", enc_card_id(s, card));
+	else if (card == -2)
+		hg_buf_puts(b, " ?");
+}
+
+void enc_format(const hg_state *s, const hg_action *a, hg_buf *seat, hg_buf *body)
+{
+	hg_buf_puts(seat, enc_seat_name(a->seat));
+	switch (a->kind) {
+	case ENC_A_SETUP:
+		hg_buf_printf(body, "setup %d", a->pile + 1);
+		for (int i = 0; i < a->nitems; i++) {
+			hg_buf_putc(body, ' ');
+			enc_format_item(s, &a->items[i], body);
+		}
+		break;
+	case ENC_A_DRAW:
+		hg_buf_printf(body, "draw %d", a->pile + 1);
+		opt_card(s, a->card, body);
+		break;
+	case ENC_A_PUT:
+		hg_buf_printf(body, "put %s %s", a->card == -2 ? "?" : enc_card_id(s, a->card),
+			      a->visible ? "visible" : "hidden");
+		if (a->has_ref) {
+			hg_buf_putc(body, ' ');
+			enc_format_ref(&a->ref2, body);
+		}
+		break;
+	case ENC_A_SHOW:
+	case ENC_A_TAKE:
+		hg_buf_puts(body, a->kind == ENC_A_SHOW ? "show " : "take ");
+		enc_format_ref(&a->ref, body);
+		opt_card(s, a->card, body);
+		break;
+	case ENC_A_MOVE:
+		hg_buf_puts(body, "move ");
+		enc_format_ref(&a->ref, body);
+		hg_buf_putc(body, ' ');
+		enc_format_ref(&a->ref2, body);
+		break;
+	case ENC_A_USE: {
+		hg_buf_printf(body, "use %s", a->src == ENC_SRC_TOWER ? "tower" :
+			      enc_card_id(s, a->src_card));
+		if (a->other >= 0)
+			hg_buf_printf(body, " > %s", enc_seat_name(a->other));
+		for (int g = 0; g < a->ngroups; g++) {
+			hg_buf_puts(body, " /");
+			for (int i = 0; i < a->nitems; i++)
+				if (a->items[i].group == g) {
+					hg_buf_putc(body, ' ');
+					enc_format_item(s, &a->items[i], body);
+				}
+		}
+		if (a->has_outcome) {
+			hg_buf_puts(body, " =");
+			for (int i = 0; i < a->nout; i++) {
+				const enc_outcome *o = &a->out[i];
+				hg_buf_puts(body, i ? ", " : " ");
+				switch (o->kind) {
+				case ENC_OUT_NOTHING:
+					hg_buf_puts(body, "nothing");
+					break;
+				case ENC_OUT_DISCARD:
+					hg_buf_printf(body, "discard %s ", enc_seat_name(o->seat));
+					enc_format_item(s, &o->item, body);
+					break;
+				case ENC_OUT_TOWER:
+					hg_buf_printf(body, "tower %s %d", enc_seat_name(o->seat), o->amount);
+					break;
+				case ENC_OUT_WEAR:
+					hg_buf_printf(body, "wear %s %d", enc_seat_name(o->seat), o->amount);
+					break;
+				}
+			}
+		}
+		break;
+	}
+	case ENC_A_PASS:
+		hg_buf_puts(body, "pass");
+		break;
+	case ENC_A_WAR:
+		hg_buf_printf(body, "war %s", enc_seat_name(a->other));
+		break;
+	case ENC_A_DEFEND:
+		hg_buf_puts(body, "defend");
+		break;
+	case ENC_A_YIELD:
+		hg_buf_puts(body, "yield");
+		break;
+	case ENC_A_ARMY:
+		hg_buf_printf(body, "army %c", 'a' + a->army);
+		break;
+	case ENC_A_REVEAL:
+		hg_buf_puts(body, "reveal");
+		opt_card(s, a->card, body);
+		break;
+	case ENC_A_FIGHT:
+		hg_buf_puts(body, "fight");
+		break;
+	case ENC_A_TARGET:
+		if (a->tgt == ENC_TGT_TOWER)
+			hg_buf_puts(body, "target tower");
+		else if (a->tgt == ENC_TGT_ARMY)
+			hg_buf_printf(body, "target army %c", 'a' + a->army);
+		else
+			hg_buf_printf(body, "target %s", enc_card_id(s, a->card));
+		break;
+	case ENC_A_RETARGET:
+		hg_buf_printf(body, "retarget %s", enc_card_id(s, a->card));
+		break;
+	case ENC_A_FORCE:
+		hg_buf_puts(body, "force ");
+		if (a->has_ref) {
+			enc_format_ref(&a->ref, body);
+			opt_card(s, a->card, body);
+		} else {
+			hg_buf_puts(body, enc_card_id(s, a->card));
+		}
+		break;
+	case ENC_A_REGROUP:
+		hg_buf_puts(body, "regroup");
+		break;
+	case ENC_A_END:
+		hg_buf_puts(body, "end");
+		break;
+	}
+}

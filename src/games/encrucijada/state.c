@@ -1,0 +1,552 @@
+/* state.c - set-up from the tags (rule 5, Preparativos), the three piles and
+ * their shuffles, and the zones a card can be in: pile, hand, a hidden stack,
+ * the town, the discard, or fighting in a duel. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "enc.h"
+
+static const char *const seat_names[ENC_MAX_SEATS] = { "P1", "P2", "P3", "P4", "P5", "P6" };
+
+const char *enc_seat_name(int seat)
+{
+	return seat >= 0 && seat < ENC_MAX_SEATS ? seat_names[seat] : "?";
+}
+
+/* A seat is written P1 ... P6 or as the player's name. */
+int enc_find_seat(const hg_state *s, const char *word)
+{
+	for (int i = 0; i < s->nseats; i++)
+		if (hg_name_eq(word, seat_names[i]))
+			return i;
+	for (int i = 0; i < s->nseats && (size_t)i < s->sh->nnames; i++)
+		if (hg_name_eq(word, s->sh->names[i]))
+			return i;
+	return -1;
+}
+
+const enc_card *enc_card_of(const hg_state *s, int seat, int inst)
+{
+	int c = s->p[seat].inst[inst].card;
+	return c >= 0 ? &s->data->pool.cards[c] : NULL;
+}
+
+const char *enc_card_id(const hg_state *s, int card)
+{
+	return card >= 0 ? s->data->pool.cards[card].id : "?";
+}
+
+int enc_teammates(const hg_state *s, int a, int b)
+{
+	return s->p[a].team == s->p[b].team;
+}
+
+int enc_alive(const hg_state *s, int seat)
+{
+	return !s->p[seat].eliminated;
+}
+
+/* The next seat in turn order still in the game (rule 5: turn order is the
+ * seat order). */
+int enc_next_seat(const hg_state *s, int seat)
+{
+	for (int k = 1; k <= s->nseats; k++) {
+		int n = (seat + k) % s->nseats;
+		if (enc_alive(s, n))
+			return n;
+	}
+	return seat;
+}
+
+/* ------------------------------------------------------------ zones */
+static void sort_by_order(const enc_player *p, int *v, int n)
+{
+	for (int i = 1; i < n; i++) {
+		int x = v[i], k = i;
+		while (k > 0 && p->inst[v[k - 1]].order > p->inst[x].order) {
+			v[k] = v[k - 1];
+			k--;
+		}
+		v[k] = x;
+	}
+}
+
+int enc_stack_list(const hg_state *s, int seat, int stack, int *out)
+{
+	const enc_player *p = &s->p[seat];
+	int n = 0;
+	for (int i = 0; i < p->ninst; i++)
+		if (p->inst[i].zone == ENC_Z_STACK && p->inst[i].stack == stack)
+			out[n++] = i;
+	sort_by_order(p, out, n);
+	return n;
+}
+
+int enc_stack_count(const hg_state *s, int seat, int stack)
+{
+	const enc_player *p = &s->p[seat];
+	int n = 0;
+	for (int i = 0; i < p->ninst; i++)
+		if (p->inst[i].zone == ENC_Z_STACK && p->inst[i].stack == stack)
+			n++;
+	return n;
+}
+
+int enc_pile_list(const hg_state *s, int seat, int pile, int *out)
+{
+	const enc_player *p = &s->p[seat];
+	int n = 0;
+	for (int i = 0; i < p->ninst; i++)
+		if (p->inst[i].zone == ENC_Z_PILE && p->inst[i].pile == pile)
+			out[n++] = i;
+	sort_by_order(p, out, n);
+	return n;
+}
+
+int enc_zone_list(const hg_state *s, int seat, enc_zone zone, int *out)
+{
+	const enc_player *p = &s->p[seat];
+	int n = 0;
+	for (int i = 0; i < p->ninst; i++)
+		if (p->inst[i].zone == (signed char)zone)
+			out[n++] = i;
+	sort_by_order(p, out, n);
+	return n;
+}
+
+int enc_zone_count(const hg_state *s, int seat, enc_zone zone)
+{
+	const enc_player *p = &s->p[seat];
+	int n = 0;
+	for (int i = 0; i < p->ninst; i++)
+		if (p->inst[i].zone == (signed char)zone)
+			n++;
+	return n;
+}
+
+/* The first letter no stack uses (and no used army of a war claims). */
+int enc_free_stack(const hg_state *s, int seat)
+{
+	for (int st = 0; st < ENC_MAX_STACKS; st++) {
+		if (enc_stack_count(s, seat, st) > 0)
+			continue;
+		if (s->war.stage != ENC_WAR_NONE &&
+		    ((seat == s->war.att && (st == s->war.att_used || st == s->war.att_army)) ||
+		     (seat == s->war.def && (st == s->war.def_used || st == s->war.def_army))))
+			continue;
+		return st;
+	}
+	return -1;
+}
+
+void enc_stack_renumber(hg_state *s, int seat, int stack)
+{
+	int v[ENC_MAX_DECK];
+	int n = enc_stack_list(s, seat, stack, v);
+	for (int i = 0; i < n; i++)
+		s->p[seat].inst[v[i]].order = (short)i;
+	if (n == 0 && s->p[seat].stacks[stack].state != ENC_STACK_USED) {
+		/* An empty stack is no stack: its letter is free again. */
+		memset(&s->p[seat].stacks[stack], 0, sizeof s->p[seat].stacks[stack]);
+	}
+}
+
+int enc_stack_at(const hg_state *s, int seat, int stack, int pos)
+{
+	int v[ENC_MAX_DECK];
+	int n = enc_stack_list(s, seat, stack, v);
+	if (pos == 0)
+		pos = 1;
+	if (pos < 1 || pos > n)
+		return -1;
+	return v[pos - 1];
+}
+
+static void leave_zone(hg_state *s, int seat, int inst, enc_zone to)
+{
+	enc_inst *c = &s->p[seat].inst[inst];
+	int from = c->zone, stack = c->stack;
+	/* A card that leaves the table is new when it comes back (rule 3:
+	 * "volverla oculta borra el incremento (pero permite volver a usarlo
+	 * como nuevo)"); a duel card is still the army's. */
+	if (!(from == ENC_Z_DUEL && to == ENC_Z_STACK) && !(from == ENC_Z_STACK && to == ENC_Z_DUEL))
+		c->used_seat = -1;
+	c->zone = (signed char)to;
+	c->stack = -1;
+	if (from == ENC_Z_STACK)
+		enc_stack_renumber(s, seat, stack);
+}
+
+void enc_stack_insert(hg_state *s, int seat, int inst, int stack, int pos)
+{
+	int v[ENC_MAX_DECK];
+	leave_zone(s, seat, inst, ENC_Z_STACK);
+	int n = enc_stack_list(s, seat, stack, v);
+	if (pos <= 0 && pos != -1)
+		pos = 1;
+	if (pos == -1 || pos > n + 1)
+		pos = n + 1;
+	/* Make room, then renumber. */
+	for (int i = n; i >= pos; i--)
+		v[i] = v[i - 1];
+	v[pos - 1] = inst;
+	enc_inst *c = &s->p[seat].inst[inst];
+	c->zone = ENC_Z_STACK;
+	c->stack = (signed char)stack;
+	for (int i = 0; i <= n; i++)
+		s->p[seat].inst[v[i]].order = (short)i;
+}
+
+void enc_to_zone(hg_state *s, int seat, int inst, enc_zone zone)
+{
+	leave_zone(s, seat, inst, zone);
+	s->p[seat].inst[inst].order = (short)(s->seq++ & 0x7fff);
+	if (s->seq >= 0x7fff) {
+		/* Orders only compare within a zone: squeeze them back down. */
+		for (int z = ENC_Z_HAND; z <= ENC_Z_DISCARD; z++) {
+			if (z == ENC_Z_STACK)
+				continue;
+			for (int p = 0; p < s->nseats; p++) {
+				int v[ENC_MAX_DECK];
+				int n = enc_zone_list(s, p, (enc_zone)z, v);
+				for (int i = 0; i < n; i++)
+					s->p[p].inst[v[i]].order = (short)i;
+			}
+		}
+		s->seq = ENC_MAX_DECK;
+		s->p[seat].inst[inst].order = (short)s->seq++;
+	}
+}
+
+/* -------------------------------------------------- hidden information */
+/* How many copies of `card` pile `pile` of the seat's deck started with,
+ * and how many of them are accounted for already. */
+static int copies_left(const hg_state *s, int seat, int pile, int card)
+{
+	const enc_deck *deck = s->data->decks[s->p[seat].deck];
+	int n = 0;
+	for (int i = 0; i < deck->pile_n[pile]; i++)
+		if (deck->pile[pile][i] == card)
+			n++;
+	const enc_player *p = &s->p[seat];
+	for (int i = 0; i < p->ninst; i++)
+		if (p->inst[i].pile == pile && p->inst[i].card == card)
+			n--;
+	return n;
+}
+
+int enc_identify(hg_state *s, int seat, int inst, int card, hg_pos pos, hg_diags *d)
+{
+	enc_inst *c = &s->p[seat].inst[inst];
+	const enc_pool *pool = &s->data->pool;
+	if (c->card >= 0) {
+		if (c->card == card)
+			return 0;
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, "enc.card-mismatch",
+					  "the card is '%s', not '%s'", pool->cards[c->card].id,
+					  pool->cards[card].id);
+		if (s->seeded)
+			hg_diag_note(dg, "the piles follow from the Seed tag '%s'", s->sh->seed);
+		return -1;
+	}
+	if (copies_left(s, seat, c->pile, card) <= 0) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, "enc.card-unavailable",
+					  "%s's unseen card from pile %d cannot be '%s': the pile holds no other copy (rule 1, B)",
+					  enc_seat_name(seat), c->pile + 1, pool->cards[card].id);
+		hg_diag_note(dg, "the deck '%s' lists what each pile holds",
+			     s->data->decks[s->p[seat].deck]->id);
+		return -1;
+	}
+	c->card = (short)card;
+	/* Named as it is drawn, the card is what the recorder saw; named later,
+	 * it was drawn unseen ('?') and only the deck says it could be. */
+	if (c->zone != ENC_Z_PILE)
+		hg_diag_add(d, HG_UNVERIFIED, pos, "enc.unseen-card",
+			    "that %s's card drawn unseen from pile %d is '%s' cannot be verified",
+			    enc_seat_name(seat), c->pile + 1, pool->cards[card].id);
+	return 0;
+}
+
+int enc_hand_find(const hg_state *s, int seat, int card)
+{
+	const enc_player *p = &s->p[seat];
+	int unseen = -1, first = -1, same = 1;
+	int v[ENC_MAX_DECK];
+	int n = enc_zone_list(s, seat, ENC_Z_HAND, v);
+	for (int k = 0; k < n; k++) {
+		int i = v[k];
+		if (card >= 0 && p->inst[i].card == card)
+			return i;
+		/* An unseen card that could be the one named: from a pile that
+		 * still has a copy (else any, for the diagnostic). */
+		if (p->inst[i].card < 0 &&
+		    (unseen < 0 || (card >= 0 && copies_left(s, seat, p->inst[unseen].pile, card) <= 0 &&
+				    copies_left(s, seat, p->inst[i].pile, card) > 0)))
+			unseen = i;
+		if (first < 0)
+			first = i;
+		else if (p->inst[i].card != p->inst[first].card)
+			same = 0;
+	}
+	if (card >= 0)
+		return unseen;
+	if (unseen >= 0)
+		return unseen;
+	if (first >= 0 && same)
+		return first;
+	return first >= 0 ? -3 : -1;
+}
+
+int enc_town_find(const hg_state *s, int seat, int card, int usable_only)
+{
+	int v[ENC_MAX_DECK];
+	int n = enc_zone_list(s, seat, ENC_Z_TOWN, v);
+	int first = -1;
+	for (int k = 0; k < n; k++) {
+		if (s->p[seat].inst[v[k]].card != card)
+			continue;
+		if (first < 0)
+			first = v[k];
+		if (!usable_only || (enc_is_active(s, seat, v[k]) &&
+				     !enc_effect_used(s, seat, v[k])))
+			return v[k];
+	}
+	return first;
+}
+
+/* ------------------------------------------------------------ set-up */
+static enc_shared *shared_new(const hg_game_record *rec)
+{
+	enc_shared *sh = hg_xcalloc(1, sizeof *sh);
+	sh->refs = 1;
+	sh->nnames = hg_record_players(rec, &sh->names);
+	const char *seed = hg_record_tag_value(rec, "Seed");
+	sh->seed = seed ? hg_xstrdup(seed) : NULL;
+	return sh;
+}
+
+static void shared_unref(enc_shared *sh)
+{
+	if (--sh->refs > 0)
+		return;
+	hg_strv_free(sh->names, sh->nnames);
+	free(sh->seed);
+	free(sh);
+}
+
+static hg_pos tag_pos(const hg_game_record *rec, const char *name)
+{
+	const hg_tag *t = hg_record_tag(rec, name);
+	return t ? t->pos : rec->pos;
+}
+
+/* Deck<n>File (loaded with the data) or Deck<n> (a bundled deck's id). */
+static int seat_deck(const hg_gdata *data, const hg_game_record *rec, int seat,
+		     hg_diags *d)
+{
+	char name[32];
+	snprintf(name, sizeof name, "Deck%d", seat + 1);
+	const hg_tag *t = hg_record_tag(rec, name);
+	if (data->seat_file[seat] >= 0) {
+		if (t) {
+			hg_diag_add(d, HG_ERROR, t->pos, "enc.deck-tags",
+				    "seat %d has both a '%s' and a '%sFile' tag; give one",
+				    seat + 1, name, name);
+			return -1;
+		}
+		return data->seat_file[seat];
+	}
+	if (!t) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, rec->pos, "enc.deck-missing",
+					  "no deck for P%d: give a '%s' or '%sFile' tag (rule 1)",
+					  seat + 1, name, name);
+		hg_buf b;
+		hg_buf_init(&b);
+		for (size_t i = 0; i < data->ndecks; i++)
+			if (hg_names_find(data->deck_names, data->decks[i]->id) == (int)i)
+				hg_buf_printf(&b, "%s%s", b.len ? ", " : "", data->decks[i]->id);
+		if (b.len)
+			hg_diag_note(dg, "bundled decks: %s", b.data);
+		hg_buf_free(&b);
+		return -1;
+	}
+	int k = hg_names_find(data->deck_names, t->value);
+	if (k < 0) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, t->pos, "enc.deck-unknown",
+					  "unknown deck '%s'", t->value);
+		int v[3];
+		size_t n = hg_names_suggest(data->deck_names, t->value, v, 3);
+		for (size_t i = 0; i < n; i++)
+			hg_diag_note(dg, "did you mean '%s'?", data->decks[v[i]]->id);
+		if (data->ndecks == 0)
+			hg_diag_note(dg, "with a CardFile tag only decks named by Deck<n>File tags are known");
+		return -1;
+	}
+	return k;
+}
+
+/* Teams "P1 P3; P2 P4": seats separated by spaces or commas, teams by ';'.
+ * Without the tag every player is a team of one (rule 1: "en equipos par o
+ * impar, o todos contra todos"). */
+static int parse_teams(hg_state *s, const hg_game_record *rec, hg_diags *d)
+{
+	const hg_tag *t = hg_record_tag(rec, "Teams");
+	for (int i = 0; i < s->nseats; i++)
+		s->p[i].team = -1;
+	if (!t) {
+		for (int i = 0; i < s->nseats; i++)
+			s->p[i].team = i;
+		s->nteams = s->nseats;
+		return 0;
+	}
+	int team = 0, members = 0;
+	char *copy = hg_xstrdup(t->value);
+	char *p = copy;
+	int rc = 0;
+	for (;;) {
+		char *end = p + strcspn(p, " \t,;");
+		char sep = *end;
+		*end = '\0';
+		if (*p) {
+			int seat = enc_find_seat(s, p);
+			if (seat < 0) {
+				hg_diag_add(d, HG_ERROR, t->pos, "enc.teams",
+					    "unknown seat '%s' in the Teams tag", p);
+				rc = -1;
+			} else if (s->p[seat].team >= 0) {
+				hg_diag_add(d, HG_ERROR, t->pos, "enc.teams",
+					    "%s is in two teams", enc_seat_name(seat));
+				rc = -1;
+			} else {
+				s->p[seat].team = team;
+				members++;
+			}
+		}
+		if (sep == ';' || sep == '\0') {
+			if (members > 0)
+				team++;
+			members = 0;
+		}
+		if (sep == '\0')
+			break;
+		p = end + 1;
+	}
+	free(copy);
+	for (int i = 0; rc == 0 && i < s->nseats; i++)
+		if (s->p[i].team < 0) {
+			hg_diag_add(d, HG_ERROR, t->pos, "enc.teams",
+				    "%s is in no team of the Teams tag", enc_seat_name(i));
+			rc = -1;
+		}
+	if (rc == 0 && team < 2) {
+		hg_diag_add(d, HG_ERROR, t->pos, "enc.teams",
+			    "the Teams tag names %d team; a game has at least two sides", team);
+		rc = -1;
+	}
+	s->nteams = team;
+	return rc;
+}
+
+/* The shuffle of one pile (herald-encrucijada(7), CHANCE): the pile's cards
+ * in the order the deck file lists them, each entry repeated by its count,
+ * shuffled with hg_prng_shuffle under the seed "<Seed>/P<seat>/<pile>". */
+static void shuffle_pile(const char *seed, int seat, int pile, int *cards, int n)
+{
+	hg_buf b;
+	hg_buf_init(&b);
+	hg_buf_printf(&b, "%s/P%d/%d", seed, seat + 1, pile + 1);
+	hg_prng r;
+	hg_prng_seed(&r, b.data);
+	hg_buf_free(&b);
+	hg_prng_shuffle(&r, cards, (size_t)n, sizeof *cards);
+}
+
+hg_state *enc_setup(const hg_gdata *data, const hg_game_record *rec, hg_diags *d)
+{
+	hg_state *s = hg_xcalloc(1, sizeof *s);
+	s->data = data;
+	s->sh = shared_new(rec);
+	int n = (int)s->sh->nnames;
+	if (n < ENC_MIN_SEATS || n > ENC_MAX_SEATS) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, tag_pos(rec, "Players"), "enc.players",
+					  "%d players; Encrucijada is for 2 to 6 (rule 1)", n);
+		hg_diag_note(dg, "name the players in seat order: [Players \"Ana; Ben\"]");
+		enc_free_state(s);
+		return NULL;
+	}
+	s->nseats = n;
+	int rc = parse_teams(s, rec, d);
+	s->seeded = s->sh->seed != NULL;
+	for (int i = 0; i < n; i++) {
+		int k = seat_deck(data, rec, i, d);
+		if (k < 0) {
+			rc = -1;
+			continue;
+		}
+		enc_player *p = &s->p[i];
+		const enc_deck *deck = data->decks[k];
+		p->deck = k;
+		p->tower = deck->tower;
+		p->resistance = data->pool.cards[deck->tower].value;
+		p->tower_used_seat = -1;
+		for (int pile = 0; pile < ENC_PILES; pile++) {
+			int cards[ENC_MAX_DECK];
+			memcpy(cards, deck->pile[pile], sizeof(int) * (size_t)deck->pile_n[pile]);
+			if (s->seeded)
+				shuffle_pile(s->sh->seed, i, pile, cards, deck->pile_n[pile]);
+			for (int c = 0; c < deck->pile_n[pile]; c++) {
+				enc_inst *in = &p->inst[p->ninst++];
+				in->card = (short)(s->seeded ? cards[c] : -1);
+				in->pile = (signed char)pile;
+				in->zone = ENC_Z_PILE;
+				in->stack = -1;
+				in->order = (short)c;
+				in->used_seat = -1;
+			}
+		}
+	}
+	if (rc != 0) {
+		enc_free_state(s);
+		return NULL;
+	}
+	s->phase = ENC_PH_SETUP;
+	s->turn = 0;
+	s->current = 0;
+	s->winner_team = -1;
+	s->war.stage = ENC_WAR_NONE;
+	s->war.att_army = s->war.def_army = -1;
+	s->war.att_card = s->war.def_card = -1;
+	s->war.att_used = s->war.def_used = -1;
+	s->seq = 1;
+	return s;
+}
+
+void enc_state_copy(hg_state *dst, const hg_state *src)
+{
+	enc_shared *keep = dst->sh;
+	*dst = *src;
+	dst->sh = src->sh;
+	dst->sh->refs++;
+	if (keep)
+		shared_unref(keep);
+}
+
+hg_state *enc_clone(const hg_state *s)
+{
+	hg_state *c = hg_xmalloc(sizeof *c);
+	*c = *s;
+	c->sh->refs++;
+	return c;
+}
+
+void enc_free_state(hg_state *s)
+{
+	if (!s)
+		return;
+	if (s->sh)
+		shared_unref(s->sh);
+	free(s);
+}

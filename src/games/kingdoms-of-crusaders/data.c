@@ -1,0 +1,384 @@
+/* data.c - the deck file and the cards in play.
+ *
+ * The rule sheet prints no deck list: data/kingdoms-of-crusaders/deck.yaml
+ * is a reconstruction, and a record may name its own deck file with the tag
+ * DeckFile (herald-kingdoms-of-crusaders(7), DATA).  With three or four
+ * players two decks are mixed: every physical card then gets its own id,
+ * the deck file's id followed by 'a' (first deck) or 'b' (second deck)
+ * (ruling 1). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "koc.h"
+
+#define DECK_FILE "kingdoms-of-crusaders/deck.yaml"
+#define GAME_ID "kingdoms-of-crusaders"
+
+static void cards_free(hg_koc_cards *c)
+{
+	hg_strv_free(c->ids, c->n);
+	free(c->mask);
+	hg_names_free(c->names);
+	memset(c, 0, sizeof *c);
+}
+
+void hg_koc_unload(hg_gdata *data)
+{
+	if (!data)
+		return;
+	for (size_t i = 0; i < data->ndeck; i++) {
+		free(data->deck[i].id);
+		hg_strv_free(data->deck[i].aliases, data->deck[i].naliases);
+	}
+	free(data->deck);
+	cards_free(&data->one);
+	cards_free(&data->two);
+	free(data->file);
+	free(data->source);
+	hg_pattern_free(data->pat_deal);
+	hg_pattern_free(data->pat_draw);
+	hg_pattern_free(data->pat_place);
+	hg_pattern_free(data->pat_win);
+	free(data);
+}
+
+/* A card id or alias must read as one word of the notation (herald-
+ * notation(5)) that is not a number: letters, digits, '_', '-', '.'. */
+static int card_word_ok(const char *s)
+{
+	int nondigit = 0;
+	if (!*s)
+		return 0;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p >= 0x80 || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    *p == '_' || *p == '-' || *p == '.')
+			nondigit = 1;
+		else if (!(*p >= '0' && *p <= '9'))
+			return 0;
+	}
+	return nondigit;
+}
+
+static int card_name(const hg_ynode *n, const char **out, const char *what, hg_diags *d)
+{
+	if (hg_ystr(n, out, d) != 0)
+		return -1;
+	if (!card_word_ok(*out)) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, n->pos, "data.range",
+					  "%s '%s' is not a word of the notation", what, *out);
+		hg_diag_note(dg, "card ids and aliases use letters, digits, '_', '-' and '.', "
+			     "and are not all digits");
+		return -1;
+	}
+	return 0;
+}
+
+/* 'Unit Cards': a card shows one to five symbols, each kind at most once. */
+static int card_symbols(const hg_ynode *list, const char *id, unsigned *mask, hg_diags *d)
+{
+	if (hg_ycheck_kind(list, HG_Y_SEQ, NULL, d) != 0)
+		return -1;
+	if (list->n == 0) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, list->pos, "koc.no-symbols",
+					  "card '%s' shows no symbols (rule 'Unit Cards')", id);
+		hg_diag_note(dg, "a card shows one to five of: lance, bow, swords, helmet, banner");
+		return -1;
+	}
+	int rc = 0;
+	*mask = 0;
+	for (size_t i = 0; i < list->n; i++) {
+		int kind;
+		if (hg_yword(list->items[i], hg_koc_kind_names, &kind, d) != 0) {
+			rc = -1;
+			continue;
+		}
+		if (*mask & (1u << kind)) {
+			hg_diag *dg = hg_diag_add(d, HG_ERROR, list->items[i]->pos,
+						  "koc.symbol-twice",
+						  "card '%s' shows '%s' twice (rule 'Unit Cards')",
+						  id, hg_koc_kind_names[kind]);
+			hg_diag_note(dg, "a card's symbols are a set: each kind appears on it at most once");
+			rc = -1;
+		}
+		*mask |= 1u << kind;
+	}
+	return rc;
+}
+
+/* Binds a name, reporting a clash with where the other name was defined. */
+static int bind_name(hg_names *names, const char *name, int value, hg_pos pos,
+		     const hg_koc_card *deck, hg_diags *d)
+{
+	int clash;
+	if (hg_names_add(names, name, value, &clash) == 0)
+		return 0;
+	hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, "data.duplicate-id",
+				  "the deck already has a card named '%s': a card appears twice", name);
+	hg_diag_note(dg, "%s:%u:%u: card '%s' is defined here", deck[clash].pos.file,
+		     deck[clash].pos.line, deck[clash].pos.col, deck[clash].id);
+	hg_diag_note(dg, "each card of the deck is one physical card with its own id "
+		     "(names compare without regard to case or accents)");
+	return -1;
+}
+
+static int load_card(hg_gdata *g, const hg_ynode *node, hg_names *names, hg_diags *d)
+{
+	static const char *const keys[] = { "!id", "!symbols", "name", "aliases", NULL };
+	if (hg_ycheck_kind(node, HG_Y_MAP, NULL, d) != 0 ||
+	    hg_ycheck_keys(node, keys, NULL, d) != 0)
+		return -1;
+	const char *id;
+	const hg_ynode *idn = hg_ymap_get(node, "id");
+	if (card_name(idn, &id, "card id", d) != 0)
+		return -1;
+	hg_koc_card *c = &g->deck[g->ndeck];
+	memset(c, 0, sizeof *c);
+	c->pos = idn->pos;
+	int rc = card_symbols(hg_ymap_get(node, "symbols"), id, &c->mask, d);
+	const hg_ynode *name = hg_ymap_get(node, "name");
+	const char *ignored;
+	if (name && hg_ystr(name, &ignored, d) != 0)
+		rc = -1;
+	const hg_ynode *aliases = hg_ymap_get(node, "aliases");
+	if (aliases && hg_ycheck_kind(aliases, HG_Y_SEQ, NULL, d) != 0)
+		rc = -1;
+	if (rc != 0)
+		return -1;
+	c->id = hg_xstrdup(id);
+	g->ndeck++;
+	int value = (int)(g->ndeck - 1);
+	if (bind_name(names, id, value, idn->pos, g->deck, d) != 0)
+		rc = -1;
+	for (size_t i = 0; aliases && i < aliases->n; i++) {
+		const char *alias;
+		if (card_name(aliases->items[i], &alias, "card alias", d) != 0) {
+			rc = -1;
+			continue;
+		}
+		if (bind_name(names, alias, value, aliases->items[i]->pos, g->deck, d) != 0) {
+			rc = -1;
+			continue;
+		}
+		c->aliases = hg_xrealloc(c->aliases, (c->naliases + 1) * sizeof *c->aliases);
+		c->aliases[c->naliases++] = hg_xstrdup(alias);
+	}
+	return rc;
+}
+
+/* The cards in play with `copies` decks: ruling 1 names them. */
+static void build_cards(hg_gdata *g, hg_koc_cards *out, unsigned copies)
+{
+	static const char suffix[2][2] = { "a", "b" };
+	out->n = g->ndeck * copies;
+	out->ids = hg_xcalloc(out->n, sizeof *out->ids);
+	out->mask = hg_xcalloc(out->n, 1);
+	out->names = hg_names_new();
+	hg_buf b;
+	hg_buf_init(&b);
+	for (unsigned copy = 0; copy < copies; copy++)
+		for (size_t i = 0; i < g->ndeck; i++) {
+			size_t idx = copy * g->ndeck + i;
+			const hg_koc_card *c = &g->deck[i];
+			const char *sfx = copies > 1 ? suffix[copy] : "";
+			hg_buf_clear(&b);
+			hg_buf_printf(&b, "%s%s", c->id, sfx);
+			out->ids[idx] = hg_xstrdup(b.data);
+			out->mask[idx] = (unsigned char)c->mask;
+			/* Suffixing every name keeps them distinct: two names that
+			 * differ stay different, and 'a' never equals 'b'. */
+			hg_names_add(out->names, b.data, (int)idx, NULL);
+			for (size_t k = 0; k < c->naliases; k++) {
+				hg_buf_clear(&b);
+				hg_buf_printf(&b, "%s%s", c->aliases[k], sfx);
+				hg_names_add(out->names, b.data, (int)idx, NULL);
+			}
+		}
+	hg_buf_free(&b);
+}
+
+/* The action syntax, compiled once per load (grammar/kingdoms-of-crusaders.ebnf).
+ * The subject is the action's tokens joined by single spaces. */
+static void compile_patterns(hg_gdata *g)
+{
+	g->pat_deal = hg_pattern_new("(?:deal|deals|dealt)(?<cards>(?: [^ ]+)*)");
+	g->pat_draw = hg_pattern_new("(?:draw|draws|drew)(?<cards> [^ ,]+)");
+	g->pat_place = hg_pattern_new(
+		"(?:place|places|placed|play|plays|played)(?<cards> [^ ,]+)"
+		" (?:(?:in|into|to|on|at) )?(?:sector |s)?(?<sector>[0-9]+)");
+	g->pat_win = hg_pattern_new(
+		"(?:win|wins|won|take|takes|took|claim|claims)"
+		" (?:(?:territory|sector) |s)?(?<sector>[0-9]+)"
+		" (?:(?:victory )?marker |# ?)(?<marker>[0-9]+)");
+	g->g_place_sector = hg_pattern_group(g->pat_place, "sector");
+	g->g_win_sector = hg_pattern_group(g->pat_win, "sector");
+	g->g_win_marker = hg_pattern_group(g->pat_win, "marker");
+}
+
+static int load_header(hg_gdata *g, const hg_ynode *root, hg_diags *d)
+{
+	static const char *const keys[] = {
+		"!game", "title", "reconstructed", "source", "notes", "!cards", NULL
+	};
+	if (hg_ycheck_kind(root, HG_Y_MAP, NULL, d) != 0 ||
+	    hg_ycheck_keys(root, keys, NULL, d) != 0)
+		return -1;
+	int rc = 0;
+	const char *s;
+	const hg_ynode *game = hg_ymap_get(root, "game");
+	if (hg_ystr(game, &s, d) != 0)
+		rc = -1;
+	else if (!hg_name_eq(s, GAME_ID)) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, game->pos, "data.range",
+					  "the deck file is for the game '%s'", s);
+		hg_diag_note(dg, "a deck of The Kingdoms of Crusaders says 'game: %s'", GAME_ID);
+		rc = -1;
+	}
+	const hg_ynode *n;
+	if ((n = hg_ymap_get(root, "title")) && hg_ystr(n, &s, d) != 0)
+		rc = -1;
+	if ((n = hg_ymap_get(root, "notes")) && hg_ystr(n, &s, d) != 0)
+		rc = -1;
+	if ((n = hg_ymap_get(root, "source"))) {
+		if (hg_ystr(n, &s, d) != 0)
+			rc = -1;
+		else
+			g->source = hg_xstrdup(s);
+	}
+	if ((n = hg_ymap_get(root, "reconstructed")) && hg_ybool(n, &g->reconstructed, d) != 0)
+		rc = -1;
+	return rc;
+}
+
+static hg_gdata *load_doc(hg_ydoc *doc, const char *name, hg_diags *d)
+{
+	if (!doc)
+		return NULL;
+	if (!doc->root) {
+		hg_pos pos = { doc->file ? doc->file : name, 1, 1 };
+		hg_diag_add(d, HG_ERROR, pos, "data.missing-key",
+			    "the deck file is empty: it needs the keys 'game' and 'cards'");
+		hg_ydoc_free(doc);
+		return NULL;
+	}
+	hg_gdata *g = hg_xcalloc(1, sizeof *g);
+	g->file = hg_xstrdup(doc->file ? doc->file : name);
+	int rc = load_header(g, doc->root, d);
+	const hg_ynode *cards = rc == 0 ? hg_ymap_get(doc->root, "cards") : NULL;
+	if (cards && hg_ycheck_kind(cards, HG_Y_SEQ, NULL, d) != 0)
+		rc = -1;
+	else if (cards && (cards->n == 0 || cards->n > KOC_MAX_DECK)) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, cards->pos, "data.range",
+					  "the deck holds %zu cards", cards->n);
+		hg_diag_note(dg, "a deck holds 1 to %d cards (and a game needs %d per player)",
+			     KOC_MAX_DECK, KOC_PER_PLAYER);
+		rc = -1;
+	} else if (cards) {
+		g->deck = hg_xcalloc(cards->n, sizeof *g->deck);
+		hg_names *names = hg_names_new();
+		for (size_t i = 0; i < cards->n; i++)
+			if (load_card(g, cards->items[i], names, d) != 0)
+				rc = -1;
+		hg_names_free(names);
+	}
+	/* The deck's positions point into the document: copy the file name
+	 * into the deck's own storage before the document goes. */
+	for (size_t i = 0; i < g->ndeck; i++)
+		g->deck[i].pos.file = g->file;
+	hg_ydoc_free(doc);
+	if (rc != 0) {
+		hg_koc_unload(g);
+		return NULL;
+	}
+	build_cards(g, &g->one, 1);
+	build_cards(g, &g->two, 2);
+	compile_patterns(g);
+	return g;
+}
+
+hg_gdata *hg_koc_deck_parse(const char *name, const char *text, size_t len, hg_diags *d)
+{
+	return load_doc(hg_yaml_load_mem(name, text, len, d), name, d);
+}
+
+hg_gdata *hg_koc_deck_load(const char *path, hg_diags *d)
+{
+	return load_doc(hg_yaml_load_file(path, d), path, d);
+}
+
+static int readable(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	fclose(f);
+	return 1;
+}
+
+/* The DeckFile tag names a deck relative to the record's directory; failing
+ * that, it is looked for along the data path (--data-dir, HERALD_DATA_PATH,
+ * the installed data). */
+static char *find_deck_file(const hg_load_ctx *ctx, const hg_tag *tag, hg_diags *d)
+{
+	const char *name = tag->value;
+	if (name[0] == '/')
+		return readable(name) ? hg_xstrdup(name) : NULL;
+	hg_buf b;
+	hg_buf_init(&b);
+	/* "deck.yaml" rather than "./deck.yaml" in diagnostics */
+	if (ctx->record_dir && strcmp(ctx->record_dir, ".") != 0)
+		hg_buf_printf(&b, "%s/", ctx->record_dir);
+	hg_buf_puts(&b, name);
+	if (readable(b.data))
+		return hg_buf_steal(&b);
+	hg_buf_free(&b);
+	char *found = ctx->path ? hg_datapath_find(ctx->path, name) : NULL;
+	if (!found) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, tag->pos, "koc.deck-file",
+					  "deck file '%s' not found", name);
+		hg_diag_note(dg, "a DeckFile is looked for in the record's directory (%s), then "
+			     "along the data path (--data-dir, HERALD_DATA_PATH)",
+			     ctx->record_dir ? ctx->record_dir : ".");
+	}
+	return found;
+}
+
+hg_gdata *hg_koc_load(const hg_load_ctx *ctx, hg_buf *key, hg_diags *d)
+{
+	const hg_tag *tag = ctx->rec ? hg_record_tag(ctx->rec, "DeckFile") : NULL;
+	char *path;
+	if (tag) {
+		path = find_deck_file(ctx, tag, d);
+		if (!path)
+			return NULL;
+	} else {
+		path = ctx->path ? hg_datapath_find(ctx->path, DECK_FILE) : NULL;
+		if (!path) {
+			hg_pos pos = ctx->rec ? ctx->rec->pos : (hg_pos){ NULL, 0, 0 };
+			hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, "koc.deck-file",
+						  "the deck file '%s' is not installed", DECK_FILE);
+			hg_diag_note(dg, "herald looks along --data-dir, HERALD_DATA_PATH and "
+				     "the installed data directory");
+			return NULL;
+		}
+	}
+	hg_gdata *g = hg_koc_deck_load(path, d);
+	if (g && key)
+		hg_buf_printf(key, "deck %s (%zu cards)", path, g->ndeck);
+	free(path);
+	return g;
+}
+
+const hg_koc_cards *hg_koc_cards_for(const hg_gdata *data, unsigned players)
+{
+	return players > 2 ? &data->two : &data->one;
+}
+
+void hg_koc_card_describe(const hg_koc_cards *cards, unsigned card, hg_buf *out)
+{
+	hg_buf_printf(out, "%s [", cards->ids[card]);
+	hg_koc_mask_describe(cards->mask[card], out);
+	hg_buf_putc(out, ']');
+}

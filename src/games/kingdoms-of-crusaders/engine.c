@@ -1,0 +1,782 @@
+/* engine.c - the rules of The Kingdoms of Crusaders: the deal, the turn
+ * sequence, territories won, the end and the winner, and the legal actions.
+ * Each rule's function names its section of the rule sheet; the numbered
+ * rulings are those of herald-kingdoms-of-crusaders(7). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "koc.h"
+
+static const char *const sheet_turn = "'Turn sequence'";
+static const char *const sheet_armies = "'Armies and domination in territories'";
+
+/* ------------------------------------------------------------------ helpers */
+static size_t deck_left(const hg_state *s)
+{
+	return s->cards->n - s->dealt;
+}
+
+static unsigned next_seat(const hg_state *s, unsigned seat)
+{
+	/* 'Turn sequence': the turn passes to the left, which is the order of
+	 * the seats (ruling 2). */
+	return (seat + 1) % s->nplayers;
+}
+
+static const char *card_id(const hg_state *s, int c)
+{
+	return c == KOC_HIDDEN ? "?" : s->cards->ids[c];
+}
+
+static unsigned char sector_masks(const hg_state *s, unsigned seat, unsigned sector,
+				  unsigned char masks[KOC_ARMY])
+{
+	unsigned char n = s->nsector[seat][sector];
+	for (unsigned i = 0; i < n; i++)
+		masks[i] = s->cards->mask[s->sector[seat][sector][i]];
+	return n;
+}
+
+hg_koc_key hg_koc_sector_key(const hg_state *s, unsigned seat, unsigned sector)
+{
+	unsigned char masks[KOC_ARMY];
+	unsigned char n = sector_masks(s, seat, sector, masks);
+	return hg_koc_army_key(masks, n);
+}
+
+static int complete(const hg_state *s, unsigned seat, unsigned sector)
+{
+	return s->nsector[seat][sector] == KOC_ARMY;
+}
+
+/* Ruling 5: of two complete armies in a territory, > 0 when a's is better. */
+static int army_cmp(const hg_state *s, unsigned a, unsigned b, unsigned sector)
+{
+	return hg_koc_army_cmp(hg_koc_sector_key(s, a, sector), s->completed[a][sector],
+			       hg_koc_sector_key(s, b, sector), s->completed[b][sector]);
+}
+
+/* The cards a hand is known to hold, and how many more are hidden. */
+static void describe_hand(const hg_state *s, unsigned seat, hg_buf *out)
+{
+	int any = 0;
+	for (size_t c = 0; c < s->cards->n; c++)
+		if (s->loc[c] == KOC_IN_HAND + seat) {
+			hg_buf_printf(out, "%s%s", any ? ", " : "", s->cards->ids[c]);
+			any = 1;
+		}
+	if (s->hidden[seat])
+		hg_buf_printf(out, "%s%u hidden card%s", any ? " and " : "", s->hidden[seat],
+			      s->hidden[seat] == 1 ? "" : "s");
+	else if (!any)
+		hg_buf_puts(out, "no card");
+}
+
+/* Where a card is, for messages: "in P2's hand", "in P1's sector 3". */
+static void describe_place(const hg_state *s, int c, hg_buf *out)
+{
+	unsigned char loc = s->loc[c];
+	if (loc >= KOC_IN_HAND) {
+		hg_buf_printf(out, "in %s's hand", hg_koc_seat_name(loc - KOC_IN_HAND));
+		return;
+	}
+	if (loc == KOC_TABLE) {
+		for (unsigned p = 0; p < s->nplayers; p++)
+			for (unsigned k = 0; k < KOC_SECTORS; k++)
+				for (unsigned i = 0; i < s->nsector[p][k]; i++)
+					if (s->sector[p][k][i] == c) {
+						hg_buf_printf(out, "on the table, in %s's sector %u",
+							      hg_koc_seat_name(p), k + 1);
+						return;
+					}
+	}
+	hg_buf_puts(out, s->order_known ? "still in the deck" : "not yet seen");
+}
+
+static void note_place(hg_diag *dg, const hg_state *s, int c)
+{
+	hg_buf b;
+	hg_buf_init(&b);
+	describe_place(s, c, &b);
+	hg_diag_note(dg, "'%s' is %s", s->cards->ids[c], b.data);
+	hg_buf_free(&b);
+}
+
+static void note_hand(hg_diag *dg, const hg_state *s, unsigned seat)
+{
+	hg_buf b;
+	hg_buf_init(&b);
+	describe_hand(s, seat, &b);
+	hg_diag_note(dg, "%s holds %s", hg_koc_seat_name(seat), b.data);
+	hg_buf_free(&b);
+}
+
+/* What the seat to move has to do now, for notes. */
+static void note_duty(hg_diag *dg, const hg_state *s)
+{
+	const char *who = hg_koc_seat_name(s->to_move);
+	switch (s->phase) {
+	case KOC_PHASE_DEAL:
+		hg_diag_note(dg, "%s is to be dealt five cards: '%s: deal C C C C C'", who, who);
+		break;
+	case KOC_PHASE_DRAW:
+		hg_diag_note(dg, "%s is to draw the top card of the deck (%zu left): '%s: draw C'",
+			     who, deck_left(s), who);
+		break;
+	case KOC_PHASE_PLACE:
+		hg_diag_note(dg, "%s is to place a card: '%s: place C SECTOR'", who, who);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ------------------------------------------------------------------ the end */
+/* 'End of a game and a Winner', ruling 8: with equal numbers of markers,
+ * the numbers are compared from the highest down, and the player holding
+ * the higher number at the first difference loses.  > 0 when a ranks above. */
+static int marker_cmp(const hg_state *s, unsigned a, unsigned b)
+{
+	unsigned na = 0, nb = 0;
+	for (unsigned k = 0; k < KOC_SECTORS; k++) {
+		na += s->winner[k] == (int)a;
+		nb += s->winner[k] == (int)b;
+	}
+	if (na != nb)
+		return na > nb ? 1 : -1;
+	for (unsigned m = KOC_SECTORS; m >= 1; m--) {
+		int ha = 0, hb = 0;
+		for (unsigned k = 0; k < KOC_SECTORS; k++)
+			if (s->marker[k] == m) {
+				ha = s->winner[k] == (int)a;
+				hb = s->winner[k] == (int)b;
+			}
+		if (ha != hb)
+			return ha ? -1 : 1;
+	}
+	return 0;
+}
+
+/* 'Winner by the points', ruling 9: 3 points for a territory won, 2 for the
+ * second army there, 1 for the third; only complete armies rank. */
+static void score_points(const hg_state *s, unsigned points[KOC_MAX_PLAYERS])
+{
+	memset(points, 0, KOC_MAX_PLAYERS * sizeof *points);
+	for (unsigned k = 0; k < KOC_SECTORS; k++) {
+		unsigned rank[KOC_MAX_PLAYERS], n = 0;
+		for (unsigned p = 0; p < s->nplayers; p++)
+			if (complete(s, p, k)) {
+				unsigned i = n++;
+				while (i > 0 && army_cmp(s, p, rank[i - 1], k) > 0) {
+					rank[i] = rank[i - 1];
+					i--;
+				}
+				rank[i] = p;
+			}
+		/* The winner's army is the best complete one: the proof of an
+		 * early win rules out any later army beating it (ruling 6). */
+		for (unsigned i = 0; i < n && i < 3; i++)
+			points[rank[i]] += 3 - i;
+	}
+}
+
+/* The last victory marker is placed: the game is over. */
+static void end_game(hg_state *s)
+{
+	unsigned points[KOC_MAX_PLAYERS];
+	score_points(s, points);
+	unsigned best = 0;
+	for (unsigned p = 1; p < s->nplayers; p++) {
+		int c = s->points && points[p] != points[best] ? (points[p] > points[best] ? 1 : -1)
+							       : marker_cmp(s, p, best);
+		if (c > 0)
+			best = p;
+	}
+	/* A tie through every step would need two players with no marker at
+	 * all sharing the lead, which five markers among four players rule
+	 * out (ruling 9): the ranking always has one winner. */
+	hg_buf b;
+	hg_buf_init(&b);
+	hg_buf_puts(&b, hg_koc_seat_name(best));
+	if (s->points) {
+		hg_buf_puts(&b, " (");
+		for (unsigned p = 0; p < s->nplayers; p++)
+			hg_buf_printf(&b, "%s%s %u", p ? ", " : "", hg_koc_seat_name(p), points[p]);
+		hg_buf_putc(&b, ')');
+	}
+	free(s->result);
+	s->result = hg_buf_steal(&b);
+	s->phase = KOC_PHASE_OVER;
+}
+
+/* ------------------------------------------------------------------ territories */
+/* Could seat q, whose army in the sector is incomplete, still end with an
+ * army above `target` from the cards not on the table?  Equal is not
+ * enough: the army completed first wins a tie (ruling 5, step 8). */
+static int could_beat(const hg_state *s, unsigned q, unsigned sector, hg_koc_key target)
+{
+	unsigned char masks[KOC_ARMY], counts[KOC_NKINDS];
+	unsigned char n = sector_masks(s, q, sector, masks);
+	hg_koc_count(masks, n, counts);
+	return hg_koc_can_beat(counts, KOC_ARMY - n, s->pool, target);
+}
+
+/* 'Armies and domination in territories', ruling 6: the best complete army
+ * in a territory wins it once no other player can still gather a better
+ * one from the cards not on the table.  Returns the seat, or -1. */
+static int territory_winner(const hg_state *s, unsigned sector)
+{
+	int best = -1;
+	for (unsigned p = 0; p < s->nplayers; p++)
+		if (complete(s, p, sector) && (best < 0 || army_cmp(s, p, (unsigned)best, sector) > 0))
+			best = (int)p;
+	if (best < 0)
+		return -1;
+	hg_koc_key target = hg_koc_sector_key(s, (unsigned)best, sector);
+	for (unsigned q = 0; q < s->nplayers; q++)
+		if (!complete(s, q, sector) && could_beat(s, q, sector, target))
+			return -1;
+	return best;
+}
+
+/* Ruling 7: after a placement, every territory it decides is won, the
+ * sector the card went to first, then the others by number; each takes the
+ * next victory marker, and the record must say so before anything else. */
+static void decide_territories(hg_state *s, unsigned placed)
+{
+	unsigned order[KOC_SECTORS], n = 0;
+	order[n++] = placed;
+	for (unsigned k = 0; k < KOC_SECTORS; k++)
+		if (k != placed)
+			order[n++] = k;
+	for (unsigned i = 0; i < n; i++) {
+		unsigned k = order[i];
+		if (s->winner[k] >= 0)
+			continue;
+		int w = territory_winner(s, k);
+		if (w < 0)
+			continue;
+		s->winner[k] = w;
+		s->marker[k] = s->markers + s->npending + 1;
+		hg_koc_claim *c = &s->pending[s->npending++];
+		c->sector = k;
+		c->seat = (unsigned)w;
+		c->marker = s->marker[k];
+	}
+}
+
+static void end_turn(hg_state *s)
+{
+	s->turns++;
+	s->to_move = next_seat(s, s->to_move);
+	s->phase = deck_left(s) > 0 ? KOC_PHASE_DRAW : KOC_PHASE_PLACE;
+}
+
+/* Why a territory is not won: the armies there, and who could still beat
+ * the best complete one. */
+static void note_territory(hg_diag *dg, const hg_state *s, unsigned sector)
+{
+	int best = -1;
+	hg_buf b;
+	hg_buf_init(&b);
+	for (unsigned p = 0; p < s->nplayers; p++) {
+		hg_buf_clear(&b);
+		unsigned n = s->nsector[p][sector];
+		if (n == KOC_ARMY) {
+			hg_koc_key_describe(hg_koc_sector_key(s, p, sector), &b);
+			hg_diag_note(dg, "%s's army there is complete: %s", hg_koc_seat_name(p), b.data);
+			if (best < 0 || army_cmp(s, p, (unsigned)best, sector) > 0)
+				best = (int)p;
+		} else {
+			hg_diag_note(dg, "%s has %u of 4 cards there", hg_koc_seat_name(p), n);
+		}
+	}
+	hg_buf_free(&b);
+	if (best < 0) {
+		hg_diag_note(dg, "no army there is complete: a territory goes to a complete army");
+		return;
+	}
+	hg_koc_key target = hg_koc_sector_key(s, (unsigned)best, sector);
+	for (unsigned q = 0; q < s->nplayers; q++)
+		if (!complete(s, q, sector) && could_beat(s, q, sector, target))
+			hg_diag_note(dg, "%s can still gather a better army than %s's there from the "
+				     "cards not on the table", hg_koc_seat_name(q),
+				     hg_koc_seat_name((unsigned)best));
+}
+
+/* ------------------------------------------------------------------ errors */
+static int out_of_turn(const hg_state *s, const hg_action *a, hg_diags *d)
+{
+	hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "koc.out-of-turn",
+				  "it is %s's turn, not %s's (rule %s)", hg_koc_seat_name(s->to_move),
+				  hg_koc_seat_name(a->seat), sheet_turn);
+	note_duty(dg, s);
+	hg_diag_note(dg, "the turn passes to the left: P1, P2, ... in the order of the Players tag");
+	return -1;
+}
+
+static int claim_missing(const hg_state *s, const hg_action *a, hg_diags *d)
+{
+	const hg_koc_claim *c = &s->pending[0];
+	hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "koc.claim-missing",
+				  "territory %u was won by %s, and the record must say so before "
+				  "anything else (rule %s, ruling 7)", c->sector + 1,
+				  hg_koc_seat_name(c->seat), sheet_armies);
+	hg_diag_note(dg, "%s:%u:%u: %s's placement of '%s' in sector %u decided it",
+		     s->won_at.file ? s->won_at.file : "", s->won_at.line, s->won_at.col,
+		     hg_koc_seat_name(s->won_seat), card_id(s, s->won_card), s->won_sector + 1);
+	for (unsigned i = 0; i < s->npending; i++)
+		hg_diag_note(dg, "write '%s: win %u #%u'", hg_koc_seat_name(s->pending[i].seat),
+			     s->pending[i].sector + 1, s->pending[i].marker);
+	return -1;
+}
+
+static int not_dealt(const hg_state *s, const hg_action *a, hg_diags *d)
+{
+	hg_diag *dg;
+	if (!s->first_known) {
+		dg = hg_diag_add(d, HG_ERROR, a->pos, "koc.deal",
+				 "the game begins with the deal: five cards to each player, the "
+				 "first player first (rule 'Preparation for a game')");
+		hg_diag_note(dg, "without a First or Seed tag, the seat dealt first is the first "
+			     "player (ruling 2)");
+		return -1;
+	}
+	dg = hg_diag_add(d, HG_ERROR, a->pos, "koc.deal",
+			 "the game begins with the deal: %s has not been dealt five cards yet "
+			 "(rule 'Preparation for a game')", hg_koc_seat_name(s->to_move));
+	note_duty(dg, s);
+	return -1;
+}
+
+/* ------------------------------------------------------------------ the deal */
+/* 'Preparation for a game', ruling 2: each player in turn order, the first
+ * player first, is dealt the next five cards from the top of the deck. */
+static int apply_deal(hg_state *s, const hg_action *a, hg_diags *d)
+{
+	if (s->phase != KOC_PHASE_DEAL) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "koc.deal",
+					  "the cards were dealt at the start: each player is dealt "
+					  "five cards once (rule 'Preparation for a game')");
+		note_duty(dg, s);
+		return -1;
+	}
+	for (unsigned i = 0; i < a->ncards; i++) {
+		int c = a->card[i];
+		if (c == KOC_HIDDEN)
+			continue;
+		for (unsigned k = 0; k < i; k++)
+			if (a->card[k] == c) {
+				hg_diag_add(d, HG_ERROR, a->card_pos[i], "koc.card-seen",
+					    "'%s' is dealt twice", s->cards->ids[c]);
+				return -1;
+			}
+		if (s->order_known) {
+			int found = 0;
+			for (unsigned k = 0; k < KOC_HAND; k++)
+				found |= s->order[s->dealt + k] == c;
+			if (!found) {
+				hg_diag *dg = hg_diag_add(d, HG_ERROR, a->card_pos[i], "koc.draw-mismatch",
+							  "'%s' is not among the five cards %s is dealt "
+							  "from the top of the deck (ruling 2)",
+							  s->cards->ids[c], hg_koc_seat_name(a->seat));
+				hg_buf b;
+				hg_buf_init(&b);
+				for (unsigned k = 0; k < KOC_HAND; k++)
+					hg_buf_printf(&b, " %s", s->cards->ids[s->order[s->dealt + k]]);
+				hg_diag_note(dg, "the deck order deals%s", b.data);
+				hg_buf_free(&b);
+				return -1;
+			}
+		} else if (s->loc[c] != KOC_UNSEEN) {
+			hg_diag *dg = hg_diag_add(d, HG_ERROR, a->card_pos[i], "koc.card-seen",
+						  "'%s' cannot be dealt: it has left the deck already",
+						  s->cards->ids[c]);
+			note_place(dg, s, c);
+			return -1;
+		}
+	}
+	if (s->order_known) {
+		for (unsigned k = 0; k < KOC_HAND; k++)
+			s->loc[s->order[s->dealt + k]] = (unsigned char)(KOC_IN_HAND + a->seat);
+	} else {
+		for (unsigned i = 0; i < a->ncards; i++)
+			if (a->card[i] == KOC_HIDDEN)
+				s->hidden[a->seat]++;
+			else
+				s->loc[a->card[i]] = (unsigned char)(KOC_IN_HAND + a->seat);
+	}
+	s->dealt += KOC_HAND;
+	s->hand[a->seat] += KOC_HAND;
+	s->deals++;
+	s->to_move = next_seat(s, s->to_move);
+	if (s->deals == s->nplayers)
+		s->phase = KOC_PHASE_DRAW;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ turn, step 1 */
+/* 'Turn sequence', step 1: draw the top card of the deck.  Ruling 3: when
+ * the deck is empty the step is skipped. */
+static int apply_draw(hg_state *s, const hg_action *a, hg_diags *d)
+{
+	if (s->phase == KOC_PHASE_PLACE) {
+		hg_diag *dg;
+		if (deck_left(s) == 0) {
+			dg = hg_diag_add(d, HG_ERROR, a->pos, "koc.deck-empty",
+					 "the deck is empty: the draw is skipped and %s places a card "
+					 "(rule %s, ruling 3)", hg_koc_seat_name(a->seat), sheet_turn);
+		} else {
+			dg = hg_diag_add(d, HG_ERROR, a->pos, "koc.draw-twice",
+					 "%s has drawn a card this turn already: a turn is one draw, "
+					 "then one placement (rule %s, step 1)",
+					 hg_koc_seat_name(a->seat), sheet_turn);
+		}
+		note_duty(dg, s);
+		return -1;
+	}
+	int c = a->card[0];
+	if (s->order_known) {
+		int top = s->order[s->dealt];
+		if (c != KOC_HIDDEN && c != top) {
+			hg_diag *dg = hg_diag_add(d, HG_ERROR, a->card_pos[0], "koc.draw-mismatch",
+						  "%s draws '%s', but the top card of the deck is '%s' "
+						  "(rule %s, step 1)", hg_koc_seat_name(a->seat),
+						  s->cards->ids[c], s->cards->ids[top], sheet_turn);
+			hg_diag_note(dg, "the deck's order follows from the Seed or DeckOrder tag "
+				     "(ruling 2)");
+			note_place(dg, s, c);
+			return -1;
+		}
+		c = top;
+	} else if (c != KOC_HIDDEN && s->loc[c] != KOC_UNSEEN) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->card_pos[0], "koc.card-seen",
+					  "%s cannot draw '%s': it has left the deck already "
+					  "(rule %s, step 1)", hg_koc_seat_name(a->seat),
+					  s->cards->ids[c], sheet_turn);
+		note_place(dg, s, c);
+		return -1;
+	}
+	if (c == KOC_HIDDEN)
+		s->hidden[a->seat]++;
+	else
+		s->loc[c] = (unsigned char)(KOC_IN_HAND + a->seat);
+	s->hand[a->seat]++;
+	s->dealt++;
+	s->phase = KOC_PHASE_PLACE;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ turn, step 2 */
+static void note_open_sectors(hg_diag *dg, const hg_state *s, unsigned seat)
+{
+	hg_buf b;
+	hg_buf_init(&b);
+	for (unsigned k = 0; k < KOC_SECTORS; k++)
+		if (s->nsector[seat][k] < KOC_ARMY)
+			hg_buf_printf(&b, "%s%u (%u card%s)", b.len ? ", " : "", k + 1,
+				      s->nsector[seat][k], s->nsector[seat][k] == 1 ? "" : "s");
+	hg_diag_note(dg, "%s's sectors with room: %s", hg_koc_seat_name(seat), b.data);
+	hg_buf_free(&b);
+}
+
+/* 'Turn sequence', step 2: place one card from the hand into one of one's
+ * own sectors, which holds at most four cards. */
+static int apply_place(hg_state *s, const hg_action *a, hg_diags *d)
+{
+	if (s->phase == KOC_PHASE_DRAW) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "koc.draw-missing",
+					  "%s places a card without drawing first: a turn begins by "
+					  "drawing the top card of the deck (rule %s, step 1)",
+					  hg_koc_seat_name(a->seat), sheet_turn);
+		hg_diag_note(dg, "the deck holds %zu cards; write '%s: draw C' (or 'draw ?') first",
+			     deck_left(s), hg_koc_seat_name(a->seat));
+		return -1;
+	}
+	unsigned p = a->seat, k = a->sector - 1;
+	int c = a->card[0];
+	int hidden = 0;		/* one of the hand's hidden cards (ruling 10) */
+	if (s->loc[c] != KOC_IN_HAND + p) {
+		if (s->loc[c] == KOC_UNSEEN && !s->order_known && s->hidden[p] > 0) {
+			hidden = 1;
+		} else {
+			hg_diag *dg = hg_diag_add(d, HG_ERROR, a->card_pos[0], "koc.not-in-hand",
+						  "'%s' is not in %s's hand (rule %s, step 2)",
+						  s->cards->ids[c], hg_koc_seat_name(p), sheet_turn);
+			note_place(dg, s, c);
+			note_hand(dg, s, p);
+			return -1;
+		}
+	}
+	if (s->nsector[p][k] == KOC_ARMY) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->sector_pos, "koc.sector-full",
+					  "sector %u of %s already holds four cards (rule %s, step 2)",
+					  k + 1, hg_koc_seat_name(p), sheet_turn);
+		hg_diag_note(dg, "each player's sector can contain no more than four cards");
+		note_open_sectors(dg, s, p);
+		return -1;
+	}
+	if (hidden) {
+		/* Once the deck is empty and every other hand is known, the
+		 * unseen cards are all in this hand: nothing is left to doubt. */
+		unsigned others = 0;
+		for (unsigned q = 0; q < s->nplayers; q++)
+			others += q != p ? s->hidden[q] : 0;
+		if (deck_left(s) > 0 || others > 0) {
+			hg_diag *dg = hg_diag_add(d, HG_UNVERIFIED, a->card_pos[0], "koc.hidden-card",
+						  "placement of hidden card '%s' could not be verified",
+						  s->cards->ids[c]);
+			hg_diag_note(dg, "%s holds %u card%s the record does not show; '%s' may be "
+				     "one of them", hg_koc_seat_name(p), s->hidden[p],
+				     s->hidden[p] == 1 ? "" : "s", s->cards->ids[c]);
+		}
+		s->hidden[p]--;
+	}
+	s->loc[c] = KOC_TABLE;
+	s->hand[p]--;
+	s->pool[s->cards->mask[c]]--;
+	s->sector[p][k][s->nsector[p][k]++] = (uint16_t)c;
+	s->placements++;
+	if (s->nsector[p][k] == KOC_ARMY)
+		s->completed[p][k] = s->placements;
+	decide_territories(s, k);
+	if (s->npending) {
+		s->won_at = a->pos;
+		s->won_card = c;
+		s->won_seat = p;
+		s->won_sector = k;
+	} else {
+		end_turn(s);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ territories won */
+/* 'Armies and domination in territories': the winner places a victory
+ * marker, numbered in the order territories are won (ruling 7). */
+static int apply_win(hg_state *s, const hg_action *a, hg_diags *d)
+{
+	unsigned k = a->sector - 1;
+	const hg_koc_claim *c = NULL;
+	for (unsigned i = 0; i < s->npending; i++)
+		if (s->pending[i].sector == k)
+			c = &s->pending[i];
+	if (!c) {
+		hg_diag *dg;
+		if (s->winner[k] >= 0)
+			dg = hg_diag_add(d, HG_ERROR, a->sector_pos, "koc.not-won",
+					 "territory %u was won already, by %s with victory marker #%u "
+					 "(rule %s)", k + 1, hg_koc_seat_name((unsigned)s->winner[k]),
+					 s->marker[k], sheet_armies);
+		else
+			dg = hg_diag_add(d, HG_ERROR, a->sector_pos, "koc.not-won",
+					 "territory %u is not won (yet) (rule %s, ruling 6)", k + 1,
+					 sheet_armies);
+		if (s->winner[k] < 0)
+			note_territory(dg, s, k);
+		for (unsigned i = 0; i < s->npending; i++)
+			hg_diag_note(dg, "territory %u was won: write '%s: win %u #%u'",
+				     s->pending[i].sector + 1, hg_koc_seat_name(s->pending[i].seat),
+				     s->pending[i].sector + 1, s->pending[i].marker);
+		return -1;
+	}
+	if (c->seat != a->seat) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "koc.not-won",
+					  "territory %u is won by %s, not by %s (rule %s)", k + 1,
+					  hg_koc_seat_name(c->seat), hg_koc_seat_name(a->seat),
+					  sheet_armies);
+		hg_diag_note(dg, "write '%s: win %u #%u'", hg_koc_seat_name(c->seat), k + 1, c->marker);
+		return -1;
+	}
+	if (c->marker != a->marker) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->marker_pos, "koc.marker-number",
+					  "territory %u takes victory marker #%u, not #%u (rule %s)",
+					  k + 1, c->marker, a->marker, sheet_armies);
+		hg_diag_note(dg, "markers are numbered in the order territories are won; "
+			     "%u territor%s won before this one", c->marker - 1,
+			     c->marker == 2 ? "y was" : "ies were");
+		if (s->npending > 1)
+			hg_diag_note(dg, "territories won by one placement are numbered with the "
+				     "placement's sector first, then by sector number (ruling 7)");
+		return -1;
+	}
+	size_t i = (size_t)(c - s->pending);
+	memmove(&s->pending[i], &s->pending[i + 1], (s->npending - i - 1) * sizeof *c);
+	s->npending--;
+	s->markers++;
+	if (s->npending == 0) {
+		if (s->markers == KOC_SECTORS)
+			end_game(s);
+		else
+			end_turn(s);
+	}
+	return 0;
+}
+
+int hg_koc_apply(hg_state *s, const hg_action *a, hg_diags *d)
+{
+	if (s->phase == KOC_PHASE_OVER) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "koc.game-over",
+					  "the game is over: the last victory marker is placed "
+					  "(rule 'End of a game and a Winner')");
+		hg_diag_note(dg, "the result is %s", s->result);
+		return -1;
+	}
+	if (a->verb == KOC_WIN)
+		return apply_win(s, a, d);
+	if (s->npending)
+		return claim_missing(s, a, d);
+	if (!s->first_known) {
+		/* Ruling 2: without First or Seed, whoever is dealt first
+		 * won the lot. */
+		if (a->verb != KOC_DEAL)
+			return not_dealt(s, a, d);
+		s->first = s->to_move = a->seat;
+		s->first_known = 1;
+		int rc = apply_deal(s, a, d);
+		if (rc != 0)
+			s->first_known = 0;
+		return rc;
+	}
+	if (a->seat != s->to_move)
+		return out_of_turn(s, a, d);
+	if (s->phase == KOC_PHASE_DEAL && a->verb != KOC_DEAL)
+		return not_dealt(s, a, d);
+	switch (a->verb) {
+	case KOC_DEAL:
+		return apply_deal(s, a, d);
+	case KOC_DRAW:
+		return apply_draw(s, a, d);
+	default:
+		return apply_place(s, a, d);
+	}
+}
+
+/* ------------------------------------------------------------------ queries */
+const char *hg_koc_result(const hg_state *s)
+{
+	return s->phase == KOC_PHASE_OVER ? s->result : NULL;
+}
+
+/* A move number counts rounds: round r holds every player's r-th turn, and
+ * the deal belongs to round 1. */
+unsigned hg_koc_turn(const hg_state *s)
+{
+	return s->turns / s->nplayers + 1;
+}
+
+const char *hg_koc_to_move(const hg_state *s)
+{
+	if (s->phase == KOC_PHASE_OVER)
+		return NULL;
+	if (s->npending)
+		return hg_koc_seat_name(s->pending[0].seat);
+	if (!s->first_known)
+		return NULL;	/* any seat may be dealt first (ruling 2) */
+	return hg_koc_seat_name(s->to_move);
+}
+
+static hg_action *new_action(int verb, unsigned seat)
+{
+	hg_action *a = hg_xcalloc(1, sizeof *a);
+	a->verb = verb;
+	a->seat = seat;
+	return a;
+}
+
+/* Every legal action, exactly: claims while territories wait to be written;
+ * else the deal, the draw (with an unknown order: '?' or any unseen card),
+ * or each card the hand may hold into each sector with room (with hidden
+ * cards in the hand, unseen cards too: those placements are unverified). */
+void hg_koc_legal(const hg_state *s, hg_action_list *out)
+{
+	if (s->phase == KOC_PHASE_OVER)
+		return;
+	if (s->npending) {
+		for (unsigned i = 0; i < s->npending; i++) {
+			hg_action *a = new_action(KOC_WIN, s->pending[i].seat);
+			a->sector = s->pending[i].sector + 1;
+			a->marker = s->pending[i].marker;
+			hg_action_list_push(out, a);
+		}
+		return;
+	}
+	unsigned p = s->to_move;
+	size_t n = s->cards->n;
+	switch (s->phase) {
+	case KOC_PHASE_DEAL:
+		/* Without a known first player, any seat may be dealt first. */
+		for (unsigned q = 0; q < s->nplayers; q++) {
+			if (s->first_known ? q != p : 0)
+				continue;
+			hg_action *a = new_action(KOC_DEAL, q);
+			a->ncards = KOC_HAND;
+			for (unsigned k = 0; k < KOC_HAND; k++)
+				a->card[k] = s->order_known ? s->order[s->dealt + k] : KOC_HIDDEN;
+			hg_action_list_push(out, a);
+		}
+		return;
+	case KOC_PHASE_DRAW: {
+		hg_action *a = new_action(KOC_DRAW, p);
+		a->ncards = 1;
+		a->card[0] = s->order_known ? s->order[s->dealt] : KOC_HIDDEN;
+		hg_action_list_push(out, a);
+		for (size_t c = 0; !s->order_known && c < n; c++)
+			if (s->loc[c] == KOC_UNSEEN) {
+				a = new_action(KOC_DRAW, p);
+				a->ncards = 1;
+				a->card[0] = (int)c;
+				hg_action_list_push(out, a);
+			}
+		return;
+	}
+	default:
+		for (size_t c = 0; c < n; c++) {
+			int holds = s->loc[c] == KOC_IN_HAND + p ||
+				    (s->loc[c] == KOC_UNSEEN && !s->order_known && s->hidden[p]);
+			for (unsigned k = 0; holds && k < KOC_SECTORS; k++)
+				if (s->nsector[p][k] < KOC_ARMY) {
+					hg_action *a = new_action(KOC_PLACE, p);
+					a->ncards = 1;
+					a->card[0] = (int)c;
+					a->sector = k + 1;
+					hg_action_list_push(out, a);
+				}
+		}
+		return;
+	}
+}
+
+static const char *const variants[] = {
+	"markers: most victory markers wins; on a tie, higher marker numbers lose (default)",
+	"points: 3 points a territory won, 2 for the second army, 1 for the third",
+	NULL
+};
+
+static const char *const aliases[] = { "koc", "kingdoms", NULL };
+static const char *const data_files[] = { "kingdoms-of-crusaders/deck.yaml", NULL };
+
+const hg_game_class hg_koc_class = {
+	.id = "kingdoms-of-crusaders",
+	.title = "The Kingdoms of Crusaders",
+	.aliases = aliases,
+	.variants = variants,
+	.data_files = data_files,
+	.load = hg_koc_load,
+	.unload = hg_koc_unload,
+	.setup = hg_koc_setup,
+	.clone = hg_koc_clone,
+	.free_state = hg_koc_free_state,
+	.parse = hg_koc_parse,
+	.format = hg_koc_format,
+	.apply = hg_koc_apply,
+	.free_action = hg_koc_free_action,
+	.legal = hg_koc_legal,
+	.result = hg_koc_result,
+	.turn = hg_koc_turn,
+	.to_move = hg_koc_to_move,
+	.render = hg_koc_render,
+	.gen_tags = hg_koc_gen_tags,
+};

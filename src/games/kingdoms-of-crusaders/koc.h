@@ -1,0 +1,200 @@
+/* koc.h - The Kingdoms of Crusaders: the engine's internal interface.
+ *
+ * The files of the game:
+ *   data.c      the deck file (YAML) and the cards in play (one or two decks)
+ *   army.c      squads, the comparison of armies, the "no better army" proof
+ *   notation.c  the action syntax (PCRE2): parse and format
+ *   setup.c     the set-up from the tags: seats, variant, deck order, lot
+ *   engine.c    the turn sequence, territories, the end, legal actions
+ *   render.c    the plain-text picture of a position
+ * Rules are cited by the rule sheet's section titles and by the numbered
+ * rulings of herald-kingdoms-of-crusaders(7).
+ */
+#ifndef HERALD_KOC_H
+#define HERALD_KOC_H
+
+#include <stdint.h>
+
+#include "internal.h"
+#include "pattern.h"
+
+/* The five kinds of symbols, weakest first ('Unit Cards').  A card is the
+ * set of its kinds: bit k stands for kind k. */
+enum { KOC_LANCE, KOC_BOW, KOC_SWORDS, KOC_HELMET, KOC_BANNER, KOC_NKINDS };
+#define KOC_NTYPES 32		/* card types: subsets of the five kinds */
+#define KOC_SECTORS 5		/* sectors of a location card */
+#define KOC_ARMY 4		/* cards that make an army */
+#define KOC_HAND 5		/* cards dealt to each player */
+#define KOC_MIN_PLAYERS 2
+#define KOC_MAX_PLAYERS 4
+#define KOC_MAX_DECK 250	/* cards in one deck file */
+#define KOC_PER_PLAYER (KOC_SECTORS * KOC_ARMY)	/* ruling 3: cards in play per player */
+
+extern const char *const hg_koc_kind_names[KOC_NKINDS + 1];
+
+/* ------------------------------------------------------------------ data */
+typedef struct hg_koc_card {
+	char *id;
+	unsigned mask;		/* the card's kinds */
+	char **aliases;
+	size_t naliases;
+	hg_pos pos;		/* where the deck file defines it */
+} hg_koc_card;
+
+/* The cards in play: the deck itself (2 players) or two decks mixed (3 and
+ * 4 players), each physical card with its own canonical id (ruling 1). */
+typedef struct hg_koc_cards {
+	size_t n;
+	char **ids;
+	unsigned char *mask;
+	hg_names *names;	/* ids and aliases -> index */
+} hg_koc_cards;
+
+struct hg_gdata {
+	char *file;		/* the deck file, as loaded */
+	char *source;		/* its `source` text, or NULL */
+	int reconstructed;
+	hg_koc_card *deck;	/* the deck file's cards, in file order */
+	size_t ndeck;
+	hg_koc_cards one, two;	/* one deck; two decks mixed */
+	hg_pattern *pat_deal, *pat_draw, *pat_place, *pat_win;
+	int g_place_sector, g_win_sector, g_win_marker;	/* named groups */
+};
+
+/* Reads and validates a deck file held in memory (the loader's core, which
+ * the unit tests drive directly).  NULL after diagnostics. */
+hg_gdata *hg_koc_deck_parse(const char *name, const char *text, size_t len,
+			    hg_diags *d);
+hg_gdata *hg_koc_deck_load(const char *path, hg_diags *d);
+hg_gdata *hg_koc_load(const hg_load_ctx *ctx, hg_buf *key, hg_diags *d);
+void hg_koc_unload(hg_gdata *data);
+const hg_koc_cards *hg_koc_cards_for(const hg_gdata *data, unsigned players);
+/* "c12 [lance bow]" */
+void hg_koc_card_describe(const hg_koc_cards *cards, unsigned card, hg_buf *out);
+void hg_koc_mask_describe(unsigned mask, hg_buf *out);
+
+/* ------------------------------------------------------------------ army */
+/* An army's strength as one integer: the larger key is the better army,
+ * ties being broken by who completed first (ruling 5).  From the most
+ * significant bits down: the number of regiments, their kinds (bit k for
+ * kind k), then the same for battalions and for companies, then the kinds
+ * that appear exactly once. */
+typedef uint32_t hg_koc_key;
+
+/* How many of the cards show each kind. */
+void hg_koc_count(const unsigned char *masks, size_t n, unsigned char counts[KOC_NKINDS]);
+hg_koc_key hg_koc_key_of(const unsigned char counts[KOC_NKINDS]);
+hg_koc_key hg_koc_army_key(const unsigned char *masks, size_t n);
+/* The kinds forming squads of `size` symbols (2 company, 3 battalion,
+ * 4 regiment; 1 the single symbols) in a key. */
+unsigned hg_koc_key_kinds(hg_koc_key k, unsigned size);
+/* Compares two complete armies: > 0 when a is better.  `first_a` and
+ * `first_b` say when each army's fourth card was placed (smaller: earlier). */
+int hg_koc_army_cmp(hg_koc_key a, unsigned first_a, hg_koc_key b, unsigned first_b);
+/* The level of the comparison that separates two keys: 0 equal, 1 the
+ * number of regiments, 2 their kinds, 3 number of battalions, 4 their
+ * kinds, 5 number of companies, 6 their kinds, 7 the single symbols. */
+int hg_koc_key_level(hg_koc_key a, hg_koc_key b);
+/* "regiment lance; battalions bow, swords; single banner" ("no squads"...). */
+void hg_koc_key_describe(hg_koc_key k, hg_buf *out);
+
+/* The proof of 'Armies and domination' (last paragraph, ruling 6): can a
+ * player holding `counts` in a sector, with `need` more cards to place
+ * there, end with an army whose key exceeds `target`, drawing those cards
+ * from `pool` (how many unplaced cards there are of each type)?  Exact:
+ * a pruned enumeration of the multisets of `need` cards. */
+int hg_koc_can_beat(const unsigned char counts[KOC_NKINDS], unsigned need,
+		    const uint16_t pool[KOC_NTYPES], hg_koc_key target);
+
+/* ------------------------------------------------------------------ notation */
+enum hg_koc_verb { KOC_DEAL, KOC_DRAW, KOC_PLACE, KOC_WIN };
+#define KOC_HIDDEN (-1)		/* a card written '?' */
+
+struct hg_action {
+	int verb;
+	unsigned seat;
+	hg_pos pos;		/* of the action (its seat) */
+	unsigned ncards;
+	int card[KOC_HAND];	/* card indexes, or KOC_HIDDEN */
+	hg_pos card_pos[KOC_HAND];
+	unsigned sector;	/* 1..5: place, win */
+	hg_pos sector_pos;
+	unsigned marker;	/* win */
+	hg_pos marker_pos;
+};
+
+/* ------------------------------------------------------------------ state */
+/* Where a card is.  Unseen cards are in the deck or hidden in a hand. */
+enum { KOC_UNSEEN = 0, KOC_TABLE = 1, KOC_IN_HAND = 2 /* + seat */ };
+
+enum hg_koc_phase { KOC_PHASE_DEAL, KOC_PHASE_DRAW, KOC_PHASE_PLACE, KOC_PHASE_OVER };
+
+typedef struct hg_koc_claim {
+	unsigned sector;	/* 0-based */
+	unsigned seat;
+	unsigned marker;
+} hg_koc_claim;
+
+struct hg_state {
+	const hg_gdata *data;
+	const hg_koc_cards *cards;
+	unsigned nplayers;
+	unsigned first;			/* seat that plays first, by lot */
+	int first_known;		/* 0: the first deal will say (ruling 2) */
+	int points;			/* the points variant */
+	char *names[KOC_MAX_PLAYERS];	/* players' names from the tags */
+
+	int order_known;		/* Seed or DeckOrder gives the order */
+	uint16_t *order;		/* the deck, top first (when known) */
+	size_t dealt;			/* cards that left the deck so far */
+	unsigned char *loc;		/* per card: KOC_UNSEEN, KOC_TABLE, KOC_IN_HAND + seat */
+	unsigned hand[KOC_MAX_PLAYERS];	/* cards held, known or not */
+	unsigned hidden[KOC_MAX_PLAYERS];	/* of which not known to the record */
+	uint16_t pool[KOC_NTYPES];	/* cards not on the table, by type */
+
+	uint16_t sector[KOC_MAX_PLAYERS][KOC_SECTORS][KOC_ARMY];
+	unsigned char nsector[KOC_MAX_PLAYERS][KOC_SECTORS];
+	unsigned completed[KOC_MAX_PLAYERS][KOC_SECTORS];	/* placement that completed it */
+
+	int winner[KOC_SECTORS];	/* seat, or -1 */
+	unsigned marker[KOC_SECTORS];	/* its victory marker number */
+	unsigned markers;		/* markers placed */
+	hg_koc_claim pending[KOC_SECTORS];	/* won, not yet written */
+	unsigned npending;
+	hg_pos won_at;			/* the placement that won them */
+	int won_card;
+	unsigned won_seat, won_sector;
+
+	int phase;
+	unsigned to_move;		/* seat to deal, draw or place */
+	unsigned deals;			/* hands dealt */
+	unsigned turns;			/* turns completed */
+	unsigned placements;		/* cards placed so far */
+	char *result;
+};
+
+const char *hg_koc_seat_name(unsigned seat);
+/* Set-up (setup.c). */
+hg_state *hg_koc_setup(const hg_gdata *data, const hg_game_record *rec, hg_diags *d);
+hg_state *hg_koc_clone(const hg_state *s);
+void hg_koc_free_state(hg_state *s);
+int hg_koc_gen_tags(const hg_gdata *data, hg_prng *r, unsigned players,
+		    const char *variant, hg_game_record *rec, hg_diags *d);
+/* Notation (notation.c). */
+hg_action *hg_koc_parse(const hg_state *s, const hg_action_text *t, hg_diags *d);
+void hg_koc_format(const hg_state *s, const hg_action *a, hg_buf *seat, hg_buf *body);
+void hg_koc_free_action(hg_action *a);
+/* Rules (engine.c). */
+int hg_koc_apply(hg_state *s, const hg_action *a, hg_diags *d);
+void hg_koc_legal(const hg_state *s, hg_action_list *out);
+const char *hg_koc_result(const hg_state *s);
+unsigned hg_koc_turn(const hg_state *s);
+const char *hg_koc_to_move(const hg_state *s);
+/* The key of a seat's army in a sector (complete or not). */
+hg_koc_key hg_koc_sector_key(const hg_state *s, unsigned seat, unsigned sector);
+/* Rendering (render.c). */
+void hg_koc_render(const hg_state *s, hg_buf *out);
+
+extern const hg_game_class hg_koc_class;
+
+#endif

@@ -1,0 +1,34 @@
+/* registry.c - the one place that lists the games herald referees. */
+#include "config.h"
+
+#include <stddef.h>
+
+#include "herald.h"
+
+extern const hg_game_class hg_koc_class;	/* kingdoms-of-crusaders/engine.c */
+extern const hg_game_class hg_ck_class;	/* crusader-kingdoms/engine.c */
+extern const hg_game_class hg_enc_class;	/* encrucijada/engine.c */
+
+static const hg_game_class *const games[] = {
+	&hg_koc_class,
+	&hg_ck_class,
+	&hg_enc_class,
+	NULL,
+};
+
+const hg_game_class *const *hg_games(void)
+{
+	return games;
+}
+
+const hg_game_class *hg_game_find(const char *name)
+{
+	for (size_t i = 0; games[i]; i++) {
+		if (hg_name_eq(games[i]->id, name))
+			return games[i];
+		for (size_t k = 0; games[i]->aliases && games[i]->aliases[k]; k++)
+			if (hg_name_eq(games[i]->aliases[k], name))
+				return games[i];
+	}
+	return NULL;
+}

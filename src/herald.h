@@ -1,0 +1,513 @@
+/*
+ * herald.h - the public interface of libherald.
+ *
+ * libherald lexes and parses HGN (Herald Game Notation) records into one
+ * game-independent model, writes them back canonically, converts them to and
+ * from JSON and YAML, loads the games' YAML data, and replays records through
+ * the rules engines, which all implement one interface (hg_game_class).
+ *
+ * The library knows nothing of the command line: it never prints, never
+ * exits, and reports every problem as a diagnostic (hg_diag).
+ */
+#ifndef HERALD_H
+#define HERALD_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define HG_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define HG_PRINTF(f, a)
+#endif
+
+const char *hg_version(void);
+
+/* ------------------------------------------------------------------------
+ * Positions: lines and columns count from 1; columns count characters
+ * (Unicode code points), not bytes.  `file` is borrowed from whoever owns
+ * the source (a parser, a YAML document); diagnostics copy it.
+ * ------------------------------------------------------------------------ */
+typedef struct hg_pos {
+	const char *file;
+	unsigned line;
+	unsigned col;
+} hg_pos;
+
+/* ------------------------------------------------------------------------
+ * Growable byte buffer, always NUL-terminated once anything is written.
+ * Allocation failure aborts (hg_xmalloc): the library does not limp on.
+ * ------------------------------------------------------------------------ */
+typedef struct hg_buf {
+	char *data;
+	size_t len;
+	size_t cap;
+} hg_buf;
+
+void hg_buf_init(hg_buf *b);
+void hg_buf_free(hg_buf *b);
+void hg_buf_clear(hg_buf *b);
+void hg_buf_putn(hg_buf *b, const char *s, size_t n);
+void hg_buf_puts(hg_buf *b, const char *s);
+void hg_buf_putc(hg_buf *b, char c);
+void hg_buf_printf(hg_buf *b, const char *fmt, ...) HG_PRINTF(2, 3);
+void hg_buf_vprintf(hg_buf *b, const char *fmt, va_list ap);
+/* Returns the contents (malloc'd, never NULL) and leaves the buffer empty. */
+char *hg_buf_steal(hg_buf *b);
+
+void *hg_xmalloc(size_t n);
+void *hg_xcalloc(size_t n, size_t size);
+void *hg_xrealloc(void *p, size_t n);
+char *hg_xstrdup(const char *s);
+char *hg_xstrndup(const char *s, size_t n);
+
+/* ------------------------------------------------------------------------
+ * Diagnostics.  Printed as `file:line:col: severity: message [code]`
+ * followed by `file:line:col: note: ...` lines (GNU format).  Codes are
+ * stable and documented in the manual pages (herald(1) lists them all).
+ * ------------------------------------------------------------------------ */
+typedef enum hg_severity {
+	HG_ERROR,	/* illegal action or malformed input */
+	HG_WARNING,	/* suspicious but legal */
+	HG_UNVERIFIED	/* could not be checked: hidden information */
+} hg_severity;
+
+typedef struct hg_diag {
+	hg_severity severity;
+	char *file;		/* NULL when there is no file (e.g. an option) */
+	unsigned line, col;	/* 0 when unknown */
+	char *code;		/* e.g. "hgn.unterminated-comment", "koc.sector-full" */
+	char *message;
+	char **notes;
+	size_t nnotes;
+} hg_diag;
+
+typedef struct hg_diags {
+	hg_diag *v;
+	size_t n, cap;
+	size_t nerrors, nwarnings, nunverified;
+} hg_diags;
+
+void hg_diags_init(hg_diags *d);
+void hg_diags_free(hg_diags *d);
+void hg_diags_clear(hg_diags *d);
+/* Adds a diagnostic; returns it so notes can be attached.  The pointer is
+ * valid until the next hg_diag_add on the same list. */
+hg_diag *hg_diag_add(hg_diags *d, hg_severity sev, hg_pos pos,
+		     const char *code, const char *fmt, ...) HG_PRINTF(5, 6);
+hg_diag *hg_diag_vadd(hg_diags *d, hg_severity sev, hg_pos pos,
+		      const char *code, const char *fmt, va_list ap);
+void hg_diag_note(hg_diag *dg, const char *fmt, ...) HG_PRINTF(2, 3);
+/* Moves every diagnostic of src to the end of dst; src is left empty. */
+void hg_diags_move(hg_diags *dst, hg_diags *src);
+const char *hg_severity_name(hg_severity s);
+/* GNU text form, with its notes, each line ending in '\n'.  colour: ANSI
+ * escapes around the location and severity. */
+void hg_diag_format(const hg_diag *dg, hg_buf *out, int colour);
+
+/* ------------------------------------------------------------------------
+ * UTF-8 and names.  Names of areas, cards, factions and seats match their
+ * canonical id or an alias case-insensitively and without regard to accents:
+ * hg_name_fold maps "Líder" and "LIDER" to "lider".
+ * ------------------------------------------------------------------------ */
+/* Decodes one code point; returns its length in bytes, or -1 when the bytes
+ * at s are not valid UTF-8 (overlong, surrogate, truncated, > U+10FFFF). */
+int hg_utf8_decode(const char *s, size_t len, uint32_t *cp);
+/* Offset of the first invalid byte, or (size_t)-1 when all is valid. */
+size_t hg_utf8_invalid_at(const char *s, size_t len);
+size_t hg_utf8_chars(const char *s, size_t len);
+void hg_utf8_put(hg_buf *b, uint32_t cp);
+/* Case- and accent-folded copy (malloc'd); invalid UTF-8 is copied bytewise. */
+char *hg_name_fold(const char *s);
+int hg_name_eq(const char *a, const char *b);
+
+/* A lookup table from folded names (ids and aliases) to small integers. */
+typedef struct hg_names hg_names;
+hg_names *hg_names_new(void);
+void hg_names_free(hg_names *t);
+/* Returns 0, or -1 when the folded name is already bound to another value
+ * (*clash gets that value). */
+int hg_names_add(hg_names *t, const char *name, int value, int *clash);
+/* Returns the value, or -1 when the name is unknown. */
+int hg_names_find(const hg_names *t, const char *name);
+/* Up to max values whose folded name is closest to `name` (for "did you
+ * mean" notes); returns how many were written. */
+size_t hg_names_suggest(const hg_names *t, const char *name, int *values, size_t max);
+
+/* ------------------------------------------------------------------------
+ * The deterministic PRNG that serves every game (documented precisely in
+ * herald-notation(5), section CHANCE):
+ *   key    = BLAKE2b-256 (unkeyed) of the Seed tag's UTF-8 bytes;
+ *   stream = ChaCha20 (IETF, 96-bit nonce of twelve zero bytes) keystream
+ *            under key, block counter from 0, read as little-endian
+ *            32-bit words in order;
+ *   below(n) = rejection sampling: draw w; accept when
+ *            w < 2^32 - (2^32 mod n), answer w mod n;
+ *   die(s)  = 1 + below(s);
+ *   shuffle = Fisher-Yates: for i = n-1 down to 1, j = below(i+1),
+ *             swap items i and j.
+ * ------------------------------------------------------------------------ */
+typedef struct hg_prng {
+	unsigned char key[32];
+	uint32_t block;
+	unsigned char stream[64];
+	unsigned used;
+} hg_prng;
+
+void hg_prng_seed(hg_prng *r, const char *seed);
+uint32_t hg_prng_u32(hg_prng *r);
+uint32_t hg_prng_below(hg_prng *r, uint32_t n);
+unsigned hg_prng_die(hg_prng *r, unsigned sides);
+void hg_prng_shuffle(hg_prng *r, void *base, size_t n, size_t size);
+
+/* ------------------------------------------------------------------------
+ * YAML documents, loaded with libyaml into a tree whose every node knows
+ * its line and column.  Aliases and anchors are rejected (no expansion
+ * blow-up), as are tags other than the core schema's.  The hg_y* helpers
+ * check a node and report at its position:
+ *   data.syntax        the YAML itself is malformed
+ *   data.alias         an anchor or alias
+ *   data.unknown-key   a key the format does not define
+ *   data.missing-key   a required key is absent
+ *   data.duplicate-key a key given twice in one mapping
+ *   data.type          a node of the wrong kind (scalar, list, mapping)
+ *   data.range         a value out of range or not one of the allowed words
+ *   data.reference     a dangling or inconsistent reference (game loaders)
+ *   data.duplicate-id  an id or alias defined twice (game loaders)
+ *   data.limit         the document is too large, too deep, or has too many
+ *                      errors (limits in herald-notation(5), LIMITS)
+ *   data.io            the file cannot be opened or read
+ * `what` in hg_ycheck_kind and hg_ycheck_keys is a phrase naming the node
+ * in messages ("the card 'c01'"); NULL names it by its key.  The helpers
+ * take only nodes of a document this loader built (they name the parent
+ * key), and hg_ystr refuses a plain null (empty, `~`, `null`).
+ * ------------------------------------------------------------------------ */
+typedef enum hg_ykind { HG_Y_SCALAR, HG_Y_SEQ, HG_Y_MAP } hg_ykind;
+
+typedef struct hg_ynode hg_ynode;
+struct hg_ynode {
+	hg_ykind kind;
+	hg_pos pos;
+	char *scalar;		/* HG_Y_SCALAR: the text */
+	int plain;		/* HG_Y_SCALAR: 1 when unquoted */
+	hg_ynode **items;	/* HG_Y_SEQ: n items; HG_Y_MAP: n keys at even
+				   indexes, each followed by its value */
+	size_t n;
+};
+
+typedef struct hg_ydoc {
+	char *file;
+	hg_ynode *root;		/* NULL for an empty document */
+} hg_ydoc;
+
+/* Returns NULL (with diagnostics) on any error. */
+hg_ydoc *hg_yaml_load_file(const char *path, hg_diags *d);
+hg_ydoc *hg_yaml_load_mem(const char *name, const char *text, size_t len,
+			  hg_diags *d);
+void hg_ydoc_free(hg_ydoc *doc);
+
+size_t hg_ymap_len(const hg_ynode *map);	/* number of pairs */
+const hg_ynode *hg_ymap_key(const hg_ynode *map, size_t i);
+const hg_ynode *hg_ymap_value(const hg_ynode *map, size_t i);
+const hg_ynode *hg_ymap_get(const hg_ynode *map, const char *key);
+/* Each helper returns 0 when the node is good, -1 after a diagnostic. */
+int hg_ycheck_kind(const hg_ynode *n, hg_ykind kind, const char *what, hg_diags *d);
+/* `keys` is a NULL-terminated list; a leading '!' marks a required key. */
+int hg_ycheck_keys(const hg_ynode *map, const char *const *keys, const char *what,
+		   hg_diags *d);
+int hg_ystr(const hg_ynode *n, const char **out, hg_diags *d);
+int hg_yint(const hg_ynode *n, long min, long max, long *out, hg_diags *d);
+int hg_ybool(const hg_ynode *n, int *out, hg_diags *d);
+/* The index of the scalar among the NULL-terminated words, matched with
+ * hg_name_eq; otherwise a data.range diagnostic listing the words. */
+int hg_yword(const hg_ynode *n, const char *const *words, int *out, hg_diags *d);
+
+/* Where game data is found: --data-dir, then each directory of
+ * HERALD_DATA_PATH (colon-separated), then the installed $(pkgdatadir), then
+ * (for an uninstalled build) the source tree's data/. */
+typedef struct hg_datapath {
+	char **dirs;
+	size_t n;
+} hg_datapath;
+
+void hg_datapath_init(hg_datapath *p, const char *data_dir);
+void hg_datapath_free(hg_datapath *p);
+/* malloc'd path of the first existing dir/relname, or NULL. */
+char *hg_datapath_find(const hg_datapath *p, const char *relname);
+
+/* ------------------------------------------------------------------------
+ * The record model: one game-independent structure for every game.
+ * ------------------------------------------------------------------------ */
+typedef struct hg_tag {
+	char *name;
+	char *value;
+	hg_pos pos;
+} hg_tag;
+
+/* One token of an action's body, as the lexer cut it. */
+typedef enum hg_atok_kind {
+	HG_ATOK_WORD,		/* letters, digits, '_', '-', '\'', '.', '#' ...  */
+	HG_ATOK_NUMBER,		/* decimal digits only */
+	HG_ATOK_UNKNOWN,	/* '?': hidden information */
+	HG_ATOK_PUNCT		/* one of , / + = > < @ & * x-less punctuation */
+} hg_atok_kind;
+
+typedef struct hg_atok {
+	hg_atok_kind kind;
+	char *text;
+	hg_pos pos;
+	size_t off;		/* byte offset of this token in hg_action_text.text */
+} hg_atok;
+
+/* An action as written: `seat: body`.  `text` is the body's tokens joined
+ * by single spaces, the string each game's action parser matches. */
+typedef struct hg_action_text {
+	char *seat;
+	hg_pos seat_pos;
+	hg_atok *toks;
+	size_t ntoks;
+	char *text;
+	hg_pos pos;		/* of the first body token (or the seat) */
+} hg_action_text;
+
+/* The position of the token that covers byte `off` of t->text. */
+hg_pos hg_action_text_pos(const hg_action_text *t, size_t off);
+/* Cuts `body` into tokens as the lexer does (used by the converters and
+ * by engines that canonicalise).  Returns 0, or -1 with diagnostics. */
+int hg_action_text_set(hg_action_text *t, const char *seat, const char *body,
+		       hg_pos pos, hg_diags *d);
+void hg_action_text_free(hg_action_text *t);
+
+typedef enum hg_node_kind {
+	HG_NODE_MOVENUM,	/* `12.` */
+	HG_NODE_ACTION,		/* `seat: body` with an optional glyph */
+	HG_NODE_COMMENT,	/* `{...}` or `; ...` */
+	HG_NODE_NAG,		/* `$n` */
+	HG_NODE_VARIATION	/* `( ... )` */
+} hg_node_kind;
+
+typedef struct hg_line hg_line;
+
+typedef struct hg_node {
+	hg_node_kind kind;
+	hg_pos pos;
+	unsigned number;	/* MOVENUM, NAG */
+	hg_action_text action;	/* ACTION */
+	char *glyph;		/* ACTION: "!", "?", "!!", "??", "!?", "?!" or NULL */
+	char *comment;		/* COMMENT: text between the delimiters */
+	int line_comment;	/* COMMENT: 1 for `;` comments */
+	hg_line *variation;	/* VARIATION */
+} hg_node;
+
+struct hg_line {
+	hg_node *nodes;
+	size_t n, cap;
+};
+
+typedef struct hg_game_record {
+	hg_line header;		/* comments before and between the tags */
+	hg_tag *tags;
+	size_t ntags, captags;
+	hg_line moves;
+	char *result;		/* termination marker: "*" or the string's text;
+				   NULL when missing */
+	hg_pos result_pos;
+	hg_line trailer;	/* comments after the termination marker */
+	hg_pos pos;		/* where the game starts */
+	char *file;		/* owned copy of the source name */
+} hg_game_record;
+
+hg_game_record *hg_record_new(const char *file);
+void hg_record_free(hg_game_record *g);
+const hg_tag *hg_record_tag(const hg_game_record *g, const char *name);
+const char *hg_record_tag_value(const hg_game_record *g, const char *name);
+/* Sets (replaces, or appends) a tag. */
+void hg_record_set_tag(hg_game_record *g, const char *name, const char *value);
+/* The player names in seat order: the `Players` tag split at ';' (trimmed),
+ * else the tags Seat1, Seat2, ... in order.  Returns the count; *names is a
+ * malloc'd array of malloc'd strings (free with hg_strv_free). */
+size_t hg_record_players(const hg_game_record *g, char ***names);
+void hg_strv_free(char **v, size_t n);
+
+hg_node *hg_line_push(hg_line *l, hg_node_kind kind, hg_pos pos);
+void hg_line_free(hg_line *l);
+hg_line *hg_line_new(void);
+
+/* ------------------------------------------------------------------------
+ * Parsing HGN.  A parser reads one source game by game, so a file of any
+ * size is read in memory that does not grow with it.  Errors are reported
+ * and the parser resynchronises at the next action, turn or game.
+ * ------------------------------------------------------------------------ */
+typedef struct hg_parser hg_parser;
+
+/* `name` is what diagnostics call the source ("-" reads stdin when opened
+ * with hg_parser_open_file). */
+hg_parser *hg_parser_open_file(const char *path, hg_diags *d);
+hg_parser *hg_parser_open_mem(const char *name, const char *text, size_t len);
+void hg_parser_close(hg_parser *p);
+/* 1: *out is the next game (possibly with errors reported in d);
+ * 0: end of input; -1: an I/O error (reported). */
+int hg_parser_next(hg_parser *p, hg_game_record **out, hg_diags *d);
+
+/* ------------------------------------------------------------------------
+ * Writing: canonical HGN, JSON and YAML.  The writers print the model as it
+ * stands; hg_canonicalize rewrites each action in its game's canonical
+ * spelling first (canonical ids, canonical seat names).
+ * ------------------------------------------------------------------------ */
+void hg_write_hgn(const hg_game_record *g, hg_buf *out);
+
+/* JSON (documented by grammar/herald-record.schema.json): a document
+ * {"herald": 1, "games": [ ... ]}.  Writers append one game object, or the
+ * whole document; the readers return the games of a whole document. */
+void hg_write_json_game(const hg_game_record *g, hg_buf *out, int pretty);
+void hg_write_json(hg_game_record *const *games, size_t n, hg_buf *out);
+int hg_read_json(const char *name, const char *text, size_t len,
+		 hg_game_record ***games, size_t *n, hg_diags *d);
+void hg_write_yaml(hg_game_record *const *games, size_t n, hg_buf *out);
+int hg_read_yaml(const char *name, const char *text, size_t len,
+		 hg_game_record ***games, size_t *n, hg_diags *d);
+
+/* ------------------------------------------------------------------------
+ * Rules engines.  Each game implements hg_game_class; nothing in the core
+ * names a particular game.
+ * ------------------------------------------------------------------------ */
+typedef struct hg_gdata hg_gdata;	/* a game's loaded data (opaque) */
+typedef struct hg_state hg_state;	/* a position (opaque) */
+typedef struct hg_action hg_action;	/* a parsed action (opaque) */
+
+typedef struct hg_action_list {
+	hg_action **v;
+	size_t n, cap;
+} hg_action_list;
+
+void hg_action_list_push(hg_action_list *l, hg_action *a);
+
+/* What a game loader may consult: where data lives, and the record (may be
+ * NULL, e.g. for `herald games`) with its directory, so that tags may name
+ * a user's own data file relative to the record. */
+typedef struct hg_load_ctx {
+	const hg_datapath *path;
+	const hg_game_record *rec;
+	const char *record_dir;
+} hg_load_ctx;
+
+typedef struct hg_game_class {
+	const char *id;			/* "kingdoms-of-crusaders" */
+	const char *title;		/* "The Kingdoms of Crusaders" */
+	const char *const *aliases;	/* NULL-terminated, may be NULL */
+	const char *const *variants;	/* NULL-terminated "name: description" */
+	const char *const *data_files;	/* NULL-terminated default files */
+
+	/* Loads (and validates) the data the record needs.  A record selects
+	 * its own data files only through tags whose names end in "File"
+	 * (DeckFile, MapFile, ...), relative to ctx->record_dir: the session
+	 * shares one load among every record naming the same such files, and
+	 * calls load() again only for a different set.  `key` may receive a
+	 * human-readable description of what was loaded (informational). */
+	hg_gdata *(*load)(const hg_load_ctx *ctx, hg_buf *key, hg_diags *d);
+	void (*unload)(hg_gdata *data);
+
+	/* Set-up from the tags.  NULL after diagnostics when the tags are
+	 * unusable. */
+	hg_state *(*setup)(const hg_gdata *data, const hg_game_record *rec,
+			   hg_diags *d);
+	hg_state *(*clone)(const hg_state *s);
+	void (*free_state)(hg_state *s);
+
+	/* Parses an action.  May consult only the set-up (seats, data), never
+	 * the position, so that `fmt` can canonicalise without replaying.
+	 * NULL after a diagnostic (code <game>.syntax or more specific). */
+	hg_action *(*parse)(const hg_state *s, const hg_action_text *t,
+			    hg_diags *d);
+	/* Canonical spelling: seat name into `seat`, body into `body`. */
+	void (*format)(const hg_state *s, const hg_action *a, hg_buf *seat,
+		       hg_buf *body);
+	/* Checks and applies.  0: legal, applied.  -1: illegal; a diagnostic
+	 * names the rule and its section ("... (rule 4.1)"), with notes on what
+	 * was legal where that helps; the state is unchanged.  Hidden
+	 * information that prevents a check is an HG_UNVERIFIED diagnostic and
+	 * does not make the action illegal. */
+	int (*apply)(hg_state *s, const hg_action *a, hg_diags *d);
+	void (*free_action)(hg_action *a);
+
+	/* The legal actions now (possibly a representative sample where the
+	 * choices are combinatorial; documented per game). */
+	void (*legal)(const hg_state *s, hg_action_list *out);
+	/* The canonical result when the game is over, else NULL. */
+	const char *(*result)(const hg_state *s);
+	/* The number a move number written now must show. */
+	unsigned (*turn)(const hg_state *s);
+	/* Whose turn it is, as a canonical seat name (NULL when over). */
+	const char *(*to_move)(const hg_state *s);
+	/* Plain-text picture of the position. */
+	void (*render)(const hg_state *s, hg_buf *out);
+
+	/* For `herald gen`: fill the tags of a new random game.  `players` 0
+	 * means the game's default; `variant` NULL the default variant. */
+	int (*gen_tags)(const hg_gdata *data, hg_prng *r, unsigned players,
+			const char *variant, hg_game_record *rec, hg_diags *d);
+} hg_game_class;
+
+/* The registry of games. */
+const hg_game_class *const *hg_games(void);
+const hg_game_class *hg_game_find(const char *id_or_alias);
+
+/* ------------------------------------------------------------------------
+ * Sessions and replay.  A session owns the data path and caches loaded
+ * game data.
+ * ------------------------------------------------------------------------ */
+typedef struct hg_session hg_session;
+
+hg_session *hg_session_new(const char *data_dir);
+void hg_session_free(hg_session *s);
+const hg_datapath *hg_session_datapath(const hg_session *s);
+/* The game class and data for a record (from its Game tag). */
+int hg_session_prepare(hg_session *s, const hg_game_record *rec,
+		       const hg_game_class **cls, const hg_gdata **data,
+		       hg_diags *d);
+
+/* Called after each applied action (depth 0 on the main line). */
+typedef struct hg_replay_hooks {
+	void (*after_action)(void *ctx, const hg_game_class *cls,
+			     const hg_node *node, const hg_state *after,
+			     unsigned depth);
+	void *ctx;
+} hg_replay_hooks;
+
+typedef struct hg_check_result {
+	int syntax_ok;		/* the record parsed without error */
+	int legal;		/* every action on every line was legal */
+	int result_ok;		/* declared result agrees with the replay */
+	size_t actions;		/* actions replayed (all lines) */
+} hg_check_result;
+
+/* Replays the record (main line and every variation) and checks the
+ * termination marker and the Result tag against the replay.  *final, if
+ * given, receives the main line's last legal position (caller frees with
+ * cls->free_state). */
+int hg_check_game(hg_session *s, const hg_game_record *rec, hg_diags *d,
+		  const hg_replay_hooks *hooks, hg_check_result *res,
+		  hg_state **final, const hg_game_class **cls);
+
+/* Rewrites each action into its game's canonical form. 0 or -1. */
+int hg_canonicalize(hg_session *s, hg_game_record *rec, hg_diags *d);
+
+/* Generates a random legal game. */
+hg_game_record *hg_generate(hg_session *s, const hg_game_class *cls,
+			    const char *seed, unsigned players,
+			    const char *variant, hg_diags *d);
+
+/* Writes `len` bytes to `path` atomically: a temporary file in the same
+ * directory, fsync, the original's mode kept, then rename.  On any error
+ * the original is untouched; returns 0 or -1 with errno set. */
+int hg_write_file_atomic(const char *path, const char *data, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,706 @@
+/* convert-json.c - HGN records as JSON, with jansson.
+ *
+ * The shape (normative: grammar/herald-record.schema.json):
+ *   {"herald": 1, "games": [GAME, ...]}
+ *   GAME = {"tags": [{"name": N, "value": V}, ...], "header": [NODE, ...],
+ *           "moves": [NODE, ...], "result": "P1" | "*" | null,
+ *           "trailer": [NODE, ...]}          (empty header/trailer omitted)
+ *   NODE = {"move": 12} | {"seat": "P1", "action": "draw c12", "glyph": "!"}
+ *        | {"comment": "text"} | {"comment": "text", "line": true}
+ *        | {"nag": 3} | {"variation": [NODE, ...]}
+ * It carries the whole model, so HGN -> JSON -> HGN is lossless.
+ *
+ * jansson keeps no positions for values, so the reader names a bad value
+ * by its JSON path (games[0].moves[3].seat); syntax errors get jansson's
+ * line and column.
+ */
+#include "config.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "internal.h"
+
+#define FORMAT_VERSION 1
+#define MAX_ERRORS 100		/* then the rest is not checked */
+
+/* Characters of a string quoted in a message before it is cut short. */
+#define QUOTE_MAX 60
+
+static const char *const glyphs[] = { "!", "?", "!!", "??", "!?", "?!", NULL };
+
+/* ------------------------------------------------------------------------
+ * Writing.
+ * ------------------------------------------------------------------------ */
+
+/* A JSON string of s.  The model should hold UTF-8 only; any byte that is
+ * not becomes U+FFFD rather than an invalid document. */
+static json_t *jstr(const char *s)
+{
+	if (!s)
+		s = "";
+	size_t len = strlen(s);
+	if (hg_utf8_invalid_at(s, len) == (size_t)-1)
+		return json_stringn(s, len);
+	hg_buf b;
+	hg_buf_init(&b);
+	size_t i = 0;
+	while (i < len) {
+		uint32_t cp;
+		int n = hg_utf8_decode(s + i, len - i, &cp);
+		if (n < 0) {
+			hg_utf8_put(&b, 0xFFFD);
+			i++;
+		} else {
+			hg_buf_putn(&b, s + i, (size_t)n);
+			i += (size_t)n;
+		}
+	}
+	json_t *j = json_stringn(b.data, b.len);
+	hg_buf_free(&b);
+	return j;
+}
+
+static json_t *line_json(const hg_line *l);
+
+static json_t *node_json(const hg_node *n)
+{
+	json_t *o = json_object();
+	switch (n->kind) {
+	case HG_NODE_MOVENUM:
+		json_object_set_new(o, "move", json_integer(n->number));
+		break;
+	case HG_NODE_ACTION:
+		json_object_set_new(o, "seat", jstr(n->action.seat));
+		json_object_set_new(o, "action", jstr(n->action.text));
+		if (n->glyph)
+			json_object_set_new(o, "glyph", jstr(n->glyph));
+		break;
+	case HG_NODE_COMMENT:
+		json_object_set_new(o, "comment", jstr(n->comment));
+		if (n->line_comment)
+			json_object_set_new(o, "line", json_true());
+		break;
+	case HG_NODE_NAG:
+		json_object_set_new(o, "nag", json_integer(n->number));
+		break;
+	case HG_NODE_VARIATION:
+		json_object_set_new(o, "variation", line_json(n->variation));
+		break;
+	}
+	return o;
+}
+
+static json_t *line_json(const hg_line *l)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; l && i < l->n; i++)
+		json_array_append_new(a, node_json(&l->nodes[i]));
+	return a;
+}
+
+static json_t *game_json(const hg_game_record *g)
+{
+	json_t *o = json_object();
+	json_t *tags = json_array();
+	for (size_t i = 0; i < g->ntags; i++) {
+		json_t *t = json_object();
+		json_object_set_new(t, "name", jstr(g->tags[i].name));
+		json_object_set_new(t, "value", jstr(g->tags[i].value));
+		json_array_append_new(tags, t);
+	}
+	json_object_set_new(o, "tags", tags);
+	if (g->header.n)
+		json_object_set_new(o, "header", line_json(&g->header));
+	json_object_set_new(o, "moves", line_json(&g->moves));
+	json_object_set_new(o, "result", g->result ? jstr(g->result) : json_null());
+	if (g->trailer.n)
+		json_object_set_new(o, "trailer", line_json(&g->trailer));
+	return o;
+}
+
+static int dump_to_buf(const char *buffer, size_t size, void *data)
+{
+	hg_buf_putn(data, buffer, size);
+	return 0;
+}
+
+static void dump(json_t *j, hg_buf *out, size_t flags)
+{
+	json_dump_callback(j, dump_to_buf, out, flags | JSON_PRESERVE_ORDER);
+	json_decref(j);
+}
+
+/* Appends the game object, without a final newline (a JSON Lines writer
+ * adds it). */
+void hg_write_json_game(const hg_game_record *g, hg_buf *out, int pretty)
+{
+	dump(game_json(g), out, pretty ? JSON_INDENT(2) : JSON_COMPACT);
+}
+
+/* Appends the whole document, pretty, ending in a newline. */
+void hg_write_json(hg_game_record *const *games, size_t n, hg_buf *out)
+{
+	json_t *doc = json_object();
+	json_object_set_new(doc, "herald", json_integer(FORMAT_VERSION));
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, game_json(games[i]));
+	json_object_set_new(doc, "games", a);
+	dump(doc, out, JSON_INDENT(2));
+	hg_buf_putc(out, '\n');
+}
+
+/* ------------------------------------------------------------------------
+ * Reading: every shape error is reported (code hgn.json), naming the value
+ * by its path; nothing is returned unless the whole document is good.
+ * ------------------------------------------------------------------------ */
+typedef struct reader {
+	const char *name;
+	hg_diags *d;
+	hg_buf path;		/* of the value being read */
+	int failed;
+	hg_game_record *g;	/* being read */
+	size_t actions;		/* in g, on every line */
+	size_t errors_at_start;	/* d->nerrors before reading */
+	int gave_up;		/* MAX_ERRORS reached: the rest is unchecked */
+} reader;
+
+typedef enum line_kind { LINE_MOVES, LINE_COMMENTS } line_kind;
+
+static hg_pos nowhere(const reader *r)
+{
+	hg_pos p = { r->g ? r->g->file : r->name, 0, 0 };
+	return p;
+}
+
+static const char *where(const reader *r)
+{
+	return r->path.len ? r->path.data : "the document";
+}
+
+static size_t path_push_key(reader *r, const char *key)
+{
+	size_t mark = r->path.len;
+	hg_buf_printf(&r->path, "%s%s", r->path.len ? "." : "", key);
+	return mark;
+}
+
+static size_t path_push_index(reader *r, size_t i)
+{
+	size_t mark = r->path.len;
+	hg_buf_printf(&r->path, "[%zu]", i);
+	return mark;
+}
+
+/* Enough errors: stop checking (called between nodes, tags and games). */
+static int too_many_errors(reader *r)
+{
+	if (r->d->nerrors - r->errors_at_start >= MAX_ERRORS)
+		r->gave_up = 1;
+	return r->gave_up;
+}
+
+static void path_pop(reader *r, size_t mark)
+{
+	r->path.len = mark;
+	if (r->path.data)
+		r->path.data[mark] = '\0';
+}
+
+static hg_diag *shape_error(reader *r, const char *fmt, ...) HG_PRINTF(2, 3);
+
+static hg_diag *shape_error(reader *r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	hg_diag *dg = hg_diag_vadd(r->d, HG_ERROR, nowhere(r), "hgn.json", fmt, ap);
+	va_end(ap);
+	r->failed = 1;
+	return dg;
+}
+
+static void quote(hg_buf *b, const char *s)
+{
+	hg_buf_putc(b, '\'');
+	size_t chars = 0;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if ((*p & 0xC0) != 0x80 && chars++ == QUOTE_MAX) {
+			hg_buf_puts(b, "...");
+			break;
+		}
+		switch (*p) {
+		case '\n': hg_buf_puts(b, "\\n"); break;
+		case '\t': hg_buf_puts(b, "\\t"); break;
+		case '\r': hg_buf_puts(b, "\\r"); break;
+		default:
+			if (*p < 0x20 || *p == 0x7F)
+				hg_buf_printf(b, "\\x%02x", *p);
+			else
+				hg_buf_putc(b, (char)*p);
+		}
+	}
+	hg_buf_putc(b, '\'');
+}
+
+/* What a value is, for "found ...". */
+static void found(hg_buf *b, const json_t *j)
+{
+	switch (json_typeof(j)) {
+	case JSON_OBJECT: hg_buf_puts(b, "an object"); break;
+	case JSON_ARRAY: hg_buf_puts(b, "an array"); break;
+	case JSON_TRUE: hg_buf_puts(b, "true"); break;
+	case JSON_FALSE: hg_buf_puts(b, "false"); break;
+	case JSON_NULL: hg_buf_puts(b, "null"); break;
+	case JSON_INTEGER:
+		hg_buf_printf(b, "%" JSON_INTEGER_FORMAT, json_integer_value(j));
+		break;
+	case JSON_REAL:
+		hg_buf_printf(b, "the number %g", json_real_value(j));
+		break;
+	case JSON_STRING:
+		hg_buf_puts(b, "the string ");
+		quote(b, json_string_value(j));
+		break;
+	}
+}
+
+/* "expected <expected> for <path>, found <j>" */
+static void mismatch(reader *r, const char *expected, const json_t *j)
+{
+	hg_buf b;
+	hg_buf_init(&b);
+	found(&b, j);
+	shape_error(r, "expected %s for %s, found %s", expected, where(r), b.data);
+	hg_buf_free(&b);
+}
+
+static const char *key_name(const char *spec)
+{
+	return spec[0] == '!' ? spec + 1 : spec;
+}
+
+/* The object has only the keys listed (a leading '!' marks a required
+ * one).  Returns 0, or -1 after diagnostics. */
+static int check_keys(reader *r, const json_t *o, const char *const *keys)
+{
+	int rc = 0;
+	const char *key;
+	json_t *v;
+	json_object_foreach((json_t *)o, key, v) {
+		size_t i = 0;
+		while (keys[i] && strcmp(key_name(keys[i]), key) != 0)
+			i++;
+		if (keys[i])
+			continue;
+		hg_buf q, allowed;
+		hg_buf_init(&q);
+		hg_buf_init(&allowed);
+		quote(&q, key);
+		for (i = 0; keys[i]; i++)
+			hg_buf_printf(&allowed, "%s%s%s", i ? ", " : "", key_name(keys[i]),
+				      keys[i][0] == '!' ? " (required)" : "");
+		hg_diag *dg = shape_error(r, "unknown key %s in %s", q.data, where(r));
+		hg_diag_note(dg, "the keys allowed here are: %s", allowed.data);
+		hg_buf_free(&q);
+		hg_buf_free(&allowed);
+		rc = -1;
+	}
+	for (size_t i = 0; keys[i]; i++)
+		if (keys[i][0] == '!' && !json_object_get(o, keys[i] + 1)) {
+			shape_error(r, "missing key '%s' in %s", keys[i] + 1, where(r));
+			rc = -1;
+		}
+	return rc;
+}
+
+/* The string at o[key], NULL after a diagnostic.  `flat`: the string
+ * must not hold a line break (HGN strings cannot). */
+static const char *get_string(reader *r, const json_t *o, const char *key, int flat)
+{
+	const json_t *j = json_object_get(o, key);
+	if (!j)
+		return NULL;	/* reported by check_keys() */
+	size_t mark = path_push_key(r, key);
+	const char *s = NULL;
+	if (!json_is_string(j)) {
+		mismatch(r, "a string", j);
+	} else if (json_string_length(j) > HG_MAX_TOKEN) {
+		shape_error(r, "the string for %s is longer than %d bytes", where(r), HG_MAX_TOKEN);
+	} else if (flat && strchr(json_string_value(j), '\n')) {
+		shape_error(r, "the string for %s holds a line break", where(r));
+	} else {
+		s = json_string_value(j);
+	}
+	path_pop(r, mark);
+	return s;
+}
+
+/* The integer at o[key] in [min, max]; 0 or -1 after a diagnostic. */
+static int get_int(reader *r, const json_t *o, const char *key, json_int_t min,
+		   json_int_t max, json_int_t *out)
+{
+	const json_t *j = json_object_get(o, key);
+	if (!j)
+		return -1;	/* reported by check_keys() */
+	size_t mark = path_push_key(r, key);
+	int rc = -1;
+	hg_buf expected;
+	hg_buf_init(&expected);
+	hg_buf_printf(&expected, "an integer from %" JSON_INTEGER_FORMAT " to %"
+		      JSON_INTEGER_FORMAT, min, max);
+	/* JSON has numbers, not integers: 3.0 is 3, as for JSON Schema. */
+	double x = json_number_value(j);
+	if (!json_is_number(j) || x < (double)min || x > (double)max ||
+	    (json_is_real(j) && x != (double)(json_int_t)x)) {
+		mismatch(r, expected.data, j);
+	} else {
+		*out = json_is_integer(j) ? json_integer_value(j) : (json_int_t)x;
+		rc = 0;
+	}
+	hg_buf_free(&expected);
+	path_pop(r, mark);
+	return rc;
+}
+
+static void read_line(reader *r, const json_t *a, hg_line *line, line_kind kind,
+		      unsigned depth);
+
+static void read_action(reader *r, const json_t *o, hg_node *n)
+{
+	static const char *const keys[] = { "!seat", "!action", "glyph", NULL };
+	check_keys(r, o, keys);
+	const char *seat = get_string(r, o, "seat", 1);
+	const char *body = get_string(r, o, "action", 0);
+	const json_t *glyph = json_object_get(o, "glyph");
+	if (glyph) {
+		size_t mark = path_push_key(r, "glyph");
+		size_t i = 0;
+		while (json_is_string(glyph) && glyphs[i] &&
+		       strcmp(glyphs[i], json_string_value(glyph)) != 0)
+			i++;
+		if (json_is_string(glyph) && glyphs[i])
+			n->glyph = hg_xstrdup(glyphs[i]);
+		else
+			mismatch(r, "one of '!', '?', '!!', '?\?', '!?' or '?!'", glyph);
+		path_pop(r, mark);
+	}
+	if (!seat || !body)
+		return;
+	if (++r->actions > HG_MAX_ACTIONS) {
+		if (r->actions == HG_MAX_ACTIONS + 1)
+			shape_error(r, "the game has more than %d actions", HG_MAX_ACTIONS);
+		return;
+	}
+	/* The body is cut into tokens as the lexer would; its diagnostics
+	 * keep their codes, placed in this file, with the path as a note. */
+	hg_diags lex;
+	hg_diags_init(&lex);
+	if (hg_action_text_set(&n->action, seat, body, n->pos, &lex) != 0) {
+		if (lex.n == 0)
+			shape_error(r, "the action at %s cannot be read", where(r));
+		for (size_t i = 0; i < lex.n; i++) {
+			lex.v[i].line = lex.v[i].col = 0;
+			hg_diag_note(&lex.v[i], "in the action at %s", where(r));
+		}
+		r->failed |= lex.nerrors > 0;
+	}
+	hg_diags_move(r->d, &lex);
+	hg_diags_free(&lex);
+}
+
+static void read_comment(reader *r, const json_t *o, hg_node *n)
+{
+	static const char *const keys[] = { "!comment", "line", NULL };
+	check_keys(r, o, keys);
+	const json_t *line = json_object_get(o, "line");
+	if (line) {
+		size_t mark = path_push_key(r, "line");
+		if (json_is_boolean(line))
+			n->line_comment = json_is_true(line);
+		else
+			mismatch(r, "true or false", line);
+		path_pop(r, mark);
+	}
+	const char *text = get_string(r, o, "comment", n->line_comment);
+	if (!text)
+		return;
+	if (!n->line_comment && strchr(text, '}')) {
+		size_t mark = path_push_key(r, "comment");
+		shape_error(r, "the brace comment at %s holds a '}'", where(r));
+		path_pop(r, mark);
+		return;
+	}
+	n->comment = hg_xstrdup(text);
+}
+
+/* The kinds of node, each known by one key. */
+static const char *const node_keys[] = { "move", "seat", "comment", "nag", "variation", NULL };
+
+static void read_node(reader *r, const json_t *o, hg_line *line, line_kind lk,
+		      unsigned depth)
+{
+	if (!json_is_object(o)) {
+		mismatch(r, "an object", o);
+		return;
+	}
+	int kind = -1, nkinds = 0;
+	for (int i = 0; node_keys[i]; i++)
+		if (json_object_get(o, node_keys[i]) ||
+		    (i == 1 && json_object_get(o, "action"))) {
+			if (nkinds++ == 0)
+				kind = i;
+			else
+				shape_error(r, "%s has both '%s' and '%s': a node is one thing",
+				      where(r), node_keys[kind], node_keys[i]);
+		}
+	if (nkinds == 0) {
+		hg_diag *dg = shape_error(r, "%s is not a node", where(r));
+		hg_diag_note(dg, "a node has one of the keys 'move', 'seat' (with 'action'), "
+			     "'comment', 'nag' or 'variation'");
+		return;
+	}
+	if (nkinds > 1)
+		return;
+	if (lk == LINE_COMMENTS && kind != 2) {
+		shape_error(r, "expected a comment for %s, found a '%s' node: the header and "
+		      "the trailer hold comments only", where(r), node_keys[kind]);
+		return;
+	}
+	hg_node *n;
+	json_int_t v;
+	switch (kind) {
+	case 0: {
+		static const char *const keys[] = { "!move", NULL };
+		n = hg_line_push(line, HG_NODE_MOVENUM, nowhere(r));
+		check_keys(r, o, keys);
+		if (get_int(r, o, "move", 0, UINT_MAX, &v) == 0)
+			n->number = (unsigned)v;
+		break;
+	}
+	case 1:
+		n = hg_line_push(line, HG_NODE_ACTION, nowhere(r));
+		read_action(r, o, n);
+		break;
+	case 2:
+		n = hg_line_push(line, HG_NODE_COMMENT, nowhere(r));
+		read_comment(r, o, n);
+		break;
+	case 3: {
+		static const char *const keys[] = { "!nag", NULL };
+		n = hg_line_push(line, HG_NODE_NAG, nowhere(r));
+		check_keys(r, o, keys);
+		if (get_int(r, o, "nag", 0, 255, &v) == 0)
+			n->number = (unsigned)v;
+		break;
+	}
+	default: {
+		static const char *const keys[] = { "!variation", NULL };
+		check_keys(r, o, keys);
+		if (depth >= HG_MAX_NESTING) {
+			shape_error(r, "variations nested more than %d deep at %s", HG_MAX_NESTING,
+			      where(r));
+			return;
+		}
+		n = hg_line_push(line, HG_NODE_VARIATION, nowhere(r));
+		n->variation = hg_line_new();
+		size_t mark = path_push_key(r, "variation");
+		read_line(r, json_object_get(o, "variation"), n->variation, LINE_MOVES,
+			  depth + 1);
+		path_pop(r, mark);
+		break;
+	}
+	}
+}
+
+static void read_line(reader *r, const json_t *a, hg_line *line, line_kind kind,
+		      unsigned depth)
+{
+	if (!json_is_array(a)) {
+		mismatch(r, "an array", a);
+		return;
+	}
+	size_t i;
+	const json_t *o;
+	json_array_foreach((json_t *)a, i, o) {
+		if (too_many_errors(r))
+			return;
+		size_t mark = path_push_index(r, i);
+		read_node(r, o, line, kind, depth);
+		path_pop(r, mark);
+	}
+}
+
+/* tag name = ascii letter , { ascii letter | digit | "_" } (grammar/hgn.ebnf) */
+static int is_tag_name(const char *s)
+{
+	static const char letters[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+	return *s && strchr(letters, *s) &&
+	       strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") ==
+	       strlen(s);
+}
+
+static void read_tags(reader *r, const json_t *a)
+{
+	static const char *const keys[] = { "!name", "!value", NULL };
+	hg_game_record *g = r->g;
+	if (!json_is_array(a)) {
+		mismatch(r, "an array", a);
+		return;
+	}
+	size_t i;
+	const json_t *o;
+	json_array_foreach((json_t *)a, i, o) {
+		if (too_many_errors(r))
+			return;
+		size_t mark = path_push_index(r, i);
+		if (!json_is_object(o)) {
+			mismatch(r, "an object", o);
+		} else if (check_keys(r, o, keys) == 0) {
+			const char *name = get_string(r, o, "name", 1);
+			const char *value = get_string(r, o, "value", 1);
+			if (name && !is_tag_name(name)) {
+				size_t m = path_push_key(r, "name");
+				hg_buf q;
+				hg_buf_init(&q);
+				quote(&q, name);
+				hg_diag *dg = shape_error(r, "%s at %s is not a tag name", q.data,
+							  where(r));
+				hg_diag_note(dg, "a tag name is an ASCII letter followed by ASCII "
+					     "letters, digits and '_'");
+				hg_buf_free(&q);
+				path_pop(r, m);
+			} else if (name && value) {
+				/* Appended, not set: the model keeps every tag as
+				 * written, repeats included, for the checker. */
+				HG_GROW(g->tags, g->captags, g->ntags + 1);
+				hg_tag *t = &g->tags[g->ntags++];
+				t->name = hg_xstrdup(name);
+				t->value = hg_xstrdup(value);
+				t->pos = nowhere(r);
+			}
+		}
+		path_pop(r, mark);
+	}
+}
+
+static hg_game_record *read_game(reader *r, const json_t *o)
+{
+	static const char *const keys[] = { "!tags", "header", "!moves", "!result",
+					     "trailer", NULL };
+	if (!json_is_object(o)) {
+		mismatch(r, "an object", o);
+		return NULL;
+	}
+	hg_game_record *g = hg_record_new(r->name);
+	g->pos.line = g->pos.col = 0;
+	r->g = g;
+	r->actions = 0;
+	check_keys(r, o, keys);
+	size_t mark;
+	if (json_object_get(o, "tags")) {
+		mark = path_push_key(r, "tags");
+		read_tags(r, json_object_get(o, "tags"));
+		path_pop(r, mark);
+	}
+	static const struct {
+		const char *key;
+		size_t offset;
+		line_kind kind;
+	} lines[] = {
+		{ "header", offsetof(hg_game_record, header), LINE_COMMENTS },
+		{ "moves", offsetof(hg_game_record, moves), LINE_MOVES },
+		{ "trailer", offsetof(hg_game_record, trailer), LINE_COMMENTS },
+	};
+	for (size_t i = 0; i < HG_ARRAY_LEN(lines); i++) {
+		const json_t *a = json_object_get(o, lines[i].key);
+		if (!a)
+			continue;
+		mark = path_push_key(r, lines[i].key);
+		read_line(r, a, (hg_line *)((char *)g + lines[i].offset), lines[i].kind, 0);
+		path_pop(r, mark);
+	}
+	const json_t *result = json_object_get(o, "result");
+	if (result && !json_is_null(result)) {
+		const char *s = get_string(r, o, "result", 1);
+		if (s)
+			g->result = hg_xstrdup(s);
+	}
+	g->result_pos = nowhere(r);
+	r->g = NULL;
+	return g;
+}
+
+int hg_read_json(const char *name, const char *text, size_t len,
+		 hg_game_record ***games, size_t *n, hg_diags *d)
+{
+	*games = NULL;
+	*n = 0;
+	if (!name)
+		name = "-";
+	json_error_t err;
+	json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
+	if (!doc) {
+		hg_pos pos = { name, err.line > 0 ? (unsigned)err.line : 0,
+			       err.line > 0 && err.column > 0 ? (unsigned)err.column : 0 };
+		hg_diag_add(d, HG_ERROR, pos, "hgn.json", "%s", err.text);
+		return -1;
+	}
+	reader r = { .name = name, .d = d, .errors_at_start = d->nerrors };
+	hg_buf_init(&r.path);
+	hg_game_record **v = NULL;
+	size_t nv = 0;
+	static const char *const keys[] = { "!herald", "!games", NULL };
+	if (!json_is_object(doc)) {
+		mismatch(&r, "an object", doc);
+	} else if (check_keys(&r, doc, keys) == 0) {
+		const json_t *version = json_object_get(doc, "herald");
+		if (json_is_integer(version) && json_integer_value(version) != FORMAT_VERSION) {
+			shape_error(&r, "unsupported format version %" JSON_INTEGER_FORMAT
+				    " (this herald reads version %d)",
+				    json_integer_value(version), FORMAT_VERSION);
+		} else if (!json_is_integer(version)) {
+			size_t mark = path_push_key(&r, "herald");
+			mismatch(&r, "the format version 1", version);
+			path_pop(&r, mark);
+		}
+		const json_t *a = json_object_get(doc, "games");
+		size_t mark = path_push_key(&r, "games");
+		if (!json_is_array(a)) {
+			mismatch(&r, "an array", a);
+		} else {
+			v = hg_xcalloc(json_array_size(a) + 1, sizeof *v);
+			size_t i;
+			const json_t *o;
+			json_array_foreach((json_t *)a, i, o) {
+				if (too_many_errors(&r))
+					break;
+				size_t m = path_push_index(&r, i);
+				hg_game_record *g = read_game(&r, o);
+				if (g)
+					v[nv++] = g;
+				path_pop(&r, m);
+			}
+		}
+		path_pop(&r, mark);
+	}
+	if (r.gave_up) {
+		hg_pos pos = { name, 0, 0 };
+		hg_diag_add(d, HG_ERROR, pos, "hgn.json",
+			    "%d errors: the rest of the document is not checked", MAX_ERRORS);
+	}
+	json_decref(doc);
+	hg_buf_free(&r.path);
+	if (r.failed) {
+		for (size_t i = 0; i < nv; i++)
+			hg_record_free(v[i]);
+		free(v);
+		return -1;
+	}
+	*games = v ? v : hg_xcalloc(1, sizeof *v);
+	*n = nv;
+	return 0;
+}

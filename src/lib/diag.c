@@ -1,0 +1,158 @@
+/* diag.c - diagnostics: collecting them and the GNU text form. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+void hg_diags_init(hg_diags *d)
+{
+	memset(d, 0, sizeof *d);
+}
+
+static void diag_free(hg_diag *dg)
+{
+	free(dg->file);
+	free(dg->code);
+	free(dg->message);
+	hg_strv_free(dg->notes, dg->nnotes);
+}
+
+void hg_diags_clear(hg_diags *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		diag_free(&d->v[i]);
+	d->n = d->nerrors = d->nwarnings = d->nunverified = 0;
+}
+
+void hg_diags_free(hg_diags *d)
+{
+	hg_diags_clear(d);
+	free(d->v);
+	hg_diags_init(d);
+}
+
+static void count(hg_diags *d, hg_severity s, int delta)
+{
+	switch (s) {
+	case HG_ERROR: d->nerrors += delta; break;
+	case HG_WARNING: d->nwarnings += delta; break;
+	case HG_UNVERIFIED: d->nunverified += delta; break;
+	}
+}
+
+hg_diag *hg_diag_vadd(hg_diags *d, hg_severity sev, hg_pos pos,
+		      const char *code, const char *fmt, va_list ap)
+{
+	HG_GROW(d->v, d->cap, d->n + 1);
+	hg_diag *dg = &d->v[d->n++];
+	memset(dg, 0, sizeof *dg);
+	dg->severity = sev;
+	dg->file = pos.file ? hg_xstrdup(pos.file) : NULL;
+	dg->line = pos.line;
+	dg->col = pos.col;
+	dg->code = hg_xstrdup(code ? code : "");
+	hg_buf b;
+	hg_buf_init(&b);
+	hg_buf_vprintf(&b, fmt, ap);
+	dg->message = hg_buf_steal(&b);
+	count(d, sev, 1);
+	return dg;
+}
+
+hg_diag *hg_diag_add(hg_diags *d, hg_severity sev, hg_pos pos,
+		     const char *code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	hg_diag *dg = hg_diag_vadd(d, sev, pos, code, fmt, ap);
+	va_end(ap);
+	return dg;
+}
+
+void hg_diag_note(hg_diag *dg, const char *fmt, ...)
+{
+	hg_buf b;
+	hg_buf_init(&b);
+	va_list ap;
+	va_start(ap, fmt);
+	hg_buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	dg->notes = hg_xrealloc(dg->notes, (dg->nnotes + 1) * sizeof *dg->notes);
+	dg->notes[dg->nnotes++] = hg_buf_steal(&b);
+}
+
+void hg_diags_move(hg_diags *dst, hg_diags *src)
+{
+	if (src->n == 0)
+		return;
+	HG_GROW(dst->v, dst->cap, dst->n + src->n);
+	memcpy(dst->v + dst->n, src->v, src->n * sizeof *src->v);
+	dst->n += src->n;
+	dst->nerrors += src->nerrors;
+	dst->nwarnings += src->nwarnings;
+	dst->nunverified += src->nunverified;
+	src->n = src->nerrors = src->nwarnings = src->nunverified = 0;
+}
+
+const char *hg_severity_name(hg_severity s)
+{
+	switch (s) {
+	case HG_ERROR: return "error";
+	case HG_WARNING: return "warning";
+	case HG_UNVERIFIED: return "unverified";
+	}
+	return "error";
+}
+
+static const char *severity_colour(hg_severity s)
+{
+	switch (s) {
+	case HG_ERROR: return "\033[1;31m";
+	case HG_WARNING: return "\033[1;35m";
+	case HG_UNVERIFIED: return "\033[1;33m";
+	}
+	return "";
+}
+
+static void location(const hg_diag *dg, hg_buf *out, int colour)
+{
+	if (colour)
+		hg_buf_puts(out, "\033[1m");
+	if (dg->file) {
+		hg_buf_puts(out, dg->file);
+		if (dg->line) {
+			hg_buf_printf(out, ":%u", dg->line);
+			if (dg->col)
+				hg_buf_printf(out, ":%u", dg->col);
+		}
+	} else {
+		hg_buf_puts(out, "herald");
+	}
+	hg_buf_puts(out, ":");
+	if (colour)
+		hg_buf_puts(out, "\033[0m");
+	hg_buf_puts(out, " ");
+}
+
+void hg_diag_format(const hg_diag *dg, hg_buf *out, int colour)
+{
+	location(dg, out, colour);
+	if (colour)
+		hg_buf_puts(out, severity_colour(dg->severity));
+	hg_buf_puts(out, hg_severity_name(dg->severity));
+	hg_buf_puts(out, ":");
+	if (colour)
+		hg_buf_puts(out, "\033[0m");
+	hg_buf_printf(out, " %s", dg->message);
+	if (dg->code && *dg->code)
+		hg_buf_printf(out, " [%s]", dg->code);
+	hg_buf_putc(out, '\n');
+	for (size_t i = 0; i < dg->nnotes; i++) {
+		location(dg, out, colour);
+		hg_buf_puts(out, colour ? "\033[1;36mnote:\033[0m " : "note: ");
+		hg_buf_puts(out, dg->notes[i]);
+		hg_buf_putc(out, '\n');
+	}
+}

@@ -1,0 +1,20 @@
+/* internal.h - helpers shared inside libherald; not installed. */
+#ifndef HERALD_INTERNAL_H
+#define HERALD_INTERNAL_H
+
+#include "herald.h"
+
+#define HG_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Grows *v (of *cap elements of `size` bytes) so that it holds `need`. */
+void hg_grow(void **v, size_t *cap, size_t need, size_t size);
+#define HG_GROW(v, cap, need) hg_grow((void **)&(v), &(cap), (need), sizeof(*(v)))
+
+/* Limits on hostile input (documented in herald-notation(5), LIMITS). */
+#define HG_MAX_NESTING 64		/* variations inside variations */
+#define HG_MAX_TOKEN (64 * 1024)	/* bytes in one token, comment or tag value */
+#define HG_MAX_LINE (1024 * 1024)	/* bytes in one line */
+#define HG_MAX_GAME (16 * 1024 * 1024)	/* bytes in one game */
+#define HG_MAX_ACTIONS 1000000		/* actions in one game, all lines */
+
+#endif

@@ -1,0 +1,1011 @@
+/* lexer.c - the HGN lexer (grammar/hgn.ebnf, Part 1), in the manner of
+ * Lua's llex.c: one current character, one function per kind of token.
+ *
+ * The source is read through a fixed window (a memory block needs none), so
+ * memory does not grow with the input.  Characters are code points: each is
+ * decoded once, and columns count them.  Bytes that are not UTF-8 and NUL
+ * bytes are reported where they stand and then act as white space (outside
+ * comments and strings) or as U+FFFD (inside them), so every token's text is
+ * valid UTF-8 and nothing after the bad byte is lost. */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lexer.h"
+
+#define EOZ (-1)		/* end of input */
+#define BADBYTE (-2)		/* an invalid byte or a NUL, already reported */
+#define WINDOW (64 * 1024)	/* bytes read from a stream at a time */
+
+enum { BAD_NONE, BAD_UTF8, BAD_NUL };
+
+struct hg_lexer {
+	char *name;
+	hg_diags *d;
+	hg_limits lim;
+
+	/* the source: [p, end) is unread; a stream refills win */
+	FILE *fp;
+	int owned;
+	unsigned char *win;
+	const unsigned char *p, *end;
+	int at_eof;		/* nothing beyond end */
+	int ioerr, err;
+
+	/* the current character */
+	int started;
+	long c;			/* code point, EOZ or BADBYTE */
+	int clen;		/* its bytes */
+	unsigned line, col;	/* its position */
+	int known;		/* 0: every position is `origin` */
+	hg_pos origin;
+	int bad_run;		/* BAD_*: kind of the bad character just left */
+	int line_clean;		/* only spaces so far on this line */
+	size_t line_bytes;
+	int line_reported;
+	size_t game_bytes;
+	int game_over;
+	size_t nerrors;
+	int gave_up;
+	int skipping;
+
+	/* the token being built */
+	hg_token tok;
+	hg_buf buf;
+	int attach;		/* the last token was a body token, nothing after it */
+	unsigned tokens_on_line;
+	int cut_at_game;	/* a comment stopped at the next game's '[' */
+};
+
+void hg_limits_default(hg_limits *l)
+{
+	l->nesting = HG_MAX_NESTING;
+	l->token = HG_MAX_TOKEN;
+	l->line = HG_MAX_LINE;
+	l->game = HG_MAX_GAME;
+	l->actions = HG_MAX_ACTIONS;
+	l->errors = HG_MAX_ERRORS;
+}
+
+/* ------------------------------------------------------------------------
+ * Opening and closing
+ * ------------------------------------------------------------------------ */
+
+static hg_lexer *lexer_new(const char *name)
+{
+	hg_lexer *lx = hg_xcalloc(1, sizeof *lx);
+	lx->name = hg_xstrdup(name ? name : "-");
+	hg_limits_default(&lx->lim);
+	lx->line = lx->col = 1;
+	lx->known = 1;
+	lx->line_clean = 1;
+	hg_buf_init(&lx->buf);
+	return lx;
+}
+
+hg_lexer *hg_lexer_open_mem(const char *name, const char *text, size_t len)
+{
+	hg_lexer *lx = lexer_new(name);
+	lx->p = (const unsigned char *)(text ? text : "");
+	lx->end = lx->p + (text ? len : 0);
+	lx->at_eof = 1;
+	return lx;
+}
+
+hg_lexer *hg_lexer_open_stream(const char *name, FILE *fp, int owned)
+{
+	hg_lexer *lx = lexer_new(name);
+	lx->fp = fp;
+	lx->owned = owned;
+	lx->win = hg_xmalloc(WINDOW);
+	lx->p = lx->end = lx->win;
+	return lx;
+}
+
+void hg_lexer_close(hg_lexer *lx)
+{
+	if (!lx)
+		return;
+	if (lx->fp && lx->owned)
+		fclose(lx->fp);
+	free(lx->win);
+	free(lx->name);
+	hg_buf_free(&lx->buf);
+	free(lx);
+}
+
+void hg_lexer_set_limits(hg_lexer *lx, const hg_limits *l)
+{
+	lx->lim = *l;
+}
+
+const hg_limits *hg_lexer_limits(const hg_lexer *lx)
+{
+	return &lx->lim;
+}
+
+const char *hg_lexer_name(const hg_lexer *lx)
+{
+	return lx->name;
+}
+
+void hg_lexer_set_diags(hg_lexer *lx, hg_diags *d)
+{
+	lx->d = d;
+}
+
+void hg_lexer_set_origin(hg_lexer *lx, hg_pos pos)
+{
+	lx->origin = pos;
+	lx->origin.file = pos.file ? lx->name : NULL;
+	if (pos.line == 0) {
+		lx->known = 0;
+	} else {
+		lx->line = pos.line;
+		lx->col = pos.col ? pos.col : 1;
+	}
+}
+
+int hg_lexer_io_error(const hg_lexer *lx, int *err)
+{
+	if (err)
+		*err = lx->err;
+	return lx->ioerr;
+}
+
+/* ------------------------------------------------------------------------
+ * Diagnostics
+ * ------------------------------------------------------------------------ */
+
+static hg_pos here(const hg_lexer *lx)
+{
+	if (!lx->known)
+		return lx->origin;
+	hg_pos pos = { lx->name, lx->line, lx->col };
+	return pos;
+}
+
+static hg_diag *lex_verror(hg_lexer *lx, hg_pos pos, const char *code,
+			   const char *fmt, va_list ap)
+{
+	if (!lx->d || lx->skipping || lx->gave_up)
+		return NULL;
+	if (lx->nerrors >= lx->lim.errors) {
+		lx->gave_up = 1;
+		hg_diag *dg = hg_diag_add(lx->d, HG_ERROR, pos, "hgn.too-many-errors",
+					  "too many errors in this game (%zu); skipping to the next game",
+					  lx->lim.errors);
+		hg_diag_note(dg, "the next game starts at a line beginning with '['");
+		return NULL;
+	}
+	lx->nerrors++;
+	return hg_diag_vadd(lx->d, HG_ERROR, pos, code, fmt, ap);
+}
+
+hg_diag *hg_lexer_error(hg_lexer *lx, hg_pos pos, const char *code,
+			const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	hg_diag *dg = lex_verror(lx, pos, code, fmt, ap);
+	va_end(ap);
+	return dg;
+}
+
+static hg_diag *lex_error(hg_lexer *lx, hg_pos pos, const char *code,
+			  const char *fmt, ...) HG_PRINTF(4, 5);
+
+static hg_diag *lex_error(hg_lexer *lx, hg_pos pos, const char *code,
+			  const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	hg_diag *dg = lex_verror(lx, pos, code, fmt, ap);
+	va_end(ap);
+	return dg;
+}
+
+void hg_lexer_begin_game(hg_lexer *lx)
+{
+	lx->game_bytes = 0;
+	lx->game_over = 0;
+	lx->nerrors = 0;
+	lx->gave_up = 0;
+}
+
+int hg_lexer_game_abandoned(const hg_lexer *lx)
+{
+	return lx->game_over || lx->gave_up;
+}
+
+/* ------------------------------------------------------------------------
+ * Character classes (grammar/hgn.ebnf, Part 0)
+ * ------------------------------------------------------------------------ */
+
+enum { C_WORD = 1, C_DIGIT = 2, C_PUNCT = 4, C_SPACE = 8 };
+
+/* Classes of the ASCII characters (hgn.ebnf, Part 0 and punctuation). */
+static const unsigned char ascii_class[128] = {
+	['\t'] = C_SPACE, ['\r'] = C_SPACE, [' '] = C_SPACE,
+	['_'] = C_WORD, ['-'] = C_WORD, ['\''] = C_WORD, ['.'] = C_WORD, ['#'] = C_WORD,
+	['0'] = C_WORD | C_DIGIT, ['1'] = C_WORD | C_DIGIT, ['2'] = C_WORD | C_DIGIT,
+	['3'] = C_WORD | C_DIGIT, ['4'] = C_WORD | C_DIGIT, ['5'] = C_WORD | C_DIGIT,
+	['6'] = C_WORD | C_DIGIT, ['7'] = C_WORD | C_DIGIT, ['8'] = C_WORD | C_DIGIT,
+	['9'] = C_WORD | C_DIGIT,
+	['A'] = C_WORD, ['B'] = C_WORD, ['C'] = C_WORD, ['D'] = C_WORD, ['E'] = C_WORD,
+	['F'] = C_WORD, ['G'] = C_WORD, ['H'] = C_WORD, ['I'] = C_WORD, ['J'] = C_WORD,
+	['K'] = C_WORD, ['L'] = C_WORD, ['M'] = C_WORD, ['N'] = C_WORD, ['O'] = C_WORD,
+	['P'] = C_WORD, ['Q'] = C_WORD, ['R'] = C_WORD, ['S'] = C_WORD, ['T'] = C_WORD,
+	['U'] = C_WORD, ['V'] = C_WORD, ['W'] = C_WORD, ['X'] = C_WORD, ['Y'] = C_WORD,
+	['Z'] = C_WORD,
+	['a'] = C_WORD, ['b'] = C_WORD, ['c'] = C_WORD, ['d'] = C_WORD, ['e'] = C_WORD,
+	['f'] = C_WORD, ['g'] = C_WORD, ['h'] = C_WORD, ['i'] = C_WORD, ['j'] = C_WORD,
+	['k'] = C_WORD, ['l'] = C_WORD, ['m'] = C_WORD, ['n'] = C_WORD, ['o'] = C_WORD,
+	['p'] = C_WORD, ['q'] = C_WORD, ['r'] = C_WORD, ['s'] = C_WORD, ['t'] = C_WORD,
+	['u'] = C_WORD, ['v'] = C_WORD, ['w'] = C_WORD, ['x'] = C_WORD, ['y'] = C_WORD,
+	['z'] = C_WORD,
+	[','] = C_PUNCT, ['/'] = C_PUNCT, ['+'] = C_PUNCT, ['='] = C_PUNCT, ['>'] = C_PUNCT,
+	['<'] = C_PUNCT, ['@'] = C_PUNCT, ['&'] = C_PUNCT, ['|'] = C_PUNCT, ['~'] = C_PUNCT,
+	['^'] = C_PUNCT, ['%'] = C_PUNCT,
+};
+
+static int is_nonascii_space(long c)
+{
+	return c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) ||
+	       c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
+}
+
+static inline int is_space(long c)
+{
+	if (c < 0x80)
+		return c >= 0 && (ascii_class[c] & C_SPACE);
+	return is_nonascii_space(c);
+}
+
+static int is_control(long c)
+{
+	if (c < 0)
+		return 0;
+	if (c < 0x20)
+		return c != '\t' && c != '\n' && c != '\r';
+	return c == 0x7F || (c >= 0x80 && c <= 0x9F && c != 0x85);
+}
+
+static inline int is_digit(long c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static inline int is_word_char(long c)
+{
+	if (c < 0x80)
+		return c >= 0 && (ascii_class[c] & C_WORD);
+	return !is_nonascii_space(c) && !is_control(c);
+}
+
+static inline int is_punct(long c)
+{
+	return c >= 0 && c < 0x80 && (ascii_class[c] & C_PUNCT);
+}
+
+/* ------------------------------------------------------------------------
+ * Reading characters
+ * ------------------------------------------------------------------------ */
+
+/* Keeps at least four bytes (one whole code point) ahead when the stream
+ * still has them. */
+static void refill(hg_lexer *lx)
+{
+	while (!lx->at_eof && lx->end - lx->p < 4) {
+		size_t left = (size_t)(lx->end - lx->p);
+		memmove(lx->win, lx->p, left);
+		size_t n = fread(lx->win + left, 1, WINDOW - left, lx->fp);
+		lx->p = lx->win;
+		lx->end = lx->win + left + n;
+		if (n == 0) {
+			lx->at_eof = 1;
+			if (ferror(lx->fp)) {
+				lx->ioerr = 1;
+				lx->err = errno;
+			}
+		}
+	}
+}
+
+static void bad_char(hg_lexer *lx, int kind, unsigned byte)
+{
+	if (lx->bad_run != kind) {
+		if (kind == BAD_NUL)
+			lex_error(lx, here(lx), "hgn.nul-byte", "NUL byte in the text");
+		else
+			lex_error(lx, here(lx), "hgn.invalid-utf8",
+				  "invalid UTF-8 (byte 0x%02x)", byte);
+	}
+	lx->bad_run = kind;
+	lx->c = BADBYTE;
+	lx->clen = 1;
+}
+
+/* Decodes the character at p into c (without consuming it). */
+static void decode(hg_lexer *lx)
+{
+	if (lx->end - lx->p < 4 && !lx->at_eof)
+		refill(lx);
+	if (lx->p >= lx->end) {
+		lx->c = EOZ;
+		lx->clen = 0;
+		lx->bad_run = BAD_NONE;
+		return;
+	}
+	unsigned b = lx->p[0];
+	if (b >= 1 && b < 0x80) {
+		lx->c = (long)b;
+		lx->clen = 1;
+		lx->bad_run = BAD_NONE;
+		return;
+	}
+	if (b == 0) {
+		bad_char(lx, BAD_NUL, 0);
+		return;
+	}
+	uint32_t cp;
+	int n = hg_utf8_decode((const char *)lx->p, (size_t)(lx->end - lx->p), &cp);
+	if (n < 0) {
+		bad_char(lx, BAD_UTF8, b);
+		return;
+	}
+	lx->c = (long)cp;
+	lx->clen = n;
+	lx->bad_run = BAD_NONE;
+}
+
+/* Counts the current character against the line and game limits. */
+static void account(hg_lexer *lx)
+{
+	lx->line_bytes += (size_t)lx->clen;
+	lx->game_bytes += (size_t)lx->clen;
+	if (lx->skipping)
+		return;
+	if (lx->line_bytes > lx->lim.line && lx->c != '\n' && !lx->line_reported) {
+		lx->line_reported = 1;
+		lex_error(lx, here(lx), "hgn.line-too-long",
+			  "line longer than %zu bytes", lx->lim.line);
+	}
+	if (lx->game_bytes > lx->lim.game && !lx->game_over) {
+		lx->game_over = 1;
+		hg_diag *dg = lex_error(lx, here(lx), "hgn.game-too-long",
+					"game longer than %zu bytes; skipping to the next game",
+					lx->lim.game);
+		if (dg)
+			hg_diag_note(dg, "the next game starts at a line beginning with '['");
+	}
+}
+
+/* Moves past the current character.  Most characters are ASCII with the
+ * window well filled: that path is kept short. */
+static inline void next(hg_lexer *lx)
+{
+	if (lx->c == '\n') {
+		lx->line++;
+		lx->col = 1;
+		lx->line_bytes = 0;
+		lx->line_reported = 0;
+		lx->line_clean = 1;
+		lx->tokens_on_line = 0;
+	} else {
+		lx->col++;
+		if (!is_space(lx->c))
+			lx->line_clean = 0;
+	}
+	lx->p += lx->clen;
+	if (lx->end - lx->p >= 4 && lx->p[0] >= 1 && lx->p[0] < 0x80) {
+		lx->c = lx->p[0];
+		lx->clen = 1;
+		lx->bad_run = BAD_NONE;
+		lx->line_bytes++;
+		lx->game_bytes++;
+		if (lx->line_bytes <= lx->lim.line && lx->game_bytes <= lx->lim.game)
+			return;
+		lx->line_bytes--;
+		lx->game_bytes--;
+		account(lx);
+		return;
+	}
+	decode(lx);
+	account(lx);
+}
+
+static void start(hg_lexer *lx)
+{
+	lx->started = 1;
+	decode(lx);
+	if (lx->c == 0xFEFF) {	/* a byte order mark: not a character */
+		lx->p += lx->clen;
+		decode(lx);
+	}
+	account(lx);
+}
+
+/* The byte after the current character, or -1. */
+static int peek_byte(hg_lexer *lx)
+{
+	const unsigned char *q = lx->p + lx->clen;
+	return q < lx->end ? *q : -1;
+}
+
+/* ------------------------------------------------------------------------
+ * Token text
+ * ------------------------------------------------------------------------ */
+
+/* Appends the current character (U+FFFD for a bad byte) to the token, up to
+ * the token limit, reported once at the token's start. */
+static void save_slow(hg_lexer *lx)
+{
+	size_t n = lx->c < 0x80 ? 1 : lx->c < 0x800 ? 2 : lx->c < 0x10000 ? 3 : 4;
+	if (lx->c == BADBYTE)
+		n = 3;
+	if (lx->buf.len + n > lx->lim.token) {
+		if (!lx->tok.bad)
+			lex_error(lx, lx->tok.pos, "hgn.too-long",
+				  "%s longer than %zu bytes", hg_tk_name(lx->tok.kind),
+				  lx->lim.token);
+		lx->tok.bad = 1;
+		return;
+	}
+	if (lx->c >= 0 && lx->c < 0x80)
+		hg_buf_putc(&lx->buf, (char)lx->c);
+	else
+		hg_utf8_put(&lx->buf, lx->c == BADBYTE ? 0xFFFD : (uint32_t)lx->c);
+}
+
+/* The token's text so far, NUL-terminated (save() leaves room for it). */
+static const char *buf_str(hg_lexer *lx)
+{
+	if (!lx->buf.data)
+		return "";
+	lx->buf.data[lx->buf.len] = '\0';
+	return lx->buf.data;
+}
+
+/* The token's text is NUL-terminated only when the token is complete. */
+static inline void save(hg_lexer *lx)
+{
+	if (lx->c >= 0 && lx->c < 0x80 && lx->buf.len + 2 <= lx->buf.cap &&
+	    lx->buf.len < lx->lim.token)
+		lx->buf.data[lx->buf.len++] = (char)lx->c;
+	else
+		save_slow(lx);
+}
+
+static void save_next(hg_lexer *lx)
+{
+	save(lx);
+	next(lx);
+}
+
+/* Describes the current character for a message. */
+static void describe_char(hg_lexer *lx, hg_buf *out)
+{
+	if (lx->c == BADBYTE)
+		hg_buf_puts(out, "an invalid byte");
+	else if (lx->c < 0x20 || lx->c == 0x7F || (lx->c >= 0x80 && lx->c <= 0x9F))
+		hg_buf_printf(out, "control character U+%04lX", (unsigned long)lx->c);
+	else {
+		hg_buf_puts(out, "'");
+		hg_utf8_put(out, (uint32_t)lx->c);
+		hg_buf_puts(out, "'");
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * Tokens
+ * ------------------------------------------------------------------------ */
+
+/* Words, numbers, move numbers and seat prefixes (hgn.ebnf: word, number,
+ * move number, seat prefix). */
+static hg_tk read_word(hg_lexer *lx)
+{
+	int digits_only = 1;
+	if (is_digit(lx->c)) {
+		while (is_digit(lx->c))
+			save_next(lx);
+		if (lx->c == '.') {
+			size_t ndigits = lx->buf.len;
+			while (lx->c == '.')
+				save_next(lx);
+			if (!is_digit(lx->c)) {
+				/* a move number: "12." or "12..." */
+				unsigned long v = 0;
+				int big = ndigits > 10;
+				for (size_t i = 0; i < ndigits && !big; i++) {
+					v = v * 10 + (unsigned long)(lx->buf.data[i] - '0');
+					if (v > UINT_MAX)
+						big = 1;
+				}
+				if (big && !lx->tok.bad) {
+					lex_error(lx, lx->tok.pos, "hgn.bad-move-number",
+						  "move number '%.*s.' is too large",
+						  (int)(ndigits > 20 ? 20 : ndigits), lx->buf.data);
+					lx->tok.bad = 1;
+				}
+				lx->buf.len = ndigits;
+				lx->buf.data[ndigits] = '\0';
+				lx->tok.value = big ? 0 : v;
+				return HG_TK_MOVENUM;
+			}
+			digits_only = 0;
+		}
+	}
+	while (is_word_char(lx->c)) {
+		if (!is_digit(lx->c))
+			digits_only = 0;
+		save_next(lx);
+	}
+	if (lx->c == ':') {
+		next(lx);
+		return HG_TK_SEAT;
+	}
+	lx->attach = 1;
+	return digits_only ? HG_TK_NUMBER : HG_TK_WORD;
+}
+
+/* A string (hgn.ebnf: string): no line feed inside, escapes \" and \\. */
+static void read_string(hg_lexer *lx)
+{
+	next(lx);
+	for (;;) {
+		switch (lx->c) {
+		case '"':
+			next(lx);
+			return;
+		case '\n':
+		case EOZ:
+			lex_error(lx, lx->tok.pos, "hgn.unterminated-string",
+				  "string not closed before the end of the line");
+			lx->tok.bad = 1;
+			return;
+		case '\\': {
+			hg_pos at = here(lx);
+			next(lx);
+			if (lx->c == '"' || lx->c == '\\') {
+				save_next(lx);
+				break;
+			}
+			if (lx->c == '\n' || lx->c == EOZ) {
+				lex_error(lx, at, "hgn.bad-escape",
+					  "'\\' at the end of a line escapes nothing");
+				lx->tok.bad = 1;
+				break;
+			}
+			hg_buf msg;
+			hg_buf_init(&msg);
+			describe_char(lx, &msg);
+			hg_diag *dg = lex_error(lx, at, "hgn.bad-escape",
+						"unknown escape '\\' before %s", msg.data);
+			if (dg)
+				hg_diag_note(dg, "the only escapes are \\\" and \\\\");
+			hg_buf_free(&msg);
+			lx->tok.bad = 1;
+			hg_buf_putc(&lx->buf, '\\');
+			save_next(lx);
+			break;
+		}
+		default:
+			save_next(lx);
+			break;
+		}
+	}
+}
+
+/* A brace comment (hgn.ebnf: brace comment).  It may not run into the next
+ * game: a line starting with '[' after a blank line ends it, unterminated. */
+static void read_brace_comment(hg_lexer *lx)
+{
+	int line_has_text = 1, prev_blank = 0;
+	next(lx);
+	for (;;) {
+		switch (lx->c) {
+		case '}':
+			next(lx);
+			return;
+		case EOZ:
+			lex_error(lx, lx->tok.pos, "hgn.unterminated-comment",
+				  "comment not closed: '{' without '}'");
+			lx->tok.bad = 1;
+			return;
+		case '\n':
+			prev_blank = !line_has_text;
+			line_has_text = 0;
+			save_next(lx);
+			break;
+		case '\r':
+			if (peek_byte(lx) == '\n')
+				next(lx);	/* CR LF is a line end */
+			else
+				save_next(lx);
+			break;
+		case ' ':
+		case '\t':
+			save_next(lx);
+			break;
+		case '[':
+			if (!line_has_text && prev_blank) {
+				hg_diag *dg = lex_error(lx, lx->tok.pos, "hgn.unterminated-comment",
+							"comment not closed before the next game: '{' without '}'");
+				if (dg)
+					hg_diag_note(dg, "a line beginning with '[' after a blank line starts a game");
+				lx->tok.bad = 1;
+				lx->cut_at_game = 1;
+				return;
+			}
+			/* fall through */
+		default:
+			line_has_text = 1;
+			save_next(lx);
+			break;
+		}
+	}
+}
+
+/* A line comment (hgn.ebnf: line comment): its text trimmed. */
+static void read_line_comment(hg_lexer *lx)
+{
+	next(lx);
+	while (lx->c == ' ' || lx->c == '\t' || lx->c == '\r')
+		next(lx);
+	while (lx->c != '\n' && lx->c != EOZ)
+		save_next(lx);
+	while (lx->buf.len > 0) {
+		char ch = lx->buf.data[lx->buf.len - 1];
+		if (ch != ' ' && ch != '\t' && ch != '\r')
+			break;
+		lx->buf.data[--lx->buf.len] = '\0';
+	}
+}
+
+/* A NAG (hgn.ebnf: nag).  Returns 0 after reporting a malformed one. */
+static int read_nag(hg_lexer *lx)
+{
+	unsigned long v = 0;
+	int ndigits = 0, extra = 0;
+	save_next(lx);
+	while (is_digit(lx->c)) {
+		if (v <= 255)
+			v = v * 10 + (unsigned long)(lx->c - '0');
+		ndigits++;
+		save_next(lx);
+	}
+	while (is_word_char(lx->c)) {
+		extra = 1;
+		save_next(lx);
+	}
+	if (ndigits == 0 || extra) {
+		hg_diag *dg = lex_error(lx, lx->tok.pos, "hgn.bad-nag",
+					"'%s' is not a NAG", buf_str(lx));
+		if (dg)
+			hg_diag_note(dg, "a NAG is '$' followed by a number from 0 to 255, as in '$1'");
+		return 0;
+	}
+	if (v > 255) {
+		lex_error(lx, lx->tok.pos, "hgn.bad-nag",
+			  "NAG '%s' is out of range (0 to 255)", buf_str(lx));
+		return 0;
+	}
+	lx->tok.value = v;
+	return 1;
+}
+
+static int is_glyph(const char *s)
+{
+	static const char *const glyphs[] = { "!", "?", "!!", "??", "!?", "?!" };
+	for (size_t i = 0; i < HG_ARRAY_LEN(glyphs); i++)
+		if (strcmp(s, glyphs[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* An annotation glyph (hgn.ebnf: glyph).  Returns 0 after reporting one
+ * that is unknown or attached to nothing. */
+static int read_glyph(hg_lexer *lx, int attached)
+{
+	while (lx->c == '!' || lx->c == '?')
+		save_next(lx);
+	if (!attached) {
+		hg_diag *dg = lex_error(lx, lx->tok.pos, "hgn.detached-glyph",
+					"annotation glyph '%s' is not attached to an action",
+					buf_str(lx));
+		if (dg)
+			hg_diag_note(dg, "write the glyph right after the action's last token, as in 'P1: place c07 1!'");
+		return 0;
+	}
+	if (!is_glyph(buf_str(lx))) {
+		hg_diag *dg = lex_error(lx, lx->tok.pos, "hgn.bad-glyph",
+					"unknown annotation glyph '%s'", buf_str(lx));
+		if (dg)
+			hg_diag_note(dg, "the glyphs are ! ? !! ?? !? ?!");
+		return 0;
+	}
+	return 1;
+}
+
+static void unexpected_char(hg_lexer *lx)
+{
+	hg_buf msg;
+	hg_buf_init(&msg);
+	describe_char(lx, &msg);
+	hg_diag *dg = lex_error(lx, here(lx), "hgn.unexpected-char",
+				"unexpected %s", msg.data);
+	if (dg && lx->c == '}')
+		hg_diag_note(dg, "a comment starts with '{'");
+	hg_buf_free(&msg);
+	next(lx);
+}
+
+static const char *const single_text[] = {
+	[HG_TK_LBRACKET] = "[", [HG_TK_RBRACKET] = "]", [HG_TK_LPAREN] = "(",
+	[HG_TK_RPAREN] = ")", [HG_TK_STAR] = "*", [HG_TK_COLON] = ":",
+};
+
+static hg_tk single(hg_lexer *lx, hg_tk kind)
+{
+	hg_buf_puts(&lx->buf, single_text[kind]);
+	next(lx);
+	return kind;
+}
+
+/* Skips white space (and what was already reported); returns the token. */
+static hg_tk lex(hg_lexer *lx)
+{
+	int attached = lx->attach;
+	int saw_lf = 0, clean = 0;	/* for blank lines: a LF, then only spaces */
+	lx->attach = 0;
+	/* After a comment cut short at the next game, the '[' begins its line
+	 * after a blank line, though both lie inside the comment's text. */
+	lx->tok.blank_line = lx->cut_at_game;
+	if (lx->cut_at_game)
+		lx->tokens_on_line = 0;
+	lx->cut_at_game = 0;
+	for (;;) {
+		while (lx->c == ' ' || lx->c == '\t' || lx->c == '\r') {
+			attached = 0;
+			next(lx);
+		}
+		lx->buf.len = 0;
+		lx->tok.pos = here(lx);
+		lx->tok.bad = 0;
+		lx->tok.value = 0;
+		lx->tok.newline = lx->tokens_on_line == 0;
+		switch (lx->c) {
+		case '\n':
+			if (saw_lf && clean)
+				lx->tok.blank_line = 1;
+			saw_lf = clean = 1;
+			attached = 0;
+			next(lx);
+			continue;
+		case ' ':
+		case '\t':
+		case '\r':
+			attached = 0;
+			next(lx);
+			continue;
+		case BADBYTE:
+			attached = clean = 0;
+			next(lx);
+			continue;
+		case EOZ:
+			return HG_TK_EOF;
+		case '[': return single(lx, HG_TK_LBRACKET);
+		case ']': return single(lx, HG_TK_RBRACKET);
+		case '(': return single(lx, HG_TK_LPAREN);
+		case ')': return single(lx, HG_TK_RPAREN);
+		case '*': return single(lx, HG_TK_STAR);
+		case ':': return single(lx, HG_TK_COLON);
+		case '"':
+			lx->tok.kind = HG_TK_STRING;
+			read_string(lx);
+			return HG_TK_STRING;
+		case '{':
+			lx->tok.kind = HG_TK_COMMENT;
+			read_brace_comment(lx);
+			return HG_TK_COMMENT;
+		case ';':
+			lx->tok.kind = HG_TK_LINE_COMMENT;
+			read_line_comment(lx);
+			return HG_TK_LINE_COMMENT;
+		case '$':
+			lx->tok.kind = HG_TK_NAG;
+			if (read_nag(lx))
+				return HG_TK_NAG;
+			attached = clean = 0;
+			continue;
+		case '!':
+		case '?':
+			lx->tok.kind = HG_TK_GLYPH;
+			if (lx->c == '?' && !attached) {
+				save_next(lx);
+				lx->attach = 1;
+				return HG_TK_HIDDEN;
+			}
+			if (read_glyph(lx, attached))
+				return HG_TK_GLYPH;
+			if (attached) {
+				/* an unknown glyph still ends its action */
+				lx->tok.bad = 1;
+				return HG_TK_GLYPH;
+			}
+			attached = clean = 0;
+			continue;
+		default:
+			if (is_punct(lx->c)) {
+				save_next(lx);
+				lx->attach = 1;
+				return HG_TK_PUNCT;
+			}
+			if (is_word_char(lx->c)) {
+				lx->tok.kind = HG_TK_WORD;
+				return read_word(lx);
+			}
+			if (is_nonascii_space(lx->c)) {
+				attached = 0;
+				next(lx);
+				continue;
+			}
+			attached = clean = 0;
+			unexpected_char(lx);
+			continue;
+		}
+	}
+}
+
+const hg_token *hg_lexer_next(hg_lexer *lx)
+{
+	if (!lx->started)
+		start(lx);
+	hg_tk kind = lex(lx);
+	hg_token *t = &lx->tok;
+	t->kind = kind;
+	t->end = here(lx);
+	if (lx->buf.data)
+		lx->buf.data[lx->buf.len] = '\0';
+	t->text = lx->buf.data ? lx->buf.data : "";
+	t->len = lx->buf.len;
+	if (kind != HG_TK_EOF)
+		lx->tokens_on_line++;
+	return t;
+}
+
+void hg_lexer_skip_game(hg_lexer *lx)
+{
+	if (!lx->started)
+		start(lx);
+	lx->skipping = 1;
+	while (lx->c != EOZ && !(lx->c == '[' && lx->line_clean))
+		next(lx);
+	lx->skipping = 0;
+	lx->attach = 0;
+	lx->bad_run = BAD_NONE;
+}
+
+const char *hg_tk_name(hg_tk kind)
+{
+	switch (kind) {
+	case HG_TK_EOF: return "end of input";
+	case HG_TK_LBRACKET: return "'['";
+	case HG_TK_RBRACKET: return "']'";
+	case HG_TK_STRING: return "string";
+	case HG_TK_MOVENUM: return "move number";
+	case HG_TK_SEAT: return "seat prefix";
+	case HG_TK_WORD: return "word";
+	case HG_TK_NUMBER: return "number";
+	case HG_TK_PUNCT: return "punctuation";
+	case HG_TK_HIDDEN: return "'?'";
+	case HG_TK_GLYPH: return "glyph";
+	case HG_TK_NAG: return "NAG";
+	case HG_TK_COMMENT: return "comment";
+	case HG_TK_LINE_COMMENT: return "comment";
+	case HG_TK_LPAREN: return "'('";
+	case HG_TK_RPAREN: return "')'";
+	case HG_TK_STAR: return "'*'";
+	case HG_TK_COLON: return "':'";
+	}
+	return "token";
+}
+
+/* ------------------------------------------------------------------------
+ * Action bodies cut out of their context
+ * ------------------------------------------------------------------------ */
+
+int hg_lexer_is_body(hg_tk kind)
+{
+	return kind == HG_TK_WORD || kind == HG_TK_NUMBER || kind == HG_TK_PUNCT ||
+	       kind == HG_TK_HIDDEN;
+}
+
+void hg_action_text_push(hg_action_text *t, size_t *cap, hg_buf *text,
+			 const hg_token *tk, const char *file)
+{
+	static const hg_atok_kind kinds[] = {
+		[HG_TK_WORD] = HG_ATOK_WORD, [HG_TK_NUMBER] = HG_ATOK_NUMBER,
+		[HG_TK_PUNCT] = HG_ATOK_PUNCT, [HG_TK_HIDDEN] = HG_ATOK_UNKNOWN,
+	};
+	HG_GROW(t->toks, *cap, t->ntoks + 1);
+	hg_atok *a = &t->toks[t->ntoks++];
+	a->kind = kinds[tk->kind];
+	a->text = hg_xstrndup(tk->text, tk->len);
+	a->pos = tk->pos;
+	a->pos.file = file;
+	if (text->len)
+		hg_buf_putc(text, ' ');
+	a->off = text->len;
+	hg_buf_putn(text, tk->text, tk->len);
+}
+
+/* Cuts "seat: body" with the lexer itself, so that what it accepts is what
+ * the writer's output will lex back to. */
+int hg_action_text_set(hg_action_text *t, const char *seat, const char *body,
+		       hg_pos pos, hg_diags *d)
+{
+	memset(t, 0, sizeof *t);
+	hg_diags local;
+	hg_diags_init(&local);
+	if (!d)
+		d = &local;
+	hg_buf src, text;
+	hg_buf_init(&src);
+	hg_buf_init(&text);
+	hg_buf_printf(&src, "%s: %s", seat, body);
+	hg_lexer *lx = hg_lexer_open_mem(pos.file, src.data, src.len);
+	hg_lexer_set_origin(lx, pos);
+	hg_lexer_set_diags(lx, d);
+	size_t before = d->nerrors;
+	int rc = 0;
+	size_t cap = 0;
+
+	const hg_token *tk = hg_lexer_next(lx);
+	if (tk->kind != HG_TK_SEAT || tk->bad || strcmp(tk->text, seat) != 0) {
+		hg_diag *dg = hg_lexer_error(lx, pos, "hgn.bad-seat",
+					     "'%s' is not a seat name", seat);
+		if (dg)
+			hg_diag_note(dg, "a seat is one word (letters, digits, _ - ' . #) written before ':'");
+		rc = -1;
+		goto done;
+	}
+	t->seat = hg_xstrdup(seat);
+	t->seat_pos = tk->pos;
+	t->seat_pos.file = pos.file;
+	t->pos = t->seat_pos;
+	for (tk = hg_lexer_next(lx); tk->kind != HG_TK_EOF; tk = hg_lexer_next(lx)) {
+		if (!hg_lexer_is_body(tk->kind) || tk->bad) {
+			if (!tk->bad)
+				hg_lexer_error(lx, tk->pos.line ? tk->pos : pos, "hgn.bad-action",
+					       "%s '%s' cannot be part of an action's body",
+					       hg_tk_name(tk->kind), tk->text);
+			rc = -1;
+			goto done;
+		}
+		hg_action_text_push(t, &cap, &text, tk, pos.file);
+	}
+	if (t->ntoks == 0) {
+		hg_lexer_error(lx, pos, "hgn.empty-action",
+			       "the action of '%s' has no body", seat);
+		rc = -1;
+		goto done;
+	}
+	t->pos = t->toks[0].pos;
+	t->text = hg_buf_steal(&text);
+done:
+	if (d->nerrors != before)
+		rc = -1;
+	if (rc != 0)
+		hg_action_text_free(t);
+	hg_lexer_close(lx);
+	hg_buf_free(&src);
+	hg_buf_free(&text);
+	hg_diags_free(&local);
+	return rc;
+}

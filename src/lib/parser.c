@@ -1,0 +1,958 @@
+/* parser.c - the HGN parser (grammar/hgn.ebnf, Parts 2 and 3), recursive
+ * descent in the manner of Lua's lparser.c over the tokens of lexer.c.
+ *
+ * It reads one game per call and holds nothing of the games before, so a
+ * file of any size parses in bounded memory.  After an error it skips the
+ * rest of the action it was in and goes on at the next action, move number,
+ * comment, NAG, parenthesis, termination or game: one run reports every
+ * error.  A game's own diagnostics are reported by the call that returns
+ * it, even those found while looking ahead past its end. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "lexer.h"
+
+struct hg_parser {
+	hg_lexer *lx;
+	const hg_token *t;	/* the current token */
+	hg_pos last_end;	/* the end of the token before it */
+	hg_diags *d;		/* the current game's diagnostics */
+	hg_diags held;		/* the next game's, found while looking ahead */
+	hg_diags sink;		/* for a caller that passes no list */
+	hg_line pending;	/* the next game's header comments, read early */
+	int started;
+	int glued;		/* the next game follows its predecessor without a blank line */
+	int begun;		/* the next game's accounting has already started */
+
+	/* the game being read */
+	hg_game_record *g;
+	int stop;		/* abandoned: skip to the next game */
+	size_t actions;
+	char **bad_tags;	/* names of malformed tag pairs (no missing-tag for them) */
+	size_t nbad_tags;
+	hg_pos *open;		/* positions of the open '(' */
+	size_t nopen, capopen;
+	int after_glyph;	/* the last element was an action ending in a glyph */
+	char *last_seat;
+	hg_action_text scratch;	/* an action's tokens being gathered */
+	size_t scratch_cap;
+	hg_buf text;		/* and its text */
+};
+
+static void scratch_clear(hg_parser *p);
+
+static const hg_limits *limits(const hg_parser *p)
+{
+	return hg_lexer_limits(p->lx);
+}
+
+static hg_parser *parser_new(hg_lexer *lx)
+{
+	hg_parser *p = hg_xcalloc(1, sizeof *p);
+	p->lx = lx;
+	hg_diags_init(&p->held);
+	hg_diags_init(&p->sink);
+	hg_buf_init(&p->text);
+	return p;
+}
+
+hg_parser *hg_parser_open_mem(const char *name, const char *text, size_t len)
+{
+	return parser_new(hg_lexer_open_mem(name, text, len));
+}
+
+hg_parser *hg_parser_open_file(const char *path, hg_diags *d)
+{
+	if (strcmp(path, "-") == 0)
+		return parser_new(hg_lexer_open_stream(path, stdin, 0));
+	FILE *fp = fopen(path, "rb");
+	if (!fp) {
+		hg_pos pos = { path, 0, 0 };
+		hg_diag_add(d, HG_ERROR, pos, "hgn.io-error", "cannot open the file: %s",
+			    strerror(errno));
+		return NULL;
+	}
+	return parser_new(hg_lexer_open_stream(path, fp, 1));
+}
+
+void hg_parser_set_limits(hg_parser *p, const hg_limits *l)
+{
+	hg_lexer_set_limits(p->lx, l);
+}
+
+static void clear_game_state(hg_parser *p)
+{
+	hg_strv_free(p->bad_tags, p->nbad_tags);
+	p->bad_tags = NULL;
+	p->nbad_tags = 0;
+	p->nopen = 0;
+	p->actions = 0;
+	p->stop = 0;
+	p->after_glyph = 0;
+	free(p->last_seat);
+	p->last_seat = NULL;
+}
+
+void hg_parser_close(hg_parser *p)
+{
+	if (!p)
+		return;
+	clear_game_state(p);
+	hg_line_free(&p->pending);
+	hg_diags_free(&p->held);
+	hg_diags_free(&p->sink);
+	scratch_clear(p);
+	free(p->scratch.toks);
+	hg_buf_free(&p->text);
+	free(p->open);
+	hg_lexer_close(p->lx);
+	free(p);
+}
+
+/* ------------------------------------------------------------------------
+ * Tokens and errors
+ * ------------------------------------------------------------------------ */
+
+static void advance(hg_parser *p)
+{
+	if (p->t)
+		p->last_end = p->t->end;
+	p->t = hg_lexer_next(p->lx);
+	if (hg_lexer_game_abandoned(p->lx))
+		p->stop = 1;
+}
+
+static hg_diag *error(hg_parser *p, hg_pos pos, const char *code, const char *fmt, ...)
+	HG_PRINTF(4, 5);
+
+static hg_diag *error(hg_parser *p, hg_pos pos, const char *code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	hg_buf msg;
+	hg_buf_init(&msg);
+	hg_buf_vprintf(&msg, fmt, ap);
+	va_end(ap);
+	hg_diag *dg = hg_lexer_error(p->lx, pos, code, "%s", msg.data);
+	hg_buf_free(&msg);
+	if (hg_lexer_game_abandoned(p->lx))
+		p->stop = 1;
+	return dg;
+}
+
+/* At most `max` bytes of s, cut at a character boundary. */
+static void put_clipped(hg_buf *b, const char *s, size_t max)
+{
+	size_t n = strlen(s);
+	if (n <= max) {
+		hg_buf_puts(b, s);
+		return;
+	}
+	while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80)
+		max--;
+	hg_buf_putn(b, s, max);
+	hg_buf_puts(b, "...");
+}
+
+/* How a message names the token t. */
+static void describe(const hg_token *t, hg_buf *b)
+{
+	switch (t->kind) {
+	case HG_TK_EOF:
+		hg_buf_puts(b, "the end of the input");
+		return;
+	case HG_TK_STRING:
+		hg_buf_puts(b, "a string");
+		return;
+	case HG_TK_COMMENT:
+	case HG_TK_LINE_COMMENT:
+		hg_buf_puts(b, "a comment");
+		return;
+	case HG_TK_MOVENUM:
+		hg_buf_printf(b, "'%lu.'", t->value);
+		return;
+	case HG_TK_NAG:
+		hg_buf_printf(b, "'$%lu'", t->value);
+		return;
+	default:
+		hg_buf_putc(b, '\'');
+		put_clipped(b, t->text, 40);
+		if (t->kind == HG_TK_SEAT)
+			hg_buf_putc(b, ':');
+		hg_buf_putc(b, '\'');
+		return;
+	}
+}
+
+/* A position inside the record: its file is the record's own copy. */
+static hg_pos gpos(const hg_parser *p, hg_pos pos)
+{
+	pos.file = p->g->file;
+	return pos;
+}
+
+static int is_comment(const hg_token *t)
+{
+	return t->kind == HG_TK_COMMENT || t->kind == HG_TK_LINE_COMMENT;
+}
+
+static void push_comment(hg_line *line, const hg_token *t, const char *file)
+{
+	hg_pos pos = t->pos;
+	pos.file = file;
+	hg_node *n = hg_line_push(line, HG_NODE_COMMENT, pos);
+	n->comment = hg_xstrndup(t->text, t->len);
+	n->line_comment = t->kind == HG_TK_LINE_COMMENT;
+}
+
+/* Moves the comments of `from` to the end of `to`, re-pointed at `file`. */
+static void move_comments(hg_line *to, hg_line *from, const char *file)
+{
+	for (size_t i = 0; i < from->n; i++) {
+		hg_node *src = &from->nodes[i];
+		hg_node *n = hg_line_push(to, HG_NODE_COMMENT, src->pos);
+		n->pos.file = file;
+		n->comment = src->comment;
+		n->line_comment = src->line_comment;
+		src->comment = NULL;
+	}
+	hg_line_free(from);
+}
+
+/* Skips the rest of a broken tag pair: up to its ']' (taken), the next
+ * '[' on the line, or the line's end. */
+static void skip_tag(hg_parser *p)
+{
+	while (!p->stop && !p->t->newline && p->t->kind != HG_TK_EOF &&
+	       p->t->kind != HG_TK_LBRACKET) {
+		hg_tk k = p->t->kind;
+		advance(p);
+		if (k == HG_TK_RBRACKET)
+			return;
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * The tag section (hgn.ebnf: header, tag pair; rules L3, T1 to T5)
+ * ------------------------------------------------------------------------ */
+
+static int valid_tag_name(const char *s)
+{
+	if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z')))
+		return 0;
+	for (s++; *s; s++)
+		if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_'))
+			return 0;
+	return 1;
+}
+
+static void remember_bad_tag(hg_parser *p, const char *name)
+{
+	p->bad_tags = hg_xrealloc(p->bad_tags, (p->nbad_tags + 1) * sizeof *p->bad_tags);
+	p->bad_tags[p->nbad_tags++] = hg_xstrdup(name);
+}
+
+static int is_bad_tag(const hg_parser *p, const char *name)
+{
+	for (size_t i = 0; i < p->nbad_tags; i++)
+		if (strcmp(p->bad_tags[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+static int leap_year(unsigned y)
+{
+	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+/* Parses n digits or n '?'; returns the value, -1 for unknown, -2 for bad. */
+static long date_part(const char *s, size_t n)
+{
+	size_t q = 0, dg = 0;
+	long v = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '?')
+			q++;
+		else if (s[i] >= '0' && s[i] <= '9') {
+			dg++;
+			v = v * 10 + (s[i] - '0');
+		}
+	}
+	if (q == n)
+		return -1;
+	return dg == n ? v : -2;
+}
+
+/* The Date tag (rule T3): YYYY.MM.DD with '?' for unknown parts. */
+static void check_date(hg_parser *p, const hg_tag *tag)
+{
+	static const char *const months[] = {
+		"January", "February", "March", "April", "May", "June", "July",
+		"August", "September", "October", "November", "December"
+	};
+	static const int days[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	const char *s = tag->value;
+	long y = -2, m = -2, dd = -2;
+	if (strlen(s) == 10 && s[4] == '.' && s[7] == '.') {
+		y = date_part(s, 4);
+		m = date_part(s + 5, 2);
+		dd = date_part(s + 8, 2);
+	}
+	hg_diag *dg = NULL;
+	if (y == -2 || m == -2 || dd == -2) {
+		dg = error(p, tag->pos, "hgn.bad-date", "bad date '%s'", s);
+	} else if (m == 0 || m > 12) {
+		dg = error(p, tag->pos, "hgn.bad-date", "bad date '%s': there is no month %ld",
+			   s, m);
+	} else if (dd == 0 || dd > 31) {
+		dg = error(p, tag->pos, "hgn.bad-date", "bad date '%s': there is no day %ld",
+			   s, dd);
+	} else if (m > 0 && dd > 0) {
+		long max = days[m - 1];
+		if (m == 2 && y >= 0 && !leap_year((unsigned)y))
+			max = 28;
+		if (dd > max) {
+			if (m == 2 && y >= 0)
+				dg = error(p, tag->pos, "hgn.bad-date",
+					   "bad date '%s': February %ld has %ld days", s, y, max);
+			else
+				dg = error(p, tag->pos, "hgn.bad-date",
+					   "bad date '%s': %s has %ld days", s, months[m - 1], max);
+		}
+		return;
+	} else {
+		return;
+	}
+	if (dg)
+		hg_diag_note(dg, "a date is written YYYY.MM.DD, with '?' for each unknown digit of a part, as in \"2026.11.??\"");
+}
+
+/* A name from Players or a Seat tag may not be empty (rule T4). */
+static int blank(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t')
+			return 0;
+	return 1;
+}
+
+/* "Seat" and a positive number without leading zeros; 0 otherwise. */
+static unsigned long seat_tag_number(const char *name)
+{
+	if (strncmp(name, "Seat", 4) != 0 || name[4] < '1' || name[4] > '9')
+		return 0;
+	unsigned long v = 0;
+	for (const char *s = name + 4; *s; s++) {
+		if (*s < '0' || *s > '9' || v > 99999999)
+			return 0;
+		v = v * 10 + (unsigned long)(*s - '0');
+	}
+	return v;
+}
+
+static void check_players(hg_parser *p, const hg_game_record *g)
+{
+	const hg_tag *players = hg_record_tag(g, "Players");
+	if (players && !is_bad_tag(p, "Players")) {
+		const char *s = players->value;
+		for (;;) {
+			const char *semi = strchr(s, ';');
+			size_t n = semi ? (size_t)(semi - s) : strlen(s);
+			if (blank(s, n)) {
+				hg_diag *dg = error(p, players->pos, "hgn.bad-players",
+						    "empty player name in the Players tag '%s'",
+						    players->value);
+				if (dg)
+					hg_diag_note(dg, "the players are named in seat order, separated by ';', as in \"Ana; Ben\"");
+				break;
+			}
+			if (!semi)
+				break;
+			s = semi + 1;
+		}
+	}
+	for (size_t i = 0; i < g->ntags; i++) {
+		const hg_tag *tag = &g->tags[i];
+		unsigned long n = seat_tag_number(tag->name);
+		if (n == 0)
+			continue;
+		if (blank(tag->value, strlen(tag->value)))
+			error(p, tag->pos, "hgn.bad-players", "empty player name in the tag '%s'",
+			      tag->name);
+		if (n > 1) {
+			char prev[32];
+			snprintf(prev, sizeof prev, "Seat%lu", n - 1);
+			if (!hg_record_tag(g, prev) && !is_bad_tag(p, prev)) {
+				hg_diag *dg = error(p, tag->pos, "hgn.bad-players",
+						    "tag '%s' without '%s'", tag->name, prev);
+				if (dg)
+					hg_diag_note(dg, "seat tags are numbered from Seat1 without gaps");
+			}
+		}
+	}
+}
+
+static void missing_tag(hg_parser *p, const hg_game_record *g, const char *name,
+			const char *what, const char *example)
+{
+	if (hg_record_tag(g, name) || is_bad_tag(p, name))
+		return;
+	hg_diag *dg = error(p, g->pos, "hgn.missing-tag", "missing required tag %s", what);
+	if (!dg)
+		return;
+	for (size_t i = 0; i < g->ntags; i++)
+		if (strcasecmp(g->tags[i].name, name) == 0 &&
+		    strcmp(g->tags[i].name, name) != 0) {
+			hg_diag_note(dg, "tag names are case-sensitive: '%s' is not '%s'",
+				     g->tags[i].name, name);
+			return;
+		}
+	hg_diag_note(dg, "for example %s", example);
+}
+
+/* The required tags (rule T2), once the tag section is over. */
+static void check_tags(hg_parser *p, const hg_game_record *g)
+{
+	if (g->ntags == 0 && p->nbad_tags == 0) {
+		hg_diag *dg = error(p, g->pos, "hgn.missing-tag",
+				    "missing required tags 'Game', 'Date', 'Players' and 'Result': the game has no tag pairs");
+		if (dg)
+			hg_diag_note(dg, "a game begins with its tag pairs, as in [Game \"kingdoms-of-crusaders\"]");
+		return;
+	}
+	missing_tag(p, g, "Game", "'Game'", "[Game \"kingdoms-of-crusaders\"]");
+	missing_tag(p, g, "Date", "'Date'", "[Date \"2026.11.21\"], or [Date \"????.??.??\"] when unknown");
+	if (!hg_record_tag(g, "Players") && !is_bad_tag(p, "Players"))
+		missing_tag(p, g, "Seat1", "'Players' (or 'Seat1', 'Seat2', ...)",
+			    "[Players \"Ana; Ben\"]");
+	missing_tag(p, g, "Result", "'Result'", "[Result \"*\"] for a game without a result");
+	check_players(p, g);
+}
+
+static void store_tag(hg_parser *p, char *name, hg_pos name_pos, char *value,
+		      hg_pos value_pos, int value_bad)
+{
+	hg_game_record *g = p->g;
+	const hg_tag *first = hg_record_tag(g, name);
+	if (first) {
+		hg_diag *dg = error(p, name_pos, "hgn.duplicate-tag", "duplicate tag '%s'", name);
+		if (dg)
+			hg_diag_note(dg, "'%s' was first given at line %u", name, first->pos.line);
+		free(name);
+		free(value);
+		return;
+	}
+	HG_GROW(g->tags, g->captags, g->ntags + 1);
+	hg_tag *tag = &g->tags[g->ntags++];
+	tag->name = name;
+	tag->value = value;
+	tag->pos = gpos(p, value_pos);
+	if (value_bad)
+		remember_bad_tag(p, name);
+	else if (strcmp(name, "Date") == 0)
+		check_date(p, tag);
+}
+
+/* tag pair = "[", tag name, string, "]" on one line (rule L3). */
+static void parse_tag(hg_parser *p)
+{
+	hg_buf what;
+	hg_buf_init(&what);
+	advance(p);
+	if (p->t->kind != HG_TK_WORD || p->t->newline || !valid_tag_name(p->t->text)) {
+		int same_line = !p->t->newline && p->t->kind != HG_TK_EOF;
+		if (same_line)
+			describe(p->t, &what);
+		hg_diag *dg = error(p, same_line ? p->t->pos : p->last_end, "hgn.bad-tag",
+				    "expected a tag name after '[' but found %s",
+				    same_line ? what.data : "the end of the line");
+		if (dg)
+			hg_diag_note(dg, "a tag pair is '[', a name, a string and ']' on one line, as in [Date \"2026.11.21\"]");
+		skip_tag(p);
+		hg_buf_free(&what);
+		return;
+	}
+	char *name = hg_xstrndup(p->t->text, p->t->len);
+	hg_pos name_pos = p->t->pos;
+	advance(p);
+	if (p->t->kind != HG_TK_STRING || p->t->newline) {
+		int same_line = !p->t->newline && p->t->kind != HG_TK_EOF;
+		if (same_line)
+			describe(p->t, &what);
+		hg_diag *dg = error(p, same_line ? p->t->pos : p->last_end, "hgn.bad-tag",
+				    "tag '%s' has no value: expected a string but found %s", name,
+				    same_line ? what.data : "the end of the line");
+		if (dg)
+			hg_diag_note(dg, "a tag's value is a string in double quotes, as in [%s \"...\"]", name);
+		remember_bad_tag(p, name);
+		free(name);
+		skip_tag(p);
+		hg_buf_free(&what);
+		return;
+	}
+	char *value = hg_xstrndup(p->t->text, p->t->len);
+	hg_pos value_pos = p->t->pos;
+	int value_bad = p->t->bad;
+	advance(p);
+	if (p->t->kind != HG_TK_RBRACKET || p->t->newline) {
+		if (!value_bad)	/* an open string already said so */
+			error(p, p->last_end, "hgn.bad-tag", "tag '%s' is not closed: expected ']'",
+			      name);
+		skip_tag(p);
+	} else {
+		advance(p);
+	}
+	store_tag(p, name, name_pos, value, value_pos, value_bad);
+	hg_buf_free(&what);
+}
+
+/* header = {comment | tag pair}.  Comments before or between the tag pairs
+ * are the header's; comments after the last tag pair open the move text
+ * (so that fmt keeps them just before the moves). */
+static void parse_header(hg_parser *p)
+{
+	hg_game_record *g = p->g;
+	hg_line after;		/* comments since the last tag pair */
+	memset(&after, 0, sizeof after);
+	while (!p->stop) {
+		if (is_comment(p->t)) {
+			push_comment(&after, p->t, g->file);
+			advance(p);
+		} else if (p->t->kind == HG_TK_LBRACKET) {
+			move_comments(&g->header, &after, g->file);
+			parse_tag(p);
+		} else {
+			break;
+		}
+	}
+	move_comments(g->ntags || p->nbad_tags ? &g->moves : &g->header, &after, g->file);
+}
+
+/* ------------------------------------------------------------------------
+ * The move text (hgn.ebnf: move text, element, action, variation)
+ * ------------------------------------------------------------------------ */
+
+static void parse_moves(hg_parser *p, hg_line *line, size_t depth);
+
+/* Skips what is left of a broken action: body tokens, glyphs, colons. */
+static void resync(hg_parser *p)
+{
+	while (!p->stop && (hg_lexer_is_body(p->t->kind) || p->t->kind == HG_TK_GLYPH ||
+			    p->t->kind == HG_TK_COLON))
+		advance(p);
+}
+
+/* Drops the tokens gathered in the scratch action. */
+static void scratch_clear(hg_parser *p)
+{
+	for (size_t i = 0; i < p->scratch.ntoks; i++)
+		free(p->scratch.toks[i].text);
+	p->scratch.ntoks = 0;
+	hg_buf_clear(&p->text);
+}
+
+/* action = seat prefix, body, [glyph].  The body is gathered in reusable
+ * scratch space and copied once, at its exact size, into the record. */
+static void parse_action(hg_parser *p, hg_line *line)
+{
+	int bad = p->t->bad;
+	hg_pos seat_pos = gpos(p, p->t->pos);
+	char *seat = hg_xstrndup(p->t->text, p->t->len);
+	scratch_clear(p);
+	advance(p);
+	while (!p->stop && hg_lexer_is_body(p->t->kind)) {
+		bad |= p->t->bad;
+		hg_action_text_push(&p->scratch, &p->scratch_cap, &p->text, p->t, p->g->file);
+		advance(p);
+	}
+	const char *glyph = NULL;
+	if (!p->stop && p->t->kind == HG_TK_GLYPH) {
+		bad |= p->t->bad;
+		glyph = p->t->text;	/* valid until the next advance() */
+	}
+	p->after_glyph = glyph != NULL;
+	free(p->last_seat);
+	p->last_seat = seat;
+	if (p->scratch.ntoks == 0 && !bad && !p->stop) {
+		hg_diag *dg = error(p, seat_pos, "hgn.empty-action",
+				    "the action of '%s' has no body", seat);
+		if (dg)
+			hg_diag_note(dg, "an action is a seat, ':' and what the seat does, as in 'P1: draw c12'");
+		bad = 1;
+	}
+	if (!bad && !p->stop && ++p->actions > limits(p)->actions) {
+		error(p, seat_pos, "hgn.too-many-actions",
+		      "more than %zu actions in one game; skipping to the next game",
+		      limits(p)->actions);
+		p->stop = 1;
+	}
+	if (!bad && !p->stop) {
+		hg_node *n = hg_line_push(line, HG_NODE_ACTION, seat_pos);
+		hg_action_text *a = &n->action;
+		a->seat = hg_xstrdup(seat);
+		a->seat_pos = seat_pos;
+		a->ntoks = p->scratch.ntoks;
+		a->toks = hg_xmalloc(a->ntoks * sizeof *a->toks);
+		memcpy(a->toks, p->scratch.toks, a->ntoks * sizeof *a->toks);
+		p->scratch.ntoks = 0;	/* the token texts now belong to the record */
+		a->text = hg_xstrndup(p->text.data, p->text.len);
+		a->pos = a->toks[0].pos;
+		n->glyph = glyph ? hg_xstrdup(glyph) : NULL;
+	}
+	if (glyph)
+		advance(p);
+}
+
+/* variation = "(", {element}, ")"; nested at most limits()->nesting deep. */
+static void parse_variation(hg_parser *p, hg_line *line, size_t depth)
+{
+	hg_pos pos = p->t->pos;
+	if (depth + 1 > limits(p)->nesting) {
+		error(p, pos, "hgn.too-deep", "variations nested more than %zu deep",
+		      limits(p)->nesting);
+		/* Skip to the matching ')' without building anything. */
+		size_t level = 1;
+		advance(p);
+		while (level > 0 && !p->stop) {
+			hg_tk k = p->t->kind;
+			if (k == HG_TK_EOF || k == HG_TK_STAR || k == HG_TK_STRING ||
+			    (k == HG_TK_LBRACKET && p->t->newline))
+				return;
+			if (k == HG_TK_LPAREN)
+				level++;
+			else if (k == HG_TK_RPAREN)
+				level--;
+			advance(p);
+		}
+		return;
+	}
+	size_t idx = line->n;
+	hg_line_push(line, HG_NODE_VARIATION, gpos(p, pos))->variation = hg_line_new();
+	HG_GROW(p->open, p->capopen, p->nopen + 1);
+	p->open[p->nopen++] = pos;
+	p->after_glyph = 0;
+	advance(p);
+	parse_moves(p, line->nodes[idx].variation, depth + 1);
+	if (!p->stop && p->t->kind == HG_TK_RPAREN) {
+		p->nopen--;
+		p->after_glyph = 0;
+		advance(p);
+	}
+}
+
+static void missing_seat(hg_parser *p)
+{
+	hg_buf what;
+	hg_buf_init(&what);
+	describe(p->t, &what);
+	hg_diag *dg = error(p, p->t->pos, "hgn.missing-seat",
+			    "%s is outside any action: expected a seat prefix such as 'P1:' before it",
+			    what.data);
+	if (dg && p->after_glyph)
+		hg_diag_note(dg, "the annotation glyph ended the action of '%s'; a glyph is written after the action's last token",
+			     p->last_seat);
+	hg_buf_free(&what);
+	resync(p);
+}
+
+static void parse_moves(hg_parser *p, hg_line *line, size_t depth)
+{
+	while (!p->stop) {
+		const hg_token *t = p->t;
+		switch (t->kind) {
+		case HG_TK_MOVENUM:
+			if (!t->bad)
+				hg_line_push(line, HG_NODE_MOVENUM, gpos(p, t->pos))->number =
+					(unsigned)t->value;
+			p->after_glyph = 0;
+			advance(p);
+			break;
+		case HG_TK_SEAT:
+			parse_action(p, line);
+			break;
+		case HG_TK_COMMENT:
+		case HG_TK_LINE_COMMENT:
+			push_comment(line, t, p->g->file);
+			p->after_glyph = 0;
+			advance(p);
+			break;
+		case HG_TK_NAG:
+			hg_line_push(line, HG_NODE_NAG, gpos(p, t->pos))->number = (unsigned)t->value;
+			p->after_glyph = 0;
+			advance(p);
+			break;
+		case HG_TK_LPAREN:
+			parse_variation(p, line, depth);
+			break;
+		case HG_TK_RPAREN:
+			if (depth > 0)
+				return;
+			error(p, t->pos, "hgn.unbalanced-paren", "')' without a matching '('");
+			advance(p);
+			break;
+		case HG_TK_STAR:
+		case HG_TK_STRING:
+		case HG_TK_EOF:
+			return;
+		case HG_TK_LBRACKET:
+			if (t->newline)
+				return;	/* the next game (rule L4) */
+			{
+				hg_diag *dg = error(p, t->pos, "hgn.unexpected-token",
+						    "'[' in the move text");
+				if (dg)
+					hg_diag_note(dg, "tag pairs come before the move text; a '[' that begins a line begins the next game");
+			}
+			advance(p);
+			while (!p->stop && !p->t->newline && p->t->kind != HG_TK_EOF &&
+			       p->t->kind != HG_TK_RBRACKET)
+				advance(p);
+			if (!p->stop && p->t->kind == HG_TK_RBRACKET && !p->t->newline)
+				advance(p);
+			break;
+		case HG_TK_RBRACKET:
+			error(p, t->pos, "hgn.unexpected-token", "']' in the move text");
+			advance(p);
+			break;
+		case HG_TK_COLON: {
+			hg_diag *dg = error(p, t->pos, "hgn.stray-colon",
+					    "':' does not follow a seat");
+			if (dg)
+				hg_diag_note(dg, "an action begins with its seat written right before ':', as in 'P1: draw c12'");
+			advance(p);
+			resync(p);
+			break;
+		}
+		default:
+			missing_seat(p);
+			break;
+		}
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * The end of a game (hgn.ebnf: termination, trailer; rules L2, R5)
+ * ------------------------------------------------------------------------ */
+
+static char *trimmed(const char *s)
+{
+	size_t n = strlen(s);
+	while (n && (*s == ' ' || *s == '\t')) {
+		s++;
+		n--;
+	}
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	return hg_xstrndup(s, n);
+}
+
+/* Takes the termination marker and checks it against the Result tag. */
+static void termination(hg_parser *p)
+{
+	hg_game_record *g = p->g;
+	const hg_token *t = p->t;
+	g->result = t->kind == HG_TK_STAR ? hg_xstrdup("*") : hg_xstrndup(t->text, t->len);
+	g->result_pos = gpos(p, t->pos);
+	const hg_tag *tag = hg_record_tag(g, "Result");
+	if (!tag || t->bad || is_bad_tag(p, "Result"))
+		return;
+	char *a = trimmed(g->result), *b = trimmed(tag->value);
+	if (strcmp(a, b) != 0) {
+		hg_diag *dg = error(p, t->pos, "hgn.result-mismatch",
+				    "termination marker '%s' does not match the Result tag '%s'",
+				    g->result, tag->value);
+		if (dg) {
+			hg_diag_note(dg, "the Result tag is at line %u", tag->pos.line);
+			if (strcmp(a, "*") == 0)
+				hg_diag_note(dg, "'*' marks an unfinished game and goes with [Result \"*\"]");
+		}
+	}
+	free(a);
+	free(b);
+}
+
+/* After an abandoned game: on to the next '[' that begins a line. */
+static void skip_to_next_game(hg_parser *p)
+{
+	if (!(p->t->kind == HG_TK_LBRACKET && p->t->newline) && p->t->kind != HG_TK_EOF) {
+		hg_lexer_skip_game(p->lx);
+		advance(p);
+	}
+	p->glued = 0;
+}
+
+/* After the termination marker: the trailer (comments before the first
+ * blank line), then, looking ahead, the next game's header comments. */
+static void after_termination(hg_parser *p)
+{
+	hg_game_record *g = p->g;
+	hg_lexer_set_diags(p->lx, &p->held);
+	/* What follows the marker counts against the next game's limits. */
+	hg_lexer_begin_game(p->lx);
+	p->begun = 1;
+	advance(p);
+	int blank_seen = 0;
+	for (;;) {
+		if (p->t->blank_line)
+			blank_seen = 1;
+		if (!is_comment(p->t) || blank_seen || hg_lexer_game_abandoned(p->lx))
+			break;
+		hg_diags_move(p->d, &p->held);
+		push_comment(&g->trailer, p->t, g->file);
+		advance(p);
+	}
+	while (is_comment(p->t) && !hg_lexer_game_abandoned(p->lx)) {
+		push_comment(&p->pending, p->t, hg_lexer_name(p->lx));
+		advance(p);
+	}
+	if (hg_lexer_game_abandoned(p->lx)) {
+		/* The comments after this game run past the game limit. */
+		hg_line_free(&p->pending);
+		skip_to_next_game(p);
+		p->begun = 0;
+		return;
+	}
+	switch (p->t->kind) {
+	case HG_TK_EOF:
+		hg_diags_move(p->d, &p->held);
+		move_comments(&g->trailer, &p->pending, g->file);
+		break;
+	case HG_TK_LBRACKET:
+		p->glued = !blank_seen;
+		break;
+	default:
+		if (blank_seen)
+			break;	/* a game without tags */
+		hg_diags_move(p->d, &p->held);
+		hg_lexer_set_diags(p->lx, p->d);
+		hg_diag *dg = error(p, p->t->pos, "hgn.after-termination",
+				    "move text after the termination marker");
+		if (dg)
+			hg_diag_note(dg, "a game ends with its termination marker; the next game begins with '[' after a blank line");
+		hg_lexer_set_diags(p->lx, &p->held);
+		hg_lexer_skip_game(p->lx);
+		p->begun = 0;
+		advance(p);
+		p->glued = 0;
+		break;
+	}
+	p->stop = 0;
+}
+
+/* ------------------------------------------------------------------------
+ * A whole game
+ * ------------------------------------------------------------------------ */
+
+static void parse_game(hg_parser *p)
+{
+	hg_game_record *g = p->g;
+	if (p->glued) {
+		hg_diag *dg = error(p, p->t->pos, "hgn.glued-game",
+				    "a new game begins without a blank line after the previous one");
+		if (dg)
+			hg_diag_note(dg, "games are separated by a blank line");
+		p->glued = 0;
+	}
+	parse_header(p);
+	if (!p->stop)
+		check_tags(p, g);
+	parse_moves(p, &g->moves, 0);
+	if (p->stop) {
+		skip_to_next_game(p);
+		return;
+	}
+	for (size_t i = 0; i < p->nopen; i++) {
+		hg_diag *dg = error(p, p->open[i], "hgn.unterminated-variation",
+				    "variation not closed: '(' without ')'");
+		if (dg)
+			hg_diag_note(dg, "the game ends at %s", p->t->kind == HG_TK_EOF ?
+				     "the end of the input" : p->t->kind == HG_TK_LBRACKET ?
+				     "the next game" : "its termination marker");
+	}
+	p->nopen = 0;
+	switch (p->t->kind) {
+	case HG_TK_STAR:
+	case HG_TK_STRING:
+		termination(p);
+		after_termination(p);
+		break;
+	default: {	/* the end of the input, or the next game (rule L4) */
+		hg_diag *dg = error(p, p->last_end, "hgn.missing-termination",
+				    "the game has no termination marker");
+		if (dg)
+			hg_diag_note(dg, "a game ends with its result as a string, as in \"P1\", or '*' when unfinished");
+		if (p->t->kind == HG_TK_LBRACKET)
+			p->glued = !p->t->blank_line;
+		break;
+	}
+	}
+}
+
+int hg_parser_next(hg_parser *p, hg_game_record **out, hg_diags *d)
+{
+	*out = NULL;
+	if (!d) {	/* nobody listens: diagnose into a list dropped each call */
+		hg_diags_clear(&p->sink);
+		d = &p->sink;
+	}
+	p->d = d;
+	hg_lexer_set_diags(p->lx, d);
+	hg_diags_move(d, &p->held);
+	if (!p->begun)
+		hg_lexer_begin_game(p->lx);
+	p->begun = 0;
+	clear_game_state(p);
+	if (!p->started) {
+		p->started = 1;
+		advance(p);
+		while (is_comment(p->t) && !hg_lexer_game_abandoned(p->lx)) {
+			push_comment(&p->pending, p->t, hg_lexer_name(p->lx));
+			advance(p);
+		}
+		p->stop = 0;
+	}
+	if (p->t->kind == HG_TK_EOF) {
+		if (p->pending.n > 0) {
+			hg_diag *dg = hg_lexer_error(p->lx, p->pending.nodes[0].pos, "hgn.no-game",
+						     "the input holds comments but no game");
+			if (dg)
+				hg_diag_note(dg, "a game begins with its tag pairs, as in [Game \"...\"]");
+			hg_line_free(&p->pending);
+		}
+		int err;
+		if (hg_lexer_io_error(p->lx, &err)) {
+			hg_pos pos = { hg_lexer_name(p->lx), 0, 0 };
+			hg_diag_add(d, HG_ERROR, pos, "hgn.io-error", "read error: %s", strerror(err));
+			return -1;
+		}
+		return 0;
+	}
+
+	hg_game_record *g = hg_record_new(hg_lexer_name(p->lx));
+	p->g = g;
+	g->pos = gpos(p, p->pending.n ? p->pending.nodes[0].pos : p->t->pos);
+	move_comments(&g->header, &p->pending, g->file);
+	if (p->stop || hg_lexer_game_abandoned(p->lx))
+		p->stop = 1;
+	parse_game(p);
+	p->g = NULL;
+	hg_lexer_set_diags(p->lx, &p->held);
+
+	int err;
+	if (p->t->kind == HG_TK_EOF && hg_lexer_io_error(p->lx, &err)) {
+		hg_diags_move(d, &p->held);
+		hg_pos pos = { hg_lexer_name(p->lx), 0, 0 };
+		hg_diag_add(d, HG_ERROR, pos, "hgn.io-error", "read error: %s", strerror(err));
+		hg_record_free(g);
+		return -1;
+	}
+	*out = g;
+	return 1;
+}

@@ -1,0 +1,35 @@
+/* pattern.h - PCRE2 patterns for the games' action syntax (internal).
+ *
+ * Patterns are compiled once (at data load) with PCRE2_UTF | PCRE2_UCP |
+ * PCRE2_CASELESS, anchored at both ends, JIT-compiled where available.
+ * A hg_match holds its own match data, so one compiled pattern may be used
+ * by several threads at once. */
+#ifndef HERALD_PATTERN_H
+#define HERALD_PATTERN_H
+
+#include <stddef.h>
+
+typedef struct hg_pattern hg_pattern;
+
+#define HG_MATCH_GROUPS 24
+
+typedef struct hg_match {
+	const char *subject;
+	int ngroups;			/* groups captured, including group 0 */
+	size_t start[HG_MATCH_GROUPS];	/* (size_t)-1 for an unset group */
+	size_t end[HG_MATCH_GROUPS];
+} hg_match;
+
+/* Compiles `re`; an invalid pattern is a programming error and aborts with
+ * the PCRE2 message. */
+hg_pattern *hg_pattern_new(const char *re);
+void hg_pattern_free(hg_pattern *p);
+/* 1 when the whole subject matches (m filled), 0 when not. */
+int hg_pattern_match(const hg_pattern *p, const char *subject, hg_match *m);
+/* The number of a named group, or -1. */
+int hg_pattern_group(const hg_pattern *p, const char *name);
+/* A malloc'd copy of group g, or NULL when it did not take part. */
+char *hg_match_dup(const hg_match *m, int g);
+int hg_match_set(const hg_match *m, int g);
+
+#endif

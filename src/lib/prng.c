@@ -1,0 +1,74 @@
+/* prng.c - the deterministic PRNG every game's chance follows from a Seed.
+ * The algorithm is part of the notation (herald-notation(5), CHANCE); any
+ * change to it changes every seeded record, so it never changes. */
+#include "config.h"
+
+#include <string.h>
+
+#include <sodium.h>
+
+#include "internal.h"
+
+void hg_prng_seed(hg_prng *r, const char *seed)
+{
+	if (sodium_init() < 0) {
+		/* libsodium only fails here without a usable system RNG, which
+		 * the deterministic stream never needs. */
+	}
+	crypto_generichash(r->key, sizeof r->key, (const unsigned char *)seed,
+			   strlen(seed), NULL, 0);
+	r->block = 0;
+	r->used = sizeof r->stream;
+}
+
+uint32_t hg_prng_u32(hg_prng *r)
+{
+	if (r->used + 4 > sizeof r->stream) {
+		static const unsigned char zeros[64];
+		static const unsigned char nonce[crypto_stream_chacha20_ietf_NONCEBYTES];
+		crypto_stream_chacha20_ietf_xor_ic(r->stream, zeros, sizeof r->stream,
+						   nonce, r->block, r->key);
+		r->block++;
+		r->used = 0;
+	}
+	const unsigned char *p = r->stream + r->used;
+	r->used += 4;
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+uint32_t hg_prng_below(hg_prng *r, uint32_t n)
+{
+	if (n <= 1)
+		return 0;
+	/* 2^32 mod n, computed in 32 bits: (2^32 - n) mod n. */
+	uint32_t rem = (uint32_t)(0u - n) % n;
+	uint64_t limit = (uint64_t)1 << 32;
+	limit -= rem;
+	for (;;) {
+		uint32_t w = hg_prng_u32(r);
+		if ((uint64_t)w < limit)
+			return w % n;
+	}
+}
+
+unsigned hg_prng_die(hg_prng *r, unsigned sides)
+{
+	return 1 + hg_prng_below(r, sides);
+}
+
+void hg_prng_shuffle(hg_prng *r, void *base, size_t n, size_t size)
+{
+	unsigned char *v = base;
+	if (n < 2)
+		return;
+	for (size_t i = n - 1; i > 0; i--) {
+		size_t j = hg_prng_below(r, (uint32_t)(i + 1));
+		unsigned char *a = v + i * size, *b = v + j * size;
+		for (size_t k = 0; j != i && k < size; k++) {
+			unsigned char t = a[k];
+			a[k] = b[k];
+			b[k] = t;
+		}
+	}
+}

@@ -1,0 +1,171 @@
+/* record.c - the game-independent record model. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+hg_game_record *hg_record_new(const char *file)
+{
+	hg_game_record *g = hg_xcalloc(1, sizeof *g);
+	g->file = hg_xstrdup(file ? file : "-");
+	g->pos.file = g->file;
+	g->pos.line = 1;
+	g->pos.col = 1;
+	return g;
+}
+
+void hg_action_text_free(hg_action_text *t)
+{
+	free(t->seat);
+	for (size_t i = 0; i < t->ntoks; i++)
+		free(t->toks[i].text);
+	free(t->toks);
+	free(t->text);
+	memset(t, 0, sizeof *t);
+}
+
+hg_pos hg_action_text_pos(const hg_action_text *t, size_t off)
+{
+	if (t->ntoks == 0)
+		return t->pos;
+	size_t i = 0;
+	while (i + 1 < t->ntoks && t->toks[i + 1].off <= off)
+		i++;
+	return t->toks[i].pos;
+}
+
+static void node_free(hg_node *n)
+{
+	hg_action_text_free(&n->action);
+	free(n->glyph);
+	free(n->comment);
+	if (n->variation) {
+		hg_line_free(n->variation);
+		free(n->variation);
+	}
+}
+
+void hg_line_free(hg_line *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		node_free(&l->nodes[i]);
+	free(l->nodes);
+	memset(l, 0, sizeof *l);
+}
+
+hg_line *hg_line_new(void)
+{
+	return hg_xcalloc(1, sizeof(hg_line));
+}
+
+hg_node *hg_line_push(hg_line *l, hg_node_kind kind, hg_pos pos)
+{
+	HG_GROW(l->nodes, l->cap, l->n + 1);
+	hg_node *n = &l->nodes[l->n++];
+	memset(n, 0, sizeof *n);
+	n->kind = kind;
+	n->pos = pos;
+	return n;
+}
+
+void hg_record_free(hg_game_record *g)
+{
+	if (!g)
+		return;
+	hg_line_free(&g->header);
+	for (size_t i = 0; i < g->ntags; i++) {
+		free(g->tags[i].name);
+		free(g->tags[i].value);
+	}
+	free(g->tags);
+	hg_line_free(&g->moves);
+	free(g->result);
+	hg_line_free(&g->trailer);
+	free(g->file);
+	free(g);
+}
+
+const hg_tag *hg_record_tag(const hg_game_record *g, const char *name)
+{
+	for (size_t i = 0; i < g->ntags; i++)
+		if (strcmp(g->tags[i].name, name) == 0)
+			return &g->tags[i];
+	return NULL;
+}
+
+const char *hg_record_tag_value(const hg_game_record *g, const char *name)
+{
+	const hg_tag *t = hg_record_tag(g, name);
+	return t ? t->value : NULL;
+}
+
+void hg_record_set_tag(hg_game_record *g, const char *name, const char *value)
+{
+	for (size_t i = 0; i < g->ntags; i++)
+		if (strcmp(g->tags[i].name, name) == 0) {
+			free(g->tags[i].value);
+			g->tags[i].value = hg_xstrdup(value);
+			return;
+		}
+	HG_GROW(g->tags, g->captags, g->ntags + 1);
+	hg_tag *t = &g->tags[g->ntags++];
+	t->name = hg_xstrdup(name);
+	t->value = hg_xstrdup(value);
+	t->pos = g->pos;
+}
+
+static char *trimmed(const char *s, size_t n)
+{
+	while (n && (*s == ' ' || *s == '\t')) {
+		s++;
+		n--;
+	}
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	return hg_xstrndup(s, n);
+}
+
+size_t hg_record_players(const hg_game_record *g, char ***names)
+{
+	char **v = NULL;
+	size_t n = 0;
+	const char *players = hg_record_tag_value(g, "Players");
+	if (players) {
+		const char *s = players;
+		for (;;) {
+			const char *semi = strchr(s, ';');
+			size_t len = semi ? (size_t)(semi - s) : strlen(s);
+			v = hg_xrealloc(v, (n + 1) * sizeof *v);
+			v[n++] = trimmed(s, len);
+			if (!semi)
+				break;
+			s = semi + 1;
+		}
+		if (n == 1 && v[0][0] == '\0') {
+			hg_strv_free(v, n);
+			v = NULL;
+			n = 0;
+		}
+	} else {
+		char name[32];
+		for (unsigned i = 1;; i++) {
+			snprintf(name, sizeof name, "Seat%u", i);
+			const char *val = hg_record_tag_value(g, name);
+			if (!val)
+				break;
+			v = hg_xrealloc(v, (n + 1) * sizeof *v);
+			v[n++] = hg_xstrdup(val);
+		}
+	}
+	*names = v;
+	return n;
+}
+
+void hg_action_list_push(hg_action_list *l, hg_action *a)
+{
+	HG_GROW(l->v, l->cap, l->n + 1);
+	l->v[l->n++] = a;
+}

@@ -1,0 +1,144 @@
+/* util.c - allocation and the growable buffer. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+const char *hg_version(void)
+{
+	return PACKAGE_VERSION;
+}
+
+static void out_of_memory(size_t n)
+{
+	fprintf(stderr, "herald: out of memory (%zu bytes)\n", n);
+	abort();
+}
+
+void *hg_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		out_of_memory(n);
+	return p;
+}
+
+void *hg_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		out_of_memory(n * size);
+	return p;
+}
+
+void *hg_xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		out_of_memory(n);
+	return q;
+}
+
+char *hg_xstrdup(const char *s)
+{
+	return hg_xstrndup(s, strlen(s));
+}
+
+char *hg_xstrndup(const char *s, size_t n)
+{
+	char *p = hg_xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+void hg_grow(void **v, size_t *cap, size_t need, size_t size)
+{
+	size_t c = *cap;
+	if (need <= c)
+		return;
+	if (c < 8)
+		c = 8;
+	while (c < need) {
+		if (c > ((size_t)-1) / 2 / size)
+			out_of_memory(need * size);
+		c *= 2;
+	}
+	*v = hg_xrealloc(*v, c * size);
+	*cap = c;
+}
+
+void hg_buf_init(hg_buf *b)
+{
+	b->data = NULL;
+	b->len = b->cap = 0;
+}
+
+void hg_buf_free(hg_buf *b)
+{
+	free(b->data);
+	hg_buf_init(b);
+}
+
+void hg_buf_clear(hg_buf *b)
+{
+	b->len = 0;
+	if (b->data)
+		b->data[0] = '\0';
+}
+
+void hg_buf_putn(hg_buf *b, const char *s, size_t n)
+{
+	hg_grow((void **)&b->data, &b->cap, b->len + n + 1, 1);
+	memcpy(b->data + b->len, s, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+void hg_buf_puts(hg_buf *b, const char *s)
+{
+	hg_buf_putn(b, s, strlen(s));
+}
+
+void hg_buf_putc(hg_buf *b, char c)
+{
+	hg_buf_putn(b, &c, 1);
+}
+
+void hg_buf_vprintf(hg_buf *b, const char *fmt, va_list ap)
+{
+	va_list cp;
+	va_copy(cp, ap);
+	int n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		return;
+	hg_grow((void **)&b->data, &b->cap, b->len + (size_t)n + 1, 1);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+}
+
+void hg_buf_printf(hg_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	hg_buf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+char *hg_buf_steal(hg_buf *b)
+{
+	char *p = b->data ? b->data : hg_xstrdup("");
+	hg_buf_init(b);
+	return p;
+}
+
+void hg_strv_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}

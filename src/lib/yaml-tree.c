@@ -1,0 +1,989 @@
+/* yaml-tree.c - YAML documents as a tree of positioned nodes, built from
+ * libyaml's event parser, and the typed helpers that check its nodes.
+ *
+ * The tree is deliberately poorer than YAML: one document, no anchors or
+ * aliases (so nothing can expand: no "billion laughs"), scalar keys only,
+ * no duplicate keys, no tags beyond the core schema's.  Scalars keep their
+ * text; the helpers resolve it by the YAML 1.2 core schema when asked for
+ * an integer or a boolean.
+ *
+ * Every node is allocated by the loader inside a `ynode`, which also
+ * records the node's parent, so that a helper can say which key a bad value
+ * belongs to (`for 'sector'`).  The helpers therefore accept only nodes of
+ * a document loaded here.
+ *
+ * Beyond the codes in herald.h: data.limit for hostile sizes (64 MiB of
+ * text, 1 000 000 nodes, lists and mappings nested YAML_MAX_DEPTH deep,
+ * and 100 errors, after which the rest goes unchecked; yaml-tree.h's
+ * streaming form lifts the size limit and counts nodes per item), and
+ * data.io for a file that cannot be read.  A plain null (nothing, `~`,
+ * `null`) is not a string to hg_ystr, nor a word to hg_yword.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <yaml.h>
+
+#include "yaml-tree.h"
+
+/* Limits on hostile data.  The depth limit leaves room for an HGN record
+ * written as YAML with variations nested HG_MAX_NESTING deep (each
+ * variation costs two levels: its list and the node mapping inside). */
+#define YAML_MAX_BYTES (64u * 1024 * 1024)
+#define YAML_MAX_DEPTH (2 * HG_MAX_NESTING + 16)
+#define YAML_MAX_NODES 1000000
+#define YAML_MAX_ERRORS 100	/* then the rest is not checked */
+
+/* Characters of a scalar quoted in a message before it is cut short. */
+#define QUOTE_MAX 60
+
+#define TAG_PREFIX "tag:yaml.org,2002:"
+
+typedef struct ynode {
+	hg_ynode pub;			/* first: what callers see */
+	size_t cap;			/* allocated slots of pub.items */
+	const struct ynode *parent;	/* NULL for the root */
+	size_t index;			/* in parent->pub.items */
+} ynode;
+
+static const ynode *priv(const hg_ynode *n)
+{
+	return (const ynode *)n;
+}
+
+/* ------------------------------------------------------------------------
+ * Core schema resolution (YAML 1.2, section 10.3.2).
+ * ------------------------------------------------------------------------ */
+static int is_core_null(const char *s)
+{
+	return !*s || strcmp(s, "~") == 0 || strcmp(s, "null") == 0 ||
+	       strcmp(s, "Null") == 0 || strcmp(s, "NULL") == 0;
+}
+
+static int core_bool(const char *s)
+{
+	if (strcmp(s, "true") == 0 || strcmp(s, "True") == 0 || strcmp(s, "TRUE") == 0)
+		return 1;
+	if (strcmp(s, "false") == 0 || strcmp(s, "False") == 0 || strcmp(s, "FALSE") == 0)
+		return 0;
+	return -1;
+}
+
+static int all_of(const char *s, const char *set)
+{
+	return *s && strspn(s, set) == strlen(s);
+}
+
+/* [-+]? [0-9]+ */
+static int is_decimal_int(const char *s)
+{
+	if (*s == '-' || *s == '+')
+		s++;
+	return all_of(s, "0123456789");
+}
+
+static int is_core_int(const char *s)
+{
+	if (s[0] == '0' && s[1] == 'o')
+		return all_of(s + 2, "01234567");
+	if (s[0] == '0' && s[1] == 'x')
+		return all_of(s + 2, "0123456789abcdefABCDEF");
+	return is_decimal_int(s);
+}
+
+/* [-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )?
+ * | [-+]? \. (inf|Inf|INF) | \. (nan|NaN|NAN) */
+static int is_core_float(const char *s)
+{
+	if (strcmp(s, ".nan") == 0 || strcmp(s, ".NaN") == 0 || strcmp(s, ".NAN") == 0)
+		return 1;
+	if (*s == '-' || *s == '+')
+		s++;
+	if (strcmp(s, ".inf") == 0 || strcmp(s, ".Inf") == 0 || strcmp(s, ".INF") == 0)
+		return 1;
+	size_t whole = strspn(s, "0123456789"), frac = 0;
+	s += whole;
+	if (*s == '.') {
+		frac = strspn(s + 1, "0123456789");
+		s += 1 + frac;
+		if (whole == 0 && frac == 0)
+			return 0;
+	} else if (whole == 0) {
+		return 0;
+	}
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '-' || *s == '+')
+			s++;
+		size_t exp = strspn(s, "0123456789");
+		if (exp == 0)
+			return 0;
+		s += exp;
+	}
+	return *s == '\0';
+}
+
+/* ------------------------------------------------------------------------
+ * Describing nodes in messages.
+ * ------------------------------------------------------------------------ */
+
+/* The scalar in single quotes, control characters escaped, long ones cut
+ * (at a character boundary). */
+static void quote(hg_buf *b, const char *s)
+{
+	hg_buf_putc(b, '\'');
+	size_t chars = 0;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if ((*p & 0xC0) != 0x80 && chars++ == QUOTE_MAX) {
+			hg_buf_puts(b, "...");
+			break;
+		}
+		switch (*p) {
+		case '\n': hg_buf_puts(b, "\\n"); break;
+		case '\t': hg_buf_puts(b, "\\t"); break;
+		case '\r': hg_buf_puts(b, "\\r"); break;
+		default:
+			if (*p < 0x20 || *p == 0x7F)
+				hg_buf_printf(b, "\\x%02x", *p);
+			else
+				hg_buf_putc(b, (char)*p);
+		}
+	}
+	hg_buf_putc(b, '\'');
+}
+
+/* What the node is, for "expected ... for <it>": the key it is the value
+ * of, or the item of a list, or the document itself. */
+static void describe(hg_buf *b, const hg_ynode *n)
+{
+	const ynode *y = priv(n);
+	if (!y->parent) {
+		hg_buf_puts(b, "the document");
+	} else if (y->parent->pub.kind == HG_Y_MAP) {
+		const hg_ynode *key = y->parent->pub.items[y->index & ~(size_t)1];
+		if (y->index % 2 == 0)
+			hg_buf_puts(b, "the key ");
+		if (key->kind == HG_Y_SCALAR) {
+			quote(b, key->scalar);
+		} else {
+			hg_buf_puts(b, "a value of ");
+			describe(b, &y->parent->pub);
+		}
+	} else {
+		hg_buf_printf(b, "item %zu of ", y->index + 1);
+		describe(b, &y->parent->pub);
+	}
+}
+
+/* What was found instead of what was expected. */
+static void found(hg_buf *b, const hg_ynode *n)
+{
+	switch (n->kind) {
+	case HG_Y_SEQ:
+		hg_buf_puts(b, "a list");
+		break;
+	case HG_Y_MAP:
+		hg_buf_puts(b, "a mapping");
+		break;
+	case HG_Y_SCALAR:
+		if (n->plain && !*n->scalar) {
+			hg_buf_puts(b, "nothing");
+		} else {
+			if (!n->plain)
+				hg_buf_puts(b, "the string ");
+			quote(b, n->scalar);
+		}
+		break;
+	}
+}
+
+static const char *kind_name(hg_ykind k)
+{
+	switch (k) {
+	case HG_Y_SCALAR: return "a scalar";
+	case HG_Y_SEQ: return "a list";
+	case HG_Y_MAP: return "a mapping";
+	}
+	return "a node";
+}
+
+/* "expected <expected> for <node or what>, found <n>" */
+static hg_diag *mismatch(hg_diags *d, const char *code, const hg_ynode *n,
+			 const char *expected, const char *what)
+{
+	hg_buf b;
+	hg_buf_init(&b);
+	hg_buf_printf(&b, "expected %s for ", expected);
+	if (what)
+		hg_buf_puts(&b, what);
+	else
+		describe(&b, n);
+	hg_buf_puts(&b, ", found ");
+	found(&b, n);
+	hg_diag *dg = hg_diag_add(d, HG_ERROR, n->pos, code, "%s", b.data);
+	hg_buf_free(&b);
+	return dg;
+}
+
+static int no_node(hg_diags *d)
+{
+	hg_pos none = { NULL, 0, 0 };
+	hg_diag_add(d, HG_ERROR, none, "data.missing-key", "expected a value, found none");
+	return -1;
+}
+
+/* ------------------------------------------------------------------------
+ * Loading.
+ * ------------------------------------------------------------------------ */
+typedef struct loader {
+	yaml_parser_t parser;
+	hg_ydoc *doc;
+	const char *text;
+	size_t len;
+	hg_diags *d;
+	ynode *stack[YAML_MAX_DEPTH];	/* the open collections */
+	size_t depth;
+	size_t nodes;			/* in the tree now */
+	size_t max_nodes;
+	/* Streaming (hg_yaml_load_items): the items of the list under
+	 * items_key in the top-level mapping go to item_fn. */
+	const char *items_key;
+	hg_yaml_item_fn item_fn;
+	void *item_ctx;
+	size_t errors_at_item;		/* d->nerrors when the item began */
+	size_t errors_at_event;		/* d->nerrors when this event began */
+	unsigned documents;
+	int failed;			/* a diagnostic: drop the document */
+	size_t errors_at_start;		/* d->nerrors before loading */
+	int gave_up;			/* errors went unreported */
+} loader;
+
+static hg_pos mark_pos(const loader *l, yaml_mark_t m)
+{
+	/* libyaml's marks count from 0, and its columns count characters. */
+	hg_pos p = { l->doc->file, (unsigned)m.line + 1, (unsigned)m.column + 1 };
+	return p;
+}
+
+/* The position of byte `off` of the (UTF-8) text: for reader errors, which
+ * libyaml reports as a byte offset only. */
+static hg_pos offset_pos(const loader *l, size_t off)
+{
+	hg_pos p = { l->doc->file, 1, 1 };
+	size_t i = 0;
+	if (l->len >= 3 && memcmp(l->text, "\xEF\xBB\xBF", 3) == 0)
+		i = 3;		/* the byte order mark takes no column */
+	for (; i < off && i < l->len; i++) {
+		unsigned char c = (unsigned char)l->text[i];
+		if (c == '\n' || (c == '\r' && (i + 1 >= l->len || l->text[i + 1] != '\n'))) {
+			p.line++;
+			p.col = 1;
+		} else if ((c & 0xC0) != 0x80 && c != '\r') {
+			p.col++;
+		}
+	}
+	return p;
+}
+
+/* Frees the node and everything under it; returns how many nodes. */
+static size_t node_free(ynode *y)
+{
+	if (!y)
+		return 0;
+	size_t n = 1;
+	if (y->pub.kind == HG_Y_SCALAR)
+		free(y->pub.scalar);
+	for (size_t i = 0; i < y->pub.n; i++)
+		n += node_free((ynode *)y->pub.items[i]);
+	free(y->pub.items);
+	free(y);
+	return n;
+}
+
+static void syntax_error(loader *l)
+{
+	yaml_parser_t *p = &l->parser;
+	const char *problem = p->problem ? p->problem : "malformed YAML";
+	hg_diag *dg;
+	if (p->error == YAML_READER_ERROR) {
+		hg_pos pos = l->parser.encoding == YAML_UTF8_ENCODING ||
+			     l->parser.encoding == YAML_ANY_ENCODING
+			     ? offset_pos(l, p->problem_offset)
+			     : (hg_pos){ l->doc->file, 0, 0 };
+		if (p->problem_value != -1)
+			dg = hg_diag_add(l->d, HG_ERROR, pos, "data.syntax", "%s (byte 0x%02x)",
+					 problem, (unsigned)p->problem_value & 0xFFu);
+		else
+			dg = hg_diag_add(l->d, HG_ERROR, pos, "data.syntax", "%s", problem);
+	} else if (p->error == YAML_MEMORY_ERROR) {
+		hg_pos pos = { l->doc->file, 0, 0 };
+		dg = hg_diag_add(l->d, HG_ERROR, pos, "data.syntax",
+				 "out of memory while parsing YAML");
+	} else {
+		dg = hg_diag_add(l->d, HG_ERROR, mark_pos(l, p->problem_mark),
+				 "data.syntax", "%s", problem);
+		if (p->context)
+			hg_diag_note(dg, "%s that starts at line %u, column %u", p->context,
+				     (unsigned)p->context_mark.line + 1,
+				     (unsigned)p->context_mark.column + 1);
+	}
+	l->failed = 1;
+}
+
+/* A limit on hostile data: "<what> more than <limit> <unit>". */
+static void limit_error(loader *l, yaml_mark_t m, const char *what, int limit,
+			const char *unit)
+{
+	hg_diag_add(l->d, HG_ERROR, mark_pos(l, m), "data.limit", "%s more than %d %s",
+		    what, limit, unit);
+	l->failed = 1;
+}
+
+static void anchor_error(loader *l, yaml_mark_t m, const char *anchor, int alias)
+{
+	hg_diag *dg = hg_diag_add(l->d, HG_ERROR, mark_pos(l, m), "data.alias",
+				  alias ? "alias '*%s' is not supported"
+					: "anchor '&%s' is not supported", anchor);
+	hg_diag_note(dg, "herald's data files do not use anchors and aliases: "
+		     "write each value out in full");
+	l->failed = 1;
+}
+
+static const char *short_tag(const char *tag, hg_buf *b)
+{
+	hg_buf_clear(b);
+	if (strncmp(tag, TAG_PREFIX, strlen(TAG_PREFIX)) == 0)
+		hg_buf_printf(b, "!!%s", tag + strlen(TAG_PREFIX));
+	else
+		hg_buf_puts(b, tag);
+	return b->data;
+}
+
+/* Tags: the core schema's only (YAML 1.2, section 10.3), each on a node
+ * it fits.  Returns 0, or -1 after a diagnostic. */
+static int check_tag(loader *l, const char *tag, hg_ykind kind, const char *value,
+		     yaml_mark_t m, int *plain)
+{
+	if (!tag)
+		return 0;
+	const char *t = strncmp(tag, TAG_PREFIX, strlen(TAG_PREFIX)) == 0
+			? tag + strlen(TAG_PREFIX) : NULL;
+	int ok = 0, known = 1;
+	if (strcmp(tag, "!") == 0) {
+		ok = 1;		/* non-specific: a string, a list, a mapping */
+		*plain = 0;
+	} else if (!t) {
+		known = 0;
+	} else if (strcmp(t, "map") == 0) {
+		ok = kind == HG_Y_MAP;
+	} else if (strcmp(t, "seq") == 0) {
+		ok = kind == HG_Y_SEQ;
+	} else if (strcmp(t, "str") == 0) {
+		ok = kind == HG_Y_SCALAR;
+		*plain = 0;
+	} else if (strcmp(t, "null") == 0) {
+		ok = kind == HG_Y_SCALAR && is_core_null(value);
+		*plain = 1;
+	} else if (strcmp(t, "bool") == 0) {
+		ok = kind == HG_Y_SCALAR && core_bool(value) >= 0;
+		*plain = 1;
+	} else if (strcmp(t, "int") == 0) {
+		ok = kind == HG_Y_SCALAR && is_core_int(value);
+		*plain = 1;
+	} else if (strcmp(t, "float") == 0) {
+		ok = kind == HG_Y_SCALAR && (is_core_float(value) || is_core_int(value));
+		*plain = 1;
+	} else {
+		known = 0;
+	}
+	if (ok)
+		return 0;
+	hg_buf b;
+	hg_buf_init(&b);
+	if (!known) {
+		hg_diag *dg = hg_diag_add(l->d, HG_ERROR, mark_pos(l, m), "data.type",
+					  "tag '%s' is not supported", short_tag(tag, &b));
+		hg_diag_note(dg, "only the YAML core schema's tags are: "
+			     "!!str, !!int, !!float, !!bool, !!null, !!seq, !!map");
+	} else if (kind == HG_Y_SCALAR) {
+		hg_buf q;
+		hg_buf_init(&q);
+		quote(&q, value);
+		hg_diag_add(l->d, HG_ERROR, mark_pos(l, m), "data.type",
+			    "%s is not a valid '%s' value", q.data, short_tag(tag, &b));
+		hg_buf_free(&q);
+	} else {
+		hg_diag_add(l->d, HG_ERROR, mark_pos(l, m), "data.type",
+			    "tag '%s' does not fit %s", short_tag(tag, &b), kind_name(kind));
+	}
+	hg_buf_free(&b);
+	l->failed = 1;
+	return -1;
+}
+
+/* Streaming: is y an item of the list under items_key in the top-level
+ * mapping? */
+static int is_stream_item(const loader *l, const ynode *y)
+{
+	const ynode *list = y->parent, *top = list ? list->parent : NULL;
+	if (!l->item_fn || !top || top->parent || list->pub.kind != HG_Y_SEQ ||
+	    top->pub.kind != HG_Y_MAP || list->index % 2 == 0)
+		return 0;
+	const hg_ynode *key = top->pub.items[list->index - 1];
+	return key->kind == HG_Y_SCALAR && strcmp(key->scalar, l->items_key) == 0;
+}
+
+/* A new node, linked into the open collection (or made the root).  NULL
+ * when over the node limit. */
+static ynode *add_node(loader *l, hg_ykind kind, yaml_mark_t m)
+{
+	if (++l->nodes > l->max_nodes) {
+		limit_error(l, m, l->item_fn ? "one item has" : "the document has",
+			    (int)l->max_nodes, "nodes");
+		return NULL;
+	}
+	ynode *y = hg_xcalloc(1, sizeof *y);
+	y->pub.kind = kind;
+	y->pub.pos = mark_pos(l, m);
+	if (l->depth == 0) {
+		l->doc->root = &y->pub;
+		return y;
+	}
+	ynode *parent = l->stack[l->depth - 1];
+	HG_GROW(parent->pub.items, parent->cap, parent->pub.n + 1);
+	y->parent = parent;
+	y->index = parent->pub.n;
+	parent->pub.items[parent->pub.n++] = &y->pub;
+	if (is_stream_item(l, y))
+		l->errors_at_item = l->errors_at_event;
+	return y;
+}
+
+typedef struct keyref {
+	const char *text;
+	size_t index;
+} keyref;
+
+static int keyref_cmp(const void *a, const void *b)
+{
+	const keyref *x = a, *y = b;
+	int c = strcmp(x->text, y->text);
+	if (c)
+		return c;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+typedef struct dupkey {
+	size_t at, first;	/* indexes of the repeat and of the first */
+} dupkey;
+
+static int dupkey_cmp(const void *a, const void *b)
+{
+	const dupkey *x = a, *y = b;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* Errors reported so far reach the limit: stop checking. */
+static int over_budget(const loader *l)
+{
+	return l->d->nerrors - l->errors_at_start >= YAML_MAX_ERRORS;
+}
+
+/* A closed mapping: its keys are scalars, each given once.  The keys are
+ * sorted (a mapping may have many), and each repeat is reported at its
+ * own key, in document order, pointing to the first. */
+static void check_mapping(loader *l, const ynode *map)
+{
+	size_t npairs = map->pub.n / 2, nkeys = 0;
+	keyref *keys = hg_xcalloc(npairs ? npairs : 1, sizeof *keys);
+	for (size_t i = 0; i < npairs; i++) {
+		const hg_ynode *k = map->pub.items[2 * i];
+		if (k->kind != HG_Y_SCALAR) {
+			if (over_budget(l))
+				l->gave_up = 1;
+			else
+				hg_diag_add(l->d, HG_ERROR, k->pos, "data.type",
+					    "a mapping key must be a scalar, found %s",
+					    kind_name(k->kind));
+			l->failed = 1;
+			continue;
+		}
+		keys[nkeys].text = k->scalar;
+		keys[nkeys].index = 2 * i;
+		nkeys++;
+	}
+	qsort(keys, nkeys, sizeof *keys, keyref_cmp);
+	dupkey *dups = NULL;
+	size_t ndups = 0, cap = 0, first = 0;
+	for (size_t i = 1; i < nkeys; i++) {
+		if (strcmp(keys[i].text, keys[first].text) != 0) {
+			first = i;
+			continue;
+		}
+		HG_GROW(dups, cap, ndups + 1);
+		dups[ndups].at = keys[i].index;
+		dups[ndups].first = keys[first].index;
+		ndups++;
+	}
+	if (ndups)
+		qsort(dups, ndups, sizeof *dups, dupkey_cmp);
+	size_t i;
+	for (i = 0; i < ndups && !over_budget(l); i++) {
+		const hg_ynode *k = map->pub.items[dups[i].at];
+		const hg_ynode *o = map->pub.items[dups[i].first];
+		hg_buf q;
+		hg_buf_init(&q);
+		quote(&q, k->scalar);
+		hg_diag *dg = hg_diag_add(l->d, HG_ERROR, k->pos, "data.duplicate-key",
+					  "duplicate key %s in this mapping", q.data);
+		hg_diag_note(dg, "%s was first given at line %u, column %u", q.data,
+			     o->pos.line, o->pos.col);
+		hg_buf_free(&q);
+	}
+	if (ndups)
+		l->failed = 1;
+	if (i < ndups)
+		l->gave_up = 1;
+	free(dups);
+	free(keys);
+}
+
+/* A node is complete: a streamed item goes to item_fn (unless the loader
+ * found errors in it: the helpers expect a sound tree), then away. */
+static void complete(loader *l, ynode *y)
+{
+	if (!is_stream_item(l, y))
+		return;
+	if (l->d->nerrors == l->errors_at_item)
+		l->item_fn(l->item_ctx, &y->pub, l->d);
+	ynode *list = (ynode *)y->parent;
+	list->pub.items[y->index] = NULL;
+	l->nodes -= node_free(y);
+}
+
+/* One event; returns 1 when loading is over (the end, or a fatal error). */
+static int event(loader *l, const yaml_event_t *ev)
+{
+	yaml_mark_t m = ev->start_mark;
+	const char *anchor = NULL, *tag = NULL;
+	hg_ykind kind = HG_Y_SCALAR;
+	int plain = 0;
+	ynode *y;
+
+	l->errors_at_event = l->d->nerrors;
+	switch (ev->type) {
+	case YAML_STREAM_START_EVENT:
+	case YAML_DOCUMENT_END_EVENT:
+	case YAML_NO_EVENT:
+		return 0;
+	case YAML_STREAM_END_EVENT:
+		return 1;
+	case YAML_DOCUMENT_START_EVENT:
+		if (l->documents++ > 0) {
+			hg_diag *dg = hg_diag_add(l->d, HG_ERROR, mark_pos(l, m), "data.syntax",
+						  "a second YAML document in one file");
+			hg_diag_note(dg, "a data file holds exactly one document");
+			l->failed = 1;
+			return 1;
+		}
+		return 0;
+	case YAML_ALIAS_EVENT:
+		anchor_error(l, m, (const char *)ev->data.alias.anchor, 1);
+		return 1;
+	case YAML_SCALAR_EVENT:
+		anchor = (const char *)ev->data.scalar.anchor;
+		tag = (const char *)ev->data.scalar.tag;
+		plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+		break;
+	case YAML_SEQUENCE_START_EVENT:
+		anchor = (const char *)ev->data.sequence_start.anchor;
+		tag = (const char *)ev->data.sequence_start.tag;
+		kind = HG_Y_SEQ;
+		break;
+	case YAML_MAPPING_START_EVENT:
+		anchor = (const char *)ev->data.mapping_start.anchor;
+		tag = (const char *)ev->data.mapping_start.tag;
+		kind = HG_Y_MAP;
+		break;
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT:
+		y = l->stack[--l->depth];
+		if (y->pub.kind == HG_Y_MAP)
+			check_mapping(l, y);
+		complete(l, y);
+		return 0;
+	}
+
+	if (anchor) {
+		anchor_error(l, m, anchor, 0);
+		return 1;
+	}
+	const char *value = kind == HG_Y_SCALAR ? (const char *)ev->data.scalar.value : "";
+	check_tag(l, tag, kind, value, m, &plain);
+	if (kind != HG_Y_SCALAR && l->depth == YAML_MAX_DEPTH) {
+		limit_error(l, m, "lists and mappings nested", YAML_MAX_DEPTH, "deep");
+		return 1;
+	}
+	y = add_node(l, kind, m);
+	if (!y)
+		return 1;
+	if (kind != HG_Y_SCALAR) {
+		l->stack[l->depth++] = y;
+		return 0;
+	}
+	size_t len = ev->data.scalar.length;
+	y->pub.scalar = hg_xstrndup(value, len);
+	y->pub.plain = plain;
+	if (strlen(value) != len) {
+		hg_diag_add(l->d, HG_ERROR, y->pub.pos, "data.syntax",
+			    "a NUL character in a scalar is not supported");
+		l->failed = 1;
+	}
+	complete(l, y);
+	return 0;
+}
+
+static hg_ydoc *doc_new(const char *name)
+{
+	hg_ydoc *doc = hg_xcalloc(1, sizeof *doc);
+	doc->file = hg_xstrdup(name ? name : "-");
+	return doc;
+}
+
+static void too_big(hg_diags *d, const char *file)
+{
+	hg_pos pos = { file, 0, 0 };
+	hg_diag_add(d, HG_ERROR, pos, "data.limit", "the file is larger than %u MiB",
+		    YAML_MAX_BYTES / (1024 * 1024));
+}
+
+static hg_ydoc *load(hg_ydoc *doc, const char *text, size_t len, loader *l, hg_diags *d)
+{
+	l->doc = doc;
+	l->text = text;
+	l->len = len;
+	l->d = d;
+	l->errors_at_start = d->nerrors;
+	if (!yaml_parser_initialize(&l->parser)) {
+		hg_pos pos = { doc->file, 0, 0 };
+		hg_diag_add(d, HG_ERROR, pos, "data.syntax", "out of memory while parsing YAML");
+		free(l);
+		hg_ydoc_free(doc);
+		return NULL;
+	}
+	yaml_parser_set_input_string(&l->parser, (const unsigned char *)text, len);
+	for (;;) {
+		yaml_event_t ev;
+		if (!yaml_parser_parse(&l->parser, &ev)) {
+			syntax_error(l);
+			break;
+		}
+		int done = event(l, &ev);
+		yaml_event_delete(&ev);
+		if (done)
+			break;
+		if (over_budget(l)) {
+			l->gave_up = 1;
+			break;
+		}
+	}
+	if (l->gave_up) {
+		/* No line: where the loader stopped is not where the errors
+		 * stopped being reported (a streamed item is checked whole). */
+		l->failed = 1;
+		hg_pos pos = { doc->file, 0, 0 };
+		hg_diag_add(d, HG_ERROR, pos, "data.limit",
+			    "%d errors: the rest of the file is not checked", YAML_MAX_ERRORS);
+	}
+	yaml_parser_delete(&l->parser);
+	int failed = l->failed;
+	free(l);
+	if (failed) {
+		hg_ydoc_free(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+hg_ydoc *hg_yaml_load_mem(const char *name, const char *text, size_t len, hg_diags *d)
+{
+	hg_ydoc *doc = doc_new(name);
+	if (len > YAML_MAX_BYTES) {
+		too_big(d, doc->file);
+		hg_ydoc_free(doc);
+		return NULL;
+	}
+	loader *l = hg_xcalloc(1, sizeof *l);
+	l->max_nodes = YAML_MAX_NODES;
+	return load(doc, text, len, l, d);
+}
+
+hg_ydoc *hg_yaml_load_items(const char *name, const char *text, size_t len,
+			    const char *key, hg_yaml_item_fn fn, void *ctx,
+			    hg_diags *d)
+{
+	loader *l = hg_xcalloc(1, sizeof *l);
+	l->max_nodes = HG_YAML_ITEM_MAX_NODES;
+	l->items_key = key;
+	l->item_fn = fn;
+	l->item_ctx = ctx;
+	return load(doc_new(name), text, len, l, d);
+}
+
+hg_ydoc *hg_yaml_load_file(const char *path, hg_diags *d)
+{
+	hg_pos pos = { path, 0, 0 };
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		hg_diag_add(d, HG_ERROR, pos, "data.io", "cannot open the file: %s",
+			    strerror(errno));
+		return NULL;
+	}
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		hg_diag_add(d, HG_ERROR, pos, "data.io", "cannot read the file: %s",
+			    strerror(EISDIR));
+		fclose(f);
+		return NULL;
+	}
+	/* Read at most one byte past the limit, whatever the file claims. */
+	hg_buf b;
+	hg_buf_init(&b);
+	char chunk[65536];
+	size_t got;
+	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+		hg_buf_putn(&b, chunk, got);
+		if (b.len > YAML_MAX_BYTES)
+			break;
+	}
+	int err = ferror(f) ? errno : 0;
+	fclose(f);
+	if (err) {
+		hg_diag_add(d, HG_ERROR, pos, "data.io", "cannot read the file: %s",
+			    strerror(err));
+		hg_buf_free(&b);
+		return NULL;
+	}
+	hg_ydoc *doc = hg_yaml_load_mem(path, b.data ? b.data : "", b.len, d);
+	hg_buf_free(&b);
+	return doc;
+}
+
+void hg_ydoc_free(hg_ydoc *doc)
+{
+	if (!doc)
+		return;
+	node_free((ynode *)doc->root);
+	free(doc->file);
+	free(doc);
+}
+
+/* ------------------------------------------------------------------------
+ * Access and the typed helpers.
+ * ------------------------------------------------------------------------ */
+size_t hg_ymap_len(const hg_ynode *map)
+{
+	return map && map->kind == HG_Y_MAP ? map->n / 2 : 0;
+}
+
+const hg_ynode *hg_ymap_key(const hg_ynode *map, size_t i)
+{
+	return i < hg_ymap_len(map) ? map->items[2 * i] : NULL;
+}
+
+const hg_ynode *hg_ymap_value(const hg_ynode *map, size_t i)
+{
+	return i < hg_ymap_len(map) ? map->items[2 * i + 1] : NULL;
+}
+
+const hg_ynode *hg_ymap_get(const hg_ynode *map, const char *key)
+{
+	size_t n = hg_ymap_len(map);
+	for (size_t i = 0; i < n; i++) {
+		const hg_ynode *k = map->items[2 * i];
+		if (k->kind == HG_Y_SCALAR && strcmp(k->scalar, key) == 0)
+			return map->items[2 * i + 1];
+	}
+	return NULL;
+}
+
+int hg_ycheck_kind(const hg_ynode *n, hg_ykind kind, const char *what, hg_diags *d)
+{
+	if (!n)
+		return no_node(d);
+	if (n->kind == kind)
+		return 0;
+	mismatch(d, "data.type", n, kind_name(kind), what);
+	return -1;
+}
+
+static const char *key_name(const char *spec)
+{
+	return spec[0] == '!' ? spec + 1 : spec;
+}
+
+static void allowed_keys_note(hg_diag *dg, const char *const *keys)
+{
+	hg_buf b;
+	hg_buf_init(&b);
+	for (size_t i = 0; keys[i]; i++)
+		hg_buf_printf(&b, "%s%s%s", i ? ", " : "", key_name(keys[i]),
+			      keys[i][0] == '!' ? " (required)" : "");
+	hg_diag_note(dg, "the keys allowed here are: %s", b.data ? b.data : "none");
+	hg_buf_free(&b);
+}
+
+/* "did you mean" for a misspelt key: the closest allowed key. */
+static void suggest_key_note(hg_diag *dg, const char *key, const char *const *keys)
+{
+	hg_names *t = hg_names_new();
+	for (size_t i = 0; keys[i]; i++)
+		hg_names_add(t, key_name(keys[i]), (int)i, NULL);
+	int best;
+	if (hg_names_suggest(t, key, &best, 1) == 1)
+		hg_diag_note(dg, "did you mean '%s'?", key_name(keys[best]));
+	hg_names_free(t);
+}
+
+int hg_ycheck_keys(const hg_ynode *map, const char *const *keys, const char *what,
+		   hg_diags *d)
+{
+	if (hg_ycheck_kind(map, HG_Y_MAP, what, d) != 0)
+		return -1;
+	hg_buf where;
+	hg_buf_init(&where);
+	if (what)
+		hg_buf_puts(&where, what);
+	else
+		describe(&where, map);
+	int rc = 0;
+	size_t n = hg_ymap_len(map);
+	for (size_t i = 0; i < n; i++) {
+		const hg_ynode *k = hg_ymap_key(map, i);
+		if (k->kind != HG_Y_SCALAR)
+			continue;	/* refused by the loader */
+		size_t j = 0;
+		while (keys[j] && strcmp(key_name(keys[j]), k->scalar) != 0)
+			j++;
+		if (keys[j])
+			continue;
+		hg_buf q;
+		hg_buf_init(&q);
+		quote(&q, k->scalar);
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, k->pos, "data.unknown-key",
+					  "unknown key %s in %s", q.data, where.data);
+		hg_buf_free(&q);
+		suggest_key_note(dg, k->scalar, keys);
+		allowed_keys_note(dg, keys);
+		rc = -1;
+	}
+	for (size_t j = 0; keys[j]; j++) {
+		if (keys[j][0] != '!' || hg_ymap_get(map, keys[j] + 1))
+			continue;
+		hg_diag_add(d, HG_ERROR, map->pos, "data.missing-key",
+			    "missing key '%s' in %s", keys[j] + 1, where.data);
+		rc = -1;
+	}
+	hg_buf_free(&where);
+	return rc;
+}
+
+int hg_ystr(const hg_ynode *n, const char **out, hg_diags *d)
+{
+	if (!n)
+		return no_node(d);
+	if (n->kind != HG_Y_SCALAR || (n->plain && is_core_null(n->scalar))) {
+		mismatch(d, "data.type", n, "a string", NULL);
+		return -1;
+	}
+	*out = n->scalar;
+	return 0;
+}
+
+/* "an integer from 1 to 4", "an integer of at least 0", ... */
+static void int_range(hg_buf *b, long min, long max)
+{
+	hg_buf_puts(b, "an integer");
+	if (min != LONG_MIN && max != LONG_MAX)
+		hg_buf_printf(b, " from %ld to %ld", min, max);
+	else if (min != LONG_MIN)
+		hg_buf_printf(b, " of at least %ld", min);
+	else if (max != LONG_MAX)
+		hg_buf_printf(b, " of at most %ld", max);
+}
+
+int hg_yint(const hg_ynode *n, long min, long max, long *out, hg_diags *d)
+{
+	if (!n)
+		return no_node(d);
+	hg_buf expected;
+	hg_buf_init(&expected);
+	int_range(&expected, min, max);
+	int rc = -1;
+	if (n->kind != HG_Y_SCALAR || !n->plain || !is_decimal_int(n->scalar)) {
+		mismatch(d, "data.type", n, expected.data, NULL);
+	} else {
+		errno = 0;
+		long v = strtol(n->scalar, NULL, 10);
+		if (errno == ERANGE || v < min || v > max) {
+			mismatch(d, "data.range", n, expected.data, NULL);
+		} else {
+			*out = v;
+			rc = 0;
+		}
+	}
+	hg_buf_free(&expected);
+	return rc;
+}
+
+int hg_ybool(const hg_ynode *n, int *out, hg_diags *d)
+{
+	if (!n)
+		return no_node(d);
+	int v = n->kind == HG_Y_SCALAR && n->plain ? core_bool(n->scalar) : -1;
+	if (v < 0) {
+		mismatch(d, "data.type", n, "true or false", NULL);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int hg_yword(const hg_ynode *n, const char *const *words, int *out, hg_diags *d)
+{
+	if (!n)
+		return no_node(d);
+	hg_buf expected;
+	hg_buf_init(&expected);
+	size_t nwords = 0;
+	while (words[nwords])
+		nwords++;
+	if (nwords == 1)
+		hg_buf_printf(&expected, "'%s'", words[0]);
+	else
+		hg_buf_puts(&expected, "one of ");
+	for (size_t i = 0; nwords > 1 && i < nwords; i++)
+		hg_buf_printf(&expected, "%s'%s'", i == 0 ? "" : i + 1 == nwords ? " or " : ", ",
+			      words[i]);
+	int rc = -1;
+	if (n->kind != HG_Y_SCALAR || (n->plain && is_core_null(n->scalar))) {
+		mismatch(d, "data.type", n, expected.data, NULL);
+	} else {
+		for (size_t i = 0; i < nwords; i++)
+			if (hg_name_eq(n->scalar, words[i])) {
+				*out = (int)i;
+				rc = 0;
+				break;
+			}
+		if (rc != 0)
+			mismatch(d, "data.range", n, expected.data, NULL);
+	}
+	hg_buf_free(&expected);
+	return rc;
+}

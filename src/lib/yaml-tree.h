@@ -1,0 +1,33 @@
+/* yaml-tree.h - the YAML tree loader's streaming form (internal).
+ *
+ * hg_yaml_load_mem() holds a whole document, within limits meant for game
+ * data (64 MiB, 1 000 000 nodes).  A file of HGN records as YAML may be far
+ * larger, one game after another, so convert-yaml.c loads it through
+ * hg_yaml_load_items(), which hands over each item of one top-level list as
+ * soon as that item is complete and frees it afterwards: memory holds one
+ * item (one game) at a time, and the node limit applies to one item.
+ */
+#ifndef HERALD_YAML_TREE_H
+#define HERALD_YAML_TREE_H
+
+#include "internal.h"
+
+/* Nodes one item may hold: a game at the HGN limits (HG_MAX_ACTIONS
+ * actions of five nodes each, with its move numbers and comments). */
+#define HG_YAML_ITEM_MAX_NODES (8 * HG_MAX_ACTIONS)
+
+/* Called with each complete item of the list; `item` and every node under
+ * it are freed when the call returns (its parent and the document stay,
+ * the list's slot left NULL).  Diagnostics go to `d`, the loader's list,
+ * and count towards its error limit. */
+typedef void (*hg_yaml_item_fn)(void *ctx, const hg_ynode *item, hg_diags *d);
+
+/* Loads like hg_yaml_load_mem(), with no limit on the text's size, except
+ * that the items of the list that is the value of `key` in the top-level
+ * mapping go to `fn` one by one.  The document returned (NULL on any
+ * error, as for hg_yaml_load_mem) keeps the rest. */
+hg_ydoc *hg_yaml_load_items(const char *name, const char *text, size_t len,
+			    const char *key, hg_yaml_item_fn fn, void *ctx,
+			    hg_diags *d);
+
+#endif

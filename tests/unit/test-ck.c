@@ -1,0 +1,856 @@
+/* test-ck.c - Crusader Kingdoms: the data loader and its validation, the
+ * notation, the turn and the card bonus (section 6's example), the worked
+ * combat example of section 4 and its variants, incursions, events, the
+ * end of the game, and random games through legal() re-checked from their
+ * own notation. */
+#include "unit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ck.h"
+
+#define DATA HERALD_SRCDATADIR "/crusader-kingdoms/"
+
+static hg_gdata *shared;
+
+static void dump(const hg_diags *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		hg_buf b;
+		hg_buf_init(&b);
+		hg_diag_format(&d->v[i], &b, 0);
+		fputs(b.data, stderr);
+		hg_buf_free(&b);
+	}
+}
+
+static void load_shared(void)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	shared = hg_ck_load_files(DATA "scenarios.yaml", NULL, 0, NULL, 0, &d);
+	dump(&d);
+	ck_assert_ptr_nonnull(shared);
+	ck_assert_uint_eq(d.n, 0);
+	hg_diags_free(&d);
+}
+
+static void unload_shared(void)
+{
+	hg_ck_unload(shared);
+	shared = NULL;
+}
+
+static hg_state *new_game(const char *scenario, const char *players, const char *seed,
+			  hg_diags *d)
+{
+	hg_game_record *rec = hg_record_new("test.hgn");
+	hg_record_set_tag(rec, "Game", "crusader-kingdoms");
+	if (scenario)
+		hg_record_set_tag(rec, "Scenario", scenario);
+	hg_record_set_tag(rec, "Players", players);
+	if (seed)
+		hg_record_set_tag(rec, "Seed", seed);
+	hg_state *s = hg_ck_class.setup(shared, rec, d);
+	hg_record_free(rec);
+	return s;
+}
+
+static hg_state *game4(const char *seed)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_state *s = new_game("2nd-crusade", "Ana; Ben; Cid; Dora", seed, &d);
+	dump(&d);
+	ck_assert_ptr_nonnull(s);
+	hg_diags_free(&d);
+	return s;
+}
+
+/* Parses and applies "seat: body"; -2 when it does not parse. */
+static int act(hg_state *s, const char *seat, const char *body, hg_diags *d)
+{
+	hg_action_text t;
+	hg_pos pos = { "test.hgn", 1, 1 };
+	if (hg_action_text_set(&t, seat, body, pos, d) != 0)
+		return -2;
+	hg_action *a = hg_ck_class.parse(s, &t, d);
+	hg_action_text_free(&t);
+	if (!a)
+		return -2;
+	int rc = hg_ck_class.apply(s, a, d);
+	hg_ck_class.free_action(a);
+	return rc;
+}
+
+static void act_ok(hg_state *s, const char *seat, const char *body)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	int rc = act(s, seat, body, &d);
+	dump(&d);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_uint_eq(d.nerrors, 0);
+	hg_diags_free(&d);
+}
+
+/* The action is rejected with exactly one error, of this code. */
+static void act_fails(hg_state *s, const char *seat, const char *body, const char *code)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_state *before = hg_ck_class.clone(s);
+	int rc = act(s, seat, body, &d);
+	if (d.nerrors != 1 || strcmp(d.v[0].code, code) != 0)
+		dump(&d);
+	ck_assert_int_ne(rc, 0);
+	ck_assert_uint_eq(d.nerrors, 1);
+	ck_assert_str_eq(d.v[0].code, code);
+	/* an illegal action leaves the position as it was */
+	ck_assert_int_eq(memcmp(before, s, sizeof *s), 0);
+	hg_ck_class.free_state(before);
+	hg_diags_free(&d);
+}
+
+static int area(const char *id)
+{
+	int a = hg_names_find(shared->maps[0].names, id);
+	ck_assert_int_ge(a, 0);
+	return a;
+}
+
+static int card(int religion, const char *id)
+{
+	int c = hg_names_find(shared->decks[religion].names, id);
+	ck_assert_int_ge(c, 0);
+	return c;
+}
+
+static int faction(const hg_state *s, const char *id)
+{
+	int f = hg_names_find(s->sc->seats, id);
+	ck_assert_int_ge(f, 0);
+	return f;
+}
+
+/* ------------------------------------------------------------- data */
+
+START_TEST(shipped_data_is_complete)
+{
+	/* The map: Homs has shield 3 and borders Latakia (section 4). */
+	const ck_map *m = &shared->maps[0];
+	ck_assert_str_eq(m->id, "saladino");
+	int homs = area("homs"), latakia = area("Latakia");
+	ck_assert_int_eq(m->areas[homs].defence, 3);
+	ck_assert(m->areas[homs].adj >> latakia & 1);
+	ck_assert(m->areas[latakia].adj >> homs & 1);
+	/* aliases in English, accents ignored */
+	ck_assert_int_eq(area("Antioch"), area("antioquía"));
+	ck_assert_int_eq(area("Jerusalem"), area("JERUSALÉN"));
+	/* Every card the text names exists where issue 4 puts it. */
+	static const char *const muslim[] = {
+		"incursion", "lider", "mercenarios", "campana-menor", "judios", "sucesion",
+		"atalayas", "tregua", "reagrupamiento", "murallas", "comercio", "seduccion", NULL
+	};
+	static const char *const christian[] = {
+		"turcopolos", "ataque-conjunto", "asesinos", "trovadores", "espias",
+		"peregrinos-armados", "incursion", NULL
+	};
+	for (int i = 0; muslim[i]; i++)
+		card(CK_MUSLIM, muslim[i]);
+	for (int i = 0; christian[i]; i++)
+		card(CK_CHRISTIAN, christian[i]);
+	ck_assert_int_eq(card(CK_MUSLIM, "Campaña-menor"), card(CK_MUSLIM, "campana-menor"));
+	/* a Muslim troop of strength 4 (8.1) */
+	int four = 0;
+	for (int c = 0; c < shared->decks[CK_MUSLIM].ncards; c++)
+		four |= shared->decks[CK_MUSLIM].cards[c].type == CK_TROOP &&
+			shared->decks[CK_MUSLIM].cards[c].strength == 4;
+	ck_assert(four);
+	/* Turcópolos: two more dice for the defence of a castle. */
+	const ck_card *t = &shared->decks[CK_CHRISTIAN].cards[card(CK_CHRISTIAN, "turcopolos")];
+	ck_assert_int_eq(t->type, CK_RESPONSE);
+	ck_assert_int_eq(t->sides, CK_SIDE_DEFENCE);
+	ck_assert_int_eq(t->fx[0].verb, CK_FX_DICE);
+	ck_assert_int_eq(t->fx[0].n, 2);
+	ck_assert(t->fx[0].needs_castle);
+	/* Líder: three points on the dice of one roll. */
+	const ck_card *l = &shared->decks[CK_MUSLIM].cards[card(CK_MUSLIM, "lider")];
+	ck_assert_int_eq(l->fx[0].verb, CK_FX_MODIFY);
+	ck_assert_int_eq(l->fx[0].n, 3);
+	/* Incursión: a chosen player discards one card at random. */
+	const ck_card *in = &shared->decks[CK_MUSLIM].cards[card(CK_MUSLIM, "incursion")];
+	ck_assert_int_eq(in->fx[0].verb, CK_FX_RANDOM_DISCARD);
+	ck_assert_int_eq(in->fx[0].n, 1);
+	/* The two deployment tables of 7.1. */
+	ck_assert_int_eq(shared->nscenarios, 2);
+	const ck_scenario *four_p = &shared->scenarios[hg_names_find(shared->scenario_names, "2nd-crusade")];
+	const ck_scenario *three_p = &shared->scenarios[hg_names_find(shared->scenario_names, "saladino")];
+	ck_assert_int_eq(four_p->players, 4);
+	ck_assert_int_eq(three_p->players, 3);
+	ck_assert_str_eq(three_p->factions[0].id, "saladino");
+	ck_assert_int_eq(three_p->factions[0].castles, 9);
+	ck_assert_int_eq(three_p->factions[0].cards, 12);
+	ck_assert_int_eq(__builtin_popcountll(three_p->factions[0].deploy), 4);
+	ck_assert(three_p->no_attack_between[CK_CHRISTIAN]);
+	ck_assert(!four_p->no_attack_between[CK_CHRISTIAN]);
+	ck_assert_str_eq(four_p->factions[2].id, "antioquia");
+	ck_assert_int_eq(four_p->factions[2].castles, 7);
+}
+END_TEST
+
+/* Writes a scenarios file that uses `map` (YAML text) and the shipped
+ * decks; loads it; returns the first diagnostic's code ("" when none). */
+static char *load_with_map(const char *map_yaml, const char *deck_yaml)
+{
+	char dir[] = "/tmp/ck-test-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char path[256];
+	snprintf(path, sizeof path, "%s/map.yaml", dir);
+	FILE *f = fopen(path, "w");
+	fputs(map_yaml, f);
+	fclose(f);
+	snprintf(path, sizeof path, "%s/deck.yaml", dir);
+	f = fopen(path, "w");
+	fputs(deck_yaml ? deck_yaml : "", f);
+	fclose(f);
+	snprintf(path, sizeof path, "%s/scenarios.yaml", dir);
+	f = fopen(path, "w");
+	fprintf(f, "maps: [map.yaml]\n"
+		"decks: [%s, %s]\n"
+		"scenarios:\n"
+		"  - id: duel\n    players: 2\n    map: m\n    turns: 3\n    factions:\n"
+		"      - {id: a, religion: muslim, castles: 3, deploy: [x], cards: 8}\n"
+		"      - {id: b, religion: christian, castles: 3, deploy: [z], cards: 8}\n",
+		deck_yaml ? "deck.yaml" : DATA "deck-muslim.yaml", DATA "deck-christian.yaml");
+	fclose(f);
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_gdata *g = hg_ck_load_files(path, NULL, 0, NULL, 0, &d);
+	char *code = hg_xstrdup(d.n ? d.v[0].code : "");
+	if (g)
+		ck_assert_uint_eq(d.nerrors, 0);
+	else
+		ck_assert_uint_gt(d.nerrors, 0);
+	hg_ck_unload(g);
+	hg_diags_free(&d);
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+	return code;
+}
+
+#define MAP_HEAD "id: m\nareas:\n"
+
+static void expect_map(const char *areas, const char *code)
+{
+	char *got = load_with_map(areas, NULL);
+	ck_assert_str_eq(got, code);
+	free(got);
+}
+
+START_TEST(loader_accepts_a_small_map)
+{
+	expect_map(MAP_HEAD
+		   "  - {id: x, defence: 1, adjacent: [y]}\n"
+		   "  - {id: y, defence: 2, adjacent: [x, z]}\n"
+		   "  - {id: z, defence: 3, adjacent: [y]}\n", "");
+}
+END_TEST
+
+START_TEST(loader_rejects_bad_maps)
+{
+	/* a border listed on one side only */
+	expect_map(MAP_HEAD
+		   "  - {id: x, defence: 1, adjacent: [y]}\n"
+		   "  - {id: y, defence: 2, adjacent: [z]}\n"
+		   "  - {id: z, defence: 3, adjacent: [y]}\n", "data.reference");
+	/* a border to nowhere */
+	expect_map(MAP_HEAD
+		   "  - {id: x, defence: 1, adjacent: [w]}\n"
+		   "  - {id: z, defence: 3, adjacent: []}\n", "data.reference");
+	/* an area bordering itself */
+	expect_map(MAP_HEAD
+		   "  - {id: x, defence: 1, adjacent: [x]}\n"
+		   "  - {id: z, defence: 3, adjacent: []}\n", "data.reference");
+	/* two areas with one name */
+	expect_map(MAP_HEAD
+		   "  - {id: x, defence: 1, adjacent: []}\n"
+		   "  - {id: z, aliases: [X], defence: 3, adjacent: []}\n", "data.duplicate-id");
+	/* a shield out of range, a missing key, an unknown key */
+	expect_map(MAP_HEAD "  - {id: x, defence: 0, adjacent: []}\n  - {id: z, defence: 3, adjacent: []}\n",
+		   "data.range");
+	expect_map(MAP_HEAD "  - {id: x, adjacent: []}\n  - {id: z, defence: 3, adjacent: []}\n",
+		   "data.missing-key");
+	expect_map(MAP_HEAD "  - {id: x, defence: 1, adjacent: [], shield: 2}\n  - {id: z, defence: 3, adjacent: []}\n",
+		   "data.unknown-key");
+	/* a name the notation could not write, a reserved word */
+	expect_map(MAP_HEAD "  - {id: 'x y', defence: 1, adjacent: []}\n  - {id: z, defence: 3, adjacent: []}\n",
+		   "data.range");
+	expect_map(MAP_HEAD "  - {id: x, aliases: [attack], defence: 1, adjacent: []}\n  - {id: z, defence: 3, adjacent: []}\n",
+		   "data.range");
+	/* identification numbers: all or none, each once */
+	expect_map(MAP_HEAD "  - {id: x, number: 1, defence: 1, adjacent: []}\n  - {id: z, defence: 3, adjacent: []}\n",
+		   "data.missing-key");
+	expect_map(MAP_HEAD "  - {id: x, number: 1, defence: 1, adjacent: []}\n  - {id: z, number: 1, defence: 3, adjacent: []}\n",
+		   "data.duplicate-id");
+	/* the deployment names an area the map lacks */
+	expect_map(MAP_HEAD "  - {id: y, defence: 1, adjacent: []}\n  - {id: z, defence: 3, adjacent: []}\n",
+		   "data.reference");
+}
+END_TEST
+
+static void expect_deck(const char *cards, const char *code)
+{
+	static const char *const map = MAP_HEAD
+		"  - {id: x, defence: 1, adjacent: [z]}\n"
+		"  - {id: z, defence: 3, adjacent: [x]}\n";
+	char deck[4096];
+	snprintf(deck, sizeof deck, "id: muslim\nreligion: muslim\ncards:\n%s", cards);
+	char *got = load_with_map(map, deck);
+	ck_assert_str_eq(got, code);
+	free(got);
+}
+
+START_TEST(loader_checks_the_effect_vocabulary)
+{
+	expect_deck("  - {id: t1, type: troop, strength: 1, copies: 3}\n"
+		    "  - {id: l, type: response, sides: [attack], copies: 1, effects: [{modify: 3}]}\n"
+		    "  - {id: e, type: event, copies: 1, effects: [{random-discard: 1, target: player}]}\n",
+		    "");
+	/* an unknown verb */
+	expect_deck("  - {id: e, type: event, copies: 1, effects: [{explode: 1}]}\n",
+		    "data.unknown-key");
+	/* a response's verb on an event */
+	expect_deck("  - {id: e, type: event, copies: 1, effects: [{dice: 2}]}\n", "data.range");
+	/* a lasting verb on a card that is not P */
+	expect_deck("  - {id: e, type: event, copies: 1, effects: [{defence-dice: 1}]}\n",
+		    "data.range");
+	/* two verbs in one step */
+	expect_deck("  - {id: e, type: event, copies: 1, effects: [{draw: 1, bonus: 1}]}\n",
+		    "data.range");
+	/* a troop without strength, with effects */
+	expect_deck("  - {id: t, type: troop, copies: 1}\n", "data.missing-key");
+	expect_deck("  - {id: t, type: troop, strength: 2, copies: 1, effects: [{draw: 1}]}\n",
+		    "data.unknown-key");
+	/* a response without sides, a modifier on the wrong verb */
+	expect_deck("  - {id: r, type: response, copies: 1, effects: [{dice: 1}]}\n",
+		    "data.missing-key");
+	expect_deck("  - {id: e, type: event, copies: 1, effects: [{draw: 1, requires: castle}]}\n",
+		    "data.range");
+	/* the deck of the wrong religion */
+	expect_deck("  - {id: x, type: troop, strength: 1, copies: 100}\n", "data.range");
+}
+END_TEST
+
+/* --------------------------------------------------------- notation */
+
+/* Parses, formats, and compares with the canonical spelling. */
+static void canonical(hg_state *s, const char *seat, const char *body, const char *want)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_action_text t;
+	hg_pos pos = { "test.hgn", 1, 1 };
+	ck_assert_int_eq(hg_action_text_set(&t, seat, body, pos, &d), 0);
+	hg_action *a = hg_ck_class.parse(s, &t, &d);
+	dump(&d);
+	ck_assert_ptr_nonnull(a);
+	hg_buf bs, bb;
+	hg_buf_init(&bs);
+	hg_buf_init(&bb);
+	hg_ck_class.format(s, a, &bs, &bb);
+	hg_buf_printf(&bs, ": %s", bb.data);
+	ck_assert_str_eq(bs.data, want);
+	hg_buf_free(&bs);
+	hg_buf_free(&bb);
+	hg_ck_class.free_action(a);
+	hg_action_text_free(&t);
+	hg_diags_free(&d);
+}
+
+static void syntax_fails(hg_state *s, const char *seat, const char *body, const char *code)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	ck_assert_int_eq(act(s, seat, body, &d), -2);
+	ck_assert_uint_ge(d.nerrors, 1);
+	ck_assert_str_eq(d.v[0].code, code);
+	hg_diags_free(&d);
+}
+
+START_TEST(notation_canonical_forms)
+{
+	hg_state *s = game4(NULL);
+	canonical(s, "Antioch", "ATTACK Emesa FROM Laodicea WITH troop-2 t3 & Damascus leader defense / 1 3 4 4 6 = 3 vs 1 1 2 3 mod 2>4 3>4 = 2 / won bonus",
+		  "antioquia: attack homs from latakia with tropa-2 tropa-3 & damasco lider defence / 1 3 4 4 6 = 3 vs 1 1 2 3 mod 2>4 3>4 = 2 / won bonus");
+	canonical(s, "p3", "attack shaizar with tropa-3 / ? vs ? / won castle Antioquía",
+		  "antioquia: attack shaizar with tropa-3 / ? vs ? / won castle antioquia");
+	canonical(s, "damasco", "draw Líder tropa-2 ?", "damasco: draw lider tropa-2 ?");
+	canonical(s, "damasco", "draw 7 ?", "damasco: draw 7 ?");
+	canonical(s, "damasco", "draw 0", "damasco: draw 0");
+	canonical(s, "jerusalem", "incursion damasco with t1 / 5 discards ?",
+		  "jerusalen: incursion damasco with tropa-1 / 5 discards ?");
+	canonical(s, "alepo", "play raid on antioch discards tropa-2",
+		  "alepo: play incursion on antioquia discards tropa-2");
+	canonical(s, "alepo", "play walls at edessa", "alepo: play murallas at edesa");
+	canonical(s, "alepo", "play mercenaries attack turbessel with t1 / 1 2 3 = 0 vs 4 5 = 2 / lost",
+		  "alepo: play mercenarios attack turbessel with tropa-1 / 1 2 3 = 0 vs 4 5 = 2 / lost");
+	canonical(s, "damasco", "pass end", "damasco: pass end");
+	canonical(s, "damasco", "discard ?", "damasco: discard ?");
+	syntax_fails(s, "damasco", "conquer homs", "ck.syntax");
+	syntax_fails(s, "nobody", "pass", "ck.unknown-seat");
+	syntax_fails(s, "damasco", "attack hooms with tropa-2 / 1 = 0 vs 1 2 3 = 0 / lost",
+		     "ck.unknown-area");
+	syntax_fails(s, "damasco", "discard lidder", "ck.unknown-card");
+	syntax_fails(s, "damasco", "attack homs with ? / 1 = 0 vs 1 2 3 = 0 / lost", "ck.syntax");
+	syntax_fails(s, "damasco", "attack homs with tropa-1 / 1 = 0 vs 1 2 3 = 0 / won castle",
+		     "ck.syntax");
+	hg_ck_class.free_state(s);
+}
+END_TEST
+
+/* ------------------------------------------------------ turn and bonus */
+
+static const char *const draw8[] = {
+	"draw lider tropa-1 tropa-1 tropa-2 tropa-2 tropa-3 comercio murallas",
+	"draw tropa-1 tropa-2 tropa-2 tropa-3 tropa-3 turcopolos trovadores incursion",
+	"draw tropa-2 tropa-3 tropa-1 tropa-1 tropa-2 peregrinos-armados espias asesinos",
+	"draw tropa-4 tropa-2 tropa-2 tropa-3 lider incursion atalayas tregua",
+};
+static const char *const seats4[] = { "damasco", "jerusalen", "antioquia", "alepo" };
+
+static hg_state *after_draws(void)
+{
+	hg_state *s = game4(NULL);
+	for (int i = 0; i < 4; i++)
+		act_ok(s, seats4[i], draw8[i]);
+	return s;
+}
+
+START_TEST(section6_draw_example)
+{
+	/* "8 +1 bonus, -2 kept: draws 7 and starts with 9, bonus back to 0" */
+	ck_assert_int_eq(hg_ck_draw_count(8, 1, 2), 7);
+	ck_assert_int_eq(hg_ck_draw_count(8, -2, 0), 6);
+	ck_assert_int_eq(hg_ck_draw_count(8, -2, 9), 0);
+
+	/* The same through the engine: the end of turn 1 leaves Antioquía two
+	 * cards and a bonus of +1. */
+	hg_state *s = after_draws();
+	int ant = faction(s, "antioquia");
+	act_ok(s, "damasco", "pass");
+	act_ok(s, "jerusalen", "pass");
+	act_ok(s, "antioquia", "attack shaizar from antioquia with tropa-3 / 4 5 6 = 3 vs 1 2 = 0 / won bonus");
+	ck_assert_int_eq(s->p[ant].bonus, 1);
+	for (int i = 0; i < 5; i++) {
+		act_ok(s, "alepo", "pass");
+		act_ok(s, "damasco", "pass");
+		act_ok(s, "jerusalen", "pass");
+		if (s->p[ant].hand.size > 2)
+			act_ok(s, "antioquia", "discard ?");
+		else
+			break;
+	}
+	ck_assert_int_eq(s->p[ant].hand.size, 2);
+	act_ok(s, "alepo", "pass");
+	act_ok(s, "damasco", "pass");
+	act_ok(s, "jerusalen", "pass");
+	act_ok(s, "antioquia", "pass end");
+	ck_assert_int_eq(s->turn, 2);
+	ck_assert_int_eq(s->phase, CK_PHASE_DRAW);
+	act_ok(s, "damasco", "draw ?");
+	act_ok(s, "jerusalen", "draw ?");
+	act_fails(s, "antioquia", "draw 8 ?", "ck.draw-count");
+	act_ok(s, "antioquia", "draw 7 ?");
+	ck_assert_int_eq(s->p[ant].hand.size, 9);
+	ck_assert_int_eq(s->p[ant].bonus, 1);	/* reset once everyone has drawn */
+	act_ok(s, "alepo", "draw ?");
+	ck_assert_int_eq(s->p[ant].bonus, 0);
+	ck_assert_int_eq(s->phase, CK_PHASE_ROUNDS);
+	hg_ck_class.free_state(s);
+}
+END_TEST
+
+START_TEST(turn_order_and_draws)
+{
+	hg_state *s = game4(NULL);
+	act_fails(s, "jerusalen", "draw ?", "ck.not-your-round");
+	act_fails(s, "damasco", "pass", "ck.draw-expected");
+	act_fails(s, "damasco", "draw lider lider lider tropa-1 tropa-1 tropa-1 tropa-1 tropa-1",
+		  "ck.card-exhausted");
+	act_fails(s, "damasco", "draw lider", "ck.draw-count");
+	act_fails(s, "damasco", "draw turcopolos tropa-1 tropa-1 tropa-1 tropa-2 tropa-2 tropa-2 tropa-2",
+		  "ck.unknown-card");
+	for (int i = 0; i < 4; i++)
+		act_ok(s, seats4[i], draw8[i]);
+	act_fails(s, "damasco", "draw ?", "ck.draw-unexpected");
+	act_fails(s, "jerusalen", "pass", "ck.not-your-round");
+	act_fails(s, "damasco", "discard turcopolos", "ck.card-not-in-hand");
+	act_fails(s, "damasco", "pass end", "ck.end-wrong");
+	act_ok(s, "damasco", "discard tropa-1");
+	hg_ck_class.free_state(s);
+}
+END_TEST
+
+/* ------------------------------------------------- the worked example */
+
+/* Section 4's position: Antioquía (bonus +1) holds troops 2 and 3 and
+ * Latakia; Damasco (bonus 0) holds Líder and Homs with a +1 castle. */
+static hg_state *example_position(void)
+{
+	hg_state *s = game4(NULL);
+	int ant = faction(s, "antioquia"), dam = faction(s, "damasco");
+	s->phase = CK_PHASE_ROUNDS;
+	s->cursor = ant;
+	s->pile[CK_MUSLIM].n -= 1;
+	s->pile[CK_CHRISTIAN].n -= 2;
+	hg_ck_hand_add(&s->p[ant].hand, CK_CHRISTIAN, card(CK_CHRISTIAN, "tropa-2"));
+	hg_ck_hand_add(&s->p[ant].hand, CK_CHRISTIAN, card(CK_CHRISTIAN, "tropa-3"));
+	hg_ck_hand_add(&s->p[dam].hand, CK_MUSLIM, card(CK_MUSLIM, "lider"));
+	s->plus1[area("homs")] = 1;
+	s->p[ant].bonus = 1;
+	return s;
+}
+
+#define EXAMPLE_HEAD "attack homs from latakia with tropa-2 tropa-3 & damasco lider defence / "
+
+START_TEST(worked_combat_example)
+{
+	hg_state *s = example_position();
+	int ant = faction(s, "antioquia"), dam = faction(s, "damasco"), homs = area("homs");
+	act_ok(s, "antioquia", EXAMPLE_HEAD "1 3 4 4 6 = 3 vs 1 1 2 3 mod 2>4 3>4 = 2 / won bonus");
+	ck_assert_int_eq(s->owner[homs], ant);
+	ck_assert_int_eq(s->plus1[homs], 0);		/* regular side */
+	ck_assert_int_eq(s->p[dam].bonus, -1);		/* 0 to -1 */
+	ck_assert_int_eq(s->p[ant].bonus, 2);		/* 1 to 2 */
+	ck_assert_int_eq(s->p[ant].hand.size, 0);
+	ck_assert_int_eq(s->p[dam].hand.size, 0);
+	ck_assert_int_eq(s->pile[CK_CHRISTIAN].ndiscard, 2);
+	ck_assert_int_eq(s->pile[CK_MUSLIM].ndiscard, 1);
+	ck_assert_int_eq(hg_ck_castles_on_map(s, ant), 3);
+	ck_assert_int_eq(hg_ck_castles_on_map(s, dam), 1);
+	hg_ck_class.free_state(s);
+}
+END_TEST
+
+START_TEST(worked_example_variants)
+{
+	hg_state *s = example_position();
+	/* a wrong hit count */
+	act_fails(s, "antioquia", EXAMPLE_HEAD "1 3 4 4 6 = 2 vs 1 1 2 3 mod 2>4 3>4 = 2 / won bonus",
+		  "ck.hits-wrong");
+	act_fails(s, "antioquia", EXAMPLE_HEAD "1 3 4 4 6 = 3 vs 1 1 2 3 mod 2>4 3>4 = 1 / won bonus",
+		  "ck.hits-wrong");
+	/* a wrong number of dice */
+	act_fails(s, "antioquia", EXAMPLE_HEAD "3 4 4 6 = 3 vs 1 1 2 3 mod 2>4 3>4 = 2 / won bonus",
+		  "ck.dice-count");
+	act_fails(s, "antioquia", EXAMPLE_HEAD "1 3 4 4 6 = 3 vs 1 2 3 mod 2>4 3>4 = 2 / won bonus",
+		  "ck.dice-count");
+	/* Líder adding 4 points */
+	act_fails(s, "antioquia", EXAMPLE_HEAD "1 3 4 4 6 = 3 vs 1 1 2 3 mod 2>4 3>5 = 2 / won bonus",
+		  "ck.mod-points");
+	/* the defender winning */
+	act_fails(s, "antioquia", EXAMPLE_HEAD "1 3 4 4 6 = 3 vs 1 1 2 3 mod 2>4 3>4 = 2 / lost",
+		  "ck.outcome-wrong");
+	/* and more: a die no one rolled, a modification without Líder, a die
+	 * past 6, the choice missing, the castle of another, a card not held */
+	act_fails(s, "antioquia", EXAMPLE_HEAD "1 3 4 4 7 = 3 vs 1 1 2 3 mod 2>4 3>4 = 2 / won bonus",
+		  "ck.die-range");
+	act_fails(s, "antioquia", "attack homs from latakia with tropa-2 tropa-3 / 1 3 4 4 6 = 3 vs 1 1 2 3 mod 2>4 = 1 / won bonus",
+		  "ck.mod-missing");
+	act_fails(s, "antioquia", EXAMPLE_HEAD "1 3 4 4 6 = 3 vs 1 1 2 3 mod 5>6 = 0 / won bonus",
+		  "ck.mod-die");
+	act_fails(s, "antioquia", EXAMPLE_HEAD "1 3 4 4 6 = 3 vs 1 1 2 3 mod 2>4 3>4 = 2 / won",
+		  "ck.choice");
+	act_fails(s, "antioquia", EXAMPLE_HEAD "1 3 4 4 6 = 3 vs 1 1 2 3 mod 2>4 3>4 = 2 / won castle damasco",
+		  "ck.choice");
+	act_fails(s, "antioquia", "attack homs from latakia with tropa-2 tropa-3 tropa-3 / 1 3 4 4 6 1 2 3 = 3 vs 1 1 2 3 = 0 / won bonus",
+		  "ck.card-not-in-hand");
+	act_fails(s, "antioquia", "attack homs from antioquia with tropa-2 tropa-3 / 1 3 4 4 6 = 3 vs 1 1 2 3 = 0 / won bonus",
+		  "ck.attack-from");
+	act_fails(s, "antioquia", "attack damasco with tropa-2 tropa-3 / 1 3 4 4 6 = 3 vs 1 1 2 = 0 / won bonus",
+		  "ck.attack-border");
+	act_fails(s, "antioquia", "attack latakia with tropa-2 / 1 3 = 0 vs 1 1 = 0 / lost",
+		  "ck.attack-own");
+	act_fails(s, "antioquia", "attack homs from latakia with tropa-2 tropa-3 & damasco lider defence turn damasco / 1 3 4 4 6 = 3 vs 1 1 2 3 4 mod 2>4 3>4 = 3 / lost",
+		  "ck.turn-castle");
+	act_fails(s, "antioquia", "attack homs with tropa-2 tropa-3 & damasco tropa-2 defence / 1 3 4 4 6 = 3 vs 1 1 2 3 = 0 / won bonus",
+		  "ck.card-not-in-hand");
+	/* with the +1 castle of Damasco turned for the defence: one more die */
+	s->plus1[area("damasco")] = 1;
+	act_ok(s, "antioquia", "attack homs from latakia with tropa-2 tropa-3 & damasco lider defence turn damasco / 1 3 4 4 6 = 3 vs 1 1 2 3 4 mod 2>4 3>4 = 3 / lost");
+	ck_assert_int_eq(s->plus1[area("damasco")], 0);
+	ck_assert_int_eq(s->owner[area("homs")], faction(s, "damasco"));
+	hg_ck_class.free_state(s);
+}
+END_TEST
+
+START_TEST(bonus_limits)
+{
+	hg_state *s = example_position();
+	int ant = faction(s, "antioquia");
+	s->p[ant].bonus = 2;
+	/* at +2 a gain becomes a castle turned to +1 (rule 6) */
+	act_fails(s, "antioquia", EXAMPLE_HEAD "1 3 4 4 6 = 3 vs 1 1 2 3 mod 2>4 3>4 = 2 / won bonus",
+		  "ck.bonus-limit");
+	act_ok(s, "antioquia", EXAMPLE_HEAD "1 3 4 4 6 = 3 vs 1 1 2 3 mod 2>4 3>4 = 2 / won castle homs");
+	ck_assert_int_eq(s->plus1[area("homs")], 1);
+	ck_assert_int_eq(s->p[ant].bonus, 2);
+	/* a loss below -2 is ignored */
+	hg_ck_bonus_lose(s, ant, 7);
+	ck_assert_int_eq(s->p[ant].bonus, -2);
+	hg_ck_class.free_state(s);
+}
+END_TEST
+
+/* ------------------------------------------- incursions and events */
+
+START_TEST(incursions)
+{
+	hg_state *s = after_draws();
+	act_ok(s, "damasco", "pass");
+	/* Jerusalén (Jerusalén, Acre) borders no other player at the start */
+	act_fails(s, "jerusalen", "incursion damasco with tropa-1 / 5 discards ?",
+		  "ck.incursion-border");
+	act_ok(s, "jerusalen", "pass");
+	act_fails(s, "antioquia", "incursion antioquia with tropa-1 / 5 discards ?", "ck.target");
+	act_fails(s, "antioquia", "incursion damasco with espias / 5 discards ?", "ck.card-kind");
+	act_fails(s, "antioquia", "incursion damasco with tropa-1 / 3 discards lider",
+		  "ck.random-count");
+	act_fails(s, "antioquia", "incursion damasco with tropa-1 / 5", "ck.random-count");
+	act_fails(s, "antioquia", "incursion damasco with tropa-1 / 5 discards tropa-4",
+		  "ck.card-not-in-hand");
+	act_fails(s, "antioquia", "incursion damasco with tropa-1", "ck.dice-missing");
+	act_fails(s, "antioquia", "incursion damasco with tropa-1 / 7 discards lider",
+		  "ck.die-range");
+	int dam = faction(s, "damasco"), ant = faction(s, "antioquia");
+	act_ok(s, "antioquia", "incursion damasco with tropa-1 / 5 discards lider");
+	ck_assert_int_eq(s->p[dam].hand.size, 7);
+	ck_assert_int_eq(s->p[ant].hand.size, 7);
+	ck_assert_int_eq(hg_ck_hand_sure(&s->p[dam].hand, CK_MUSLIM, card(CK_MUSLIM, "lider")), 0);
+	act_ok(s, "alepo", "incursion antioquia with tropa-2 / 2");
+	ck_assert_int_eq(s->p[ant].hand.size, 7);
+	hg_ck_class.free_state(s);
+}
+END_TEST
+
+START_TEST(events)
+{
+	hg_state *s = after_draws();
+	int dam = faction(s, "damasco"), ale = faction(s, "alepo");
+	act_fails(s, "damasco", "play comercio on alepo", "ck.event-args");
+	act_fails(s, "damasco", "play tropa-2", "ck.card-kind");
+	act_ok(s, "damasco", "play comercio");
+	ck_assert_int_eq(s->p[dam].bonus, 1);
+	act_ok(s, "jerusalen", "play trovadores");
+	act_ok(s, "antioquia", "play asesinos on damasco");
+	ck_assert_int_eq(s->p[dam].bonus, 0);
+	act_fails(s, "alepo", "play tregua on alepo", "ck.target");
+	act_ok(s, "alepo", "play tregua on jerusalen");
+	act_fails(s, "damasco", "play murallas at acre", "ck.flip");
+	act_ok(s, "damasco", "play murallas at homs");
+	ck_assert_int_eq(s->plus1[area("homs")], 1);
+	/* in truce with Alepo, Jerusalén may not raid it (nor attack it) */
+	act_ok(s, "jerusalen", "play incursion on alepo discards tropa-3");
+	act_ok(s, "antioquia", "play espias on alepo discards lider");
+	ck_assert_int_eq(hg_ck_hand_sure(&s->p[ale].hand, CK_MUSLIM, card(CK_MUSLIM, "lider")), 0);
+	act_ok(s, "alepo", "play atalayas");
+	ck_assert_int_eq(hg_ck_persistent_defence(s, ale), 1);
+	ck_assert_int_eq(s->nfaceup, 2);
+	ck_assert(hg_ck_truce_between(s, ale, faction(s, "jerusalen")));
+	hg_ck_class.free_state(s);
+}
+END_TEST
+
+/* --------------------------------------------------------- the end */
+
+START_TEST(final_result_and_ties)
+{
+	hg_state *s = game4(NULL);
+	int dam = faction(s, "damasco"), ale = faction(s, "alepo"), jer = faction(s, "jerusalen");
+	hg_ck_final_result(s);		/* 2 castles each, bonus 0 each: all share */
+	ck_assert_str_eq(hg_ck_class.result(s), "damasco, jerusalen, antioquia, alepo");
+	s->phase = CK_PHASE_ROUNDS;
+	s->p[ale].bonus = 1;
+	s->p[dam].bonus = 1;
+	hg_ck_final_result(s);		/* a tie broken by the bonus, still two */
+	ck_assert_str_eq(hg_ck_class.result(s), "damasco, alepo");
+	s->owner[area("kerak")] = (signed char)jer;
+	hg_ck_final_result(s);		/* most castles */
+	ck_assert_str_eq(hg_ck_class.result(s), "jerusalen");
+	/* sudden victory: all seven castles on the map */
+	s->phase = CK_PHASE_ROUNDS;
+	const char *more[] = { "ascalon", "tiro", "banias" };
+	for (int i = 0; i < 3; i++)
+		s->owner[area(more[i])] = (signed char)jer;
+	hg_ck_check_sudden(s, jer);
+	ck_assert_ptr_null(hg_ck_class.result(s));
+	s->owner[area("beirut")] = (signed char)jer;
+	hg_ck_check_sudden(s, jer);
+	ck_assert_str_eq(hg_ck_class.result(s), "jerusalen");
+	hg_ck_class.free_state(s);
+}
+END_TEST
+
+START_TEST(saladin_christians_do_not_attack_each_other)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_state *s = new_game(NULL, "Ana; Ben; Cid", NULL, &d);	/* 3 players: Saladin */
+	ck_assert_ptr_nonnull(s);
+	ck_assert_str_eq(s->sc->id, "saladin");
+	act_ok(s, "saladino", "draw ?");
+	act_ok(s, "jerusalen", "draw tropa-3 tropa-3 tropa-3 tropa-2 tropa-2 tropa-2 tropa-1 tropa-1");
+	act_ok(s, "antioquia", "draw ?");
+	act_ok(s, "saladino", "pass");
+	s->owner[area("tiro")] = (signed char)faction(s, "antioquia");
+	act_fails(s, "jerusalen", "attack tiro with tropa-3 / 1 2 3 = 0 vs 1 2 3 = 0 / lost",
+		  "ck.attack-ally");
+	act_ok(s, "jerusalen", "attack banias with tropa-3 / 1 2 3 = 0 vs 1 2 = 0 / lost");
+	hg_ck_class.free_state(s);
+	/* setup problems */
+	s = new_game("2nd-crusade", "Ana; Ben; Cid", NULL, &d);
+	ck_assert_ptr_null(s);
+	ck_assert_str_eq(d.v[d.n - 1].code, "ck.players");
+	s = new_game("first-crusade", "Ana", NULL, &d);
+	ck_assert_ptr_null(s);
+	ck_assert_str_eq(d.v[d.n - 1].code, "ck.scenario");
+	hg_diags_free(&d);
+}
+END_TEST
+
+/* Hidden cards: checked as far as they can be, the rest unverified. */
+START_TEST(hidden_cards_are_unverified)
+{
+	hg_state *s = game4(NULL);
+	for (int i = 0; i < 4; i++)
+		act_ok(s, seats4[i], "draw ?");
+	hg_diags d;
+	hg_diags_init(&d);
+	ck_assert_int_eq(act(s, "damasco", "discard lider", &d), 0);
+	ck_assert_uint_eq(d.nerrors, 0);
+	ck_assert_uint_eq(d.nunverified, 1);
+	ck_assert_str_eq(d.v[0].code, "ck.hidden-card");
+	hg_diags_free(&d);
+	act_ok(s, "jerusalen", "discard ?");
+	hg_ck_class.free_state(s);
+}
+END_TEST
+
+/* ------------------------------------------------- random legal games */
+
+/* Plays a game picking uniformly among legal(); each action is written,
+ * read back and applied to a second position, as `herald check` would. */
+static void random_game(const char *scenario, const char *players, const char *seed)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_state *s = new_game(scenario, players, seed, &d);
+	hg_state *check = new_game(scenario, players, seed, &d);
+	ck_assert_ptr_nonnull(s);
+	hg_prng pick;
+	hg_prng_seed(&pick, seed);
+	size_t steps = 0;
+	hg_buf seat, body;
+	hg_buf_init(&seat);
+	hg_buf_init(&body);
+	while (!hg_ck_class.result(s)) {
+		ck_assert_uint_lt(++steps, 20000);
+		hg_action_list l = { NULL, 0, 0 };
+		hg_ck_class.legal(s, &l);
+		ck_assert_uint_gt(l.n, 0);
+		hg_action *a = l.v[hg_prng_below(&pick, (uint32_t)l.n)];
+		hg_buf_clear(&seat);
+		hg_buf_clear(&body);
+		hg_ck_class.format(s, a, &seat, &body);
+		int rc = hg_ck_class.apply(s, a, &d);
+		if (rc != 0 || d.n) {
+			fprintf(stderr, "%s: %s\n", seat.data, body.data);
+			dump(&d);
+		}
+		ck_assert_int_eq(rc, 0);
+		ck_assert_int_eq(act(check, seat.data, body.data, &d), 0);
+		ck_assert_uint_eq(d.n, 0);
+		ck_assert_int_eq(memcmp(s, check, sizeof *s), 0);
+		for (size_t i = 0; i < l.n; i++)
+			hg_ck_class.free_action(l.v[i]);
+		free(l.v);
+	}
+	hg_buf out;
+	hg_buf_init(&out);
+	hg_ck_class.render(s, &out);
+	ck_assert_ptr_nonnull(strstr(out.data, "game over"));
+	hg_buf_free(&out);
+	hg_buf_free(&seat);
+	hg_buf_free(&body);
+	hg_ck_class.free_state(s);
+	hg_ck_class.free_state(check);
+	hg_diags_free(&d);
+}
+
+START_TEST(random_games_4p)
+{
+	char seed[32];
+	snprintf(seed, sizeof seed, "unit-4p-%d", _i);
+	random_game("2nd-crusade", "A; B; C; D", seed);
+}
+END_TEST
+
+START_TEST(random_games_3p)
+{
+	char seed[32];
+	snprintf(seed, sizeof seed, "unit-3p-%d", _i);
+	random_game("saladin", "A; B; C", seed);
+}
+END_TEST
+
+START_TEST(gen_tags_pick_a_scenario)
+{
+	hg_prng r;
+	hg_prng_seed(&r, "gen");
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_game_record *rec = hg_record_new("gen");
+	ck_assert_int_eq(hg_ck_class.gen_tags(shared, &r, 3, NULL, rec, &d), 0);
+	ck_assert_str_eq(hg_record_tag_value(rec, "Scenario"), "saladin");
+	ck_assert_str_eq(hg_record_tag_value(rec, "Players"), "Player 1; Player 2; Player 3");
+	ck_assert_ptr_nonnull(hg_record_tag_value(rec, "Seed"));
+	ck_assert_int_eq(hg_ck_class.gen_tags(shared, &r, 0, "2nd-crusade", rec, &d), 0);
+	ck_assert_str_eq(hg_record_tag_value(rec, "Scenario"), "2nd-crusade");
+	ck_assert_int_ne(hg_ck_class.gen_tags(shared, &r, 5, NULL, rec, &d), 0);
+	hg_record_free(rec);
+	hg_diags_free(&d);
+}
+END_TEST
+
+Suite *unit_suite(void)
+{
+	Suite *s = suite_create("crusader-kingdoms");
+	TCase *tc = tcase_create("engine");
+	tcase_add_checked_fixture(tc, load_shared, unload_shared);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, shipped_data_is_complete);
+	tcase_add_test(tc, loader_accepts_a_small_map);
+	tcase_add_test(tc, loader_rejects_bad_maps);
+	tcase_add_test(tc, loader_checks_the_effect_vocabulary);
+	tcase_add_test(tc, notation_canonical_forms);
+	tcase_add_test(tc, section6_draw_example);
+	tcase_add_test(tc, turn_order_and_draws);
+	tcase_add_test(tc, worked_combat_example);
+	tcase_add_test(tc, worked_example_variants);
+	tcase_add_test(tc, bonus_limits);
+	tcase_add_test(tc, incursions);
+	tcase_add_test(tc, events);
+	tcase_add_test(tc, final_result_and_ties);
+	tcase_add_test(tc, saladin_christians_do_not_attack_each_other);
+	tcase_add_test(tc, hidden_cards_are_unverified);
+	tcase_add_loop_test(tc, random_games_4p, 0, 40);
+	tcase_add_loop_test(tc, random_games_3p, 0, 40);
+	tcase_add_test(tc, gen_tags_pick_a_scenario);
+	suite_add_tcase(s, tc);
+	return s;
+}

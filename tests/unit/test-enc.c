@@ -1,0 +1,709 @@
+/* test-enc.c - Encrucijada: the card pool's and the deck files'
+ * diagnostics, the construction rules against the illegal decks of
+ * records/encrucijada/decks, the Seed's shuffle against its documented
+ * derivation, the turn rules, the worked examples of the rule text, and
+ * random games through hg_enc_class (legal() against apply(), parse()
+ * against format()). */
+#include "unit.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "enc.h"
+#include "enc-deck.h"
+
+extern const hg_game_class hg_enc_class;
+
+#define DATA HERALD_SRCDATADIR
+#define RECORDS HERALD_SRCDATADIR "/../records/encrucijada"
+
+/* ------------------------------------------------------------ helpers */
+/* Cards of a seat in a zone (the library's own helpers are not exported). */
+static int zone_count(const hg_state *s, int seat, int zone)
+{
+	int n = 0;
+	for (int i = 0; i < s->p[seat].ninst; i++)
+		n += s->p[seat].inst[i].zone == zone;
+	return n;
+}
+
+static int has_code(const hg_diags *d, const char *code)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (strcmp(d->v[i].code, code) == 0)
+			return 1;
+	return 0;
+}
+
+static void dump(const hg_diags *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		hg_buf b;
+		hg_buf_init(&b);
+		hg_diag_format(&d->v[i], &b, 0);
+		fprintf(stderr, "%s", b.data);
+		hg_buf_free(&b);
+	}
+}
+
+typedef struct game {
+	hg_datapath path;
+	hg_game_record *rec;
+	hg_gdata *data;
+	hg_state *st;
+	hg_diags d;
+} game;
+
+/* A game from tag pairs (name, value, ..., NULL). */
+static void game_open(game *g, const char *const *tags)
+{
+	memset(g, 0, sizeof *g);
+	hg_diags_init(&g->d);
+	hg_datapath_init(&g->path, DATA);
+	g->rec = hg_record_new("test.hgn");
+	hg_record_set_tag(g->rec, "Game", "encrucijada");
+	for (size_t i = 0; tags[i]; i += 2)
+		hg_record_set_tag(g->rec, tags[i], tags[i + 1]);
+	hg_load_ctx ctx = { &g->path, g->rec, "." };
+	g->data = hg_enc_class.load(&ctx, NULL, &g->d);
+	if (!g->data)
+		dump(&g->d);
+	ck_assert_ptr_nonnull(g->data);
+	g->st = hg_enc_class.setup(g->data, g->rec, &g->d);
+}
+
+static void game_close(game *g)
+{
+	if (g->st)
+		hg_enc_class.free_state(g->st);
+	if (g->data)
+		hg_enc_class.unload(g->data);
+	hg_record_free(g->rec);
+	hg_datapath_free(&g->path);
+	hg_diags_free(&g->d);
+}
+
+/* Parses and applies "SEAT: body": 0 legal, -1 illegal, -2 not parsed. */
+static int play(game *g, const char *seat, const char *body)
+{
+	hg_action_text t;
+	memset(&t, 0, sizeof t);
+	hg_pos pos = { "test.hgn", 1, 1 };
+	if (hg_action_text_set(&t, seat, body, pos, &g->d) != 0) {
+		hg_action_text_free(&t);
+		return -2;
+	}
+	hg_action *a = hg_enc_class.parse(g->st, &t, &g->d);
+	hg_action_text_free(&t);
+	if (!a)
+		return -2;
+	int rc = hg_enc_class.apply(g->st, a, &g->d);
+	hg_enc_class.free_action(a);
+	return rc;
+}
+
+/* Plays a list of "SEAT: body" strings; fails the test at the first that
+ * is not legal. */
+static void play_all(game *g, const char *const *moves)
+{
+	for (size_t i = 0; moves[i]; i++) {
+		const char *colon = strchr(moves[i], ':');
+		char seat[16];
+		snprintf(seat, sizeof seat, "%.*s", (int)(colon - moves[i]), moves[i]);
+		int rc = play(g, seat, colon + 2);
+		if (rc != 0) {
+			dump(&g->d);
+			ck_abort_msg("'%s' was not legal", moves[i]);
+		}
+	}
+}
+
+static int card_index(const game *g, const char *id)
+{
+	for (size_t i = 0; i < g->data->pool.ncards; i++)
+		if (strcmp(g->data->pool.cards[i].id, id) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* ------------------------------------------------------------ decks */
+START_TEST(shipped_decks_are_legal)
+{
+	hg_datapath path;
+	hg_datapath_init(&path, DATA);
+	int decks = 0;
+	for (size_t i = 0; hg_enc_class.data_files[i]; i++) {
+		if (strncmp(hg_enc_class.data_files[i], "encrucijada/decks/", 18) != 0)
+			continue;
+		decks++;
+		char *file = hg_datapath_find(&path, hg_enc_class.data_files[i]);
+		ck_assert_ptr_nonnull(file);
+		hg_diags d;
+		hg_diags_init(&d);
+		int rc = hg_enc_deck_check(&path, file, &d);
+		if (rc != 0 || d.n)
+			dump(&d);
+		ck_assert_int_eq(rc, 0);
+		ck_assert_uint_eq(d.n, 0);
+		hg_diags_free(&d);
+		free(file);
+	}
+	ck_assert_int_ge(decks, 2);
+	hg_datapath_free(&path);
+}
+END_TEST
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	hg_buf b;
+	hg_buf_init(&b);
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		hg_buf_putn(&b, chunk, n);
+	fclose(f);
+	if (!b.data)
+		hg_buf_puts(&b, "");
+	return hg_buf_steal(&b);
+}
+
+/* Every deck of records/encrucijada/decks is illegal, and `herald deck
+ * check NAME.yaml` run there prints exactly the lines of NAME.expect. */
+START_TEST(illegal_decks_match_their_expect_files)
+{
+	ck_assert_int_eq(chdir(RECORDS "/decks"), 0);
+	DIR *dir = opendir(".");
+	ck_assert_ptr_nonnull(dir);
+	hg_datapath path;
+	hg_datapath_init(&path, DATA);
+	struct dirent *e;
+	int decks = 0;
+	char *codes[64];
+	int ncodes = 0;
+	while ((e = readdir(dir)) != NULL) {
+		size_t n = strlen(e->d_name);
+		if (n < 6 || strcmp(e->d_name + n - 5, ".yaml") != 0)
+			continue;
+		decks++;
+		hg_diags d;
+		hg_diags_init(&d);
+		ck_assert_int_eq(hg_enc_deck_check(&path, e->d_name, &d), -1);
+		ck_assert_uint_gt(d.nerrors, 0);
+		hg_buf got;
+		hg_buf_init(&got);
+		hg_buf_puts(&got, "");
+		for (size_t i = 0; i < d.n; i++) {
+			hg_buf one;
+			hg_buf_init(&one);
+			hg_diag_format(&d.v[i], &one, 0);
+			const char *nl = strchr(one.data, '\n');
+			hg_buf_putn(&got, one.data, (size_t)(nl - one.data) + 1);
+			hg_buf_free(&one);
+			int seen = 0;
+			for (int k = 0; k < ncodes; k++)
+				seen |= strcmp(codes[k], d.v[i].code) == 0;
+			if (!seen && ncodes < 64)
+				codes[ncodes++] = hg_xstrdup(d.v[i].code);
+		}
+		char expect_name[512];
+		snprintf(expect_name, sizeof expect_name, "%.*s.expect", (int)(n - 5), e->d_name);
+		char *want = slurp(expect_name);
+		ck_assert_msg(want != NULL, "%s has no .expect sidecar", e->d_name);
+		ck_assert_msg(strcmp(want, got.data) == 0, "%s:\nwant:\n%sgot:\n%s", e->d_name, want,
+			      got.data);
+		free(want);
+		hg_buf_free(&got);
+		hg_diags_free(&d);
+	}
+	closedir(dir);
+	hg_datapath_free(&path);
+	ck_assert_int_ge(decks, 10);
+	/* The construction rules, one code each at least. */
+	static const char *const needed[] = {
+		"enc.deck-size", "enc.deck-copies", "enc.deck-oro-copies", "enc.deck-oro-total",
+		"enc.deck-no-tower", "enc.deck-tower-in-pile", "enc.deck-piles",
+		"enc.deck-pile-empty", NULL
+	};
+	for (size_t i = 0; needed[i]; i++) {
+		int seen = 0;
+		for (int k = 0; k < ncodes; k++)
+			seen |= strcmp(codes[k], needed[i]) == 0;
+		ck_assert_msg(seen, "no illegal deck shows %s", needed[i]);
+	}
+	for (int k = 0; k < ncodes; k++)
+		free(codes[k]);
+}
+END_TEST
+
+/* A card file with one mistake, and the code it must draw. */
+static const struct card_case {
+	const char *name;
+	const char *yaml;
+	const char *code;
+} card_cases[] = {
+	{ "unknown key", "civilisation: {id: civ-x, name: X}\ncards:\n  - {id: a1, name: A1, number: 1, suit: oro, value: 1, colour: red}\n", "data.unknown-key" },
+	{ "three cost types", "civilisation: {id: civ-x, name: X}\ncards:\n  - {id: a1, name: A1, number: 1, suit: oro, value: 1, cost: {energia: 1, magia: 1, piedra: 1}}\n", "data.range" },
+	{ "unknown resource", "civilisation: {id: civ-x, name: X}\ncards:\n  - {id: a1, name: A1, number: 1, suit: oro, value: 1, cost: {mana: 1}}\n", "data.reference" },
+	{ "bad suit", "civilisation: {id: civ-x, name: X}\ncards:\n  - {id: a1, name: A1, number: 1, suit: bastos-de-oro, value: 1}\n", "data.range" },
+	{ "value out of range", "civilisation: {id: civ-x, name: X}\ncards:\n  - {id: a1, name: A1, number: 1, suit: oro, value: 100}\n", "data.range" },
+	{ "reserved id", "civilisation: {id: civ-x, name: X}\ncards:\n  - {id: tower, name: Tower, number: 1, suit: oro, value: 1}\n", "data.range" },
+	{ "a stack as an alias", "civilisation: {id: civ-x, name: X}\ncards:\n  - {id: a1, name: A1, aliases: [b.2], number: 1, suit: oro, value: 1}\n", "data.range" },
+	{ "duplicate name", "civilisation: {id: civ-x, name: X}\ncards:\n  - {id: a1, name: Milicia, number: 1, suit: oro, value: 1}\n", "data.duplicate-id" },
+	{ "duplicate number", "civilisation: {id: civ-x, name: X}\ncards:\n  - {id: a1, name: A1, number: 1, suit: oro, value: 1}\n  - {id: a2, name: A2, number: 1, suit: oro, value: 1}\n", "data.duplicate-id" },
+	{ "cards without a civilisation", "cards:\n  - {id: a1, name: A1, number: 1, suit: oro, value: 1}\n", "data.missing-key" },
+	{ "destroy without a target", "civilisation: {id: civ-x, name: X}\ncards:\n  - id: a1\n    name: A1\n    number: 1\n    suit: oro\n    value: 1\n    effect: {steps: [{destroy: {count: 1}}]}\n", "data.missing-key" },
+	{ "unknown step", "civilisation: {id: civ-x, name: X}\ncards:\n  - id: a1\n    name: A1\n    number: 1\n    suit: oro\n    value: 1\n    effect: {steps: [{teleport: {count: 1}}]}\n", "data.range" },
+	{ "effect without steps", "civilisation: {id: civ-x, name: X}\ncards:\n  - id: a1\n    name: A1\n    number: 1\n    suit: oro\n    value: 1\n    effect: {target: opponent}\n", "data.missing-key" },
+	{ "step parameter out of range", "civilisation: {id: civ-x, name: X}\ncards:\n  - id: a1\n    name: A1\n    number: 1\n    suit: oro\n    value: 1\n    effect: {steps: [{discard: {count: 11}}]}\n", "data.range" },
+	{ "instant boost", "civilisation: {id: civ-x, name: X}\ncards:\n  - id: a1\n    name: A1\n    number: 1\n    suit: oro\n    value: 1\n    effect: {steps: [{boost: {value: 1, duration: instant}}]}\n", "data.range" },
+	{ "an alias anchor", "civilisation: &c {id: x, name: X}\n", "data.alias" },
+};
+
+START_TEST(card_file_diagnostics)
+{
+	const struct card_case *c = &card_cases[_i];
+	char tmpl[] = "/tmp/herald-enc-XXXXXX";
+	int fd = mkstemp(tmpl);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, c->yaml, strlen(c->yaml)), (ssize_t)strlen(c->yaml));
+	close(fd);
+	const char *files[] = {
+		DATA "/encrucijada/resources.yaml", DATA "/encrucijada/towers.yaml",
+		DATA "/encrucijada/cards-aurora.yaml", tmpl
+	};
+	hg_datapath path;
+	hg_datapath_init(&path, DATA);
+	hg_diags d;
+	hg_diags_init(&d);
+	int rc = hg_enc_deck_check_with(&path, files, 4,
+					DATA "/encrucijada/decks/aurora-vanguardia.yaml", &d);
+	unlink(tmpl);
+	if (!has_code(&d, c->code))
+		dump(&d);
+	ck_assert_msg(rc == -1, "%s: the card file was accepted", c->name);
+	ck_assert_msg(has_code(&d, c->code), "%s: no %s", c->name, c->code);
+	/* The diagnostic points into the card file. */
+	int in_file = 0;
+	for (size_t i = 0; i < d.n; i++)
+		in_file |= d.v[i].file && strcmp(d.v[i].file, tmpl) == 0 && d.v[i].line > 0;
+	ck_assert_msg(in_file, "%s: no diagnostic in the card file", c->name);
+	hg_diags_free(&d);
+	hg_datapath_free(&path);
+}
+END_TEST
+
+/* ------------------------------------------------------------ chance */
+static const char *const two_decks[] = {
+	"Players", "Ana; Ben", "Deck1", "aurora-vanguardia", "Deck2", "ocaso-sombras",
+	"Seed", "unit-seed", NULL
+};
+
+/* herald-encrucijada(7), CHANCE: pile p of seat n is the deck file's list
+ * for that pile (entries in order, each repeated by its count), shuffled
+ * with hg_prng_shuffle under the seed "<Seed>/P<n>/<p>". */
+START_TEST(seed_shuffles_each_pile_as_documented)
+{
+	game g;
+	game_open(&g, two_decks);
+	ck_assert_ptr_nonnull(g.st);
+	for (int seat = 0; seat < 2; seat++) {
+		const enc_deck *deck = g.data->decks[g.st->p[seat].deck];
+		for (int pile = 0; pile < ENC_PILES; pile++) {
+			int cards[ENC_MAX_DECK];
+			memcpy(cards, deck->pile[pile], sizeof(int) * (size_t)deck->pile_n[pile]);
+			char seed[64];
+			snprintf(seed, sizeof seed, "unit-seed/P%d/%d", seat + 1, pile + 1);
+			hg_prng r;
+			hg_prng_seed(&r, seed);
+			hg_prng_shuffle(&r, cards, (size_t)deck->pile_n[pile], sizeof *cards);
+			int k = 0;
+			for (int i = 0; i < g.st->p[seat].ninst; i++) {
+				const enc_inst *in = &g.st->p[seat].inst[i];
+				if (in->pile != pile)
+					continue;
+				ck_assert_int_eq(in->order, k);
+				ck_assert_int_eq(in->card, cards[k]);
+				k++;
+			}
+			ck_assert_int_eq(k, deck->pile_n[pile]);
+		}
+	}
+	game_close(&g);
+}
+END_TEST
+
+START_TEST(draw_against_the_seed)
+{
+	game g;
+	game_open(&g, two_decks);
+	ck_assert_int_eq(play(&g, "P1", "setup 1"), 0);
+	ck_assert_int_eq(play(&g, "P2", "setup 1"), 0);
+	/* The top card of P1's pile 2, by the Seed. */
+	int top = -1, best = 1000;
+	for (int i = 0; i < g.st->p[0].ninst; i++)
+		if (g.st->p[0].inst[i].pile == 1 && g.st->p[0].inst[i].order < best) {
+			best = g.st->p[0].inst[i].order;
+			top = g.st->p[0].inst[i].card;
+		}
+	const char *right = g.data->pool.cards[top].id;
+	const char *wrong = strcmp(right, "cantera") == 0 ? "heraldo" : "cantera";
+	char body[128];
+	snprintf(body, sizeof body, "draw 2 %s", wrong);
+	ck_assert_int_eq(play(&g, "P1", body), -1);
+	ck_assert(has_code(&g.d, "enc.card-mismatch"));
+	snprintf(body, sizeof body, "draw 2 %s", right);
+	ck_assert_int_eq(play(&g, "P1", body), 0);
+	game_close(&g);
+}
+END_TEST
+
+/* ------------------------------------------------------------ turns */
+static const char *const unseeded[] = {
+	"Players", "Ana; Ben", "Deck1", "aurora-vanguardia", "Deck2", "ocaso-sombras", NULL
+};
+
+START_TEST(phase_a_draws_up_to_six_then_one)
+{
+	game g;
+	game_open(&g, unseeded);
+	static const char *const start[] = {
+		"P1: setup 1", "P2: setup 1",
+		"P1: draw 1", "P1: draw 1", "P1: draw 2", "P1: draw 2", "P1: draw 3", NULL
+	};
+	play_all(&g, start);
+	/* Five of six: phase A is not over. */
+	ck_assert_int_eq(play(&g, "P1", "end"), -1);
+	ck_assert(has_code(&g.d, "enc.draw-short"));
+	ck_assert_int_eq(play(&g, "P1", "draw 3"), 0);
+	ck_assert_int_eq(play(&g, "P1", "draw 3"), -1);
+	ck_assert(has_code(&g.d, "enc.draw-extra"));
+	ck_assert_int_eq(play(&g, "P1", "end"), 0);
+	/* Ben draws six; with six in hand Ana draws exactly one next. */
+	static const char *const ben[] = {
+		"P2: draw 1", "P2: draw 1", "P2: draw 2", "P2: draw 2", "P2: draw 3", "P2: draw 3",
+		"P2: end", NULL
+	};
+	play_all(&g, ben);
+	ck_assert_int_eq(g.st->draws_needed, 1);
+	ck_assert_int_eq(play(&g, "P1", "draw 2"), 0);
+	ck_assert_int_eq(play(&g, "P1", "draw 2"), -1);
+	game_close(&g);
+}
+END_TEST
+
+START_TEST(four_cards_down_then_only_for_cards_taken_back)
+{
+	game g;
+	game_open(&g, unseeded);
+	static const char *const moves[] = {
+		"P1: setup 1", "P2: setup 1",
+		"P1: draw 1 centinela-del-alba", "P1: draw 1 milicia", "P1: draw 1 escudero",
+		"P1: draw 1 lancero", "P1: draw 2 cantera", "P1: draw 2 herrero",
+		"P1: put centinela-del-alba visible", "P1: put milicia hidden",
+		"P1: put escudero hidden a.3", "P1: put lancero visible", NULL
+	};
+	play_all(&g, moves);
+	ck_assert_int_eq(play(&g, "P1", "put cantera visible"), -1);
+	ck_assert(has_code(&g.d, "enc.put-limit"));
+	/* Taking a hidden card back lets one more come down (rule 3). */
+	ck_assert_int_eq(play(&g, "P1", "take b"), 0);
+	ck_assert_int_eq(play(&g, "P1", "put cantera visible"), 0);
+	ck_assert_int_eq(play(&g, "P1", "put herrero visible"), -1);
+	/* A visible card is seen by all: '?' will not do. */
+	ck_assert_int_eq(play(&g, "P1", "put ? visible"), -1);
+	game_close(&g);
+}
+END_TEST
+
+START_TEST(no_war_in_the_first_round_on_a_player_without_a_turn)
+{
+	game g;
+	game_open(&g, unseeded);
+	static const char *const moves[] = {
+		"P1: setup 1", "P2: setup 1", "P1: draw 1", "P1: draw 1", "P1: draw 2",
+		"P1: draw 2", "P1: draw 3", "P1: draw 3", NULL
+	};
+	play_all(&g, moves);
+	ck_assert_int_eq(play(&g, "P1", "war P2"), -1);
+	ck_assert(has_code(&g.d, "enc.war-first-round"));
+	ck_assert_int_eq(play(&g, "P1", "war P1"), -1);
+	ck_assert(has_code(&g.d, "enc.war-ally"));
+	game_close(&g);
+}
+END_TEST
+
+START_TEST(unseen_cards_are_unverified_and_must_fit_the_deck)
+{
+	game g;
+	game_open(&g, unseeded);
+	static const char *const moves[] = {
+		"P1: setup 1", "P2: setup 1", "P1: draw 3 ?", "P1: draw 1", "P1: draw 1",
+		"P1: draw 1", "P1: draw 1", "P1: draw 1", NULL
+	};
+	play_all(&g, moves);
+	/* Pile 3 of the deck holds no Lancero: the unseen card cannot be one. */
+	hg_diags_clear(&g.d);
+	ck_assert_int_eq(play(&g, "P1", "put catapulta visible"), 0);
+	ck_assert(has_code(&g.d, "enc.unseen-card"));
+	ck_assert_uint_eq(g.d.nerrors, 0);
+	ck_assert_uint_eq(g.d.nunverified, 1);
+	ck_assert_int_eq(play(&g, "P1", "put dragon-de-bronce visible"), -1);
+	ck_assert(has_code(&g.d, "enc.card-unavailable"));
+	game_close(&g);
+}
+END_TEST
+
+/* "discard 2 from your table" with one other card there (rule 2,
+ * Efectos: "Si no puedes descartar 2 cartas, este efecto no puede ser
+ * usado"). */
+START_TEST(discard_two_with_one_card_on_the_table)
+{
+	game g;
+	game_open(&g, unseeded);
+	static const char *const moves[] = {
+		"P1: setup 1", "P2: setup 1", "P1: draw 3 bendicion-solar", "P1: draw 1",
+		"P1: draw 1", "P1: draw 1", "P1: draw 1", "P1: draw 1",
+		"P1: take a", "P1: take a", "P1: take a", "P1: take a", "P1: take a",
+		"P1: put bendicion-solar visible", NULL
+	};
+	play_all(&g, moves);
+	ck_assert_int_eq(play(&g, "P1", "use bendicion-solar / a a"), -1);
+	ck_assert(has_code(&g.d, "enc.effect-impossible"));
+	hg_diags_clear(&g.d);
+	/* With a second card on the table it can. */
+	ck_assert_int_eq(play(&g, "P1", "put ? hidden a"), 0);
+	ck_assert_int_eq(play(&g, "P1", "use bendicion-solar / a a.2"), 0);
+	ck_assert_int_eq(zone_count(g.st, 0, ENC_Z_DISCARD), 2);
+	/* +2 value for a round: the Bendición itself is worth 1 + 2. */
+	int b = card_index(&g, "bendicion-solar");
+	for (int i = 0; i < g.st->p[0].ninst; i++)
+		if (g.st->p[0].inst[i].card == b)
+			ck_assert_int_eq(g.st->p[0].inst[i].zone, ENC_Z_TOWN);
+	ck_assert_int_eq(g.st->nmods, 1);
+	ck_assert_int_eq(g.st->mods[0].value, 2);
+	game_close(&g);
+}
+END_TEST
+
+/* ------------------------------------------------------------ records */
+/* Every valid record checks clean; the worked examples end where the text
+ * says they do. */
+static hg_state *check_record(const char *name, hg_session *session)
+{
+	char file[512];
+	snprintf(file, sizeof file, RECORDS "/valid/%s", name);
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_parser *p = hg_parser_open_file(file, &d);
+	ck_assert_ptr_nonnull(p);
+	hg_game_record *rec = NULL;
+	ck_assert_int_eq(hg_parser_next(p, &rec, &d), 1);
+	hg_state *final = NULL;
+	hg_check_result res;
+	int rc = hg_check_game(session, rec, &d, NULL, &res, &final, NULL);
+	if (rc != 0 || d.n)
+		dump(&d);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_uint_eq(d.n, 0);
+	hg_record_free(rec);
+	hg_parser_close(p);
+	hg_diags_free(&d);
+	return final;
+}
+
+START_TEST(worked_examples)
+{
+	hg_session *session = hg_session_new(DATA);
+	/* A value-3 card takes 3 from the tower, twice: 50, 47, 44. */
+	hg_state *s = check_record("example-tower.hgn", session);
+	ck_assert_int_eq(s->p[1].resistance, 44);
+	hg_enc_class.free_state(s);
+	/* The Lancero (5) lost to the Arpía (4) under wear 2. */
+	s = check_record("example-wear.hgn", session);
+	int arpia = -1;
+	for (size_t i = 0; i < s->data->pool.ncards; i++)
+		if (strcmp(s->data->pool.cards[i].id, "arpia") == 0)
+			arpia = (int)i;
+	int in_used = 0;
+	for (int i = 0; i < s->p[1].ninst; i++)
+		in_used |= s->p[1].inst[i].card == arpia && s->p[1].inst[i].zone == ENC_Z_STACK &&
+			   s->p[1].stacks[(int)s->p[1].inst[i].stack].state == ENC_STACK_BLOCKED;
+	ck_assert(in_used);
+	hg_enc_class.free_state(s);
+	/* Copa before basto: Ben's Cultista survived the Saqueo. */
+	s = check_record("example-priority.hgn", session);
+	ck_assert_int_eq(zone_count(s, 1, ENC_Z_TOWN), 4);
+	ck_assert_int_eq(zone_count(s, 0, ENC_Z_DISCARD), 2);
+	hg_enc_class.free_state(s);
+	/* The Bendición was void: no +2 in force, one resource gift. */
+	s = check_record("example-discard-void.hgn", session);
+	ck_assert_int_eq(s->nmods, 1);
+	ck_assert_int_eq(s->mods[0].value, 0);
+	ck_assert_int_eq(s->mods[0].res_amount, 15);
+	hg_enc_class.free_state(s);
+	hg_session_free(session);
+}
+END_TEST
+
+/* ------------------------------------------------------------ random */
+/* Random games end; every listed action is legal; each formats and parses
+ * back to the same text. */
+START_TEST(random_games_end_and_round_trip)
+{
+	static const char *const deck_ids[] = {
+		"aurora-vanguardia", "aurora-cosecha", "ocaso-sombras", "ocaso-ritual",
+		"concordia-mixta"
+	};
+	hg_prng r;
+	char seed[32];
+	snprintf(seed, sizeof seed, "unit-random-%d", _i);
+	hg_prng_seed(&r, seed);
+	int players = 2 + _i % 5;
+	hg_buf names;
+	hg_buf_init(&names);
+	const char *tags[2 * 10 + 1];
+	char deckname[8][16];
+	int nt = 0;
+	for (int i = 0; i < players; i++)
+		hg_buf_printf(&names, "%sN%d", i ? "; " : "", i + 1);
+	tags[nt++] = "Players";
+	tags[nt++] = names.data;
+	for (int i = 0; i < players; i++) {
+		snprintf(deckname[i], sizeof deckname[i], "Deck%d", i + 1);
+		tags[nt++] = deckname[i];
+		tags[nt++] = deck_ids[hg_prng_below(&r, 5)];
+	}
+	tags[nt++] = "Seed";
+	tags[nt++] = seed;
+	if (_i % 3 == 2 && players >= 4) {
+		tags[nt++] = "Teams";
+		tags[nt++] = players == 4 ? "P1 P3; P2 P4" : players == 5 ? "P1 P3 P5; P2 P4" : "P1 P3 P5; P2 P4 P6";
+	}
+	tags[nt] = NULL;
+	game g;
+	game_open(&g, tags);
+	ck_assert_ptr_nonnull(g.st);
+	hg_buf seat, body, again_seat, again_body;
+	hg_buf_init(&seat);
+	hg_buf_init(&body);
+	hg_buf_init(&again_seat);
+	hg_buf_init(&again_body);
+	size_t steps = 0;
+	while (!hg_enc_class.result(g.st)) {
+		ck_assert_uint_lt(steps++, 20000);
+		hg_action_list l = { 0 };
+		hg_enc_class.legal(g.st, &l);
+		ck_assert_uint_gt(l.n, 0);
+		for (size_t i = 0; i < l.n; i++) {
+			hg_buf_clear(&seat);
+			hg_buf_clear(&body);
+			hg_enc_class.format(g.st, l.v[i], &seat, &body);
+			hg_action_text t;
+			memset(&t, 0, sizeof t);
+			hg_pos pos = { "rt", 1, 1 };
+			ck_assert_int_eq(hg_action_text_set(&t, seat.data, body.data, pos, &g.d), 0);
+			hg_action *a = hg_enc_class.parse(g.st, &t, &g.d);
+			if (!a)
+				dump(&g.d);
+			ck_assert_ptr_nonnull(a);
+			hg_buf_clear(&again_seat);
+			hg_buf_clear(&again_body);
+			hg_enc_class.format(g.st, a, &again_seat, &again_body);
+			ck_assert_str_eq(body.data, again_body.data);
+			hg_enc_class.free_action(a);
+			hg_action_text_free(&t);
+		}
+		hg_action *pick = l.v[hg_prng_below(&r, (uint32_t)l.n)];
+		hg_diags_clear(&g.d);
+		int rc = hg_enc_class.apply(g.st, pick, &g.d);
+		if (rc != 0)
+			dump(&g.d);
+		ck_assert_int_eq(rc, 0);
+		ck_assert_uint_eq(g.d.n, 0);
+		for (size_t i = 0; i < l.n; i++)
+			hg_enc_class.free_action(l.v[i]);
+		free(l.v);
+		hg_buf render;
+		hg_buf_init(&render);
+		hg_enc_class.render(g.st, &render);
+		ck_assert_ptr_nonnull(render.data);
+		hg_buf_free(&render);
+	}
+	hg_action_list l = { 0 };
+	hg_enc_class.legal(g.st, &l);
+	ck_assert_uint_eq(l.n, 0);
+	free(l.v);
+	ck_assert_ptr_null(hg_enc_class.to_move(g.st));
+	hg_buf_free(&seat);
+	hg_buf_free(&body);
+	hg_buf_free(&again_seat);
+	hg_buf_free(&again_body);
+	hg_buf_free(&names);
+	game_close(&g);
+}
+END_TEST
+
+START_TEST(generated_tags_set_up)
+{
+	hg_datapath path;
+	hg_datapath_init(&path, DATA);
+	hg_game_record *rec = hg_record_new("gen");
+	hg_record_set_tag(rec, "Game", "encrucijada");
+	hg_load_ctx ctx = { &path, rec, "." };
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_gdata *data = hg_enc_class.load(&ctx, NULL, &d);
+	ck_assert_ptr_nonnull(data);
+	hg_prng r;
+	hg_prng_seed(&r, "tags");
+	ck_assert_int_eq(hg_enc_class.gen_tags(data, &r, 4, "teams", rec, &d), 0);
+	ck_assert_str_eq(hg_record_tag_value(rec, "Teams"), "P1 P3; P2 P4");
+	ck_assert_ptr_nonnull(hg_record_tag_value(rec, "Seed"));
+	hg_state *s = hg_enc_class.setup(data, rec, &d);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_int_eq(s->nseats, 4);
+	ck_assert_int_eq(s->nteams, 2);
+	hg_enc_class.free_state(s);
+	ck_assert_int_eq(hg_enc_class.gen_tags(data, &r, 7, NULL, rec, &d), -1);
+	ck_assert(has_code(&d, "enc.players"));
+	ck_assert_int_eq(hg_enc_class.gen_tags(data, &r, 2, "solo", rec, &d), -1);
+	ck_assert(has_code(&d, "enc.variant"));
+	hg_enc_class.unload(data);
+	hg_record_free(rec);
+	hg_diags_free(&d);
+	hg_datapath_free(&path);
+}
+END_TEST
+
+Suite *unit_suite(void)
+{
+	Suite *s = suite_create("encrucijada");
+	TCase *tc = tcase_create("data");
+	tcase_add_test(tc, shipped_decks_are_legal);
+	tcase_add_test(tc, illegal_decks_match_their_expect_files);
+	tcase_add_loop_test(tc, card_file_diagnostics, 0, (int)HG_ARRAY_LEN(card_cases));
+	suite_add_tcase(s, tc);
+	tc = tcase_create("rules");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, seed_shuffles_each_pile_as_documented);
+	tcase_add_test(tc, draw_against_the_seed);
+	tcase_add_test(tc, phase_a_draws_up_to_six_then_one);
+	tcase_add_test(tc, four_cards_down_then_only_for_cards_taken_back);
+	tcase_add_test(tc, no_war_in_the_first_round_on_a_player_without_a_turn);
+	tcase_add_test(tc, unseen_cards_are_unverified_and_must_fit_the_deck);
+	tcase_add_test(tc, discard_two_with_one_card_on_the_table);
+	tcase_add_test(tc, worked_examples);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("random");
+	tcase_set_timeout(tc, 300);
+	tcase_add_loop_test(tc, random_games_end_and_round_trip, 0, 25);
+	tcase_add_test(tc, generated_tags_set_up);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,1242 @@
+/* test-koc.c - The Kingdoms of Crusaders: squads and the ranking of armies
+ * at every level (against a literal reading of the rule sheet), the proof
+ * of an early win (against brute force), the deck loader's diagnostics,
+ * the action syntax, and whole games through hg_koc_class. */
+#include "unit.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "koc.h"
+
+enum { L = 1, B = 2, S = 4, H = 8, N = 16 };	/* lance bow swords helmet banner */
+
+#define DECK_PATH HERALD_SRCDATADIR "/kingdoms-of-crusaders/deck.yaml"
+
+/* ------------------------------------------------------------------------
+ * A literal reading of 'Armies and domination in territories' (ruling 5),
+ * written independently of army.c: squads as lists of kinds, strongest
+ * first, compared step by step.  > 0 when army a is better.
+ * ------------------------------------------------------------------------ */
+static void ref_counts(const unsigned char *army, int counts[5])
+{
+	memset(counts, 0, 5 * sizeof *counts);
+	for (int i = 0; i < 4; i++)
+		for (int k = 0; k < 5; k++)
+			if (army[i] & (1 << k))
+				counts[k]++;
+}
+
+static int ref_squads(const int counts[5], int size, int kinds[5])
+{
+	int n = 0;
+	for (int k = 4; k >= 0; k--)
+		if (counts[k] == size)
+			kinds[n++] = k;
+	return n;
+}
+
+static int ref_cmp(const unsigned char *a, const unsigned char *b)
+{
+	int ca[5], cb[5];
+	ref_counts(a, ca);
+	ref_counts(b, cb);
+	for (int size = 4; size >= 2; size--) {
+		int ka[5], kb[5];
+		int na = ref_squads(ca, size, ka), nb = ref_squads(cb, size, kb);
+		if (na != nb)
+			return na > nb ? 1 : -1;	/* more squads of this size */
+		for (int i = 0; i < na; i++)
+			if (ka[i] != kb[i])
+				return ka[i] > kb[i] ? 1 : -1;	/* the most powerful, then the next */
+	}
+	int ka[5], kb[5];
+	int na = ref_squads(ca, 1, ka), nb = ref_squads(cb, 1, kb);
+	for (int i = 0; i < na && i < nb; i++)
+		if (ka[i] != kb[i])
+			return ka[i] > kb[i] ? 1 : -1;	/* the most powerful single symbol */
+	if (na != nb)
+		return na > nb ? 1 : -1;	/* a further single symbol */
+	return 0;
+}
+
+static hg_koc_key key4(const unsigned char *army)
+{
+	return hg_koc_army_key(army, 4);
+}
+
+/* ------------------------------------------------------------------ squads */
+START_TEST(squads_of_an_army)
+{
+	/* lance on all four (regiment), bow on three (battalion), swords on
+	 * two (company), helmet once, banner never. */
+	unsigned char army[4] = { L | B | S, L | B | S, L | B | H, L };
+	hg_koc_key k = key4(army);
+	ck_assert_uint_eq(hg_koc_key_kinds(k, 4), L);
+	ck_assert_uint_eq(hg_koc_key_kinds(k, 3), B);
+	ck_assert_uint_eq(hg_koc_key_kinds(k, 2), S);
+	ck_assert_uint_eq(hg_koc_key_kinds(k, 1), H);
+	hg_buf b;
+	hg_buf_init(&b);
+	hg_koc_key_describe(k, &b);
+	ck_assert_str_eq(b.data, "regiment lance; battalion bow; company swords; single helmet");
+	hg_buf_clear(&b);
+	unsigned char two[4] = { L | B, L | B, L | B, L | B };
+	hg_koc_key_describe(key4(two), &b);
+	ck_assert_str_eq(b.data, "regiments bow, lance");
+	hg_buf_clear(&b);
+	unsigned char singles[4] = { L, B, S, N };
+	hg_koc_key_describe(key4(singles), &b);
+	ck_assert_str_eq(b.data, "singles banner, swords, bow, lance");
+	hg_buf_free(&b);
+}
+END_TEST
+
+START_TEST(card_symbols_print_weakest_first)
+{
+	hg_buf b;
+	hg_buf_init(&b);
+	hg_koc_mask_describe(N | L | H, &b);
+	ck_assert_str_eq(b.data, "lance helmet banner");
+	hg_buf_free(&b);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ ranking */
+/* One pair of armies per level of ruling 5: `better` beats `worse`, and the
+ * level that separates them is `level`. */
+static const struct level_case {
+	int level;
+	unsigned char better[4], worse[4];
+	const char *why;
+} level_cases[] = {
+	{ 1, { L, L, L, L | B }, { N | H, N | H, N | H, S }, "one regiment beats none, however strong" },
+	{ 1, { L | B, L | B, L | B, L | B }, { N, N, N, N | H }, "two regiments beat one" },
+	{ 2, { B, B, B, B }, { L, L, L, L }, "regiment of bows beats regiment of lances" },
+	{ 2, { N | L, N | B, N | S, N }, { H | S, H | S, H | B, H }, "banner regiment beats helmet regiment" },
+	{ 2, { N | H, N | H, N | H, N | H }, { N | S, N | S, N | S, N | S }, "second regiment decides" },
+	{ 3, { S, S, S, L }, { N | H, N | H, L, B }, "one battalion beats none" },
+	{ 3, { L | B, L | B, L | B, S }, { N, N, N, S }, "two battalions beat one" },
+	{ 4, { B, B, B, L }, { L, L, L, N }, "battalion of bows beats battalion of lances" },
+	{ 4, { N | B, N | B, N | B, S }, { N | L, N | L, N | L, S }, "second battalion decides" },
+	{ 5, { L, L, B, B }, { N, N, H, S }, "two companies beat one" },
+	{ 5, { S, S, L, B }, { N, H, S, B }, "one company beats none" },
+	{ 6, { H, H, L, B }, { S, S, B, N }, "company of helmets beats company of swords" },
+	{ 6, { N | S, N | S, L, B }, { N | B, N | B, L, S }, "second company decides" },
+	{ 7, { L, B, S, N }, { L, B, S, H }, "the most powerful single symbol" },
+	{ 7, { L, L, N, B }, { L, L, H, S }, "banner single beats helmet single" },
+	{ 7, { N, L, B | S, B | S }, { N, B | S, B, S }, "same squads; banner alike, lance against none" },
+};
+
+START_TEST(ranking_every_level)
+{
+	const struct level_case *c = &level_cases[_i];
+	hg_koc_key kb = key4(c->better), kw = key4(c->worse);
+	ck_assert_msg(kb > kw, "%s", c->why);
+	ck_assert_int_eq(hg_koc_key_level(kb, kw), c->level);
+	ck_assert_int_eq(ref_cmp(c->better, c->worse), 1);
+	/* Who completed first does not matter once the keys differ. */
+	ck_assert_int_gt(hg_koc_army_cmp(kb, 9, kw, 1), 0);
+	ck_assert_int_lt(hg_koc_army_cmp(kw, 1, kb, 9), 0);
+}
+END_TEST
+
+START_TEST(ranking_all_alike_first_to_complete)
+{
+	/* Different cards, the same squads and singles: the army whose fourth
+	 * card was placed first wins (the last step of ruling 5). */
+	unsigned char a[4] = { L | B, S, H, N }, b[4] = { L, B, S, H | N };
+	ck_assert_uint_eq(key4(a), key4(b));
+	ck_assert_int_eq(hg_koc_key_level(key4(a), key4(b)), 0);
+	ck_assert_int_eq(ref_cmp(a, b), 0);
+	ck_assert_int_gt(hg_koc_army_cmp(key4(a), 3, key4(b), 7), 0);
+	ck_assert_int_lt(hg_koc_army_cmp(key4(a), 7, key4(b), 3), 0);
+	ck_assert_int_eq(hg_koc_army_cmp(key4(a), 3, key4(b), 3), 0);
+}
+END_TEST
+
+static unsigned char random_card(hg_prng *r)
+{
+	return (unsigned char)(1 + hg_prng_below(r, 31));
+}
+
+/* The comparison is a strict weak order (irreflexive, transitive, with
+ * transitive incomparability) and agrees with the literal reading. */
+START_TEST(ranking_is_a_strict_weak_order)
+{
+	enum { ARMIES = 300 };
+	static unsigned char army[ARMIES][4];
+	static hg_koc_key key[ARMIES];
+	hg_prng r;
+	hg_prng_seed(&r, "koc-weak-order");
+	for (int i = 0; i < ARMIES; i++) {
+		for (int k = 0; k < 4; k++)
+			army[i][k] = random_card(&r);
+		key[i] = key4(army[i]);
+	}
+	int ties = 0;
+	for (int i = 0; i < ARMIES; i++) {
+		ck_assert(!(key[i] < key[i]));
+		for (int j = 0; j < ARMIES; j++) {
+			int c = key[i] > key[j] ? 1 : key[i] < key[j] ? -1 : 0;
+			ck_assert_int_eq(c, ref_cmp(army[i], army[j]));
+			ck_assert_int_eq(hg_koc_key_level(key[i], key[j]) == 0, c == 0);
+			ties += i != j && c == 0;
+		}
+	}
+	for (int i = 0; i < 60; i++)
+		for (int j = 0; j < 60; j++)
+			for (int k = 0; k < 60; k++) {
+				int lij = ref_cmp(army[i], army[j]) < 0, ljk = ref_cmp(army[j], army[k]) < 0;
+				if (lij && ljk)
+					ck_assert_int_lt(ref_cmp(army[i], army[k]), 0);
+				int eij = ref_cmp(army[i], army[j]) == 0, ejk = ref_cmp(army[j], army[k]) == 0;
+				if (eij && ejk)
+					ck_assert_int_eq(ref_cmp(army[i], army[k]), 0);
+				/* the keys order exactly as the reference */
+				if (lij && ljk)
+					ck_assert(key[i] < key[k]);
+			}
+	/* The sample must contain ties, or the tie part tested nothing. */
+	ck_assert_int_gt(ties, 0);
+	/* With the completion order the comparison is total and antisymmetric. */
+	for (int i = 0; i < ARMIES; i++)
+		for (int j = 0; j < ARMIES; j++) {
+			int c = hg_koc_army_cmp(key[i], (unsigned)i, key[j], (unsigned)j);
+			ck_assert_int_eq(c, -hg_koc_army_cmp(key[j], (unsigned)j, key[i], (unsigned)i));
+			ck_assert_int_eq(c == 0, i == j);
+		}
+}
+END_TEST
+
+/* ------------------------------------------------------------------ early win */
+/* Brute force: every set of `need` distinct cards of the pool. */
+static int brute_beat(const unsigned char *have, unsigned nhave, const unsigned char *pool,
+		      unsigned npool, unsigned need, hg_koc_key target)
+{
+	unsigned idx[4];
+	if (need == 0)
+		return hg_koc_army_key(have, nhave) > target;
+	if (need > npool)
+		return 0;
+	for (unsigned i = 0; i < need; i++)
+		idx[i] = i;
+	for (;;) {
+		unsigned char army[4];
+		memcpy(army, have, nhave);
+		for (unsigned i = 0; i < need; i++)
+			army[nhave + i] = pool[idx[i]];
+		if (hg_koc_army_key(army, 4) > target)
+			return 1;
+		int i = (int)need - 1;
+		while (i >= 0 && idx[i] == npool - need + (unsigned)i)
+			i--;
+		if (i < 0)
+			return 0;
+		idx[i]++;
+		for (unsigned k = (unsigned)i + 1; k < need; k++)
+			idx[k] = idx[k - 1] + 1;
+	}
+}
+
+static int fast_beat(const unsigned char *have, unsigned nhave, const unsigned char *pool,
+		     unsigned npool, hg_koc_key target)
+{
+	uint16_t counts[KOC_NTYPES] = { 0 };
+	for (unsigned i = 0; i < npool; i++)
+		counts[pool[i]]++;
+	unsigned char c[KOC_NKINDS];
+	hg_koc_count(have, nhave, c);
+	return hg_koc_can_beat(c, 4 - nhave, counts, target);
+}
+
+START_TEST(early_win_must_fire)
+{
+	/* A regiment of banners with helmets on three cards: only another
+	 * banner regiment with a helmet battalion or better could beat it.
+	 * The pool holds no banner at all: the proof fires. */
+	unsigned char winner[4] = { N | H, N | H, N | H, N };
+	unsigned char have[2] = { L, B };
+	unsigned char pool[] = { L, B, S, H, L | B | S | H, S | H, L | S };
+	hg_koc_key t = key4(winner);
+	ck_assert_int_eq(fast_beat(have, 2, pool, sizeof pool, t), 0);
+	ck_assert_int_eq(brute_beat(have, 2, pool, sizeof pool, 2, t), 0);
+	/* Nothing still to place, nothing in the pool: the army is final. */
+	unsigned char full[4] = { L, L, L, B };
+	ck_assert_int_eq(fast_beat(full, 4, pool, 0, t), 0);
+}
+END_TEST
+
+START_TEST(early_win_must_not_fire)
+{
+	/* The same army against a player who holds two banner-helmet cards
+	 * already: two more from a pool with banner-helmet cards tie or beat
+	 * it.  Equal is not enough (the first to complete wins a tie) ... */
+	unsigned char winner[4] = { N | H, N | H, N | H, N };
+	hg_koc_key t = key4(winner);
+	unsigned char have[2] = { N | H, N | H };
+	unsigned char tie_pool[] = { N | H, N, L };
+	ck_assert_int_eq(fast_beat(have, 2, tie_pool, sizeof tie_pool, t), 0);
+	ck_assert_int_eq(brute_beat(have, 2, tie_pool, sizeof tie_pool, 2, t), 0);
+	/* ... but one more symbol is: a lance on the last card. */
+	unsigned char beat_pool[] = { N | H, N | L, S };
+	ck_assert_int_eq(fast_beat(have, 2, beat_pool, sizeof beat_pool, t), 1);
+	ck_assert_int_eq(brute_beat(have, 2, beat_pool, sizeof beat_pool, 2, t), 1);
+	/* One card of a type is one card: two N|H are needed, one is there. */
+	unsigned char one_pool[] = { N | H, N, N };
+	unsigned char have3[3] = { N | H, N | H, L };
+	ck_assert_int_eq(fast_beat(have3, 3, one_pool, sizeof one_pool, t), 0);
+	unsigned char have3b[3] = { N | H, N | H, N | L };
+	ck_assert_int_eq(fast_beat(have3b, 3, one_pool, 1, t), 1);
+}
+END_TEST
+
+/* Random small pools against brute force: both answers must agree, and
+ * both must occur. */
+START_TEST(early_win_matches_brute_force)
+{
+	hg_prng r;
+	hg_prng_seed(&r, "koc-early-win");
+	int yes = 0, no = 0;
+	for (int round = 0; round < 4000; round++) {
+		unsigned char winner[4], have[4], pool[14];
+		for (int i = 0; i < 4; i++)
+			winner[i] = random_card(&r);
+		/* Winners skew strong so that both answers are common. */
+		if (round % 2)
+			for (int i = 0; i < 4; i++)
+				winner[i] |= (unsigned char)(N | (hg_prng_below(&r, 2) ? H : 0));
+		unsigned nhave = hg_prng_below(&r, 4);
+		for (unsigned i = 0; i < nhave; i++)
+			have[i] = random_card(&r);
+		unsigned npool = 4 - nhave + hg_prng_below(&r, 10);
+		for (unsigned i = 0; i < npool; i++)
+			pool[i] = hg_prng_below(&r, 3) ? random_card(&r)
+						       : (unsigned char)(1u << hg_prng_below(&r, 5));
+		hg_koc_key t = key4(winner);
+		int want = brute_beat(have, nhave, pool, npool, 4 - nhave, t);
+		ck_assert_int_eq(fast_beat(have, nhave, pool, npool, t), want);
+		want ? yes++ : no++;
+	}
+	ck_assert_int_gt(yes, 200);
+	ck_assert_int_gt(no, 200);
+}
+END_TEST
+
+/* On full-size pools (two decks' worth) against an unpruned enumeration of
+ * every multiset of types. */
+static int multiset_beat(unsigned char c[5], unsigned need, uint16_t pool[32], unsigned from,
+			 hg_koc_key t)
+{
+	if (need == 0)
+		return hg_koc_key_of(c) > t;
+	for (unsigned ty = from; ty < 32; ty++) {
+		if (!pool[ty])
+			continue;
+		pool[ty]--;
+		for (int k = 0; k < 5; k++)
+			c[k] = (unsigned char)(c[k] + ((ty >> k) & 1));
+		int found = multiset_beat(c, need - 1, pool, ty, t);
+		for (int k = 0; k < 5; k++)
+			c[k] = (unsigned char)(c[k] - ((ty >> k) & 1));
+		pool[ty]++;
+		if (found)
+			return 1;
+	}
+	return 0;
+}
+
+START_TEST(early_win_large_pools)
+{
+	hg_prng r;
+	hg_prng_seed(&r, "koc-early-win-large");
+	int yes = 0, no = 0;
+	for (int round = 0; round < 300; round++) {
+		uint16_t pool[32] = { 0 };
+		unsigned npool = 20 + hg_prng_below(&r, 60);
+		for (unsigned i = 0; i < npool; i++) {
+			/* thin out the strong types so the answer varies */
+			unsigned char m = random_card(&r);
+			if (m & N && hg_prng_below(&r, 4))
+				m = (unsigned char)(m & ~N);
+			if (!m)
+				m = L;
+			pool[m]++;
+		}
+		unsigned char winner[4], have[4], c[5];
+		for (int i = 0; i < 4; i++)
+			winner[i] = (unsigned char)(random_card(&r) | N | H);
+		unsigned nhave = hg_prng_below(&r, 4);
+		for (unsigned i = 0; i < nhave; i++)
+			have[i] = random_card(&r);
+		hg_koc_count(have, nhave, c);
+		hg_koc_key t = key4(winner);
+		int want = multiset_beat(c, 4 - nhave, pool, 1, t);
+		ck_assert_int_eq(hg_koc_can_beat(c, 4 - nhave, pool, t), want);
+		want ? yes++ : no++;
+	}
+	ck_assert_int_gt(yes, 10);
+	ck_assert_int_gt(no, 10);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ deck file */
+static hg_gdata *deck_from(const char *yaml, hg_diags *d)
+{
+	return hg_koc_deck_parse("deck.yaml", yaml, strlen(yaml), d);
+}
+
+static void assert_diag(const hg_diags *d, const char *code, unsigned line, unsigned col)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (strcmp(d->v[i].code, code) == 0) {
+			ck_assert_uint_eq(d->v[i].line, line);
+			if (col)
+				ck_assert_uint_eq(d->v[i].col, col);
+			return;
+		}
+	ck_abort_msg("no diagnostic %s (got %zu, first %s)", code, d->n,
+		     d->n ? d->v[0].code : "-");
+}
+
+static const struct deck_case {
+	const char *yaml;
+	const char *code;
+	unsigned line, col;
+} deck_cases[] = {
+	{ "game: kingdoms-of-crusaders\ncards:\n  - {id: c1, symbols: [lance], colour: red}\n",
+	  "data.unknown-key", 3, 32 },
+	{ "game: kingdoms-of-crusaders\ncards:\n  - id: c1\n    symbols: [lance, axe]\n",
+	  "data.range", 4, 22 },
+	{ "game: kingdoms-of-crusaders\ncards:\n  - id: c1\n    symbols: [bow, lance, bow]\n",
+	  "koc.symbol-twice", 4, 27 },
+	{ "game: kingdoms-of-crusaders\ncards:\n  - id: c1\n    symbols: []\n",
+	  "koc.no-symbols", 4, 14 },
+	{ "game: kingdoms-of-crusaders\ncards:\n  - {id: c1, symbols: [bow]}\n"
+	  "  - {id: C1, symbols: [lance]}\n", "data.duplicate-id", 4, 10 },
+	{ "game: kingdoms-of-crusaders\ncards:\n  - {id: c1, symbols: [bow], aliases: [archer]}\n"
+	  "  - {id: c2, symbols: [lance], aliases: [Archer]}\n", "data.duplicate-id", 4, 42 },
+	{ "game: kingdoms-of-crusaders\ncards:\n  - {id: '12', symbols: [bow]}\n",
+	  "data.range", 3, 10 },
+	{ "game: crusader-kingdoms\ncards:\n  - {id: c1, symbols: [bow]}\n", "data.range", 1, 7 },
+	{ "game: kingdoms-of-crusaders\n", "data.missing-key", 1, 1 },
+	{ "game: kingdoms-of-crusaders\ncards: []\n", "data.range", 2, 8 },
+	{ "game: kingdoms-of-crusaders\ncards:\n  - {id: c1, symbols: lance}\n", "data.type", 3, 23 },
+	{ "game: kingdoms-of-crusaders\nreconstructed: maybe\ncards:\n  - {id: c1, symbols: [bow]}\n",
+	  "data.type", 2, 16 },
+};
+
+START_TEST(deck_diagnostics)
+{
+	const struct deck_case *c = &deck_cases[_i];
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_gdata *g = deck_from(c->yaml, &d);
+	ck_assert_ptr_null(g);
+	ck_assert_uint_gt(d.nerrors, 0);
+	assert_diag(&d, c->code, c->line, c->col);
+	ck_assert_str_eq(d.v[0].file, "deck.yaml");
+	hg_diags_free(&d);
+}
+END_TEST
+
+START_TEST(deck_good_and_two_decks)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_gdata *g = deck_from("game: kingdoms-of-crusaders\nreconstructed: true\ncards:\n"
+				"  - {id: c1, symbols: [banner, lance]}\n"
+				"  - {id: c2, symbols: [bow], aliases: [archer]}\n", &d);
+	ck_assert_ptr_nonnull(g);
+	ck_assert_uint_eq(d.n, 0);
+	ck_assert_int_eq(g->reconstructed, 1);
+	ck_assert_uint_eq(g->one.n, 2);
+	ck_assert_uint_eq(g->one.mask[0], N | L);
+	ck_assert_int_eq(hg_names_find(g->one.names, "ARCHER"), 1);
+	ck_assert_uint_eq(g->two.n, 4);
+	ck_assert_str_eq(g->two.ids[0], "c1a");
+	ck_assert_str_eq(g->two.ids[3], "c2b");
+	ck_assert_int_eq(hg_names_find(g->two.names, "archerb"), 3);
+	ck_assert_int_eq(hg_names_find(g->two.names, "c1"), -1);
+	hg_koc_unload(g);
+	hg_diags_free(&d);
+}
+END_TEST
+
+START_TEST(shipped_deck)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_gdata *g = hg_koc_deck_load(DECK_PATH, &d);
+	ck_assert_ptr_nonnull(g);
+	ck_assert_uint_eq(d.n, 0);
+	ck_assert_uint_eq(g->ndeck, 40);
+	ck_assert_int_eq(g->reconstructed, 1);
+	/* Every combination of symbols appears, and rarer the stronger. */
+	int seen[32] = { 0 }, kinds[5] = { 0 };
+	for (size_t i = 0; i < g->ndeck; i++) {
+		seen[g->deck[i].mask]++;
+		for (int k = 0; k < 5; k++)
+			kinds[k] += (g->deck[i].mask >> k) & 1;
+	}
+	for (int t = 1; t < 32; t++)
+		ck_assert_int_gt(seen[t], 0);
+	for (int k = 1; k < 5; k++)
+		ck_assert_int_lt(kinds[k], kinds[k - 1]);
+	hg_koc_unload(g);
+	hg_diags_free(&d);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ records */
+static hg_gdata *shipped(void)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_gdata *g = hg_koc_deck_load(DECK_PATH, &d);
+	ck_assert_ptr_nonnull(g);
+	hg_diags_free(&d);
+	return g;
+}
+
+/* An action text as the lexer would cut it: tokens at single spaces. */
+static void action_text(hg_action_text *t, const char *seat, const char *body)
+{
+	memset(t, 0, sizeof *t);
+	t->seat = hg_xstrdup(seat);
+	t->seat_pos = (hg_pos){ "t.hgn", 1, 1 };
+	t->text = hg_xstrdup(body);
+	t->pos = (hg_pos){ "t.hgn", 1, (unsigned)strlen(seat) + 3 };
+	const char *p = body;
+	while (*p) {
+		size_t len = strcspn(p, " ");
+		t->toks = hg_xrealloc(t->toks, (t->ntoks + 1) * sizeof *t->toks);
+		hg_atok *k = &t->toks[t->ntoks++];
+		k->text = hg_xstrndup(p, len);
+		k->off = (size_t)(p - body);
+		k->pos = (hg_pos){ "t.hgn", 1, t->pos.col + (unsigned)k->off };
+		k->kind = strspn(k->text, "0123456789") == len ? HG_ATOK_NUMBER
+			  : strcmp(k->text, "?") == 0	      ? HG_ATOK_UNKNOWN
+			  : strcmp(k->text, ",") == 0	      ? HG_ATOK_PUNCT
+							      : HG_ATOK_WORD;
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+typedef struct game {
+	hg_gdata *data;
+	hg_game_record *rec;
+	hg_state *s;
+	hg_diags d;
+} game;
+
+static void game_open(game *g, const char *players, const char *order_tag,
+		      const char *order, const char *first, const char *variant)
+{
+	g->data = shipped();
+	g->rec = hg_record_new("t.hgn");
+	hg_record_set_tag(g->rec, "Game", "kingdoms-of-crusaders");
+	hg_record_set_tag(g->rec, "Players", players);
+	if (order_tag)
+		hg_record_set_tag(g->rec, order_tag, order);
+	if (first)
+		hg_record_set_tag(g->rec, "First", first);
+	if (variant)
+		hg_record_set_tag(g->rec, "Variant", variant);
+	hg_diags_init(&g->d);
+	g->s = hg_koc_class.setup(g->data, g->rec, &g->d);
+}
+
+static void game_close(game *g)
+{
+	hg_koc_class.free_state(g->s);
+	hg_record_free(g->rec);
+	hg_koc_unload(g->data);
+	hg_diags_free(&g->d);
+}
+
+/* Parses and applies one action; returns apply's answer, or -2 when it
+ * does not parse. */
+static int play(game *g, const char *seat, const char *body)
+{
+	hg_action_text t;
+	action_text(&t, seat, body);
+	hg_action *a = hg_koc_class.parse(g->s, &t, &g->d);
+	hg_action_text_free(&t);
+	if (!a)
+		return -2;
+	int rc = hg_koc_class.apply(g->s, a, &g->d);
+	hg_koc_class.free_action(a);
+	return rc;
+}
+
+static const char *last_code(const game *g)
+{
+	return g->d.n ? g->d.v[g->d.n - 1].code : "";
+}
+
+/* The deck in file order, top first: c01 is drawn first. */
+static char *file_order(void)
+{
+	hg_buf b;
+	hg_buf_init(&b);
+	for (int i = 1; i <= 40; i++)
+		hg_buf_printf(&b, "%sc%02d", i > 1 ? " " : "", i);
+	return hg_buf_steal(&b);
+}
+
+START_TEST(parse_actions)
+{
+	game g;
+	char *order = file_order();
+	game_open(&g, "Ana; Ben", "DeckOrder", order, "P1", NULL);
+	free(order);
+	ck_assert_ptr_nonnull(g.s);
+	static const struct {
+		const char *seat, *body, *canonical;
+	} ok[] = {
+		{ "P1", "deal c01 c02 c03 c04 c05", "P1: deal c01 c02 c03 c04 c05" },
+		{ "ana", "Deal C01 , ? c03 ? c05", "P1: deal c01 ? c03 ? c05" },
+		{ "Ben", "draw ?", "P2: draw ?" },
+		{ "P2", "drew c12", "P2: draw c12" },
+		{ "P1", "place c12 3", "P1: place c12 3" },
+		{ "P1", "plays c12 in sector 5", "P1: place c12 5" },
+		{ "P1", "place c12 s1", "P1: place c12 1" },
+		{ "P2", "win 3 #2", "P2: win 3 #2" },
+		{ "P2", "wins territory 4 marker 1", "P2: win 4 #1" },
+	};
+	hg_buf seat, body;
+	hg_buf_init(&seat);
+	hg_buf_init(&body);
+	for (size_t i = 0; i < HG_ARRAY_LEN(ok); i++) {
+		hg_action_text t;
+		action_text(&t, ok[i].seat, ok[i].body);
+		hg_action *a = hg_koc_class.parse(g.s, &t, &g.d);
+		ck_assert_msg(a != NULL, "'%s' does not parse", ok[i].body);
+		hg_buf_clear(&seat);
+		hg_buf_clear(&body);
+		hg_koc_class.format(g.s, a, &seat, &body);
+		hg_buf_puts(&seat, ": ");
+		hg_buf_puts(&seat, body.data);
+		ck_assert_str_eq(seat.data, ok[i].canonical);
+		hg_koc_class.free_action(a);
+		hg_action_text_free(&t);
+	}
+	ck_assert_uint_eq(g.d.n, 0);
+	static const struct {
+		const char *seat, *body, *code;
+	} bad[] = {
+		{ "P1", "deal c01 c02 c03 c04", "koc.syntax" },
+		{ "P1", "draw", "koc.syntax" },
+		{ "P1", "place c12", "koc.syntax" },
+		{ "P1", "place ? 3", "koc.syntax" },
+		{ "P1", "place c12 6", "koc.sector" },
+		{ "P1", "place c99 2", "koc.unknown-card" },
+		{ "P1", "win 3 #7", "koc.marker-number" },
+		{ "P1", "attack 3", "koc.syntax" },
+		{ "P3", "draw c01", "koc.unknown-seat" },
+	};
+	for (size_t i = 0; i < HG_ARRAY_LEN(bad); i++) {
+		hg_action_text t;
+		action_text(&t, bad[i].seat, bad[i].body);
+		size_t before = g.d.nerrors;
+		hg_action *a = hg_koc_class.parse(g.s, &t, &g.d);
+		ck_assert_msg(a == NULL, "'%s' parses", bad[i].body);
+		ck_assert_uint_gt(g.d.nerrors, before);
+		ck_assert_msg(strcmp(last_code(&g), bad[i].code) == 0, "'%s': %s, not %s",
+			      bad[i].body, last_code(&g), bad[i].code);
+		hg_action_text_free(&t);
+	}
+	hg_buf_free(&seat);
+	hg_buf_free(&body);
+	game_close(&g);
+}
+END_TEST
+
+START_TEST(two_decks_ids)
+{
+	game g;
+	game_open(&g, "Ana; Ben; Clara", "Seed", "three", NULL, NULL);
+	ck_assert_ptr_nonnull(g.s);
+	ck_assert_uint_eq(g.s->cards->n, 80);
+	hg_action_text t;
+	action_text(&t, "P1", "place c12 1");
+	ck_assert_ptr_null(hg_koc_class.parse(g.s, &t, &g.d));
+	ck_assert_str_eq(last_code(&g), "koc.unknown-card");
+	hg_action_text_free(&t);
+	action_text(&t, "P1", "place c12b 1");
+	hg_action *a = hg_koc_class.parse(g.s, &t, &g.d);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_str_eq(g.s->cards->ids[a->card[0]], "c12b");
+	hg_koc_class.free_action(a);
+	hg_action_text_free(&t);
+	game_close(&g);
+}
+END_TEST
+
+START_TEST(setup_errors)
+{
+	static const struct {
+		const char *players, *tag, *value, *first, *variant, *code;
+	} cases[] = {
+		{ "Ana", "Seed", "x", NULL, NULL, "koc.players" },
+		{ "A; B; C; D; E", "Seed", "x", NULL, NULL, "koc.players" },
+		{ "Ana; P1", "Seed", "x", NULL, NULL, "koc.players" },
+		{ "Ana; Ben", "Seed", "x", NULL, "cards", "koc.variant" },
+		{ "Ana; Ben", NULL, NULL, "Carl", NULL, "koc.first-player" },
+		{ "Ana; Ben", "DeckOrder", "c01 c02", "P1", NULL, "koc.deck-order" },
+		{ "Ana; Ben", "DeckOrder", "c01 c01", "P1", NULL, "koc.deck-order" },
+		{ "Ana; Ben", "DeckOrder", "c01 x99", "P1", NULL, "koc.unknown-card" },
+	};
+	for (size_t i = 0; i < HG_ARRAY_LEN(cases); i++) {
+		game g;
+		game_open(&g, cases[i].players, cases[i].tag, cases[i].value, cases[i].first,
+			  cases[i].variant);
+		ck_assert_msg(g.s == NULL, "case %zu sets up", i);
+		int found = 0;
+		for (size_t k = 0; k < g.d.n; k++)
+			found |= strcmp(g.d.v[k].code, cases[i].code) == 0;
+		ck_assert_msg(found, "case %zu: no %s", i, cases[i].code);
+		game_close(&g);
+	}
+	/* The Seed's lot, and a First that contradicts it. */
+	game g;
+	game_open(&g, "Ana; Ben; Clara; Dario", "Seed", "lot", NULL, NULL);
+	ck_assert_ptr_nonnull(g.s);
+	unsigned lot = g.s->first;
+	game_close(&g);
+	hg_prng r;
+	hg_prng_seed(&r, "lot/first");
+	ck_assert_uint_eq(lot, hg_prng_below(&r, 4));
+	const char *other = lot == 0 ? "P2" : "P1";
+	game_open(&g, "Ana; Ben; Clara; Dario", "Seed", "lot", other, NULL);
+	ck_assert_ptr_null(g.s);
+	ck_assert_str_eq(last_code(&g), "koc.first-player");
+	game_close(&g);
+}
+END_TEST
+
+/* Ruling 2: with neither First nor Seed, the seat dealt first plays first. */
+START_TEST(first_player_from_the_deal)
+{
+	game g;
+	game_open(&g, "Ana; Ben; Clara", NULL, NULL, NULL, NULL);
+	ck_assert_ptr_nonnull(g.s);
+	ck_assert_ptr_null(hg_koc_class.to_move(g.s));
+	hg_action_list l = { 0 };
+	hg_koc_class.legal(g.s, &l);
+	ck_assert_uint_eq(l.n, 3);	/* any seat may be dealt first */
+	for (size_t i = 0; i < l.n; i++)
+		hg_koc_class.free_action(l.v[i]);
+	free(l.v);
+	ck_assert_int_eq(play(&g, "P2", "draw ?"), -1);
+	ck_assert_str_eq(last_code(&g), "koc.deal");
+	ck_assert_int_eq(play(&g, "Clara", "deal ? ? ? ? ?"), 0);
+	ck_assert_str_eq(hg_koc_class.to_move(g.s), "P1");
+	ck_assert_int_eq(play(&g, "P2", "deal ? ? ? ? ?"), -1);
+	ck_assert_str_eq(last_code(&g), "koc.out-of-turn");
+	ck_assert_int_eq(play(&g, "P1", "deal ? ? ? ? ?"), 0);
+	ck_assert_int_eq(play(&g, "P2", "deal ? ? ? ? ?"), 0);
+	ck_assert_str_eq(hg_koc_class.to_move(g.s), "P3");
+	ck_assert_int_eq(play(&g, "P3", "draw ?"), 0);
+	game_close(&g);
+}
+END_TEST
+
+START_TEST(seed_orders_the_deck)
+{
+	game g;
+	game_open(&g, "Ana; Ben", "Seed", "club-final-3", NULL, NULL);
+	ck_assert_ptr_nonnull(g.s);
+	uint16_t want[40];
+	for (int i = 0; i < 40; i++)
+		want[i] = (uint16_t)i;
+	hg_prng r;
+	hg_prng_seed(&r, "club-final-3");
+	hg_prng_shuffle(&r, want, 40, sizeof want[0]);
+	for (int i = 0; i < 40; i++)
+		ck_assert_uint_eq(g.s->order[i], want[i]);
+	game_close(&g);
+}
+END_TEST
+
+/* A short scripted game with the deck in file order (c01 on top), P1 first.
+ * P1 is dealt c01..c05 (lance x3, bow x2), P2 c06..c10 (bow, swords x2,
+ * helmet, banner). */
+static void deal_file_order(game *g)
+{
+	ck_assert_int_eq(play(g, "P1", "deal c01 c02 c03 c04 c05"), 0);
+	ck_assert_int_eq(play(g, "P2", "deal c06 c07 c08 c09 c10"), 0);
+}
+
+START_TEST(turn_sequence_errors)
+{
+	game g;
+	char *order = file_order();
+	game_open(&g, "Ana; Ben", "DeckOrder", order, "P1", NULL);
+	free(order);
+	ck_assert_int_eq(hg_koc_class.turn(g.s), 1);
+	ck_assert_int_eq(play(&g, "P2", "deal c06 c07 c08 c09 c10"), -1);
+	ck_assert_str_eq(last_code(&g), "koc.out-of-turn");
+	ck_assert_int_eq(play(&g, "P1", "draw c01"), -1);
+	ck_assert_str_eq(last_code(&g), "koc.deal");
+	ck_assert_int_eq(play(&g, "P1", "deal c01 c02 c03 c04 c06"), -1);
+	ck_assert_str_eq(last_code(&g), "koc.draw-mismatch");
+	deal_file_order(&g);
+	ck_assert_int_eq(play(&g, "P1", "deal c11 c12 c13 c14 c15"), -1);
+	ck_assert_str_eq(last_code(&g), "koc.deal");
+	ck_assert_int_eq(play(&g, "P1", "place c01 1"), -1);
+	ck_assert_str_eq(last_code(&g), "koc.draw-missing");
+	ck_assert_int_eq(play(&g, "P1", "draw c12"), -1);
+	ck_assert_str_eq(last_code(&g), "koc.draw-mismatch");
+	ck_assert_int_eq(play(&g, "P1", "draw c11"), 0);
+	ck_assert_int_eq(play(&g, "P1", "draw c12"), -1);
+	ck_assert_str_eq(last_code(&g), "koc.draw-twice");
+	ck_assert_int_eq(play(&g, "P1", "place c06 1"), -1);
+	ck_assert_str_eq(last_code(&g), "koc.not-in-hand");
+	ck_assert_int_eq(play(&g, "P1", "win 1 #1"), -1);
+	ck_assert_str_eq(last_code(&g), "koc.not-won");
+	ck_assert_int_eq(play(&g, "P1", "place c01 1"), 0);
+	ck_assert_int_eq(play(&g, "P1", "draw c12"), -1);
+	ck_assert_str_eq(last_code(&g), "koc.out-of-turn");
+	ck_assert_int_eq(play(&g, "P2", "draw ?"), 0);	/* c12 */
+	ck_assert_int_eq(play(&g, "P2", "place c12 1"), 0);
+	ck_assert_int_eq(hg_koc_class.turn(g.s), 2);
+	/* P1 fills sector 1 and finds it full. */
+	const char *p1[] = { "c02", "c03", "c04" };
+	const char *p2[] = { "c06", "c07", "c08" };
+	for (int i = 0; i < 3; i++) {
+		char buf[32];
+		snprintf(buf, sizeof buf, "draw c%02d", 13 + 2 * i);
+		ck_assert_int_eq(play(&g, "P1", buf), 0);
+		snprintf(buf, sizeof buf, "place %s 1", p1[i]);
+		ck_assert_int_eq(play(&g, "P1", buf), 0);
+		snprintf(buf, sizeof buf, "draw c%02d", 14 + 2 * i);
+		ck_assert_int_eq(play(&g, "P2", buf), 0);
+		snprintf(buf, sizeof buf, "place %s 2", p2[i]);
+		ck_assert_int_eq(play(&g, "P2", buf), 0);
+	}
+	ck_assert_int_eq(play(&g, "P1", "draw c19"), 0);
+	ck_assert_int_eq(play(&g, "P1", "place c05 1"), -1);
+	ck_assert_str_eq(last_code(&g), "koc.sector-full");
+	ck_assert_uint_eq(g.d.nunverified, 0);
+	game_close(&g);
+}
+END_TEST
+
+/* The proof fires: P1 is dealt c37..c40 and gathers them in sector 3:
+ * regiments of banners and helmets, battalions of swords, bows and lances.
+ * Beating that takes two regiments with three battalions, or three
+ * regiments; the only other cards showing both banner and helmet are c24,
+ * c30, c33 and c34, which make regiments of banners and helmets with single
+ * symbols only, and no four other cards share three kinds.  So territory 3
+ * is won the moment P1's fourth card lands, although P2 has no card there. */
+START_TEST(territory_won_early)
+{
+	game g;
+	hg_buf order;
+	hg_buf_init(&order);
+	hg_buf_puts(&order, "c37 c38 c39 c40 c01 c36 c35 c34 c33 c32");
+	for (int i = 2; i <= 31; i++)
+		hg_buf_printf(&order, " c%02d", i);
+	game_open(&g, "Ana; Ben", "DeckOrder", order.data, "P1", NULL);
+	hg_buf_free(&order);
+	ck_assert_ptr_nonnull(g.s);
+	ck_assert_int_eq(play(&g, "P1", "deal c37 c38 c39 c40 c01"), 0);
+	ck_assert_int_eq(play(&g, "P2", "deal c36 c35 c34 c33 c32"), 0);
+	const char *p1[] = { "c37", "c38", "c39" };
+	const char *p2[] = { "c36", "c35", "c34" };
+	for (int i = 0; i < 3; i++) {
+		char buf[32];
+		snprintf(buf, sizeof buf, "draw c%02d", 2 + 2 * i);
+		ck_assert_int_eq(play(&g, "P1", buf), 0);
+		snprintf(buf, sizeof buf, "place %s 3", p1[i]);
+		ck_assert_int_eq(play(&g, "P1", buf), 0);
+		snprintf(buf, sizeof buf, "draw c%02d", 3 + 2 * i);
+		ck_assert_int_eq(play(&g, "P2", buf), 0);
+		/* P2 gathers c36 c35 c34 in sector 2 */
+		snprintf(buf, sizeof buf, "place %s 2", p2[i]);
+		ck_assert_int_eq(play(&g, "P2", buf), 0);
+	}
+	ck_assert_uint_eq(g.s->npending, 0);
+	ck_assert_int_eq(play(&g, "P1", "draw c08"), 0);
+	ck_assert_int_eq(play(&g, "P1", "place c40 3"), 0);
+	ck_assert_uint_eq(g.s->npending, 1);
+	ck_assert_int_eq(g.s->winner[2], 0);
+	ck_assert_str_eq(hg_koc_class.to_move(g.s), "P1");
+	/* legal(): only the claim. */
+	hg_action_list l = { 0 };
+	hg_koc_class.legal(g.s, &l);
+	ck_assert_uint_eq(l.n, 1);
+	ck_assert_int_eq(l.v[0]->verb, KOC_WIN);
+	ck_assert_uint_eq(l.v[0]->sector, 3);
+	ck_assert_uint_eq(l.v[0]->marker, 1);
+	hg_koc_class.free_action(l.v[0]);
+	free(l.v);
+	ck_assert_int_eq(play(&g, "P2", "draw c09"), -1);
+	ck_assert_str_eq(last_code(&g), "koc.claim-missing");
+	ck_assert_int_eq(play(&g, "P2", "win 3 #1"), -1);
+	ck_assert_str_eq(last_code(&g), "koc.not-won");
+	ck_assert_int_eq(play(&g, "P1", "win 2 #1"), -1);
+	ck_assert_str_eq(last_code(&g), "koc.not-won");
+	ck_assert_int_eq(play(&g, "P1", "win 3 #2"), -1);
+	ck_assert_str_eq(last_code(&g), "koc.marker-number");
+	ck_assert_int_eq(play(&g, "P1", "win 3 #1"), 0);
+	ck_assert_str_eq(hg_koc_class.to_move(g.s), "P2");
+	ck_assert_int_eq(play(&g, "P1", "win 3 #1"), -1);
+	ck_assert_str_eq(last_code(&g), "koc.not-won");
+	/* P2 may still place cards there (and does). */
+	ck_assert_int_eq(play(&g, "P2", "draw c09"), 0);
+	ck_assert_int_eq(play(&g, "P2", "place c33 3"), 0);
+	ck_assert_uint_eq(g.s->npending, 0);
+	ck_assert_uint_eq(g.d.nerrors, 5);
+	game_close(&g);
+}
+END_TEST
+
+/* The proof does not fire: c36..c39 make a regiment of banners and four
+ * battalions, but c40 is still unplaced, and c40, c34, c33, c30 would
+ * make regiments of banners and helmets. */
+START_TEST(territory_not_yet_won)
+{
+	game g;
+	hg_buf order;
+	hg_buf_init(&order);
+	hg_buf_puts(&order, "c36 c37 c38 c39 c01 c02 c03 c04 c05 c06");
+	for (int i = 7; i <= 35; i++)
+		hg_buf_printf(&order, " c%02d", i);
+	hg_buf_puts(&order, " c40");
+	game_open(&g, "Ana; Ben", "DeckOrder", order.data, "P1", NULL);
+	hg_buf_free(&order);
+	ck_assert_int_eq(play(&g, "P1", "deal c36 c37 c38 c39 c01"), 0);
+	ck_assert_int_eq(play(&g, "P2", "deal c02 c03 c04 c05 c06"), 0);
+	const char *p1[] = { "c36", "c37", "c38", "c39" };
+	const char *p2[] = { "c02", "c03", "c04", "c05" };
+	for (int i = 0; i < 4; i++) {
+		char buf[32];
+		snprintf(buf, sizeof buf, "draw c%02d", 7 + 2 * i);
+		ck_assert_int_eq(play(&g, "P1", buf), 0);
+		snprintf(buf, sizeof buf, "place %s 4", p1[i]);
+		ck_assert_int_eq(play(&g, "P1", buf), 0);
+		snprintf(buf, sizeof buf, "draw c%02d", 8 + 2 * i);
+		ck_assert_int_eq(play(&g, "P2", buf), 0);
+		snprintf(buf, sizeof buf, "place %s 1", p2[i]);
+		ck_assert_int_eq(play(&g, "P2", buf), 0);
+	}
+	ck_assert_uint_eq(g.s->npending, 0);
+	ck_assert_int_eq(g.s->winner[3], -1);
+	hg_buf b;
+	hg_buf_init(&b);
+	hg_koc_key_describe(hg_koc_sector_key(g.s, 0, 3), &b);
+	ck_assert_str_eq(b.data, "regiment banner; battalions helmet, swords, bow, lance");
+	hg_buf_free(&b);
+	ck_assert_int_eq(play(&g, "P1", "win 4 #1"), -1);
+	ck_assert_str_eq(last_code(&g), "koc.not-won");
+	ck_assert_ptr_null(hg_koc_class.result(g.s));
+	game_close(&g);
+}
+END_TEST
+
+/* Plays a whole game choosing uniformly among legal(), checking each listed
+ * action is accepted, that the game ends, and that the result agrees with
+ * an independent count of the markers. */
+static void random_game(const char *players, const char *seed, const char *variant,
+			int hide)
+{
+	game g;
+	game_open(&g, players, hide ? NULL : "Seed", seed, hide ? "P1" : NULL, variant);
+	ck_assert_ptr_nonnull(g.s);
+	hg_prng r;
+	hg_prng_seed(&r, seed);
+	size_t actions = 0;
+	unsigned claims = 0;
+	while (!hg_koc_class.result(g.s)) {
+		hg_action_list l = { 0 };
+		hg_koc_class.legal(g.s, &l);
+		ck_assert_uint_gt(l.n, 0);
+		hg_action *a = l.v[hg_prng_below(&r, (uint32_t)l.n)];
+		/* Round trip through the notation. */
+		hg_buf seat, body;
+		hg_buf_init(&seat);
+		hg_buf_init(&body);
+		hg_koc_class.format(g.s, a, &seat, &body);
+		ck_assert_int_eq(play(&g, seat.data, body.data), 0);
+		claims += a->verb == KOC_WIN;
+		hg_buf_free(&seat);
+		hg_buf_free(&body);
+		for (size_t i = 0; i < l.n; i++)
+			hg_koc_class.free_action(l.v[i]);
+		free(l.v);
+		ck_assert_uint_lt(++actions, 1000);
+	}
+	ck_assert_uint_eq(claims, 5);
+	ck_assert_uint_eq(g.d.nerrors, 0);
+	if (!hide)
+		ck_assert_uint_eq(g.d.n, 0);
+	/* Every territory won; the markers 1..5 each once. */
+	unsigned count[4] = { 0 }, seen = 0;
+	for (int k = 0; k < 5; k++) {
+		ck_assert_int_ge(g.s->winner[k], 0);
+		count[g.s->winner[k]]++;
+		seen |= 1u << g.s->marker[k];
+	}
+	ck_assert_uint_eq(seen, 0x3eu);
+	if (!variant) {
+		/* The winner holds most markers; on a tie, the lower highest. */
+		const char *res = hg_koc_class.result(g.s);
+		unsigned w = (unsigned)(res[1] - '1');
+		for (unsigned p = 0; p < g.s->nplayers; p++) {
+			ck_assert_uint_ge(count[w], count[p]);
+			if (p != w && count[p] == count[w]) {
+				unsigned hw = 0, hp = 0;
+				for (int k = 0; k < 5; k++) {
+					if (g.s->winner[k] == (int)w && g.s->marker[k] > hw)
+						hw = g.s->marker[k];
+					if (g.s->winner[k] == (int)p && g.s->marker[k] > hp)
+						hp = g.s->marker[k];
+				}
+				ck_assert_uint_lt(hw, hp);
+			}
+		}
+	}
+	/* render() shows every player and the territories. */
+	hg_buf out;
+	hg_buf_init(&out);
+	hg_koc_class.render(g.s, &out);
+	ck_assert_ptr_nonnull(strstr(out.data, "territories:"));
+	ck_assert_ptr_nonnull(strstr(out.data, "over: "));
+	hg_buf_free(&out);
+	game_close(&g);
+}
+
+START_TEST(random_games_end)
+{
+	static const char *const players[] = { "A; B", "A; B; C", "A; B; C; D" };
+	char seed[32];
+	for (int i = 0; i < 12; i++) {
+		snprintf(seed, sizeof seed, "random-%d", i);
+		random_game(players[i % 3], seed, i % 2 ? "points" : NULL, 0);
+	}
+}
+END_TEST
+
+START_TEST(random_games_hidden)
+{
+	/* No deck order: legal() offers '?' draws and unseen cards. */
+	random_game("A; B", "hidden-1", NULL, 1);
+	random_game("A; B; C; D", "hidden-2", NULL, 1);
+}
+END_TEST
+
+START_TEST(points_result)
+{
+	game g;
+	game_open(&g, "A; B; C", "Seed", "pts", NULL, "points");
+	ck_assert_ptr_nonnull(g.s);
+	hg_prng r;
+	hg_prng_seed(&r, "pts-moves");
+	while (!hg_koc_class.result(g.s)) {
+		hg_action_list l = { 0 };
+		hg_koc_class.legal(g.s, &l);
+		ck_assert_int_eq(hg_koc_class.apply(g.s, l.v[hg_prng_below(&r, (uint32_t)l.n)], &g.d), 0);
+		for (size_t i = 0; i < l.n; i++)
+			hg_koc_class.free_action(l.v[i]);
+		free(l.v);
+	}
+	/* Recount: 3 for the territory, 2 and 1 for the next complete armies. */
+	unsigned pts[3] = { 0 };
+	for (unsigned k = 0; k < 5; k++) {
+		pts[g.s->winner[k]] += 3;
+		int rank[3], n = 0;
+		for (unsigned p = 0; p < 3; p++)
+			if (g.s->nsector[p][k] == 4 && (int)p != g.s->winner[k])
+				rank[n++] = (int)p;
+		if (n == 2 && hg_koc_army_cmp(hg_koc_sector_key(g.s, (unsigned)rank[1], k),
+					      g.s->completed[rank[1]][k],
+					      hg_koc_sector_key(g.s, (unsigned)rank[0], k),
+					      g.s->completed[rank[0]][k]) > 0) {
+			int t = rank[0];
+			rank[0] = rank[1];
+			rank[1] = t;
+		}
+		for (int i = 0; i < n; i++)
+			pts[rank[i]] += 2 - (unsigned)i;
+	}
+	char want[64];
+	unsigned best = 0;
+	for (unsigned p = 1; p < 3; p++)
+		if (pts[p] > pts[best])
+			best = p;
+	snprintf(want, sizeof want, "(P1 %u, P2 %u, P3 %u)", pts[0], pts[1], pts[2]);
+	const char *res = hg_koc_class.result(g.s);
+	ck_assert_ptr_nonnull(strstr(res, want));
+	if ((pts[0] == pts[best]) + (pts[1] == pts[best]) + (pts[2] == pts[best]) == 1)
+		ck_assert_uint_eq((unsigned)(res[1] - '1'), best);
+	game_close(&g);
+}
+END_TEST
+
+START_TEST(hidden_cards)
+{
+	game g;
+	game_open(&g, "Ana; Ben", NULL, NULL, "P2", NULL);
+	ck_assert_ptr_nonnull(g.s);
+	ck_assert_int_eq(play(&g, "P2", "deal c01 ? ? ? ?"), 0);
+	ck_assert_int_eq(play(&g, "P1", "deal ? ? ? ? c01"), -1);
+	ck_assert_str_eq(last_code(&g), "koc.card-seen");
+	ck_assert_int_eq(play(&g, "P1", "deal c02 c03 c04 c05 c06"), 0);
+	ck_assert_int_eq(play(&g, "P2", "draw c02"), -1);
+	ck_assert_str_eq(last_code(&g), "koc.card-seen");
+	ck_assert_int_eq(play(&g, "P2", "draw ?"), 0);
+	/* A card P1 is known to hold: illegal.  An unseen one: unverified. */
+	ck_assert_int_eq(play(&g, "P2", "place c02 1"), -1);
+	ck_assert_str_eq(last_code(&g), "koc.not-in-hand");
+	ck_assert_uint_eq(g.d.nunverified, 0);
+	ck_assert_int_eq(play(&g, "P2", "place c40 1"), 0);
+	ck_assert_uint_eq(g.d.nunverified, 1);
+	ck_assert_str_eq(last_code(&g), "koc.hidden-card");
+	ck_assert_uint_eq(g.s->hidden[1], 4);
+	/* P1 holds no hidden card: an unseen card is not in P1's hand. */
+	ck_assert_int_eq(play(&g, "P1", "draw c07"), 0);
+	ck_assert_int_eq(play(&g, "P1", "place c39 1"), -1);
+	ck_assert_str_eq(last_code(&g), "koc.not-in-hand");
+	ck_assert_int_eq(play(&g, "P1", "place c07 1"), 0);
+	/* legal(): P2 may draw '?' or any unseen card. */
+	hg_action_list l = { 0 };
+	hg_koc_class.legal(g.s, &l);
+	ck_assert_uint_eq(l.n, 1 + 40 - 8);	/* c01..c07 and c40 are seen */
+	for (size_t i = 0; i < l.n; i++)
+		hg_koc_class.free_action(l.v[i]);
+	free(l.v);
+	game_close(&g);
+}
+END_TEST
+
+/* Ruling 10: once the deck is empty and P1's hand is all known, every card
+ * not yet seen is in P2's hand, so P2's placements are certain again. */
+START_TEST(hidden_cards_after_the_deck)
+{
+	game g;
+	game_open(&g, "Ana; Ben", NULL, NULL, "P1", NULL);
+	unsigned before = 0, after = 0, placed_before = 0, placed_after = 0;
+	while (!hg_koc_class.result(g.s)) {
+		hg_action_list l = { 0 };
+		hg_koc_class.legal(g.s, &l);
+		ck_assert_uint_gt(l.n, 0);
+		/* P1's cards are named, P2's hidden: take P1's first named card
+		 * and P2's '?' (listed first). */
+		hg_action *a = l.v[0];
+		if (a->verb != KOC_WIN && a->seat == 0 && l.n > 1 && a->ncards &&
+		    a->card[0] == KOC_HIDDEN)
+			a = l.v[1];
+		if (a->verb == KOC_DEAL && a->seat == 0)
+			for (unsigned k = 0; k < KOC_HAND; k++)
+				a->card[k] = (int)k;	/* c01 .. c05 */
+		size_t n = g.d.nunverified;
+		int deck_empty = g.s->dealt == g.s->cards->n;
+		ck_assert_int_eq(hg_koc_class.apply(g.s, a, &g.d), 0);
+		if (a->verb == KOC_PLACE && a->seat == 1) {
+			if (deck_empty) {
+				after += (unsigned)(g.d.nunverified - n);
+				placed_after++;
+			} else {
+				before += (unsigned)(g.d.nunverified - n);
+				placed_before++;
+			}
+		}
+		for (size_t i = 0; i < l.n; i++)
+			hg_koc_class.free_action(l.v[i]);
+		free(l.v);
+	}
+	ck_assert_uint_eq(g.d.nerrors, 0);
+	/* Each of P2's placements is unverified while the deck lasts, none after. */
+	ck_assert_uint_eq(before, placed_before);
+	ck_assert_uint_ge(placed_before, 10);
+	ck_assert_uint_gt(placed_after, 0);
+	ck_assert_uint_eq(after, 0);
+	game_close(&g);
+}
+END_TEST
+
+START_TEST(legal_listing)
+{
+	game g;
+	char *order = file_order();
+	game_open(&g, "Ana; Ben", "DeckOrder", order, "P2", NULL);
+	free(order);
+	hg_action_list l = { 0 };
+	hg_koc_class.legal(g.s, &l);
+	ck_assert_uint_eq(l.n, 1);
+	ck_assert_int_eq(l.v[0]->verb, KOC_DEAL);
+	ck_assert_uint_eq(l.v[0]->seat, 1);
+	ck_assert_int_eq(l.v[0]->card[4], 4);	/* c05 */
+	hg_koc_class.free_action(l.v[0]);
+	free(l.v);
+	ck_assert_int_eq(play(&g, "P2", "deal c01 c02 c03 c04 c05"), 0);
+	ck_assert_int_eq(play(&g, "P1", "deal c06 c07 c08 c09 c10"), 0);
+	ck_assert_int_eq(play(&g, "P2", "draw c11"), 0);
+	memset(&l, 0, sizeof l);
+	hg_koc_class.legal(g.s, &l);
+	/* Six cards in hand, five empty sectors. */
+	ck_assert_uint_eq(l.n, 30);
+	for (size_t i = 0; i < l.n; i++) {
+		ck_assert_int_eq(l.v[i]->verb, KOC_PLACE);
+		ck_assert_int_eq(g.s->loc[l.v[i]->card[0]], KOC_IN_HAND + 1);
+		hg_koc_class.free_action(l.v[i]);
+	}
+	free(l.v);
+	ck_assert_str_eq(hg_koc_class.to_move(g.s), "P2");
+	hg_buf out;
+	hg_buf_init(&out);
+	hg_koc_class.render(g.s, &out);
+	ck_assert_ptr_nonnull(strstr(out.data, "c11 [lance bow]"));
+	ck_assert_ptr_nonnull(strstr(out.data, "to move: P2, to place a card"));
+	ck_assert_ptr_nonnull(strstr(out.data, "deck: 29 cards"));
+	hg_buf_free(&out);
+	game_close(&g);
+}
+END_TEST
+
+Suite *unit_suite(void)
+{
+	Suite *s = suite_create("kingdoms-of-crusaders");
+	TCase *tc = tcase_create("army");
+	tcase_add_test(tc, squads_of_an_army);
+	tcase_add_test(tc, card_symbols_print_weakest_first);
+	tcase_add_loop_test(tc, ranking_every_level, 0, (int)HG_ARRAY_LEN(level_cases));
+	tcase_add_test(tc, ranking_all_alike_first_to_complete);
+	tcase_add_test(tc, ranking_is_a_strict_weak_order);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("early-win");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, early_win_must_fire);
+	tcase_add_test(tc, early_win_must_not_fire);
+	tcase_add_test(tc, early_win_matches_brute_force);
+	tcase_add_test(tc, early_win_large_pools);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("data");
+	tcase_add_loop_test(tc, deck_diagnostics, 0, (int)HG_ARRAY_LEN(deck_cases));
+	tcase_add_test(tc, deck_good_and_two_decks);
+	tcase_add_test(tc, shipped_deck);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("engine");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, parse_actions);
+	tcase_add_test(tc, two_decks_ids);
+	tcase_add_test(tc, setup_errors);
+	tcase_add_test(tc, first_player_from_the_deal);
+	tcase_add_test(tc, seed_orders_the_deck);
+	tcase_add_test(tc, turn_sequence_errors);
+	tcase_add_test(tc, territory_won_early);
+	tcase_add_test(tc, territory_not_yet_won);
+	tcase_add_test(tc, random_games_end);
+	tcase_add_test(tc, random_games_hidden);
+	tcase_add_test(tc, points_result);
+	tcase_add_test(tc, hidden_cards);
+	tcase_add_test(tc, hidden_cards_after_the_deck);
+	tcase_add_test(tc, legal_listing);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,913 @@
+/* test-parser.c - the HGN parser (grammar/hgn.ebnf, Parts 2 and 3): the
+ * record it builds, every diagnostic it emits, recovery, multi-game files,
+ * streaming, limits, hostile bytes, and every records/malformed/ record
+ * against its .expect sidecar. */
+#include "unit.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "herald.h"
+#include "lexer.h"
+
+typedef struct games {
+	hg_game_record **v;
+	size_t n;
+} games;
+
+static void games_free(games *gs)
+{
+	for (size_t i = 0; i < gs->n; i++)
+		hg_record_free(gs->v[i]);
+	free(gs->v);
+	gs->v = NULL;
+	gs->n = 0;
+}
+
+/* Parses every game of a parser; returns the last hg_parser_next result. */
+static int parse_with(hg_parser *p, hg_diags *d, games *gs)
+{
+	hg_game_record *g;
+	int rc;
+	memset(gs, 0, sizeof *gs);
+	while ((rc = hg_parser_next(p, &g, d)) == 1) {
+		ck_assert_ptr_nonnull(g);
+		gs->v = hg_xrealloc(gs->v, (gs->n + 1) * sizeof *gs->v);
+		gs->v[gs->n++] = g;
+	}
+	return rc;
+}
+
+static size_t parse_n(const char *text, size_t len, const hg_limits *lim, hg_diags *d,
+		      games *gs)
+{
+	hg_parser *p = hg_parser_open_mem("t.hgn", text, len);
+	if (lim)
+		hg_parser_set_limits(p, lim);
+	ck_assert_int_eq(parse_with(p, d, gs), 0);
+	hg_parser_close(p);
+	return gs->n;
+}
+
+static size_t parse(const char *text, hg_diags *d, games *gs)
+{
+	return parse_n(text, strlen(text), NULL, d, gs);
+}
+
+/* Diagnostics as "line:col code" lines. */
+static char *codes(const hg_diags *d)
+{
+	hg_buf b;
+	hg_buf_init(&b);
+	for (size_t i = 0; i < d->n; i++)
+		hg_buf_printf(&b, "%u:%u %s\n", d->v[i].line, d->v[i].col, d->v[i].code);
+	return hg_buf_steal(&b);
+}
+
+/* The GNU text of the diagnostics, without colour and without notes. */
+static char *diag_text(const hg_diags *d)
+{
+	hg_buf b, one;
+	hg_buf_init(&b);
+	hg_buf_init(&one);
+	for (size_t i = 0; i < d->n; i++) {
+		hg_buf_clear(&one);
+		hg_diag_format(&d->v[i], &one, 0);
+		const char *nl = strchr(one.data, '\n');
+		hg_buf_putn(&b, one.data, (size_t)(nl - one.data) + 1);
+	}
+	hg_buf_free(&one);
+	return hg_buf_steal(&b);
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "rb");
+	ck_assert_msg(fp != NULL, "cannot open %s", path);
+	hg_buf b;
+	hg_buf_init(&b);
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
+		hg_buf_putn(&b, chunk, n);
+	fclose(fp);
+	*len = b.len;
+	return hg_buf_steal(&b);
+}
+
+#define HEAD "[Game \"kingdoms-of-crusaders\"]\n[Date \"2026.11.21\"]\n[Players \"Ana; Ben\"]\n"
+
+static const char brief_example[] =
+	"; a line comment\n"
+	"[Game \"kingdoms-of-crusaders\"]\n"
+	"[Date \"2026.11.21\"]\n"
+	"[Players \"Ana; Ben\"]\n"
+	"[Seed \"club-final-3\"]\n"
+	"[Result \"P1\"]\n"
+	"\n"
+	"1. P1: draw c12 P1: place c12 3 {Ana opens} P2: draw c07 P2: place c07 1!\n"
+	"2. P1: draw ? P1: place c22 3 $1 (P1: place c22 4 {better?}) P2: draw ?!\n"
+	"\"P1\"\n";
+
+START_TEST(brief_example_builds_the_record)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	games gs;
+	ck_assert_uint_eq(parse(brief_example, &d, &gs), 1);
+	ck_assert_uint_eq(d.n, 0);
+	hg_game_record *g = gs.v[0];
+	ck_assert_str_eq(g->file, "t.hgn");
+	ck_assert_uint_eq(g->pos.line, 1);	/* the first header comment */
+	ck_assert_uint_eq(g->header.n, 1);
+	ck_assert_str_eq(g->header.nodes[0].comment, "a line comment");
+	ck_assert_int_eq(g->header.nodes[0].line_comment, 1);
+	ck_assert_uint_eq(g->ntags, 5);
+	ck_assert_str_eq(hg_record_tag_value(g, "Seed"), "club-final-3");
+	const hg_tag *game = hg_record_tag(g, "Game");
+	ck_assert_uint_eq(game->pos.line, 2);
+	ck_assert_uint_eq(game->pos.col, 7);	/* the value */
+	ck_assert_str_eq(g->result, "P1");
+	ck_assert_uint_eq(g->result_pos.line, 10);
+	ck_assert_uint_eq(g->result_pos.col, 1);
+
+	const hg_line *m = &g->moves;
+	ck_assert_uint_eq(m->n, 12);
+	static const hg_node_kind kinds[] = {
+		HG_NODE_MOVENUM, HG_NODE_ACTION, HG_NODE_ACTION, HG_NODE_COMMENT,
+		HG_NODE_ACTION, HG_NODE_ACTION, HG_NODE_MOVENUM, HG_NODE_ACTION,
+		HG_NODE_ACTION, HG_NODE_NAG, HG_NODE_VARIATION, HG_NODE_ACTION,
+	};
+	for (size_t i = 0; i < HG_ARRAY_LEN(kinds); i++)
+		ck_assert_msg(m->nodes[i].kind == kinds[i], "node %zu", i);
+	ck_assert_uint_eq(m->nodes[0].number, 1);
+	const hg_node *place = &m->nodes[2];
+	ck_assert_str_eq(place->action.seat, "P1");
+	ck_assert_str_eq(place->action.text, "place c12 3");
+	ck_assert_uint_eq(place->action.ntoks, 3);
+	ck_assert_int_eq(place->action.toks[2].kind, HG_ATOK_NUMBER);
+	ck_assert_uint_eq(place->pos.line, 8);
+	ck_assert_uint_eq(place->pos.col, 17);
+	ck_assert_uint_eq(place->action.pos.col, 21);
+	ck_assert_ptr_eq(place->pos.file, g->file);
+	ck_assert_ptr_eq(place->action.toks[0].pos.file, g->file);
+	ck_assert_ptr_null(place->glyph);
+	ck_assert_str_eq(m->nodes[3].comment, "Ana opens");
+	ck_assert_int_eq(m->nodes[3].line_comment, 0);
+	ck_assert_str_eq(m->nodes[5].glyph, "!");
+	ck_assert_str_eq(m->nodes[5].action.text, "place c07 1");
+	ck_assert_int_eq(m->nodes[7].action.toks[1].kind, HG_ATOK_UNKNOWN);
+	ck_assert_uint_eq(m->nodes[9].number, 1);
+	const hg_line *v = m->nodes[10].variation;
+	ck_assert_uint_eq(v->n, 2);
+	ck_assert_str_eq(v->nodes[0].action.text, "place c22 4");
+	ck_assert_str_eq(v->nodes[1].comment, "better?");
+	ck_assert_str_eq(m->nodes[11].action.text, "draw ?");
+	ck_assert_str_eq(m->nodes[11].glyph, "!");
+	games_free(&gs);
+	hg_diags_free(&d);
+}
+END_TEST
+
+START_TEST(bodies_span_lines)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	games gs;
+	parse(HEAD "[Result \"*\"]\n\nantioquia: attack homs from latakia\n"
+	      "  with 2 3\n  dice 1 3 4 4 6 damasco: pass\n*\n", &d, &gs);
+	ck_assert_uint_eq(d.n, 0);
+	const hg_line *m = &gs.v[0]->moves;
+	ck_assert_uint_eq(m->n, 2);
+	ck_assert_str_eq(m->nodes[0].action.text,
+			 "attack homs from latakia with 2 3 dice 1 3 4 4 6");
+	ck_assert_uint_eq(m->nodes[0].action.toks[4].pos.line, 7);
+	ck_assert_uint_eq(m->nodes[0].action.toks[4].pos.col, 3);
+	ck_assert_str_eq(m->nodes[1].action.seat, "damasco");
+	games_free(&gs);
+	hg_diags_free(&d);
+}
+END_TEST
+
+START_TEST(variations_nest)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	games gs;
+	parse(HEAD "[Result \"*\"]\n\n1. P1: a (P1: b (P1: c (P1: d) P1: e) {x}) "
+	      "(2. P1: f) P2: g\n*\n", &d, &gs);
+	ck_assert_uint_eq(d.n, 0);
+	const hg_line *m = &gs.v[0]->moves;
+	ck_assert_uint_eq(m->n, 5);
+	const hg_line *v1 = m->nodes[2].variation;
+	ck_assert_uint_eq(v1->n, 3);
+	const hg_line *v2 = v1->nodes[1].variation;
+	ck_assert_uint_eq(v2->n, 3);
+	ck_assert_str_eq(v2->nodes[1].variation->nodes[0].action.text, "d");
+	ck_assert_str_eq(v2->nodes[2].action.text, "e");
+	ck_assert_str_eq(v1->nodes[2].comment, "x");
+	ck_assert_uint_eq(m->nodes[3].variation->nodes[0].number, 2);
+	/* an empty variation is syntax, not an error */
+	games_free(&gs);
+	parse(HEAD "[Result \"*\"]\n\nP1: a ()\n*\n", &d, &gs);
+	ck_assert_uint_eq(d.n, 0);
+	ck_assert_uint_eq(gs.v[0]->moves.nodes[1].variation->n, 0);
+	games_free(&gs);
+	hg_diags_free(&d);
+}
+END_TEST
+
+START_TEST(comments_everywhere)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	games gs;
+	const char *src =
+		"{before}\n[Game \"kingdoms-of-crusaders\"] ; after Game\n[Date \"2026.11.21\"]\n"
+		"{between\n\ntags}\n[Players \"Ana; Ben\"]\n[Result \"*\"]\n{moves start}\n"
+		"P1: a {x} ; y\n(P1: b {in} ; var\n) $3 {z}\n* {trailer 1}\n; trailer 2\n\n"
+		"; header of 2\n" HEAD "[Result \"*\"]\n\n*\n\n; at the end\n";
+	ck_assert_uint_eq(parse(src, &d, &gs), 2);
+	ck_assert_uint_eq(d.n, 0);
+	hg_game_record *g = gs.v[0];
+	ck_assert_uint_eq(g->header.n, 3);
+	ck_assert_str_eq(g->header.nodes[0].comment, "before");
+	ck_assert_str_eq(g->header.nodes[1].comment, "after Game");
+	ck_assert_str_eq(g->header.nodes[2].comment, "between\n\ntags");
+	ck_assert_str_eq(g->moves.nodes[0].comment, "moves start");
+	ck_assert_str_eq(g->moves.nodes[2].comment, "x");
+	ck_assert_str_eq(g->moves.nodes[3].comment, "y");
+	const hg_line *v = g->moves.nodes[4].variation;
+	ck_assert_str_eq(v->nodes[1].comment, "in");
+	ck_assert_str_eq(v->nodes[2].comment, "var");
+	ck_assert_int_eq(v->nodes[2].line_comment, 1);
+	ck_assert_uint_eq(g->trailer.n, 2);
+	ck_assert_str_eq(g->trailer.nodes[0].comment, "trailer 1");
+	ck_assert_str_eq(g->trailer.nodes[1].comment, "trailer 2");
+	/* after a blank line: the next game's header; at the end: the trailer */
+	hg_game_record *g2 = gs.v[1];
+	ck_assert_uint_eq(g2->header.n, 1);
+	ck_assert_str_eq(g2->header.nodes[0].comment, "header of 2");
+	ck_assert_uint_eq(g2->pos.line, 16);
+	ck_assert_ptr_eq(g2->header.nodes[0].pos.file, g2->file);
+	ck_assert_uint_eq(g2->trailer.n, 1);
+	ck_assert_str_eq(g2->trailer.nodes[0].comment, "at the end");
+	ck_assert_ptr_eq(g2->trailer.nodes[0].pos.file, g2->file);
+	games_free(&gs);
+	hg_diags_free(&d);
+}
+END_TEST
+
+START_TEST(termination_markers)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	games gs;
+	parse(HEAD "[Result \"*\"]\n\nP1: a\n*\n\n" HEAD "[Result \"*\"]\n\n\"*\"\n\n"
+	      HEAD "[Result \" Ana \\\"the\\\" 2nd \"]\n\n\"Ana \\\"the\\\" 2nd\"\n", &d, &gs);
+	ck_assert_uint_eq(gs.n, 3);
+	ck_assert_uint_eq(d.n, 0);
+	ck_assert_str_eq(gs.v[0]->result, "*");
+	ck_assert_uint_eq(gs.v[0]->result_pos.line, 7);
+	ck_assert_str_eq(gs.v[1]->result, "*");
+	ck_assert_str_eq(gs.v[2]->result, "Ana \"the\" 2nd");
+	games_free(&gs);
+	hg_diags_free(&d);
+}
+END_TEST
+
+START_TEST(dates)
+{
+	static const char *const good[] = {
+		"2026.11.21", "????.??.??", "2026.??.??", "????.02.29", "2024.02.29",
+		"2000.02.29", "2026.12.31", "2026.??.31", "0001.01.01",
+	};
+	static const char *const bad[] = {
+		"2026-11-21", "2026.13.01", "2026.00.10", "2026.11.00", "2026.02.29",
+		"1900.02.29", "2026.04.31", "2026.11.2", "20?6.11.21", "2026.11.21 ",
+		"", "2026.1?.01", "2026.11.32",
+	};
+	for (size_t i = 0; i < HG_ARRAY_LEN(good) + HG_ARRAY_LEN(bad); i++) {
+		int ok = i < HG_ARRAY_LEN(good);
+		const char *date = ok ? good[i] : bad[i - HG_ARRAY_LEN(good)];
+		hg_buf src;
+		hg_buf_init(&src);
+		hg_buf_printf(&src, "[Game \"g\"]\n[Date \"%s\"]\n[Players \"a\"]\n[Result \"*\"]\n*\n",
+			      date);
+		hg_diags d;
+		hg_diags_init(&d);
+		games gs;
+		parse(src.data, &d, &gs);
+		char *c = codes(&d);
+		ck_assert_msg(strcmp(c, ok ? "" : "2:7 hgn.bad-date\n") == 0, "'%s': %s", date, c);
+		free(c);
+		games_free(&gs);
+		hg_diags_free(&d);
+		hg_buf_free(&src);
+	}
+}
+END_TEST
+
+/* Each diagnostic code, from the smallest input that shows it. */
+static const struct {
+	const char *src;
+	const char *want;	/* "line:col code" lines */
+	int limit;		/* lowered limits (see below) */
+} code_cases[] = {
+	{ HEAD "[Result \"*\"]\nP1: a \xff b\n*\n", "5:7 hgn.invalid-utf8\n", 0 },
+	{ HEAD "[Result \"*\"]\n\\\n*\n", "5:1 hgn.unexpected-char\n", 0 },
+	{ HEAD "[Result \"*\"]\n[Event \"x\n*\n", "5:8 hgn.unterminated-string\n", 0 },
+	{ HEAD "[Result \"*\"]\n[Event \"\\x\"]\n*\n", "5:9 hgn.bad-escape\n", 0 },
+	{ HEAD "[Result \"*\"]\n* {x", "5:3 hgn.unterminated-comment\n", 0 },
+	{ HEAD "[Result \"*\"]\nP1: a!!!\n*\n", "5:6 hgn.bad-glyph\n", 0 },
+	{ HEAD "[Result \"*\"]\nP1: a !\n*\n", "5:7 hgn.detached-glyph\n", 0 },
+	{ HEAD "[Result \"*\"]\nP1: a $256\n*\n", "5:7 hgn.bad-nag\n", 0 },
+	{ HEAD "[Result \"*\"]\n4294967296. P1: a\n*\n", "5:1 hgn.bad-move-number\n", 0 },
+	{ HEAD "[Result \"*\"]\nP1: abcdefghijklmnopqrstuvwxyz\n*\n", "5:5 hgn.too-long\n", 1 },
+	{ HEAD "[Result \"*\"]\nP1: a b c d e f g h i j k l m n o p q r s t u v w x y z 1 2 3 4 5\n*\n",
+	  "5:41 hgn.line-too-long\n", 1 },
+	{ HEAD "[Result \"*\"]\n" "P1: a b c d e f g h i j k l m n o p q r s t u v w x y z\n"
+	  "P1: a b c d e f g h i j k l m n o p q r s t u v w x y z\n"
+	  "P1: a b c d e f g h i j k l m n o p q r s t u v w x y z\n*\n\n" HEAD "[Result \"*\"]\n*\n",
+	  "7:4 hgn.game-too-long\n", 2 },
+	{ HEAD "[Result \"*\"]\n\\ \\ \\ \\\n*\n",
+	  "5:1 hgn.unexpected-char\n5:3 hgn.unexpected-char\n5:5 hgn.unexpected-char\n"
+	  "5:7 hgn.too-many-errors\n", 1 },
+	{ HEAD "[Result \"*\"]\nP1: a P1: b P1: c P1: d\n*\n", "5:19 hgn.too-many-actions\n", 1 },
+	{ HEAD "[Result \"*\"]\nP1: a ((((P1: b))))\n*\n", "5:10 hgn.too-deep\n", 1 },
+	{ HEAD "[Result \"*\"]\n1. draw c12\n*\n", "5:4 hgn.missing-seat\n", 0 },
+	{ HEAD "[Result \"*\"]\n: draw c12\n*\n", "5:1 hgn.stray-colon\n", 0 },
+	{ HEAD "[Result \"*\"]\nP1: P2: x\n*\n", "5:1 hgn.empty-action\n", 0 },
+	{ HEAD "[Result \"*\"]\nP1: x ]\n*\n", "5:7 hgn.unexpected-token\n", 0 },
+	{ HEAD "[Result \"*\"]\nP1: x [Event \"y\"] P2: z\n*\n", "5:7 hgn.unexpected-token\n", 0 },
+	{ HEAD "[Result \"*\"]\nP1: x)\n*\n", "5:6 hgn.unbalanced-paren\n", 0 },
+	{ HEAD "[Result \"*\"]\nP1: x (P1: y\n*\n", "5:7 hgn.unterminated-variation\n", 0 },
+	{ HEAD "[Result \"*\"]\nP1: x (P1: y (P1: z)\n", "5:7 hgn.unterminated-variation\n"
+	  "5:21 hgn.missing-termination\n", 0 },
+	{ HEAD "[Result \"*\"\n*\n", "4:12 hgn.bad-tag\n", 0 },
+	{ HEAD "[Result]\n*\n", "4:8 hgn.bad-tag\n", 0 },
+	{ HEAD "[Result\n\"*\"]\n*\n", "4:8 hgn.bad-tag\n5:4 hgn.after-termination\n", 0 },
+	{ HEAD "[\n[Result \"*\"]\n*\n", "4:2 hgn.bad-tag\n", 0 },
+	{ HEAD "[1st \"x\"] [Result \"*\"]\n*\n", "4:2 hgn.bad-tag\n", 0 },
+	{ HEAD "[Result \"*\"]\n[Date \"2026.11.21\"]\n*\n", "5:2 hgn.duplicate-tag\n", 0 },
+	{ "[Game \"g\"]\n[Players \"a\"]\n*\n", "1:1 hgn.missing-tag\n1:1 hgn.missing-tag\n", 0 },
+	{ "[Game \"g\"]\n[Date \"????.??.??\"]\n[Result \"*\"]\n*\n", "1:1 hgn.missing-tag\n", 0 },
+	{ "P1: a\n*\n", "1:1 hgn.missing-tag\n", 0 },
+	{ HEAD "[Result \"*\"]\n[Seat2 \"b\"]\n*\n", "5:8 hgn.bad-players\n", 0 },
+	{ "[Game \"g\"]\n[Date \"????.??.??\"]\n[Players \"a;\"]\n[Result \"*\"]\n*\n",
+	  "3:10 hgn.bad-players\n", 0 },
+	{ "[Game \"g\"]\n[Date \"????.??.??\"]\n[Seat1 \" \"]\n[Result \"*\"]\n*\n",
+	  "3:8 hgn.bad-players\n", 0 },
+	{ HEAD "[Result \"P1\"]\nP1: a\n\"P2\"\n", "6:1 hgn.result-mismatch\n", 0 },
+	{ HEAD "[Result \"P1\"]\nP1: a\n", "5:6 hgn.missing-termination\n", 0 },
+	{ HEAD "[Result \"*\"]\n", "4:13 hgn.missing-termination\n", 0 },
+	{ HEAD "[Result \"*\"]\n* P1: a\n", "5:3 hgn.after-termination\n", 0 },
+	{ HEAD "[Result \"*\"]\n*\n" HEAD "[Result \"*\"]\n*\n", "6:1 hgn.glued-game\n", 0 },
+	{ HEAD "[Result \"*\"]\nP1: a\n" HEAD "[Result \"*\"]\n*\n",
+	  "5:6 hgn.missing-termination\n6:1 hgn.glued-game\n", 0 },
+	{ "; only\n{comments}\n", "1:1 hgn.no-game\n", 0 },
+	{ HEAD "[Result \"*\"]\n*\n\n\n", "", 0 },
+	{ "", "", 0 },
+};
+
+START_TEST(every_code)
+{
+	int i = _i;
+	hg_limits lim;
+	hg_limits_default(&lim);
+	if (code_cases[i].limit == 1) {
+		lim.token = 24;
+		lim.line = 40;
+		lim.errors = 3;
+		lim.actions = 3;
+		lim.nesting = 3;
+	} else if (code_cases[i].limit == 2) {
+		lim.game = 200;
+	}
+	hg_diags d;
+	hg_diags_init(&d);
+	games gs;
+	parse_n(code_cases[i].src, strlen(code_cases[i].src), &lim, &d, &gs);
+	char *c = codes(&d);
+	ck_assert_msg(strcmp(c, code_cases[i].want) == 0, "case %d:\n%s\nwant:\n%s\ngot:\n%s", i,
+		      code_cases[i].src, code_cases[i].want, c);
+	free(c);
+	games_free(&gs);
+	hg_diags_free(&d);
+}
+END_TEST
+
+START_TEST(the_game_limit_skips_to_the_next_game)
+{
+	/* the case above, looked at closer: the first game is returned cut short,
+	 * the second is read whole */
+	hg_limits lim;
+	hg_limits_default(&lim);
+	lim.game = 200;
+	const char *src = code_cases[11].src;
+	hg_diags d;
+	hg_diags_init(&d);
+	games gs;
+	ck_assert_uint_eq(parse_n(src, strlen(src), &lim, &d, &gs), 2);
+	ck_assert_ptr_null(gs.v[0]->result);
+	ck_assert_str_eq(gs.v[1]->result, "*");
+	ck_assert_uint_eq(gs.v[1]->ntags, 4);
+	games_free(&gs);
+	hg_diags_free(&d);
+}
+END_TEST
+
+START_TEST(recovery_reports_every_error)
+{
+	const char *src =
+		HEAD "[Result \"*\"]\n"
+		"1. P1: draw c12 P1: place c12 3 : x P2: draw c07 P2: place c07 1!!!\n"
+		"2. draw c22 P1: place c22 3 $300 P2: draw ? P2: place c09 2)\n"
+		"3. P1: draw c30 P1: place c30 \\ 4 {fine} P2: P1: ok\n"
+		"*\n";
+	hg_diags d;
+	hg_diags_init(&d);
+	games gs;
+	parse(src, &d, &gs);
+	char *c = codes(&d);
+	ck_assert_str_eq(c, "5:33 hgn.stray-colon\n5:65 hgn.bad-glyph\n6:4 hgn.missing-seat\n"
+			 "6:29 hgn.bad-nag\n6:60 hgn.unbalanced-paren\n7:31 hgn.unexpected-char\n"
+			 "7:42 hgn.empty-action\n");
+	free(c);
+	/* what parsed is kept: the game is returned for the caller to count */
+	ck_assert_uint_eq(gs.n, 1);
+	const hg_line *m = &gs.v[0]->moves;
+	hg_buf all;
+	hg_buf_init(&all);
+	for (size_t i = 0; i < m->n; i++)
+		if (m->nodes[i].kind == HG_NODE_ACTION)
+			hg_buf_printf(&all, "%s: %s|", m->nodes[i].action.seat, m->nodes[i].action.text);
+	ck_assert_str_eq(all.data, "P1: draw c12|P1: place c12 3|P2: draw c07|P1: place c22 3|"
+			 "P2: draw ?|P2: place c09 2|P1: draw c30|P1: place c30 4|P1: ok|");
+	ck_assert_str_eq(gs.v[0]->result, "*");
+	hg_buf_free(&all);
+	games_free(&gs);
+	hg_diags_free(&d);
+}
+END_TEST
+
+START_TEST(errors_in_many_games)
+{
+	/* every game's errors, and each game still read */
+	const char *src =
+		HEAD "[Result \"*\"]\nP1: a)\n*\n\n"
+		"[Game \"g\"]\n[Date \"2026-01-01\"]\n[Players \"a\"]\n[Result \"*\"]\nP1: b\n*\n\n"
+		HEAD "[Result \"*\"]\nP1: c $999\n*\n";
+	hg_diags d;
+	hg_diags_init(&d);
+	games gs;
+	ck_assert_uint_eq(parse(src, &d, &gs), 3);
+	char *c = codes(&d);
+	ck_assert_str_eq(c, "5:6 hgn.unbalanced-paren\n9:7 hgn.bad-date\n19:7 hgn.bad-nag\n");
+	free(c);
+	games_free(&gs);
+	hg_diags_free(&d);
+}
+END_TEST
+
+START_TEST(each_call_reports_its_own_game)
+{
+	/* an error in the second game's header comment is found while finishing
+	 * the first game, and the third game's glue while finishing the second,
+	 * yet each belongs to the game after */
+	const char *src =
+		HEAD "[Result \"*\"]\n*\n{trailer}\n\n{bad \xff}\n" HEAD "[Result \"*\"]\n*\n"
+		HEAD "[Result \"*\"]\nP1: a\n*\n";
+	hg_parser *p = hg_parser_open_mem("t.hgn", src, strlen(src));
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_game_record *g;
+	ck_assert_int_eq(hg_parser_next(p, &g, &d), 1);
+	ck_assert_uint_eq(d.n, 0);
+	ck_assert_uint_eq(g->trailer.n, 1);
+	hg_record_free(g);
+	ck_assert_int_eq(hg_parser_next(p, &g, &d), 1);
+	char *c = codes(&d);
+	ck_assert_str_eq(c, "8:6 hgn.invalid-utf8\n");
+	free(c);
+	ck_assert_str_eq(g->header.nodes[0].comment, "bad \xef\xbf\xbd");
+	hg_record_free(g);
+	hg_diags_clear(&d);
+	ck_assert_int_eq(hg_parser_next(p, &g, &d), 1);
+	c = codes(&d);
+	ck_assert_str_eq(c, "14:1 hgn.glued-game\n");
+	free(c);
+	ck_assert_uint_eq(g->moves.n, 1);
+	hg_record_free(g);
+	ck_assert_int_eq(hg_parser_next(p, &g, &d), 0);
+	ck_assert_ptr_null(g);
+	ck_assert_int_eq(hg_parser_next(p, &g, &d), 0);
+	hg_parser_close(p);
+	hg_diags_free(&d);
+}
+END_TEST
+
+START_TEST(multi_game_boundaries)
+{
+	const char *src =
+		HEAD "[Result \"*\"]\n*\n\n\n\n"	/* several blank lines */
+		HEAD "[Result \"*\"]\nP1: a\n\n" HEAD "[Result \"*\"]\n*\n\n"	/* no termination */
+		"P1: tagless\n*\n";	/* a game without tags after a blank line */
+	hg_diags d;
+	hg_diags_init(&d);
+	games gs;
+	ck_assert_uint_eq(parse(src, &d, &gs), 4);
+	char *c = codes(&d);
+	ck_assert_str_eq(c, "13:6 hgn.missing-termination\n21:1 hgn.missing-tag\n");
+	free(c);
+	ck_assert_uint_eq(gs.v[1]->pos.line, 9);
+	ck_assert_ptr_null(gs.v[1]->result);
+	ck_assert_uint_eq(gs.v[2]->pos.line, 15);
+	ck_assert_str_eq(gs.v[3]->moves.nodes[0].action.text, "tagless");
+	games_free(&gs);
+	hg_diags_free(&d);
+}
+END_TEST
+
+/* Many games written to a file. */
+static char *many_games(size_t count, size_t *len)
+{
+	hg_buf b;
+	hg_buf_init(&b);
+	for (size_t i = 0; i < count; i++) {
+		hg_buf_printf(&b, "%s" HEAD "[Round \"%zu\"]\n[Result \"*\"]\n\n", i ? "\n" : "", i);
+		for (int t = 1; t <= 20; t++)
+			hg_buf_printf(&b, "%d. P1: draw c%02zu P1: plàce c%02zu %d {ñ %d} P2: draw ?!\n",
+				      t, (i + t) % 60, (i * t) % 60, t % 5 + 1, t);
+		hg_buf_puts(&b, "*\n");
+	}
+	*len = b.len;
+	return hg_buf_steal(&b);
+}
+
+static void check_games_equal(const games *a, const games *b)
+{
+	ck_assert_uint_eq(a->n, b->n);
+	hg_buf wa, wb;
+	hg_buf_init(&wa);
+	hg_buf_init(&wb);
+	for (size_t i = 0; i < a->n; i++) {
+		hg_write_hgn(a->v[i], &wa);
+		hg_write_hgn(b->v[i], &wb);
+		ck_assert_uint_eq(a->v[i]->pos.line, b->v[i]->pos.line);
+	}
+	ck_assert_int_eq(strcmp(wa.data, wb.data), 0);
+	hg_buf_free(&wa);
+	hg_buf_free(&wb);
+}
+
+START_TEST(streams_from_a_file)
+{
+	size_t len;
+	char *text = many_games(400, &len);
+	ck_assert_uint_gt(len, 300000);	/* several windows of the stream reader */
+	char path[] = "/tmp/herald-test-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, len), (ssize_t)len);
+	close(fd);
+
+	hg_diags d;
+	hg_diags_init(&d);
+	games from_mem, from_file;
+	parse_n(text, len, NULL, &d, &from_mem);
+	hg_parser *p = hg_parser_open_file(path, &d);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(parse_with(p, &d, &from_file), 0);
+	hg_parser_close(p);
+	ck_assert_uint_eq(d.n, 0);
+	ck_assert_uint_eq(from_file.n, 400);
+	ck_assert_str_eq(from_file.v[0]->file, path);
+	check_games_equal(&from_mem, &from_file);
+	games_free(&from_file);
+
+	/* "-" is standard input */
+	ck_assert_ptr_nonnull(freopen(path, "rb", stdin));
+	p = hg_parser_open_file("-", &d);
+	ck_assert_int_eq(parse_with(p, &d, &from_file), 0);
+	hg_parser_close(p);
+	ck_assert_str_eq(from_file.v[0]->file, "-");
+	check_games_equal(&from_mem, &from_file);
+	games_free(&from_file);
+	games_free(&from_mem);
+	unlink(path);
+	free(text);
+	hg_diags_free(&d);
+}
+END_TEST
+
+START_TEST(io_errors)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	ck_assert_ptr_null(hg_parser_open_file("/nonexistent/x.hgn", &d));
+	ck_assert_uint_eq(d.n, 1);
+	ck_assert_str_eq(d.v[0].code, "hgn.io-error");
+	ck_assert_str_eq(d.v[0].file, "/nonexistent/x.hgn");
+	hg_diags_clear(&d);
+	/* a directory opens but does not read */
+	hg_parser *p = hg_parser_open_file("/", &d);
+	if (p) {
+		hg_game_record *g;
+		ck_assert_int_eq(hg_parser_next(p, &g, &d), -1);
+		ck_assert_ptr_null(g);
+		ck_assert_str_eq(d.v[d.n - 1].code, "hgn.io-error");
+		hg_parser_close(p);
+	}
+	hg_diags_free(&d);
+}
+END_TEST
+
+START_TEST(a_caller_may_pass_no_diagnostics_list)
+{
+	const char *src = "[Game \"g\"]\nP1: a!!! :\n*\n\n" HEAD "[Result \"*\"]\nP1: b\n*\n";
+	hg_parser *p = hg_parser_open_mem("t.hgn", src, strlen(src));
+	hg_game_record *g;
+	ck_assert_int_eq(hg_parser_next(p, &g, NULL), 1);
+	hg_record_free(g);
+	ck_assert_int_eq(hg_parser_next(p, &g, NULL), 1);
+	ck_assert_str_eq(g->moves.nodes[0].action.text, "b");
+	hg_record_free(g);
+	ck_assert_int_eq(hg_parser_next(p, &g, NULL), 0);
+	hg_parser_close(p);
+}
+END_TEST
+
+START_TEST(records_outlive_their_parser)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	char *name = hg_xstrdup("gone.hgn");
+	hg_parser *p = hg_parser_open_mem(name, brief_example, strlen(brief_example));
+	hg_game_record *g;
+	ck_assert_int_eq(hg_parser_next(p, &g, &d), 1);
+	hg_parser_close(p);
+	free(name);
+	ck_assert_str_eq(g->moves.nodes[1].pos.file, "gone.hgn");
+	ck_assert_str_eq(g->moves.nodes[1].action.toks[0].pos.file, "gone.hgn");
+	ck_assert_str_eq(g->tags[0].pos.file, "gone.hgn");
+	ck_assert_str_eq(g->result_pos.file, "gone.hgn");
+	hg_record_free(g);
+	hg_diags_free(&d);
+}
+END_TEST
+
+START_TEST(nesting_limit_default)
+{
+	hg_buf src;
+	hg_buf_init(&src);
+	for (int depth = HG_MAX_NESTING; depth <= HG_MAX_NESTING + 1; depth++) {
+		hg_buf_clear(&src);
+		hg_buf_puts(&src, HEAD "[Result \"*\"]\n\nP1: a ");
+		for (int i = 0; i < depth; i++)
+			hg_buf_puts(&src, "(P1: b ");
+		for (int i = 0; i < depth; i++)
+			hg_buf_puts(&src, ")");
+		hg_buf_puts(&src, " P2: c\n*\n");
+		hg_diags d;
+		hg_diags_init(&d);
+		games gs;
+		parse(src.data, &d, &gs);
+		const hg_line *m = &gs.v[0]->moves;
+		ck_assert_str_eq(m->nodes[m->n - 1].action.text, "c");
+		if (depth == HG_MAX_NESTING) {
+			ck_assert_uint_eq(d.n, 0);
+		} else {
+			ck_assert_uint_eq(d.n, 1);
+			ck_assert_str_eq(d.v[0].code, "hgn.too-deep");
+			ck_assert_uint_eq(d.v[0].col, 7 + 7 * HG_MAX_NESTING);
+		}
+		games_free(&gs);
+		hg_diags_free(&d);
+	}
+	hg_buf_free(&src);
+}
+END_TEST
+
+START_TEST(error_limit_default)
+{
+	hg_buf src;
+	hg_buf_init(&src);
+	hg_buf_puts(&src, HEAD "[Result \"*\"]\n\n");
+	for (int i = 0; i < 150; i++)
+		hg_buf_puts(&src, "P1: a)\n");
+	hg_buf_puts(&src, "*\n\n" HEAD "[Result \"*\"]\n\nP1: a)\n*\n");
+	hg_diags d;
+	hg_diags_init(&d);
+	games gs;
+	ck_assert_uint_eq(parse(src.data, &d, &gs), 2);
+	ck_assert_uint_eq(d.n, HG_MAX_ERRORS + 2);
+	ck_assert_str_eq(d.v[HG_MAX_ERRORS].code, "hgn.too-many-errors");
+	ck_assert_uint_eq(d.v[HG_MAX_ERRORS].line, 6 + HG_MAX_ERRORS);
+	/* the next game is read afresh */
+	ck_assert_str_eq(d.v[HG_MAX_ERRORS + 1].code, "hgn.unbalanced-paren");
+	ck_assert_uint_eq(gs.v[1]->moves.n, 1);
+	games_free(&gs);
+	hg_diags_free(&d);
+	hg_buf_free(&src);
+}
+END_TEST
+
+START_TEST(game_limit_default)
+{
+	/* a game of more than HG_MAX_GAME bytes is cut off and skipped; the next
+	 * game is read */
+	size_t comment = HG_MAX_TOKEN - 10;
+	hg_buf src;
+	hg_buf_init(&src);
+	hg_buf_puts(&src, HEAD "[Result \"*\"]\n\n");
+	char *filler = hg_xmalloc(comment + 1);
+	memset(filler, 'x', comment);
+	filler[comment] = '\0';
+	while (src.len <= HG_MAX_GAME + 2 * comment) {
+		hg_buf_puts(&src, "P1: a {");
+		hg_buf_puts(&src, filler);
+		hg_buf_puts(&src, "}\n");
+	}
+	hg_buf_puts(&src, "*\n\n" HEAD "[Result \"*\"]\n\nP1: last\n*\n");
+	hg_diags d;
+	hg_diags_init(&d);
+	games gs;
+	ck_assert_uint_eq(parse_n(src.data, src.len, NULL, &d, &gs), 2);
+	ck_assert_uint_eq(d.n, 1);
+	ck_assert_str_eq(d.v[0].code, "hgn.game-too-long");
+	size_t held = 0;
+	for (size_t i = 0; i < gs.v[0]->moves.n; i++)
+		if (gs.v[0]->moves.nodes[i].comment)
+			held += strlen(gs.v[0]->moves.nodes[i].comment);
+	ck_assert_uint_le(held, HG_MAX_GAME);
+	ck_assert_str_eq(gs.v[1]->moves.nodes[0].action.text, "last");
+	games_free(&gs);
+	hg_diags_free(&d);
+	hg_buf_free(&src);
+	free(filler);
+}
+END_TEST
+
+START_TEST(action_limit)
+{
+	hg_limits lim;
+	hg_limits_default(&lim);
+	lim.actions = 1000;
+	hg_buf src;
+	hg_buf_init(&src);
+	hg_buf_puts(&src, HEAD "[Result \"*\"]\n\n");
+	for (int i = 0; i < 600; i++)
+		hg_buf_puts(&src, "P1: a (P2: b)\n");
+	hg_buf_puts(&src, "*\n\n" HEAD "[Result \"*\"]\n\nP1: last\n*\n");
+	hg_diags d;
+	hg_diags_init(&d);
+	games gs;
+	ck_assert_uint_eq(parse_n(src.data, src.len, &lim, &d, &gs), 2);
+	char *c = codes(&d);
+	ck_assert_str_eq(c, "506:1 hgn.too-many-actions\n");	/* the 1001st */
+	free(c);
+	ck_assert_str_eq(gs.v[1]->moves.nodes[0].action.text, "last");
+	games_free(&gs);
+	hg_diags_free(&d);
+	hg_buf_free(&src);
+}
+END_TEST
+
+/* A small deterministic generator of hostile input. */
+static uint32_t rng_state = 12345;
+
+static uint32_t rnd(void)
+{
+	rng_state = rng_state * 1103515245u + 12345u;
+	return rng_state >> 8;
+}
+
+START_TEST(hostile_bytes_never_break_it)
+{
+	static const char *const pieces[] = {
+		"[", "]", "Game", "\"", "\\", "{", "}", ";", "\n", "\n\n", " ", "P1:", ":",
+		"(", ")", "*", "$", "12.", "!", "?", "\xff", "\0", "\xc3\xad", "draw", "c12",
+		"[Result \"*\"]", HEAD, "\r\n", "\t", "#", "3.5", "\xe2\x82", "\x07",
+	};
+	hg_limits lim;
+	hg_limits_default(&lim);
+	lim.game = 2000;
+	lim.token = 30;
+	lim.line = 200;
+	lim.nesting = 4;
+	lim.errors = 20;
+	for (int round = 0; round < 3000; round++) {
+		hg_buf src;
+		hg_buf_init(&src);
+		int n = (int)(rnd() % 120);
+		for (int i = 0; i < n; i++) {
+			const char *pc = pieces[rnd() % HG_ARRAY_LEN(pieces)];
+			if (*pc == '\0')
+				hg_buf_putn(&src, pc, 1);
+			else
+				hg_buf_puts(&src, pc);
+		}
+		hg_diags d;
+		hg_diags_init(&d);
+		games gs;
+		parse_n(src.data ? src.data : "", src.len, round % 2 ? &lim : NULL, &d, &gs);
+		for (size_t i = 0; i < d.n; i++) {
+			ck_assert_msg(strncmp(d.v[i].code, "hgn.", 4) == 0, "code %s", d.v[i].code);
+			ck_assert_uint_ge(d.v[i].line, 1);
+			ck_assert_uint_ge(d.v[i].col, 1);
+		}
+		/* every game can be written, whatever it holds */
+		hg_buf out;
+		hg_buf_init(&out);
+		for (size_t i = 0; i < gs.n; i++)
+			hg_write_hgn(gs.v[i], &out);
+		ck_assert(gs.n == 0 || out.len > 0);
+		hg_buf_free(&out);
+		games_free(&gs);
+		hg_diags_free(&d);
+		hg_buf_free(&src);
+	}
+}
+END_TEST
+
+START_TEST(malformed_records)
+{
+	const char *top = getenv("top_srcdir");
+	ck_assert_msg(top != NULL, "top_srcdir is not set (make check exports it)");
+	hg_buf dir;
+	hg_buf_init(&dir);
+	hg_buf_printf(&dir, "%s/records/malformed", top);
+	DIR *dp = opendir(dir.data);
+	ck_assert_msg(dp != NULL, "cannot open %s", dir.data);
+	size_t checked = 0;
+	struct dirent *de;
+	while ((de = readdir(dp)) != NULL) {
+		size_t nlen = strlen(de->d_name);
+		if (nlen < 5 || strcmp(de->d_name + nlen - 4, ".hgn") != 0)
+			continue;
+		hg_buf path, expect_path;
+		hg_buf_init(&path);
+		hg_buf_init(&expect_path);
+		hg_buf_printf(&path, "%s/%s", dir.data, de->d_name);
+		hg_buf_printf(&expect_path, "%s/%.*s.expect", dir.data, (int)(nlen - 4), de->d_name);
+		size_t len, elen;
+		char *text = read_file(path.data, &len);
+		char *want = read_file(expect_path.data, &elen);
+		hg_diags d;
+		hg_diags_init(&d);
+		hg_parser *p = hg_parser_open_mem(de->d_name, text, len);
+		games gs;
+		ck_assert_int_eq(parse_with(p, &d, &gs), 0);
+		hg_parser_close(p);
+		char *got = diag_text(&d);
+		ck_assert_msg(strcmp(got, want) == 0, "%s:\nwant:\n%sgot:\n%s", de->d_name, want, got);
+		ck_assert_msg(d.nerrors > 0, "%s: no error", de->d_name);
+		free(got);
+		free(want);
+		free(text);
+		games_free(&gs);
+		hg_diags_free(&d);
+		hg_buf_free(&path);
+		hg_buf_free(&expect_path);
+		checked++;
+	}
+	closedir(dp);
+	hg_buf_free(&dir);
+	ck_assert_uint_ge(checked, 20);
+}
+END_TEST
+
+Suite *unit_suite(void)
+{
+	Suite *s = suite_create("parser");
+	TCase *tc = tcase_create("parser");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, brief_example_builds_the_record);
+	tcase_add_test(tc, bodies_span_lines);
+	tcase_add_test(tc, variations_nest);
+	tcase_add_test(tc, comments_everywhere);
+	tcase_add_test(tc, termination_markers);
+	tcase_add_test(tc, dates);
+	tcase_add_loop_test(tc, every_code, 0, (int)HG_ARRAY_LEN(code_cases));
+	tcase_add_test(tc, the_game_limit_skips_to_the_next_game);
+	tcase_add_test(tc, recovery_reports_every_error);
+	tcase_add_test(tc, errors_in_many_games);
+	tcase_add_test(tc, each_call_reports_its_own_game);
+	tcase_add_test(tc, multi_game_boundaries);
+	tcase_add_test(tc, streams_from_a_file);
+	tcase_add_test(tc, io_errors);
+	tcase_add_test(tc, a_caller_may_pass_no_diagnostics_list);
+	tcase_add_test(tc, records_outlive_their_parser);
+	tcase_add_test(tc, nesting_limit_default);
+	tcase_add_test(tc, error_limit_default);
+	tcase_add_test(tc, game_limit_default);
+	tcase_add_test(tc, action_limit);
+	tcase_add_test(tc, hostile_bytes_never_break_it);
+	tcase_add_test(tc, malformed_records);
+	suite_add_tcase(s, tc);
+	return s;
+}

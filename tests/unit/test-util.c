@@ -1,0 +1,245 @@
+/* test-util.c - buffers, diagnostics, UTF-8, name folding and tables,
+ * atomic rewrites, the data search path and the record helpers. */
+#include "unit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "herald.h"
+
+START_TEST(buf_grows_and_formats)
+{
+	hg_buf b;
+	hg_buf_init(&b);
+	for (int i = 0; i < 1000; i++)
+		hg_buf_printf(&b, "%d,", i % 10);
+	ck_assert_uint_eq(b.len, 2000);
+	ck_assert_int_eq(b.data[1998], '9');
+	hg_buf_clear(&b);
+	ck_assert_str_eq(b.data, "");
+	hg_buf_puts(&b, "ab");
+	hg_buf_putc(&b, 'c');
+	char *s = hg_buf_steal(&b);
+	ck_assert_str_eq(s, "abc");
+	ck_assert_ptr_null(b.data);
+	free(s);
+}
+END_TEST
+
+START_TEST(diag_gnu_format)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_pos pos = { "game.hgn", 12, 7 };
+	hg_diag *dg = hg_diag_add(&d, HG_ERROR, pos, "koc.sector-full",
+				  "sector %d is full", 3);
+	hg_diag_note(dg, "P1 may place in sectors %s", "1, 2");
+	hg_pos nofile = { NULL, 0, 0 };
+	hg_diag_add(&d, HG_UNVERIFIED, nofile, "x.y", "hidden");
+	ck_assert_uint_eq(d.nerrors, 1);
+	ck_assert_uint_eq(d.nunverified, 1);
+	hg_buf out;
+	hg_buf_init(&out);
+	hg_diag_format(&d.v[0], &out, 0);
+	hg_diag_format(&d.v[1], &out, 0);
+	ck_assert_str_eq(out.data,
+		"game.hgn:12:7: error: sector 3 is full [koc.sector-full]\n"
+		"game.hgn:12:7: note: P1 may place in sectors 1, 2\n"
+		"herald: unverified: hidden [x.y]\n");
+	hg_buf_clear(&out);
+	hg_diag_format(&d.v[0], &out, 1);
+	ck_assert_ptr_nonnull(strstr(out.data, "\033[1;31merror:\033[0m"));
+
+	hg_diags other;
+	hg_diags_init(&other);
+	hg_diag_add(&other, HG_WARNING, pos, "w", "w");
+	hg_diags_move(&d, &other);
+	ck_assert_uint_eq(d.n, 3);
+	ck_assert_uint_eq(d.nwarnings, 1);
+	ck_assert_uint_eq(other.n, 0);
+	hg_buf_free(&out);
+	hg_diags_free(&other);
+	hg_diags_free(&d);
+}
+END_TEST
+
+START_TEST(utf8_decoding)
+{
+	uint32_t cp;
+	ck_assert_int_eq(hg_utf8_decode("\xc3\xad", 2, &cp), 2);
+	ck_assert_uint_eq(cp, 0xED);
+	ck_assert_int_eq(hg_utf8_decode("\xf0\x9f\x8f\xb0", 4, &cp), 4);
+	ck_assert_uint_eq(cp, 0x1F3F0);
+	ck_assert_int_eq(hg_utf8_decode("\xc0\xaf", 2, &cp), -1);	/* overlong */
+	ck_assert_int_eq(hg_utf8_decode("\xed\xa0\x80", 3, &cp), -1);	/* surrogate */
+	ck_assert_int_eq(hg_utf8_decode("\xe2\x82", 2, &cp), -1);	/* truncated */
+	ck_assert_int_eq(hg_utf8_decode("\xf4\x90\x80\x80", 4, &cp), -1); /* > U+10FFFF */
+	ck_assert_int_eq(hg_utf8_decode("\x80", 1, &cp), -1);
+	ck_assert_uint_eq(hg_utf8_invalid_at("ab\xc3\xadz\xff", 6), 5);
+	ck_assert_uint_eq(hg_utf8_invalid_at("Líder", 6), (size_t)-1);
+	ck_assert_uint_eq(hg_utf8_chars("Líder", 6), 5);
+	hg_buf b;
+	hg_buf_init(&b);
+	hg_utf8_put(&b, 0xED);
+	hg_utf8_put(&b, 0x1F3F0);
+	hg_utf8_put(&b, 'x');
+	ck_assert_str_eq(b.data, "\xc3\xad\xf0\x9f\x8f\xb0x");
+	hg_buf_free(&b);
+}
+END_TEST
+
+static void assert_fold(const char *in, const char *want)
+{
+	char *f = hg_name_fold(in);
+	ck_assert_str_eq(f, want);
+	free(f);
+}
+
+START_TEST(name_fold_ignores_case_and_accents)
+{
+	assert_fold("Líder", "lider");
+	assert_fold("ANTIOQUÍA", "antioquia");
+	assert_fold("Campaña menor", "campana menor");
+	assert_fold("Saladino y la 2ª Cruzada", "saladino y la 2a cruzada");
+	assert_fold("Turcópolos", "turcopolos");
+	assert_fold("Le\xcc\x81on", "leon");	/* e + combining acute */
+	assert_fold("Łódź", "lodz");
+	assert_fold("Straße", "strasse");
+	assert_fold("\xff" "x", "\xff" "x");	/* invalid bytes are kept */
+	ck_assert(hg_name_eq("Lider", "LÍDER"));
+	ck_assert(!hg_name_eq("Lider", "Lidar"));
+}
+END_TEST
+
+START_TEST(names_table)
+{
+	hg_names *t = hg_names_new();
+	int clash = -1;
+	ck_assert_int_eq(hg_names_add(t, "antioquia", 0, NULL), 0);
+	ck_assert_int_eq(hg_names_add(t, "Antioch", 0, NULL), 0);
+	ck_assert_int_eq(hg_names_add(t, "homs", 1, NULL), 0);
+	ck_assert_int_eq(hg_names_add(t, "Antioquía", 0, NULL), 0); /* same value: fine */
+	ck_assert_int_eq(hg_names_add(t, "HOMS", 2, &clash), -1);
+	ck_assert_int_eq(clash, 1);
+	ck_assert_int_eq(hg_names_find(t, "ANTIOCH"), 0);
+	ck_assert_int_eq(hg_names_find(t, "Homs"), 1);
+	ck_assert_int_eq(hg_names_find(t, "damasco"), -1);
+	int v[2];
+	ck_assert_uint_eq(hg_names_suggest(t, "hons", v, 2), 1);
+	ck_assert_int_eq(v[0], 1);
+	hg_names_free(t);
+}
+END_TEST
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	ck_assert_ptr_nonnull(f);
+	static char buf[256];
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+START_TEST(atomic_write_keeps_mode_and_never_loses_data)
+{
+	char dir[] = "/tmp/herald-test-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char path[128];
+	snprintf(path, sizeof path, "%s/game.hgn", dir);
+	FILE *f = fopen(path, "w");
+	fputs("old", f);
+	fclose(f);
+	chmod(path, 0640);
+	ck_assert_int_eq(hg_write_file_atomic(path, "new contents", 12), 0);
+	ck_assert_str_eq(slurp(path), "new contents");
+	struct stat st;
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 0777, 0640);
+
+	char bad[160];
+	snprintf(bad, sizeof bad, "%s/missing-dir/game.hgn", dir);
+	ck_assert_int_eq(hg_write_file_atomic(bad, "x", 1), -1);
+	ck_assert_str_eq(slurp(path), "new contents");
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
+START_TEST(datapath_search_order)
+{
+	char a[] = "/tmp/herald-a-XXXXXX", b[] = "/tmp/herald-b-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(a));
+	ck_assert_ptr_nonnull(mkdtemp(b));
+	char pa[64], pb[64];
+	snprintf(pa, sizeof pa, "%s/x.yaml", a);
+	snprintf(pb, sizeof pb, "%s/x.yaml", b);
+	fclose(fopen(pa, "w"));
+	fclose(fopen(pb, "w"));
+	setenv("HERALD_DATA_PATH", b, 1);
+	hg_datapath p;
+	hg_datapath_init(&p, a);
+	ck_assert_str_eq(p.dirs[0], a);
+	ck_assert_str_eq(p.dirs[1], b);
+	char *found = hg_datapath_find(&p, "x.yaml");
+	ck_assert_str_eq(found, pa);
+	free(found);
+	ck_assert_ptr_null(hg_datapath_find(&p, "none.yaml"));
+	hg_datapath_free(&p);
+	hg_datapath_init(&p, NULL);
+	found = hg_datapath_find(&p, "x.yaml");
+	ck_assert_str_eq(found, pb);
+	free(found);
+	hg_datapath_free(&p);
+	unlink(pa);
+	unlink(pb);
+	rmdir(a);
+	rmdir(b);
+}
+END_TEST
+
+START_TEST(record_players_and_tags)
+{
+	hg_game_record *g = hg_record_new("x.hgn");
+	hg_record_set_tag(g, "Players", " Ana ;Ben;  Carla López ");
+	char **names;
+	size_t n = hg_record_players(g, &names);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_str_eq(names[0], "Ana");
+	ck_assert_str_eq(names[2], "Carla López");
+	hg_strv_free(names, n);
+	hg_record_free(g);
+
+	g = hg_record_new(NULL);
+	hg_record_set_tag(g, "Seat1", "Ana");
+	hg_record_set_tag(g, "Seat2", "Ben");
+	hg_record_set_tag(g, "Seat2", "Bea");
+	ck_assert_uint_eq(g->ntags, 2);
+	n = hg_record_players(g, &names);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(names[1], "Bea");
+	hg_strv_free(names, n);
+	ck_assert_ptr_null(hg_record_tag_value(g, "Players"));
+	hg_record_free(g);
+}
+END_TEST
+
+Suite *unit_suite(void)
+{
+	Suite *s = suite_create("util");
+	TCase *tc = tcase_create("util");
+	tcase_add_test(tc, buf_grows_and_formats);
+	tcase_add_test(tc, diag_gnu_format);
+	tcase_add_test(tc, utf8_decoding);
+	tcase_add_test(tc, name_fold_ignores_case_and_accents);
+	tcase_add_test(tc, names_table);
+	tcase_add_test(tc, atomic_write_keeps_mode_and_never_loses_data);
+	tcase_add_test(tc, datapath_search_order);
+	tcase_add_test(tc, record_players_and_tags);
+	suite_add_tcase(s, tc);
+	return s;
+}
