@@ -28,7 +28,6 @@
 #define MAX_ERRORS 100		/* then the rest is not checked */
 
 /* Characters of a string quoted in a message before it is cut short. */
-#define QUOTE_MAX 60
 
 static const char *const glyphs[] = { "!", "?", "!!", "??", "!?", "?!", NULL };
 
@@ -223,29 +222,6 @@ static hg_diag *shape_error(reader *r, const char *fmt, ...)
 	return dg;
 }
 
-static void quote(hg_buf *b, const char *s)
-{
-	hg_buf_putc(b, '\'');
-	size_t chars = 0;
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if ((*p & 0xC0) != 0x80 && chars++ == QUOTE_MAX) {
-			hg_buf_puts(b, "...");
-			break;
-		}
-		switch (*p) {
-		case '\n': hg_buf_puts(b, "\\n"); break;
-		case '\t': hg_buf_puts(b, "\\t"); break;
-		case '\r': hg_buf_puts(b, "\\r"); break;
-		default:
-			if (*p < 0x20 || *p == 0x7F)
-				hg_buf_printf(b, "\\x%02x", *p);
-			else
-				hg_buf_putc(b, (char)*p);
-		}
-	}
-	hg_buf_putc(b, '\'');
-}
-
 /* What a value is, for "found ...". */
 static void found(hg_buf *b, const json_t *j)
 {
@@ -263,7 +239,7 @@ static void found(hg_buf *b, const json_t *j)
 		break;
 	case JSON_STRING:
 		hg_buf_puts(b, "the string ");
-		quote(b, json_string_value(j));
+		hg_quote(b, json_string_value(j));
 		break;
 	}
 }
@@ -299,7 +275,7 @@ static int check_keys(reader *r, const json_t *o, const char *const *keys)
 		hg_buf q, allowed;
 		hg_buf_init(&q);
 		hg_buf_init(&allowed);
-		quote(&q, key);
+		hg_quote(&q, key);
 		for (i = 0; keys[i]; i++)
 			hg_buf_printf(&allowed, "%s%s%s", i ? ", " : "", key_name(keys[i]),
 				      keys[i][0] == '!' ? " (required)" : "");
@@ -566,7 +542,7 @@ static void read_tags(reader *r, const json_t *a)
 				size_t m = path_push_key(r, "name");
 				hg_buf q;
 				hg_buf_init(&q);
-				quote(&q, name);
+				hg_quote(&q, name);
 				hg_diag *dg = shape_error(r, "%s at %s is not a tag name", q.data,
 							  where(r));
 				hg_diag_note(dg, "a tag name is an ASCII letter followed by ASCII "

@@ -10,11 +10,15 @@
 void hg_grow(void **v, size_t *cap, size_t need, size_t size);
 #define HG_GROW(v, cap, need) hg_grow((void **)&(v), &(cap), (need), sizeof(*(v)))
 
+/* Appends s in single quotes for a message: control characters escaped,
+ * anything past 60 characters cut (at a character boundary) to "...". */
+void hg_quote(hg_buf *b, const char *s);
+
 /* Limits on hostile input (documented in herald-notation(5), LIMITS). */
 #define HG_MAX_NESTING 64		/* variations inside variations */
 #define HG_MAX_TOKEN (64 * 1024)	/* bytes in one token, comment or tag value */
 #define HG_MAX_LINE (1024 * 1024)	/* bytes in one line */
 #define HG_MAX_GAME (16 * 1024 * 1024)	/* bytes in one game */
-#define HG_MAX_ACTIONS 1000000		/* actions in one game, all lines */
+#define HG_MAX_ACTIONS 100000		/* actions in one game, all lines */
 
 #endif

@@ -142,3 +142,27 @@ void hg_strv_free(char **v, size_t n)
 		free(v[i]);
 	free(v);
 }
+
+void hg_quote(hg_buf *b, const char *s)
+{
+	enum { QUOTE_MAX = 60 };
+	hg_buf_putc(b, '\'');
+	size_t chars = 0;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if ((*p & 0xC0) != 0x80 && chars++ == QUOTE_MAX) {
+			hg_buf_puts(b, "...");
+			break;
+		}
+		switch (*p) {
+		case '\n': hg_buf_puts(b, "\\n"); break;
+		case '\t': hg_buf_puts(b, "\\t"); break;
+		case '\r': hg_buf_puts(b, "\\r"); break;
+		default:
+			if (*p < 0x20 || *p == 0x7F)
+				hg_buf_printf(b, "\\x%02x", *p);
+			else
+				hg_buf_putc(b, (char)*p);
+		}
+	}
+	hg_buf_putc(b, '\'');
+}

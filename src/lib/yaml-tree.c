@@ -41,7 +41,6 @@
 #define YAML_MAX_ERRORS 100	/* then the rest is not checked */
 
 /* Characters of a scalar quoted in a message before it is cut short. */
-#define QUOTE_MAX 60
 
 #define TAG_PREFIX "tag:yaml.org,2002:"
 
@@ -133,31 +132,6 @@ static int is_core_float(const char *s)
  * Describing nodes in messages.
  * ------------------------------------------------------------------------ */
 
-/* The scalar in single quotes, control characters escaped, long ones cut
- * (at a character boundary). */
-static void quote(hg_buf *b, const char *s)
-{
-	hg_buf_putc(b, '\'');
-	size_t chars = 0;
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if ((*p & 0xC0) != 0x80 && chars++ == QUOTE_MAX) {
-			hg_buf_puts(b, "...");
-			break;
-		}
-		switch (*p) {
-		case '\n': hg_buf_puts(b, "\\n"); break;
-		case '\t': hg_buf_puts(b, "\\t"); break;
-		case '\r': hg_buf_puts(b, "\\r"); break;
-		default:
-			if (*p < 0x20 || *p == 0x7F)
-				hg_buf_printf(b, "\\x%02x", *p);
-			else
-				hg_buf_putc(b, (char)*p);
-		}
-	}
-	hg_buf_putc(b, '\'');
-}
-
 /* What the node is, for "expected ... for <it>": the key it is the value
  * of, or the item of a list, or the document itself. */
 static void describe(hg_buf *b, const hg_ynode *n)
@@ -170,7 +144,7 @@ static void describe(hg_buf *b, const hg_ynode *n)
 		if (y->index % 2 == 0)
 			hg_buf_puts(b, "the key ");
 		if (key->kind == HG_Y_SCALAR) {
-			quote(b, key->scalar);
+			hg_quote(b, key->scalar);
 		} else {
 			hg_buf_puts(b, "a value of ");
 			describe(b, &y->parent->pub);
@@ -197,7 +171,7 @@ static void found(hg_buf *b, const hg_ynode *n)
 		} else {
 			if (!n->plain)
 				hg_buf_puts(b, "the string ");
-			quote(b, n->scalar);
+			hg_quote(b, n->scalar);
 		}
 		break;
 	}
@@ -414,7 +388,7 @@ static int check_tag(loader *l, const char *tag, hg_ykind kind, const char *valu
 	} else if (kind == HG_Y_SCALAR) {
 		hg_buf q;
 		hg_buf_init(&q);
-		quote(&q, value);
+		hg_quote(&q, value);
 		hg_diag_add(l->d, HG_ERROR, mark_pos(l, m), "data.type",
 			    "%s is not a valid '%s' value", q.data, short_tag(tag, &b));
 		hg_buf_free(&q);
@@ -539,7 +513,7 @@ static void check_mapping(loader *l, const ynode *map)
 		const hg_ynode *o = map->pub.items[dups[i].first];
 		hg_buf q;
 		hg_buf_init(&q);
-		quote(&q, k->scalar);
+		hg_quote(&q, k->scalar);
 		hg_diag *dg = hg_diag_add(l->d, HG_ERROR, k->pos, "data.duplicate-key",
 					  "duplicate key %s in this mapping", q.data);
 		hg_diag_note(dg, "%s was first given at line %u, column %u", q.data,
@@ -875,7 +849,7 @@ int hg_ycheck_keys(const hg_ynode *map, const char *const *keys, const char *wha
 			continue;
 		hg_buf q;
 		hg_buf_init(&q);
-		quote(&q, k->scalar);
+		hg_quote(&q, k->scalar);
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, k->pos, "data.unknown-key",
 					  "unknown key %s in %s", q.data, where.data);
 		hg_buf_free(&q);
