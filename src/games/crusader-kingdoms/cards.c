@@ -284,8 +284,9 @@ static void hand_note(const hg_state *s, hg_diag *dg, int seat)
 	hg_buf_free(&b);
 }
 
-void ck_unverified_card(const hg_state *s, hg_diags *d, hg_pos pos, int seat,
-			const char *what, const char *rule)
+/* A card played from a hand that may not hold it. */
+static void unverified_card(const hg_state *s, hg_diags *d, hg_pos pos, int seat,
+			    const char *what, const char *rule)
 {
 	hg_diag_add(d, HG_UNVERIFIED, pos, "ck.hidden-card",
 		    "cannot verify that %s held '%s': the record hides some of its cards (%s)",
@@ -332,7 +333,7 @@ int ck_take_card(hg_state *s, int seat, const ck_item *it, const char *rule, int
 			hand_note(s, dg, seat);
 			return -1;
 		}
-		ck_unverified_card(s, d, it->pos, seat, name, rule);
+		unverified_card(s, d, it->pos, seat, name, rule);
 	}
 	return 0;
 }

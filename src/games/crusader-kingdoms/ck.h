@@ -151,8 +151,7 @@ typedef struct ck_scenario {
 
 /* The compiled action syntax (notation.c). */
 typedef struct ck_patterns {
-	hg_pattern *draw, *pass, *discard, *incursion, *play, *play_args,
-		   *attack, *roll;
+	hg_pattern *draw, *pass, *discard, *incursion, *play, *attack, *roll;
 } ck_patterns;
 
 struct hg_gdata {
@@ -220,6 +219,7 @@ struct hg_state {
 	ck_phase phase;
 	int cursor;		/* DRAW: next drawer; ROUNDS: index into sc->order */
 	int passes;		/* consecutive passes */
+	unsigned passed;	/* factions that passed since the last other action */
 	int round;		/* rounds played this turn */
 	int seeded;
 	hg_prng dice;		/* "<Seed>/dice" */
@@ -341,13 +341,11 @@ void hg_ck_unload(hg_gdata *g);
 hg_gdata *hg_ck_load_files(const char *scenarios, const char *const *maps,
 			   size_t nmaps, const char *const *decks, size_t ndecks,
 			   hg_diags *d);
-int ck_religion_of(const char *word);
 const char *ck_religion_name(int religion);
 
 /* ------------------------------------------------------------ effects.c */
 /* Reads one card's `effects` list; 0 or -1 after diagnostics. */
 int ck_effects_load(ck_card *card, const hg_ynode *list, hg_diags *d);
-const char *ck_verb_name(ck_verb v);
 /* What one response card brings to the side it supports. */
 typedef struct ck_support {
 	int dice, points, regroup, needs_castle;
@@ -397,9 +395,6 @@ void ck_hand_describe(const hg_state *s, const ck_hand *h, hg_buf *out);
 /* Card name as written in diagnostics. */
 const char *ck_item_name(const hg_state *s, const ck_item *it, int own);
 int ck_item_religion(const ck_item *it, int own);
-/* Names an unseen card removal or an unverifiable card. */
-void ck_unverified_card(const hg_state *s, hg_diags *d, hg_pos pos, int seat,
-			const char *what, const char *rule);
 /* Removes a card the record names from the seat's hand, reporting it as
  * not held (error, returns -1) or unverifiable (unverified).  *religion and
  * *card get what was taken. */
@@ -420,7 +415,8 @@ int hg_ck_draw_count(int cards, int bonus, int kept);
 int ck_apply_draw(hg_state *s, const hg_action *a, hg_diags *d);
 int ck_apply_pass(hg_state *s, const hg_action *a, hg_diags *d);
 int ck_apply_discard(hg_state *s, const hg_action *a, hg_diags *d);
-/* The next round after an action that was not a pass (3, step 4). */
+/* After each round's action: the next round, or the end of the turn (3,
+ * step 4; 5).  `passed`: the action was a pass. */
 void ck_next_round(hg_state *s, int passed);
 /* Rule 6: the card bonus gains n; past +2 each step becomes a castle turned
  * to +1 (the area `castle`, -1 when none was named). */
@@ -432,9 +428,10 @@ int ck_borders(const hg_state *s, int a, int b);
 uint64_t ck_areas_of(const hg_state *s, int faction);
 
 /* -------------------------------------------------------------- combat.c */
-/* The attack (4.1, 4.2); `via` is the event that starts it, or NULL. */
-int ck_attack_resolve(hg_state *s, int seat, const ck_attack *a, const ck_card *via,
-		      const ck_effect *fx, hg_diags *d);
+/* The attack (4.1, 4.2); `fx` is the attack step of the event that
+ * starts it, or NULL. */
+int ck_attack_resolve(hg_state *s, int seat, const ck_attack *a, const ck_effect *fx,
+		      hg_diags *d);
 /* Checks step 1 of 4.1 for the target alone (0 or -1; d may be NULL). */
 int ck_attack_target_ok(const hg_state *s, int seat, int target, const ck_effect *fx,
 			hg_pos pos, hg_diags *d);
@@ -475,6 +472,6 @@ void ck_render(const hg_state *s, hg_buf *out);
 
 /* -------------------------------------------------------------- engine.c */
 extern const hg_game_class hg_ck_class;
-hg_state *ck_state_new(const hg_gdata *g, const ck_scenario *sc, const char *seed);
+hg_state *hg_ck_state_new(const hg_gdata *g, const ck_scenario *sc, const char *seed);
 
 #endif

@@ -119,7 +119,7 @@ int ck_attack_target_ok(const hg_state *s, int seat, int target, const ck_effect
 	    s->sc->factions[owner].religion == f->religion) {
 		if (d)
 			hg_diag_add(d, HG_ERROR, pos, "ck.target",
-				    "'%s' belongs to %s: a joint attack is made with the players of one's religion, not against them (rule 4.4)",
+				    "'%s' belongs to %s: a joint attack is made with the players of one's religion, not against them (rule 4.4; ruling 15)",
 				    area_id(s, target), faction_id(s, owner));
 		return -1;
 	}
@@ -368,7 +368,7 @@ static int apply_mods(const hg_state *s, const combat *c, int side, const ck_rol
 		return 0;
 	if (c->points[side] == 0) {
 		hg_diag_add(d, HG_ERROR, roll->mods[0].pos, "ck.mod-missing",
-			    "no card modifies the %s's dice: no response giving points supports it (rule 4.1, step 3)",
+			    "no card modifies the %s's dice: no response giving points supports it (rule 4.1, step 3; ruling 10)",
 			    side_name[side]);
 		return -1;
 	}
@@ -381,13 +381,13 @@ static int apply_mods(const hg_state *s, const combat *c, int side, const ck_rol
 			i++;
 		if (i == n) {
 			hg_diag_add(d, HG_ERROR, md->pos, "ck.mod-die",
-				    "no unmodified die of the %s shows %d (rule 4.2)", side_name[side],
+				    "no unmodified die of the %s shows %d (rule 4.2; ruling 10)", side_name[side],
 				    md->from);
 			return -1;
 		}
 		if (md->to <= md->from || md->to > 6) {
 			hg_diag_add(d, HG_ERROR, md->pos, "ck.mod-die",
-				    "a die can be raised from %d to %d to 6, not to %d (rule 4.2)", md->from,
+				    "a die can be raised from %d to %d to 6, not to %d (rule 4.2; ruling 10)", md->from,
 				    md->from + 1, md->to);
 			return -1;
 		}
@@ -397,7 +397,7 @@ static int apply_mods(const hg_state *s, const combat *c, int side, const ck_rol
 	}
 	if (spent > c->points[side]) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, roll->mods[0].pos, "ck.mod-points",
-					  "the %s's dice are raised by %d points, and the responses supporting it give %d (rule 4.2, the cards' text)",
+					  "the %s's dice are raised by %d points, and the responses supporting it give %d (rule 4.2; ruling 10)",
 					  side_name[side], spent, c->points[side]);
 		hg_diag_note(dg, "Líder: \"add a total of 3 points, split as you wish, to the dice of one roll\"");
 		return -1;
@@ -447,7 +447,7 @@ static int conquer(hg_state *s, combat *c, const ck_attack *a, hg_diags *d)
 	}
 	if (a->choice == CK_CHOICE_NONE) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->outcome_pos, "ck.choice",
-					  "%s won: it advances its bonus or turns a castle to +1; write 'won bonus' or 'won castle AREA' (rule 4.1, step 6)",
+					  "%s won: it advances its bonus or turns a castle to +1; write 'won bonus' or 'won castle AREA' (rule 4.1, step 6; ruling 11)",
 					  faction_id(s, seat));
 		hg_diag_note(dg, "the new castle in %s may be the one turned", area_id(s, t));
 		return -1;
@@ -516,7 +516,7 @@ static int resolve(hg_state *s, combat *c, const ck_attack *a, const ck_effect *
 		return -1;
 	if (c->dice[0] == 0) {
 		hg_diag_add(d, HG_ERROR, a->target_pos, "ck.attack-no-dice",
-			    "the attack rolls no dice: commit at least one troop (rule 4.1, step 2)");
+			    "the attack rolls no dice: commit at least one troop (rule 4.1, step 2; ruling 6)");
 		return -1;
 	}
 	if (c->dice[0] > CK_MAX_LIST || c->dice[1] > CK_MAX_LIST) {
@@ -591,10 +591,9 @@ static int resolve(hg_state *s, combat *c, const ck_attack *a, const ck_effect *
 	return 0;
 }
 
-int ck_attack_resolve(hg_state *s, int seat, const ck_attack *a, const ck_card *via,
-		      const ck_effect *fx, hg_diags *d)
+int ck_attack_resolve(hg_state *s, int seat, const ck_attack *a, const ck_effect *fx,
+		      hg_diags *d)
 {
-	(void)via;
 	combat c;
 	memset(&c, 0, sizeof c);
 	c.seat = seat;
@@ -644,7 +643,7 @@ void ck_dice_counts(const hg_state *s, int seat, const ck_attack *a, const ck_ef
 /* Rule 4, "Ataque": the attack action. */
 int ck_apply_attack(hg_state *s, const hg_action *a, hg_diags *d)
 {
-	if (ck_attack_resolve(s, a->seat, &a->attack, NULL, NULL, d) != 0)
+	if (ck_attack_resolve(s, a->seat, &a->attack, NULL, d) != 0)
 		return -1;
 	ck_next_round(s, 0);
 	return 0;

@@ -18,14 +18,6 @@
 
 static const char *const religion_words[] = { "muslim", "christian", NULL };
 
-int ck_religion_of(const char *word)
-{
-	for (int i = 0; religion_words[i]; i++)
-		if (hg_name_eq(word, religion_words[i]))
-			return i;
-	return -1;
-}
-
 const char *ck_religion_name(int religion)
 {
 	return religion_words[religion];

@@ -40,11 +40,6 @@ static const verb_spec verbs[CK_NVERBS] = {
 
 static const char *const target_words[] = { "self", "player", "opponent", "neighbour", NULL };
 
-const char *ck_verb_name(ck_verb v)
-{
-	return verbs[v].name;
-}
-
 const char *ck_target_phrase(ck_target t)
 {
 	switch (t) {

@@ -27,7 +27,7 @@ static void seed_stream(hg_prng *r, const char *seed, const char *purpose, int n
 
 /* Rule 7.1: one castle, regular side up, in each deployment area; empty
  * areas are independent.  Each deck is shuffled (cards.c, CHANCE). */
-hg_state *ck_state_new(const hg_gdata *g, const ck_scenario *sc, const char *seed)
+hg_state *hg_ck_state_new(const hg_gdata *g, const ck_scenario *sc, const char *seed)
 {
 	hg_state *s = hg_xcalloc(1, sizeof *s);
 	s->data = g;
@@ -131,7 +131,7 @@ static hg_state *ck_setup(const hg_gdata *g, const hg_game_record *rec, hg_diags
 		hg_buf_free(&b);
 		return NULL;
 	}
-	return ck_state_new(g, sc, hg_record_tag_value(rec, "Seed"));
+	return hg_ck_state_new(g, sc, hg_record_tag_value(rec, "Seed"));
 }
 
 static hg_state *ck_clone(const hg_state *s)
@@ -290,11 +290,6 @@ static int ck_gen_tags(const hg_gdata *g, hg_prng *r, unsigned players, const ch
 	return 0;
 }
 
-static void ck_class_unload(hg_gdata *g)
-{
-	hg_ck_unload(g);
-}
-
 static const char *const aliases[] = { "ck", "crusaderkingdoms", "crusader_kingdoms", NULL };
 static const char *const variants[] = {
 	"2nd-crusade: La 2ª Cruzada, 4 players: Damasco, Jerusalén, Antioquía, Alepo (7.1)",
@@ -313,7 +308,7 @@ const hg_game_class hg_ck_class = {
 	.variants = variants,
 	.data_files = data_files,
 	.load = ck_load,
-	.unload = ck_class_unload,
+	.unload = hg_ck_unload,
 	.setup = ck_setup,
 	.clone = ck_clone,
 	.free_state = ck_free_state,

@@ -125,7 +125,7 @@ int ck_apply_play(hg_state *s, const hg_action *a, hg_diags *d)
 	if (ck_effects_apply(s, a->seat, c, p, d) != 0)
 		return -1;
 	const ck_effect *fx = ck_event_attack(c);
-	if (fx && ck_attack_resolve(s, a->seat, &p->attack, c, fx, d) != 0)
+	if (fx && ck_attack_resolve(s, a->seat, &p->attack, fx, d) != 0)
 		return -1;
 	if (s->phase != CK_PHASE_OVER)
 		ck_next_round(s, 0);

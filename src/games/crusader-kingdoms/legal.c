@@ -193,9 +193,17 @@ static void greedy_mods(ck_roll *roll, int points)
 	}
 }
 
-/* The rolls and the outcome of attack `a` as the Seed has them. */
+/* The rolls and the outcome of attack `a` as the Seed has them; without a
+ * Seed the rolls stay '?'. */
 static void roll_attack(const hg_state *s, int seat, ck_attack *a, const ck_effect *fx)
 {
+	if (!s->seeded) {
+		for (int side = 0; side < 2; side++) {
+			a->roll[side].given = 0;
+			a->roll[side].hits = -1;
+		}
+		return;
+	}
 	int counts[2];
 	ck_dice_counts(s, seat, a, fx, counts);
 	hg_prng rng = s->dice;
@@ -240,7 +248,6 @@ static void push_outcomes(const hg_state *s, int seat, attack_set *set, ck_attac
 {
 	if (!s->seeded) {
 		/* No Seed: the dice are unknown; both outcomes are possible. */
-		a->roll[0].given = a->roll[1].given = 0;
 		a->won = 0;
 		a->choice = CK_CHOICE_NONE;
 		set_push(set, a);

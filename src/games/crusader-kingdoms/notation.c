@@ -42,7 +42,6 @@ int ck_patterns_compile(ck_patterns *p)
 		"(?: draws (?<draws>" LIST "))?(?: takes (?<takes>" LIST "))?"
 		"(?: discards (?<discards>" LIST "))?(?: castle (?<castle>" NAME "))?"
 		"(?: (?<attack>attack .*))?");
-	p->play_args = NULL;
 	p->attack = hg_pattern_new(
 		"attack (?<target>" NAME ")(?: from (?<from>" NAME "))?"
 		"(?: with (?<with>" LIST "))?"
@@ -63,7 +62,6 @@ void ck_patterns_free(ck_patterns *p)
 	hg_pattern_free(p->discard);
 	hg_pattern_free(p->incursion);
 	hg_pattern_free(p->play);
-	hg_pattern_free(p->play_args);
 	hg_pattern_free(p->attack);
 	hg_pattern_free(p->roll);
 	memset(p, 0, sizeof *p);

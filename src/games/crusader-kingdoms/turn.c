@@ -71,6 +71,7 @@ static void draws_done(hg_state *s)
 	s->phase = CK_PHASE_ROUNDS;
 	s->cursor = 0;
 	s->passes = 0;
+	s->passed = 0;
 	s->round = 0;
 }
 
@@ -106,17 +107,31 @@ static void end_of_turn(hg_state *s)
 	s->cursor = next_drawer(s, 0);
 	s->round = 0;
 	s->passes = 0;
+	s->passed = 0;
 }
 
-/* Rule 3, step 4: the rounds go round the table; `passed` counts towards
- * the consecutive passes that end the turn. */
+/* The player factions: all must pass, one after the other, to end a turn. */
+static unsigned players_mask(const hg_state *s)
+{
+	unsigned m = 0;
+	for (int f = 0; f < s->nsides; f++)
+		if (s->sc->factions[f].player)
+			m |= 1u << f;
+	return m;
+}
+
+/* Rule 3, step 4: the rounds go round the table.  The turn ends when every
+ * player has passed since the last action that was not a pass (with a
+ * faction in the order more than once, its passes count once). */
 void ck_next_round(hg_state *s, int passed)
 {
+	int seat = s->sc->order[s->cursor];
 	s->round++;
 	s->passes = passed ? s->passes + 1 : 0;
+	s->passed = passed ? s->passed | 1u << seat : 0;
 	if (s->phase == CK_PHASE_OVER)
 		return;
-	if (s->passes >= s->sc->players) {
+	if (s->passed == players_mask(s)) {
 		end_of_turn(s);
 		return;
 	}
@@ -126,11 +141,11 @@ void ck_next_round(hg_state *s, int passed)
 /* Rule 4.6: passing; "pass end" also asserts that it ends the turn. */
 int ck_apply_pass(hg_state *s, const hg_action *a, hg_diags *d)
 {
-	int ends = s->passes + 1 >= s->sc->players;
-	if (a->end && !ends) {
+	unsigned after = s->passed | 1u << a->seat;
+	if (a->end && after != players_mask(s)) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "ck.end-wrong",
 					  "this pass does not end the turn: %d of %d players have passed in a row (rule 5)",
-					  s->passes + 1, s->sc->players);
+					  __builtin_popcount(after), s->sc->players);
 		hg_diag_note(dg, "the turn ends when every player has passed, one after the other");
 		return -1;
 	}
@@ -187,7 +202,7 @@ int ck_bonus_gain(hg_state *s, int seat, int n, int castle, hg_pos pos, hg_diags
 		hg_diag *dg;
 		if (castle < 0)
 			dg = hg_diag_add(d, HG_ERROR, pos, "ck.bonus-limit",
-					 "%s's bonus is at +2: the gain turns one of its castles to +1; name it with 'castle' (rule 6)",
+					 "%s's bonus is at +2: the gain turns one of its castles to +1; name it with 'castle' (rule 6; ruling 17)",
 					 s->sc->factions[seat].id);
 		else
 			dg = hg_diag_add(d, HG_ERROR, pos, "ck.bonus-limit",
