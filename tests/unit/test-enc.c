@@ -491,6 +491,66 @@ START_TEST(discard_two_with_one_card_on_the_table)
 }
 END_TEST
 
+/* ------------------------------------------------------------ notation */
+static const struct spelling {
+	const char *seat, *in, *out;	/* out NULL: a syntax error */
+} spellings[] = {
+	{ "P1", "robar 2 Gólem", "draw 2 golem" },
+	{ "Ana", "bajar golem oculta B.2", "put golem hidden b.2" },
+	{ "P1", "put golem hidden a.1", "put golem hidden a" },
+	{ "P2", "usar torre / MAGIA", "use tower / magia" },
+	{ "P1", "use saqueo > ben / golem", "use saqueo > P2 / golem" },
+	{ "P1", "use espejo > P2 = tower P2 -3, discard P1 a.2", "use espejo > P2 = tower P2 -3, discard P1 a.2" },
+	{ "P1", "use espejo > P2 = nada", "use espejo > P2 = nothing" },
+	{ "P2", "objetivo torre", "target tower" },
+	{ "P2", "target army c", "target army c" },
+	{ "P2", "obligar b.3 muro", "force b.3 muro-espinoso" },
+	{ "P1", "retirar", "regroup" },
+	{ "P1", "setup 3 milicia ? lancero", "setup 3 milicia ? lancero" },
+	{ "P1", "guerra P2", "war P2" },
+	{ "P1", "put golem visible b", NULL },
+	{ "P1", "show a.0", NULL },
+	{ "P1", "use saqueo golem", NULL },
+	{ "P1", "use tower = tower P2", NULL },
+	{ "P1", "draw 4", NULL },
+	{ "P1", "war P3", NULL },
+	{ "P3", "end", NULL },
+	{ "P1", "target torre-del-norte", NULL },
+	{ "P1", "use atempus-del-alba", NULL },
+};
+
+START_TEST(spellings_parse_and_format)
+{
+	const struct spelling *c = &spellings[_i];
+	game g;
+	game_open(&g, unseeded);
+	hg_action_text t;
+	memset(&t, 0, sizeof t);
+	hg_pos pos = { "test.hgn", 1, 1 };
+	ck_assert_int_eq(hg_action_text_set(&t, c->seat, c->in, pos, &g.d), 0);
+	hg_action *a = hg_enc_class.parse(g.st, &t, &g.d);
+	if (!c->out) {
+		ck_assert_msg(a == NULL, "'%s' parsed", c->in);
+		ck_assert_uint_gt(g.d.nerrors, 0);
+	} else {
+		if (!a)
+			dump(&g.d);
+		ck_assert_ptr_nonnull(a);
+		hg_buf seat, body;
+		hg_buf_init(&seat);
+		hg_buf_init(&body);
+		hg_enc_class.format(g.st, a, &seat, &body);
+		ck_assert_str_eq(body.data, c->out);
+		ck_assert_str_eq(seat.data, strcmp(c->seat, "Ana") == 0 ? "P1" : c->seat);
+		hg_buf_free(&seat);
+		hg_buf_free(&body);
+		hg_enc_class.free_action(a);
+	}
+	hg_action_text_free(&t);
+	game_close(&g);
+}
+END_TEST
+
 /* ------------------------------------------------------------ records */
 /* Every valid record checks clean; the worked examples end where the text
  * says they do. */
@@ -699,6 +759,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, unseen_cards_are_unverified_and_must_fit_the_deck);
 	tcase_add_test(tc, discard_two_with_one_card_on_the_table);
 	tcase_add_test(tc, worked_examples);
+	tcase_add_loop_test(tc, spellings_parse_and_format, 0, (int)HG_ARRAY_LEN(spellings));
 	suite_add_tcase(s, tc);
 	tc = tcase_create("random");
 	tcase_set_timeout(tc, 300);

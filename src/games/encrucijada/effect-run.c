@@ -319,11 +319,12 @@ static int chosen_already(const enc_use *u, int upto, int seat_inst)
 
 /* The i-th item names a card of `seat`: in the town, a hidden stack or the
  * hand, as the step allows.  Sets its instance. */
+enum { Z_TOWN = 1, Z_HIDDEN = 2, Z_HAND = 4 };	/* where bind_card looks */
+
 static int bind_card(hg_state *s, enc_use *u, int i, int seat, const enc_step *st,
 		     int zones, hg_diags *d)
 {
 	enc_item *it = &u->items[i];
-	enum { Z_TOWN = 1, Z_HIDDEN = 2, Z_HAND = 4 };
 	if (it->kind == ENC_ITEM_REF) {
 		if (!(zones & Z_HIDDEN)) {
 			bind_error(s, u, st, it->where, d, "a hidden card does not count here");
@@ -343,9 +344,22 @@ static int bind_card(hg_state *s, enc_use *u, int i, int seat, const enc_step *s
 		return 0;
 	}
 	if (it->kind == ENC_ITEM_UNKNOWN && (zones & Z_HAND)) {
-		int inst = enc_hand_find(s, seat, -2);
-		for (int k = 0; inst >= 0 && k < s->p[seat].ninst && chosen_already(u, i, inst); k++)
-			inst = -1;
+		/* An unseen card of the hand not chosen yet; with none, '?' says
+		 * which only when the cards left are copies of one card. */
+		int v[ENC_MAX_DECK], inst = -1, first = -1, same = 1;
+		int n = enc_zone_list(s, seat, ENC_Z_HAND, v);
+		for (int k = 0; k < n && inst < 0; k++) {
+			if (chosen_already(u, i, v[k]))
+				continue;
+			if (s->p[seat].inst[v[k]].card < 0)
+				inst = v[k];
+			else if (first < 0)
+				first = v[k];
+			else if (s->p[seat].inst[v[k]].card != s->p[seat].inst[first].card)
+				same = 0;
+		}
+		if (inst < 0 && same)
+			inst = first;
 		if (inst < 0) {
 			bind_error(s, u, st, it->where, d, "'?' names no card of %s's hand it may mean",
 				   enc_seat_name(seat));
@@ -407,9 +421,11 @@ static void impossible(const hg_state *s, const enc_use *u, const enc_step *st, 
 	hg_buf stp;
 	hg_buf_init(&stp);
 	step_text(s, st, &stp);
+	/* A reason that names its own rule keeps it. */
 	hg_diag *dg = hg_diag_add(d, HG_ERROR, at, "enc.effect-impossible",
-				  "the effect of '%s' cannot be done: '%s' fails, %s (rule 2, Efectos)",
-				  use_card(s, u)->id, stp.data, why);
+				  "the effect of '%s' cannot be done: '%s' fails, %s%s",
+				  use_card(s, u)->id, stp.data, why,
+				  strstr(why, "(rule ") ? "" : " (rule 2, Efectos)");
 	hg_diag_note(dg, "\"si una de las partes del efecto no se puede realizar o falta algo, entonces nada del efecto se puede hacer\"");
 	hg_buf_free(&stp);
 }
@@ -452,7 +468,10 @@ static int bind_choices(hg_state *s, enc_use *u, const hg_action *a, hg_diags *d
 				char why[96];
 				snprintf(why, sizeof why, "%s has %d card%s there", enc_seat_name(u->seat),
 					 have, have == 1 ? "" : "s");
-				impossible(s, u, st, at, d, why);
+				impossible(s, u, st, a->src_pos, d, why);
+				if (u->src == ENC_SRC_TOWN && st->from != ENC_FROM_HAND)
+					hg_diag_note(&d->v[d->n - 1],
+						     "the card whose effect is used does not pay for it (ruling 10)");
 				return -1;
 			}
 		}
@@ -466,8 +485,9 @@ static int bind_choices(hg_state *s, enc_use *u, const hg_action *a, hg_diags *d
 				continue;
 			switch (st->kind) {
 			case ENC_STEP_DISCARD: {
-				int zones = st->from == ENC_FROM_TABLE ? 3 : st->from == ENC_FROM_TOWN ? 1 :
-					    st->from == ENC_FROM_HIDDEN ? 2 : 4;
+				int zones = st->from == ENC_FROM_TABLE ? Z_TOWN | Z_HIDDEN :
+					    st->from == ENC_FROM_TOWN ? Z_TOWN :
+					    st->from == ENC_FROM_HIDDEN ? Z_HIDDEN : Z_HAND;
 				int rc = bind_card(s, u, k, u->seat, st, zones, d);
 				if (rc < 0)
 					return -1;
@@ -476,7 +496,7 @@ static int bind_choices(hg_state *s, enc_use *u, const hg_action *a, hg_diags *d
 				break;
 			}
 			case ENC_STEP_DESTROY: {
-				if (bind_card(s, u, k, u->target, st, 1, d) != 0)
+				if (bind_card(s, u, k, u->target, st, Z_TOWN, d) != 0)
 					return -1;
 				unsigned marks = enc_marks(s, u->target, it->inst);
 				const enc_card *c = enc_card_of(s, u->target, it->inst);
@@ -525,14 +545,14 @@ static int bind_outcome(hg_state *s, enc_use *u, const hg_action *a, hg_diags *d
 	const enc_card *c = use_card(s, u);
 	if (c->effect->unexpressed && !a->has_outcome) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "enc.outcome-missing",
-					  "the effect of '%s' is not expressed in the card data: the record states its outcome after '='",
+					  "the effect of '%s' is not expressed in the card data: the record states its outcome after '=' (ruling 11)",
 					  c->id);
 		hg_diag_note(dg, "e.g. '= discard P2 golem', '= tower P2 -3', '= wear P2 1' or '= nothing'");
 		return -1;
 	}
 	if (!c->effect->unexpressed && a->has_outcome) {
 		hg_diag_add(d, HG_ERROR, a->out[0].where, "enc.outcome-unexpected",
-			    "the effect of '%s' is in the card data: its outcome follows from it, not from '='",
+			    "the effect of '%s' is in the card data: its outcome follows from it, not from '=' (ruling 11)",
 			    c->id);
 		return -1;
 	}
@@ -547,7 +567,7 @@ static int bind_outcome(hg_state *s, enc_use *u, const hg_action *a, hg_diags *d
 			inst = enc_town_find(s, o->seat, o->item.card, 0);
 		if (inst < 0) {
 			hg_diag_add(d, HG_ERROR, o->where, "enc.outcome-impossible",
-				    "the stated outcome discards a card %s does not have on the table",
+				    "the stated outcome discards a card %s does not have on the table (rule 2, Efectos)",
 				    enc_seat_name(o->seat));
 			return -1;
 		}
@@ -696,17 +716,17 @@ static int check_target(const hg_state *s, const hg_action *a, enc_use *u, hg_di
 	if (e->target == ENC_TARGET_NONE) {
 		if (a->other >= 0) {
 			hg_diag_add(d, HG_ERROR, a->other_pos, "enc.effect-target",
-				    "the effect of '%s' names no player", use_card(s, u)->id);
+				    "the effect of '%s' names no player (rule 2, Efectos)",
+				    use_card(s, u)->id);
 			return -1;
 		}
 		u->target = -1;
 		return 0;
 	}
 	if (a->other < 0) {
-		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "enc.effect-target",
-					  "the effect of '%s' names a player: write '> P2' after the card",
-					  use_card(s, u)->id);
-		(void)dg;
+		hg_diag_add(d, HG_ERROR, a->pos, "enc.effect-target",
+			    "the effect of '%s' names a player: write '> P2' after the card (rule 2, Efectos)",
+			    use_card(s, u)->id);
 		return -1;
 	}
 	int t = a->other;

@@ -587,7 +587,6 @@ void enc_army_available(const hg_state *s, int seat, int stacks[ENC_MAX_STACKS],
 void enc_check_victory(hg_state *s);
 void enc_eliminate(hg_state *s, int seat, int why);
 int enc_team_threshold(const hg_state *s, int team);
-int enc_team_total(const hg_state *s, int team, int res);
 int enc_alive(const hg_state *s, int seat);
 
 /* ------------------------------------------------------------ notation.c */
@@ -614,8 +613,5 @@ const char *enc_result(const hg_state *s);
 unsigned enc_turn(const hg_state *s);
 const char *enc_to_move(const hg_state *s);
 int enc_actor(const hg_state *s);
-
-/* Positions in diagnostics: the action's own, or where a part of it is. */
-#define ENC_POS(a) ((a)->pos)
 
 #endif

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "enc.h"
+#include "enc-deck.h"
 
 static const char *const aliases[] = {
 	"enc", "encrucijada-guerra-de-las-epocas", "guerra-de-las-epocas", NULL
@@ -326,21 +327,6 @@ const char *enc_to_move(const hg_state *s)
 	return a < 0 ? NULL : enc_seat_name(a);
 }
 
-static hg_state *setup(const hg_gdata *data, const hg_game_record *rec, hg_diags *d)
-{
-	return enc_setup(data, rec, d);
-}
-
-static const hg_state *const_state(const hg_state *s)
-{
-	return s;
-}
-
-static hg_action *parse(const hg_state *s, const hg_action_text *t, hg_diags *d)
-{
-	return enc_parse(const_state(s), t, d);
-}
-
 const hg_game_class hg_enc_class = {
 	.id = "encrucijada",
 	.title = "Encrucijada: Guerra de las Épocas",
@@ -349,10 +335,10 @@ const hg_game_class hg_enc_class = {
 	.data_files = data_files,
 	.load = load,
 	.unload = unload,
-	.setup = setup,
+	.setup = enc_setup,
 	.clone = enc_clone,
 	.free_state = enc_free_state,
-	.parse = parse,
+	.parse = enc_parse,
 	.format = enc_format,
 	.apply = enc_apply,
 	.free_action = enc_free_action,
@@ -362,4 +348,5 @@ const hg_game_class hg_enc_class = {
 	.to_move = enc_to_move,
 	.render = enc_render,
 	.gen_tags = enc_gen_tags,
+	.check_deck = hg_enc_deck_check_with,
 };

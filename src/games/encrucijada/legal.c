@@ -165,6 +165,28 @@ static void offer_uses(gen *g, int seat)
 	}
 }
 
+/* Without a Seed the top card of an army may be unseen: a reveal must name
+ * it, so each card the deck could put there is a candidate. */
+static void offer_named_reveals(gen *g, int seat)
+{
+	const hg_state *s = g->s;
+	int army = seat == s->war.att ? s->war.att_army : s->war.def_army;
+	int top = army >= 0 ? enc_stack_at(s, seat, army, 1) : -1;
+	if (top < 0 || s->p[seat].inst[top].card >= 0)
+		return;
+	const enc_deck *deck = s->data->decks[s->p[seat].deck];
+	for (size_t i = 0; i < deck->nentries; i++) {
+		int dup = 0;
+		for (size_t k = 0; k < i; k++)
+			dup |= deck->entries[k].card == deck->entries[i].card;
+		if (dup)
+			continue;
+		hg_action *a = act(ENC_A_REVEAL, seat);
+		a->card = deck->entries[i].card;
+		offer(g, a);
+	}
+}
+
 static void offer_war(gen *g, int seat)
 {
 	const hg_state *s = g->s;
@@ -187,6 +209,7 @@ static void offer_war(gen *g, int seat)
 		return;
 	}
 	offer(g, act(ENC_A_REVEAL, seat));
+	offer_named_reveals(g, seat);
 	offer(g, act(ENC_A_FIGHT, seat));
 	if (seat == w->def && w->stage == ENC_WAR_BATTLE)
 		offer(g, act(ENC_A_YIELD, seat));

@@ -423,8 +423,6 @@ static int parse_setup_cards(const pctx *c, hg_action *a)
 /* ------------------------------------------------------------ parse */
 static hg_action *parse_body(pctx *c, int which, int seat)
 {
-	const enc_patterns *ps = c->s->data->pat;
-	(void)ps;
 	hg_action *a = enc_action_new(ENC_A_SETUP, seat);
 	a->pos = c->t->pos;
 	a->seat_pos = c->t->seat_pos.line ? c->t->seat_pos : c->t->pos;

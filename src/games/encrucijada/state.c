@@ -246,8 +246,8 @@ int enc_identify(hg_state *s, int seat, int inst, int card, hg_pos pos, hg_diags
 		if (c->card == card)
 			return 0;
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, "enc.card-mismatch",
-					  "the card is '%s', not '%s'", pool->cards[c->card].id,
-					  pool->cards[card].id);
+					  "the card is '%s', not '%s' (rule 1, B: the piles as dealt)",
+					  pool->cards[c->card].id, pool->cards[card].id);
 		if (s->seeded)
 			hg_diag_note(dg, "the piles follow from the Seed tag '%s'", s->sh->seed);
 		return -1;
@@ -472,7 +472,8 @@ hg_state *enc_setup(const hg_gdata *data, const hg_game_record *rec, hg_diags *d
 	int n = (int)s->sh->nnames;
 	if (n < ENC_MIN_SEATS || n > ENC_MAX_SEATS) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, tag_pos(rec, "Players"), "enc.players",
-					  "%d players; Encrucijada is for 2 to 6 (rule 1)", n);
+					  "%d player%s; Encrucijada is for 2 to 6 (rule 1)", n,
+					  n == 1 ? "" : "s");
 		hg_diag_note(dg, "name the players in seat order: [Players \"Ana; Ben\"]");
 		enc_free_state(s);
 		return NULL;

@@ -282,11 +282,11 @@ static int from_hand(hg_state *s, const hg_action *a, hg_diags *d)
 		hg_diag *dg;
 		if (a->card >= 0)
 			dg = hg_diag_add(d, HG_ERROR, a->card_pos, "enc.not-in-hand",
-					 "'%s' is not in %s's hand", enc_card_id(s, a->card),
+					 "'%s' is not in %s's hand (rule 6.B)", enc_card_id(s, a->card),
 					 enc_seat_name(a->seat));
 		else
 			dg = hg_diag_add(d, HG_ERROR, a->card_pos, "enc.not-in-hand",
-					 "%s holds no card", enc_seat_name(a->seat));
+					 "%s holds no card (rule 6.B)", enc_seat_name(a->seat));
 		note_hand(s, a->seat, dg);
 		return -1;
 	}

@@ -25,19 +25,6 @@ int enc_team_threshold(const hg_state *s, int team)
 	return ENC_WIN_RESOURCE + ENC_WIN_PER_ALLY * (n > 0 ? n - 1 : 0);
 }
 
-int enc_team_total(const hg_state *s, int team, int res)
-{
-	int total = 0;
-	for (int i = 0; i < s->nseats; i++) {
-		if (s->p[i].team != team || !enc_alive(s, i))
-			continue;
-		int r[ENC_MAX_RES];
-		enc_resources(s, i, r);
-		total += r[res];
-	}
-	return total;
-}
-
 static void declare(hg_state *s, int team)
 {
 	s->over = 1;
@@ -91,17 +78,26 @@ void enc_check_victory(hg_state *s)
 			}
 	}
 	/* Gobernar: the acting side first when two get there at once. */
+	int res[ENC_MAX_SEATS][ENC_MAX_RES];
+	for (int i = 0; i < s->nseats; i++)
+		if (enc_alive(s, i))
+			enc_resources(s, i, res[i]);
 	for (int k = 0; k < s->nseats && !s->over; k++) {
 		int seat = (s->current + k) % s->nseats;
 		int team = s->p[seat].team;
 		if (!enc_alive(s, seat))
 			continue;
 		int threshold = enc_team_threshold(s, team);
-		for (int r = 0; r < pool->nres; r++)
-			if (enc_team_total(s, team, r) >= threshold) {
+		for (int r = 0; r < pool->nres; r++) {
+			int total = 0;
+			for (int i = 0; i < s->nseats; i++)
+				if (s->p[i].team == team && enc_alive(s, i))
+					total += res[i][r];
+			if (total >= threshold) {
 				declare(s, team);
 				return;
 			}
+		}
 	}
 	if (s->over)
 		return;

@@ -86,10 +86,20 @@ static int need_war(const hg_state *s, const hg_action *a, int who, unsigned sta
 		hg_diag_note(dg, "the war waits for %s", enc_seat_name(enc_war_waiting(s)));
 		return -1;
 	}
+	if (a->seat != who && (a->seat == s->war.att || a->seat == s->war.def)) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "enc.war-order",
+					  "not now: the war waits for %s (rule 6.D)",
+					  enc_seat_name(enc_war_waiting(s)));
+		hg_diag_note(dg, "the war is at %s", stage_name(s->war.stage));
+		if (s->war.stage == ENC_WAR_INVASION && s->war.target == ENC_TGT_NONE)
+			hg_diag_note(dg, "the defender names the target of each attacking card before it is shown (rule 6.D3)");
+		return -1;
+	}
 	if (a->seat != who) {
 		hg_diag_add(d, HG_ERROR, a->seat_pos, "enc.not-your-turn",
-			    "%s, not %s, does that in this war (rule 6.D)",
-			    enc_seat_name(who), enc_seat_name(a->seat));
+			    "%s takes no part in the war between %s and %s (rule 6.D1)",
+			    enc_seat_name(a->seat), enc_seat_name(s->war.att),
+			    enc_seat_name(s->war.def));
 		return -1;
 	}
 	return 0;
@@ -137,7 +147,10 @@ static void to_used(hg_state *s, int seat, int inst)
 	int st = used_army(s, seat);
 	if (st < 0)
 		st = seat == s->war.att ? s->war.att_army : s->war.def_army;
-	enc_stack_insert(s, seat, inst, st, -1);
+	if (st < 0)
+		enc_to_zone(s, seat, inst, ENC_Z_HAND);	/* no letter left at all */
+	else
+		enc_stack_insert(s, seat, inst, st, -1);
 }
 
 static void discard(hg_state *s, int seat, int inst)
@@ -256,10 +269,9 @@ int enc_apply_war(hg_state *s, const hg_action *a, hg_diags *d)
 		return -1;
 	}
 	if (s->phase == ENC_PH_A) {
-		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "enc.draw-short",
-					  "%s has drawn %d of the %d cards of phase A (rule 6.A)",
-					  enc_seat_name(a->seat), s->draws_done, s->draws_needed);
-		(void)dg;
+		hg_diag_add(d, HG_ERROR, a->pos, "enc.draw-short",
+			    "%s has drawn %d of the %d cards of phase A (rule 6.A)",
+			    enc_seat_name(a->seat), s->draws_done, s->draws_needed);
 		return -1;
 	}
 	if (s->war_done || s->phase > ENC_PH_C) {
@@ -354,9 +366,8 @@ int enc_apply_army(hg_state *s, const hg_action *a, hg_diags *d)
 	enc_war *w = &s->war;
 	int who = enc_war_waiting(s);
 	if (w->stage != ENC_WAR_NONE && a->seat == w->def && w->stage == ENC_WAR_INVASION) {
-		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "enc.war-order",
-					  "in the invasion the defender sends an army with 'target army X' (rule 6.D3)");
-		(void)dg;
+		hg_diag_add(d, HG_ERROR, a->pos, "enc.war-order",
+			    "in the invasion the defender sends an army with 'target army X' (rule 6.D3)");
 		return -1;
 	}
 	if (need_war(s, a, who, ST(ENC_WAR_BATTLE) | ST(ENC_WAR_INVASION), d) != 0)
@@ -407,8 +418,11 @@ int enc_apply_reveal(hg_state *s, const hg_action *a, hg_diags *d)
 		return -1;
 	}
 	int inst = enc_stack_at(s, a->seat, army, 1);
-	if (inst < 0)
-		return -1;	/* an empty army was finished already */
+	if (inst < 0) {
+		hg_diag_add(d, HG_ERROR, a->pos, "enc.war-order",
+			    "%s's army is finished (rule 6.D2)", enc_seat_name(a->seat));
+		return -1;
+	}
 	enc_inst *c = &s->p[a->seat].inst[inst];
 	if (a->card >= 0) {
 		if (enc_identify(s, a->seat, inst, a->card, a->card_pos, d) != 0)
