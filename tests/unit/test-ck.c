@@ -1,8 +1,10 @@
 /* test-ck.c - Crusader Kingdoms: the data loader and its validation, the
  * notation, the turn and the card bonus (section 6's example), the worked
  * combat example of section 4 and its variants, incursions, events, the
- * end of the game, and random games through legal() re-checked from their
- * own notation. */
+ * end of the game, section 8 (the second map, the scenarios, the scripted
+ * Muslim round and its worked example, the clarifications of 8.4, victory
+ * points), and random games through legal() re-checked from their own
+ * notation. */
 #include "unit.h"
 
 #include <stdio.h>
@@ -186,7 +188,7 @@ START_TEST(shipped_data_is_complete)
 	ck_assert_int_eq(in->fx[0].verb, CK_FX_RANDOM_DISCARD);
 	ck_assert_int_eq(in->fx[0].n, 1);
 	/* The two deployment tables of 7.1. */
-	ck_assert_int_eq(shared->nscenarios, 2);
+	ck_assert_int_eq(shared->nscenarios, 4);
 	const ck_scenario *four_p = &shared->scenarios[hg_names_find(shared->scenario_names, "2nd-crusade")];
 	const ck_scenario *three_p = &shared->scenarios[hg_names_find(shared->scenario_names, "saladino")];
 	ck_assert_int_eq(four_p->players, 4);
@@ -771,7 +773,7 @@ START_TEST(saladin_christians_do_not_attack_each_other)
 	s = new_game("2nd-crusade", "Ana; Ben; Cid", NULL, &d);
 	ck_assert_ptr_null(s);
 	ck_assert_str_eq(d.v[d.n - 1].code, "ck.players");
-	s = new_game("first-crusade", "Ana", NULL, &d);
+	s = new_game("fourth-crusade", "Ana", NULL, &d);
 	ck_assert_ptr_null(s);
 	ck_assert_str_eq(d.v[d.n - 1].code, "ck.scenario");
 	hg_diags_free(&d);
@@ -875,6 +877,550 @@ START_TEST(random_games_unseeded)
 }
 END_TEST
 
+
+/* ------------------------------------------------------- section 8 */
+
+static const ck_map *map8(void)
+{
+	for (int i = 0; i < shared->nmaps; i++)
+		if (strcmp(shared->maps[i].id, "cruzadas") == 0)
+			return &shared->maps[i];
+	ck_abort_msg("no map 'cruzadas'");
+	return NULL;
+}
+
+static int area8(const char *id)
+{
+	int a = hg_names_find(map8()->names, id);
+	ck_assert_int_ge(a, 0);
+	return a;
+}
+
+static const ck_scenario *scenario(const char *id)
+{
+	int i = hg_names_find(shared->scenario_names, id);
+	ck_assert_int_ge(i, 0);
+	return &shared->scenarios[i];
+}
+
+START_TEST(section8_data)
+{
+	/* The map: 14 areas numbered 1 to 14, each with victory points. */
+	const ck_map *m = map8();
+	ck_assert_int_eq(m->nareas, 14);
+	uint64_t seen = 0;
+	for (int a = 0; a < m->nareas; a++) {
+		ck_assert_int_ge(m->areas[a].number, 1);
+		ck_assert_int_le(m->areas[a].number, 14);
+		seen |= (uint64_t)1 << (m->areas[a].number - 1);
+		ck_assert_int_gt(m->areas[a].points, 0);
+	}
+	ck_assert_uint_eq(seen, (1u << 14) - 1);
+	/* The text's facts (8.1, 8.3): Jerusalén is number 1; Turbessel
+	 * borders Edesa and Alepo, and its number is below Antioquía's. */
+	const ck_area *v = m->areas;
+	ck_assert_int_eq(v[area8("Jerusalem")].number, 1);
+	int tur = area8("turbessel");
+	ck_assert(v[tur].adj >> area8("edesa") & 1);
+	ck_assert(v[tur].adj >> area8("alepo") & 1);
+	ck_assert_int_lt(v[tur].number, v[area8("antioquia")].number);
+	area8("tripoli");
+	area8("marat");
+	/* The scenarios of 8.1. */
+	const ck_scenario *solo = scenario("1st-crusade"), *coop = scenario("tercera-cruzada");
+	ck_assert_int_eq(solo->players, 1);
+	ck_assert_int_eq(coop->players, 2);
+	ck_assert_str_eq(solo->factions[0].id, "cruzada");
+	ck_assert(solo->factions[0].deploy >> area8("marat") & 1);
+	ck_assert_str_eq(coop->factions[0].id, "ricardo");
+	ck_assert(coop->factions[0].deploy >> area8("tripoli") & 1);
+	ck_assert(coop->factions[1].deploy >> area8("antioquia") & 1);
+	ck_assert_int_eq(coop->factions[0].cards, 8);
+	ck_assert_int_eq(coop->factions[1].cards, 8);
+	ck_assert_int_eq(solo->factions[1].cards, 8);
+	for (int k = 0; k < 2; k++) {
+		const ck_scenario *sc = k ? coop : solo;
+		const ck_faction *mus = &sc->factions[sc->nfactions - 1];
+		ck_assert(!mus->player);
+		ck_assert_int_eq(mus->religion, CK_MUSLIM);
+		/* every other area is Muslim */
+		ck_assert_int_eq(__builtin_popcountll(mus->deploy), 14 - sc->players);
+		ck_assert(sc->scripted && sc->final_pass && !sc->bonus_from_conquest);
+		ck_assert_int_eq(sc->nlevels, 3);
+		ck_assert_int_eq(sc->levels[0].from, 15);
+		ck_assert_int_eq(sc->levels[1].from, 11);
+		/* 8.1: the cards removed */
+		static const char *const muslim[] = {
+			"mercenarios", "campana-menor", "judios", "sucesion", "atalayas", "tregua", NULL
+		};
+		static const char *const christian[] = {
+			"ataque-conjunto", "asesinos", "trovadores", "espias", NULL
+		};
+		for (int i = 0; muslim[i]; i++) {
+			int c = card(CK_MUSLIM, muslim[i]);
+			ck_assert_int_eq(sc->removed[CK_MUSLIM][c], shared->decks[CK_MUSLIM].cards[c].copies);
+		}
+		for (int i = 0; christian[i]; i++) {
+			int c = card(CK_CHRISTIAN, christian[i]);
+			ck_assert_int_eq(sc->removed[CK_CHRISTIAN][c],
+					 shared->decks[CK_CHRISTIAN].cards[c].copies);
+		}
+		ck_assert_int_eq(sc->removed[CK_MUSLIM][card(CK_MUSLIM, "tropa-4")], 1);
+		ck_assert_int_eq(sc->removed[CK_MUSLIM][card(CK_MUSLIM, "lider")], 0);
+	}
+	/* 8.2: in the cooperative game each crusader's round is followed by a
+	 * Muslim round played against that crusader */
+	ck_assert_int_eq(coop->norder, 4);
+	ck_assert_int_eq(coop->against[1], 0);
+	ck_assert_int_eq(coop->against[3], 1);
+	ck_assert_int_eq(coop->against[0], -1);
+	ck_assert(coop->allies[CK_CHRISTIAN]);
+	/* 8.4: Líder and Reagrupamiento join the army */
+	ck_assert_int_eq(shared->decks[CK_MUSLIM].cards[card(CK_MUSLIM, "lider")].script,
+			 CK_SP_ARMY_OR_RESPONSE);
+	ck_assert_int_eq(shared->decks[CK_MUSLIM].cards[card(CK_MUSLIM, "reagrupamiento")].script,
+			 CK_SP_ARMY_OR_DISCARD);
+}
+END_TEST
+
+/* A scenarios file of one's own with a scripted side; the first error. */
+static char *load_scripted(const char *map, const char *extra)
+{
+	char dir[] = "/tmp/ck-test-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char path[256];
+	snprintf(path, sizeof path, "%s/scenarios.yaml", dir);
+	FILE *f = fopen(path, "w");
+	fprintf(f, "maps: [%s, %s]\ndecks: [%s, %s]\n", DATA "map-saladino.yaml",
+		DATA "map-cruzadas.yaml", DATA "deck-muslim.yaml", DATA "deck-christian.yaml");
+	fprintf(f, "scenarios:\n"
+		"  - id: solo\n    players: 1\n    map: %s\n    turns: 3\n%s"
+		"    factions:\n"
+		"      - {id: c, religion: christian, castles: 9, deploy: [antioquia], cards: 8}\n"
+		"      - {id: m, religion: muslim, castles: 9, deploy: rest, cards: 8, player: false}\n",
+		map, extra);
+	fclose(f);
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_gdata *g = hg_ck_load_files(path, NULL, 0, NULL, 0, &d);
+	char *code = hg_xstrdup(d.nerrors ? d.v[0].code : "");
+	ck_assert(g ? d.nerrors == 0 : d.nerrors > 0);
+	hg_ck_unload(g);
+	hg_diags_free(&d);
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+	return code;
+}
+
+static void expect_scripted(const char *map, const char *extra, const char *code)
+{
+	char *got = load_scripted(map, extra);
+	ck_assert_str_eq(got, code);
+	free(got);
+}
+
+#define REMOVED8 "    removed: {muslim: [tropa-4, mercenarios, campana-menor, judios, sucesion, atalayas, tregua]}\n"
+
+START_TEST(section8_loader)
+{
+	expect_scripted("cruzadas", "    bonus-from-conquest: false\n" REMOVED8, "");
+	/* the script needs identification numbers */
+	expect_scripted("saladino", "    bonus-from-conquest: false\n" REMOVED8, "data.reference");
+	/* ... and cannot play Mercenarios (an attack of its own) */
+	expect_scripted("cruzadas", "    bonus-from-conquest: false\n"
+			"    removed: {muslim: [tropa-4, campana-menor, judios, sucesion, atalayas, tregua]}\n",
+			"data.range");
+	/* ... and moves the bonus by events only (8.2) */
+	expect_scripted("cruzadas", REMOVED8, "data.range");
+	/* victory levels: from the highest down, the last without 'from' */
+	expect_scripted("cruzadas", "    bonus-from-conquest: false\n" REMOVED8
+			"    victory-points: [{level: win, from: 10}, {level: loss}]\n", "");
+	expect_scripted("cruzadas", "    bonus-from-conquest: false\n" REMOVED8
+			"    victory-points: [{level: win, from: 10}, {level: meh, from: 12}, {level: loss}]\n",
+			"data.range");
+	expect_scripted("cruzadas", "    bonus-from-conquest: false\n" REMOVED8
+			"    victory-points: [{level: win, from: 10}, {level: loss, from: 3}]\n",
+			"data.unknown-key");
+	expect_scripted("cruzadas", "    bonus-from-conquest: false\n" REMOVED8
+			"    victory-points: [{level: win}, {level: loss}]\n", "data.missing-key");
+	/* `script` is a response's key */
+	expect_deck("  - {id: t, type: troop, strength: 1, copies: 1, script: response}\n",
+		    "data.unknown-key");
+	expect_deck("  - {id: r, type: response, sides: [attack], copies: 1, script: army, effects: [{dice: 1}]}\n",
+		    "data.range");
+	/* victory points need a number */
+	expect_map(MAP_HEAD "  - {id: x, points: 2, defence: 1, adjacent: []}\n  - {id: z, defence: 3, adjacent: []}\n",
+		   "data.missing-key");
+}
+END_TEST
+
+static hg_state *game8(const char *scenario_id, const char *players, const char *seed)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_state *s = new_game(scenario_id, players, seed, &d);
+	dump(&d);
+	ck_assert_ptr_nonnull(s);
+	hg_diags_free(&d);
+	return s;
+}
+
+/* The 2-player game up to the worked example of 8.3 (the record
+ * records/crusader-kingdoms/valid/worked-script-example.hgn). */
+static const char *const example8[][2] = {
+	{ "ricardo", "draw tropa-4 tropa-3 tropa-3 tropa-2 tropa-2 tropa-1 peregrinos-armados incursion" },
+	{ "leopoldo", "draw tropa-4 tropa-3 tropa-2 tropa-2 tropa-1 turcopolos tropa-1 tropa-2" },
+	{ "musulmanes", "draw tropa-2 comercio murallas incursion murallas tropa-2 tropa-3 lider" },
+	{ "ricardo", "attack tiro from tripoli with tropa-4 / 5 2 6 4 = 3 vs 1 5 3 = 1 / won" },
+	{ "musulmanes", "reveal tropa-2 army / 4" },
+	{ "leopoldo", "attack turbessel from antioquia with tropa-3 / 6 4 1 = 2 vs 2 3 = 0 / won" },
+	{ "musulmanes", "reveal comercio / 5" },
+	{ "ricardo", "attack acre from tiro with tropa-3 tropa-2 / 4 6 2 5 1 = 3 vs 3 4 = 1 / won" },
+	{ "musulmanes", "reveal murallas at jerusalen / 6" },
+	{ "leopoldo", "attack latakia from antioquia with tropa-2 / 2 3 = 0 vs 5 1 = 1 / lost" },
+	{ "musulmanes", "reveal incursion on leopoldo discards tropa-1 / 5" },
+	{ "ricardo", "attack jerusalen from acre with tropa-3 tropa-2 tropa-1 / 6 5 4 4 2 1 = 4 vs 1 2 3 5 = 1 / won" },
+	{ "musulmanes", "reveal murallas at jaffa / 2" },
+	{ "leopoldo", "attack alepo from turbessel with tropa-4 / 1 2 3 3 = 0 vs 6 4 4 = 3 / lost" },
+};
+
+static hg_state *example8_position(void)
+{
+	hg_state *s = game8("3rd-crusade", "Ricardo; Leopoldo", NULL);
+	for (size_t i = 0; i < sizeof example8 / sizeof example8[0]; i++)
+		act_ok(s, example8[i][0], example8[i][1]);
+	return s;
+}
+
+START_TEST(worked_script_example)
+{
+	hg_state *s = example8_position();
+	int mus = faction(s, "musulmanes"), leo = faction(s, "leopoldo"), ric = faction(s, "ricardo");
+	/* Leopoldo has made his round; the Muslim round is against him. */
+	ck_assert_str_eq(hg_ck_class.to_move(s), "musulmanes");
+	ck_assert_int_eq(s->sc->against[s->cursor], leo);
+	ck_assert_int_eq(s->owner[area8("jerusalen")], ric);
+	ck_assert_int_eq(hg_ck_army_strength(s, mus), 2);
+	ck_assert_int_eq(hg_ck_script_target(s, mus, leo), area8("turbessel"));
+	ck_assert_int_eq(hg_ck_script_target(s, mus, ric), area8("jerusalen"));
+	/* next: one round, the script's, with the die unknown */
+	hg_action_list l = { NULL, 0, 0 };
+	hg_ck_class.legal(s, &l);
+	ck_assert_uint_gt(l.n, 1);
+	for (size_t i = 0; i < l.n; i++) {
+		ck_assert_int_eq(l.v[i]->kind, CK_ACT_REVEAL);
+		ck_assert_int_eq(l.v[i]->rev.place, CK_PLACE_ARMY);
+		if (l.v[i]->rev.has_attack)
+			ck_assert_int_eq(l.v[i]->rev.attack.target, area8("turbessel"));
+		hg_ck_class.free_action(l.v[i]);
+	}
+	free(l.v);
+	/* the variants: Jerusalén, an attack on a 4, no attack on a 3 */
+	act_fails(s, "musulmanes", "reveal tropa-2 army / 3 attack jerusalen from jaffa / 4 2 1 5 = 2 vs 6 4 1 = 2 / lost",
+		  "ck.script-target");
+	act_fails(s, "musulmanes", "reveal tropa-2 army / 4 attack turbessel from edesa / 4 2 1 5 = 2 vs 6 4 = 2 / lost",
+		  "ck.script-no-attack");
+	act_fails(s, "musulmanes", "reveal tropa-2 army / 3", "ck.script-attack");
+	/* and more departures: the wrong card, the wrong place, no die, the
+	 * army listed wrong, a response the script does not add */
+	act_fails(s, "musulmanes", "reveal tropa-3 army / 3 attack turbessel / 1 1 1 1 1 = 0 vs 6 6 = 2 / lost",
+		  "ck.script-card");
+	act_fails(s, "musulmanes", "reveal tropa-2 response", "ck.script-place");
+	act_fails(s, "musulmanes", "reveal tropa-2 army", "ck.script-roll");
+	act_fails(s, "musulmanes", "reveal tropa-2 army / 3 attack turbessel with tropa-2 / 4 2 1 5 = 2 vs 6 4 = 2 / lost",
+		  "ck.script-army");
+	act_fails(s, "musulmanes", "reveal tropa-2 army / 3 attack turbessel & musulmanes lider attack / 4 2 1 5 = 2 vs 6 4 = 2 / lost",
+		  "ck.script-response");
+	act_fails(s, "ricardo", "pass", "ck.not-your-round");
+	/* the example: the army of 4 attacks Turbessel from Edesa */
+	act_ok(s, "musulmanes", "reveal tropa-2 army / 3 attack turbessel from edesa with tropa-2 tropa-2 & leopoldo turcopolos defence / 4 2 1 5 = 2 vs 6 4 1 2 = 2 / lost");
+	ck_assert_int_eq(s->owner[area8("turbessel")], leo);
+	ck_assert_int_eq(s->p[mus].tab.narmy, 0);	/* the attacking cards are discarded */
+	ck_assert_int_eq(s->pile[CK_MUSLIM].discard[card(CK_MUSLIM, "tropa-2")], 2);
+	hg_ck_class.free_state(s);
+}
+END_TEST
+
+START_TEST(script_places_and_events)
+{
+	hg_state *s = game8("1st-crusade", "Bohemond", NULL);
+	int mus = faction(s, "musulmanes"), cru = faction(s, "cruzada");
+	act_ok(s, "cruzada", "draw tropa-3 tropa-2 tropa-2 tropa-1 tropa-1 incursion turcopolos tropa-4");
+	act_fails(s, "musulmanes", "draw 7 ?", "ck.draw-count");
+	act_ok(s, "musulmanes", "draw lider murallas tropa-1 reagrupamiento lider seduccion comercio incursion");
+	ck_assert_int_eq(s->p[mus].hand.size, 8);
+	ck_assert_int_eq(s->p[mus].tab.nstack, 8);
+	/* no army: Líder is a response, Reagrupamiento would be discarded (8.4) */
+	ck_assert_int_eq(hg_ck_script_placement(s, mus, CK_MUSLIM, card(CK_MUSLIM, "reagrupamiento"), 0),
+			 CK_PLACE_DISCARDED);
+	act_ok(s, "cruzada", "discard tropa-1");
+	act_fails(s, "musulmanes", "reveal lider army", "ck.script-place");
+	act_fails(s, "musulmanes", "reveal lider", "ck.script-place");
+	act_fails(s, "musulmanes", "reveal murallas at jerusalen", "ck.script-card");
+	act_ok(s, "musulmanes", "reveal lider response");
+	act_fails(s, "musulmanes", "attack hama / 1 = 0 vs 1 1 = 0 / lost", "ck.not-your-round");
+	/* Murallas: the Muslim area with the lowest number (Jerusalén, 1) */
+	act_ok(s, "cruzada", "discard tropa-1");
+	act_fails(s, "musulmanes", "pass", "ck.script-action");
+	act_fails(s, "musulmanes", "reveal murallas at jaffa", "ck.script-area");
+	act_fails(s, "musulmanes", "reveal murallas", "ck.script-area");
+	act_fails(s, "musulmanes", "reveal murallas at jerusalen / 3", "ck.script-roll");
+	act_ok(s, "musulmanes", "reveal murallas at jerusalen");
+	ck_assert(s->plus1[area8("jerusalen")]);
+	/* a troop forms the army, which rolls: a 6 is not below 1 */
+	act_ok(s, "cruzada", "discard tropa-2");
+	act_fails(s, "musulmanes", "reveal tropa-1 response / 6", "ck.script-place");
+	act_ok(s, "musulmanes", "reveal tropa-1 army / 6");
+	/* with an army, Reagrupamiento and Líder join it */
+	act_ok(s, "cruzada", "discard tropa-2");
+	act_fails(s, "musulmanes", "reveal reagrupamiento discarded / 1", "ck.script-place");
+	act_ok(s, "musulmanes", "reveal reagrupamiento army / 1");	/* 1 is not below 1 */
+	act_fails(s, "cruzada", "reveal tropa-3 army", "ck.script-action");
+	act_ok(s, "cruzada", "pass");
+	act_fails(s, "cruzada", "discard tropa-3", "ck.passed");
+	act_fails(s, "musulmanes", "reveal lider response / 6", "ck.script-place");
+	act_ok(s, "musulmanes", "reveal lider army / 6");
+	ck_assert_int_eq(s->p[mus].tab.narmy, 3);
+	ck_assert_int_eq(hg_ck_army_strength(s, mus), 1);	/* troop points only */
+	/* Seducción takes a card of the crusader in round: a troop joins the army */
+	act_fails(s, "musulmanes", "reveal seduccion on cruzada takes tropa-3 response / 6",
+		  "ck.script-place");
+	act_fails(s, "musulmanes", "reveal seduccion on cruzada takes ? army / 6", "ck.script-take");
+	act_ok(s, "musulmanes", "reveal seduccion on cruzada takes tropa-3 army / 6");
+	ck_assert_int_eq(hg_ck_army_strength(s, mus), 4);
+	ck_assert_int_eq(s->p[cru].hand.size, 3);
+	/* Comercio: the Muslims' bonus +1; then the army (4 points) rolls a 2
+	 * and attacks Marat, the crusade's only area; Líder's 3 points raise the
+	 * 3 and the 2 */
+	act_fails(s, "musulmanes", "reveal comercio on cruzada / 2 attack marat / 1 2 3 4 = 1 vs 5 = 1 / lost",
+		  "ck.event-args");
+	act_fails(s, "musulmanes", "reveal comercio / 2 attack marat / 1 2 3 4 mod 3>4 = 2 vs 5 = 1 / won",
+		  "ck.script-mods");
+	/* at +2 the gain is lost, and no castle turns for it (8.2) */
+	s->p[mus].bonus = 2;
+	act_fails(s, "musulmanes", "reveal comercio castle jaffa / 2 attack marat from hama / 1 2 3 4 mod 3>4 2>4 = 3 vs 5 = 1 / won",
+		  "ck.bonus-limit");
+	act_ok(s, "musulmanes", "reveal comercio / 2 attack marat from hama / 1 2 3 4 mod 3>4 2>4 = 3 vs 5 = 1 / won");
+	ck_assert_int_eq(s->p[mus].bonus, 2);
+	for (int a = 0; a < s->map->nareas; a++)
+		ck_assert(!s->plus1[a] || a == area8("jerusalen"));
+	ck_assert_int_eq(s->owner[area8("marat")], mus);
+	/* Reagrupamiento: the strongest troop stays in the army (8.4) */
+	ck_assert_int_eq(s->p[mus].tab.narmy, 1);
+	ck_assert_int_eq(hg_ck_army_strength(s, mus), 3);
+	/* the crusade holds no area: the army does not roll */
+	act_fails(s, "musulmanes", "reveal incursion on cruzada discards tropa-4 / 1",
+		  "ck.script-roll");
+	act_ok(s, "musulmanes", "reveal incursion on cruzada discards tropa-4");
+	/* the turn ends: the crusade passed and the Muslims played every card */
+	ck_assert_int_eq(s->turn, 2);
+	ck_assert_int_eq(s->phase, CK_PHASE_DRAW);
+	act_fails(s, "cruzada", "draw 8 ?", "ck.draw-count");	/* kept 2 */
+	act_ok(s, "cruzada", "draw 6 ?");
+	act_fails(s, "musulmanes", "draw 9 ?", "ck.draw-count");	/* bonus +2 */
+	act_ok(s, "musulmanes", "draw 10 ?");
+	ck_assert_int_eq(s->p[mus].bonus, 0);
+	/* a crusader with no area attacks one of its deployment areas */
+	act_ok(s, "cruzada", "attack marat with tropa-2 / ? vs ? / lost");
+	hg_ck_class.free_state(s);
+}
+END_TEST
+
+START_TEST(script_defence)
+{
+	hg_state *s = game8("1st-crusade", "Bohemond", NULL);
+	act_ok(s, "cruzada", "draw tropa-3 tropa-2 tropa-2 tropa-1 tropa-1 incursion turcopolos tropa-4");
+	act_ok(s, "musulmanes", "draw lider tropa-1 tropa-1 tropa-1 tropa-1 tropa-2 tropa-2 tropa-2");
+	act_ok(s, "cruzada", "discard incursion");
+	act_ok(s, "musulmanes", "reveal lider response");
+	/* two dice: the Muslims do not answer */
+	act_fails(s, "cruzada", "attack hama from marat with tropa-2 & musulmanes lider defence / 1 2 = 0 vs 1 2 mod 2>4 = 1 / lost",
+		  "ck.script-response");
+	/* three dice or more: they answer with their first response, Líder,
+	 * whose points the script spends on the dice nearest 4 */
+	act_fails(s, "cruzada", "attack hama from marat with tropa-3 / 4 5 6 = 3 vs 1 3 = 0 / won",
+		  "ck.script-response");
+	act_fails(s, "cruzada", "attack hama from marat with tropa-3 & musulmanes lider defence / 4 5 6 = 3 vs 1 3 mod 1>4 = 1 / won",
+		  "ck.script-mods");
+	act_fails(s, "cruzada", "attack hama from marat with tropa-3 & musulmanes lider defence turn jerusalen / 4 5 6 = 3 vs 1 3 1 mod 3>4 = 1 / won",
+		  "ck.script-turn");
+	act_ok(s, "cruzada", "attack hama from marat with tropa-3 & musulmanes lider defence / 4 5 6 = 3 vs 1 3 mod 3>4 = 1 / won");
+	ck_assert_int_eq(s->p[1].tab.nreserve, 0);	/* used, discarded */
+	ck_assert_int_eq(s->pile[CK_MUSLIM].discard[card(CK_MUSLIM, "lider")], 1);
+	ck_assert_int_eq(s->p[0].bonus, 0);		/* no bonus for a conquest (8.2) */
+	act_ok(s, "musulmanes", "reveal tropa-1 army / 3");
+	act_fails(s, "cruzada", "attack homs from hama with tropa-2 / 4 5 = 2 vs 1 2 = 0 / won bonus",
+		  "ck.choice");
+	hg_ck_class.free_state(s);
+	/* the script's use of Líder's points */
+	int dice[] = { 3, 2, 1, 5 };
+	ck_mod mods[4];
+	ck_assert_int_eq(hg_ck_script_mods(dice, 4, 3, mods), 2);
+	ck_assert_int_eq(mods[0].from, 3);
+	ck_assert_int_eq(mods[1].from, 2);
+	ck_assert_int_eq(hg_ck_script_mods(dice, 4, 0, mods), 0);
+	int ones[] = { 1, 1 };
+	ck_assert_int_eq(hg_ck_script_mods(ones, 2, 3, mods), 1);
+}
+END_TEST
+
+START_TEST(cooperative_rounds)
+{
+	hg_state *s = game8("3rd-crusade", "Ricardo; Leopoldo", NULL);
+	act_ok(s, "ricardo", "draw tropa-4 tropa-3 tropa-3 tropa-2 tropa-2 tropa-1 peregrinos-armados incursion");
+	act_ok(s, "leopoldo", "draw tropa-4 tropa-3 tropa-2 tropa-2 tropa-1 turcopolos tropa-1 tropa-2");
+	act_ok(s, "musulmanes", "draw incursion tropa-1 murallas murallas comercio incursion seduccion lider");
+	ck_assert_str_eq(hg_ck_class.to_move(s), "ricardo");
+	/* allies neither attack, raid nor target each other (8) */
+	s->owner[area8("tiro")] = 1;
+	act_fails(s, "ricardo", "attack tiro from tripoli with tropa-2 / 1 2 = 0 vs 1 2 3 = 0 / lost",
+		  "ck.attack-ally");
+	s->owner[area8("tiro")] = 2;
+	act_fails(s, "ricardo", "play incursion on leopoldo discards tropa-1", "ck.target");
+	act_fails(s, "ricardo", "pass end", "ck.end-wrong");
+	act_ok(s, "ricardo", "pass");
+	/* the Muslim round after Ricardo's is against Ricardo (8.2) */
+	act_fails(s, "musulmanes", "reveal incursion on leopoldo discards tropa-1", "ck.script-target");
+	act_fails(s, "musulmanes", "reveal incursion discards tropa-1", "ck.event-args");
+	act_ok(s, "musulmanes", "reveal incursion on ricardo discards tropa-4");
+	ck_assert_int_eq(s->p[0].hand.size, 7);
+	act_ok(s, "leopoldo", "discard tropa-1");
+	act_ok(s, "musulmanes", "reveal tropa-1 army / 6");
+	/* Ricardo passed: his rounds are skipped, but the Muslims' round
+	 * against him is played while they hold cards */
+	ck_assert_str_eq(hg_ck_class.to_move(s), "musulmanes");
+	act_fails(s, "ricardo", "discard tropa-1", "ck.passed");
+	act_ok(s, "musulmanes", "reveal murallas at jerusalen / 5");
+	act_fails(s, "leopoldo", "pass end", "ck.end-wrong");
+	act_ok(s, "leopoldo", "pass");
+	act_ok(s, "musulmanes", "reveal murallas at jaffa / 4");
+	act_ok(s, "musulmanes", "reveal comercio / 3");
+	act_fails(s, "musulmanes", "reveal incursion on ricardo discards tropa-2 / 2", "ck.script-target");
+	act_ok(s, "musulmanes", "reveal incursion on leopoldo discards tropa-2 / 2");
+	act_ok(s, "musulmanes", "reveal seduccion on ricardo takes peregrinos-armados response / 1");
+	ck_assert_int_eq(s->turn, 1);
+	act_ok(s, "musulmanes", "reveal lider army / 1");
+	ck_assert_int_eq(s->turn, 2);
+	/* the army and the responses carry over to the next turn (8.3) */
+	ck_assert_int_eq(s->p[2].tab.narmy, 2);
+	ck_assert_int_eq(s->p[2].tab.nreserve, 1);
+	ck_assert_int_eq(hg_ck_on_table(s, CK_CHRISTIAN, card(CK_CHRISTIAN, "peregrinos-armados")), 1);
+	/* and are not reshuffled: 22 Christian cards less 13 in hand and 1 on the table */
+	ck_assert_int_eq(s->pile[CK_CHRISTIAN].n, 22 - 6 - 6 - 1);
+	hg_ck_class.free_state(s);
+}
+END_TEST
+
+/* The Muslims' face-down cards: a card taken at random whose copies lie in
+ * several places leaves the cards between them unknown (ruling 37). */
+START_TEST(script_face_down_cards)
+{
+	hg_state *s = game8("1st-crusade", "Bohemond", NULL);
+	int mus = faction(s, "musulmanes");
+	act_ok(s, "cruzada", "draw incursion incursion tropa-2 tropa-2 tropa-1 tropa-1 tropa-3 tropa-3");
+	act_ok(s, "musulmanes", "draw tropa-1 tropa-2 tropa-1 comercio tropa-3 murallas tropa-2 lider");
+	ck_assert_int_eq(s->p[mus].tab.nstack, 8);
+	/* Incursión takes a tropa-1: the first or the third card */
+	act_fails(s, "cruzada", "play incursion on musulmanes discards tropa-4", "ck.card-not-in-hand");
+	act_ok(s, "cruzada", "play incursion on musulmanes discards tropa-1");
+	ck_assert_int_eq(s->p[mus].tab.nstack, 7);
+	ck_assert_int_eq(s->p[mus].tab.stack[0].card, CK_UNKNOWN);
+	ck_assert_int_eq(s->p[mus].tab.stack[1].card, CK_UNKNOWN);
+	ck_assert_int_eq(s->p[mus].tab.stack[2].card, card(CK_MUSLIM, "comercio"));
+	/* the next card is not known: its reveal is unverified, not wrong */
+	hg_diags d;
+	hg_diags_init(&d);
+	ck_assert_int_eq(act(s, "musulmanes", "reveal tropa-2 army / 6", &d), 0);
+	ck_assert_uint_eq(d.nerrors, 0);
+	ck_assert_uint_eq(d.nunverified, 1);
+	ck_assert_str_eq(d.v[0].code, "ck.hidden-card");
+	hg_diags_free(&d);
+	act_ok(s, "cruzada", "discard tropa-3");
+	hg_diags_init(&d);
+	ck_assert_int_eq(act(s, "musulmanes", "reveal tropa-1 army / 6", &d), 0);
+	ck_assert_uint_eq(d.nunverified, 1);
+	hg_diags_free(&d);
+	/* comercio is known again */
+	act_ok(s, "cruzada", "discard tropa-3");
+	act_fails(s, "musulmanes", "reveal lider army / 6", "ck.script-card");
+	act_ok(s, "musulmanes", "reveal comercio / 6");
+	/* a card taken unseen makes every face-down card unknown */
+	act_ok(s, "cruzada", "incursion musulmanes with tropa-1 / 5 discards ?");
+	for (int i = 0; i < s->p[mus].tab.nstack; i++)
+		ck_assert_int_eq(s->p[mus].tab.stack[i].card, CK_UNKNOWN);
+	/* a card with a copy free may be next (unverified); Comercio, whose
+	 * one copy is in the discard pile, may not */
+	act_fails(s, "musulmanes", "reveal comercio / 6", "ck.card-exhausted");
+	hg_diags_init(&d);
+	ck_assert_int_eq(act(s, "musulmanes", "reveal lider army / 6", &d), 0);
+	ck_assert_uint_eq(d.nerrors, 0);
+	ck_assert_uint_eq(d.nunverified, 1);
+	hg_diags_free(&d);
+	hg_ck_class.free_state(s);
+}
+END_TEST
+
+START_TEST(victory_points_and_levels)
+{
+	hg_state *s = game8("3rd-crusade", "A; B", NULL);
+	/* Trípoli 2 + Antioquía 3 */
+	ck_assert_int_eq(hg_ck_victory_points(s), 5);
+	s->p[2].bonus = 1;		/* the Muslims' bonus counts against */
+	ck_assert_int_eq(hg_ck_victory_points(s), 4);
+	s->p[0].bonus = 2;
+	ck_assert_int_eq(hg_ck_victory_points(s), 6);
+	s->p[0].bonus = s->p[2].bonus = 0;
+	static const struct { const char *areas; const char *result; } cases[] = {
+		{ "jerusalen acre damasco", "victory, 16 VP" },			/* 5+3+3+5 */
+		{ "jerusalen acre jaffa", "victory, 15 VP" },			/* 5+3+2+5 */
+		{ "jerusalen acre hama", "marginal victory, 14 VP" },
+		{ "jerusalen jaffa", "marginal victory, 12 VP" },
+		{ "jerusalen marat", "marginal victory, 11 VP" },
+		{ "jerusalen", "defeat, 10 VP" },
+		{ "", "defeat, 5 VP" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		hg_state *t = hg_ck_class.clone(s);
+		char buf[128];
+		snprintf(buf, sizeof buf, "%s", cases[i].areas);
+		for (char *w = strtok(buf, " "); w; w = strtok(NULL, " "))
+			t->owner[area8(w)] = 0;
+		hg_ck_final_result(t);
+		ck_assert_str_eq(hg_ck_class.result(t), cases[i].result);
+		hg_ck_class.free_state(t);
+	}
+	/* no sudden victory in section 8 */
+	for (int a = 0; a < s->map->nareas; a++)
+		s->owner[a] = 0;
+	hg_ck_check_sudden(s, 0);
+	ck_assert_ptr_null(hg_ck_class.result(s));
+	hg_ck_class.free_state(s);
+}
+END_TEST
+
+START_TEST(random_games_1p)
+{
+	char seed[32];
+	snprintf(seed, sizeof seed, "unit-1p-%d", _i);
+	random_game("1st-crusade", "A", seed);
+}
+END_TEST
+
+START_TEST(random_games_2p)
+{
+	char seed[32];
+	snprintf(seed, sizeof seed, "unit-2p-%d", _i);
+	random_game("3rd-crusade", "A; B", seed);
+}
+END_TEST
+
+START_TEST(random_games_section8_unseeded)
+{
+	random_game(_i % 2 ? "3rd-crusade" : "1st-crusade", _i % 2 ? "A; B" : "A", NULL);
+}
+END_TEST
+
 START_TEST(gen_tags_pick_a_scenario)
 {
 	hg_prng r;
@@ -889,6 +1435,11 @@ START_TEST(gen_tags_pick_a_scenario)
 	ck_assert_int_eq(hg_ck_class.gen_tags(shared, &r, 0, "2nd-crusade", rec, &d), 0);
 	ck_assert_str_eq(hg_record_tag_value(rec, "Scenario"), "2nd-crusade");
 	ck_assert_int_ne(hg_ck_class.gen_tags(shared, &r, 5, NULL, rec, &d), 0);
+	ck_assert_int_eq(hg_ck_class.gen_tags(shared, &r, 1, NULL, rec, &d), 0);
+	ck_assert_str_eq(hg_record_tag_value(rec, "Scenario"), "1st-crusade");
+	ck_assert_str_eq(hg_record_tag_value(rec, "Players"), "Player 1");
+	ck_assert_int_eq(hg_ck_class.gen_tags(shared, &r, 2, NULL, rec, &d), 0);
+	ck_assert_str_eq(hg_record_tag_value(rec, "Scenario"), "3rd-crusade");
 	hg_record_free(rec);
 	hg_diags_free(&d);
 }
@@ -919,6 +1470,17 @@ Suite *unit_suite(void)
 	tcase_add_loop_test(tc, random_games_4p, 0, 40);
 	tcase_add_loop_test(tc, random_games_3p, 0, 40);
 	tcase_add_loop_test(tc, random_games_unseeded, 0, 2);
+	tcase_add_test(tc, section8_data);
+	tcase_add_test(tc, section8_loader);
+	tcase_add_test(tc, worked_script_example);
+	tcase_add_test(tc, script_places_and_events);
+	tcase_add_test(tc, script_defence);
+	tcase_add_test(tc, cooperative_rounds);
+	tcase_add_test(tc, script_face_down_cards);
+	tcase_add_test(tc, victory_points_and_levels);
+	tcase_add_loop_test(tc, random_games_1p, 0, 40);
+	tcase_add_loop_test(tc, random_games_2p, 0, 40);
+	tcase_add_loop_test(tc, random_games_section8_unseeded, 0, 4);
 	tcase_add_test(tc, gen_tags_pick_a_scenario);
 	suite_add_tcase(s, tc);
 	return s;

@@ -12,7 +12,9 @@
  *                   order rolled (the attacker's, then the defender's);
  *   random cards    stream "<Seed>/random": a random discard or theft takes
  *                   card number hg_prng_below(hand size) of the hand listed
- *                   in file order (Muslim deck first, each copy once).
+ *                   in file order (Muslim deck first, each copy once); from
+ *                   a side no player controls, the card at that position
+ *                   of its face-down cards, the next one first (8.3).
  * Without a Seed the record shows the cards; what it hides ('?') is
  * followed as far as it can be and reported as unverified where a check
  * depends on it.
@@ -175,7 +177,7 @@ int ck_available(const hg_state *s, int religion, int card)
 	n -= s->pile[religion].discard[card];
 	for (int i = 0; i < s->nfaceup; i++)
 		n -= s->faceup[i].religion == religion && s->faceup[i].card == card;
-	return n;
+	return n - hg_ck_on_table(s, religion, card);
 }
 
 int ck_pile_draw(hg_state *s, int religion)
@@ -200,7 +202,8 @@ void ck_pile_discard_hidden(hg_state *s, int religion)
 
 /* Rule 5: discards, undrawn cards and the P events are shuffled together,
  * each deck apart.  The new pile is every card of the deck outside the
- * hands; its order is known when every hand is. */
+ * hands and off the table (a scripted side's army and responses stay,
+ * 8.3); its order is known when every hand is. */
 void ck_piles_reshuffle(hg_state *s)
 {
 	int all_exact = 1;
@@ -219,7 +222,8 @@ void ck_piles_reshuffle(hg_state *s)
 		if (p->exact) {
 			n = 0;
 			for (int c = 0; c < k->ncards; c++) {
-				int copies = k->cards[c].copies - s->sc->removed[r][c];
+				int copies = k->cards[c].copies - s->sc->removed[r][c] -
+					     hg_ck_on_table(s, r, c);
 				for (int i = 0; i < s->nsides; i++)
 					copies -= s->p[i].hand.sure[r][c];
 				for (int x = 0; x < copies; x++)
@@ -293,9 +297,56 @@ static void unverified_card(const hg_state *s, hg_diags *d, hg_pos pos, int seat
 		    s->sc->factions[seat].id, what, rule);
 }
 
+/* A card taken out of a scripted side's face-down cards (8.3): a known
+ * one, or one of those the record has not shown, if a copy is free. */
+static int take_from_stack(hg_state *s, int seat, const ck_item *it, const char *rule,
+			   int *religion, int *card, hg_diags *d)
+{
+	int own = s->sc->factions[seat].religion;
+	const ck_hand *h = &s->p[seat].hand;
+	int order[2] = { own, !own };
+	*religion = own;
+	*card = -1;
+	if (it->card[0] < 0 && it->card[1] < 0) {
+		if (h->size == 0) {
+			hg_diag_add(d, HG_ERROR, it->pos, "ck.card-not-in-hand",
+				    "%s has no card left (%s)", s->sc->factions[seat].id, rule);
+			return -1;
+		}
+		ck_stack_take_named(s, seat, own, -1);
+		return 0;
+	}
+	for (int i = 0; i < 2; i++) {
+		int r = order[i], c = it->card[r];
+		if (c >= 0 && h->sure[r][c] > 0) {
+			*religion = r;
+			*card = c;
+			ck_stack_take_named(s, seat, r, c);
+			return 0;
+		}
+	}
+	for (int i = 0; i < 2; i++) {
+		int r = order[i], c = it->card[r];
+		if (c >= 0 && h->wild > 0 && ck_available(s, r, c) > 0) {
+			*religion = r;
+			*card = c;
+			ck_stack_take_named(s, seat, r, c);
+			unverified_card(s, d, it->pos, seat, ck_card_at(s, r, c)->id, rule);
+			return 0;
+		}
+	}
+	hg_diag *dg = hg_diag_add(d, HG_ERROR, it->pos, "ck.card-not-in-hand",
+				  "card '%s' is not among %s's face-down cards (%s)",
+				  ck_item_name(s, it, own), s->sc->factions[seat].id, rule);
+	hand_note(s, dg, seat);
+	return -1;
+}
+
 int ck_take_card(hg_state *s, int seat, const ck_item *it, const char *rule, int *religion,
 		 int *card, hg_diags *d)
 {
+	if (ck_scripted(s, seat))
+		return take_from_stack(s, seat, it, rule, religion, card, d);
 	int own = s->sc->factions[seat].religion;
 	ck_hand *h = &s->p[seat].hand;
 	if (it->card[0] < 0 && it->card[1] < 0) {
@@ -350,8 +401,52 @@ static int seed_card_error(const hg_state *s, const ck_item *it, int r, int c, i
 	return -1;
 }
 
+/* One card at random out of the victim's hand: the Seed's pick when the
+ * hand (or, for a scripted side, its face-down stack) is known, else the
+ * record's.  *card -1 when it stays unseen. */
+static int random_one(hg_state *s, int victim, const ck_item *it, hg_pos pos, const char *rule,
+		      int *religion, int *card, hg_diags *d)
+{
+	ck_hand *h = &s->p[victim].hand;
+	int named = it && (it->card[0] >= 0 || it->card[1] >= 0);
+	int r = -1, c = -1;
+	if (s->seeded && ck_scripted(s, victim)) {
+		uint32_t pick = hg_prng_below(&s->random, (uint32_t)h->size);
+		if (ck_stack_exact(s, victim)) {
+			ck_cardref x = s->p[victim].tab.stack[pick];
+			r = x.religion;
+			c = x.card;
+			if (named && it->card[r] != c)
+				return seed_card_error(s, it, r, c, victim, rule, d);
+			ck_stack_take_at(s, victim, (int)pick);
+		}
+	} else if (s->seeded) {
+		c = ck_hand_random(s, h, &r);
+		if (c >= 0) {
+			if (named && it->card[r] != c)
+				return seed_card_error(s, it, r, c, victim, rule, d);
+			ck_item exact = { { -1, -1 }, pos };
+			exact.card[r] = (short)c;
+			ck_hand_take(h, &exact, r, &r);
+		}
+	}
+	if (c < 0 && named) {
+		if (ck_take_card(s, victim, it, rule, &r, &c, d) != 0)
+			return -1;
+	} else if (c < 0 && ck_scripted(s, victim)) {
+		r = s->sc->factions[victim].religion;
+		ck_stack_take_named(s, victim, r, -1);
+	} else if (c < 0) {
+		r = hidden_religion(s, victim);
+		ck_hand_take_hidden(h);
+	}
+	*religion = r;
+	*card = c;
+	return 0;
+}
+
 int ck_random_cards(hg_state *s, int victim, int n, int to, const ck_items *items, hg_pos pos,
-		    const char *rule, hg_diags *d)
+		    const char *rule, ck_cardref *taken, hg_diags *d)
 {
 	ck_hand *h = &s->p[victim].hand;
 	int k = n < h->size ? n : h->size;
@@ -371,33 +466,21 @@ int ck_random_cards(hg_state *s, int victim, int n, int to, const ck_items *item
 	}
 	for (int i = 0; i < k; i++) {
 		const ck_item *it = items->given ? &items->v[i] : NULL;
-		int named = it && (it->card[0] >= 0 || it->card[1] >= 0);
 		int r = -1, c = -1;
-		if (s->seeded) {
-			c = ck_hand_random(s, h, &r);
-			if (c >= 0) {
-				if (named && it->card[r] != c)
-					return seed_card_error(s, it, r, c, victim, rule, d);
-				ck_item exact = { { -1, -1 }, pos };
-				exact.card[r] = (short)c;
-				ck_hand_take(h, &exact, r, &r);
-			}
-		}
-		if (c < 0 && named) {
-			if (ck_take_card(s, victim, it, rule, &r, &c, d) != 0)
-				return -1;
-		} else if (c < 0) {
-			r = hidden_religion(s, victim);
-			ck_hand_take_hidden(h);
+		if (random_one(s, victim, it, pos, rule, &r, &c, d) != 0)
+			return -1;
+		if (taken) {
+			taken[i].religion = (unsigned char)r;
+			taken[i].card = c < 0 ? CK_UNKNOWN : (unsigned char)c;
 		}
 		if (to >= 0) {
 			if (c >= 0)
 				hg_ck_hand_add(&s->p[to].hand, r, c);
 			else
 				ck_hand_add_wild(&s->p[to].hand);
-		} else if (c >= 0) {
+		} else if (to == -1 && c >= 0) {
 			ck_pile_discard(s, r, c);
-		} else {
+		} else if (to == -1) {
 			ck_pile_discard_hidden(s, r);
 		}
 	}
@@ -433,18 +516,32 @@ int ck_draw_cards(hg_state *s, int seat, int n, const ck_items *items, hg_pos po
 		lone = 1;
 	}
 	int explicit_list = items->given && !lone && items->count < 0;
+	/* A scripted side's cards stay face down in the order drawn, and the
+	 * record's list is that order (8.3). */
+	int scripted = ck_scripted(s, seat);
 	if (p->exact) {
 		/* The Seed deals the cards: the record's must be among them. */
-		int dealt[CK_MAX_CARDS] = { 0 };
+		int dealt[CK_MAX_CARDS] = { 0 }, order[CK_MAX_DECK];
 		for (int i = 0; i < k; i++) {
 			int c = ck_pile_draw(s, r);
 			dealt[c]++;
-			hg_ck_hand_add(&s->p[seat].hand, r, c);
+			order[i] = c;
+			if (scripted)
+				ck_stack_push(s, seat, r, c);
+			else
+				hg_ck_hand_add(&s->p[seat].hand, r, c);
 		}
 		for (int i = 0; explicit_list && i < items->n; i++) {
 			const ck_item *it = &items->v[i];
 			if (it->card[r] < 0 && it->card[!r] < 0)
 				continue;
+			if (scripted && it->card[r] != order[i]) {
+				hg_diag_add(d, HG_ERROR, it->pos, "ck.draw-seed",
+					    "the Seed deals '%s' as card %d of %s, not '%s': the cards are revealed in the order drawn (%s)",
+					    deck->cards[order[i]].id, i + 1, s->sc->factions[seat].id,
+					    ck_item_name(s, it, r), rule);
+				return -1;
+			}
 			if (it->card[r] < 0 || dealt[it->card[r]] == 0) {
 				hg_diag *dg = hg_diag_add(d, HG_ERROR, it->pos, "ck.draw-seed",
 							  "the Seed does not deal '%s' to %s here (%s)",
@@ -468,7 +565,10 @@ int ck_draw_cards(hg_state *s, int seat, int n, const ck_items *items, hg_pos po
 		const ck_item *it = explicit_list ? &items->v[i] : NULL;
 		ck_pile_draw(s, r);
 		if (!it || (it->card[0] < 0 && it->card[1] < 0)) {
-			ck_hand_add_wild(&s->p[seat].hand);
+			if (scripted)
+				ck_stack_push(s, seat, r, -1);
+			else
+				ck_hand_add_wild(&s->p[seat].hand);
 			continue;
 		}
 		int c = it->card[r];
@@ -486,7 +586,10 @@ int ck_draw_cards(hg_state *s, int seat, int n, const ck_items *items, hg_pos po
 				    rule);
 			return -1;
 		}
-		hg_ck_hand_add(&s->p[seat].hand, r, c);
+		if (scripted)
+			ck_stack_push(s, seat, r, c);
+		else
+			hg_ck_hand_add(&s->p[seat].hand, r, c);
 	}
 	return 0;
 }

@@ -8,7 +8,12 @@
  *   combat.c     the attack (4.1) and the combat (4.2)
  *   incursion.c  the incursion (4.3)
  *   events.c     playing an event (4.4)
- *   end.c        the end of the game and its winner (7.3)
+ *   end.c        the end of the game: its winner (7.3) or its victory level (8.5)
+ *   script-cards.c  a side no player controls (8.3): its face-down cards,
+ *                its army, its face-up responses, and the choices the
+ *                script makes for it
+ *   script.c     that side's round (8.3, 8.4): the card revealed and played,
+ *                the die that may send its army to attack
  *   notation.c   the action syntax: parse (PCRE2) and canonical format
  *   legal.c      the legal actions (for `herald next` and `herald gen`)
  *   render.c     the plain-text picture of a position
@@ -39,6 +44,9 @@
 #define CK_MAX_LIST 64		/* cards, dice or areas in one list of an action */
 #define CK_MAX_FACEUP 32	/* persistent events face up at once */
 #define CK_MAX_ID 32		/* bytes of an id */
+#define CK_MAX_LEVELS 8		/* victory levels of one scenario (8.5) */
+#define CK_MAX_TABLE 64		/* cards in a scripted side's army, or responses face up */
+#define CK_UNKNOWN 255		/* a card whose identity the record has not shown */
 #define CK_MIN_BONUS (-2)	/* rule 6 */
 #define CK_MAX_BONUS 2
 
@@ -102,6 +110,14 @@ typedef struct ck_effect {
 	int from_ally;		/* ATTACK: may attack from a co-religionist's area */
 } ck_effect;
 
+/* Where the script puts a response it reveals (8.3, 8.4; the deck's
+ * `script` key). */
+typedef enum ck_script_place {
+	CK_SP_RESPONSE,		/* face up with the other responses (8.3) */
+	CK_SP_ARMY_OR_RESPONSE,	/* joins the army if there is one, else a response (Líder) */
+	CK_SP_ARMY_OR_DISCARD	/* joins the army if there is one, else discarded (Reagrupamiento) */
+} ck_script_place;
+
 typedef struct ck_card {
 	char *id, *name, *text;
 	ck_card_type type;
@@ -109,6 +125,7 @@ typedef struct ck_card {
 	int copies;
 	int persistent;		/* events marked 'P' */
 	int sides;		/* responses: CK_SIDE_* bits */
+	ck_script_place script;	/* responses: where a scripted side puts it */
 	int reconstructed;
 	ck_effect fx[CK_MAX_FX];
 	int nfx;
@@ -134,6 +151,13 @@ typedef struct ck_faction {
 	int reconstructed;
 } ck_faction;
 
+/* A victory level (8.5): reached with `from` victory points or more (the
+ * last level has no threshold: every score below the others). */
+typedef struct ck_level {
+	char *name;
+	int from;
+} ck_level;
+
 typedef struct ck_scenario {
 	char *id, *name;
 	int players;		/* seats: factions with player = 1 */
@@ -143,15 +167,23 @@ typedef struct ck_scenario {
 	int nfactions;
 	int order[CK_MAX_ORDER];	/* the rounds' order: faction indexes */
 	int norder;
+	int against[CK_MAX_ORDER];	/* a scripted side's round: the player side
+					   whose round precedes it (8.2), else -1 */
+	int scripted;		/* some side is no player's (section 8) */
 	int no_attack_between[CK_NRELIGIONS];	/* 7.2 */
-	int bonus_from_conquest;		/* 8.2: 0 when only events move it */
+	int allies[CK_NRELIGIONS];	/* 8: players of the religion play together */
+	int bonus_from_conquest;		/* 8.2: 0 when only events move it (no
+						   castle turned for it either) */
+	int final_pass;		/* 8.2: a player who passes plays no more this turn */
+	ck_level levels[CK_MAX_LEVELS];	/* 8.5: the end by victory points */
+	int nlevels;		/* 0: the end of 7.3 (castles, sudden victory) */
 	unsigned char removed[CK_NRELIGIONS][CK_MAX_CARDS];	/* 8.1 */
 	hg_names *seats;	/* faction ids, aliases, P1.. -> faction index */
 } ck_scenario;
 
 /* The compiled action syntax (notation.c). */
 typedef struct ck_patterns {
-	hg_pattern *draw, *pass, *discard, *incursion, *play, *attack, *roll;
+	hg_pattern *draw, *pass, *discard, *incursion, *play, *attack, *roll, *reveal;
 } ck_patterns;
 
 struct hg_gdata {
@@ -181,9 +213,28 @@ typedef struct ck_hand {
 	int size;
 } ck_hand;
 
+/* A card of either deck; card CK_UNKNOWN when the record has not shown it. */
+typedef struct ck_cardref {
+	unsigned char religion, card;
+} ck_cardref;
+
+/* What a side no player controls holds (8.3): the cards it drew this
+ * turn, face down, stack[0] the next to be revealed (its hand is a view of
+ * them); its army (troops, and the responses joined to it); its responses
+ * face up, in the order they came. */
+typedef struct ck_tableau {
+	ck_cardref stack[CK_MAX_DECK];
+	int nstack;
+	ck_cardref army[CK_MAX_TABLE];
+	int narmy;
+	ck_cardref reserve[CK_MAX_TABLE];
+	int nreserve;
+} ck_tableau;
+
 typedef struct ck_player {
 	int bonus;
 	ck_hand hand;
+	ck_tableau tab;		/* scripted sides only */
 } ck_player;
 
 /* One deck's cards outside the hands.  The draw pile's order is known only
@@ -219,7 +270,8 @@ struct hg_state {
 	ck_phase phase;
 	int cursor;		/* DRAW: next drawer; ROUNDS: index into sc->order */
 	int passes;		/* consecutive passes */
-	unsigned passed;	/* factions that passed since the last other action */
+	unsigned passed;	/* factions that passed since the last other action
+				   (with final passes: this turn) */
 	int round;		/* rounds played this turn */
 	int seeded;
 	hg_prng dice;		/* "<Seed>/dice" */
@@ -230,7 +282,8 @@ struct hg_state {
 
 /* ---------------------------------------------------------------- actions */
 typedef enum ck_kind {
-	CK_ACT_DRAW, CK_ACT_PASS, CK_ACT_DISCARD, CK_ACT_INCURSION, CK_ACT_PLAY, CK_ACT_ATTACK
+	CK_ACT_DRAW, CK_ACT_PASS, CK_ACT_DISCARD, CK_ACT_INCURSION, CK_ACT_PLAY, CK_ACT_ATTACK,
+	CK_ACT_REVEAL
 } ck_kind;
 
 /* A card as written: its index in each deck (-1 where it is not in that
@@ -321,6 +374,22 @@ typedef struct ck_incursion {
 	ck_items discards;
 } ck_incursion;
 
+/* Where the card a scripted side reveals (or takes) goes (8.3, 8.4). */
+enum { CK_PLACE_NONE, CK_PLACE_ARMY, CK_PLACE_RESPONSE, CK_PLACE_DISCARDED };
+
+/* A scripted side's round (8.3): the card revealed, the event's arguments
+ * (as in 'play'), where the card goes, the die, the army's attack. */
+typedef struct ck_reveal {
+	ck_item card;
+	ck_play args;		/* on, at, takes, discards, castle (no draws, no attack) */
+	int place;
+	hg_pos place_pos;
+	int die;		/* -1 not written, 0 '?' */
+	hg_pos die_pos;
+	int has_attack;
+	ck_attack attack;
+} ck_reveal;
+
 struct hg_action {
 	ck_kind kind;
 	int seat;
@@ -332,6 +401,7 @@ struct hg_action {
 	ck_incursion inc;	/* INCURSION */
 	ck_play play;		/* PLAY */
 	ck_attack attack;	/* ATTACK */
+	ck_reveal rev;		/* REVEAL */
 };
 
 /* ------------------------------------------------------ data.c (loading) */
@@ -363,6 +433,12 @@ int ck_effects_apply(hg_state *s, int seat, const ck_card *c, const ck_play *p,
 /* Does `target` qualify as the effect's target for `seat`? */
 int ck_target_ok(const hg_state *s, int seat, ck_target t, int target);
 const char *ck_target_phrase(ck_target t);
+/* Can the script of 8.3 play this event (each step in the scripted side's
+ * favour)?  1, or 0 with *why saying which step it cannot play. */
+int ck_event_scriptable(const ck_card *c, const char **why);
+/* Are a and b allies (8: the cooperative game), who neither attack, raid
+ * nor target each other? */
+int ck_allied(const hg_state *s, int a, int b);
 
 /* --------------------------------------------------------------- cards.c */
 const ck_card *ck_card_at(const hg_state *s, int religion, int card);
@@ -402,12 +478,47 @@ int ck_take_card(hg_state *s, int seat, const ck_item *it, const char *rule,
 		 int *religion, int *card, hg_diags *d);
 /* Random discards or thefts of n cards from `victim` (rule 4.3, events):
  * checks the record's `items` against the Seed or the hand. `to` receives
- * the cards (-1: the discard pile). */
+ * the cards (-1: the discard pile; -2: neither, they are only taken). The
+ * cards taken go to taken[] when it is not NULL (card -1: not known). */
 int ck_random_cards(hg_state *s, int victim, int n, int to, const ck_items *items,
-		    hg_pos pos, const char *rule, hg_diags *d);
+		    hg_pos pos, const char *rule, ck_cardref *taken, hg_diags *d);
 /* Draws n cards for seat (start of turn, events), checking the record. */
 int ck_draw_cards(hg_state *s, int seat, int n, const ck_items *items, hg_pos pos,
 		  const char *rule, hg_diags *d);
+
+/* ---------------------------------------------------------- script-cards.c */
+int ck_scripted(const hg_state *s, int faction);
+/* A scripted side's face-down cards (its hand is rebuilt from them). */
+void ck_stack_push(hg_state *s, int f, int religion, int card);
+/* Takes the card at position i out. */
+ck_cardref ck_stack_take_at(hg_state *s, int f, int i);
+/* Takes a card the record names (card -1: unseen) out; where it was is
+ * not known, so the cards it may have been among lose their identity.
+ * -1 when the stack cannot hold it. */
+int ck_stack_take_named(hg_state *s, int f, int religion, int card);
+int ck_stack_exact(const hg_state *s, int f);
+void ck_table_push(ck_cardref *v, int *n, int religion, int card);
+void ck_table_remove(ck_cardref *v, int *n, int i);
+/* Cards of the deck on the table (armies, responses face up). */
+int hg_ck_on_table(const hg_state *s, int religion, int card);
+/* The script's choices (8.3, 8.4). */
+int ck_against(const hg_state *s);
+int hg_ck_army_strength(const hg_state *s, int f);
+int ck_script_rolls(const hg_state *s, int f);
+int hg_ck_script_target(const hg_state *s, int f, int against);
+int ck_script_flip_area(const hg_state *s, int f, int against, const ck_effect *fx);
+int ck_script_castle(const hg_state *s, int f);
+int hg_ck_script_placement(const hg_state *s, int f, int religion, int card, int stolen);
+int ck_script_event_acts(const hg_state *s, int f, int against, const ck_card *c);
+int ck_script_response(const hg_state *s, int f, int target, int attack_dice);
+/* Líder's points as the script spends them: the dice nearest below 4 raised
+ * to 4, cheapest first, as far as the points go.  Returns the count. */
+int hg_ck_script_mods(const int *dice, int n, int points, ck_mod *mods);
+/* Lists a scripted side's face-down cards, army and responses. */
+void ck_tableau_describe(const hg_state *s, int f, hg_buf *out);
+
+/* -------------------------------------------------------------- script.c */
+int ck_apply_reveal(hg_state *s, const hg_action *a, hg_diags *d);
 
 /* ---------------------------------------------------------------- turn.c */
 /* Rule 6: how many cards a player draws at the start of a turn. */
@@ -432,12 +543,15 @@ uint64_t ck_areas_of(const hg_state *s, int faction);
  * starts it, or NULL. */
 int ck_attack_resolve(hg_state *s, int seat, const ck_attack *a, const ck_effect *fx,
 		      hg_diags *d);
+/* A scripted side's army attacks (8.3): its cards are the army's. */
+int ck_army_attack(hg_state *s, int seat, const ck_attack *a, hg_diags *d);
 /* Checks step 1 of 4.1 for the target alone (0 or -1; d may be NULL). */
 int ck_attack_target_ok(const hg_state *s, int seat, int target, const ck_effect *fx,
 			hg_pos pos, hg_diags *d);
-/* The dice of each side as the rules count them (4.2). */
+/* The dice of each side as the rules count them (4.2); `army`: the
+ * attacker's cards are its army (8.3). */
 void ck_dice_counts(const hg_state *s, int seat, const ck_attack *a, const ck_effect *fx,
-		    int counts[2]);
+		    int army, int counts[2]);
 int ck_apply_attack(hg_state *s, const hg_action *a, hg_diags *d);
 /* Counts the hits of a roll after modifications. */
 int hg_ck_hits(const int *dice, int n);
@@ -452,8 +566,10 @@ int ck_apply_play(hg_state *s, const hg_action *a, hg_diags *d);
 /* ----------------------------------------------------------------- end.c */
 /* Sudden victory (7.3) after `seat` placed a castle. */
 void hg_ck_check_sudden(hg_state *s, int seat);
-/* The end of the last turn (7.3). */
+/* The end of the last turn (7.3, 8.5). */
 void hg_ck_final_result(hg_state *s);
+/* 8.5: the crusaders' victory points now. */
+int hg_ck_victory_points(const hg_state *s);
 
 /* ------------------------------------------------------------ notation.c */
 int ck_patterns_compile(ck_patterns *p);
@@ -463,6 +579,7 @@ void ck_format(const hg_state *s, const hg_action *a, hg_buf *seat, hg_buf *body
 void ck_free_action(hg_action *a);
 void ck_format_attack(const hg_state *s, int seat, const ck_attack *at, hg_buf *out);
 hg_action *ck_action_new(ck_kind kind, int seat);
+void ck_free_attack(ck_attack *a);
 
 /* --------------------------------------------------------------- legal.c */
 void ck_legal(const hg_state *s, hg_action_list *out);

@@ -6,6 +6,11 @@
  * with any die modifications (5, 4.2), the outcome and the attacker's
  * choice of bonus or castle (6).  The engine checks each against the
  * position and the dice against the Seed, then carries out steps 6 and 7.
+ *
+ * A side no player controls (section 8) fights by its script: its army
+ * attacks with the cards on the table (8.3), and attacked with 3 dice or
+ * more it answers with its first face-up response; the record must show
+ * exactly that, and Líder's points spent as the script spends them.
  */
 #include "config.h"
 
@@ -123,6 +128,13 @@ int ck_attack_target_ok(const hg_state *s, int seat, int target, const ck_effect
 				    area_id(s, target), faction_id(s, owner));
 		return -1;
 	}
+	if (owner >= 0 && ck_allied(s, seat, owner)) {
+		if (d)
+			hg_diag_add(d, HG_ERROR, pos, "ck.attack-ally",
+				    "'%s' belongs to %s, an ally of %s: in the cooperative game the crusaders do not attack each other (rule 8)",
+				    area_id(s, target), faction_id(s, owner), f->id);
+		return -1;
+	}
 	if (owner >= 0 && s->sc->factions[owner].religion == f->religion &&
 	    s->sc->no_attack_between[f->religion]) {
 		if (d)
@@ -171,6 +183,7 @@ static int check_from(const hg_state *s, int seat, const ck_attack *a, const ck_
 /* What a combat gathers before the dice. */
 typedef struct combat {
 	int seat, defender, target;
+	int army;		/* the attacker's cards are its army (8.3) */
 	int dice[2];		/* the dice each side rolls */
 	int points[2];		/* die modification points (Líder) */
 	int regroup[2];
@@ -198,6 +211,12 @@ static int add_response(hg_state *s, combat *c, int seat, const ck_item *it, int
 			hg_pos pos, hg_diags *d)
 {
 	int r, card;
+	if (s->sc->final_pass && ((s->passed >> seat) & 1)) {
+		hg_diag_add(d, HG_ERROR, pos, "ck.passed",
+			    "%s passed this turn and plays no more cards until the next, responses included (rule 8.2; ruling 25)",
+			    faction_id(s, seat));
+		return -1;
+	}
 	if (ck_take_card(s, seat, it, "rule 4.1, step 3", &r, &card, d) != 0)
 		return -1;
 	const ck_card *k = ck_card_at(s, r, card);
@@ -265,9 +284,133 @@ static int attacker_cards(hg_state *s, combat *c, const ck_attack *a, hg_diags *
 	return 0;
 }
 
+/* 8.3: the army attacks with every card it holds; the record's list, when
+ * written, is the army. */
+static int army_cards(hg_state *s, combat *c, const ck_attack *a, hg_diags *d)
+{
+	ck_tableau *t = &s->p[c->seat].tab;
+	int matched[CK_MAX_TABLE] = { 0 }, bad = a->nwith && a->nwith != t->narmy;
+	hg_pos pos = a->nwith ? a->with[0].pos : a->target_pos;
+	for (int i = 0; !bad && i < a->nwith; i++) {
+		int k = 0;
+		while (k < t->narmy && (matched[k] ||
+					a->with[i].card[t->army[k].religion] != t->army[k].card))
+			k++;
+		if (k == t->narmy) {
+			bad = 1;
+			pos = a->with[i].pos;
+		} else {
+			matched[k] = 1;
+		}
+	}
+	if (bad) {
+		hg_buf b;
+		hg_buf_init(&b);
+		for (int k = 0; k < t->narmy; k++)
+			hg_buf_printf(&b, "%s%s", k ? " " : "",
+				      ck_card_at(s, t->army[k].religion, t->army[k].card)->id);
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, "ck.script-army",
+					  "the army of %s attacks with every card it holds, and the record lists others (rule 8.3)",
+					  faction_id(s, c->seat));
+		hg_diag_note(dg, "the army: %s", b.len ? b.data : "none");
+		hg_buf_free(&b);
+		return -1;
+	}
+	for (int k = 0; k < t->narmy; k++) {
+		int r = t->army[k].religion, card = t->army[k].card;
+		const ck_card *kc = ck_card_at(s, r, card);
+		if (kc->type == CK_TROOP) {
+			c->dice[0] += kc->strength;
+			why_add(c, 0, kc->id, kc->strength);
+			c->troop_r[c->ntroops] = r;
+			c->troop_c[c->ntroops] = card;
+			c->ntroops++;
+		} else {
+			ck_support sup = { 0, 0, 0, 0 };
+			ck_response_support(kc, &sup);
+			c->dice[0] += sup.dice;
+			c->points[0] += sup.points;
+			c->regroup[0] += sup.regroup;
+			if (sup.dice)
+				why_add(c, 0, kc->id, sup.dice);
+		}
+		use_card(c, r, card);
+	}
+	t->narmy = 0;
+	return 0;
+}
+
+static const char *faction_phrase(const hg_state *s, int f)
+{
+	return f >= 0 ? faction_id(s, f) : "no side";
+}
+
+/* 8.3: a scripted side adds no response to its army's attack; attacked with
+ * 3 dice or more, it answers "at once with the first response available"
+ * (ck_script_response); otherwise with none.  The record must show exactly
+ * that; the response comes from the table. */
+static int scripted_responses(hg_state *s, combat *c, const ck_attack *a, hg_diags *d)
+{
+	int def = c->defender, due = -1;
+	if (ck_scripted(s, def))
+		due = ck_script_response(s, def, c->target, c->dice[0]);
+	const ck_response *shown = NULL;
+	for (int i = 0; i < a->nresp; i++) {
+		const ck_response *r = &a->resp[i];
+		if (!ck_scripted(s, r->seat))
+			continue;
+		const char *why = NULL;
+		if (r->seat != def)
+			why = "it answers only attacks on its own areas, in their defence";
+		else if (r->side != CK_SIDE_DEFENCE)
+			why = "its face-up responses serve only its defence";
+		else if (shown)
+			why = "it answers with one response";
+		else if (due < 0)
+			why = c->dice[0] < 3 ? "it answers only an attack of 3 dice or more" :
+			      "it has no face-up response for this defence";
+		if (why) {
+			hg_diag_add(d, HG_ERROR, r->pos, "ck.script-response",
+				    "%s adds no '%s' here: %s (rule 8.3)", faction_id(s, r->seat),
+				    ck_item_name(s, &r->card, s->sc->factions[r->seat].religion), why);
+			return -1;
+		}
+		shown = r;
+	}
+	if (due < 0)
+		return 0;
+	ck_tableau *t = &s->p[def].tab;
+	ck_cardref want = t->reserve[due];
+	const ck_card *k = ck_card_at(s, want.religion, want.card);
+	if (!shown || shown->card.card[want.religion] != want.card) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, shown ? shown->card.pos : a->target_pos,
+					  "ck.script-response",
+					  "attacked with %d dice, %s answers at once with its first face-up response, '%s' (rule 8.3)",
+					  c->dice[0], faction_phrase(s, def), k->id);
+		hg_diag_note(dg, "write '& %s %s defence'", faction_id(s, def), k->id);
+		return -1;
+	}
+	ck_table_remove(t->reserve, &t->nreserve, due);
+	ck_support sup = { 0, 0, 0, 0 };
+	ck_response_support(k, &sup);
+	c->dice[1] += sup.dice;
+	c->points[1] += sup.points;
+	c->regroup[1] += sup.regroup;
+	if (sup.dice)
+		why_add(c, 1, k->id, sup.dice);
+	use_card(c, want.religion, want.card);	/* "once used, they discard it" */
+	return 0;
+}
+
 /* Step 4: the defender turns +1 castles next to the target, one die each. */
 static int turn_castles(hg_state *s, combat *c, const ck_attack *a, hg_diags *d)
 {
+	if (a->nturned && ck_scripted(s, c->defender)) {
+		hg_diag_add(d, HG_ERROR, a->turned[0].pos, "ck.script-turn",
+			    "%s turns no castle for its defence: the script of rule 8.3 does not (ruling 32)",
+			    faction_id(s, c->defender));
+		return -1;
+	}
 	for (int i = 0; i < a->nturned; i++) {
 		int x = a->turned[i].v;
 		const char *why = NULL;
@@ -405,8 +548,47 @@ static int apply_mods(const hg_state *s, const combat *c, int side, const ck_rol
 	return 0;
 }
 
+/* The script spends Líder's points (ruling 32): the record's modifications
+ * must be those. */
+static int check_script_mods(const hg_state *s, const combat *c, int side, const ck_roll *roll,
+			     const int *v, int n, hg_diags *d)
+{
+	int who = side == 0 ? c->seat : c->defender;
+	if (!ck_scripted(s, who) || c->points[side] == 0)
+		return 0;
+	ck_mod want[CK_MAX_LIST];
+	int k = hg_ck_script_mods(v, n, c->points[side], want);
+	int same = k == roll->nmods;
+	int used[CK_MAX_LIST] = { 0 };
+	for (int m = 0; same && m < roll->nmods; m++) {
+		int j = 0;
+		while (j < k && (used[j] || want[j].from != roll->mods[m].from ||
+				 want[j].to != roll->mods[m].to))
+			j++;
+		if (j == k)
+			same = 0;
+		else
+			used[j] = 1;
+	}
+	if (same)
+		return 0;
+	hg_buf b;
+	hg_buf_init(&b);
+	for (int j = 0; j < k; j++)
+		hg_buf_printf(&b, "%s%d>%d", j ? " " : "mod ", want[j].from, want[j].to);
+	hg_diag *dg = hg_diag_add(d, HG_ERROR, roll->nmods ? roll->mods[0].pos : roll->pos,
+				  "ck.script-mods",
+				  "the script spends the %d points of Líder on the %s of %s this way: %s (rules 8.3, 8.4; ruling 32)",
+				  c->points[side], side_name[side], faction_id(s, who),
+				  b.len ? b.data : "none, no die can be raised to a hit");
+	hg_diag_note(dg, "the dice nearest below 4 are raised to 4, the cheapest first, as far as the points go");
+	hg_buf_free(&b);
+	return -1;
+}
+
 /* Step 7, and Reagrupamiento: the used cards go to the discard pile, but
- * the strongest troops of a regrouped attack go back to the hand. */
+ * the strongest troops of a regrouped attack go back to the hand (ruling
+ * 13), or stay in the army (8.4). */
 static void discard_used(hg_state *s, combat *c)
 {
 	int back = c->regroup[0];
@@ -421,7 +603,11 @@ static void discard_used(hg_state *s, combat *c)
 				c->used_c[u] = -1;
 				break;
 			}
-		hg_ck_hand_add(&s->p[c->seat].hand, c->troop_r[best], c->troop_c[best]);
+		if (c->army)
+			ck_table_push(s->p[c->seat].tab.army, &s->p[c->seat].tab.narmy,
+				      c->troop_r[best], c->troop_c[best]);
+		else
+			hg_ck_hand_add(&s->p[c->seat].hand, c->troop_r[best], c->troop_c[best]);
 		c->troop_r[best] = c->troop_r[c->ntroops - 1];
 		c->troop_c[best] = c->troop_c[c->ntroops - 1];
 		c->ntroops--;
@@ -489,14 +675,18 @@ static int resolve(hg_state *s, combat *c, const ck_attack *a, const ck_effect *
 		c->dice[0] += fx->n;
 		why_add(c, 0, "event", fx->n);
 	}
-	if (attacker_cards(s, c, a, d) != 0)
+	if ((c->army ? army_cards(s, c, a, d) : attacker_cards(s, c, a, d)) != 0)
 		return -1;
 	for (int i = 0; i < a->nresp; i++) {
 		const ck_response *r = &a->resp[i];
+		if (ck_scripted(s, r->seat))
+			continue;	/* after the attack's dice are known */
 		if (add_response(s, c, r->seat, &r->card, r->side == CK_SIDE_ATTACK ? 0 : 1,
 				 r->pos, d) != 0)
 			return -1;
 	}
+	if (scripted_responses(s, c, a, d) != 0)
+		return -1;
 	/* 4.2: the area's shield, +1 for a +1 castle there, then the turns. */
 	const ck_area *area = &s->map->areas[c->target];
 	c->dice[1] += area->defence;
@@ -547,7 +737,9 @@ static int resolve(hg_state *s, combat *c, const ck_attack *a, const ck_effect *
 	if (known) {
 		int hits[2];
 		for (int side = 0; side < 2; side++) {
-			if (apply_mods(s, c, side, &a->roll[side], v[side], c->dice[side], d) != 0)
+			if (check_script_mods(s, c, side, &a->roll[side], v[side], c->dice[side],
+					      d) != 0 ||
+			    apply_mods(s, c, side, &a->roll[side], v[side], c->dice[side], d) != 0)
 				return -1;
 			hits[side] = hg_ck_hits(v[side], c->dice[side]);
 			const ck_roll *roll = &a->roll[side];
@@ -591,11 +783,12 @@ static int resolve(hg_state *s, combat *c, const ck_attack *a, const ck_effect *
 	return 0;
 }
 
-int ck_attack_resolve(hg_state *s, int seat, const ck_attack *a, const ck_effect *fx,
-		      hg_diags *d)
+static int attack_resolve(hg_state *s, int seat, const ck_attack *a, const ck_effect *fx,
+			  int army, hg_diags *d)
 {
 	combat c;
 	memset(&c, 0, sizeof c);
+	c.army = army;
 	c.seat = seat;
 	c.target = a->target;
 	c.defender = s->owner[a->target];
@@ -607,13 +800,31 @@ int ck_attack_resolve(hg_state *s, int seat, const ck_attack *a, const ck_effect
 	return rc;
 }
 
+int ck_attack_resolve(hg_state *s, int seat, const ck_attack *a, const ck_effect *fx,
+		      hg_diags *d)
+{
+	return attack_resolve(s, seat, a, fx, 0, d);
+}
+
+int ck_army_attack(hg_state *s, int seat, const ck_attack *a, hg_diags *d)
+{
+	return attack_resolve(s, seat, a, NULL, 1, d);
+}
+
 /* The dice each side would roll (for legal()): the attacker's committed
  * cards and everyone's responses as written, the position as it stands. */
 void ck_dice_counts(const hg_state *s, int seat, const ck_attack *a, const ck_effect *fx,
-		    int counts[2])
+		    int army, int counts[2])
 {
 	int own = s->sc->factions[seat].religion;
 	counts[0] = fx ? fx->n : 0;
+	const ck_tableau *t = &s->p[seat].tab;
+	for (int i = 0; army && i < t->narmy; i++) {
+		const ck_card *k = ck_card_at(s, t->army[i].religion, t->army[i].card);
+		ck_support sup = { 0, 0, 0, 0 };
+		ck_response_support(k, &sup);
+		counts[0] += k->type == CK_TROOP ? k->strength : sup.dice;
+	}
 	counts[1] = s->map->areas[a->target].defence;
 	int defender = s->owner[a->target];
 	if (defender >= 0) {

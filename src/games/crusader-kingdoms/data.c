@@ -2,8 +2,9 @@
  *
  * Three kinds of YAML file (herald-crusader-kingdoms(7), DATA FILES):
  * scenarios.yaml names the map and deck files and holds the deployment
- * tables (7.1, 8.1); a map file holds the areas, their shields and their
- * borders (2.4); a deck file holds one religion's cards (2.1) with their
+ * tables (7.1, 8.1); a map file holds the areas, their shields, their
+ * borders and, on the 1- and 2-player side, their identification numbers
+ * and victory points (2.4); a deck file holds one religion's cards (2.1) with their
  * effects in the effect vocabulary (effects.c).  Everything the rule text
  * does not print is marked `reconstructed` and can be replaced through the
  * record tags ScenarioFile, MapFile, MuslimDeckFile and ChristianDeckFile.
@@ -27,7 +28,7 @@ const char *ck_religion_name(int religion)
  * or alias may be one, or a list could not be read. */
 static const char *const reserved_words[] = {
 	"on", "at", "draws", "takes", "discards", "castle", "attack", "from", "with",
-	"turn", "vs", "mod", "end", NULL
+	"turn", "vs", "mod", "end", "army", "response", "discarded", NULL
 };
 
 /* An id or alias must be one word of the notation (hgn.ebnf: word), not a
@@ -265,6 +266,12 @@ static int load_map(ck_map *m, const hg_ydoc *doc, hg_diags *d)
 	for (size_t i = 0; i < list->n; i++) {
 		const hg_ynode *a = list->items[i];
 		ck_area *ar = &m->areas[m->nareas];
+		if (a->kind == HG_Y_MAP && !hg_ymap_get(a, "number") && hg_ymap_get(a, "points")) {
+			hg_diag_add(d, HG_ERROR, hg_ymap_get(a, "points")->pos, "data.missing-key",
+				    "victory points go with an identification number (2.4)");
+			rc = -1;
+			continue;
+		}
 		if (hg_ycheck_keys(a, area_keys, "an area", d) != 0) {
 			rc = -1;
 			continue;
@@ -312,7 +319,7 @@ static void deck_free(ck_deck *k)
 
 static const char *const card_keys[] = {
 	"!id", "name", "aliases", "!type", "strength", "!copies", "persistent", "sides",
-	"text", "effects", "reconstructed", NULL
+	"script", "text", "effects", "reconstructed", NULL
 };
 
 /* A key present where the card's type has no use for it. */
@@ -376,14 +383,27 @@ static int load_card(ck_deck *k, const hg_ynode *cn, int index, hg_diags *d)
 		rc |= load_int(cn, "strength", 1, 9, &c->strength, d);
 		rc |= forbid(cn, "effects", "is not for troops: a troop's effect is its strength", d);
 		rc |= forbid(cn, "sides", "is only for responses", d);
+		rc |= forbid(cn, "script", "is only for responses", d);
 		rc |= forbid(cn, "persistent", "is only for events", d);
 		return rc;
 	}
 	rc |= forbid(cn, "strength", "is only for troops", d);
-	if (c->type == CK_EVENT)
+	if (c->type == CK_EVENT) {
 		rc |= forbid(cn, "sides", "is only for responses", d);
-	else
+		rc |= forbid(cn, "script", "is only for responses", d);
+	} else {
 		rc |= forbid(cn, "persistent", "is only for events", d);
+	}
+	if (c->type == CK_RESPONSE && hg_ymap_get(cn, "script")) {
+		/* 8.3, 8.4: where a side no player controls puts the response */
+		static const char *const places[] = {
+			"response", "army-or-response", "army-or-discard", NULL
+		};
+		int w;
+		if (hg_yword(hg_ymap_get(cn, "script"), places, &w, d) != 0)
+			return -1;
+		c->script = (ck_script_place)w;
+	}
 	if (c->type == CK_RESPONSE) {
 		n = hg_ymap_get(cn, "sides");
 		if (!n) {
@@ -466,6 +486,8 @@ static void scenario_free(ck_scenario *sc)
 		free(sc->factions[i].colour);
 	}
 	free(sc->factions);
+	for (int i = 0; i < sc->nlevels; i++)
+		free(sc->levels[i].name);
 	free(sc->id);
 	free(sc->name);
 	hg_names_free(sc->seats);
@@ -633,8 +655,132 @@ static int load_removed(ck_scenario *sc, const hg_ynode *n, const hg_gdata *g, h
 
 static const char *const scenario_keys[] = {
 	"!id", "name", "aliases", "!players", "!map", "!turns", "!factions", "order",
-	"no-attack-between", "bonus-from-conquest", "removed", NULL
+	"no-attack-between", "allies", "bonus-from-conquest", "final-pass", "victory-points",
+	"removed", NULL
 };
+
+/* A list of religions (no-attack-between, allies). */
+static int load_religions(const hg_ynode *n, const char *key, int *out, hg_diags *d)
+{
+	if (!n)
+		return 0;
+	if (hg_ycheck_kind(n, HG_Y_SEQ, key, d) != 0)
+		return -1;
+	for (size_t i = 0; i < n->n; i++) {
+		int r;
+		if (hg_yword(n->items[i], religion_words, &r, d) != 0)
+			return -1;
+		out[r] = 1;
+	}
+	return 0;
+}
+
+/* victory-points (8.5): the levels from the highest, each reached `from`
+ * points up; the last, with no `from`, takes every lower score. */
+static int load_levels(ck_scenario *sc, const hg_ynode *n, hg_diags *d)
+{
+	static const char *const keys[] = { "!level", "from", NULL };
+	if (!n)
+		return 0;
+	if (hg_ycheck_kind(n, HG_Y_SEQ, "victory-points", d) != 0)
+		return -1;
+	if (n->n == 0 || n->n > CK_MAX_LEVELS) {
+		hg_diag_add(d, HG_ERROR, n->pos, "data.range",
+			    "victory-points lists 1 to %d levels", CK_MAX_LEVELS);
+		return -1;
+	}
+	for (size_t i = 0; i < n->n; i++) {
+		const hg_ynode *l = n->items[i];
+		const char *name;
+		if (hg_ycheck_keys(l, keys, "a victory level", d) != 0 ||
+		    hg_ystr(hg_ymap_get(l, "level"), &name, d) != 0)
+			return -1;
+		if (strlen(name) == 0 || strlen(name) > 64) {
+			hg_diag_add(d, HG_ERROR, hg_ymap_get(l, "level")->pos, "data.range",
+				    "a victory level's name has 1 to 64 bytes");
+			return -1;
+		}
+		ck_level *lv = &sc->levels[sc->nlevels++];
+		lv->name = hg_xstrdup(name);
+		const hg_ynode *from = hg_ymap_get(l, "from");
+		int last = i + 1 == n->n;
+		if (last && from) {
+			hg_diag_add(d, HG_ERROR, from->pos, "data.unknown-key",
+				    "the last victory level, '%s', takes every lower score: it has no 'from'",
+				    name);
+			return -1;
+		}
+		if (!last && !from) {
+			hg_diag_add(d, HG_ERROR, l->pos, "data.missing-key",
+				    "victory level '%s' needs 'from', the fewest points that reach it", name);
+			return -1;
+		}
+		if (from && load_int(l, "from", -999, 999, &lv->from, d) != 0)
+			return -1;
+		if (from && i > 0 && lv->from >= sc->levels[i - 1].from) {
+			hg_diag_add(d, HG_ERROR, from->pos, "data.range",
+				    "victory levels go from the highest down: %d is not below %d",
+				    lv->from, sc->levels[i - 1].from);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Section 8: a side no player controls is played by the script of 8.3,
+ * which needs the map's identification numbers (to choose the area its
+ * army attacks) and can play only some events; its round is played against
+ * the player whose round precedes it in the order (8.2). */
+static int check_scripted(hg_gdata *g, ck_scenario *sc, const hg_ynode *sn, hg_diags *d)
+{
+	for (int i = 0; i < sc->norder; i++) {
+		sc->against[i] = -1;
+		if (sc->factions[sc->order[i]].player)
+			continue;
+		for (int k = 1; k <= sc->norder; k++) {
+			int j = (i - k + sc->norder) % sc->norder;
+			if (sc->factions[sc->order[j]].player) {
+				sc->against[i] = sc->order[j];
+				break;
+			}
+		}
+	}
+	for (int f = 0; f < sc->nfactions; f++) {
+		if (sc->factions[f].player)
+			continue;
+		sc->scripted = 1;
+		if (sc->bonus_from_conquest) {
+			hg_diag_add(d, HG_ERROR, hg_ymap_get(sn, "id")->pos, "data.range",
+				    "scenario '%s' has a side no player controls (%s): only events move the card bonus there (rule 8.2); set 'bonus-from-conquest: false'",
+				    sc->id, sc->factions[f].id);
+			return -1;
+		}
+		const ck_map *m = &g->maps[sc->map];
+		if (m->areas[0].number == 0) {
+			hg_diag *dg = hg_diag_add(d, HG_ERROR, hg_ymap_get(sn, "map")->pos,
+						  "data.reference",
+						  "scenario '%s' has a side no player controls (%s), whose script needs the areas' identification numbers, and map '%s' has none (rule 8.3)",
+						  sc->id, sc->factions[f].id, m->id);
+			hg_diag_note(dg, "give every area of the map a 'number', 1 to %d, each once (2.4)",
+				     m->nareas);
+			return -1;
+		}
+		int r = sc->factions[f].religion;
+		const ck_deck *k = &g->decks[r];
+		for (int c = 0; c < k->ncards; c++) {
+			const char *why = NULL;
+			if (sc->removed[r][c] >= k->cards[c].copies ||
+			    k->cards[c].type != CK_EVENT || ck_event_scriptable(&k->cards[c], &why))
+				continue;
+			hg_diag *dg = hg_diag_add(d, HG_ERROR, hg_ymap_get(sn, "id")->pos, "data.range",
+						  "in scenario '%s' the script of rule 8.3 plays %s's cards, and it cannot play '%s': %s",
+						  sc->id, sc->factions[f].id, k->cards[c].id, why);
+			hg_diag_note(dg, "take the card out of the deck with 'removed' (rule 8.1)");
+			return -1;
+		}
+	}
+	return 0;
+}
 
 static int load_scenario(hg_gdata *g, const hg_ynode *sn, int index, hg_diags *d)
 {
@@ -646,7 +792,9 @@ static int load_scenario(hg_gdata *g, const hg_ynode *sn, int index, hg_diags *d
 		return -1;
 	if (load_int(sn, "players", 1, CK_MAX_SIDES, &sc->players, d) != 0 ||
 	    load_int(sn, "turns", 1, CK_MAX_TURNS, &sc->turns, d) != 0 ||
-	    load_bool(sn, "bonus-from-conquest", 1, &sc->bonus_from_conquest, d) != 0)
+	    load_bool(sn, "bonus-from-conquest", 1, &sc->bonus_from_conquest, d) != 0 ||
+	    load_bool(sn, "final-pass", 0, &sc->final_pass, d) != 0 ||
+	    load_levels(sc, hg_ymap_get(sn, "victory-points"), d) != 0)
 		return -1;
 	const char *s;
 	const hg_ynode *n = hg_ymap_get(sn, "map");
@@ -701,20 +849,12 @@ static int load_scenario(hg_gdata *g, const hg_ynode *sn, int index, hg_diags *d
 	}
 	if (check_deployment(sc, list, m, rest, d) != 0 ||
 	    load_order(sc, hg_ymap_get(sn, "order"), d) != 0 ||
-	    load_removed(sc, hg_ymap_get(sn, "removed"), g, d) != 0)
+	    load_removed(sc, hg_ymap_get(sn, "removed"), g, d) != 0 ||
+	    load_religions(hg_ymap_get(sn, "no-attack-between"), "no-attack-between",
+			   sc->no_attack_between, d) != 0 ||
+	    load_religions(hg_ymap_get(sn, "allies"), "allies", sc->allies, d) != 0)
 		return -1;
-	n = hg_ymap_get(sn, "no-attack-between");
-	if (n) {
-		if (hg_ycheck_kind(n, HG_Y_SEQ, "no-attack-between", d) != 0)
-			return -1;
-		for (size_t i = 0; i < n->n; i++) {
-			int r;
-			if (hg_yword(n->items[i], religion_words, &r, d) != 0)
-				return -1;
-			sc->no_attack_between[r] = 1;
-		}
-	}
-	return 0;
+	return check_scripted(g, sc, sn, d);
 }
 
 static int load_scenarios(hg_gdata *g, const hg_ynode *list, hg_diags *d)

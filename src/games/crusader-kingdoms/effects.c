@@ -239,6 +239,14 @@ int hg_ck_truce_between(const hg_state *s, int a, int b)
 	return 0;
 }
 
+int ck_allied(const hg_state *s, int a, int b)
+{
+	const ck_faction *f = s->sc->factions;
+	return a != b && f[a].religion == f[b].religion && s->sc->allies[f[a].religion];
+}
+
+/* A target is another side: a player, or a side no player controls, which
+ * the players treat "as if it were a player" (8.3); never an ally (8). */
 int ck_target_ok(const hg_state *s, int seat, ck_target t, int target)
 {
 	if (target < 0 || target >= s->nsides)
@@ -248,14 +256,67 @@ int ck_target_ok(const hg_state *s, int seat, ck_target t, int target)
 	case CK_T_SELF:
 		return target == seat;
 	case CK_T_PLAYER:
-		return target != seat && f[target].player;
+		return target != seat && !ck_allied(s, seat, target);
 	case CK_T_OPPONENT:
-		return target != seat && f[target].player &&
-		       f[target].religion != f[seat].religion;
+		return target != seat && f[target].religion != f[seat].religion;
 	case CK_T_NEIGHBOUR:
-		return target != seat && f[target].player && ck_share_border(s, seat, target);
+		return target != seat && !ck_allied(s, seat, target) &&
+		       ck_share_border(s, seat, target);
 	}
 	return 0;
+}
+
+/* The script of 8.3 applies an event "at once", always in the scripted
+ * side's favour and against the player whose round it is (8.2): a step it
+ * can play takes cards from that player, moves a bonus the right way, or
+ * turns a castle the right way (herald-crusader-kingdoms(7), ruling 28). */
+int ck_event_scriptable(const ck_card *c, const char **why)
+{
+	for (int i = 0; i < c->nfx; i++) {
+		const ck_effect *fx = &c->fx[i];
+		const char *no = NULL;
+		switch (fx->verb) {
+		case CK_FX_RANDOM_DISCARD:
+			break;
+		case CK_FX_STEAL:
+			if (fx->n != 1)
+				no = "it deploys one card taken, not more";
+			break;
+		case CK_FX_BONUS:
+			if ((fx->n > 0) != (fx->target == CK_T_SELF))
+				no = "its bonus step would help the other side";
+			break;
+		case CK_FX_FLIP:
+			if ((fx->n > 0) != (fx->target == CK_T_SELF))
+				no = "its castle would turn against the scripted side";
+			break;
+		case CK_FX_CHOSEN_DISCARD:
+			no = "the script does not choose a player's cards";
+			break;
+		case CK_FX_DRAW:
+			no = "the script draws only at the start of a turn";
+			break;
+		case CK_FX_ATTACK:
+			no = "the script attacks only with its army, on the die";
+			break;
+		case CK_FX_DEFENCE_DICE:
+		case CK_FX_TRUCE:
+			no = "the script has no rule for an effect lasting the turn";
+			break;
+		case CK_FX_DICE:
+		case CK_FX_MODIFY:
+		case CK_FX_REGROUP:
+		case CK_NVERBS:
+			no = "it is not an event's effect";
+			break;
+		}
+		if (no) {
+			if (why)
+				*why = no;
+			return 0;
+		}
+	}
+	return 1;
 }
 
 /* -------------------------------------------------------------- events */
@@ -274,9 +335,15 @@ static int effect_target(const hg_state *s, int seat, const ck_card *c, const ck
 	}
 	if (ck_target_ok(s, seat, fx->target, p->on))
 		return p->on;
-	hg_diag *dg = hg_diag_add(d, HG_ERROR, p->on_pos, "ck.target",
-				  "'%s' cannot be the target of '%s': it must be %s (rule 4.4)",
-				  s->sc->factions[p->on].id, c->id, ck_target_phrase(fx->target));
+	hg_diag *dg;
+	if (ck_allied(s, seat, p->on))
+		dg = hg_diag_add(d, HG_ERROR, p->on_pos, "ck.target",
+				 "'%s' is an ally of %s, and allies do not strike each other with '%s' (rules 4.4, 8)",
+				 s->sc->factions[p->on].id, s->sc->factions[seat].id, c->id);
+	else
+		dg = hg_diag_add(d, HG_ERROR, p->on_pos, "ck.target",
+				 "'%s' cannot be the target of '%s': it must be %s (rule 4.4)",
+				 s->sc->factions[p->on].id, c->id, ck_target_phrase(fx->target));
 	hg_buf b;
 	hg_buf_init(&b);
 	for (int i = 0; i < s->nsides; i++)
@@ -365,14 +432,14 @@ int ck_effects_apply(hg_state *s, int seat, const ck_card *c, const ck_play *p, 
 		switch (fx->verb) {
 		case CK_FX_RANDOM_DISCARD:
 			rc = ck_random_cards(s, target, fx->n, -1, &p->discards, p->on_pos,
-					     "rule 4.4", d);
+					     "rule 4.4", NULL, d);
 			break;
 		case CK_FX_CHOSEN_DISCARD:
 			rc = fx_chosen_discard(s, target, c, fx, p, d);
 			break;
 		case CK_FX_STEAL:
 			rc = ck_random_cards(s, target, fx->n, seat, &p->takes, p->on_pos,
-					     "rule 4.4", d);
+					     "rule 4.4", NULL, d);
 			break;
 		case CK_FX_BONUS:
 			rc = fx_bonus(s, target, fx, p, d);

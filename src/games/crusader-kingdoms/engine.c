@@ -4,6 +4,11 @@
  * generated game.
  *
  * A record's move number is the turn (1 to 3): `2.` opens the second turn.
+ *
+ * The 1- and 2-player scenarios (section 8) have a side no player
+ * controls: it draws and plays its rounds in the record like the others,
+ * and the engine checks that each of its rounds is the one its script
+ * dictates (script.c).
  */
 #include "config.h"
 
@@ -26,7 +31,9 @@ static void seed_stream(hg_prng *r, const char *seed, const char *purpose, int n
 }
 
 /* Rule 7.1: one castle, regular side up, in each deployment area; empty
- * areas are independent.  Each deck is shuffled (cards.c, CHANCE). */
+ * areas are independent (in section 8 the Muslims deploy in every other
+ * area, 8.1, without castle tokens: an area's owner is what counts).  Each
+ * deck is shuffled (cards.c, CHANCE). */
 hg_state *hg_ck_state_new(const hg_gdata *g, const ck_scenario *sc, const char *seed)
 {
 	hg_state *s = hg_xcalloc(1, sizeof *s);
@@ -43,8 +50,6 @@ hg_state *hg_ck_state_new(const hg_gdata *g, const ck_scenario *sc, const char *
 	s->turn = 1;
 	s->phase = CK_PHASE_DRAW;
 	s->cursor = 0;
-	while (s->cursor < s->nsides && !sc->factions[s->cursor].player)
-		s->cursor++;
 	s->seeded = seed != NULL;
 	if (seed) {
 		seed_stream(&s->dice, seed, "dice", -1);
@@ -85,8 +90,8 @@ static const ck_scenario *choose_scenario(const hg_gdata *g, const hg_game_recor
 		hg_buf b;
 		hg_buf_init(&b);
 		for (int k = 0; k < g->nscenarios; k++)
-			hg_buf_printf(&b, "%s%s (%d players)", k ? ", " : "", g->scenarios[k].id,
-				      g->scenarios[k].players);
+			hg_buf_printf(&b, "%s%s (%d player%s)", k ? ", " : "", g->scenarios[k].id,
+				      g->scenarios[k].players, g->scenarios[k].players == 1 ? "" : "s");
 		hg_diag_note(dg, "the scenarios are %s", b.data);
 		hg_buf_free(&b);
 		return NULL;
@@ -111,14 +116,6 @@ static hg_state *ck_setup(const hg_gdata *g, const hg_game_record *rec, hg_diags
 	const ck_scenario *sc = choose_scenario(g, rec, n, d);
 	if (!sc)
 		return NULL;
-	for (int f = 0; f < sc->nfactions; f++)
-		if (!sc->factions[f].player) {
-			const hg_tag *tag = hg_record_tag(rec, "Scenario");
-			hg_diag_add(d, HG_ERROR, tag ? tag->pos : rec->pos, "ck.scenario-unsupported",
-				    "scenario '%s' has a side no player controls (%s): the scripted opponent of rule 8 is not refereed yet",
-				    sc->id, sc->factions[f].id);
-			return NULL;
-		}
 	if (n != (size_t)sc->players) {
 		const hg_tag *pt = hg_record_tag(rec, "Players");
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, pt ? pt->pos : rec->pos, "ck.players",
@@ -147,8 +144,29 @@ static void ck_free_state(hg_state *s)
 }
 
 static const char *const kind_words[] = {
-	"draw", "pass", "discard", "incursion", "play", "attack"
+	"draw", "pass", "discard", "incursion", "play", "attack", "reveal"
 };
+
+/* Rule 8.3: a side no player controls draws and reveals, nothing else;
+ * only such a side reveals. */
+static int check_scripted(const hg_state *s, const hg_action *a, hg_diags *d)
+{
+	const ck_faction *f = &s->sc->factions[a->seat];
+	if (!f->player && a->kind != CK_ACT_DRAW && a->kind != CK_ACT_REVEAL) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "ck.script-action",
+					  "%s is no player's side: it plays by the script, revealing its next card, and does not '%s' (rule 8.3)",
+					  f->id, kind_words[a->kind]);
+		hg_diag_note(dg, "its round is written '%s: reveal CARD ...'", f->id);
+		return -1;
+	}
+	if (f->player && a->kind == CK_ACT_REVEAL) {
+		hg_diag_add(d, HG_ERROR, a->pos, "ck.script-action",
+			    "only a side no player controls reveals its cards one by one; %s plays its cards (rule 8.3)",
+			    f->id);
+		return -1;
+	}
+	return 0;
+}
 
 /* Rule 3: whose action it is, and which actions the moment allows. */
 static int check_turn_order(const hg_state *s, const hg_action *a, hg_diags *d)
@@ -180,11 +198,22 @@ static int check_turn_order(const hg_state *s, const hg_action *a, hg_diags *d)
 			    "cards are drawn only at the start of a turn (rule 3, step 1)");
 		return -1;
 	}
+	if (a->seat != expect && s->sc->final_pass && s->sc->factions[a->seat].player &&
+	    ((s->passed >> a->seat) & 1)) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->seat_pos, "ck.passed",
+					  "%s passed this turn and plays no more until the next (rule 8.2)",
+					  seat);
+		hg_diag_note(dg, "it is %s's round", s->sc->factions[expect].id);
+		return -1;
+	}
 	if (a->seat != expect) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->seat_pos, "ck.not-your-round",
 					  "it is %s's round, not %s's (rule 3, steps 3 and 4)",
 					  s->sc->factions[expect].id, seat);
-		hg_diag_note(dg, "rounds follow the deployment table's order, one action each");
+		if (s->sc->scripted)
+			hg_diag_note(dg, "a round of the side no player controls follows each crusader's round while it holds cards; a crusader who passed plays no more this turn (rules 8.2, 8.3)");
+		else
+			hg_diag_note(dg, "rounds follow the deployment table's order, one action each");
 		return -1;
 	}
 	if (a->kind != CK_ACT_PASS && s->p[a->seat].hand.size == 0) {
@@ -197,7 +226,7 @@ static int check_turn_order(const hg_state *s, const hg_action *a, hg_diags *d)
 
 static int ck_apply(hg_state *s, const hg_action *a, hg_diags *d)
 {
-	if (check_turn_order(s, a, d) != 0)
+	if (check_turn_order(s, a, d) != 0 || check_scripted(s, a, d) != 0)
 		return -1;
 	/* Work on a copy: an illegal action leaves the position untouched. */
 	hg_state *work = ck_clone(s);
@@ -209,6 +238,7 @@ static int ck_apply(hg_state *s, const hg_action *a, hg_diags *d)
 	case CK_ACT_INCURSION: rc = ck_apply_incursion(work, a, d); break;
 	case CK_ACT_PLAY: rc = ck_apply_play(work, a, d); break;
 	case CK_ACT_ATTACK: rc = ck_apply_attack(work, a, d); break;
+	case CK_ACT_REVEAL: rc = ck_apply_reveal(work, a, d); break;
 	}
 	if (rc == 0)
 		memcpy(s, work, sizeof *s);
@@ -233,8 +263,8 @@ static const char *ck_to_move(const hg_state *s)
 }
 
 /* herald gen: the scenario the variant or the player count names, else
- * one of the scenarios every seat of which is a player, drawn at random.
- * Players are "Player 1" ... in seat order; the Seed is drawn from r. */
+ * one of the scenarios drawn at random.  Players are "Player 1" ... in seat
+ * order; the Seed is drawn from r. */
 static int ck_gen_tags(const hg_gdata *g, hg_prng *r, unsigned players, const char *variant,
 		       hg_game_record *rec, hg_diags *d)
 {
@@ -258,8 +288,6 @@ static int ck_gen_tags(const hg_gdata *g, hg_prng *r, unsigned players, const ch
 		int cand[64], n = 0;
 		for (int i = 0; i < g->nscenarios; i++) {
 			const ck_scenario *x = &g->scenarios[i];
-			if (x->players != x->nfactions)
-				continue;	/* a scripted side: not refereed yet */
 			if (players ? (unsigned)x->players == players : 1)
 				cand[n++] = i;
 		}
@@ -269,11 +297,6 @@ static int ck_gen_tags(const hg_gdata *g, hg_prng *r, unsigned players, const ch
 			return -1;
 		}
 		sc = &g->scenarios[cand[hg_prng_below(r, (uint32_t)n)]];
-	}
-	if (sc->players != sc->nfactions) {
-		hg_diag_add(d, HG_ERROR, none, "ck.scenario-unsupported",
-			    "scenario '%s' has a side no player controls: not refereed yet", sc->id);
-		return -1;
 	}
 	hg_buf b;
 	hg_buf_init(&b);
@@ -294,11 +317,14 @@ static const char *const aliases[] = { "ck", "crusaderkingdoms", "crusader_kingd
 static const char *const variants[] = {
 	"2nd-crusade: La 2ª Cruzada, 4 players: Damasco, Jerusalén, Antioquía, Alepo (7.1)",
 	"saladin: La era de Saladino, 3 players: Saladino, Jerusalén, Antioquía (7.1, 7.2)",
+	"3rd-crusade: La 3ª Cruzada, 2 players, cooperative: Ricardo, Leopoldo against the scripted Muslims (8)",
+	"1st-crusade: La 1ª Cruzada, 1 player, solitaire: the Crusade against the scripted Muslims (8)",
 	NULL
 };
 static const char *const data_files[] = {
 	"crusader-kingdoms/scenarios.yaml", "crusader-kingdoms/map-saladino.yaml",
-	"crusader-kingdoms/deck-muslim.yaml", "crusader-kingdoms/deck-christian.yaml", NULL
+	"crusader-kingdoms/map-cruzadas.yaml", "crusader-kingdoms/deck-muslim.yaml",
+	"crusader-kingdoms/deck-christian.yaml", NULL
 };
 
 const hg_game_class hg_ck_class = {

@@ -3,7 +3,8 @@
  * The player names an opponent it shares a border with, discards a troop
  * card of its choice and rolls one die: on 4, 5 or 6 the opponent discards
  * a card at random.  The record shows the die and the card, or they follow
- * from the Seed (cards.c, CHANCE).
+ * from the Seed (cards.c, CHANCE).  The opponent may be a side no player
+ * controls, treated "as if it were a player" (8.3), never an ally (8).
  */
 #include "config.h"
 
@@ -24,9 +25,11 @@ static int check_target(const hg_state *s, int seat, const ck_incursion *in, hg_
 {
 	const char *me = s->sc->factions[seat].id;
 	const char *them = s->sc->factions[in->target].id;
-	if (in->target == seat || !s->sc->factions[in->target].player) {
+	if (in->target == seat || ck_allied(s, seat, in->target)) {
 		hg_diag_add(d, HG_ERROR, in->target_pos, "ck.target",
-			    "%s cannot make an incursion against '%s': choose an opponent (rule 4.3)",
+			    in->target == seat ?
+			    "%s cannot make an incursion against '%s': choose an opponent (rule 4.3)" :
+			    "%s cannot make an incursion against '%s', its ally: choose an opponent (rules 4.3, 8)",
 			    me, them);
 		return -1;
 	}
@@ -36,7 +39,7 @@ static int check_target(const hg_state *s, int seat, const ck_incursion *in, hg_
 		hg_buf b;
 		hg_buf_init(&b);
 		for (int f = 0; f < s->nsides; f++)
-			if (f != seat && s->sc->factions[f].player && ck_share_border(s, seat, f))
+			if (f != seat && !ck_allied(s, seat, f) && ck_share_border(s, seat, f))
 				hg_buf_printf(&b, "%s%s", b.len ? ", " : "", s->sc->factions[f].id);
 		hg_diag_note(dg, "%s borders %s", me, b.len ? b.data : "no other player");
 		hg_buf_free(&b);
@@ -94,7 +97,7 @@ int ck_apply_incursion(hg_state *s, const hg_action *a, hg_diags *d)
 				    "the incursion's die is not in the record and there is no Seed (rule 4.3)");
 			if (in->discards.given &&
 			    ck_random_cards(s, in->target, 1, -1, &in->discards, a->pos,
-					    "rule 4.3", d) != 0)
+					    "rule 4.3", NULL, d) != 0)
 				return -1;
 			ck_next_round(s, 0);
 			return 0;
@@ -107,7 +110,7 @@ int ck_apply_incursion(hg_state *s, const hg_action *a, hg_diags *d)
 	}
 	if (die >= 4) {
 		if (ck_random_cards(s, in->target, 1, -1, &in->discards, in->die_pos, "rule 4.3",
-				    d) != 0)
+				    NULL, d) != 0)
 			return -1;
 	} else if (in->discards.given) {
 		hg_diag_add(d, HG_ERROR, in->discards.pos, "ck.random-count",

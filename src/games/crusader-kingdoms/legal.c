@@ -15,6 +15,13 @@
  * With a Seed, every die and random card is written out as the Seed
  * gives it.  Every non-pass action spends a card and cards return to the
  * pile only between turns, so random play ends every turn, and the game.
+ *
+ * A side no player controls (section 8) has one legal round when the
+ * script is determined: its next card known (a Seed, or a draw the record
+ * listed), and with a Seed its die and dice; the defender's choices in its
+ * army's attack are sampled as above.  Otherwise every card that may come
+ * next, every card Seducción may take, and the die '?' with and without
+ * the attack.
  */
 #include "config.h"
 
@@ -85,7 +92,8 @@ static void legal_draw(const hg_state *s, int seat, hg_action_list *out)
 	const ck_faction *f = &s->sc->factions[seat];
 	int r = f->religion;
 	const ck_pile *p = &s->pile[r];
-	int n = hg_ck_draw_count(f->cards, s->p[seat].bonus, s->p[seat].hand.size);
+	int kept = f->player ? s->p[seat].hand.size : 0;	/* 8.3 */
+	int n = hg_ck_draw_count(f->cards, s->p[seat].bonus, kept);
 	int k = n < p->n ? n : p->n;
 	a->draw.given = 1;
 	if (p->exact && k > 0) {
@@ -170,32 +178,22 @@ static int response_points(const hg_state *s, const ck_item *it, int seat)
 	return sup.points;
 }
 
-/* Líder's points raise the dice closest under 4 to 4, as far as they go. */
+/* Líder's points raise the dice closest under 4 to 4, as far as they go
+ * (the way the script spends them, ruling 32). */
 static void greedy_mods(ck_roll *roll, int points)
 {
 	if (points <= 0)
 		return;
+	int v[CK_MAX_LIST];
+	for (int i = 0; i < roll->ndice; i++)
+		v[i] = roll->dice[i].v;
 	roll->mods = hg_xcalloc((size_t)roll->ndice + 1, sizeof *roll->mods);
-	int used[CK_MAX_LIST] = { 0 };
-	for (;;) {
-		int best = -1;
-		for (int i = 0; i < roll->ndice; i++)
-			if (!used[i] && roll->dice[i].v < 4 && 4 - roll->dice[i].v <= points &&
-			    (best < 0 || roll->dice[i].v > roll->dice[best].v))
-				best = i;
-		if (best < 0)
-			break;
-		used[best] = 1;
-		points -= 4 - roll->dice[best].v;
-		roll->mods[roll->nmods].from = roll->dice[best].v;
-		roll->mods[roll->nmods].to = 4;
-		roll->nmods++;
-	}
+	roll->nmods = hg_ck_script_mods(v, roll->ndice, points, roll->mods);
 }
 
 /* The rolls and the outcome of attack `a` as the Seed has them; without a
- * Seed the rolls stay '?'. */
-static void roll_attack(const hg_state *s, int seat, ck_attack *a, const ck_effect *fx)
+ * Seed the rolls stay '?'.  `army`: the attacker's cards are its army. */
+static void roll_attack(const hg_state *s, int seat, ck_attack *a, const ck_effect *fx, int army)
 {
 	if (!s->seeded) {
 		for (int side = 0; side < 2; side++) {
@@ -205,9 +203,15 @@ static void roll_attack(const hg_state *s, int seat, ck_attack *a, const ck_effe
 		return;
 	}
 	int counts[2];
-	ck_dice_counts(s, seat, a, fx, counts);
+	ck_dice_counts(s, seat, a, fx, army, counts);
 	hg_prng rng = s->dice;
 	int points[2] = { 0, 0 };
+	const ck_tableau *t = &s->p[seat].tab;
+	for (int i = 0; army && i < t->narmy; i++) {
+		ck_support sup = { 0, 0, 0, 0 };
+		ck_response_support(ck_card_at(s, t->army[i].religion, t->army[i].card), &sup);
+		points[0] += sup.points;
+	}
 	for (int i = 0; i < a->nwith; i++) {
 		int r = ck_item_religion(&a->with[i], s->sc->factions[seat].religion);
 		if (ck_card_at(s, r, a->with[i].card[r])->type == CK_RESPONSE)
@@ -286,6 +290,8 @@ static int lowest_from(const hg_state *s, int seat, int target, const ck_effect 
 /* The responses `who` surely holds that may support `side` here. */
 static int usable_responses(const hg_state *s, int who, int side, int target, card_ref *out)
 {
+	if (s->sc->final_pass && ((s->passed >> who) & 1))
+		return 0;	/* 8.2: it plays no more cards this turn */
 	card_ref all[CK_MAX_DECK];
 	int n = sure_cards(s, who, all, 0), k = 0;
 	for (int i = 0; i < n; i++) {
@@ -315,10 +321,12 @@ static void attack_options(const hg_state *s, int seat, const ck_effect *fx, att
 		if (ck_attack_target_ok(s, seat, t, fx, nowhere, NULL) != 0)
 			continue;
 		int defender = s->owner[t];
+		int scripted = ck_scripted(s, defender);
 		int nown = usable_responses(s, seat, CK_SIDE_ATTACK, t, own_resp);
-		int ndef = defender >= 0 ? usable_responses(s, defender, CK_SIDE_DEFENCE, t, def_resp) : 0;
+		int ndef = defender >= 0 && !scripted ?
+			   usable_responses(s, defender, CK_SIDE_DEFENCE, t, def_resp) : 0;
 		uint64_t turnable = 0;
-		for (int x = 0; defender >= 0 && x < s->map->nareas; x++)
+		for (int x = 0; defender >= 0 && !scripted && x < s->map->nareas; x++)
 			if (s->owner[x] == defender && s->plus1[x] && ck_borders(s, x, t))
 				turnable |= (uint64_t)1 << x;
 		int ks[3] = { 1, 2, ntroops }, nk = 0, kv[3];
@@ -360,10 +368,21 @@ static void attack_options(const hg_state *s, int seat, const ck_effect *fx, att
 								a.turned[a.nturned++].v = x;
 					}
 					int counts[2];
-					ck_dice_counts(s, seat, &a, fx, counts);
+					ck_dice_counts(s, seat, &a, fx, 0, counts);
+					/* 8.3: the script's answer to 3 dice or more */
+					int due = scripted ? ck_script_response(s, defender, t, counts[0]) : -1;
+					if (due >= 0) {
+						ck_cardref x = s->p[defender].tab.reserve[due];
+						a.resp = hg_xcalloc(1, sizeof *a.resp);
+						a.resp[0].seat = defender;
+						a.resp[0].card = make_item(s, x.religion, x.card);
+						a.resp[0].side = CK_SIDE_DEFENCE;
+						a.nresp = 1;
+						ck_dice_counts(s, seat, &a, fx, 0, counts);
+					}
 					if (counts[0] > 0 && counts[0] <= CK_MAX_LIST &&
 					    counts[1] <= CK_MAX_LIST) {
-						roll_attack(s, seat, &a, fx);
+						roll_attack(s, seat, &a, fx, 0);
 						push_outcomes(s, seat, set, &a);
 					}
 					attack_free(&a);
@@ -384,12 +403,42 @@ static void legal_attacks(const hg_state *s, int seat, hg_action_list *out)
 }
 
 /* --------------------------------------------------------- incursions */
+
+/* One card taken at random from the victim on the scratch state, the way
+ * apply() takes it (cards.c): its identity, or -1 when the Seed cannot tell
+ * (the record then writes '?'). */
+static int random_pick(hg_state *tmp, int victim, int *r)
+{
+	ck_hand *h = &tmp->p[victim].hand;
+	int c = -1;
+	*r = tmp->sc->factions[victim].religion;
+	if (ck_scripted(tmp, victim)) {
+		if (tmp->seeded) {
+			uint32_t pick = hg_prng_below(&tmp->random, (uint32_t)h->size);
+			if (ck_stack_exact(tmp, victim)) {
+				ck_cardref x = ck_stack_take_at(tmp, victim, (int)pick);
+				*r = x.religion;
+				return x.card;
+			}
+		}
+		ck_stack_take_named(tmp, victim, *r, -1);
+		return -1;
+	}
+	if (tmp->seeded)
+		c = ck_hand_random(tmp, h, r);
+	if (c >= 0)
+		take_known(h, *r, c);
+	else
+		ck_hand_take_hidden(h);
+	return c;
+}
+
 static void legal_incursions(const hg_state *s, int seat, hg_action_list *out)
 {
 	card_ref cards[CK_MAX_DECK];
 	int n = sure_cards(s, seat, cards, 1);
 	for (int f = 0; f < s->nsides; f++) {
-		if (f == seat || !s->sc->factions[f].player || !ck_share_border(s, seat, f) ||
+		if (f == seat || ck_allied(s, seat, f) || !ck_share_border(s, seat, f) ||
 		    hg_ck_truce_between(s, seat, f))
 			continue;
 		for (int i = 0; i < n; i++) {
@@ -403,7 +452,7 @@ static void legal_incursions(const hg_state *s, int seat, hg_action_list *out)
 				memcpy(tmp, s, sizeof *tmp);
 				a->inc.die = (int)hg_prng_die(&tmp->dice, 6);
 				if (a->inc.die >= 4 && tmp->p[f].hand.size > 0) {
-					int r, c = ck_hand_random(tmp, &tmp->p[f].hand, &r);
+					int r, c = random_pick(tmp, f, &r);
 					items_push(&a->inc.discards,
 						   c >= 0 ? make_item(s, r, c) : hidden_item());
 				}
@@ -472,15 +521,15 @@ static void pick_random(hg_state *tmp, int victim, int n, int to, ck_items *item
 	ck_hand *h = &tmp->p[victim].hand;
 	int k = n < h->size ? n : h->size;
 	for (int i = 0; i < k; i++) {
-		int r = 0, c = tmp->seeded ? ck_hand_random(tmp, h, &r) : -1;
+		int r, c = random_pick(tmp, victim, &r);
 		if (c >= 0) {
 			items_push(items, make_item(tmp, r, c));
-			take_known(h, r, c);
 			if (to >= 0)
 				hg_ck_hand_add(&tmp->p[to].hand, r, c);
+			else
+				ck_pile_discard(tmp, r, c);
 		} else {
 			items_push(items, hidden_item());
-			ck_hand_take_hidden(h);
 			if (to >= 0)
 				ck_hand_add_wild(&tmp->p[to].hand);
 		}
@@ -647,6 +696,279 @@ static void legal_discards(const hg_state *s, int seat, hg_action_list *out)
 	}
 }
 
+/* ------------------------------------------------ a scripted side's round */
+
+static hg_state *scratch(const hg_state *s)
+{
+	hg_state *t = hg_xmalloc(sizeof *t);
+	memcpy(t, s, sizeof *t);
+	return t;
+}
+
+static hg_action *reveal_copy(const hg_action *src)
+{
+	hg_action *a = ck_action_new(CK_ACT_REVEAL, src->seat);
+	a->rev = src->rev;
+	a->rev.args.takes.v = dup_array(src->rev.args.takes.v, (size_t)src->rev.args.takes.n,
+					sizeof *src->rev.args.takes.v);
+	a->rev.args.discards.v = dup_array(src->rev.args.discards.v,
+					   (size_t)src->rev.args.discards.n,
+					   sizeof *src->rev.args.discards.v);
+	attack_copy(&a->rev.attack, &src->rev.attack);
+	return a;
+}
+
+/* The area of `mask` with the lowest identification number, or -1. */
+static int lowest_number(const hg_state *s, uint64_t mask)
+{
+	int best = -1;
+	for (int a = 0; a < s->map->nareas; a++)
+		if (((mask >> a) & 1) &&
+		    (best < 0 || s->map->areas[a].number < s->map->areas[best].number))
+			best = a;
+	return best;
+}
+
+/* The army's attack on `target` (8.3): from the scripted side's area with
+ * the lowest number bordering it; the defender adds nothing, or all its
+ * defence responses and every +1 castle it may turn. */
+static void army_attack_options(const hg_state *s, int seat, int target, attack_set *set)
+{
+	card_ref def_resp[CK_MAX_DECK];
+	int defender = s->owner[target];
+	int ndef = usable_responses(s, defender, CK_SIDE_DEFENCE, target, def_resp);
+	uint64_t turnable = 0;
+	for (int x = 0; x < s->map->nareas; x++)
+		if (s->owner[x] == defender && s->plus1[x] && ck_borders(s, x, target))
+			turnable |= (uint64_t)1 << x;
+	for (int dv = 0; dv <= (ndef > 0 || turnable); dv++) {
+		ck_attack a;
+		memset(&a, 0, sizeof a);
+		a.target = target;
+		a.from = lowest_number(s, ck_areas_of(s, seat) & s->map->areas[target].adj);
+		a.castle = -1;
+		if (dv) {
+			a.resp = hg_xcalloc((size_t)ndef + 1, sizeof *a.resp);
+			for (int i = 0; i < ndef; i++) {
+				a.resp[i].seat = defender;
+				a.resp[i].card = make_item(s, def_resp[i].r, def_resp[i].c);
+				a.resp[i].side = CK_SIDE_DEFENCE;
+			}
+			a.nresp = ndef;
+			a.turned = hg_xcalloc(CK_MAX_AREAS, sizeof *a.turned);
+			for (int x = 0; x < s->map->nareas; x++)
+				if ((turnable >> x) & 1)
+					a.turned[a.nturned++].v = x;
+		}
+		int counts[2];
+		ck_dice_counts(s, seat, &a, NULL, 1, counts);
+		if (counts[0] > 0 && counts[0] <= CK_MAX_LIST && counts[1] <= CK_MAX_LIST) {
+			roll_attack(s, seat, &a, NULL, 1);
+			push_outcomes(s, seat, set, &a);
+		}
+		attack_free(&a);
+	}
+}
+
+/* After the card: the die, and below the army's troop points its attack.
+ * Takes `a` (pushed, or freed). */
+static void script_roll_options(const hg_state *tmp, int seat, int against, hg_action *a,
+				hg_action_list *out)
+{
+	if (!ck_script_rolls(tmp, seat)) {
+		hg_action_list_push(out, a);
+		return;
+	}
+	hg_state *t2 = scratch(tmp);
+	int strength = hg_ck_army_strength(t2, seat);
+	int target = hg_ck_script_target(t2, seat, against);
+	int die = t2->seeded ? (int)hg_prng_die(&t2->dice, 6) : 0;
+	int attacks = target >= 0 && (die == 0 || die < strength);
+	a->rev.die = die;
+	if (die == 0 || !attacks)
+		hg_action_list_push(out, reveal_copy(a));
+	if (attacks) {
+		attack_set set = { NULL, 0, 0 };
+		army_attack_options(t2, seat, target, &set);
+		for (int i = 0; i < set.n; i++) {
+			hg_action *b = reveal_copy(a);
+			b->rev.has_attack = 1;
+			b->rev.attack = set.v[i];
+			hg_action_list_push(out, b);
+		}
+		free(set.v);
+	}
+	ck_free_action(a);
+	free(t2);
+}
+
+/* A card the script deploys (8.3, 8.4), on the scratch state. */
+static void place_card(hg_state *tmp, int seat, int r, int c, int place)
+{
+	ck_tableau *t = &tmp->p[seat].tab;
+	if (place == CK_PLACE_ARMY)
+		ck_table_push(t->army, &t->narmy, r, c);
+	else if (place == CK_PLACE_RESPONSE)
+		ck_table_push(t->reserve, &t->nreserve, r, c);
+	else if (place == CK_PLACE_DISCARDED)
+		ck_pile_discard(tmp, r, c);
+}
+
+/* One step of a scripted event that takes no card. */
+static void script_step(hg_state *tmp, int seat, int against, const ck_effect *fx, ck_play *p)
+{
+	hg_diags scratch_d;
+	hg_diags_init(&scratch_d);
+	switch (fx->verb) {
+	case CK_FX_RANDOM_DISCARD:
+		p->on = against;
+		pick_random(tmp, against, fx->n, -1, &p->discards);
+		break;
+	case CK_FX_BONUS:
+		if (fx->target == CK_T_SELF) {
+			hg_pos nowhere = { NULL, 0, 0 };
+			ck_bonus_gain(tmp, seat, fx->n, -1, nowhere, &scratch_d);
+		} else {
+			p->on = against;
+			hg_ck_bonus_lose(tmp, against, -fx->n);
+		}
+		break;
+	case CK_FX_FLIP:
+		p->at = ck_script_flip_area(tmp, seat, against, fx);
+		if (p->at >= 0)
+			tmp->plus1[p->at] = fx->n > 0;
+		break;
+	default:
+		break;
+	}
+	hg_diags_free(&scratch_d);
+}
+
+/* The cards Seducción may take from the victim when the Seed cannot tell. */
+static int steal_candidates(const hg_state *s, int victim, card_ref *out)
+{
+	const ck_hand *h = &s->p[victim].hand;
+	int n = 0;
+	for (int r = 0; r < CK_NRELIGIONS; r++)
+		for (int c = 0; c < s->data->decks[r].ncards; c++)
+			if (ck_hand_may(h, r, c) > 0 ||
+			    (h->wild > 0 && r == s->sc->factions[victim].religion &&
+			     ck_available(s, r, c) > 0)) {
+				out[n].r = r;
+				out[n].c = c;
+				n++;
+			}
+	return n;
+}
+
+static void event_steps(hg_state *tmp, int seat, int against, const ck_card *k, int step,
+			hg_action *a, hg_action_list *out);
+
+/* 8.4, Seducción: each card it may take, deployed; then the rest. */
+static void steal_step(hg_state *tmp, int seat, int against, const ck_card *k, int step,
+		       hg_action *a, hg_action_list *out)
+{
+	a->rev.args.on = against;
+	if (tmp->p[against].hand.size == 0) {
+		event_steps(tmp, seat, against, k, step + 1, a, out);
+		return;
+	}
+	card_ref cand[2 * CK_MAX_CARDS];
+	int n = 0;
+	hg_state *seeded = NULL;
+	if (tmp->seeded) {
+		seeded = scratch(tmp);
+		int r, c = random_pick(seeded, against, &r);
+		if (c >= 0) {
+			cand[0].r = r;
+			cand[0].c = c;
+			n = 1;
+		} else {
+			/* the Seed cannot tell: each candidate below draws the
+			 * pick again, and the record names the card */
+			free(seeded);
+			seeded = NULL;
+		}
+	}
+	if (n == 0)
+		n = steal_candidates(tmp, against, cand);
+	for (int i = 0; i < n; i++) {
+		hg_state *t2 = scratch(tmp);
+		if (seeded) {
+			memcpy(t2, seeded, sizeof *t2);
+		} else {
+			if (t2->seeded)
+				hg_prng_below(&t2->random, (uint32_t)t2->p[against].hand.size);
+			ck_item it = make_item(t2, cand[i].r, cand[i].c);
+			ck_hand_take(&t2->p[against].hand, &it, cand[i].r, &cand[i].r);
+		}
+		hg_action *b = reveal_copy(a);
+		items_push(&b->rev.args.takes, make_item(t2, cand[i].r, cand[i].c));
+		int place = hg_ck_script_placement(t2, seat, cand[i].r, cand[i].c, 1);
+		b->rev.place = place;
+		if (place == CK_PLACE_NONE) {
+			const ck_card *taken = ck_card_at(t2, cand[i].r, cand[i].c);
+			for (int j = 0; j < taken->nfx; j++)
+				script_step(t2, seat, against, &taken->fx[j], &b->rev.args);
+			ck_pile_discard(t2, cand[i].r, cand[i].c);
+		} else {
+			place_card(t2, seat, cand[i].r, cand[i].c, place);
+		}
+		event_steps(t2, seat, against, k, step + 1, b, out);
+		free(t2);
+	}
+	free(seeded);
+	ck_free_action(a);
+}
+
+/* The steps of a revealed event from `step` on, then the roll.  Takes `a`. */
+static void event_steps(hg_state *tmp, int seat, int against, const ck_card *k, int step,
+			hg_action *a, hg_action_list *out)
+{
+	for (; step < k->nfx; step++) {
+		if (k->fx[step].verb == CK_FX_STEAL) {
+			steal_step(tmp, seat, against, k, step, a, out);
+			return;
+		}
+		script_step(tmp, seat, against, &k->fx[step], &a->rev.args);
+	}
+	script_roll_options(tmp, seat, against, a, out);
+}
+
+static void legal_reveal_card(const hg_state *s, int seat, int r, int c, hg_action_list *out)
+{
+	int against = ck_against(s);
+	hg_state *tmp = scratch(s);
+	ck_stack_take_at(tmp, seat, 0);
+	hg_action *a = ck_action_new(CK_ACT_REVEAL, seat);
+	a->rev.card = make_item(s, r, c);
+	const ck_card *k = ck_card_at(s, r, c);
+	if (k->type == CK_EVENT) {
+		ck_pile_discard(tmp, r, c);
+		event_steps(tmp, seat, against, k, 0, a, out);
+	} else {
+		a->rev.place = hg_ck_script_placement(tmp, seat, r, c, 0);
+		place_card(tmp, seat, r, c, a->rev.place);
+		script_roll_options(tmp, seat, against, a, out);
+	}
+	free(tmp);
+}
+
+/* 8.3: the next card, when the record has shown it; else each card of the
+ * deck that may be it. */
+static void legal_reveals(const hg_state *s, int seat, hg_action_list *out)
+{
+	const ck_tableau *t = &s->p[seat].tab;
+	if (t->stack[0].card != CK_UNKNOWN) {
+		legal_reveal_card(s, seat, t->stack[0].religion, t->stack[0].card, out);
+		return;
+	}
+	int r = s->sc->factions[seat].religion;
+	for (int c = 0; c < s->data->decks[r].ncards; c++)
+		if (ck_available(s, r, c) > 0)
+			legal_reveal_card(s, seat, r, c, out);
+}
+
 void ck_legal(const hg_state *s, hg_action_list *out)
 {
 	int seat = ck_seat_to_act(s);
@@ -654,6 +976,10 @@ void ck_legal(const hg_state *s, hg_action_list *out)
 		return;
 	if (s->phase == CK_PHASE_DRAW) {
 		legal_draw(s, seat, out);
+		return;
+	}
+	if (ck_scripted(s, seat)) {
+		legal_reveals(s, seat, out);
 		return;
 	}
 	hg_action_list_push(out, ck_action_new(CK_ACT_PASS, seat));

@@ -11,6 +11,9 @@
  *        [discards ITEM...] [castle AREA] [attack ...]
  *   discard ITEM
  *   pass [end]
+ *   reveal CARD [on SEAT] [at AREA] [takes ITEM...] [discards ITEM...]
+ *          [castle AREA] [army | response | discarded]
+ *          [/ (DIE | ?) [attack ...]]             rule 8.3 (a scripted side)
  * where ROLL is DIE... or '?', then [mod DIE>DIE...] and [= HITS].
  */
 #include "config.h"
@@ -24,7 +27,7 @@
  * syntax's keywords (data.c keeps them out of names). */
 #define NAME "[^ ,/+=><@&|~^%?]+"
 #define ITEM "(?:" NAME "|\\?)"
-#define KW "(?:on|at|draws|takes|discards|castle|attack|from|with|turn|vs|mod|end)"
+#define KW "(?:on|at|draws|takes|discards|castle|attack|from|with|turn|vs|mod|end|army|response|discarded)"
 #define LITEM "(?!" KW "(?: |$))" ITEM
 #define LIST LITEM "(?: " LITEM ")*"
 #define ROLL "(?:\\?|\\d+(?: \\d+)*)(?: mod \\d+ > \\d+(?: \\d+ > \\d+)*)?(?: = \\d+)?"
@@ -49,6 +52,11 @@ int ck_patterns_compile(ck_patterns *p)
 		"(?: turn (?<turn>" LIST "))?"
 		" / (?<aroll>" ROLL ") vs (?<droll>" ROLL ")"
 		" / (?<outcome>won|lost)(?: (?<choice>bonus|castle)(?: (?<castle>" NAME "))?)?");
+	p->reveal = hg_pattern_new(
+		"reveal (?<card>" ITEM ")(?: on (?<on>" NAME "))?(?: at (?<at>" NAME "))?"
+		"(?: takes (?<takes>" LIST "))?(?: discards (?<discards>" LIST "))?"
+		"(?: castle (?<castle>" NAME "))?(?: (?<place>army|response|discarded))?"
+		"(?: / (?<die>\\d+|\\?)(?: (?<attack>attack .*))?)?");
 	p->roll = hg_pattern_new(
 		"(?<dice>\\?|\\d+(?: \\d+)*)(?: mod (?<mods>\\d+ > \\d+(?: \\d+ > \\d+)*))?"
 		"(?: = (?<hits>\\d+))?");
@@ -64,6 +72,7 @@ void ck_patterns_free(ck_patterns *p)
 	hg_pattern_free(p->play);
 	hg_pattern_free(p->attack);
 	hg_pattern_free(p->roll);
+	hg_pattern_free(p->reveal);
 	memset(p, 0, sizeof *p);
 }
 
@@ -488,10 +497,13 @@ hg_action *ck_action_new(ck_kind kind, int seat)
 	a->inc.die = -1;
 	a->play.on = a->play.at = a->play.castle = -1;
 	a->draw.count = -1;
+	a->rev.args.on = a->rev.args.at = a->rev.args.castle = -1;
+	a->rev.args.draws.count = a->rev.args.takes.count = a->rev.args.discards.count = -1;
+	a->rev.die = -1;
 	return a;
 }
 
-static void free_attack(ck_attack *a)
+void ck_free_attack(ck_attack *a)
 {
 	free(a->with);
 	free(a->resp);
@@ -511,8 +523,11 @@ void ck_free_action(hg_action *a)
 	free(a->play.draws.v);
 	free(a->play.takes.v);
 	free(a->play.discards.v);
-	free_attack(&a->play.attack);
-	free_attack(&a->attack);
+	ck_free_attack(&a->play.attack);
+	ck_free_attack(&a->attack);
+	free(a->rev.args.takes.v);
+	free(a->rev.args.discards.v);
+	ck_free_attack(&a->rev.attack);
 	free(a);
 }
 
@@ -596,6 +611,53 @@ static int parse_play(parser *p, hg_action *a, const hg_match *m)
 	return 0;
 }
 
+/* Rule 8.3: a scripted side's round. */
+static int parse_reveal(parser *p, hg_action *a, const hg_match *m)
+{
+	const hg_pattern *pat = p->s->data->pat.reveal;
+	ck_reveal *rv = &a->rev;
+	int g = hg_pattern_group(pat, "card");
+	if (m->subject[m->start[g]] == '?') {
+		hg_diag_add(p->d, HG_ERROR, pos_at(p, m->start[g]), "ck.syntax",
+			    "the card revealed is shown face up: name it (rule 8.3)");
+		p->failed = 1;
+		return -1;
+	}
+	char *s = hg_match_dup(m, g);
+	int rc = resolve_item(p, s, m->start[g], a->seat, &rv->card);
+	free(s);
+	if (rc != 0)
+		return -1;
+	ck_play *args = &rv->args;
+	if (group_seat(p, m, pat, "on", &args->on, &args->on_pos) != 0 ||
+	    group_area(p, m, pat, "at", &args->at, &args->at_pos) != 0 ||
+	    group_area(p, m, pat, "castle", &args->castle, &args->castle_pos) != 0)
+		return -1;
+	int victim = args->on >= 0 ? args->on : a->seat;
+	if (parse_items(p, m, hg_pattern_group(pat, "takes"), victim, &args->takes) != 0 ||
+	    parse_items(p, m, hg_pattern_group(pat, "discards"), victim, &args->discards) != 0)
+		return -1;
+	g = hg_pattern_group(pat, "place");
+	if (hg_match_set(m, g)) {
+		rv->place_pos = pos_at(p, m->start[g]);
+		const char *w = m->subject + m->start[g];
+		rv->place = (w[0] == 'a' || w[0] == 'A') ? CK_PLACE_ARMY :
+			    (w[0] == 'r' || w[0] == 'R') ? CK_PLACE_RESPONSE : CK_PLACE_DISCARDED;
+	}
+	g = hg_pattern_group(pat, "die");
+	if (hg_match_set(m, g)) {
+		rv->die_pos = pos_at(p, m->start[g]);
+		const char *t = m->subject + m->start[g];
+		rv->die = *t == '?' ? 0 : (m->end[g] - m->start[g] > 2 ? 99 : (int)strtol(t, NULL, 10));
+	}
+	g = hg_pattern_group(pat, "attack");
+	if (hg_match_set(m, g)) {
+		rv->has_attack = 1;
+		return parse_attack(p, m->subject + m->start[g], m->start[g], &rv->attack);
+	}
+	return 0;
+}
+
 static int parse_simple_item(parser *p, const hg_match *m, const hg_pattern *pat,
 			     int seat, ck_item *it)
 {
@@ -619,7 +681,7 @@ static void syntax_error(parser *p)
 {
 	hg_diag *dg = hg_diag_add(p->d, HG_ERROR, p->t->pos, "ck.syntax",
 				  "'%s' is not a Crusader Kingdoms action", p->t->text);
-	hg_diag_note(dg, "the actions are draw, attack, incursion, play, discard and pass (grammar/crusader-kingdoms.ebnf)");
+	hg_diag_note(dg, "the actions are draw, attack, incursion, play, discard and pass, and a scripted side's reveal (grammar/crusader-kingdoms.ebnf)");
 }
 
 hg_action *ck_parse(const hg_state *s, const hg_action_text *t, hg_diags *d)
@@ -651,6 +713,9 @@ hg_action *ck_parse(const hg_state *s, const hg_action_text *t, hg_diags *d)
 	} else if (hg_pattern_match(pat->play, text, &m)) {
 		a = ck_action_new(CK_ACT_PLAY, seat);
 		rc = parse_play(&p, a, &m);
+	} else if (hg_pattern_match(pat->reveal, text, &m)) {
+		a = ck_action_new(CK_ACT_REVEAL, seat);
+		rc = parse_reveal(&p, a, &m);
 	} else if (first_word_is(text, "attack")) {
 		a = ck_action_new(CK_ACT_ATTACK, seat);
 		rc = parse_attack(&p, text, 0, &a->attack);
@@ -787,5 +852,36 @@ void ck_format(const hg_state *s, const hg_action *a, hg_buf *seat, hg_buf *body
 	case CK_ACT_ATTACK:
 		ck_format_attack(s, a->seat, &a->attack, body);
 		break;
+	case CK_ACT_REVEAL: {
+		static const char *const places[] = { "", " army", " response", " discarded" };
+		const ck_reveal *rv = &a->rev;
+		const ck_play *p = &rv->args;
+		int victim = p->on >= 0 ? p->on : a->seat;
+		hg_buf_printf(body, "reveal %s", card_name(s, &rv->card, a->seat));
+		if (p->on >= 0)
+			hg_buf_printf(body, " on %s", s->sc->factions[p->on].id);
+		if (p->at >= 0)
+			hg_buf_printf(body, " at %s", s->map->areas[p->at].id);
+		if (p->takes.given) {
+			hg_buf_puts(body, " takes");
+			put_items(s, &p->takes, victim, body);
+		}
+		if (p->discards.given) {
+			hg_buf_puts(body, " discards");
+			put_items(s, &p->discards, victim, body);
+		}
+		if (p->castle >= 0)
+			hg_buf_printf(body, " castle %s", s->map->areas[p->castle].id);
+		hg_buf_puts(body, places[rv->place]);
+		if (rv->die == 0)
+			hg_buf_puts(body, " / ?");
+		else if (rv->die > 0)
+			hg_buf_printf(body, " / %d", rv->die);
+		if (rv->has_attack) {
+			hg_buf_putc(body, ' ');
+			ck_format_attack(s, a->seat, &rv->attack, body);
+		}
+		break;
+	}
 	}
 }

@@ -6,6 +6,12 @@
  * one action each (steps 3 and 4), until every player has passed one after
  * the other; then the turn marker advances and each deck's discards,
  * undrawn cards and P events are shuffled together (5).
+ *
+ * In the 1- and 2-player games (8.2, 8.3) a side no player controls draws
+ * too and plays its rounds by the script (script.c), one after each
+ * crusader's round; a player who passes plays no more that turn, the
+ * scripted side goes on until it has played every card it drew, and the
+ * turn ends when both are done.
  */
 #include "config.h"
 
@@ -54,12 +60,48 @@ int hg_ck_draw_count(int cards, int bonus, int kept)
 	return n > 0 ? n : 0;
 }
 
-/* The next player side in the table's order from `from`, or nsides. */
-static int next_drawer(const hg_state *s, int from)
+/* The player factions: all must pass to end a turn. */
+static unsigned players_mask(const hg_state *s)
 {
-	while (from < s->nsides && !s->sc->factions[from].player)
-		from++;
-	return from;
+	unsigned m = 0;
+	for (int f = 0; f < s->nsides; f++)
+		if (s->sc->factions[f].player)
+			m |= 1u << f;
+	return m;
+}
+
+/* Rule 3, steps 3 and 4, and 8.2, 8.3: is entry i of the round order due
+ * to act?  A scripted side while it holds cards; a player unless it
+ * passed, where a pass is final. */
+static int entry_active(const hg_state *s, int i)
+{
+	int f = s->sc->order[i];
+	if (!s->sc->factions[f].player)
+		return s->p[f].hand.size > 0;
+	if (s->sc->final_pass)
+		return !((s->passed >> f) & 1);
+	return 1;
+}
+
+/* Rule 5, 8.2, 8.3: every player has passed (one after the other, or once
+ * each where a pass is final), and no scripted side has a card to play. */
+static int turn_over(const hg_state *s)
+{
+	for (int f = 0; f < s->nsides; f++)
+		if (!s->sc->factions[f].player && s->p[f].hand.size > 0)
+			return 0;
+	return s->passed == players_mask(s);
+}
+
+/* The first entry from `from` on (cyclically) that is due to act, or -1. */
+static int next_active(const hg_state *s, int from)
+{
+	for (int k = 0; k < s->sc->norder; k++) {
+		int i = (from + k) % s->sc->norder;
+		if (entry_active(s, i))
+			return i;
+	}
+	return -1;
 }
 
 /* Rule 3, step 2: once everyone has drawn, the bonus markers return to 0
@@ -69,10 +111,12 @@ static void draws_done(hg_state *s)
 	for (int i = 0; i < s->nsides; i++)
 		s->p[i].bonus = 0;
 	s->phase = CK_PHASE_ROUNDS;
-	s->cursor = 0;
 	s->passes = 0;
 	s->passed = 0;
 	s->round = 0;
+	s->cursor = next_active(s, 0);
+	if (s->cursor < 0)
+		s->cursor = 0;	/* every player side can pass: never idle */
 }
 
 /* Rule 3, step 1, and rule 6. */
@@ -85,10 +129,15 @@ int ck_apply_draw(hg_state *s, const hg_action *a, hg_diags *d)
 	}
 	const ck_faction *f = &s->sc->factions[a->seat];
 	ck_player *p = &s->p[a->seat];
-	int n = hg_ck_draw_count(f->cards, p->bonus, p->hand.size);
-	if (ck_draw_cards(s, a->seat, n, &a->draw, a->pos, "rule 3, step 1 and rule 6", d) != 0)
+	/* 8.3: a scripted side's draw is not reduced by cards kept (it keeps
+	 * none in hand: what it carries over lies face up on the table). */
+	int kept = f->player ? p->hand.size : 0;
+	int n = hg_ck_draw_count(f->cards, p->bonus, kept);
+	if (ck_draw_cards(s, a->seat, n, &a->draw, a->pos,
+			  f->player ? "rule 3, step 1 and rule 6" : "rule 3, step 1 and rule 8.3",
+			  d) != 0)
 		return -1;
-	s->cursor = next_drawer(s, s->cursor + 1);
+	s->cursor++;
 	if (s->cursor >= s->nsides)
 		draws_done(s);
 	return 0;
@@ -104,53 +153,65 @@ static void end_of_turn(hg_state *s)
 	}
 	s->turn++;
 	s->phase = CK_PHASE_DRAW;
-	s->cursor = next_drawer(s, 0);
+	s->cursor = 0;
 	s->round = 0;
 	s->passes = 0;
 	s->passed = 0;
 }
 
-/* The player factions: all must pass, one after the other, to end a turn. */
-static unsigned players_mask(const hg_state *s)
-{
-	unsigned m = 0;
-	for (int f = 0; f < s->nsides; f++)
-		if (s->sc->factions[f].player)
-			m |= 1u << f;
-	return m;
-}
-
 /* Rule 3, step 4: the rounds go round the table.  The turn ends when every
  * player has passed since the last action that was not a pass (with a
- * faction in the order more than once, its passes count once). */
+ * faction in the order more than once, its passes count once); where a
+ * pass is final (8.2), once every player has passed; and not while a
+ * scripted side holds cards (8.3).  A scripted round is no player's pass
+ * and breaks no run of passes. */
 void ck_next_round(hg_state *s, int passed)
 {
 	int seat = s->sc->order[s->cursor];
 	s->round++;
-	s->passes = passed ? s->passes + 1 : 0;
-	s->passed = passed ? s->passed | 1u << seat : 0;
+	if (s->sc->factions[seat].player) {
+		s->passes = passed ? s->passes + 1 : 0;
+		if (passed)
+			s->passed |= 1u << seat;
+		else if (!s->sc->final_pass)
+			s->passed = 0;
+	}
 	if (s->phase == CK_PHASE_OVER)
 		return;
-	if (s->passed == players_mask(s)) {
+	int next = turn_over(s) ? -1 : next_active(s, s->cursor + 1);
+	if (next < 0) {
 		end_of_turn(s);
 		return;
 	}
-	s->cursor = (s->cursor + 1) % s->sc->norder;
+	s->cursor = next;
 }
 
 /* Rule 4.6: passing; "pass end" also asserts that it ends the turn. */
 int ck_apply_pass(hg_state *s, const hg_action *a, hg_diags *d)
 {
-	unsigned after = s->passed | 1u << a->seat;
-	if (a->end && after != players_mask(s)) {
-		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "ck.end-wrong",
-					  "this pass does not end the turn: %d of %d players have passed in a row (rule 5)",
-					  __builtin_popcount(after), s->sc->players);
+	int turn = s->turn;
+	ck_next_round(s, 1);
+	if (!a->end || s->turn != turn || s->phase != CK_PHASE_ROUNDS)
+		return 0;
+	/* The pass was applied to the engine's working copy, which ck_apply
+	 * discards: the position is left as it was. */
+	hg_diag *dg;
+	if (!s->sc->final_pass) {
+		dg = hg_diag_add(d, HG_ERROR, a->pos, "ck.end-wrong",
+				 "this pass does not end the turn: %d of %d players have passed in a row (rule 5)",
+				 __builtin_popcount(s->passed), s->sc->players);
 		hg_diag_note(dg, "the turn ends when every player has passed, one after the other");
 		return -1;
 	}
-	ck_next_round(s, 1);
-	return 0;
+	int cards = 0;
+	for (int f = 0; f < s->nsides; f++)
+		if (!s->sc->factions[f].player)
+			cards += s->p[f].hand.size;
+	dg = hg_diag_add(d, HG_ERROR, a->pos, "ck.end-wrong",
+			 "this pass does not end the turn: %d of %d players have passed, and the side no player controls holds %d card%s to play (rules 8.2, 8.3)",
+			 __builtin_popcount(s->passed), s->sc->players, cards, cards == 1 ? "" : "s");
+	hg_diag_note(dg, "the turn ends when every player has passed and the scripted side has played every card it drew");
+	return -1;
 }
 
 /* Rule 4.5: one card, face down (the record may show it or write '?'). */
@@ -174,6 +235,16 @@ int ck_bonus_gain(hg_state *s, int seat, int n, int castle, hg_pos pos, hg_diags
 {
 	ck_player *p = &s->p[seat];
 	int overflow = p->bonus + n - CK_MAX_BONUS;
+	if (overflow > 0 && !s->sc->bonus_from_conquest) {
+		/* 8.2: the bonus "cannot be applied turning castles to +1" */
+		if (castle >= 0) {
+			hg_diag_add(d, HG_ERROR, pos, "ck.bonus-limit",
+				    "in this scenario a gain past +2 is lost: no castle turns for it (rule 8.2)");
+			return -1;
+		}
+		p->bonus = CK_MAX_BONUS;
+		return 0;
+	}
 	if (overflow <= 0) {
 		if (castle >= 0) {
 			hg_diag_add(d, HG_ERROR, pos, "ck.bonus-limit",
