@@ -15,6 +15,11 @@ cd "$(dirname "$0")"
 packages="build-essential autoconf automake libtool pkg-config \
 libyaml-dev libpcre2-dev libjansson-dev libsodium-dev check \
 python3 libxml2-utils"
+# For `./setup.sh test`: the validators of the report formats, GNU parallel
+# and GNU time (tests/scale.test), clang's libFuzzer (make fuzz).
+if [ "${1:-build}" = test ]; then
+	packages="$packages python3-jsonschema parallel time bsdutils clang libclang-rt-14-dev"
+fi
 
 missing=""
 for p in $packages; do
@@ -53,11 +58,23 @@ check)
 	echo "setup: the illegal and malformed records above are broken on purpose."
 	;;
 test)
+	# Every report format is validated against its schema (a missing
+	# validator fails the run): SARIF against the official SARIF 2.1.0
+	# schema, fetched once from the npm registry and kept outside the tree.
+	export HERALD_REQUIRE_VALIDATORS=1
+	SARIF_SCHEMA=$(tests/sarif-schema.sh || tests/sarif-schema.sh) || {
+		echo "setup: cannot fetch the SARIF 2.1.0 schema (tests/sarif-schema.sh)" >&2
+		exit 1
+	}
+	export SARIF_SCHEMA
 	make -j"$jobs" check
 	# The same suite again from the distribution tarball, built with ASan
-	# and UBSan: proves the tarball complete and the code clean.
+	# and UBSan (LeakSanitizer on: tests/leaks.test proves it would fail on
+	# a leak): proves the tarball complete and the code clean.
 	make -j"$jobs" distcheck \
 		DISTCHECK_CONFIGURE_FLAGS="--enable-werror --enable-sanitizers"
+	# Each libFuzzer target for a minute under ASan and UBSan.
+	make fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
 	;;
 *)
 	echo "usage: $0 [build|check|test]" >&2

@@ -3,45 +3,66 @@
 
 Wall-clock seconds and the peak resident size of the child (ru_maxrss) are
 taken with the standard library only; each figure is the best of three runs.
+The peak resident size comes from GNU time (see peak_rss).
 """
 import json
 import os
-import resource
 import subprocess
 import sys
+import tempfile
 import time
 
 
 def run(argv):
-    """Best wall time of three runs, and the peak RSS (KiB) of the last."""
+    """Best wall time of three runs, and the peak RSS (KiB) of another."""
     best = None
+    devnull = os.open(os.devnull, os.O_WRONLY)
     for _ in range(3):
         start = time.perf_counter()
-        pid = os.fork()
-        if pid == 0:
-            fd = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(fd, 1)
-            os.execvp(argv[0], argv)
-        _, status, usage = os.wait4(pid, 0)
+        pid = os.posix_spawnp(argv[0], argv, os.environ,
+                              file_actions=[(os.POSIX_SPAWN_DUP2, devnull, 1)])
+        _, status = os.waitpid(pid, 0)
         elapsed = time.perf_counter() - start
-        if os.WEXITSTATUS(status) > 1:
+        if os.WEXITSTATUS(status) > 1 or os.WIFSIGNALED(status):
             sys.exit(f"measure: {' '.join(argv)} failed with {status}")
         best = elapsed if best is None else min(best, elapsed)
-    return best, usage.ru_maxrss
+    os.close(devnull)
+    return best, peak_rss(argv)
+
+
+def peak_rss(argv):
+    """The peak resident size (KiB) of one run, through GNU time, whose own
+    small process is what the command is started from (a child of this
+    interpreter would count the interpreter's memory as its own)."""
+    if not os.path.exists("/usr/bin/time"):
+        return float("nan")
+    with tempfile.NamedTemporaryFile("r") as out:
+        subprocess.run(["/usr/bin/time", "-f", "%M", "-o", out.name] + argv,
+                       stdout=subprocess.DEVNULL, check=False)
+        return int(out.read().split()[-1])
+
+
+def totals(herald, corpus):
+    """The games and actions of the corpus, from check's last JSON line."""
+    proc = subprocess.Popen([herald, "check", "--format=jsonl", "-q", corpus],
+                            stdout=subprocess.PIPE, text=True)
+    last = None
+    for line in proc.stdout:
+        last = line
+    proc.wait()
+    return json.loads(last)["summary"]
 
 
 def main():
     game, corpus, herald = sys.argv[1:4]
     size_mb = os.path.getsize(corpus) / 1e6
-    summary = subprocess.run([herald, "check", "--format=json", corpus],
-                             capture_output=True, text=True)
-    report = json.loads(summary.stdout)
-    totals = report.get("summary", report)
-    games = totals.get("games", 0)
-    actions = totals.get("actions", 0)
-    cat_s, _ = run(["cat", corpus])
+    summary = totals(herald, corpus)
+    games = summary["games"]
+    actions = summary["actions"]
+    cat_s, cat_rss = run(["cat", corpus])
     print(f"{game}: {games} games, {actions} actions, {size_mb:.1f} MB")
-    print(f"  cat            {cat_s:8.3f} s  {size_mb / cat_s:9.1f} MB/s")
+    print(f"  cat            {cat_s:8.3f} s  {size_mb / cat_s:9.1f} MB/s"
+          f"  peak RSS {cat_rss / 1024:6.1f} MiB")
     one = None
     for jobs in ("1", "2"):
         secs, rss = run([herald, "check", "-q", "-j", jobs, corpus])
@@ -49,6 +70,7 @@ def main():
         print(f"  check -j {jobs}     {secs:8.3f} s  {size_mb / secs:9.1f} MB/s"
               f"  {games / secs:10.0f} games/s  {actions / secs:12.0f} actions/s"
               f"  peak RSS {rss / 1024:6.1f} MiB  speed-up {one / secs:4.2f}")
+    sys.stdout.flush()
 
 
 if __name__ == "__main__":

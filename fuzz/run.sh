@@ -1,40 +1,114 @@
 #!/bin/sh
-# fuzz/run.sh SRCDIR BUILDDIR SECONDS - `make fuzz`: build each libFuzzer
-# target with clang, ASan and UBSan, and run it for SECONDS seconds on a
-# corpus seeded from records/ and data/.  A crash stops with a non-zero exit
-# and leaves the input as fuzz/out/crash-*: turn it into a regression file
-# under records/malformed/ (with its .expect) or a unit test.
+# fuzz/run.sh SRCDIR BUILDDIR SECONDS [TARGET...] - `make fuzz`: build the
+# libFuzzer targets with clang, ASan and UBSan, and run each for SECONDS
+# seconds on a corpus seeded from records/ and data/:
+#
+#   fuzz-hgn            the HGN lexer, parser and writer (fmt idempotence)
+#   fuzz-yaml           the YAML tree loader and the JSON/YAML record readers
+#   fuzz-check          every game's replay, from whole records
+#   fuzz-game-GAME      one game's action parser and engine (move text after
+#                       a fixed header), rendering and legal actions
+#   fuzz-data-GAME      one game's YAML data loader (a record's own files)
+#
+# A crash, a leak, undefined behaviour or an input slower than 10 s stops
+# the run with exit 1 and leaves the input in BUILDDIR/fuzz/out/ (crash-*,
+# leak-*, timeout-*): turn it into a regression file under records/malformed/
+# (with its .expect) or a unit test.  The corpora grow in BUILDDIR/fuzz/out
+# from run to run.
 set -eu
-src=${1:?usage: run.sh SRCDIR BUILDDIR SECONDS}
-build=${2:?usage: run.sh SRCDIR BUILDDIR SECONDS}
+src=${1:?usage: run.sh SRCDIR BUILDDIR SECONDS [TARGET...]}
+build=${2:?usage: run.sh SRCDIR BUILDDIR SECONDS [TARGET...]}
 seconds=${3:-60}
+shift 3 || shift $#
 cc=${FUZZ_CC:-clang}
 out="$build/fuzz/out"
-mkdir -p "$out"
+objs="$build/fuzz/obj"
+mkdir -p "$out" "$objs"
 
 command -v "$cc" >/dev/null || { echo "fuzz: $cc not found (apt-get install clang)"; exit 2; }
 deps="yaml-0.1 libpcre2-8 jansson libsodium"
-cflags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+san="-fsanitize=address,undefined -fno-sanitize-recover=all"
+cflags="-g -O1 -fno-omit-frame-pointer $san \
 -I$src/src -I$src/src/lib -I$build \
 -DHERALD_PKGDATADIR=\"/nonexistent\" -DHERALD_SRCDATADIR=\"$src/data\" \
 $(pkg-config --cflags $deps)"
 libs="$(pkg-config --libs $deps) -lpthread"
-sources=$(find "$src/src/lib" "$src/src/games" -name '*.c' | LC_ALL=C sort)
 
-for target in hgn yaml check; do
-	bin="$out/fuzz-$target"
-	echo "fuzz: building $bin"
+# The library once, instrumented for coverage, for every target.
+echo "fuzz: building the library with $cc"
+lib="$objs/libherald-fuzz.a"
+rm -f "$lib"
+for c in $(find "$src/src/lib" "$src/src/games" -name '*.c' | LC_ALL=C sort); do
+	o="$objs/$(echo "${c#"$src"/}" | tr / _).o"
 	# shellcheck disable=SC2086
-	$cc $cflags -o "$bin" "$src/fuzz/fuzz-$target.c" $sources $libs
+	$cc $cflags -fsanitize=fuzzer-no-link -c -o "$o" "$c"
+	ar rc "$lib" "$o"
+done
+
+game_tags() {
+	case $1 in
+	kingdoms-of-crusaders) echo '"DeckFile"' ;;
+	crusader-kingdoms) echo '"ScenarioFile", "MapFile", "MuslimDeckFile", "ChristianDeckFile"' ;;
+	encrucijada) echo '"CardFile"' ;;
+	esac
+}
+games="kingdoms-of-crusaders crusader-kingdoms encrucijada"
+all="hgn yaml check"
+for g in $games; do
+	[ -d "$src/records/$g" ] && all="$all game-$g data-$g"
+done
+[ $# -gt 0 ] && all="$*"
+
+for target in $all; do
+	bin="$out/fuzz-$target"
 	corpus="$out/corpus-$target"
 	seeds="$out/seeds-$target"
+	rm -rf "$seeds"
 	mkdir -p "$corpus" "$seeds"
 	case $target in
-	yaml) find "$src/data" "$src/records" -name '*.yaml' -exec cp {} "$seeds" \; ;;
-	*) find "$src/records" -name '*.hgn' -size -64k -exec cp {} "$seeds" \; ;;
+	game-*)
+		game=${target#game-}
+		# shellcheck disable=SC2086
+		$cc $cflags -fsanitize=fuzzer -DFUZZ_GAME="\"$game\"" -o "$bin" \
+			"$src/fuzz/fuzz-game.c" "$lib" $libs
+		find "$src/records/$game" -name '*.hgn' -size -64k -exec cp {} "$seeds" \;
+		;;
+	data-*)
+		game=${target#data-}
+		# shellcheck disable=SC2086
+		$cc $cflags -fsanitize=fuzzer -DFUZZ_GAME="\"$game\"" \
+			-DFUZZ_TAGS="$(game_tags "$game")" -o "$bin" \
+			"$src/fuzz/fuzz-data.c" "$lib" $libs
+		# Each data file behind each tag (the first byte picks the tag).
+		n=$(game_tags "$game" | tr ',' '\n' | wc -l)
+		k=0
+		for y in $(find "$src/data/$game" "$src/records/$game" -name '*.yaml' | LC_ALL=C sort); do
+			i=0
+			while [ "$i" -lt "$n" ]; do
+				{ printf "\\$(printf '%03o' "$i")"; cat "$y"; } >"$seeds/$k-$i.yaml"
+				i=$((i + 1))
+			done
+			k=$((k + 1))
+		done
+		;;
+	*)
+		# shellcheck disable=SC2086
+		$cc $cflags -fsanitize=fuzzer -o "$bin" "$src/fuzz/fuzz-$target.c" "$lib" $libs
+		case $target in
+		yaml) find "$src/data" "$src/records" -name '*.yaml' -exec cp {} "$seeds" \; ;;
+		*) find "$src/records" -name '*.hgn' -size -64k -exec cp {} "$seeds" \; ;;
+		esac
+		;;
 	esac
 	echo "fuzz: running fuzz-$target for $seconds s"
-	(cd "$out" && "$bin" -max_total_time="$seconds" -rss_limit_mb=2048 \
-		-timeout=10 -print_final_stats=1 "$corpus" "$seeds")
+	(cd "$out" && ASAN_OPTIONS=detect_leaks=1 "$bin" -max_total_time="$seconds" \
+		-rss_limit_mb=2048 -timeout=10 -print_final_stats=1 "$corpus" "$seeds" \
+		>"$out/fuzz-$target.log" 2>&1) || {
+		tail -n 60 "$out/fuzz-$target.log"
+		echo "fuzz: fuzz-$target failed: see $out/fuzz-$target.log and the crash-*, leak-* or timeout-* input in $out"
+		exit 1
+	}
+	grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+.*DONE)' \
+		"$out/fuzz-$target.log" | sed "s/^/fuzz-$target: /"
 done
-echo "fuzz: no crash"
+echo "fuzz: no crash in $(echo $all | wc -w) targets"

@@ -265,7 +265,10 @@ typedef struct hg_atok {
 } hg_atok;
 
 /* An action as written: `seat: body`.  `text` is the body's tokens joined
- * by single spaces, the string each game's action parser matches. */
+ * by single spaces, the string each game's action parser matches.
+ * The parser and hg_action_text_set make the whole action in one
+ * allocation, `block` (seat, tokens and texts point into it); an action
+ * built piece by piece (block NULL) owns each piece. */
 typedef struct hg_action_text {
 	char *seat;
 	hg_pos seat_pos;
@@ -273,6 +276,7 @@ typedef struct hg_action_text {
 	size_t ntoks;
 	char *text;
 	hg_pos pos;		/* of the first body token (or the seat) */
+	void *block;		/* the one allocation, or NULL */
 } hg_action_text;
 
 /* The position of the token that covers byte `off` of t->text. */
@@ -281,6 +285,7 @@ hg_pos hg_action_text_pos(const hg_action_text *t, size_t off);
  * by engines that canonicalise).  Returns 0, or -1 with diagnostics. */
 int hg_action_text_set(hg_action_text *t, const char *seat, const char *body,
 		       hg_pos pos, hg_diags *d);
+/* Frees what the action owns (the block, or each piece) and zeroes it. */
 void hg_action_text_free(hg_action_text *t);
 
 typedef enum hg_node_kind {
@@ -353,6 +358,12 @@ void hg_parser_close(hg_parser *p);
 /* 1: *out is the next game (possibly with errors reported in d);
  * 0: end of input; -1: an I/O error (reported). */
 int hg_parser_next(hg_parser *p, hg_game_record **out, hg_diags *d);
+/* The byte offset in the source where the game last returned begins (its
+ * first header comment, else its first tag pair): the boundary at which an
+ * archive can be cut into shards that hold whole games. */
+uint64_t hg_parser_game_offset(const hg_parser *p);
+/* How many bytes of the source have been read (for progress reports). */
+uint64_t hg_parser_offset(const hg_parser *p);
 
 /* ------------------------------------------------------------------------
  * Writing: canonical HGN, JSON and YAML.  The writers print the model as it
@@ -451,6 +462,13 @@ typedef struct hg_game_class {
 	 * means the game's default; `variant` NULL the default variant. */
 	int (*gen_tags)(const hg_gdata *data, hg_prng *r, unsigned players,
 			const char *variant, hg_game_record *rec, hg_diags *d);
+
+	/* For `herald deck check`: checks a deck file against the game's
+	 * deck-construction rules, with the game's bundled card pool, or with
+	 * `card_files` (read in order) instead when ncard_files > 0.  0: legal;
+	 * -1 after diagnostics.  NULL for a game without deck construction. */
+	int (*check_deck)(const hg_datapath *path, const char *const *card_files,
+			  size_t ncard_files, const char *deck_file, hg_diags *d);
 } hg_game_class;
 
 /* The registry of games. */

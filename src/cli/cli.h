@@ -8,6 +8,8 @@
 
 #include <getopt.h>
 #include <stdio.h>
+#include <sys/types.h>
+#include <time.h>
 
 #include <jansson.h>
 
@@ -31,6 +33,9 @@ int cli_replay_main(int argc, char **argv);
 int cli_next_main(int argc, char **argv);
 int cli_gen_main(int argc, char **argv);
 int cli_games_main(int argc, char **argv);
+int cli_split_main(int argc, char **argv);
+int cli_report_main(int argc, char **argv);
+int cli_deck_main(int argc, char **argv);
 
 /* ------------------------------------------------------------------------
  * Options (options.c).  Every subcommand accepts the common options;
@@ -109,6 +114,24 @@ int cli_flush_buf(const char *command, FILE *fp, hg_buf *b);
 int cli_write_output(const char *command, const char *path, const char *data,
 		     size_t len);
 
+/* A file written through a temporary file in the same directory and renamed
+ * over `path` at the end (fsync'd, with the original's mode), so that a
+ * failure at any point leaves the original as it was.  The writer streams:
+ * nothing is held in memory. */
+typedef struct cli_atomic {
+	char *path, *tmp;
+	FILE *fp;
+	mode_t mode;
+} cli_atomic;
+
+/* 0, or -1 with errno set. */
+int cli_atomic_open(cli_atomic *a, const char *path);
+/* Renames the temporary file over the path: 0, or -1 with errno set (the
+ * temporary file removed, the original untouched). */
+int cli_atomic_commit(cli_atomic *a);
+/* Removes the temporary file; the original stays as it was. */
+void cli_atomic_abort(cli_atomic *a);
+
 /* ------------------------------------------------------------------------
  * Inputs (inputs.c).
  * ------------------------------------------------------------------------ */
@@ -163,5 +186,77 @@ int cli_source_open(cli_source *src, const char *path, cli_informat format,
  * 0 at the end, -1 on an I/O error (diagnosed). */
 int cli_source_next(cli_source *src, hg_game_record **g, hg_diags *d);
 void cli_source_close(cli_source *src);
+
+/* ------------------------------------------------------------------------
+ * Reports of checked games (report.c), shared by `check` and by `report`,
+ * which merges the JSON Lines of many `check` runs.
+ * ------------------------------------------------------------------------ */
+typedef enum cli_game_status { CLI_LEGAL, CLI_ILLEGAL, CLI_UNVERIFIED } cli_game_status;
+
+/* The formats, in the order of --format's words (text first: the default). */
+enum { CLI_REPORT_TEXT, CLI_REPORT_JSON, CLI_REPORT_JSONL, CLI_REPORT_JUNIT, CLI_REPORT_SARIF };
+extern const char *const cli_report_formats[];
+
+/* What one game came to. */
+typedef struct cli_game_result {
+	const char *file;
+	size_t index;			/* the game's number in its file, from 1 */
+	unsigned line;			/* where it starts */
+	const char *game_tag, *result_tag;	/* NULL when missing */
+	cli_game_status status;
+	int syntax_ok;			/* 0: not replayed because of a syntax error */
+	size_t actions;			/* actions replayed, every line */
+	const hg_diags *diags;
+} cli_game_result;
+
+typedef struct cli_summary {
+	size_t files, games, counts[3], actions;
+	size_t io_errors;		/* inputs that could not be read */
+	size_t stray_errors;		/* inputs with malformed text outside any game */
+	double seconds;
+} cli_summary;
+
+typedef struct cli_report cli_report;
+
+const char *cli_status_name(cli_game_status s);
+/* "legal", "illegal" or "unverified" to a status; -1 for anything else. */
+int cli_status_parse(const char *word);
+/* The JSON objects of the json and jsonl formats (herald-check.schema.json). */
+json_t *cli_game_json(const cli_game_result *g, int errors_only);
+json_t *cli_summary_json(const cli_summary *s);
+
+/* A report in one of the formats, written to out as it goes.  errors_only
+ * (-q) leaves out warnings, unverified diagnostics and the text summary. */
+cli_report *cli_report_new(int format, FILE *out, int errors_only, int colour_out,
+			   int colour_err);
+void cli_report_game(cli_report *r, const cli_game_result *g);
+/* Diagnostics that belong to no game: malformed text outside any game, or
+ * (io) an input that could not be read, which also goes to standard error. */
+void cli_report_loose(cli_report *r, const char *file, const hg_diags *d, int io);
+/* The counts so far. */
+const cli_summary *cli_report_summary(const cli_report *r);
+/* Writes the summary and whatever closes the format; 0, or -1 when a write
+ * failed. */
+int cli_report_finish(cli_report *r, size_t files, double seconds);
+void cli_report_free(cli_report *r);
+
+/* ------------------------------------------------------------------------
+ * The progress bar (progress.c): on standard error, only when it is a
+ * terminal, for runs over many games or large files.
+ * ------------------------------------------------------------------------ */
+typedef struct cli_progress cli_progress;
+
+/* total_bytes 0: unknown (standard input).  Returns NULL when no bar is to
+ * be shown (not a terminal, TERM=dumb, or disabled). */
+cli_progress *cli_progress_new(int enabled, unsigned long long total_bytes, size_t files);
+/* Redraws at most a few times a second. */
+void cli_progress_update(cli_progress *p, size_t games, unsigned long long bytes);
+/* Erases the bar (before other output reaches the terminal). */
+void cli_progress_clear(cli_progress *p);
+/* Erases the bar for good and frees it. */
+void cli_progress_free(cli_progress *p);
+
+/* The wall-clock seconds since `since` (CLOCK_MONOTONIC). */
+double cli_elapsed(const struct timespec *since);
 
 #endif

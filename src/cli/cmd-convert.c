@@ -3,6 +3,7 @@
  * HGN -> JSON -> HGN gives exactly what `herald fmt` gives. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,9 +21,10 @@ typedef struct convert_run {
 	hg_session *session;
 	int colour_err;
 	hg_buf out;
-	size_t written;		/* TO_HGN: games so far (for the separators) */
-	hg_game_record **games;	/* TO_JSON, TO_YAML: written at the end */
-	size_t ngames, capgames;
+	size_t written;		/* games so far (for the separators) */
+	hg_buf before, after;	/* TO_JSON: the document around the games */
+	FILE *sink;		/* standard output, or the temporary -o file */
+	cli_atomic tmp;
 	int io_error, bad;
 } convert_run;
 
@@ -71,8 +73,8 @@ static cli_spec spec = {
 	"FILE comes from --from, else from its extension (.hgn, .json, .yaml, .yml;\n"
 	"anything else, and standard input '-', is HGN).  Every game is written in\n"
 	"canonical form, so HGN -> JSON -> HGN gives exactly what 'herald fmt' gives.\n"
-	"The games of all FILEs go into one output; a game with an error is left out\n"
-	"and its diagnostics go to standard error.\n"
+	"The games of all FILEs go into one output, written game by game; a game\n"
+	"with an error is left out and its diagnostics go to standard error.\n"
 	"\n"
 	"Exit status: 0 when all went well, 1 when a game has an error, 2 on a usage\n"
 	"or input/output error.\n",
@@ -87,6 +89,53 @@ static cli_spec spec = {
 	.option = convert_option,
 };
 
+/* Appends one game of a JSON document: the document is jansson's, made one
+ * game at a time and laid out as jansson lays out the whole (each game
+ * indented under "games"), so that it equals hg_write_json of all games. */
+static void emit_json_game(convert_run *r, const hg_game_record *g)
+{
+	hg_buf one;
+	hg_buf_init(&one);
+	hg_write_json_game(g, &one, 1);
+	hg_buf_puts(&r->out, r->written++ ? ",\n    " : "\n    ");
+	for (size_t i = 0; i < one.len; i++) {
+		hg_buf_putc(&r->out, one.data[i]);
+		if (one.data[i] == '\n')
+			hg_buf_puts(&r->out, "    ");
+	}
+	hg_buf_free(&one);
+}
+
+/* The document around the games: hg_write_json of none, cut at its "[]". */
+static void json_frame(hg_buf *before, hg_buf *after)
+{
+	hg_buf doc;
+	hg_buf_init(&doc);
+	hg_write_json(NULL, 0, &doc);
+	const char *open = strstr(doc.data, "[]");
+	hg_buf_putn(before, doc.data, (size_t)(open - doc.data) + 1);
+	hg_buf_puts(after, open + 1);
+	hg_buf_free(&doc);
+}
+
+/* Appends one game of a YAML document: libyaml's text for a document of
+ * that game alone, less the lines before the game's own (the same for
+ * every game). */
+static void emit_yaml_game(convert_run *r, hg_game_record *g)
+{
+	hg_buf one;
+	hg_buf_init(&one);
+	hg_write_yaml(&g, 1, &one);
+	const char *body = one.data;
+	if (r->written++) {
+		const char *games = strstr(one.data, "\ngames:\n");
+		if (games)
+			body = games + strlen("\ngames:\n");
+	}
+	hg_buf_puts(&r->out, body);
+	hg_buf_free(&one);
+}
+
 static void emit(convert_run *r, hg_game_record *g)
 {
 	switch ((out_format)r->to) {
@@ -98,17 +147,18 @@ static void emit(convert_run *r, hg_game_record *g)
 		hg_buf_putc(&r->out, '\n');
 		break;
 	case TO_JSON:
+		if (r->written == 0)
+			hg_buf_putn(&r->out, r->before.data, r->before.len);
+		emit_json_game(r, g);
+		break;
 	case TO_YAML:
-		if (r->ngames == r->capgames) {
-			r->capgames = r->capgames ? 2 * r->capgames : 16;
-			r->games = hg_xrealloc(r->games, r->capgames * sizeof *r->games);
-		}
-		r->games[r->ngames++] = g;
-		return;		/* kept until the document is written */
+		emit_yaml_game(r, g);
+		break;
 	}
 	hg_record_free(g);
-	/* HGN and JSON Lines stream when they go to standard output. */
-	if (!r->output && cli_flush_buf("convert", stdout, &r->out) != 0)
+	/* Every format streams, to standard output or to the temporary file
+	 * that becomes -o FILE. */
+	if (r->sink && cli_flush_buf("convert", r->sink, &r->out) != 0)
 		r->io_error = 1;
 }
 
@@ -179,27 +229,45 @@ int cli_convert_main(int argc, char **argv)
 	hg_diags_free(&d);
 
 	r.session = hg_session_new(r.common.data_dir);
-	for (size_t i = 0; i < in.n; i++)
-		convert_file(&r, in.paths[i]);
-	if (r.to == TO_JSON)
-		hg_write_json(r.games, r.ngames, &r.out);
-	else if (r.to == TO_YAML)
-		hg_write_yaml(r.games, r.ngames, &r.out);
-
-	if (!r.output) {
-		if (cli_flush_buf("convert", stdout, &r.out) != 0)
+	hg_buf_init(&r.before);
+	hg_buf_init(&r.after);
+	json_frame(&r.before, &r.after);
+	r.sink = stdout;
+	if (r.output) {
+		if (cli_atomic_open(&r.tmp, r.output) != 0) {
+			cli_error("convert", "cannot write '%s': %s", r.output, strerror(errno));
 			r.io_error = 1;
-	} else if (r.io_error || r.bad) {
-		cli_error("convert", "'%s' not written because of the errors above", r.output);
-	} else if (cli_write_output("convert", r.output, r.out.data ? r.out.data : "",
-				    r.out.len) != 0) {
+			r.sink = NULL;
+		} else {
+			r.sink = r.tmp.fp;
+		}
+	}
+	for (size_t i = 0; r.sink && i < in.n; i++)
+		convert_file(&r, in.paths[i]);
+	if (r.to == TO_JSON) {
+		if (r.written == 0)
+			hg_buf_putn(&r.out, r.before.data, r.before.len);
+		else
+			hg_buf_puts(&r.out, "\n  ");
+		hg_buf_putn(&r.out, r.after.data, r.after.len);
+	} else if (r.to == TO_YAML && r.written == 0) {
+		hg_write_yaml(NULL, 0, &r.out);
+	}
+	if (r.sink && cli_flush_buf("convert", r.sink, &r.out) != 0)
 		r.io_error = 1;
+	if (r.output && r.sink) {
+		if (r.io_error || r.bad) {
+			cli_atomic_abort(&r.tmp);
+			cli_error("convert", "'%s' not written because of the errors above", r.output);
+		} else if (cli_atomic_commit(&r.tmp) != 0) {
+			cli_error("convert", "cannot write '%s': %s", r.output, strerror(errno));
+			r.io_error = 1;
+		}
 	}
 
-	for (size_t i = 0; i < r.ngames; i++)
-		hg_record_free(r.games[i]);
-	free(r.games);
 	hg_buf_free(&r.out);
+	hg_buf_free(&r.before);
+	hg_buf_free(&r.after);
 	hg_session_free(r.session);
 	cli_inputs_free(&in);
 	if (r.io_error)

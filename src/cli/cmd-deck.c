@@ -1,6 +1,6 @@
-/* cmd-deck.c - `herald deck check`: the construction rules of a deck file
- * (Encrucijada, rule 1: 40 to 60 cards, copies, oro, a tower, three piles),
- * each violation a diagnostic at the deck file's line and column. */
+/* cmd-deck.c - `herald deck check`: a deck file against its game's
+ * deck-construction rules (hg_game_class.check_deck), each violation a
+ * diagnostic at the deck file's line and column. */
 #include "config.h"
 
 #include <stdio.h>
@@ -8,10 +8,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "games/encrucijada/enc-deck.h"
-
-/* Declared here until cli.h lists it with the other subcommands. */
-int cli_deck_main(int argc, char **argv);
 
 enum { FORMAT_TEXT, FORMAT_JSON };
 static const char *const formats[] = { "text", "json", NULL };
@@ -20,6 +16,7 @@ static const char *const formats[] = { "text", "json", NULL };
 
 typedef struct deck_run {
 	cli_common common;
+	const char *game;
 	const char *cards[MAX_CARD_FILES];
 	size_t ncards;
 } deck_run;
@@ -29,6 +26,10 @@ static cli_spec spec;
 static int deck_option(void *ctx, int opt, const char *arg)
 {
 	deck_run *r = ctx;
+	if (opt == 'g') {
+		r->game = arg;
+		return 0;
+	}
 	if (opt != 'c')
 		return -1;
 	if (r->ncards >= MAX_CARD_FILES) {
@@ -41,6 +42,7 @@ static int deck_option(void *ctx, int opt, const char *arg)
 
 static const struct option longopts[] = {
 	{ "cards", required_argument, NULL, 'c' },
+	{ "game", required_argument, NULL, 'g' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -48,11 +50,12 @@ static cli_spec spec = {
 	.name = "deck check",
 	.synopsis = "[OPTION]... DECK...",
 	.about =
-	"Check Encrucijada deck files against the construction rules (rule 1 of the\n"
-	"rule text): 40 to 60 cards; at most 5 copies of one name in basto, copa and\n"
-	"espada; oro cards one copy each and 10 in all; an Atempus tower; the cards\n"
-	"split into three piles.  Each violation is reported at the deck file's line\n"
-	"and column; the format is in herald-encrucijada(7), DECK FILES.\n"
+	"Check deck files against their game's deck-construction rules.  Of the\n"
+	"games herald referees, Encrucijada has such rules (rule 1 of its text: 40\n"
+	"to 60 cards; at most 5 copies of one name in basto, copa and espada; oro\n"
+	"cards one copy each and 10 in all; an Atempus tower; three piles); it is\n"
+	"the default game.  Each violation is reported at the deck file's line and\n"
+	"column; the format is in herald-encrucijada(7), DECK FILES.\n"
 	"\n"
 	"The cards are those of the bundled card pool, or of the --cards files\n"
 	"(read in order, instead of the bundled ones).\n"
@@ -63,9 +66,10 @@ static cli_spec spec = {
 	"Exit status: 0 when every deck is legal, 1 when one is not (or the card\n"
 	"pool does not load), 2 on a usage error.\n",
 	.options_help =
-	"  -c, --cards=FILE       a card file to check against (repeatable)\n",
+	"  -c, --cards=FILE       a card file to check against (repeatable)\n"
+	"  -g, --game=GAME        the game whose rules apply (when several have decks)\n",
 	.formats = formats,
-	.shortopts = "c:",
+	.shortopts = "c:g:",
 	.longopts = longopts,
 	.option = deck_option,
 };
@@ -89,6 +93,26 @@ int cli_deck_main(int argc, char **argv)
 		return status;
 	if (first >= argc)
 		return cli_usage_error(&spec, "missing DECK operand");
+	const hg_game_class *cls = NULL;
+	if (r.game) {
+		cls = hg_game_find(r.game);
+		if (!cls)
+			return cli_usage_error(&spec, "unknown game '%s' (see 'herald games')", r.game);
+		if (!cls->check_deck)
+			return cli_usage_error(&spec, "%s has no deck-construction rules", cls->id);
+	} else {
+		/* The one game with deck construction, or ask which. */
+		const hg_game_class *const *games = hg_games();
+		for (size_t i = 0; games[i]; i++) {
+			if (!games[i]->check_deck)
+				continue;
+			if (cls)
+				return cli_usage_error(&spec, "several games have decks: name one with --game");
+			cls = games[i];
+		}
+		if (!cls)
+			return cli_usage_error(&spec, "no game herald referees has deck-construction rules");
+	}
 	int colour = cli_use_colour(&r.common, stdout);
 	hg_datapath path;
 	hg_datapath_init(&path, r.common.data_dir);
@@ -97,7 +121,7 @@ int cli_deck_main(int argc, char **argv)
 	hg_diags d;
 	hg_diags_init(&d);
 	for (int i = first; i < argc; i++) {
-		int rc = hg_enc_deck_check_with(&path, r.cards, r.ncards, argv[i], &d);
+		int rc = cls->check_deck(&path, r.cards, r.ncards, argv[i], &d);
 		if (rc == 0 && d.nerrors == 0)
 			legal++;
 		else

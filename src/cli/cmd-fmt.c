@@ -1,8 +1,10 @@
 /* cmd-fmt.c - `herald fmt`: records in canonical HGN, on standard output,
  * rewritten in place (atomically, only when changed, never when broken),
- * or only checked (--check, for CI). */
+ * or only checked (--check, for CI).  Every mode streams: a file of any
+ * size is formatted game by game. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,13 +67,67 @@ static cli_spec spec = {
 	.option = fmt_option,
 };
 
-/* Canonicalises the games of an open source into out, game by game (and
- * straight to standard output in TO_STDOUT).  Returns 1 when a game or the
- * text around the games has an error. */
-static int format_games(fmt_run *r, cli_source *src, hg_buf *out, size_t *counter,
-			hg_diags *d)
+/* Where canonical text goes as it is made: standard output, or (to check
+ * or rewrite a file) a comparison with the file's own bytes, read a second
+ * time alongside, and for --in-place a temporary file that replaces the
+ * original only when the two differ.  Nothing is held but one game. */
+typedef struct sink {
+	FILE *orig;		/* the original, for comparing (NULL: standard input) */
+	const char *orig_text;	/* standard input, read whole */
+	size_t orig_len, orig_off;
+	int differs;
+	cli_atomic tmp;		/* IN_PLACE */
+	int writing;
+} sink;
+
+static int sink_put(fmt_run *r, sink *k, hg_buf *out)
+{
+	if (r->mode == TO_STDOUT)
+		return cli_flush_buf("fmt", stdout, out);
+	if (!k->differs && out->len) {
+		if (k->orig) {
+			char chunk[65536];
+			size_t done = 0;
+			while (done < out->len && !k->differs) {
+				size_t want = out->len - done < sizeof chunk ? out->len - done : sizeof chunk;
+				size_t got = fread(chunk, 1, want, k->orig);
+				if (got != want || memcmp(chunk, out->data + done, got) != 0)
+					k->differs = 1;
+				done += got;
+			}
+		} else if (k->orig_len - k->orig_off < out->len ||
+			   memcmp(k->orig_text + k->orig_off, out->data, out->len) != 0) {
+			k->differs = 1;
+		} else {
+			k->orig_off += out->len;
+		}
+	}
+	int rc = 0;
+	if (k->writing && out->len && fwrite(out->data, 1, out->len, k->tmp.fp) != out->len) {
+		cli_error("fmt", "cannot write '%s': %s", k->tmp.path, strerror(errno));
+		rc = -1;
+	}
+	hg_buf_clear(out);
+	return rc;
+}
+
+/* Whether the original has bytes left after the canonical text ended. */
+static int sink_longer(sink *k)
+{
+	if (k->differs)
+		return 1;
+	if (k->orig)
+		return fgetc(k->orig) != EOF;
+	return k->orig_off != k->orig_len;
+}
+
+/* Canonicalises the games of an open source into the sink, game by game.
+ * Returns 1 when a game or the text around the games has an error. */
+static int format_games(fmt_run *r, cli_source *src, sink *k, size_t *counter, hg_diags *d)
 {
 	int bad = 0;
+	hg_buf out;
+	hg_buf_init(&out);
 	for (;;) {
 		hg_game_record *g;
 		int rc = cli_source_next(src, &g, d);
@@ -81,51 +137,89 @@ static int format_games(fmt_run *r, cli_source *src, hg_buf *out, size_t *counte
 			bad |= d->nerrors > 0 || rc < 0;
 			cli_print_diags(stderr, d, r->colour_err, r->common.quiet);
 			hg_diags_clear(d);
-			return bad;
+			break;
 		}
 		if (d->nerrors == 0)
 			hg_canonicalize(r->session, g, d);
 		if (d->nerrors)
 			bad = 1;
 		else
-			cli_hgn_append(out, g, counter);
+			cli_hgn_append(&out, g, counter);
 		cli_print_diags(stderr, d, r->colour_err, r->common.quiet);
 		hg_diags_clear(d);
 		hg_record_free(g);
-		if (r->mode == TO_STDOUT && cli_flush_buf("fmt", stdout, out) != 0) {
+		if (sink_put(r, k, &out) != 0) {
 			r->io_error = 1;
-			return 1;
+			bad = 1;
+			break;
 		}
 	}
+	hg_buf_free(&out);
+	return bad;
 }
 
-/* TO_STDOUT streams; the other modes read the file whole, to compare it
- * with its canonical form. */
 static void fmt_file(fmt_run *r, const char *path)
 {
 	hg_diags d;
 	hg_diags_init(&d);
-	hg_buf out;
-	hg_buf_init(&out);
 	cli_source src;
+	sink k;
+	memset(&k, 0, sizeof k);
 	size_t count = 0;
-	if (cli_source_open(&src, path, CLI_IN_HGN, r->mode != TO_STDOUT, &d) != 0) {
+	int stdin_ = strcmp(path, "-") == 0;
+	/* Standard input cannot be read twice: kept whole for --check. */
+	int keep = r->mode != TO_STDOUT && stdin_;
+	if (cli_source_open(&src, path, CLI_IN_HGN, keep, &d) != 0) {
 		cli_print_diags(stderr, &d, r->colour_err, 0);
 		r->io_error = 1;
-	} else if (format_games(r, &src, &out, r->mode == TO_STDOUT ? &r->written : &count, &d)) {
+		cli_source_close(&src);
+		hg_diags_free(&d);
+		return;
+	}
+	if (keep) {
+		k.orig_text = src.text.data ? src.text.data : "";
+		k.orig_len = src.text.len;
+	} else if (r->mode != TO_STDOUT) {
+		k.orig = fopen(path, "rb");
+		if (!k.orig) {
+			cli_error("fmt", "cannot open '%s': %s", path, strerror(errno));
+			r->io_error = 1;
+			cli_source_close(&src);
+			hg_diags_free(&d);
+			return;
+		}
+	}
+	if (r->mode == IN_PLACE) {
+		if (cli_atomic_open(&k.tmp, path) != 0) {
+			cli_error("fmt", "cannot rewrite '%s': %s", path, strerror(errno));
+			r->io_error = 1;
+			if (k.orig)
+				fclose(k.orig);
+			cli_source_close(&src);
+			hg_diags_free(&d);
+			return;
+		}
+		k.writing = 1;
+	}
+	if (format_games(r, &src, &k, r->mode == TO_STDOUT ? &r->written : &count, &d)) {
 		r->bad = 1;	/* in place: the file stays as it is */
-	} else if (r->mode != TO_STDOUT &&
-		   (out.len != src.text.len ||
-		    (out.len > 0 && memcmp(out.data, src.text.data, out.len) != 0))) {
+	} else if (r->mode != TO_STDOUT && sink_longer(&k)) {
 		if (r->mode == CHECK_ONLY) {
 			printf("%s\n", path);
 			r->unformatted = 1;
-		} else if (cli_write_output("fmt", path, out.data ? out.data : "", out.len) != 0) {
-			r->io_error = 1;
+		} else {
+			if (cli_atomic_commit(&k.tmp) != 0) {
+				cli_error("fmt", "cannot write '%s': %s", path, strerror(errno));
+				r->io_error = 1;
+			}
+			k.writing = 0;
 		}
 	}
+	if (k.writing)
+		cli_atomic_abort(&k.tmp);
+	if (k.orig)
+		fclose(k.orig);
 	cli_source_close(&src);
-	hg_buf_free(&out);
 	hg_diags_free(&d);
 }
 

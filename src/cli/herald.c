@@ -26,6 +26,9 @@ static const command commands[] = {
 	{ "next", cli_next_main, "show the position at the end of a record, who is to move, what is legal" },
 	{ "gen", cli_gen_main, "generate random legal games" },
 	{ "games", cli_games_main, "list the games herald referees and the data files they use" },
+	{ "deck", cli_deck_main, "check deck files against their game's construction rules" },
+	{ "split", cli_split_main, "cut an archive into shards of whole games (for checking on many machines)" },
+	{ "report", cli_report_main, "merge the JSON Lines of many checks into one report" },
 	{ "help", help_main, "show the help of herald or of a command" },
 };
 

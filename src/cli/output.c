@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -179,4 +180,76 @@ int cli_write_output(const char *command, const char *path, const char *data, si
 		return -1;
 	}
 	return 0;
+}
+
+int cli_atomic_open(cli_atomic *a, const char *path)
+{
+	memset(a, 0, sizeof *a);
+	struct stat st;
+	if (stat(path, &st) == 0) {
+		a->mode = st.st_mode & 07777;
+	} else {
+		mode_t mask = umask(0);
+		umask(mask);
+		a->mode = 0666 & ~mask;
+	}
+	hg_buf tmp;
+	hg_buf_init(&tmp);
+	hg_buf_printf(&tmp, "%s.herald-XXXXXX", path);
+	int fd = mkstemp(tmp.data);
+	if (fd < 0) {
+		int saved = errno;
+		hg_buf_free(&tmp);
+		errno = saved;
+		return -1;
+	}
+	a->fp = fdopen(fd, "wb");
+	if (!a->fp) {
+		int saved = errno;
+		close(fd);
+		unlink(tmp.data);
+		hg_buf_free(&tmp);
+		errno = saved;
+		return -1;
+	}
+	a->tmp = hg_buf_steal(&tmp);
+	a->path = hg_xstrdup(path);
+	return 0;
+}
+
+static void atomic_release(cli_atomic *a)
+{
+	free(a->path);
+	free(a->tmp);
+	memset(a, 0, sizeof *a);
+}
+
+int cli_atomic_commit(cli_atomic *a)
+{
+	int saved = 0;
+	if (fflush(a->fp) != 0 || ferror(a->fp))
+		saved = errno ? errno : EIO;
+	if (!saved && fchmod(fileno(a->fp), a->mode) != 0)
+		saved = errno;
+	if (!saved && fsync(fileno(a->fp)) != 0)
+		saved = errno;
+	if (fclose(a->fp) != 0 && !saved)
+		saved = errno;
+	a->fp = NULL;
+	if (!saved && rename(a->tmp, a->path) != 0)
+		saved = errno;
+	if (saved)
+		unlink(a->tmp);
+	atomic_release(a);
+	errno = saved;
+	return saved ? -1 : 0;
+}
+
+void cli_atomic_abort(cli_atomic *a)
+{
+	if (a->fp)
+		fclose(a->fp);
+	if (a->tmp)
+		unlink(a->tmp);
+	atomic_release(a);
 }

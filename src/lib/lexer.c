@@ -33,6 +33,8 @@ struct hg_lexer {
 	int owned;
 	unsigned char *win;
 	const unsigned char *p, *end;
+	const unsigned char *base;	/* the byte at offset base_off */
+	uint64_t base_off;
 	int at_eof;		/* nothing beyond end */
 	int ioerr, err;
 
@@ -90,7 +92,7 @@ static hg_lexer *lexer_new(const char *name)
 hg_lexer *hg_lexer_open_mem(const char *name, const char *text, size_t len)
 {
 	hg_lexer *lx = lexer_new(name);
-	lx->p = (const unsigned char *)(text ? text : "");
+	lx->p = lx->base = (const unsigned char *)(text ? text : "");
 	lx->end = lx->p + (text ? len : 0);
 	lx->at_eof = 1;
 	return lx;
@@ -102,7 +104,7 @@ hg_lexer *hg_lexer_open_stream(const char *name, FILE *fp, int owned)
 	lx->fp = fp;
 	lx->owned = owned;
 	lx->win = hg_xmalloc(WINDOW);
-	lx->p = lx->end = lx->win;
+	lx->p = lx->end = lx->base = lx->win;
 	return lx;
 }
 
@@ -148,6 +150,11 @@ void hg_lexer_set_origin(hg_lexer *lx, hg_pos pos)
 		lx->line = pos.line;
 		lx->col = pos.col ? pos.col : 1;
 	}
+}
+
+uint64_t hg_lexer_offset(const hg_lexer *lx)
+{
+	return lx->base_off + (uint64_t)(lx->p - lx->base);
 }
 
 int hg_lexer_io_error(const hg_lexer *lx, int *err)
@@ -226,16 +233,16 @@ int hg_lexer_game_abandoned(const hg_lexer *lx)
  * Character classes (grammar/hgn.ebnf, Part 0)
  * ------------------------------------------------------------------------ */
 
-enum { C_WORD = 1, C_DIGIT = 2, C_PUNCT = 4, C_SPACE = 8 };
+enum { C_WORD = 1, C_PUNCT = 2, C_SPACE = 4 };
 
 /* Classes of the ASCII characters (hgn.ebnf, Part 0 and punctuation). */
 static const unsigned char ascii_class[128] = {
 	['\t'] = C_SPACE, ['\r'] = C_SPACE, [' '] = C_SPACE,
 	['_'] = C_WORD, ['-'] = C_WORD, ['\''] = C_WORD, ['.'] = C_WORD, ['#'] = C_WORD,
-	['0'] = C_WORD | C_DIGIT, ['1'] = C_WORD | C_DIGIT, ['2'] = C_WORD | C_DIGIT,
-	['3'] = C_WORD | C_DIGIT, ['4'] = C_WORD | C_DIGIT, ['5'] = C_WORD | C_DIGIT,
-	['6'] = C_WORD | C_DIGIT, ['7'] = C_WORD | C_DIGIT, ['8'] = C_WORD | C_DIGIT,
-	['9'] = C_WORD | C_DIGIT,
+	['0'] = C_WORD, ['1'] = C_WORD, ['2'] = C_WORD,
+	['3'] = C_WORD, ['4'] = C_WORD, ['5'] = C_WORD,
+	['6'] = C_WORD, ['7'] = C_WORD, ['8'] = C_WORD,
+	['9'] = C_WORD,
 	['A'] = C_WORD, ['B'] = C_WORD, ['C'] = C_WORD, ['D'] = C_WORD, ['E'] = C_WORD,
 	['F'] = C_WORD, ['G'] = C_WORD, ['H'] = C_WORD, ['I'] = C_WORD, ['J'] = C_WORD,
 	['K'] = C_WORD, ['L'] = C_WORD, ['M'] = C_WORD, ['N'] = C_WORD, ['O'] = C_WORD,
@@ -302,6 +309,7 @@ static void refill(hg_lexer *lx)
 {
 	while (!lx->at_eof && lx->end - lx->p < 4) {
 		size_t left = (size_t)(lx->end - lx->p);
+		lx->base_off += (uint64_t)(lx->p - lx->win);
 		memmove(lx->win, lx->p, left);
 		size_t n = fread(lx->win + left, 1, WINDOW - left, lx->fp);
 		lx->p = lx->win;
@@ -419,9 +427,43 @@ static inline void next(hg_lexer *lx)
 	account(lx);
 }
 
+/* A UTF-16 or UTF-32 file (a byte order mark, or the NUL bytes of ASCII
+ * text in such a file) would give an error for every other byte: one error
+ * says what it is, and the input is taken as ending there. */
+static int wrong_encoding(hg_lexer *lx)
+{
+	if (lx->end - lx->p < 4 && !lx->at_eof)
+		refill(lx);
+	size_t n = (size_t)(lx->end - lx->p);
+	const unsigned char *b = lx->p;
+	const char *what = NULL;
+	if (n >= 4 && ((b[0] == 0xFF && b[1] == 0xFE && b[2] == 0 && b[3] == 0) ||
+		       (b[0] == 0 && b[1] == 0 && b[2] == 0xFE && b[3] == 0xFF)))
+		what = "UTF-32 (it begins with a UTF-32 byte order mark)";
+	else if (n >= 2 && ((b[0] == 0xFF && b[1] == 0xFE) || (b[0] == 0xFE && b[1] == 0xFF)))
+		what = "UTF-16 (it begins with a UTF-16 byte order mark)";
+	else if (n >= 4 && b[0] && !b[1] && b[2] && !b[3] && b[0] < 0x80 && b[2] < 0x80)
+		what = "UTF-16 (every other byte is a NUL)";
+	if (!what)
+		return 0;
+	hg_diag *dg = lex_error(lx, here(lx), "hgn.invalid-utf8",
+				"invalid UTF-8 (byte 0x%02x): the input is %s", b[0], what);
+	if (dg)
+		hg_diag_note(dg, "HGN is UTF-8; convert the file first, as with 'iconv -f UTF-16 -t UTF-8'");
+	/* Nothing more is read. */
+	lx->p = lx->end;
+	lx->at_eof = 1;
+	return 1;
+}
+
 static void start(hg_lexer *lx)
 {
 	lx->started = 1;
+	if (wrong_encoding(lx)) {
+		lx->c = EOZ;
+		lx->clen = 0;
+		return;
+	}
 	decode(lx);
 	if (lx->c == 0xFEFF) {	/* a byte order mark: not a character */
 		lx->p += lx->clen;
@@ -505,6 +547,51 @@ static void describe_char(hg_lexer *lx, hg_buf *out)
  * Tokens
  * ------------------------------------------------------------------------ */
 
+/* The common case in bulk: a run of ASCII word characters from the current
+ * one, all within the window and the limits, is saved at once and the
+ * position moved past it (no line feed in it: only the column moves).
+ * Returns 0, doing nothing, when the run is a single character or anything
+ * about it needs the careful path of save_next(). */
+static int scan_ascii_run(hg_lexer *lx, int *digits_only)
+{
+	/* At most what every limit still allows, so that the scan never looks
+	 * further than it can take (near a limit, the careful path goes on). */
+	size_t room = lx->buf.len < lx->lim.token ? lx->lim.token - lx->buf.len : 0;
+	if (lx->line_bytes > lx->lim.line || lx->game_bytes > lx->lim.game)
+		return 0;
+	if (room > lx->lim.line - lx->line_bytes + 1)
+		room = lx->lim.line - lx->line_bytes + 1;
+	if (room > lx->lim.game - lx->game_bytes + 1)
+		room = lx->lim.game - lx->game_bytes + 1;
+	if ((size_t)(lx->end - lx->p) < room)
+		room = (size_t)(lx->end - lx->p);
+	if (room < 2)
+		return 0;
+	const unsigned char *q = lx->p, *stop = lx->p + room;
+	int digits = 1;
+	while (q < stop && *q < 0x80 && (ascii_class[*q] & C_WORD)) {
+		digits &= *q >= '0' && *q <= '9';
+		q++;
+	}
+	size_t n = (size_t)(q - lx->p);
+	if (n < 2)
+		return 0;
+	hg_buf_putn(&lx->buf, (const char *)lx->p, n);
+	if (!digits)
+		*digits_only = 0;
+	/* Stand on the run's last character, as next() would have left it,
+	 * then step past it. */
+	lx->col += (unsigned)(n - 1);
+	lx->line_bytes += n - 1;
+	lx->game_bytes += n - 1;
+	lx->p += n - 1;
+	lx->c = *lx->p;
+	lx->clen = 1;
+	lx->line_clean = 0;
+	next(lx);
+	return 1;
+}
+
 /* Words, numbers, move numbers and seat prefixes (hgn.ebnf: word, number,
  * move number, seat prefix). */
 static hg_tk read_word(hg_lexer *lx)
@@ -541,6 +628,8 @@ static hg_tk read_word(hg_lexer *lx)
 		}
 	}
 	while (is_word_char(lx->c)) {
+		if (scan_ascii_run(lx, &digits_only))
+			continue;
 		if (!is_digit(lx->c))
 			digits_only = 0;
 		save_next(lx);
@@ -776,6 +865,7 @@ static hg_tk lex(hg_lexer *lx)
 		}
 		lx->buf.len = 0;
 		lx->tok.pos = here(lx);
+		lx->tok.off = hg_lexer_offset(lx);
 		lx->tok.bad = 0;
 		lx->tok.value = 0;
 		lx->tok.newline = lx->tokens_on_line == 0;
@@ -926,23 +1016,71 @@ int hg_lexer_is_body(hg_tk kind)
 	       kind == HG_TK_HIDDEN;
 }
 
-void hg_action_text_push(hg_action_text *t, size_t *cap, hg_buf *text,
-			 const hg_token *tk, const char *file)
+void hg_atok_list_push(hg_atok_list *l, const hg_token *tk, const char *file)
 {
 	static const hg_atok_kind kinds[] = {
 		[HG_TK_WORD] = HG_ATOK_WORD, [HG_TK_NUMBER] = HG_ATOK_NUMBER,
 		[HG_TK_PUNCT] = HG_ATOK_PUNCT, [HG_TK_HIDDEN] = HG_ATOK_UNKNOWN,
 	};
-	HG_GROW(t->toks, *cap, t->ntoks + 1);
-	hg_atok *a = &t->toks[t->ntoks++];
+	HG_GROW(l->v, l->cap, l->n + 1);
+	hg_atok *a = &l->v[l->n++];
 	a->kind = kinds[tk->kind];
-	a->text = hg_xstrndup(tk->text, tk->len);
+	a->text = NULL;
 	a->pos = tk->pos;
 	a->pos.file = file;
-	if (text->len)
-		hg_buf_putc(text, ' ');
-	a->off = text->len;
-	hg_buf_putn(text, tk->text, tk->len);
+	if (l->text.len)
+		hg_buf_putc(&l->text, ' ');
+	a->off = l->text.len;
+	hg_buf_putn(&l->text, tk->text, tk->len);
+}
+
+void hg_atok_list_clear(hg_atok_list *l)
+{
+	l->n = 0;
+	hg_buf_clear(&l->text);
+}
+
+void hg_atok_list_free(hg_atok_list *l)
+{
+	free(l->v);
+	hg_buf_free(&l->text);
+	memset(l, 0, sizeof *l);
+}
+
+/* One allocation per action instead of one per token: the block holds the
+ * tokens, then the joined text, then the same bytes again with each
+ * separating space turned into a NUL (a token never holds a space, so
+ * these are the tokens' own texts), then the seat. */
+void hg_action_text_make(hg_action_text *t, const char *seat, hg_pos seat_pos,
+			 const hg_atok_list *l)
+{
+	size_t tl = l->text.len, sl = strlen(seat);
+	size_t tokbytes = l->n * sizeof *l->v;
+	char *block = hg_xmalloc(tokbytes + 2 * (tl + 1) + sl + 1);
+	hg_atok *toks = (hg_atok *)(void *)block;
+	char *text = block + tokbytes;
+	char *strs = text + tl + 1;
+	char *seat_copy = strs + tl + 1;
+	if (tokbytes)
+		memcpy(toks, l->v, tokbytes);
+	if (tl)
+		memcpy(text, l->text.data, tl);
+	text[tl] = '\0';
+	memcpy(strs, text, tl + 1);
+	for (size_t i = 0; i < l->n; i++) {
+		if (i > 0)
+			strs[toks[i].off - 1] = '\0';
+		toks[i].text = strs + toks[i].off;
+	}
+	memcpy(seat_copy, seat, sl + 1);
+	memset(t, 0, sizeof *t);
+	t->block = block;
+	t->seat = seat_copy;
+	t->seat_pos = seat_pos;
+	t->toks = l->n ? toks : NULL;
+	t->ntoks = l->n;
+	t->text = text;
+	t->pos = l->n ? toks[0].pos : seat_pos;
 }
 
 /* Cuts "seat: body" with the lexer itself, so that what it accepts is what
@@ -955,16 +1093,16 @@ int hg_action_text_set(hg_action_text *t, const char *seat, const char *body,
 	hg_diags_init(&local);
 	if (!d)
 		d = &local;
-	hg_buf src, text;
+	hg_buf src;
 	hg_buf_init(&src);
-	hg_buf_init(&text);
+	hg_atok_list toks;
+	memset(&toks, 0, sizeof toks);
 	hg_buf_printf(&src, "%s: %s", seat, body);
 	hg_lexer *lx = hg_lexer_open_mem(pos.file, src.data, src.len);
 	hg_lexer_set_origin(lx, pos);
 	hg_lexer_set_diags(lx, d);
 	size_t before = d->nerrors;
 	int rc = 0;
-	size_t cap = 0;
 
 	const hg_token *tk = hg_lexer_next(lx);
 	if (tk->kind != HG_TK_SEAT || tk->bad || strcmp(tk->text, seat) != 0) {
@@ -975,10 +1113,8 @@ int hg_action_text_set(hg_action_text *t, const char *seat, const char *body,
 		rc = -1;
 		goto done;
 	}
-	t->seat = hg_xstrdup(seat);
-	t->seat_pos = tk->pos;
-	t->seat_pos.file = pos.file;
-	t->pos = t->seat_pos;
+	hg_pos seat_pos = tk->pos;
+	seat_pos.file = pos.file;
 	for (tk = hg_lexer_next(lx); tk->kind != HG_TK_EOF; tk = hg_lexer_next(lx)) {
 		if (!hg_lexer_is_body(tk->kind) || tk->bad) {
 			if (!tk->bad)
@@ -988,24 +1124,22 @@ int hg_action_text_set(hg_action_text *t, const char *seat, const char *body,
 			rc = -1;
 			goto done;
 		}
-		hg_action_text_push(t, &cap, &text, tk, pos.file);
+		hg_atok_list_push(&toks, tk, pos.file);
 	}
-	if (t->ntoks == 0) {
+	if (toks.n == 0) {
 		hg_lexer_error(lx, pos, "hgn.empty-action",
 			       "the action of '%s' has no body", seat);
 		rc = -1;
 		goto done;
 	}
-	t->pos = t->toks[0].pos;
-	t->text = hg_buf_steal(&text);
+	if (d->nerrors == before)
+		hg_action_text_make(t, seat, seat_pos, &toks);
 done:
 	if (d->nerrors != before)
 		rc = -1;
-	if (rc != 0)
-		hg_action_text_free(t);
 	hg_lexer_close(lx);
 	hg_buf_free(&src);
-	hg_buf_free(&text);
+	hg_atok_list_free(&toks);
 	hg_diags_free(&local);
 	return rc;
 }

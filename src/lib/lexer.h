@@ -57,6 +57,7 @@ typedef struct hg_token {
 	hg_tk kind;
 	hg_pos pos;		/* the first character */
 	hg_pos end;		/* just after the last character */
+	uint64_t off;		/* byte offset of the first character in the source */
 	const char *text;	/* NUL-terminated; valid until the next token */
 	size_t len;		/* bytes in text */
 	unsigned long value;	/* MOVENUM, NAG */
@@ -97,6 +98,9 @@ int hg_lexer_game_abandoned(const hg_lexer *lx);
 /* Skips raw characters, reporting nothing, up to the next "[" that begins a
  * line (or the end).  The next token is that "[". */
 void hg_lexer_skip_game(hg_lexer *lx);
+/* The byte offset of the current character in the source (bytes read so
+ * far, a byte order mark included). */
+uint64_t hg_lexer_offset(const hg_lexer *lx);
 /* 1 after a read error (errno kept in *err), else 0. */
 int hg_lexer_io_error(const hg_lexer *lx, int *err);
 
@@ -111,11 +115,26 @@ const char *hg_tk_name(hg_tk kind);
 /* Word, number, punctuation or '?': what an action's body is made of. */
 int hg_lexer_is_body(hg_tk kind);
 
-/* Appends a body token to an action: its text joins t->text (built in
- * `text`, one space between tokens); positions are re-pointed at `file`
- * (the record's own copy of the source name).  `cap` is t->toks' capacity. */
-void hg_action_text_push(hg_action_text *t, size_t *cap, hg_buf *text,
-			 const hg_token *tk, const char *file);
+/* An action's body tokens as they are gathered: their kinds, positions and
+ * offsets, and their text joined by single spaces (the tokens' own texts
+ * are set when the action is made). */
+typedef struct hg_atok_list {
+	hg_atok *v;
+	size_t n, cap;
+	hg_buf text;
+} hg_atok_list;
+
+/* Appends a body token; its position is re-pointed at `file` (the record's
+ * own copy of the source name). */
+void hg_atok_list_push(hg_atok_list *l, const hg_token *tk, const char *file);
+void hg_atok_list_clear(hg_atok_list *l);
+void hg_atok_list_free(hg_atok_list *l);
+/* Makes *t from the seat and the gathered tokens in one allocation
+ * (t->block): the token array, the joined text, each token's text and the
+ * seat.  t->pos is the first token's position (the seat's when there is
+ * none). */
+void hg_action_text_make(hg_action_text *t, const char *seat, hg_pos seat_pos,
+			 const hg_atok_list *l);
 
 /* The parser's limits (the lexer's included); for tests. */
 void hg_parser_set_limits(hg_parser *p, const hg_limits *l);

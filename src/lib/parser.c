@@ -26,6 +26,8 @@ struct hg_parser {
 	hg_diags held;		/* the next game's, found while looking ahead */
 	hg_diags sink;		/* for a caller that passes no list */
 	hg_line pending;	/* the next game's header comments, read early */
+	uint64_t pending_off;	/* where the first of them begins */
+	uint64_t game_off;	/* where the game last returned begins */
 	int started;
 	int glued;		/* the next game follows its predecessor without a blank line */
 	int begun;		/* the next game's accounting has already started */
@@ -40,12 +42,8 @@ struct hg_parser {
 	size_t nopen, capopen;
 	int after_glyph;	/* the last element was an action ending in a glyph */
 	char *last_seat;
-	hg_action_text scratch;	/* an action's tokens being gathered */
-	size_t scratch_cap;
-	hg_buf text;		/* and its text */
+	hg_atok_list scratch;	/* an action's tokens being gathered */
 };
-
-static void scratch_clear(hg_parser *p);
 
 static const hg_limits *limits(const hg_parser *p)
 {
@@ -58,7 +56,6 @@ static hg_parser *parser_new(hg_lexer *lx)
 	p->lx = lx;
 	hg_diags_init(&p->held);
 	hg_diags_init(&p->sink);
-	hg_buf_init(&p->text);
 	return p;
 }
 
@@ -79,6 +76,16 @@ hg_parser *hg_parser_open_file(const char *path, hg_diags *d)
 		return NULL;
 	}
 	return parser_new(hg_lexer_open_stream(path, fp, 1));
+}
+
+uint64_t hg_parser_game_offset(const hg_parser *p)
+{
+	return p->game_off;
+}
+
+uint64_t hg_parser_offset(const hg_parser *p)
+{
+	return hg_lexer_offset(p->lx);
 }
 
 void hg_parser_set_limits(hg_parser *p, const hg_limits *l)
@@ -107,9 +114,7 @@ void hg_parser_close(hg_parser *p)
 	hg_line_free(&p->pending);
 	hg_diags_free(&p->held);
 	hg_diags_free(&p->sink);
-	scratch_clear(p);
-	free(p->scratch.toks);
-	hg_buf_free(&p->text);
+	hg_atok_list_free(&p->scratch);
 	free(p->open);
 	hg_lexer_close(p->lx);
 	free(p);
@@ -209,6 +214,14 @@ static void push_comment(hg_line *line, const hg_token *t, const char *file)
 	hg_node *n = hg_line_push(line, HG_NODE_COMMENT, pos);
 	n->comment = hg_xstrndup(t->text, t->len);
 	n->line_comment = t->kind == HG_TK_LINE_COMMENT;
+}
+
+/* Keeps a comment that precedes the next game's tags for that game. */
+static void push_pending(hg_parser *p)
+{
+	if (p->pending.n == 0)
+		p->pending_off = p->t->off;
+	push_comment(&p->pending, p->t, hg_lexer_name(p->lx));
 }
 
 /* Moves the comments of `from` to the end of `to`, re-pointed at `file`. */
@@ -549,27 +562,20 @@ static void resync(hg_parser *p)
 		advance(p);
 }
 
-/* Drops the tokens gathered in the scratch action. */
-static void scratch_clear(hg_parser *p)
-{
-	for (size_t i = 0; i < p->scratch.ntoks; i++)
-		free(p->scratch.toks[i].text);
-	p->scratch.ntoks = 0;
-	hg_buf_clear(&p->text);
-}
-
 /* action = seat prefix, body, [glyph].  The body is gathered in reusable
- * scratch space and copied once, at its exact size, into the record. */
+ * scratch space and made once, in one allocation, into the record. */
 static void parse_action(hg_parser *p, hg_line *line)
 {
 	int bad = p->t->bad;
 	hg_pos seat_pos = gpos(p, p->t->pos);
-	char *seat = hg_xstrndup(p->t->text, p->t->len);
-	scratch_clear(p);
+	free(p->last_seat);
+	p->last_seat = hg_xstrndup(p->t->text, p->t->len);
+	const char *seat = p->last_seat;
+	hg_atok_list_clear(&p->scratch);
 	advance(p);
 	while (!p->stop && hg_lexer_is_body(p->t->kind)) {
 		bad |= p->t->bad;
-		hg_action_text_push(&p->scratch, &p->scratch_cap, &p->text, p->t, p->g->file);
+		hg_atok_list_push(&p->scratch, p->t, p->g->file);
 		advance(p);
 	}
 	const char *glyph = NULL;
@@ -578,9 +584,7 @@ static void parse_action(hg_parser *p, hg_line *line)
 		glyph = p->t->text;	/* valid until the next advance() */
 	}
 	p->after_glyph = glyph != NULL;
-	free(p->last_seat);
-	p->last_seat = seat;
-	if (p->scratch.ntoks == 0 && !bad && !p->stop) {
+	if (p->scratch.n == 0 && !bad && !p->stop) {
 		hg_diag *dg = error(p, seat_pos, "hgn.empty-action",
 				    "the action of '%s' has no body", seat);
 		if (dg)
@@ -595,15 +599,7 @@ static void parse_action(hg_parser *p, hg_line *line)
 	}
 	if (!bad && !p->stop) {
 		hg_node *n = hg_line_push(line, HG_NODE_ACTION, seat_pos);
-		hg_action_text *a = &n->action;
-		a->seat = hg_xstrdup(seat);
-		a->seat_pos = seat_pos;
-		a->ntoks = p->scratch.ntoks;
-		a->toks = hg_xmalloc(a->ntoks * sizeof *a->toks);
-		memcpy(a->toks, p->scratch.toks, a->ntoks * sizeof *a->toks);
-		p->scratch.ntoks = 0;	/* the token texts now belong to the record */
-		a->text = hg_xstrndup(p->text.data, p->text.len);
-		a->pos = a->toks[0].pos;
+		hg_action_text_make(&n->action, seat, seat_pos, &p->scratch);
 		n->glyph = glyph ? hg_xstrdup(glyph) : NULL;
 	}
 	if (glyph)
@@ -809,7 +805,7 @@ static void after_termination(hg_parser *p)
 		advance(p);
 	}
 	while (is_comment(p->t) && !hg_lexer_game_abandoned(p->lx)) {
-		push_comment(&p->pending, p->t, hg_lexer_name(p->lx));
+		push_pending(p);
 		advance(p);
 	}
 	if (hg_lexer_game_abandoned(p->lx)) {
@@ -913,7 +909,7 @@ int hg_parser_next(hg_parser *p, hg_game_record **out, hg_diags *d)
 		p->started = 1;
 		advance(p);
 		while (is_comment(p->t) && !hg_lexer_game_abandoned(p->lx)) {
-			push_comment(&p->pending, p->t, hg_lexer_name(p->lx));
+			push_pending(p);
 			advance(p);
 		}
 		p->stop = 0;
@@ -938,6 +934,7 @@ int hg_parser_next(hg_parser *p, hg_game_record **out, hg_diags *d)
 	hg_game_record *g = hg_record_new(hg_lexer_name(p->lx));
 	p->g = g;
 	g->pos = gpos(p, p->pending.n ? p->pending.nodes[0].pos : p->t->pos);
+	p->game_off = p->pending.n ? p->pending_off : p->t->off;
 	move_comments(&g->header, &p->pending, g->file);
 	if (p->stop || hg_lexer_game_abandoned(p->lx))
 		p->stop = 1;

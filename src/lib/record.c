@@ -19,11 +19,15 @@ hg_game_record *hg_record_new(const char *file)
 
 void hg_action_text_free(hg_action_text *t)
 {
-	free(t->seat);
-	for (size_t i = 0; i < t->ntoks; i++)
-		free(t->toks[i].text);
-	free(t->toks);
-	free(t->text);
+	if (t->block) {
+		free(t->block);
+	} else {
+		free(t->seat);
+		for (size_t i = 0; i < t->ntoks; i++)
+			free(t->toks[i].text);
+		free(t->toks);
+		free(t->text);
+	}
 	memset(t, 0, sizeof *t);
 }
 

@@ -1,7 +1,12 @@
 /* session.c - a run's data path, the cache of loaded game data, and the
- * preparation every record needs before it can be replayed or formatted. */
+ * preparation every record needs before it can be replayed or formatted.
+ *
+ * A session may be shared by threads that check games in parallel: the
+ * cache is guarded by a mutex, and what it hands out (the class and its
+ * loaded data) is only ever read after loading. */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +20,7 @@ typedef struct loaded {
 
 struct hg_session {
 	hg_datapath path;
+	pthread_mutex_t lock;	/* guards v, n, cap */
 	loaded *v;
 	size_t n, cap;
 };
@@ -23,6 +29,7 @@ hg_session *hg_session_new(const char *data_dir)
 {
 	hg_session *s = hg_xcalloc(1, sizeof *s);
 	hg_datapath_init(&s->path, data_dir);
+	pthread_mutex_init(&s->lock, NULL);
 	return s;
 }
 
@@ -37,6 +44,7 @@ void hg_session_free(hg_session *s)
 	}
 	free(s->v);
 	hg_datapath_free(&s->path);
+	pthread_mutex_destroy(&s->lock);
 	free(s);
 }
 
@@ -98,6 +106,25 @@ static void unknown_game(const hg_game_record *rec, const char *name, hg_diags *
 	hg_buf_free(&list);
 }
 
+/* Whether the record names data files of its own (tags ending in "File"). */
+static int names_data_files(const hg_game_record *rec)
+{
+	for (size_t i = 0; i < rec->ntags; i++)
+		if (ends_with(rec->tags[i].name, "File"))
+			return 1;
+	return 0;
+}
+
+/* The cached data for (cls, key), or NULL.  Called with the lock held. */
+static const hg_gdata *cached(const hg_session *s, const hg_game_class *cls,
+			      const char *key)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i].cls == cls && strcmp(s->v[i].key, key) == 0)
+			return s->v[i].data;
+	return NULL;
+}
+
 int hg_session_prepare(hg_session *s, const hg_game_record *rec,
 		       const hg_game_class **cls_out, const hg_gdata **data_out,
 		       hg_diags *d)
@@ -113,34 +140,51 @@ int hg_session_prepare(hg_session *s, const hg_game_record *rec,
 		unknown_game(rec, name, d);
 		return -1;
 	}
-	char *dir = record_dir(rec);
-	char *key = data_key(cls, rec, dir);
-	for (size_t i = 0; i < s->n; i++)
-		if (s->v[i].cls == cls && strcmp(s->v[i].key, key) == 0) {
-			free(dir);
-			free(key);
-			*cls_out = cls;
-			*data_out = s->v[i].data;
+	*cls_out = cls;
+	/* Most records use the default data: their key is the game's id, found
+	 * without building anything (this runs once per game checked). */
+	const hg_gdata *data = NULL;
+	int own_files = names_data_files(rec);
+	if (!own_files) {
+		pthread_mutex_lock(&s->lock);
+		data = cached(s, cls, cls->id);
+		pthread_mutex_unlock(&s->lock);
+		if (data) {
+			*data_out = data;
 			return 0;
 		}
-	hg_load_ctx ctx = { &s->path, rec, dir };
-	hg_buf loader_key;
-	hg_buf_init(&loader_key);
-	hg_gdata *data = cls->load(&ctx, &loader_key, d);
-	hg_buf_free(&loader_key);
-	free(dir);
-	if (!data) {
-		free(key);
-		return -1;
 	}
-	HG_GROW(s->v, s->cap, s->n + 1);
-	s->v[s->n].cls = cls;
-	s->v[s->n].key = key;
-	s->v[s->n].data = data;
-	s->n++;
-	*cls_out = cls;
-	*data_out = data;
-	return 0;
+	char *dir = record_dir(rec);
+	char *key = data_key(cls, rec, dir);
+	int rc = 0;
+	/* Loading happens under the lock, so that two threads never load the
+	 * same data twice, and nobody reads the cache while it grows. */
+	pthread_mutex_lock(&s->lock);
+	data = cached(s, cls, key);
+	if (!data) {
+		hg_load_ctx ctx = { &s->path, rec, dir };
+		hg_buf loader_key;
+		hg_buf_init(&loader_key);
+		hg_gdata *fresh = cls->load(&ctx, &loader_key, d);
+		hg_buf_free(&loader_key);
+		if (fresh) {
+			HG_GROW(s->v, s->cap, s->n + 1);
+			s->v[s->n].cls = cls;
+			s->v[s->n].key = key;
+			s->v[s->n].data = fresh;
+			s->n++;
+			key = NULL;
+			data = fresh;
+		} else {
+			rc = -1;
+		}
+	}
+	pthread_mutex_unlock(&s->lock);
+	free(dir);
+	free(key);
+	if (rc == 0)
+		*data_out = data;
+	return rc;
 }
 
 /* Rewrites one line's actions (and its variations') canonically. */
