@@ -20,11 +20,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char *const tags[] = { FUZZ_TAGS };
 static char dir[] = "/tmp/herald-fuzz-data-XXXXXX";
+static int have_dir;
+
+static void remove_dir(void)
+{
+	rmdir(dir);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (dir[sizeof dir - 2] == 'X' && !mkdtemp(dir))
-		abort();
+	if (!have_dir) {
+		if (!mkdtemp(dir))
+			abort();
+		have_dir = 1;
+		atexit(remove_dir);
+	}
 	if (size == 0)
 		return 0;
 	const char *tag = tags[data[0] % (sizeof tags / sizeof tags[0])];
