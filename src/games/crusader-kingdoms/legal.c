@@ -307,6 +307,24 @@ static int usable_responses(const hg_state *s, int who, int side, int target, ca
 	return k;
 }
 
+/* The defender's side at its fullest: every usable defence response and
+ * every +1 castle that may be turned. */
+static void add_full_defence(const hg_state *s, ck_attack *a, int defender,
+			     const card_ref *def_resp, int ndef, uint64_t turnable)
+{
+	a->resp = hg_xcalloc((size_t)ndef + 1, sizeof *a->resp);
+	for (int i = 0; i < ndef; i++) {
+		a->resp[i].seat = defender;
+		a->resp[i].card = make_item(s, def_resp[i].r, def_resp[i].c);
+		a->resp[i].side = CK_SIDE_DEFENCE;
+	}
+	a->nresp = ndef;
+	a->turned = hg_xcalloc(CK_MAX_AREAS, sizeof *a->turned);
+	for (int x = 0; x < s->map->nareas; x++)
+		if ((turnable >> x) & 1)
+			a->turned[a->nturned++].v = x;
+}
+
 static void attack_options(const hg_state *s, int seat, const ck_effect *fx, attack_set *set)
 {
 	card_ref all[CK_MAX_DECK], troops[CK_MAX_DECK], own_resp[CK_MAX_DECK],
@@ -354,19 +372,8 @@ static void attack_options(const hg_state *s, int seat, const ck_effect *fx, att
 						a.with[a.nwith++] = make_item(s, troops[i].r, troops[i].c);
 					for (int i = 0; rv && i < nown; i++)
 						a.with[a.nwith++] = make_item(s, own_resp[i].r, own_resp[i].c);
-					if (dv) {
-						a.resp = hg_xcalloc((size_t)ndef + 1, sizeof *a.resp);
-						for (int i = 0; i < ndef; i++) {
-							a.resp[i].seat = defender;
-							a.resp[i].card = make_item(s, def_resp[i].r, def_resp[i].c);
-							a.resp[i].side = CK_SIDE_DEFENCE;
-						}
-						a.nresp = ndef;
-						a.turned = hg_xcalloc(CK_MAX_AREAS, sizeof *a.turned);
-						for (int x = 0; x < s->map->nareas; x++)
-							if ((turnable >> x) & 1)
-								a.turned[a.nturned++].v = x;
-					}
+					if (dv)
+						add_full_defence(s, &a, defender, def_resp, ndef, turnable);
 					int counts[2];
 					ck_dice_counts(s, seat, &a, fx, 0, counts);
 					/* 8.3: the script's answer to 3 dice or more */
@@ -747,19 +754,8 @@ static void army_attack_options(const hg_state *s, int seat, int target, attack_
 		a.target = target;
 		a.from = lowest_number(s, ck_areas_of(s, seat) & s->map->areas[target].adj);
 		a.castle = -1;
-		if (dv) {
-			a.resp = hg_xcalloc((size_t)ndef + 1, sizeof *a.resp);
-			for (int i = 0; i < ndef; i++) {
-				a.resp[i].seat = defender;
-				a.resp[i].card = make_item(s, def_resp[i].r, def_resp[i].c);
-				a.resp[i].side = CK_SIDE_DEFENCE;
-			}
-			a.nresp = ndef;
-			a.turned = hg_xcalloc(CK_MAX_AREAS, sizeof *a.turned);
-			for (int x = 0; x < s->map->nareas; x++)
-				if ((turnable >> x) & 1)
-					a.turned[a.nturned++].v = x;
-		}
+		if (dv)
+			add_full_defence(s, &a, defender, def_resp, ndef, turnable);
 		int counts[2];
 		ck_dice_counts(s, seat, &a, NULL, 1, counts);
 		if (counts[0] > 0 && counts[0] <= CK_MAX_LIST && counts[1] <= CK_MAX_LIST) {
