@@ -124,6 +124,10 @@ size_t hg_utf8_chars(const char *s, size_t len);
 void hg_utf8_put(hg_buf *b, uint32_t cp);
 /* Case- and accent-folded copy (malloc'd); invalid UTF-8 is copied bytewise. */
 char *hg_name_fold(const char *s);
+/* The same fold into out[size], NUL-terminated and truncated to fit; returns
+ * the folded length, which is >= size when it did not fit. */
+size_t hg_name_fold_to(const char *s, char *out, size_t size);
+/* hg_name_fold(a) equals hg_name_fold(b); allocates nothing. */
 int hg_name_eq(const char *a, const char *b);
 
 /* A lookup table from folded names (ids and aliases) to small integers. */
@@ -440,9 +444,13 @@ typedef struct hg_game_class {
 		       hg_buf *body);
 	/* Checks and applies.  0: legal, applied.  -1: illegal; a diagnostic
 	 * names the rule and its section ("... (rule 4.1)"), with notes on what
-	 * was legal where that helps; the state is unchanged.  Hidden
-	 * information that prevents a check is an HG_UNVERIFIED diagnostic and
-	 * does not make the action illegal. */
+	 * was legal where that helps.  After -1 the state is spoiled: the
+	 * engine may have changed part of it before it found the fault, and
+	 * the caller may only free it.  (Checking applies in place, without a
+	 * copy per action; a caller that goes on from the position before an
+	 * illegal action uses hg_apply_keep.)  Hidden information that
+	 * prevents a check is an HG_UNVERIFIED diagnostic and does not make
+	 * the action illegal. */
 	int (*apply)(hg_state *s, const hg_action *a, hg_diags *d);
 	void (*free_action)(hg_action *a);
 
@@ -470,6 +478,12 @@ typedef struct hg_game_class {
 	int (*check_deck)(const hg_datapath *path, const char *const *card_files,
 			  size_t ncard_files, const char *deck_file, hg_diags *d);
 } hg_game_class;
+
+/* Applies `a` to *st, keeping the position when the action is illegal:
+ * on 0, *st is the position after it (the old state is freed); on -1, *st
+ * is untouched.  Costs one clone of the state per call. */
+int hg_apply_keep(const hg_game_class *cls, hg_state **st, const hg_action *a,
+		  hg_diags *d);
 
 /* The registry of games. */
 const hg_game_class *const *hg_games(void);

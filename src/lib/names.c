@@ -67,10 +67,15 @@ int hg_names_add(hg_names *t, const char *name, int value, int *clash)
 
 int hg_names_find(const hg_names *t, const char *name)
 {
-	char *f = hg_name_fold(name);
+	/* Looked up for every word of every action: fold on the stack. */
+	char buf[128];
+	char *f = buf;
+	if (hg_name_fold_to(name, buf, sizeof buf) >= sizeof buf)
+		f = hg_name_fold(name);
 	size_t i = lower_bound(t, f);
 	int r = (i < t->n && strcmp(t->v[i].folded, f) == 0) ? t->v[i].value : -1;
-	free(f);
+	if (f != buf)
+		free(f);
 	return r;
 }
 

@@ -14,6 +14,7 @@ typedef struct replay {
 	const hg_replay_hooks *hooks;
 	size_t actions;
 	int illegal;
+	int keep;		/* keep the main line's position at an illegal action */
 } replay;
 
 /* Does a variation follow node i before the next action?
@@ -30,7 +31,7 @@ static int variation_follows(const hg_line *line, size_t i)
 	return 0;
 }
 
-static void replay_line(replay *r, const hg_line *line, hg_state *st, unsigned depth);
+static void replay_line(replay *r, const hg_line *line, hg_state **stp, unsigned depth);
 
 static void replay_variation(replay *r, const hg_node *n, const hg_state *branch,
 			     unsigned depth)
@@ -42,16 +43,19 @@ static void replay_variation(replay *r, const hg_node *n, const hg_state *branch
 		return;
 	}
 	hg_state *copy = r->cls->clone(branch);
-	replay_line(r, n->variation, copy, depth + 1);
+	replay_line(r, n->variation, &copy, depth + 1);
 	r->cls->free_state(copy);
 }
 
-/* Replays `line` on `st` (which it advances).  After an illegal action the
- * rest of the line is not replayed, but variations right after it still are:
- * the state is still the position before it. */
-static void replay_line(replay *r, const hg_line *line, hg_state *st, unsigned depth)
+/* Replays `line` on *stp (which it advances).  After an illegal action the
+ * rest of the line is not replayed, but variations right after it still are,
+ * from the position before it (kept only when a variation follows).  The
+ * state an illegal action spoiled is left to be freed, except on the main
+ * line when r->keep asks for the position before it. */
+static void replay_line(replay *r, const hg_line *line, hg_state **stp, unsigned depth)
 {
 	const hg_game_class *cls = r->cls;
+	hg_state *st = *stp;
 	hg_state *before = NULL;	/* position before the last action */
 	int stopped = 0;
 	for (size_t i = 0; i < line->n; i++) {
@@ -64,7 +68,7 @@ static void replay_line(replay *r, const hg_line *line, hg_state *st, unsigned d
 			/* Once the line has stopped and moved on, a variation's branch
 			 * point was never reached: its own error is already reported. */
 			if (stopped != 2)
-				replay_variation(r, n, stopped == 1 ? st : before, depth);
+				replay_variation(r, n, before, depth);
 			break;
 		case HG_NODE_MOVENUM:
 			if (stopped)
@@ -94,15 +98,21 @@ static void replay_line(replay *r, const hg_line *line, hg_state *st, unsigned d
 				stopped = 2;
 				break;
 			}
+			if (variation_follows(line, i))
+				before = cls->clone(st);
 			hg_action *a = cls->parse(st, &n->action, r->d);
 			if (!a) {
 				r->illegal = 1;
 				stopped = 1;
 				break;
 			}
-			if (variation_follows(line, i))
-				before = cls->clone(st);
-			int rc = cls->apply(st, a, r->d);
+			int rc;
+			if (depth == 0 && r->keep) {
+				rc = hg_apply_keep(cls, &st, a, r->d);
+				*stp = st;
+			} else {
+				rc = cls->apply(st, a, r->d);
+			}
 			cls->free_action(a);
 			if (rc != 0) {
 				r->illegal = 1;
@@ -127,6 +137,19 @@ static void replay_line(replay *r, const hg_line *line, hg_state *st, unsigned d
 		cls->free_state(before);
 	if (stopped)
 		r->illegal = 1;
+}
+
+int hg_apply_keep(const hg_game_class *cls, hg_state **st, const hg_action *a,
+		  hg_diags *d)
+{
+	hg_state *work = cls->clone(*st);
+	if (cls->apply(work, a, d) != 0) {
+		cls->free_state(work);
+		return -1;
+	}
+	cls->free_state(*st);
+	*st = work;
+	return 0;
 }
 
 /* Results compare like names, with runs of white space folded. */
@@ -205,8 +228,8 @@ int hg_check_game(hg_session *s, const hg_game_record *rec, hg_diags *d,
 	if (!st)
 		return -1;
 
-	replay r = { cls, d, hooks, 0, 0 };
-	replay_line(&r, &rec->moves, st, 0);
+	replay r = { cls, d, hooks, 0, 0, final != NULL };
+	replay_line(&r, &rec->moves, &st, 0);
 	res->actions = r.actions;
 	res->legal = !r.illegal;
 	/* The declared result means something only for a line replayed to its end. */

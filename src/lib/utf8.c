@@ -102,45 +102,130 @@ static const char latin_ext_a[129] =
 
 /* Why a table and not a Unicode library: names in the games' data are
  * Spanish and English; Latin-1 and Latin Extended-A plus combining marks
- * cover every accent they use, and the fold is documented as exactly this. */
+ * cover every accent they use, and the fold is documented as exactly this.
+ *
+ * The fold is produced a byte at a time, so that comparing and looking up
+ * names (done for every word of every action) allocates nothing. */
+typedef struct fold_cursor {
+	const char *s;
+	size_t i, len;
+	const char *pending;	/* the rest of a multi-byte replacement */
+	size_t npending;
+	char enc[4];
+} fold_cursor;
+
+static void fold_start(fold_cursor *c, const char *s, size_t len)
+{
+	c->s = s;
+	c->i = 0;
+	c->len = len;
+	c->npending = 0;
+}
+
+/* The next byte of the fold, or -1 at its end. */
+static int fold_next(fold_cursor *c)
+{
+	if (c->npending) {
+		c->npending--;
+		return (unsigned char)*c->pending++;
+	}
+	while (c->i < c->len) {
+		unsigned char b = (unsigned char)c->s[c->i];
+		if (b < 0x80) {
+			c->i++;
+			return (b >= 'A' && b <= 'Z') ? b + 32 : b;
+		}
+		uint32_t cp;
+		int n = hg_utf8_decode(c->s + c->i, c->len - c->i, &cp);
+		if (n < 0) {
+			c->i++;
+			return b;	/* kept as it is */
+		}
+		c->i += (size_t)n;
+		const char *rep = NULL;
+		size_t nrep = 0;
+		if (cp >= 0xC0 && cp <= 0xFF && latin1[cp - 0xC0]) {
+			rep = latin1[cp - 0xC0];
+			nrep = strlen(rep);
+		} else if (cp >= 0x100 && cp <= 0x17F) {
+			return (unsigned char)latin_ext_a[cp - 0x100];
+		} else if (cp == 0xAA) {
+			return 'a';	/* ª as in "2ª" */
+		} else if (cp == 0xBA) {
+			return 'o';	/* º */
+		} else if (cp >= 0x300 && cp <= 0x36F) {
+			continue;	/* combining diacritical mark: dropped */
+		} else {
+			memcpy(c->enc, c->s + c->i - (size_t)n, (size_t)n);
+			rep = c->enc;
+			nrep = (size_t)n;
+		}
+		c->pending = rep + 1;
+		c->npending = nrep - 1;
+		return (unsigned char)rep[0];
+	}
+	return -1;
+}
+
 char *hg_name_fold(const char *s)
 {
 	hg_buf b;
 	hg_buf_init(&b);
-	size_t len = strlen(s);
-	for (size_t i = 0; i < len;) {
-		uint32_t cp;
-		int n = hg_utf8_decode(s + i, len - i, &cp);
-		if (n < 0) {
-			hg_buf_putc(&b, s[i]);
-			i++;
-			continue;
-		}
-		i += (size_t)n;
-		if (cp < 0x80) {
-			hg_buf_putc(&b, (char)((cp >= 'A' && cp <= 'Z') ? cp + 32 : cp));
-		} else if (cp >= 0xC0 && cp <= 0xFF && latin1[cp - 0xC0]) {
-			hg_buf_puts(&b, latin1[cp - 0xC0]);
-		} else if (cp >= 0x100 && cp <= 0x17F) {
-			hg_buf_putc(&b, latin_ext_a[cp - 0x100]);
-		} else if (cp == 0xAA) {
-			hg_buf_putc(&b, 'a');	/* ª as in "2ª" */
-		} else if (cp == 0xBA) {
-			hg_buf_putc(&b, 'o');	/* º */
-		} else if (cp >= 0x300 && cp <= 0x36F) {
-			/* combining diacritical mark: dropped */
-		} else {
-			hg_utf8_put(&b, cp);
-		}
-	}
+	fold_cursor c;
+	fold_start(&c, s, strlen(s));
+	for (int x; (x = fold_next(&c)) >= 0;)
+		hg_buf_putc(&b, (char)x);
 	return hg_buf_steal(&b);
+}
+
+size_t hg_name_fold_to(const char *s, char *out, size_t size)
+{
+	size_t n = 0;
+	/* ASCII first, a byte for a byte. */
+	for (; n + 1 < size && (unsigned char)s[n] < 0x80; n++) {
+		char x = s[n];
+		if (x == '\0') {
+			out[n] = '\0';
+			return n;
+		}
+		out[n] = (x >= 'A' && x <= 'Z') ? (char)(x + 32) : x;
+	}
+	fold_cursor c;
+	fold_start(&c, s + n, strlen(s + n));
+	for (int x; (x = fold_next(&c)) >= 0; n++)
+		if (n + 1 < size)
+			out[n] = (char)x;
+	if (size)
+		out[n < size ? n : size - 1] = '\0';
+	return n;
 }
 
 int hg_name_eq(const char *a, const char *b)
 {
-	char *fa = hg_name_fold(a), *fb = hg_name_fold(b);
-	int eq = strcmp(fa, fb) == 0;
-	free(fa);
-	free(fb);
-	return eq;
+	/* ASCII folds byte for byte: compare it in place, and decode only
+	 * from the first byte that is not ASCII. */
+	size_t i = 0;
+	for (;; i++) {
+		unsigned char x = (unsigned char)a[i], y = (unsigned char)b[i];
+		if (x >= 0x80 || y >= 0x80)
+			break;
+		if (x >= 'A' && x <= 'Z')
+			x += 32;
+		if (y >= 'A' && y <= 'Z')
+			y += 32;
+		if (x != y)
+			return 0;
+		if (x == 0)
+			return 1;
+	}
+	fold_cursor ca, cb;
+	fold_start(&ca, a + i, strlen(a + i));
+	fold_start(&cb, b + i, strlen(b + i));
+	for (;;) {
+		int x = fold_next(&ca), y = fold_next(&cb);
+		if (x != y)
+			return 0;
+		if (x < 0)
+			return 1;
+	}
 }

@@ -92,7 +92,8 @@ void hg_buf_clear(hg_buf *b)
 
 void hg_buf_putn(hg_buf *b, const char *s, size_t n)
 {
-	hg_grow((void **)&b->data, &b->cap, b->len + n + 1, 1);
+	if (b->len + n + 1 > b->cap)
+		hg_grow((void **)&b->data, &b->cap, b->len + n + 1, 1);
 	memcpy(b->data + b->len, s, n);
 	b->len += n;
 	b->data[b->len] = '\0';
@@ -105,19 +106,29 @@ void hg_buf_puts(hg_buf *b, const char *s)
 
 void hg_buf_putc(hg_buf *b, char c)
 {
-	hg_buf_putn(b, &c, 1);
+	if (b->len + 2 > b->cap)
+		hg_grow((void **)&b->data, &b->cap, b->len + 2, 1);
+	b->data[b->len++] = c;
+	b->data[b->len] = '\0';
 }
 
 void hg_buf_vprintf(hg_buf *b, const char *fmt, va_list ap)
 {
+	/* One pass when the text fits in what is already there (usually). */
+	if (b->cap - b->len < 64)
+		hg_grow((void **)&b->data, &b->cap, b->len + 64, 1);
 	va_list cp;
 	va_copy(cp, ap);
-	int n = vsnprintf(NULL, 0, fmt, cp);
+	int n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, cp);
 	va_end(cp);
-	if (n < 0)
+	if (n < 0) {
+		b->data[b->len] = '\0';
 		return;
-	hg_grow((void **)&b->data, &b->cap, b->len + (size_t)n + 1, 1);
-	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	}
+	if ((size_t)n >= b->cap - b->len) {
+		hg_grow((void **)&b->data, &b->cap, b->len + (size_t)n + 1, 1);
+		vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	}
 	b->len += (size_t)n;
 }
 

@@ -277,15 +277,15 @@ int enc_apply(hg_state *s, const hg_action *a, hg_diags *d)
 			    s->result);
 		return -1;
 	}
-	/* Diagnostics of a failed try are kept; what else it did is not. */
-	hg_state *work = enc_clone(s);
+	/* In place: an illegal action spoils the state (hg_game_class.apply).
+	 * Its diagnostics are gathered apart, so that a step that fails
+	 * without one still reports "illegal action". */
 	hg_diags local;
 	hg_diags_init(&local);
-	int rc = dispatch(work, a, &local);
+	int rc = dispatch(s, a, &local);
 	if (rc == 0 && local.nerrors == 0) {
-		enc_settle(work);
-		pass_turn_of_fallen(work);
-		enc_state_copy(s, work);
+		enc_settle(s);
+		pass_turn_of_fallen(s);
 		hg_diags_move(d, &local);
 	} else {
 		rc = -1;
@@ -294,7 +294,6 @@ int enc_apply(hg_state *s, const hg_action *a, hg_diags *d)
 		move_errors(d, &local);
 	}
 	hg_diags_free(&local);
-	enc_free_state(work);
 	return rc;
 }
 
