@@ -3,8 +3,10 @@
  *
  * The files are read game by game (the parser streams), so memory holds a
  * bounded number of games whatever the size of the input.  With -j N the
- * reading stays on the main thread, N workers replay the games, and the
- * main thread reports them in input order: the report is the same, byte
+ * reading stays on the main thread, N - 1 workers replay the games, the
+ * main thread replays them too whenever the queue is full (so that N
+ * threads share the work, reading included), and it reports them in input
+ * order: the report is the same, byte
  * for byte but for the time, as with -j 1.  The workers share one session:
  * the data cache is locked, and the loaded data are only read. */
 #include "config.h"
@@ -194,6 +196,25 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+/* The main thread's share: replays the oldest game no worker has taken.
+ * 0 when there is none. */
+static int help_one(check_run *r)
+{
+	pthread_mutex_lock(&r->lock);
+	if (r->taken == r->produced) {
+		pthread_mutex_unlock(&r->lock);
+		return 0;
+	}
+	item *it = &r->slots[r->taken++ % r->nslots];
+	pthread_mutex_unlock(&r->lock);
+	if (it->kind == ITEM_GAME)
+		replay_item(r->session, it);
+	pthread_mutex_lock(&r->lock);
+	it->done = 1;
+	pthread_mutex_unlock(&r->lock);
+	return 1;
+}
+
 /* Whether the next item to report is ready: a worker has taken it (until
  * then a worker may still look at the slot) and, for a game, replayed it.
  * Called with the lock held. */
@@ -245,8 +266,9 @@ static void pool_start(check_run *r)
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->work, NULL);
 	pthread_cond_init(&r->finished, NULL);
+	/* jobs - 1 workers: the main thread is the last of the N */
 	r->threads = hg_xcalloc(r->jobs, sizeof *r->threads);
-	for (unsigned long i = 0; i < r->jobs; i++)
+	for (unsigned long i = 0; i + 1 < r->jobs; i++)
 		if (pthread_create(&r->threads[i], NULL, worker, r) != 0) {
 			cli_error("check", "cannot start a thread: %s", strerror(errno));
 			exit(CLI_EXIT_USAGE);
@@ -259,8 +281,10 @@ static void pool_stop(check_run *r)
 	r->closing = 1;
 	pthread_cond_broadcast(&r->work);
 	pthread_mutex_unlock(&r->lock);
+	while (help_one(r))
+		drain_ready(r);
 	drain(r, r->produced);
-	for (unsigned long i = 0; i < r->jobs; i++)
+	for (unsigned long i = 0; i + 1 < r->jobs; i++)
 		pthread_join(r->threads[i], NULL);
 	free(r->threads);
 	free(r->slots);
@@ -280,8 +304,12 @@ static void submit(check_run *r, item *it)
 		return;
 	}
 	drain_ready(r);
-	if (r->produced - r->printed == r->nslots)
-		drain(r, r->printed + 1);
+	/* A full queue: replay a game here rather than wait for a worker. */
+	while (r->produced - r->printed == r->nslots) {
+		if (!help_one(r))
+			drain(r, r->printed + 1);
+		drain_ready(r);
+	}
 	pthread_mutex_lock(&r->lock);
 	r->slots[r->produced % r->nslots] = *it;
 	r->produced++;
