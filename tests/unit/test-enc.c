@@ -3,7 +3,8 @@
  * records/encrucijada/decks, the Seed's shuffle against its documented
  * derivation, the turn rules, the worked examples of the rule text, and
  * random games through hg_enc_class (legal() against apply(), parse()
- * against format()). */
+ * against format(), the engine's zone sets and remembered activity against
+ * the zones and rule 2). */
 #include "unit.h"
 
 #include <dirent.h>
@@ -612,6 +613,96 @@ START_TEST(worked_examples)
 END_TEST
 
 /* ------------------------------------------------------------ random */
+/* Rule 2, Costo, as the rule text puts it, for the check below: passes
+ * over the town, each activating what the active cards, the tower and the
+ * effects on resources pay for, until nothing changes. */
+static enc_set reference_activity(const hg_state *s, int seat, int res[ENC_MAX_RES])
+{
+	const enc_pool *pool = &s->data->pool;
+	const enc_player *p = &s->p[seat];
+	int base[ENC_MAX_RES] = { 0 }, drain[ENC_MAX_RES] = { 0 };
+	for (int r = 0; r < pool->nres; r++)
+		base[r] = pool->cards[p->tower].provides[r];
+	for (int i = 0; i < s->nmods; i++) {
+		const enc_mod *m = &s->mods[i];
+		if (m->seat != seat || m->res < 0)
+			continue;
+		if (m->src_inst >= 0) {
+			int z = s->p[m->src_seat].inst[m->src_inst].zone;
+			if (z != ENC_Z_TOWN && z != ENC_Z_DUEL)
+				continue;
+		}
+		if (m->res_amount > 0)
+			base[m->res] += m->res_amount;
+		else
+			drain[m->res] -= m->res_amount;
+	}
+	enc_set active = 0;
+	for (;;) {
+		int raw[ENC_MAX_RES], shield[ENC_MAX_RES];
+		for (int r = 0; r < ENC_MAX_RES; r++) {
+			raw[r] = base[r];
+			shield[r] = 0;
+		}
+		for (int i = 0; i < p->ninst; i++) {
+			if (!((active >> i) & 1))
+				continue;
+			const enc_card *c = &pool->cards[p->inst[i].card];
+			for (int r = 0; r < pool->nres; r++) {
+				raw[r] += c->provides[r];
+				if (c->civ >= 0 && pool->civs[c->civ].shielded)
+					shield[r] += c->provides[r];
+			}
+		}
+		for (int r = 0; r < ENC_MAX_RES; r++) {
+			int floor = shield[r] < raw[r] ? shield[r] : raw[r];
+			res[r] = raw[r] - drain[r] > floor ? raw[r] - drain[r] : floor;
+		}
+		enc_set more = active;
+		for (int i = 0; i < p->ninst; i++) {
+			if (p->inst[i].zone != ENC_Z_TOWN || ((active >> i) & 1))
+				continue;
+			const enc_card *c = &pool->cards[p->inst[i].card];
+			int ok = 1;
+			for (int r = 0; r < pool->nres; r++)
+				ok &= res[r] >= c->cost[r];
+			if (ok)
+				more |= (enc_set)1 << i;
+		}
+		if (more == active)
+			return active;
+		active = more;
+	}
+}
+
+/* What the engine keeps to go fast agrees with what it summarises: the
+ * zone sets with each card's zone, the remembered activity with rule 2. */
+static void check_bookkeeping(const hg_state *s)
+{
+	for (int seat = 0; seat < s->nseats; seat++) {
+		const enc_player *p = &s->p[seat];
+		for (int z = ENC_Z_PILE; z <= ENC_Z_DUEL; z++) {
+			enc_set want = 0;
+			for (int i = 0; i < p->ninst; i++)
+				if (p->inst[i].zone == z)
+					want |= (enc_set)1 << i;
+			ck_assert_uint_eq(p->in_zone[z], want);
+		}
+		for (int pile = 0; pile < ENC_PILES; pile++) {
+			enc_set want = 0;
+			for (int i = 0; i < p->ninst; i++)
+				if (p->inst[i].pile == pile)
+					want |= (enc_set)1 << i;
+			ck_assert_uint_eq(p->from_pile[pile], want);
+		}
+		int res[ENC_MAX_RES], want_res[ENC_MAX_RES];
+		enc_set active = hg_enc_activity(s, seat, res);
+		ck_assert_uint_eq(active, reference_activity(s, seat, want_res));
+		for (int r = 0; r < ENC_MAX_RES; r++)
+			ck_assert_int_eq(res[r], want_res[r]);
+	}
+}
+
 /* Random games end; every listed action is legal; each formats and parses
  * back to the same text. */
 START_TEST(random_games_end_and_round_trip)
@@ -686,6 +777,7 @@ START_TEST(random_games_end_and_round_trip)
 			dump(&g.d);
 		ck_assert_int_eq(rc, 0);
 		ck_assert_uint_eq(g.d.n, 0);
+		check_bookkeeping(g.st);
 		for (size_t i = 0; i < l.n; i++)
 			hg_enc_class.free_action(l.v[i]);
 		free(l.v);

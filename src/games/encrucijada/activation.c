@@ -12,118 +12,164 @@
 /* Does modifier m still hold?  Its source must be on the table and active
  * (rule 2, Efectos: "si esta carta es descartada o no puede pagarse su
  * costo durante la vuelta, el efecto se termina inmediatamente"). */
-static int mod_source_ok(const hg_state *s, const enc_mod *m, int seat_checked,
-			 const int *active)
+static int mod_source_ok(const hg_state *s, const enc_mod *m)
 {
 	if (m->src_inst < 0)
 		return 1;	/* the tower: never leaves */
 	const enc_inst *c = &s->p[m->src_seat].inst[m->src_inst];
 	if (c->zone == ENC_Z_DUEL)
 		return 1;	/* the attacking card: checked when revealed */
-	if (c->zone != ENC_Z_TOWN)
-		return 0;
-	if (m->src_seat == seat_checked && active)
-		return active[m->src_inst];
-	return 1;
+	return c->zone == ENC_Z_TOWN;
+}
+
+/* Does any effect give or take the seat's resources now (RESOURCE and
+ * DRAIN steps)? */
+static int resources_touched(const hg_state *s, int seat)
+{
+	for (int i = 0; i < s->nmods; i++) {
+		const enc_mod *m = &s->mods[i];
+		if (m->seat == seat && m->res >= 0 && mod_source_ok(s, m))
+			return 1;
+	}
+	return 0;
 }
 
 /* The least fixed point: start with no town card active, add every card
  * whose cost the resources cover, repeat.  A card's own resources never pay
- * for itself (herald-encrucijada(7), ruling 3). */
-void enc_activity(const hg_state *s, int seat, int active[ENC_MAX_DECK], int res[ENC_MAX_RES])
+ * for itself (herald-encrucijada(7), ruling 3).  Each pass activates what
+ * the resources of the pass before cover, so the order in which the town is
+ * looked at does not matter: it is scanned unsorted, and the resources grow
+ * by what each newly active card provides. */
+static enc_set fixed_point(const hg_state *s, int seat, int res[ENC_MAX_RES])
 {
 	const enc_pool *pool = &s->data->pool;
 	const enc_player *p = &s->p[seat];
 	const enc_card *tower = &pool->cards[p->tower];
-	int base[ENC_MAX_RES], drain[ENC_MAX_RES];
+	int raw[ENC_MAX_RES], shield[ENC_MAX_RES], drain[ENC_MAX_RES];
 	for (int r = 0; r < ENC_MAX_RES; r++) {
-		base[r] = tower->provides[r];
+		raw[r] = tower->provides[r];
+		shield[r] = 0;
 		drain[r] = 0;
 	}
 	for (int i = 0; i < s->nmods; i++) {
 		const enc_mod *m = &s->mods[i];
-		if (m->seat != seat || m->res < 0 || !mod_source_ok(s, m, -1, NULL))
+		if (m->seat != seat || m->res < 0 || !mod_source_ok(s, m))
 			continue;
 		if (m->res_amount > 0)
-			base[m->res] += m->res_amount;
+			raw[m->res] += m->res_amount;
 		else
 			drain[m->res] -= m->res_amount;
 	}
-	memset(active, 0, sizeof(int) * ENC_MAX_DECK);
-	int town[ENC_MAX_DECK];
-	int n = enc_zone_list(s, seat, ENC_Z_TOWN, town);
+	enc_set active = 0;
+	/* The town cards not active yet, and their cards. */
+	int waiting[ENC_MAX_DECK];
+	const enc_card *card[ENC_MAX_DECK];
+	int n = 0;
+	for (enc_set town = p->in_zone[ENC_Z_TOWN]; town; town &= town - 1) {
+		int i = enc_set_first(town);
+		waiting[n] = i;
+		card[n++] = &pool->cards[p->inst[i].card];
+	}
 	for (;;) {
-		int raw[ENC_MAX_RES], shield[ENC_MAX_RES];
-		for (int r = 0; r < ENC_MAX_RES; r++) {
-			raw[r] = base[r];
-			shield[r] = 0;
-		}
-		for (int k = 0; k < n; k++) {
-			if (!active[town[k]])
-				continue;
-			const enc_card *c = enc_card_of(s, seat, town[k]);
-			int shielded = c->civ >= 0 && pool->civs[c->civ].shielded;
-			for (int r = 0; r < pool->nres; r++) {
-				raw[r] += c->provides[r];
-				if (shielded)
-					shield[r] += c->provides[r];
-			}
-		}
 		/* rule 2: what the Pacificadores provide no effect takes away. */
 		for (int r = 0; r < ENC_MAX_RES; r++) {
 			int left = raw[r] - drain[r];
 			int floor = shield[r] < raw[r] ? shield[r] : raw[r];
 			res[r] = left > floor ? left : floor;
 		}
-		int changed = 0;
+		int kept = 0, changed = 0;
 		for (int k = 0; k < n; k++) {
-			if (active[town[k]])
-				continue;
-			const enc_card *c = enc_card_of(s, seat, town[k]);
+			const enc_card *c = card[k];
 			int ok = 1;
-			for (int r = 0; r < pool->nres && ok; r++)
-				if (res[r] < c->cost[r])
+			for (int j = 0; j < c->ncost && ok; j++)
+				if (res[c->cost_list[j]] < c->cost[c->cost_list[j]])
 					ok = 0;
-			if (ok) {
-				active[town[k]] = 1;
-				changed = 1;
+			if (!ok) {
+				waiting[kept] = waiting[k];
+				card[kept++] = c;
+				continue;
+			}
+			active |= (enc_set)1 << waiting[k];
+			changed = 1;
+			int shielded = c->civ >= 0 && pool->civs[c->civ].shielded;
+			for (int j = 0; j < c->nprovides; j++) {
+				int r = c->provides_list[j];
+				raw[r] += c->provides[r];
+				if (shielded)
+					shield[r] += c->provides[r];
 			}
 		}
+		n = kept;
 		if (!changed)
-			break;
+			return active;
 	}
+}
+
+/* Without effects on its resources a seat's activity follows from its
+ * town alone (the cards of the town's instances are known and stay what
+ * they are): enc_settle remembers it in enc_player.memo_*. */
+enc_set enc_activity(const hg_state *s, int seat, int res[ENC_MAX_RES])
+{
+	const enc_player *p = &s->p[seat];
+	if (p->memo_town == p->in_zone[ENC_Z_TOWN] && !resources_touched(s, seat)) {
+		memcpy(res, p->memo_res, sizeof p->memo_res);
+		return p->memo_active;
+	}
+	return fixed_point(s, seat, res);
+}
+
+uint64_t hg_enc_activity(const hg_state *s, int seat, int res[ENC_MAX_RES])
+{
+	return enc_activity(s, seat, res);
+}
+
+static enc_set settle_activity(hg_state *s, int seat, int res[ENC_MAX_RES])
+{
+	enc_player *p = &s->p[seat];
+	if (resources_touched(s, seat))
+		return fixed_point(s, seat, res);
+	if (p->memo_town != p->in_zone[ENC_Z_TOWN]) {
+		p->memo_active = fixed_point(s, seat, p->memo_res);
+		p->memo_town = p->in_zone[ENC_Z_TOWN];
+	}
+	memcpy(res, p->memo_res, sizeof p->memo_res);
+	return p->memo_active;
 }
 
 void enc_resources(const hg_state *s, int seat, int out[ENC_MAX_RES])
 {
-	int active[ENC_MAX_DECK];
-	enc_activity(s, seat, active, out);
+	enc_activity(s, seat, out);
 }
 
 int enc_is_active(const hg_state *s, int seat, int inst)
 {
 	const enc_inst *c = &s->p[seat].inst[inst];
 	if (c->zone == ENC_Z_TOWN) {
-		int active[ENC_MAX_DECK], res[ENC_MAX_RES];
-		enc_activity(s, seat, active, res);
-		return active[inst];
+		int res[ENC_MAX_RES];
+		return (enc_activity(s, seat, res) >> inst) & 1;
 	}
 	if (c->card < 0)
 		return 0;
 	return enc_can_activate(s, seat, c->card);
 }
 
+/* Do the resources `res` cover the card's cost (rule 2, Costo)? */
+static int covers(const hg_state *s, const int res[ENC_MAX_RES], int card)
+{
+	const enc_card *c = &s->data->pool.cards[card];
+	for (int j = 0; j < c->ncost; j++)
+		if (res[c->cost_list[j]] < c->cost[c->cost_list[j]])
+			return 0;
+	return 1;
+}
+
 /* A card outside the town (revealed in battle, turned up) activates when
  * the town and the tower cover its cost. */
 int enc_can_activate(const hg_state *s, int seat, int card)
 {
-	const enc_card *c = &s->data->pool.cards[card];
 	int res[ENC_MAX_RES];
 	enc_resources(s, seat, res);
-	for (int r = 0; r < s->data->pool.nres; r++)
-		if (res[r] < c->cost[r])
-			return 0;
-	return 1;
+	return covers(s, res, card);
 }
 
 static int mod_reaches(const hg_state *s, const enc_mod *m, int seat, int inst)
@@ -154,7 +200,7 @@ int enc_value(const hg_state *s, int seat, int inst)
 	int v = c ? c->value : 0;
 	for (int i = 0; i < s->nmods; i++) {
 		const enc_mod *m = &s->mods[i];
-		if (m->value && mod_reaches(s, m, seat, inst) && mod_source_ok(s, m, -1, NULL))
+		if (m->value && mod_reaches(s, m, seat, inst) && mod_source_ok(s, m))
 			v += m->value;
 	}
 	return v - s->p[seat].wear;
@@ -166,7 +212,7 @@ unsigned enc_marks(const hg_state *s, int seat, int inst)
 	unsigned marks = c ? c->marks : 0;
 	for (int i = 0; i < s->nmods; i++) {
 		const enc_mod *m = &s->mods[i];
-		if (m->marks && mod_reaches(s, m, seat, inst) && mod_source_ok(s, m, -1, NULL))
+		if (m->marks && mod_reaches(s, m, seat, inst) && mod_source_ok(s, m))
 			marks |= m->marks;
 	}
 	return marks;
@@ -270,12 +316,12 @@ int enc_banned(const hg_state *s, int seat, enc_forbid what)
 
 static int gone_source(const hg_state *s, const enc_mod *m, const void *arg)
 {
-	const int *active = arg;	/* [seat][inst] */
+	const enc_set *active = arg;	/* by seat */
 	if (m->src_inst < 0)
 		return 0;
 	const enc_inst *c = &s->p[m->src_seat].inst[m->src_inst];
 	if (c->zone == ENC_Z_TOWN)
-		return !active[m->src_seat * ENC_MAX_DECK + m->src_inst];
+		return !((active[(int)m->src_seat] >> m->src_inst) & 1);
 	if (c->zone == ENC_Z_DUEL)
 		return 0;
 	return 1;
@@ -289,32 +335,43 @@ static int gone_source(const hg_state *s, const enc_mod *m, const void *arg)
  * these can cause another. */
 void enc_settle(hg_state *s)
 {
+	/* Each seat's resources, while they describe the state as it stands
+	 * (fresh): the duel and victory checks then need not work them out
+	 * again. */
+	int res[ENC_MAX_SEATS][ENC_MAX_RES];
+	int fresh = 0;
 	for (int guard = 0; guard < 4 * ENC_MAX_DECK; guard++) {
-		int active[ENC_MAX_SEATS * ENC_MAX_DECK];
-		int res[ENC_MAX_RES];
+		enc_set active[ENC_MAX_SEATS];
 		for (int p = 0; p < s->nseats; p++)
-			enc_activity(s, p, &active[p * ENC_MAX_DECK], res);
+			active[p] = settle_activity(s, p, res[p]);
 		int before = s->nmods;
 		drop_mods(s, gone_source, active);
 		int changed = s->nmods != before;
+		fresh = !changed;
 		if (s->war.stage != ENC_WAR_NONE) {
 			if (s->war.att_card >= 0) {
-				const enc_inst *c = &s->p[s->war.att].inst[s->war.att_card];
-				if (c->card >= 0 && !enc_can_activate(s, s->war.att, c->card)) {
-					enc_duel_deactivated(s, s->war.att);
+				int seat = s->war.att;
+				const enc_inst *c = &s->p[seat].inst[s->war.att_card];
+				if (c->card >= 0 && !(fresh ? covers(s, res[seat], c->card) :
+						      enc_can_activate(s, seat, c->card))) {
+					enc_duel_deactivated(s, seat);
 					changed = 1;
+					fresh = 0;
 				}
 			}
 			if (s->war.stage != ENC_WAR_NONE && s->war.def_card >= 0) {
-				const enc_inst *c = &s->p[s->war.def].inst[s->war.def_card];
-				if (c->card >= 0 && !enc_can_activate(s, s->war.def, c->card)) {
-					enc_duel_deactivated(s, s->war.def);
+				int seat = s->war.def;
+				const enc_inst *c = &s->p[seat].inst[s->war.def_card];
+				if (c->card >= 0 && !(fresh ? covers(s, res[seat], c->card) :
+						      enc_can_activate(s, seat, c->card))) {
+					enc_duel_deactivated(s, seat);
 					changed = 1;
+					fresh = 0;
 				}
 			}
 		}
 		if (!changed)
 			break;
 	}
-	enc_check_victory(s);
+	enc_check_victory(s, fresh ? (const int (*)[ENC_MAX_RES])res : NULL);
 }

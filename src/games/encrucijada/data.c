@@ -329,6 +329,15 @@ static int bind_card_names(enc_pool *pool, const hg_ynode *c, int index, hg_diag
 	return rc;
 }
 
+/* The resources with a non-zero amount, in order. */
+static void list_amounts(const int amount[ENC_MAX_RES], signed char *list, int *n)
+{
+	*n = 0;
+	for (int r = 0; r < ENC_MAX_RES; r++)
+		if (amount[r] != 0)
+			list[(*n)++] = (signed char)r;
+}
+
 /* One card or tower (rule 2): see CARD FILES in the manual. */
 static int load_card(enc_pool *pool, const hg_ynode *c, int civ, int tower, hg_diags *d)
 {
@@ -445,6 +454,8 @@ static int load_card(enc_pool *pool, const hg_ynode *c, int civ, int tower, hg_d
 		card_free(&card);
 		return -1;
 	}
+	list_amounts(card.provides, card.provides_list, &card.nprovides);
+	list_amounts(card.cost, card.cost_list, &card.ncost);
 	HG_GROW(pool->cards, pool->capcards, pool->ncards + 1);
 	int index = (int)pool->ncards;
 	pool->cards[pool->ncards++] = card;

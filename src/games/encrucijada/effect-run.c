@@ -149,7 +149,8 @@ static int apply_outcomes(hg_state *s, const enc_use *u, run_ctx *rc, int step)
 /* Runs the effect's steps in order on s.  Any step that cannot be done
  * fails the whole effect (rule 2, Efectos: "si una de las partes del efecto
  * no se puede realizar o falta algo, entonces nada del efecto se puede
- * hacer"): the caller runs on a copy and keeps it only on success. */
+ * hacer"): the caller undoes a failed run (or, for an illegal action,
+ * leaves the spoiled position to be freed). */
 static int run_steps(hg_state *s, const enc_use *u, run_ctx *rc)
 {
 	const enc_effect *e = use_card(s, u)->effect;
@@ -820,13 +821,19 @@ int enc_apply_use(hg_state *s, const hg_action *a, hg_diags *d)
 	if (bind_choices(s, &u, a, d) != 0 || bind_outcome(s, &u, a, d) != 0)
 		return -1;
 
-	/* Every step must be possible now: try them on a copy. */
+	/* Every step must be possible now.  An effect that nobody answers
+	 * happens now: its steps run on the position itself (an impossible one
+	 * makes the action illegal, and the position is then spoiled anyway,
+	 * as hg_game_class.apply allows).  One that waits in an exchange is
+	 * tried on a copy. */
+	int now = u.target < 0 && !s->ex.active;
 	hg_state trial;
-	memcpy(&trial, s, sizeof trial);
+	if (!now)
+		enc_state_scratch(&trial, s);
 	run_ctx rc;
 	hg_buf_init(&rc.why);
 	rc.step = 0;
-	int ok = run_steps(&trial, &u, &rc);
+	int ok = run_steps(now ? s : &trial, &u, &rc);
 	if (ok != 0) {
 		impossible(s, &u, &c->effect->steps[rc.step], a->src_pos, d, rc.why.data);
 		hg_buf_free(&rc.why);
@@ -841,7 +848,9 @@ int enc_apply_use(hg_state *s, const hg_action *a, hg_diags *d)
 				hg_diag_note(dg, "the card says: \"%s\"", c->effect->steps[i].text);
 	}
 	mark_used(s, &u);
-	if (u.target >= 0 && !s->ex.active) {
+	if (now) {
+		/* Nobody to answer: the steps have run. */
+	} else if (u.target >= 0 && !s->ex.active) {
 		/* The target may answer first (rule 2, Efectos: "Él podrá activar
 		 * todas las cartas que quiera y usar sus efectos"). */
 		s->ex.active = 1;
@@ -849,13 +858,9 @@ int enc_apply_use(hg_state *s, const hg_action *a, hg_diags *d)
 		s->ex.n = 0;
 		u.order = 0;
 		s->ex.uses[s->ex.n++] = u;
-	} else if (s->ex.active) {
+	} else {
 		u.order = (signed char)s->ex.n;
 		s->ex.uses[s->ex.n++] = u;
-	} else {
-		/* Nobody to answer: it happens now (the trial is the result). */
-		enc_state_copy(s, &trial);
-		mark_used(s, &u);
 	}
 	if (s->phase == ENC_PH_B && s->current == a->seat && s->war.stage == ENC_WAR_NONE)
 		s->phase = ENC_PH_C;
@@ -916,21 +921,22 @@ int enc_apply_pass(hg_state *s, const hg_action *a, hg_diags *d)
 	}
 	s->ex.active = 0;
 	s->ex.n = 0;
+	/* Each effect runs on the position itself; one that fails part-way
+	 * is undone from the copy taken before it. */
 	run_ctx rc;
 	hg_buf_init(&rc.why);
-	hg_state *trial = enc_clone(s);
+	hg_state before;
 	for (int i = 0; i < n; i++) {
 		const enc_use *u = &order[i];
 		if (!enc_alive(s, u->seat) || (u->target >= 0 && !enc_alive(s, u->target)) ||
 		    !source_holds(s, u))
 			continue;	/* void */
-		enc_state_copy(trial, s);
-		if (run_steps(trial, u, &rc) == 0) {
-			enc_state_copy(s, trial);
+		enc_state_scratch(&before, s);
+		if (run_steps(s, u, &rc) == 0)
 			enc_settle(s);
-		}
+		else
+			enc_state_scratch(s, &before);
 	}
-	enc_free_state(trial);
 	hg_buf_free(&rc.why);
 	return 0;
 }

@@ -169,6 +169,10 @@ typedef struct enc_card {
 	int value;		/* towers: the resistance */
 	int provides[ENC_MAX_RES];
 	int cost[ENC_MAX_RES];
+	/* The resources with a non-zero amount in provides[] and cost[], for
+	 * the activation checks that run after every action. */
+	signed char provides_list[ENC_MAX_RES], cost_list[ENC_MAX_RES];
+	int nprovides, ncost;
 	unsigned marks;		/* characteristics, invade, defence */
 	char *klass;
 	int evento;		/* class EVENTO: one level more priority */
@@ -229,6 +233,38 @@ typedef enum enc_zone {
 	ENC_Z_DUEL		/* revealed and fighting: see war.c */
 } enc_zone;
 
+/* A set of a player's card instances, one bit each. */
+typedef uint64_t enc_set;
+_Static_assert(ENC_MAX_DECK <= 64, "an enc_set holds every instance of a player");
+
+static inline int enc_set_first(enc_set set)	/* set != 0 */
+{
+#if defined(__GNUC__)
+	return __builtin_ctzll(set);
+#else
+	int i = 0;
+	while (!(set & 1)) {
+		set >>= 1;
+		i++;
+	}
+	return i;
+#endif
+}
+
+static inline int enc_set_count(enc_set set)
+{
+#if defined(__GNUC__)
+	return __builtin_popcountll(set);
+#else
+	int n = 0;
+	for (; set; set &= set - 1)
+		n++;
+	return n;
+#endif
+}
+
+#define ENC_NO_TOWN (~(enc_set)0)	/* more instances than a deck has */
+
 /* One physical card of a player. */
 typedef struct enc_inst {
 	short card;		/* pool index, -1 while unseen (no Seed) */
@@ -259,6 +295,15 @@ typedef struct enc_player {
 	int eliminated;		/* 0, or an ENC_LOST_* reason */
 	int ninst;
 	enc_inst inst[ENC_MAX_DECK];
+	/* The instances in each zone (kept by state.c with inst[].zone) and
+	 * the ones each pile started with: zone lists without a scan. */
+	enc_set in_zone[ENC_Z_DUEL + 1];
+	enc_set from_pile[ENC_PILES];
+	/* enc_activity's memo (activation.c): for the town memo_town, without
+	 * effects on resources, the active cards and the resources.  No town
+	 * is ENC_NO_TOWN. */
+	enc_set memo_town, memo_active;
+	int memo_res[ENC_MAX_RES];
 	enc_stack stacks[ENC_MAX_STACKS];
 	int wear;		/* desgaste, this turn (rule 6.D2) */
 	int credits;		/* puts owed for hidden cards taken back (rule 3) */
@@ -350,8 +395,8 @@ typedef struct enc_use {
 typedef struct enc_exchange {
 	int active;
 	int target;
-	enc_use uses[ENC_MAX_PENDING];
 	int n;
+	enc_use uses[ENC_MAX_PENDING];
 } enc_exchange;
 
 typedef enum enc_war_stage {
@@ -381,13 +426,14 @@ typedef enum enc_phase {
 
 typedef struct enc_shared enc_shared;	/* names, seed: shared by clones */
 
+/* The scalars come first and the arrays last, each with its count before
+ * it, so that a copy takes only the live part (enc_state_copy). */
 struct hg_state {
 	const hg_gdata *data;
 	enc_shared *sh;
 	int nseats;
 	int nteams;
 	int seeded;
-	enc_player p[ENC_MAX_SEATS];
 
 	unsigned turn;		/* 0 during set-up, then 1, 2, ... */
 	int current;		/* whose turn (or set-up) it is */
@@ -399,16 +445,18 @@ struct hg_state {
 
 	enc_war war;
 	int wars;		/* wars so far */
-	enc_exchange ex;
-	enc_mod mods[ENC_MAX_MODS];
-	int nmods;
-	enc_ban bans[ENC_MAX_BANS];
-	int nbans;
 	unsigned seq;		/* orders cards put into the town */
 
 	int over;
 	int winner_team;	/* -1: a draw */
 	char result[64];
+
+	int nmods;
+	int nbans;
+	enc_player p[ENC_MAX_SEATS];	/* nseats of them */
+	enc_mod mods[ENC_MAX_MODS];
+	enc_ban bans[ENC_MAX_BANS];
+	enc_exchange ex;		/* last: its uses are most of the size */
 };
 
 struct enc_shared {
@@ -488,6 +536,10 @@ hg_state *enc_setup(const hg_gdata *data, const hg_game_record *rec, hg_diags *d
 hg_state *enc_clone(const hg_state *s);
 void enc_free_state(hg_state *s);
 void enc_state_copy(hg_state *dst, const hg_state *src);
+/* A scratch copy (a trial, an undo point) that borrows src's shared part:
+ * it must not outlive the state it came from and is never freed; copying
+ * it back into that state is the undo. */
+void enc_state_scratch(hg_state *dst, const hg_state *src);
 const char *enc_seat_name(int seat);	/* "P1" ... */
 int enc_find_seat(const hg_state *s, const char *word);
 const enc_card *enc_card_of(const hg_state *s, int seat, int inst);
@@ -516,8 +568,10 @@ int enc_next_seat(const hg_state *s, int seat);
 
 /* ------------------------------------------------------------ activation.c */
 void enc_resources(const hg_state *s, int seat, int out[ENC_MAX_RES]);
-/* Town cards' activity into active[] (indexed by instance). */
-void enc_activity(const hg_state *s, int seat, int active[ENC_MAX_DECK], int res[ENC_MAX_RES]);
+/* The seat's active town cards, and its resources into res[]. */
+enc_set enc_activity(const hg_state *s, int seat, int res[ENC_MAX_RES]);
+/* The same, exported for the unit tests. */
+uint64_t hg_enc_activity(const hg_state *s, int seat, int res[ENC_MAX_RES]);
 int enc_is_active(const hg_state *s, int seat, int inst);
 int enc_can_activate(const hg_state *s, int seat, int card);
 int enc_value(const hg_state *s, int seat, int inst);
@@ -584,10 +638,16 @@ void enc_war_end(hg_state *s);
 void enc_army_available(const hg_state *s, int seat, int stacks[ENC_MAX_STACKS], int *n);
 
 /* ------------------------------------------------------------ victory.c */
-void enc_check_victory(hg_state *s);
+/* The victory checks; res_now, when not NULL, holds each seat's resources
+ * in the state as it stands (enc_settle has just worked them out). */
+void enc_check_victory(hg_state *s, const int (*res_now)[ENC_MAX_RES]);
 void enc_eliminate(hg_state *s, int seat, int why);
 int enc_team_threshold(const hg_state *s, int team);
-int enc_alive(const hg_state *s, int seat);
+
+static inline int enc_alive(const hg_state *s, int seat)
+{
+	return !s->p[seat].eliminated;
+}
 
 /* ------------------------------------------------------------ notation.c */
 enc_patterns *enc_patterns_new(void);

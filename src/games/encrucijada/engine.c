@@ -1,7 +1,7 @@
 /* engine.c - Encrucijada: Guerra de las Épocas as an hg_game_class: the data
  * a record needs (card pool and decks), and the dispatch of each action to
- * the rule it is checked by.  An action is tried on a copy of the position
- * and kept only when legal, so an illegal action leaves nothing behind. */
+ * the rule it is checked by.  An action is applied in place; after an
+ * illegal one the position is spoiled and only freed (hg_game_class.apply). */
 #include "config.h"
 
 #include <stdio.h>

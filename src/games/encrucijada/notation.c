@@ -43,13 +43,55 @@ static const char *const sources[P_COUNT] = {
 
 struct enc_patterns {
 	hg_pattern *p[P_COUNT];
+	/* The first two letters of each action pattern's verbs, lowercase,
+	 * pair after pair.  Every pattern begins "(?:verb|verb...)" with verbs
+	 * whose first two characters are ASCII letters, and (caseless) those
+	 * match ASCII letters only when they are the same letters: an action
+	 * that begins with two other ASCII letters is not tried against that
+	 * pattern, so that most actions cost one match, not one per kind of
+	 * action listed before theirs. */
+	char initials[P_REF][16];
 };
+
+static int ascii_lower(char c)
+{
+	c = (char)(c | 0x20);
+	return c >= 'a' && c <= 'z' ? c : -1;
+}
+
+static void verb_initials(const char *src, char *out, size_t size)
+{
+	size_t n = 0;
+	if (strncmp(src, "(?:", 3) != 0)
+		abort();	/* every action pattern begins with its verbs */
+	for (const char *v = src + 3;; v = strchr(v, '|') + 1) {
+		if (ascii_lower(v[0]) < 0 || ascii_lower(v[1]) < 0 || n + 3 > size)
+			abort();
+		out[n++] = (char)ascii_lower(v[0]);
+		out[n++] = (char)ascii_lower(v[1]);
+		const char *bar = strchr(v, '|'), *end = strchr(v, ')');
+		if (!bar || bar > end)
+			break;
+	}
+	out[n] = '\0';
+}
+
+/* Can an action beginning with the letters a, b match pattern i? */
+static int may_begin(const enc_patterns *ps, int i, int a, int b)
+{
+	for (const char *v = ps->initials[i]; *v; v += 2)
+		if (v[0] == a && v[1] == b)
+			return 1;
+	return 0;
+}
 
 enc_patterns *enc_patterns_new(void)
 {
 	enc_patterns *ps = hg_xcalloc(1, sizeof *ps);
 	for (int i = 0; i < P_COUNT; i++)
 		ps->p[i] = hg_pattern_new(sources[i]);
+	for (int i = 0; i < P_REF; i++)
+		verb_initials(sources[i], ps->initials[i], sizeof ps->initials[i]);
 	return ps;
 }
 
@@ -580,8 +622,12 @@ hg_action *enc_parse(const hg_state *s, const hg_action_text *t, hg_diags *d)
 		return NULL;
 	}
 	const char *text = t->text ? t->text : "";
+	const enc_patterns *pat = s->data->pat;
+	/* An action that begins with two ASCII letters is tried only against
+	 * the patterns with a verb that begins so (enc_patterns.initials). */
+	int a = ascii_lower(text[0]), b = a < 0 ? -1 : ascii_lower(text[1]);
 	for (int i = 0; i < P_REF; i++)
-		if (hg_pattern_match(s->data->pat->p[i], text, &c.m))
+		if ((b < 0 || may_begin(pat, i, a, b)) && hg_pattern_match(pat->p[i], text, &c.m))
 			return parse_body(&c, i, seat);
 	hg_diag *dg = hg_diag_add(d, HG_ERROR, t->pos, "enc.syntax",
 				  "'%s' is no Encrucijada action", text);

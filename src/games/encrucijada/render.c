@@ -27,15 +27,15 @@ static void resources(const hg_state *s, int seat, hg_buf *out)
 
 static void town(const hg_state *s, int seat, hg_buf *out)
 {
-	int v[ENC_MAX_DECK], active[ENC_MAX_DECK], res[ENC_MAX_RES];
+	int v[ENC_MAX_DECK], res[ENC_MAX_RES];
 	int n = enc_zone_list(s, seat, ENC_Z_TOWN, v);
-	enc_activity(s, seat, active, res);
+	enc_set active = enc_activity(s, seat, res);
 	if (n == 0)
 		hg_buf_puts(out, "empty");
 	for (int i = 0; i < n; i++) {
 		const enc_card *c = enc_card_of(s, seat, v[i]);
 		hg_buf_printf(out, "%s%s %d", i ? ", " : "", c->id, enc_value(s, seat, v[i]));
-		if (!active[v[i]])
+		if (!((active >> v[i]) & 1))
 			hg_buf_puts(out, " (inactive)");
 		else if (enc_effect_used(s, seat, v[i]))
 			hg_buf_puts(out, " (effect used)");

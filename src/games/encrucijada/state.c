@@ -3,6 +3,7 @@
  * the town, the discard, or fighting in a duel. */
 #include "config.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,11 +45,6 @@ int enc_teammates(const hg_state *s, int a, int b)
 	return s->p[a].team == s->p[b].team;
 }
 
-int enc_alive(const hg_state *s, int seat)
-{
-	return !s->p[seat].eliminated;
-}
-
 /* The next seat in turn order still in the game (rule 5: turn order is the
  * seat order). */
 int enc_next_seat(const hg_state *s, int seat)
@@ -74,13 +70,33 @@ static void sort_by_order(const enc_player *p, int *v, int n)
 	}
 }
 
+/* The instances of a set in index order, as a scan of inst[] finds them. */
+static int set_list(enc_set set, int *out)
+{
+	int n = 0;
+	for (; set; set &= set - 1)
+		out[n++] = enc_set_first(set);
+	return n;
+}
+
+/* Puts an instance in a zone, keeping the player's zone sets. */
+static void set_zone(enc_player *p, int inst, enc_zone zone)
+{
+	enc_set bit = (enc_set)1 << inst;
+	p->in_zone[(int)p->inst[inst].zone] &= ~bit;
+	p->in_zone[zone] |= bit;
+	p->inst[inst].zone = (signed char)zone;
+}
+
 int enc_stack_list(const hg_state *s, int seat, int stack, int *out)
 {
 	const enc_player *p = &s->p[seat];
 	int n = 0;
-	for (int i = 0; i < p->ninst; i++)
-		if (p->inst[i].zone == ENC_Z_STACK && p->inst[i].stack == stack)
+	for (enc_set set = p->in_zone[ENC_Z_STACK]; set; set &= set - 1) {
+		int i = enc_set_first(set);
+		if (p->inst[i].stack == stack)
 			out[n++] = i;
+	}
 	sort_by_order(p, out, n);
 	return n;
 }
@@ -89,19 +105,15 @@ int enc_stack_count(const hg_state *s, int seat, int stack)
 {
 	const enc_player *p = &s->p[seat];
 	int n = 0;
-	for (int i = 0; i < p->ninst; i++)
-		if (p->inst[i].zone == ENC_Z_STACK && p->inst[i].stack == stack)
-			n++;
+	for (enc_set set = p->in_zone[ENC_Z_STACK]; set; set &= set - 1)
+		n += p->inst[enc_set_first(set)].stack == stack;
 	return n;
 }
 
 int enc_pile_list(const hg_state *s, int seat, int pile, int *out)
 {
 	const enc_player *p = &s->p[seat];
-	int n = 0;
-	for (int i = 0; i < p->ninst; i++)
-		if (p->inst[i].zone == ENC_Z_PILE && p->inst[i].pile == pile)
-			out[n++] = i;
+	int n = set_list(p->in_zone[ENC_Z_PILE] & p->from_pile[pile], out);
 	sort_by_order(p, out, n);
 	return n;
 }
@@ -109,22 +121,14 @@ int enc_pile_list(const hg_state *s, int seat, int pile, int *out)
 int enc_zone_list(const hg_state *s, int seat, enc_zone zone, int *out)
 {
 	const enc_player *p = &s->p[seat];
-	int n = 0;
-	for (int i = 0; i < p->ninst; i++)
-		if (p->inst[i].zone == (signed char)zone)
-			out[n++] = i;
+	int n = set_list(p->in_zone[zone], out);
 	sort_by_order(p, out, n);
 	return n;
 }
 
 int enc_zone_count(const hg_state *s, int seat, enc_zone zone)
 {
-	const enc_player *p = &s->p[seat];
-	int n = 0;
-	for (int i = 0; i < p->ninst; i++)
-		if (p->inst[i].zone == (signed char)zone)
-			n++;
-	return n;
+	return enc_set_count(s->p[seat].in_zone[zone]);
 }
 
 /* The first letter no stack uses (and no used army of a war claims). */
@@ -174,7 +178,7 @@ static void leave_zone(hg_state *s, int seat, int inst, enc_zone to)
 	 * como nuevo)"); a duel card is still the army's. */
 	if (!(from == ENC_Z_DUEL && to == ENC_Z_STACK) && !(from == ENC_Z_STACK && to == ENC_Z_DUEL))
 		c->used_seat = -1;
-	c->zone = (signed char)to;
+	set_zone(&s->p[seat], inst, to);
 	c->stack = -1;
 	if (from == ENC_Z_STACK)
 		enc_stack_renumber(s, seat, stack);
@@ -194,7 +198,7 @@ void enc_stack_insert(hg_state *s, int seat, int inst, int stack, int pos)
 		v[i] = v[i - 1];
 	v[pos - 1] = inst;
 	enc_inst *c = &s->p[seat].inst[inst];
-	c->zone = ENC_Z_STACK;
+	set_zone(&s->p[seat], inst, ENC_Z_STACK);
 	c->stack = (signed char)stack;
 	for (int i = 0; i <= n; i++)
 		s->p[seat].inst[v[i]].order = (short)i;
@@ -493,12 +497,15 @@ hg_state *enc_setup(const hg_gdata *data, const hg_game_record *rec, hg_diags *d
 		p->tower = deck->tower;
 		p->resistance = data->pool.cards[deck->tower].value;
 		p->tower_used_seat = -1;
+		p->memo_town = ENC_NO_TOWN;
 		for (int pile = 0; pile < ENC_PILES; pile++) {
 			int cards[ENC_MAX_DECK];
 			memcpy(cards, deck->pile[pile], sizeof(int) * (size_t)deck->pile_n[pile]);
 			if (s->seeded)
 				shuffle_pile(s->sh->seed, i, pile, cards, deck->pile_n[pile]);
 			for (int c = 0; c < deck->pile_n[pile]; c++) {
+				p->in_zone[ENC_Z_PILE] |= (enc_set)1 << p->ninst;
+				p->from_pile[pile] |= (enc_set)1 << p->ninst;
 				enc_inst *in = &p->inst[p->ninst++];
 				in->card = (short)(s->seeded ? cards[c] : -1);
 				in->pile = (signed char)pile;
@@ -525,20 +532,41 @@ hg_state *enc_setup(const hg_gdata *data, const hg_game_record *rec, hg_diags *d
 	return s;
 }
 
+/* Copies the position: the scalars, and of each array only the part in
+ * use (the seats in play, the modifiers, restrictions and waiting effects),
+ * the rest being never read.  Copies are what legal() and the effects'
+ * trials cost, and the whole state is mostly unused room. */
+static void copy_live(hg_state *dst, const hg_state *src)
+{
+	memcpy(dst, src, offsetof(hg_state, p));
+	memcpy(dst->p, src->p, sizeof src->p[0] * (size_t)src->nseats);
+	memcpy(dst->mods, src->mods, sizeof src->mods[0] * (size_t)src->nmods);
+	memcpy(dst->bans, src->bans, sizeof src->bans[0] * (size_t)src->nbans);
+	memcpy(&dst->ex, &src->ex, offsetof(enc_exchange, uses));
+	memcpy(dst->ex.uses, src->ex.uses, sizeof src->ex.uses[0] * (size_t)src->ex.n);
+}
+
 void enc_state_copy(hg_state *dst, const hg_state *src)
 {
+	if (dst == src)
+		return;
 	enc_shared *keep = dst->sh;
-	*dst = *src;
-	dst->sh = src->sh;
+	copy_live(dst, src);
 	dst->sh->refs++;
 	if (keep)
 		shared_unref(keep);
 }
 
+void enc_state_scratch(hg_state *dst, const hg_state *src)
+{
+	copy_live(dst, src);
+}
+
+/* A new copy (zeroed first: its unused room is then defined too). */
 hg_state *enc_clone(const hg_state *s)
 {
-	hg_state *c = hg_xmalloc(sizeof *c);
-	*c = *s;
+	hg_state *c = hg_xcalloc(1, sizeof *c);
+	copy_live(c, s);
 	c->sh->refs++;
 	return c;
 }

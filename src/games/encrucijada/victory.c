@@ -57,7 +57,17 @@ void enc_eliminate(hg_state *s, int seat, int why)
 		enc_war_end(s);
 }
 
-void enc_check_victory(hg_state *s)
+/* Resistir (rule 4): has one of the seat's three piles run out? */
+static int pile_ran_out(const hg_state *s, int seat)
+{
+	const enc_player *p = &s->p[seat];
+	for (int pile = 0; pile < ENC_PILES; pile++)
+		if ((p->in_zone[ENC_Z_PILE] & p->from_pile[pile]) == 0)
+			return 1;
+	return 0;
+}
+
+void enc_check_victory(hg_state *s, const int (*res_now)[ENC_MAX_RES])
 {
 	if (s->over)
 		return;
@@ -68,36 +78,39 @@ void enc_check_victory(hg_state *s)
 			continue;
 		if (s->p[i].resistance <= 0) {
 			enc_eliminate(s, i, ENC_LOST_TOWER);
+			res_now = NULL;	/* the war may have ended with it */
 			continue;
 		}
-		int v[ENC_MAX_DECK];
-		for (int pile = 0; pile < ENC_PILES; pile++)
-			if (enc_pile_list(s, i, pile, v) == 0) {
-				enc_eliminate(s, i, ENC_LOST_PILE);
-				break;
-			}
+		if (pile_ran_out(s, i)) {
+			enc_eliminate(s, i, ENC_LOST_PILE);
+			res_now = NULL;
+		}
 	}
-	/* Gobernar: the acting side first when two get there at once. */
-	int res[ENC_MAX_SEATS][ENC_MAX_RES];
-	for (int i = 0; i < s->nseats; i++)
-		if (enc_alive(s, i))
-			enc_resources(s, i, res[i]);
+	/* Gobernar: each team's totals (teams are numbered below nseats);
+	 * the acting side first when two get there at once. */
+	int total[ENC_MAX_SEATS][ENC_MAX_RES];
+	memset(total, 0, sizeof total);
+	for (int i = 0; i < s->nseats; i++) {
+		if (!enc_alive(s, i))
+			continue;
+		int own[ENC_MAX_RES];
+		const int *res = res_now ? res_now[i] : own;
+		if (!res_now)
+			enc_resources(s, i, own);
+		for (int r = 0; r < pool->nres; r++)
+			total[s->p[i].team][r] += res[r];
+	}
 	for (int k = 0; k < s->nseats && !s->over; k++) {
 		int seat = (s->current + k) % s->nseats;
 		int team = s->p[seat].team;
 		if (!enc_alive(s, seat))
 			continue;
 		int threshold = enc_team_threshold(s, team);
-		for (int r = 0; r < pool->nres; r++) {
-			int total = 0;
-			for (int i = 0; i < s->nseats; i++)
-				if (s->p[i].team == team && enc_alive(s, i))
-					total += res[i][r];
-			if (total >= threshold) {
+		for (int r = 0; r < pool->nres; r++)
+			if (total[team][r] >= threshold) {
 				declare(s, team);
 				return;
 			}
-		}
 	}
 	if (s->over)
 		return;
