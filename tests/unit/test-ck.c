@@ -475,6 +475,15 @@ START_TEST(notation_canonical_forms)
 		  "alepo: play mercenarios attack turbessel with tropa-1 / 1 2 3 = 0 vs 4 5 = 2 / lost");
 	canonical(s, "damasco", "pass end", "damasco: pass end");
 	canonical(s, "damasco", "discard ?", "damasco: discard ?");
+	/* the first word picks the pattern; the roll is read by hand in ASCII */
+	canonical(s, "alepo", "PLAY Mercenaries ATTACK turbessel WITH t1 / 1 2 3 MOD 3>4 = 001 vs 4 5 = 2 / LOST",
+		  "alepo: play mercenarios attack turbessel with tropa-1 / 1 2 3 mod 3>4 = 1 vs 4 5 = 2 / lost");
+	canonical(s, "damasco", "attack homs with tropa-2 / 6 123 mod 0002 > 100 = 99999999999 vs ? Mod 1 > 2 / won bonus",
+		  "damasco: attack homs with tropa-2 / 6 99 mod 2>99 = 999 vs ? mod 1>2 / won bonus");
+	/* a first word outside ASCII goes through every pattern: PCRE2's
+	 * caseless matching takes U+017F (long s) for 's' */
+	canonical(s, "damasco", "pa\u017fs", "damasco: pass");
+	syntax_fails(s, "damasco", "dr\u00e1w tropa-2", "ck.syntax");
 	syntax_fails(s, "damasco", "conquer homs", "ck.syntax");
 	syntax_fails(s, "nobody", "pass", "ck.unknown-seat");
 	syntax_fails(s, "damasco", "attack hooms with tropa-2 / 1 = 0 vs 1 2 3 = 0 / lost",

@@ -58,10 +58,13 @@ int ck_hand_exact(const ck_hand *h)
  * says nothing. */
 static void normalise(ck_hand *h)
 {
-	if (h->npool == 0 || h->sumpool == h->npool) {
+	if (h->npool == 0) {
+		memset(h->pool, 0, sizeof h->pool);
+		h->sumpool = 0;
+	} else if (h->sumpool == h->npool) {
 		for (int r = 0; r < CK_NRELIGIONS; r++)
 			for (int c = 0; c < CK_MAX_CARDS; c++)
-				h->sure[r][c] += h->npool ? h->pool[r][c] : 0;
+				h->sure[r][c] += h->pool[r][c];
 		memset(h->pool, 0, sizeof h->pool);
 		h->npool = h->sumpool = 0;
 	}

@@ -53,6 +53,34 @@
 /* ------------------------------------------------------------------- data */
 enum { CK_MUSLIM, CK_CHRISTIAN, CK_NRELIGIONS };
 
+/* The names of one hg_names table over again (data.c binds each name in
+ * both: the same folded names, the same values), grouped by their first
+ * folded byte and told apart by length, then bytes: every word of every
+ * action is looked up, and a binary search of strcmp calls cost more than
+ * the rest of the parse.  hg_names still serves the suggestions. */
+typedef struct ck_index_entry {
+	char *folded;
+	size_t len;
+	uint64_t head;		/* the first 8 bytes, zero-padded */
+	int value;
+} ck_index_entry;
+
+typedef struct ck_index {
+	ck_index_entry *v;	/* grouped by first byte, in order of binding */
+	int n;
+	size_t cap;
+	int start[257];		/* first byte b: entries start[b] .. start[b + 1] - 1 */
+} ck_index;
+
+/* A name folded as hg_names folds it, ready for ck_index_get. */
+typedef struct ck_key {
+	const char *s;
+	size_t len;
+	uint64_t head;		/* the first 8 bytes, zero-padded */
+	char buf[128];
+	char *heap;		/* the fold when it did not fit buf */
+} ck_key;
+
 typedef struct ck_area {
 	char *id, *name;
 	int defence;		/* the number in the shield */
@@ -68,6 +96,7 @@ typedef struct ck_map {
 	ck_area *areas;
 	int nareas;
 	hg_names *names;	/* ids and aliases -> area index */
+	ck_index index;		/* the same names, for the notation */
 } ck_map;
 
 typedef enum ck_card_type { CK_TROOP, CK_EVENT, CK_RESPONSE } ck_card_type;
@@ -139,6 +168,7 @@ typedef struct ck_deck {
 	int ncards;
 	int total;		/* all copies */
 	hg_names *names;
+	ck_index index;		/* the same names, for the notation */
 } ck_deck;
 
 typedef struct ck_faction {
@@ -179,11 +209,28 @@ typedef struct ck_scenario {
 	int nlevels;		/* 0: the end of 7.3 (castles, sudden victory) */
 	unsigned char removed[CK_NRELIGIONS][CK_MAX_CARDS];	/* 8.1 */
 	hg_names *seats;	/* faction ids, aliases, P1.. -> faction index */
+	ck_index seat_index;	/* the same names, for the notation */
 } ck_scenario;
+
+/* The numbers of the patterns' named groups, read once at compile time. */
+typedef struct ck_groups {
+	int draw_count, draw_items;
+	int pass_end;
+	int discard_item;
+	int inc_target, inc_card, inc_die, inc_items;
+	int play_card, play_on, play_at, play_draws, play_takes, play_discards, play_castle,
+	    play_attack;
+	int att_target, att_from, att_with, att_resp, att_turn, att_aroll, att_droll,
+	    att_outcome, att_choice, att_castle;
+	int rev_card, rev_on, rev_at, rev_takes, rev_discards, rev_castle, rev_place, rev_die,
+	    rev_attack;
+	int roll_dice, roll_mods, roll_hits;
+} ck_groups;
 
 /* The compiled action syntax (notation.c). */
 typedef struct ck_patterns {
 	hg_pattern *draw, *pass, *discard, *incursion, *play, *attack, *roll, *reveal;
+	ck_groups g;
 } ck_patterns;
 
 struct hg_gdata {
@@ -395,13 +442,17 @@ struct hg_action {
 	int seat;
 	hg_pos pos;
 	hg_pos seat_pos;
-	ck_items draw;		/* DRAW */
 	int end;		/* PASS: "pass end" */
-	ck_item discard;	/* DISCARD */
-	ck_incursion inc;	/* INCURSION */
-	ck_play play;		/* PLAY */
-	ck_attack attack;	/* ATTACK */
-	ck_reveal rev;		/* REVEAL */
+	/* Only the kind's own arguments are set, read and freed: an action
+	 * made per action checked stays small enough for malloc's caches. */
+	union {
+		ck_items draw;		/* DRAW */
+		ck_item discard;	/* DISCARD */
+		ck_incursion inc;	/* INCURSION */
+		ck_play play;		/* PLAY */
+		ck_attack attack;	/* ATTACK */
+		ck_reveal rev;		/* REVEAL */
+	};
 };
 
 /* ------------------------------------------------------ data.c (loading) */
@@ -412,6 +463,12 @@ hg_gdata *hg_ck_load_files(const char *scenarios, const char *const *maps,
 			   size_t nmaps, const char *const *decks, size_t ndecks,
 			   hg_diags *d);
 const char *ck_religion_name(int religion);
+void ck_key_fold(ck_key *k, const char *name);
+void ck_key_free(ck_key *k);
+/* The value bound to the folded name, or -1. */
+int ck_index_get(const ck_index *x, const ck_key *k);
+/* hg_names_find on the table the index repeats. */
+int ck_index_find(const ck_index *x, const char *name);
 
 /* ------------------------------------------------------------ effects.c */
 /* Reads one card's `effects` list; 0 or -1 after diagnostics. */

@@ -14,6 +14,7 @@
  */
 #include "config.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -180,6 +181,17 @@ static int check_from(const hg_state *s, int seat, const ck_attack *a, const ck_
 	return -1;
 }
 
+/* One term of a side's dice count ("tropa-3 3", "shield 2"): `what` is a
+ * card's, an area's or a constant name, which outlive the combat. */
+typedef struct why_term {
+	const char *what;
+	int n;
+} why_term;
+
+/* The terms of one side: the attacker's event, cards and responses, or the
+ * defender's responses, shield, castle, face-up events and turned castles. */
+#define CK_MAX_WHY (2 * CK_MAX_LIST + 8)
+
 /* What a combat gathers before the dice. */
 typedef struct combat {
 	int seat, defender, target;
@@ -187,16 +199,29 @@ typedef struct combat {
 	int dice[2];		/* the dice each side rolls */
 	int points[2];		/* die modification points (Líder) */
 	int regroup[2];
-	hg_buf why[2];		/* how the dice were counted, for notes */
+	why_term why[2][CK_MAX_WHY];	/* how the dice were counted, for notes */
+	int nwhy[2];
 	int used_r[2 * CK_MAX_LIST + 1], used_c[2 * CK_MAX_LIST + 1];
 	int nused;
 	int troop_r[CK_MAX_LIST], troop_c[CK_MAX_LIST];	/* the attacker's troops */
 	int ntroops;
 } combat;
 
+/* The text is written only for the note that needs it (why_text). */
 static void why_add(combat *c, int side, const char *what, int n)
 {
-	hg_buf_printf(&c->why[side], "%s%s %d", c->why[side].len ? " + " : "", what, n);
+	if (c->nwhy[side] < CK_MAX_WHY) {
+		why_term *t = &c->why[side][c->nwhy[side]++];
+		t->what = what;
+		t->n = n;
+	}
+}
+
+static void why_text(const combat *c, int side, hg_buf *b)
+{
+	for (int i = 0; i < c->nwhy[side]; i++)
+		hg_buf_printf(b, "%s%s %d", b->len ? " + " : "", c->why[side][i].what,
+			      c->why[side][i].n);
 }
 
 static void use_card(combat *c, int r, int card)
@@ -447,11 +472,6 @@ static int turn_castles(hg_state *s, combat *c, const ck_attack *a, hg_diags *d)
 	return 0;
 }
 
-static int cmp_int(const void *a, const void *b)
-{
-	return *(const int *)a - *(const int *)b;
-}
-
 static void dice_text(const int *v, int n, hg_buf *b)
 {
 	for (int i = 0; i < n; i++)
@@ -470,7 +490,11 @@ static int check_roll(const hg_state *s, combat *c, int side, const ck_roll *rol
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, roll->pos, "ck.dice-count",
 					  "%s rolls %d %s dice, the record shows %d (rule 4.2)",
 					  name, c->dice[side], side_name[side], roll->ndice);
-		hg_diag_note(dg, "%s: %s", side_name[side], c->why[side].data);
+		hg_buf why;
+		hg_buf_init(&why);
+		why_text(c, side, &why);
+		hg_diag_note(dg, "%s: %s", side_name[side], why.data);
+		hg_buf_free(&why);
 		return -1;
 	}
 	for (int i = 0; i < roll->ndice; i++) {
@@ -482,12 +506,17 @@ static int check_roll(const hg_state *s, combat *c, int side, const ck_roll *rol
 		out[i] = roll->dice[i].v;
 	}
 	if (seeded) {
-		int a[CK_MAX_LIST], b[CK_MAX_LIST];
-		memcpy(a, out, (size_t)roll->ndice * sizeof *a);
-		memcpy(b, seeded, (size_t)roll->ndice * sizeof *b);
-		qsort(a, (size_t)roll->ndice, sizeof *a, cmp_int);
-		qsort(b, (size_t)roll->ndice, sizeof *b, cmp_int);
-		if (memcmp(a, b, (size_t)roll->ndice * sizeof *a) != 0) {
+		/* The same dice in any order: the same count of each face (the
+		 * record's are 1 to 6, checked above, and so are the Seed's). */
+		int faces[7] = { 0 };
+		for (int i = 0; i < roll->ndice; i++) {
+			faces[out[i]]++;
+			faces[seeded[i]]--;
+		}
+		int same = 1;
+		for (int f = 1; f <= 6; f++)
+			same &= faces[f] == 0;
+		if (!same) {
 			hg_buf t;
 			hg_buf_init(&t);
 			dice_text(seeded, roll->ndice, &t);
@@ -787,17 +816,15 @@ static int attack_resolve(hg_state *s, int seat, const ck_attack *a, const ck_ef
 			  int army, hg_diags *d)
 {
 	combat c;
-	memset(&c, 0, sizeof c);
+	/* the arrays are filled as far as their counts go */
+	memset(&c, 0, offsetof(combat, why));
+	c.nwhy[0] = c.nwhy[1] = 0;
+	c.nused = c.ntroops = 0;
 	c.army = army;
 	c.seat = seat;
 	c.target = a->target;
 	c.defender = s->owner[a->target];
-	hg_buf_init(&c.why[0]);
-	hg_buf_init(&c.why[1]);
-	int rc = resolve(s, &c, a, fx, d);
-	hg_buf_free(&c.why[0]);
-	hg_buf_free(&c.why[1]);
-	return rc;
+	return resolve(s, &c, a, fx, d);
 }
 
 int ck_attack_resolve(hg_state *s, int seat, const ck_attack *a, const ck_effect *fx,

@@ -60,6 +60,46 @@ int ck_patterns_compile(ck_patterns *p)
 	p->roll = hg_pattern_new(
 		"(?<dice>\\?|\\d+(?: \\d+)*)(?: mod (?<mods>\\d+ > \\d+(?: \\d+ > \\d+)*))?"
 		"(?: = (?<hits>\\d+))?");
+	/* Looked up once here, not by name for every action. */
+	ck_groups *g = &p->g;
+	g->draw_count = hg_pattern_group(p->draw, "count");
+	g->draw_items = hg_pattern_group(p->draw, "items");
+	g->pass_end = hg_pattern_group(p->pass, "end");
+	g->discard_item = hg_pattern_group(p->discard, "item");
+	g->inc_target = hg_pattern_group(p->incursion, "target");
+	g->inc_card = hg_pattern_group(p->incursion, "card");
+	g->inc_die = hg_pattern_group(p->incursion, "die");
+	g->inc_items = hg_pattern_group(p->incursion, "items");
+	g->play_card = hg_pattern_group(p->play, "card");
+	g->play_on = hg_pattern_group(p->play, "on");
+	g->play_at = hg_pattern_group(p->play, "at");
+	g->play_draws = hg_pattern_group(p->play, "draws");
+	g->play_takes = hg_pattern_group(p->play, "takes");
+	g->play_discards = hg_pattern_group(p->play, "discards");
+	g->play_castle = hg_pattern_group(p->play, "castle");
+	g->play_attack = hg_pattern_group(p->play, "attack");
+	g->att_target = hg_pattern_group(p->attack, "target");
+	g->att_from = hg_pattern_group(p->attack, "from");
+	g->att_with = hg_pattern_group(p->attack, "with");
+	g->att_resp = hg_pattern_group(p->attack, "resp");
+	g->att_turn = hg_pattern_group(p->attack, "turn");
+	g->att_aroll = hg_pattern_group(p->attack, "aroll");
+	g->att_droll = hg_pattern_group(p->attack, "droll");
+	g->att_outcome = hg_pattern_group(p->attack, "outcome");
+	g->att_choice = hg_pattern_group(p->attack, "choice");
+	g->att_castle = hg_pattern_group(p->attack, "castle");
+	g->rev_card = hg_pattern_group(p->reveal, "card");
+	g->rev_on = hg_pattern_group(p->reveal, "on");
+	g->rev_at = hg_pattern_group(p->reveal, "at");
+	g->rev_takes = hg_pattern_group(p->reveal, "takes");
+	g->rev_discards = hg_pattern_group(p->reveal, "discards");
+	g->rev_castle = hg_pattern_group(p->reveal, "castle");
+	g->rev_place = hg_pattern_group(p->reveal, "place");
+	g->rev_die = hg_pattern_group(p->reveal, "die");
+	g->rev_attack = hg_pattern_group(p->reveal, "attack");
+	g->roll_dice = hg_pattern_group(p->roll, "dice");
+	g->roll_mods = hg_pattern_group(p->roll, "mods");
+	g->roll_hits = hg_pattern_group(p->roll, "hits");
 	return 0;
 }
 
@@ -83,11 +123,52 @@ typedef struct parser {
 	hg_diags *d;
 	int seat;		/* whose cards plain names mean */
 	int failed;
+	size_t tok;		/* the token pos_at found last */
 } parser;
 
-static hg_pos pos_at(const parser *p, size_t off)
+/* hg_action_text_pos, which is asked for every item and die: the token
+ * offsets grow along the text, so the token covering `off` is the last
+ * one starting at or before it (the first token when none does).  The
+ * parser reads from left to right: the search goes on from the token
+ * found last, or bisects when `off` lies before it. */
+static hg_pos pos_at(parser *p, size_t off)
 {
-	return hg_action_text_pos(p->t, off);
+	const hg_action_text *t = p->t;
+	if (t->ntoks == 0)
+		return t->pos;
+	size_t i = p->tok;
+	if (i >= t->ntoks || (i > 0 && t->toks[i].off > off)) {
+		size_t lo = 0, hi = t->ntoks - 1;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo + 1) / 2;
+			if (t->toks[mid].off <= off)
+				lo = mid;
+			else
+				hi = mid - 1;
+		}
+		i = lo;
+	} else {
+		while (i + 1 < t->ntoks && t->toks[i + 1].off <= off)
+			i++;
+	}
+	p->tok = i;
+	return t->toks[i].pos;
+}
+
+/* Space-separated tokens in text[start, end). */
+static size_t count_tokens(const char *text, size_t start, size_t end)
+{
+	size_t n = 1;
+	for (size_t i = start; i < end; i++)
+		n += text[i] == ' ';
+	return n;
+}
+
+/* Room for a list of n written elements: the parsers stop with ck.too-many
+ * before the CK_MAX_LIST + 1st. */
+static size_t list_room(size_t n)
+{
+	return n < CK_MAX_LIST ? n : CK_MAX_LIST;
 }
 
 /* Calls f on each space-separated token of text[start, end). */
@@ -144,7 +225,7 @@ static const char *card_id_own(const parser *p, int c)
 
 static int resolve_area(parser *p, const char *name, size_t off)
 {
-	int a = hg_names_find(p->s->map->names, name);
+	int a = ck_index_find(&p->s->map->index, name);
 	if (a >= 0)
 		return a;
 	hg_diag *dg = hg_diag_add(p->d, HG_ERROR, pos_at(p, off), "ck.unknown-area",
@@ -156,7 +237,7 @@ static int resolve_area(parser *p, const char *name, size_t off)
 
 static int resolve_seat(parser *p, const char *name, hg_pos pos)
 {
-	int f = hg_names_find(p->s->sc->seats, name);
+	int f = ck_index_find(&p->s->sc->seat_index, name);
 	if (f >= 0)
 		return f;
 	hg_diag *dg = hg_diag_add(p->d, HG_ERROR, pos, "ck.unknown-seat",
@@ -178,8 +259,11 @@ static int resolve_item(parser *p, const char *name, size_t off, int seat, ck_it
 	it->card[0] = it->card[1] = -1;
 	if (strcmp(name, "?") == 0)
 		return 0;
+	ck_key k;
+	ck_key_fold(&k, name);
 	for (int r = 0; r < CK_NRELIGIONS; r++)
-		it->card[r] = (short)hg_names_find(p->s->data->decks[r].names, name);
+		it->card[r] = (short)ck_index_get(&p->s->data->decks[r].index, &k);
+	ck_key_free(&k);
 	if (it->card[0] >= 0 || it->card[1] >= 0)
 		return 0;
 	int own = p->s->sc->factions[seat].religion;
@@ -222,47 +306,72 @@ static int parse_items(parser *p, const hg_match *m, int g, int seat, ck_items *
 		return 0;
 	out->given = 1;
 	out->pos = pos_at(p, m->start[g]);
-	out->v = hg_xcalloc(CK_MAX_LIST, sizeof *out->v);
+	out->v = hg_xcalloc(list_room(count_tokens(m->subject, m->start[g], m->end[g])),
+			    sizeof *out->v);
 	item_list l = { out, seat };
 	return each_token(p, m->subject, m->start[g], m->end[g], item_token, &l);
 }
 
-static char *group(const hg_match *m, const hg_pattern *pat, const char *name, int *g)
+/* The text of group g (which took part): a copy in buf when it fits, else
+ * in *heap (malloc'd, for the caller to free). */
+typedef struct group_copy {
+	char buf[128];
+	char *heap;
+} group_copy;
+
+static const char *group_text(const hg_match *m, int g, group_copy *c)
 {
-	*g = hg_pattern_group(pat, name);
-	return hg_match_dup(m, *g);
+	size_t n = m->end[g] - m->start[g];
+	c->heap = NULL;
+	if (n < sizeof c->buf) {
+		memcpy(c->buf, m->subject + m->start[g], n);
+		c->buf[n] = '\0';
+		return c->buf;
+	}
+	c->heap = hg_match_dup(m, g);
+	return c->heap;
 }
 
-static int group_area(parser *p, const hg_match *m, const hg_pattern *pat, const char *name,
-		      int *area, hg_pos *pos)
+static int group_area(parser *p, const hg_match *m, int g, int *area, hg_pos *pos)
 {
-	int g;
-	char *s = group(m, pat, name, &g);
 	*area = -1;
-	if (!s)
+	if (!hg_match_set(m, g))
 		return 0;
+	group_copy c;
+	const char *s = group_text(m, g, &c);
 	*pos = pos_at(p, m->start[g]);
 	*area = resolve_area(p, s, m->start[g]);
-	free(s);
+	free(c.heap);
 	return *area < 0 ? -1 : 0;
 }
 
-static int group_seat(parser *p, const hg_match *m, const hg_pattern *pat, const char *name,
-		      int *seat, hg_pos *pos)
+static int group_seat(parser *p, const hg_match *m, int g, int *seat, hg_pos *pos)
 {
-	int g;
-	char *s = group(m, pat, name, &g);
 	*seat = -1;
-	if (!s)
+	if (!hg_match_set(m, g))
 		return 0;
+	group_copy c;
+	const char *s = group_text(m, g, &c);
 	*pos = pos_at(p, m->start[g]);
 	*seat = resolve_seat(p, s, *pos);
-	free(s);
+	free(c.heap);
 	return *seat < 0 ? -1 : 0;
 }
 
-/* ROLL: the dice, the modifications, the hits (group g of m). */
-static int parse_roll(parser *p, const hg_match *m, int g, ck_roll *roll)
+/* A card (or '?') named by group g, which took part. */
+static int group_item(parser *p, const hg_match *m, int g, int seat, ck_item *it)
+{
+	group_copy c;
+	const char *s = group_text(m, g, &c);
+	int rc = resolve_item(p, s, m->start[g], seat, it);
+	free(c.heap);
+	return rc;
+}
+
+/* ROLL: the dice, the modifications, the hits (group g of m), through the
+ * roll pattern: for a roll with bytes outside ASCII, where \\d takes any
+ * Unicode digit. */
+static int parse_roll_pcre(parser *p, const hg_match *m, int g, ck_roll *roll)
 {
 	const ck_patterns *pat = &p->s->data->pat;
 	size_t base = m->start[g];
@@ -275,9 +384,9 @@ static int parse_roll(parser *p, const hg_match *m, int g, ck_roll *roll)
 		p->failed = 1;
 		return -1;
 	}
-	int gd = hg_pattern_group(pat->roll, "dice");
-	int gm = hg_pattern_group(pat->roll, "mods");
-	int gh = hg_pattern_group(pat->roll, "hits");
+	int gd = pat->g.roll_dice;
+	int gm = pat->g.roll_mods;
+	int gh = pat->g.roll_hits;
 	roll->given = text[r.start[gd]] != '?';
 	if (roll->given) {
 		roll->dice = hg_xcalloc(CK_MAX_LIST, sizeof *roll->dice);
@@ -322,6 +431,103 @@ static int parse_roll(parser *p, const hg_match *m, int g, ck_roll *roll)
 		roll->hits = h > 999 ? 999 : (int)h;
 	}
 	free(text);
+	return 0;
+}
+
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* The decimal number at text[*i] (digits only), saturating past `cap`;
+ * *i moves past it. */
+static long read_number(const char *text, size_t *i, size_t end, long cap)
+{
+	long v = 0;
+	for (; *i < end && is_digit(text[*i]); (*i)++)
+		if (v <= cap)
+			v = v * 10 + (text[*i] - '0');
+	return v;
+}
+
+/* ROLL: the dice, the modifications, the hits (group g of m).  The attack
+ * pattern has matched the group as ROLL already, so in ASCII the parts
+ * are found by hand: the dice ('?' or numbers), then " mod " and the
+ * pairs FROM > TO, then " = " and the hits; the same values, positions and
+ * limits as parse_roll_pcre, which reads a roll with other bytes. */
+static int parse_roll(parser *p, const hg_match *m, int g, ck_roll *roll)
+{
+	const char *x = m->subject;
+	size_t start = m->start[g], end = m->end[g];
+	for (size_t i = start; i < end; i++)
+		if ((unsigned char)x[i] >= 0x80)
+			return parse_roll_pcre(p, m, g, roll);
+	roll->pos = pos_at(p, start);
+	roll->hits = -1;
+	size_t i = start;
+	if (x[i] == '?') {
+		i++;
+	} else {
+		while (i < end && (is_digit(x[i]) || (x[i] == ' ' && i + 1 < end &&
+						      is_digit(x[i + 1]))))
+			i++;
+	}
+	size_t dice_end = i;
+	size_t mods = (size_t)-1, mods_end = i;
+	if (end - i >= 5 && x[i] == ' ' && (x[i + 1] | 0x20) == 'm' && (x[i + 2] | 0x20) == 'o' &&
+	    (x[i + 3] | 0x20) == 'd' && x[i + 4] == ' ') {
+		mods = i + 5;
+		mods_end = mods;
+		while (mods_end < end && !(x[mods_end] == ' ' && x[mods_end + 1] == '='))
+			mods_end++;
+		i = mods_end;
+	}
+	size_t hits = i < end ? i + 3 : (size_t)-1;	/* " = " */
+
+	roll->given = x[start] != '?';
+	if (roll->given) {
+		roll->dice = hg_xcalloc(list_room(count_tokens(x, start, dice_end)),
+					sizeof *roll->dice);
+		for (size_t k = start; k < dice_end;) {
+			if (roll->ndice >= CK_MAX_LIST) {
+				hg_diag_add(p->d, HG_ERROR, pos_at(p, k), "ck.too-many",
+					    "more than %d dice in one roll", CK_MAX_LIST);
+				p->failed = 1;
+				return -1;
+			}
+			ck_num *n = &roll->dice[roll->ndice++];
+			size_t j = k;
+			long v = read_number(x, &j, dice_end, 99);
+			n->pos = pos_at(p, k);
+			n->v = j - k > 2 ? 99 : (int)v;
+			k = j + 1;
+		}
+	}
+	if (mods != (size_t)-1) {
+		size_t nmods = 0;
+		for (size_t k = mods; k < mods_end; k++)
+			nmods += x[k] == '>';
+		roll->mods = hg_xcalloc(list_room(nmods), sizeof *roll->mods);
+		for (size_t k = mods; k < mods_end;) {
+			if (roll->nmods >= CK_MAX_LIST) {
+				p->failed = 1;
+				return -1;
+			}
+			ck_mod *md = &roll->mods[roll->nmods++];
+			md->pos = pos_at(p, k);
+			long from = read_number(x, &k, mods_end, 99);
+			k += 3;	/* " > " */
+			long to = read_number(x, &k, mods_end, 99);
+			md->from = from > 99 ? 99 : (int)from;
+			md->to = to > 99 ? 99 : (int)to;
+			k++;
+		}
+	}
+	if (hits != (size_t)-1) {
+		roll->hits_pos = pos_at(p, hits);
+		long h = read_number(x, &hits, end, 999);
+		roll->hits = h > 999 ? 999 : (int)h;
+	}
 	return 0;
 }
 
@@ -422,6 +628,7 @@ static int turn_token(parser *p, const char *tok, size_t off, void *ctx)
 static int parse_attack(parser *p, const char *sub, size_t base, ck_attack *a)
 {
 	const hg_pattern *pat = p->s->data->pat.attack;
+	const ck_groups *gr = &p->s->data->pat.g;
 	hg_match m;
 	if (!hg_pattern_match(pat, sub, &m)) {
 		hg_diag *dg = hg_diag_add(p->d, HG_ERROR, pos_at(p, base), "ck.syntax",
@@ -438,41 +645,45 @@ static int parse_attack(parser *p, const char *sub, size_t base, ck_attack *a)
 		}
 	m.subject = p->t->text;
 	a->castle = -1;
-	if (group_area(p, &m, pat, "target", &a->target, &a->target_pos) != 0 || a->target < 0 ||
-	    group_area(p, &m, pat, "from", &a->from, &a->from_pos) != 0)
+	if (group_area(p, &m, gr->att_target, &a->target, &a->target_pos) != 0 || a->target < 0 ||
+	    group_area(p, &m, gr->att_from, &a->from, &a->from_pos) != 0)
 		return -1;
-	int g = hg_pattern_group(pat, "with");
+	int g = gr->att_with;
 	if (hg_match_set(&m, g)) {
 		a->with_pos = pos_at(p, m.start[g]);
-		a->with = hg_xcalloc(CK_MAX_LIST, sizeof *a->with);
+		a->with = hg_xcalloc(list_room(count_tokens(m.subject, m.start[g], m.end[g])),
+				     sizeof *a->with);
 		if (each_token(p, m.subject, m.start[g], m.end[g], with_token, a) != 0)
 			return -1;
 	}
-	g = hg_pattern_group(pat, "resp");
+	g = gr->att_resp;
 	if (hg_match_set(&m, g) && m.end[g] > m.start[g]) {
-		a->resp = hg_xcalloc(CK_MAX_LIST, sizeof *a->resp);
+		/* four tokens a response: & SEAT CARD SIDE */
+		size_t n = count_tokens(m.subject, m.start[g] + 1, m.end[g]) / 4;
+		a->resp = hg_xcalloc(list_room(n), sizeof *a->resp);
 		resp_list l = { a, 0 };
 		/* the group starts with the space before the first '&' */
 		if (each_token(p, m.subject, m.start[g] + 1, m.end[g], resp_token, &l) != 0)
 			return -1;
 	}
-	g = hg_pattern_group(pat, "turn");
+	g = gr->att_turn;
 	if (hg_match_set(&m, g)) {
-		a->turned = hg_xcalloc(CK_MAX_LIST, sizeof *a->turned);
+		a->turned = hg_xcalloc(list_room(count_tokens(m.subject, m.start[g], m.end[g])),
+				       sizeof *a->turned);
 		if (each_token(p, m.subject, m.start[g], m.end[g], turn_token, a) != 0)
 			return -1;
 	}
-	if (parse_roll(p, &m, hg_pattern_group(pat, "aroll"), &a->roll[0]) != 0 ||
-	    parse_roll(p, &m, hg_pattern_group(pat, "droll"), &a->roll[1]) != 0)
+	if (parse_roll(p, &m, gr->att_aroll, &a->roll[0]) != 0 ||
+	    parse_roll(p, &m, gr->att_droll, &a->roll[1]) != 0)
 		return -1;
-	g = hg_pattern_group(pat, "outcome");
+	g = gr->att_outcome;
 	a->outcome_pos = pos_at(p, m.start[g]);
 	a->won = m.subject[m.start[g]] == 'w' || m.subject[m.start[g]] == 'W';
-	g = hg_pattern_group(pat, "choice");
+	g = gr->att_choice;
 	if (hg_match_set(&m, g)) {
 		a->castle_pos = pos_at(p, m.start[g]);
 		int castle = m.end[g] - m.start[g] == 6;
-		int gc = hg_pattern_group(pat, "castle");
+		int gc = gr->att_castle;
 		if (castle != hg_match_set(&m, gc)) {
 			hg_diag_add(p->d, HG_ERROR, a->castle_pos, "ck.syntax",
 				    castle ? "'castle' needs the area whose castle turns to +1" :
@@ -481,7 +692,7 @@ static int parse_attack(parser *p, const char *sub, size_t base, ck_attack *a)
 			return -1;
 		}
 		a->choice = castle ? CK_CHOICE_CASTLE : CK_CHOICE_BONUS;
-		if (castle && group_area(p, &m, pat, "castle", &a->castle, &a->castle_pos) != 0)
+		if (castle && group_area(p, &m, gc, &a->castle, &a->castle_pos) != 0)
 			return -1;
 	} else {
 		a->castle_pos = a->outcome_pos;
@@ -494,12 +705,27 @@ hg_action *ck_action_new(ck_kind kind, int seat)
 	hg_action *a = hg_xcalloc(1, sizeof *a);
 	a->kind = kind;
 	a->seat = seat;
-	a->inc.die = -1;
-	a->play.on = a->play.at = a->play.castle = -1;
-	a->draw.count = -1;
-	a->rev.args.on = a->rev.args.at = a->rev.args.castle = -1;
-	a->rev.args.draws.count = a->rev.args.takes.count = a->rev.args.discards.count = -1;
-	a->rev.die = -1;
+	switch (kind) {
+	case CK_ACT_DRAW:
+		a->draw.count = -1;
+		break;
+	case CK_ACT_INCURSION:
+		a->inc.die = -1;
+		break;
+	case CK_ACT_PLAY:
+		a->play.on = a->play.at = a->play.castle = -1;
+		break;
+	case CK_ACT_REVEAL:
+		a->rev.args.on = a->rev.args.at = a->rev.args.castle = -1;
+		a->rev.args.draws.count = a->rev.args.takes.count = -1;
+		a->rev.args.discards.count = -1;
+		a->rev.die = -1;
+		break;
+	case CK_ACT_PASS:
+	case CK_ACT_DISCARD:
+	case CK_ACT_ATTACK:
+		break;
+	}
 	return a;
 }
 
@@ -518,25 +744,40 @@ void ck_free_action(hg_action *a)
 {
 	if (!a)
 		return;
-	free(a->draw.v);
-	free(a->inc.discards.v);
-	free(a->play.draws.v);
-	free(a->play.takes.v);
-	free(a->play.discards.v);
-	ck_free_attack(&a->play.attack);
-	ck_free_attack(&a->attack);
-	free(a->rev.args.takes.v);
-	free(a->rev.args.discards.v);
-	ck_free_attack(&a->rev.attack);
+	switch (a->kind) {
+	case CK_ACT_DRAW:
+		free(a->draw.v);
+		break;
+	case CK_ACT_INCURSION:
+		free(a->inc.discards.v);
+		break;
+	case CK_ACT_PLAY:
+		free(a->play.draws.v);
+		free(a->play.takes.v);
+		free(a->play.discards.v);
+		ck_free_attack(&a->play.attack);
+		break;
+	case CK_ACT_ATTACK:
+		ck_free_attack(&a->attack);
+		break;
+	case CK_ACT_REVEAL:
+		free(a->rev.args.takes.v);
+		free(a->rev.args.discards.v);
+		ck_free_attack(&a->rev.attack);
+		break;
+	case CK_ACT_PASS:
+	case CK_ACT_DISCARD:
+		break;
+	}
 	free(a);
 }
 
 static int parse_draw(parser *p, hg_action *a, const hg_match *m)
 {
-	const hg_pattern *pat = p->s->data->pat.draw;
-	int g = hg_pattern_group(pat, "count");
+	const ck_groups *gr = &p->s->data->pat.g;
+	int g = gr->draw_count;
 	a->draw.count = -1;
-	if (parse_items(p, m, hg_pattern_group(pat, "items"), a->seat, &a->draw) != 0)
+	if (parse_items(p, m, gr->draw_items, a->seat, &a->draw) != 0)
 		return -1;
 	if (hg_match_set(m, g)) {
 		long n = strtol(m->subject + m->start[g], NULL, 10);
@@ -564,46 +805,38 @@ static int parse_draw(parser *p, hg_action *a, const hg_match *m)
 
 static int parse_incursion(parser *p, hg_action *a, const hg_match *m)
 {
-	const hg_pattern *pat = p->s->data->pat.incursion;
+	const ck_groups *gr = &p->s->data->pat.g;
 	ck_incursion *in = &a->inc;
-	if (group_seat(p, m, pat, "target", &in->target, &in->target_pos) != 0)
+	if (group_seat(p, m, gr->inc_target, &in->target, &in->target_pos) != 0)
 		return -1;
-	int g = hg_pattern_group(pat, "card");
-	char *s = hg_match_dup(m, g);
-	int rc = resolve_item(p, s, m->start[g], a->seat, &in->card);
-	free(s);
-	if (rc != 0)
+	if (group_item(p, m, gr->inc_card, a->seat, &in->card) != 0)
 		return -1;
-	g = hg_pattern_group(pat, "die");
+	int g = gr->inc_die;
 	in->die = -1;
 	if (hg_match_set(m, g)) {
 		in->die_pos = pos_at(p, m->start[g]);
 		const char *t = m->subject + m->start[g];
 		in->die = *t == '?' ? 0 : (m->end[g] - m->start[g] > 2 ? 99 : (int)strtol(t, NULL, 10));
 	}
-	return parse_items(p, m, hg_pattern_group(pat, "items"), in->target, &in->discards);
+	return parse_items(p, m, gr->inc_items, in->target, &in->discards);
 }
 
 static int parse_play(parser *p, hg_action *a, const hg_match *m)
 {
-	const hg_pattern *pat = p->s->data->pat.play;
+	const ck_groups *gr = &p->s->data->pat.g;
 	ck_play *pl = &a->play;
-	int g = hg_pattern_group(pat, "card");
-	char *s = hg_match_dup(m, g);
-	int rc = resolve_item(p, s, m->start[g], a->seat, &pl->card);
-	free(s);
-	if (rc != 0)
+	if (group_item(p, m, gr->play_card, a->seat, &pl->card) != 0)
 		return -1;
-	if (group_seat(p, m, pat, "on", &pl->on, &pl->on_pos) != 0 ||
-	    group_area(p, m, pat, "at", &pl->at, &pl->at_pos) != 0 ||
-	    group_area(p, m, pat, "castle", &pl->castle, &pl->castle_pos) != 0)
+	if (group_seat(p, m, gr->play_on, &pl->on, &pl->on_pos) != 0 ||
+	    group_area(p, m, gr->play_at, &pl->at, &pl->at_pos) != 0 ||
+	    group_area(p, m, gr->play_castle, &pl->castle, &pl->castle_pos) != 0)
 		return -1;
 	int victim = pl->on >= 0 ? pl->on : a->seat;
-	if (parse_items(p, m, hg_pattern_group(pat, "draws"), a->seat, &pl->draws) != 0 ||
-	    parse_items(p, m, hg_pattern_group(pat, "takes"), victim, &pl->takes) != 0 ||
-	    parse_items(p, m, hg_pattern_group(pat, "discards"), victim, &pl->discards) != 0)
+	if (parse_items(p, m, gr->play_draws, a->seat, &pl->draws) != 0 ||
+	    parse_items(p, m, gr->play_takes, victim, &pl->takes) != 0 ||
+	    parse_items(p, m, gr->play_discards, victim, &pl->discards) != 0)
 		return -1;
-	g = hg_pattern_group(pat, "attack");
+	int g = gr->play_attack;
 	if (hg_match_set(m, g)) {
 		pl->has_attack = 1;
 		return parse_attack(p, m->subject + m->start[g], m->start[g], &pl->attack);
@@ -614,58 +847,45 @@ static int parse_play(parser *p, hg_action *a, const hg_match *m)
 /* Rule 8.3: a scripted side's round. */
 static int parse_reveal(parser *p, hg_action *a, const hg_match *m)
 {
-	const hg_pattern *pat = p->s->data->pat.reveal;
+	const ck_groups *gr = &p->s->data->pat.g;
 	ck_reveal *rv = &a->rev;
-	int g = hg_pattern_group(pat, "card");
+	int g = gr->rev_card;
 	if (m->subject[m->start[g]] == '?') {
 		hg_diag_add(p->d, HG_ERROR, pos_at(p, m->start[g]), "ck.syntax",
 			    "the card revealed is shown face up: name it (rule 8.3)");
 		p->failed = 1;
 		return -1;
 	}
-	char *s = hg_match_dup(m, g);
-	int rc = resolve_item(p, s, m->start[g], a->seat, &rv->card);
-	free(s);
-	if (rc != 0)
+	if (group_item(p, m, g, a->seat, &rv->card) != 0)
 		return -1;
 	ck_play *args = &rv->args;
-	if (group_seat(p, m, pat, "on", &args->on, &args->on_pos) != 0 ||
-	    group_area(p, m, pat, "at", &args->at, &args->at_pos) != 0 ||
-	    group_area(p, m, pat, "castle", &args->castle, &args->castle_pos) != 0)
+	if (group_seat(p, m, gr->rev_on, &args->on, &args->on_pos) != 0 ||
+	    group_area(p, m, gr->rev_at, &args->at, &args->at_pos) != 0 ||
+	    group_area(p, m, gr->rev_castle, &args->castle, &args->castle_pos) != 0)
 		return -1;
 	int victim = args->on >= 0 ? args->on : a->seat;
-	if (parse_items(p, m, hg_pattern_group(pat, "takes"), victim, &args->takes) != 0 ||
-	    parse_items(p, m, hg_pattern_group(pat, "discards"), victim, &args->discards) != 0)
+	if (parse_items(p, m, gr->rev_takes, victim, &args->takes) != 0 ||
+	    parse_items(p, m, gr->rev_discards, victim, &args->discards) != 0)
 		return -1;
-	g = hg_pattern_group(pat, "place");
+	g = gr->rev_place;
 	if (hg_match_set(m, g)) {
 		rv->place_pos = pos_at(p, m->start[g]);
 		const char *w = m->subject + m->start[g];
 		rv->place = (w[0] == 'a' || w[0] == 'A') ? CK_PLACE_ARMY :
 			    (w[0] == 'r' || w[0] == 'R') ? CK_PLACE_RESPONSE : CK_PLACE_DISCARDED;
 	}
-	g = hg_pattern_group(pat, "die");
+	g = gr->rev_die;
 	if (hg_match_set(m, g)) {
 		rv->die_pos = pos_at(p, m->start[g]);
 		const char *t = m->subject + m->start[g];
 		rv->die = *t == '?' ? 0 : (m->end[g] - m->start[g] > 2 ? 99 : (int)strtol(t, NULL, 10));
 	}
-	g = hg_pattern_group(pat, "attack");
+	g = gr->rev_attack;
 	if (hg_match_set(m, g)) {
 		rv->has_attack = 1;
 		return parse_attack(p, m->subject + m->start[g], m->start[g], &rv->attack);
 	}
 	return 0;
-}
-
-static int parse_simple_item(parser *p, const hg_match *m, const hg_pattern *pat,
-			     int seat, ck_item *it)
-{
-	int g = hg_pattern_group(pat, "item");
-	char *s = hg_match_dup(m, g);
-	int rc = resolve_item(p, s, m->start[g], seat, it);
-	free(s);
-	return rc;
 }
 
 static int first_word_is(const char *text, const char *word)
@@ -684,9 +904,40 @@ static void syntax_error(parser *p)
 	hg_diag_note(dg, "the actions are draw, attack, incursion, play, discard and pass, and a scripted side's reveal (grammar/crusader-kingdoms.ebnf)");
 }
 
+/* Which pattern the action's first word selects.  Each pattern begins with
+ * its keyword followed by a space or the end, so an ASCII first word (whose
+ * caseless match is plain ASCII case) can match at most the one pattern
+ * named by it: trying the others, in order, finds nothing more.  A first
+ * word with other bytes goes through every pattern in order, as before. */
+enum { FIRST_NONE, FIRST_DRAW, FIRST_PASS, FIRST_DISCARD, FIRST_INCURSION, FIRST_PLAY,
+       FIRST_REVEAL, FIRST_ATTACK, FIRST_OTHER };
+
+static int first_word(const char *text)
+{
+	static const char *const words[] = {
+		"draw", "pass", "discard", "incursion", "play", "reveal", "attack"
+	};
+	size_t n = 0;
+	char low[10];
+	for (; text[n] && text[n] != ' '; n++) {
+		unsigned char c = (unsigned char)text[n];
+		if (c >= 0x80)
+			return FIRST_OTHER;
+		if (n < sizeof low)
+			low[n] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+	}
+	if (n > sizeof low - 1)
+		return FIRST_NONE;
+	low[n] = '\0';
+	for (int i = 0; i < 7; i++)
+		if (strcmp(low, words[i]) == 0)
+			return FIRST_DRAW + i;
+	return FIRST_NONE;
+}
+
 hg_action *ck_parse(const hg_state *s, const hg_action_text *t, hg_diags *d)
 {
-	parser p = { s, t, d, -1, 0 };
+	parser p = { s, t, d, -1, 0, 0 };
 	hg_pos seat_pos = t->seat_pos.line ? t->seat_pos : t->pos;
 	int seat = resolve_seat(&p, t->seat ? t->seat : "", seat_pos);
 	if (seat < 0)
@@ -697,26 +948,29 @@ hg_action *ck_parse(const hg_state *s, const hg_action_text *t, hg_diags *d)
 	hg_match m;
 	hg_action *a = NULL;
 	int rc = -1;
-	if (hg_pattern_match(pat->draw, text, &m)) {
+	int first = first_word(text);
+	int any = first == FIRST_OTHER;
+	if ((any || first == FIRST_DRAW) && hg_pattern_match(pat->draw, text, &m)) {
 		a = ck_action_new(CK_ACT_DRAW, seat);
 		rc = parse_draw(&p, a, &m);
-	} else if (hg_pattern_match(pat->pass, text, &m)) {
+	} else if ((any || first == FIRST_PASS) && hg_pattern_match(pat->pass, text, &m)) {
 		a = ck_action_new(CK_ACT_PASS, seat);
-		a->end = hg_match_set(&m, hg_pattern_group(pat->pass, "end"));
+		a->end = hg_match_set(&m, pat->g.pass_end);
 		rc = 0;
-	} else if (hg_pattern_match(pat->discard, text, &m)) {
+	} else if ((any || first == FIRST_DISCARD) && hg_pattern_match(pat->discard, text, &m)) {
 		a = ck_action_new(CK_ACT_DISCARD, seat);
-		rc = parse_simple_item(&p, &m, pat->discard, seat, &a->discard);
-	} else if (hg_pattern_match(pat->incursion, text, &m)) {
+		rc = group_item(&p, &m, pat->g.discard_item, seat, &a->discard);
+	} else if ((any || first == FIRST_INCURSION) &&
+		   hg_pattern_match(pat->incursion, text, &m)) {
 		a = ck_action_new(CK_ACT_INCURSION, seat);
 		rc = parse_incursion(&p, a, &m);
-	} else if (hg_pattern_match(pat->play, text, &m)) {
+	} else if ((any || first == FIRST_PLAY) && hg_pattern_match(pat->play, text, &m)) {
 		a = ck_action_new(CK_ACT_PLAY, seat);
 		rc = parse_play(&p, a, &m);
-	} else if (hg_pattern_match(pat->reveal, text, &m)) {
+	} else if ((any || first == FIRST_REVEAL) && hg_pattern_match(pat->reveal, text, &m)) {
 		a = ck_action_new(CK_ACT_REVEAL, seat);
 		rc = parse_reveal(&p, a, &m);
-	} else if (first_word_is(text, "attack")) {
+	} else if (any ? first_word_is(text, "attack") : first == FIRST_ATTACK) {
 		a = ck_action_new(CK_ACT_ATTACK, seat);
 		rc = parse_attack(&p, text, 0, &a->attack);
 	} else {
