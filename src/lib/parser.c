@@ -41,7 +41,7 @@ struct hg_parser {
 	hg_pos *open;		/* positions of the open '(' */
 	size_t nopen, capopen;
 	int after_glyph;	/* the last element was an action ending in a glyph */
-	char *last_seat;
+	hg_buf last_seat;	/* the last action's seat, for a note (reused) */
 	hg_atok_list scratch;	/* an action's tokens being gathered */
 };
 
@@ -102,8 +102,7 @@ static void clear_game_state(hg_parser *p)
 	p->actions = 0;
 	p->stop = 0;
 	p->after_glyph = 0;
-	free(p->last_seat);
-	p->last_seat = NULL;
+	hg_buf_clear(&p->last_seat);
 }
 
 void hg_parser_close(hg_parser *p)
@@ -115,6 +114,7 @@ void hg_parser_close(hg_parser *p)
 	hg_diags_free(&p->held);
 	hg_diags_free(&p->sink);
 	hg_atok_list_free(&p->scratch);
+	hg_buf_free(&p->last_seat);
 	free(p->open);
 	hg_lexer_close(p->lx);
 	free(p);
@@ -568,9 +568,9 @@ static void parse_action(hg_parser *p, hg_line *line)
 {
 	int bad = p->t->bad;
 	hg_pos seat_pos = gpos(p, p->t->pos);
-	free(p->last_seat);
-	p->last_seat = hg_xstrndup(p->t->text, p->t->len);
-	const char *seat = p->last_seat;
+	hg_buf_clear(&p->last_seat);
+	hg_buf_putn(&p->last_seat, p->t->text, p->t->len);
+	const char *seat = p->last_seat.data;
 	hg_atok_list_clear(&p->scratch);
 	advance(p);
 	while (!p->stop && hg_lexer_is_body(p->t->kind)) {
@@ -653,7 +653,7 @@ static void missing_seat(hg_parser *p)
 			    what.data);
 	if (dg && p->after_glyph)
 		hg_diag_note(dg, "the annotation glyph ended the action of '%s'; a glyph is written after the action's last token",
-			     p->last_seat);
+			     p->last_seat.data ? p->last_seat.data : "");
 	hg_buf_free(&what);
 	resync(p);
 }
