@@ -12,10 +12,9 @@
 typedef struct next_run {
 	cli_common common;
 	hg_session *session;
-	int colour_err;
 	hg_buf out;
 	const hg_node *last;	/* the last action replayed on the main line */
-	int io_error, bad;
+	int bad;
 } next_run;
 
 static cli_spec spec = {
@@ -123,6 +122,17 @@ static void next_game(next_run *r, const char *path, size_t index, const hg_game
 	cls->free_state(st);
 }
 
+/* One game for cli_show_games. */
+static int show_game(void *ctx, const char *path, size_t index, const hg_game_record *g,
+		     hg_diags *d, hg_buf *out)
+{
+	next_run *r = ctx;
+	(void)out;	/* r->out */
+	r->bad = 0;
+	next_game(r, path, index, g, d);
+	return r->bad ? CLI_SHOW_BAD : 0;
+}
+
 int cli_next_main(int argc, char **argv)
 {
 	next_run r;
@@ -132,56 +142,9 @@ int cli_next_main(int argc, char **argv)
 	int status = cli_parse(&spec, argc, argv, &r.common, &first);
 	if (status >= 0)
 		return status;
-	if (first >= argc)
-		return cli_usage_error(&spec, "missing FILE operand ('-' reads standard input)");
-	if (argc - first > 1)
-		return cli_usage_error(&spec, "extra operand '%s' (next takes one FILE)",
-				       argv[first + 1]);
-	r.colour_err = cli_use_colour(&r.common, stderr);
-	hg_diags d;
-	hg_diags_init(&d);
-	cli_inputs in = { 0 };
-	if (cli_inputs_expand(&in, argv + first, 1, &d) > 0) {
-		cli_print_diags(stderr, &d, r.colour_err, 0);
-		cli_inputs_free(&in);
-		hg_diags_free(&d);
-		return CLI_EXIT_USAGE;
-	}
-	if (in.n != 1) {
-		cli_inputs_free(&in);
-		return cli_usage_error(&spec, "'%s' is a directory (%s takes one FILE)",
-				       argv[first], spec.name);
-	}
-	const char *path = in.paths[0];
 	r.session = hg_session_new(r.common.data_dir);
-
-	cli_source src;
-	if (cli_source_open(&src, path, CLI_IN_HGN, 0, &d) != 0) {
-		r.io_error = 1;
-	} else {
-		for (size_t index = 1;; index++) {
-			hg_game_record *g;
-			int rc = cli_source_next(&src, &g, &d);
-			if (rc <= 0) {
-				r.io_error |= rc < 0;
-				r.bad |= d.nerrors > 0;
-				break;
-			}
-			next_game(&r, path, index, g, &d);
-			if (cli_flush_buf("next", stdout, &r.out) != 0)
-				r.io_error = 1;
-			cli_print_diags(stderr, &d, r.colour_err, r.common.quiet);
-			hg_diags_clear(&d);
-			hg_record_free(g);
-		}
-	}
-	cli_print_diags(stderr, &d, r.colour_err, r.common.quiet);
-	cli_source_close(&src);
-	hg_diags_free(&d);
+	status = cli_show_games(&spec, &r.common, argc, argv, first, show_game, &r, &r.out);
 	hg_buf_free(&r.out);
 	hg_session_free(r.session);
-	cli_inputs_free(&in);
-	if (r.io_error)
-		return CLI_EXIT_USAGE;
-	return r.bad ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+	return status;
 }

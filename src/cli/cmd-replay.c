@@ -23,7 +23,6 @@ typedef struct action_info {
 typedef struct replay_run {
 	cli_common common;
 	hg_session *session;
-	int colour_err;
 	hg_buf out;
 	action_info *info;	/* every action, in document order */
 	size_t ninfo, capinfo, cursor;
@@ -161,7 +160,10 @@ static void after_action(void *ctx, const hg_game_class *cls, const hg_node *nod
 	indent_lines(&r->out, render.data, indent + 4);
 	hg_buf_free(&render);
 	hg_buf_putc(&r->out, '\n');
-	if (cli_flush_buf("replay", stdout, &r->out) != 0)
+	/* After a write error, one message is enough: the rest is dropped. */
+	if (r->io_error)
+		hg_buf_clear(&r->out);
+	else if (cli_flush_buf("replay", stdout, &r->out) != 0)
 		r->io_error = 1;
 }
 
@@ -222,6 +224,17 @@ static void replay_game(replay_run *r, const char *path, size_t index, const hg_
 	r->ninfo = 0;
 }
 
+/* One game for cli_show_games. */
+static int show_game(void *ctx, const char *path, size_t index, const hg_game_record *g,
+		     hg_diags *d, hg_buf *out)
+{
+	replay_run *r = ctx;
+	(void)out;	/* r->out */
+	r->bad = 0;
+	replay_game(r, path, index, g, d);
+	return (r->bad ? CLI_SHOW_BAD : 0) | (r->io_error ? CLI_SHOW_IO : 0);
+}
+
 int cli_replay_main(int argc, char **argv)
 {
 	replay_run r;
@@ -231,57 +244,10 @@ int cli_replay_main(int argc, char **argv)
 	int status = cli_parse(&spec, argc, argv, &r.common, &first);
 	if (status >= 0)
 		return status;
-	if (first >= argc)
-		return cli_usage_error(&spec, "missing FILE operand ('-' reads standard input)");
-	if (argc - first > 1)
-		return cli_usage_error(&spec, "extra operand '%s' (replay takes one FILE)",
-				       argv[first + 1]);
-	r.colour_err = cli_use_colour(&r.common, stderr);
-	hg_diags d;
-	hg_diags_init(&d);
-	cli_inputs in = { 0 };
-	if (cli_inputs_expand(&in, argv + first, 1, &d) > 0) {
-		cli_print_diags(stderr, &d, r.colour_err, 0);
-		cli_inputs_free(&in);
-		hg_diags_free(&d);
-		return CLI_EXIT_USAGE;
-	}
-	if (in.n != 1) {
-		cli_inputs_free(&in);
-		return cli_usage_error(&spec, "'%s' is a directory (%s takes one FILE)",
-				       argv[first], spec.name);
-	}
-	const char *path = in.paths[0];
 	r.session = hg_session_new(r.common.data_dir);
-
-	cli_source src;
-	if (cli_source_open(&src, path, CLI_IN_HGN, 0, &d) != 0) {
-		r.io_error = 1;
-	} else {
-		for (size_t index = 1;; index++) {
-			hg_game_record *g;
-			int rc = cli_source_next(&src, &g, &d);
-			if (rc <= 0) {
-				r.io_error |= rc < 0;
-				r.bad |= d.nerrors > 0;
-				break;
-			}
-			replay_game(&r, path, index, g, &d);
-			if (cli_flush_buf("replay", stdout, &r.out) != 0)
-				r.io_error = 1;
-			cli_print_diags(stderr, &d, r.colour_err, r.common.quiet);
-			hg_diags_clear(&d);
-			hg_record_free(g);
-		}
-	}
-	cli_print_diags(stderr, &d, r.colour_err, r.common.quiet);
-	cli_source_close(&src);
-	hg_diags_free(&d);
+	status = cli_show_games(&spec, &r.common, argc, argv, first, show_game, &r, &r.out);
 	free(r.info);
 	hg_buf_free(&r.out);
 	hg_session_free(r.session);
-	cli_inputs_free(&in);
-	if (r.io_error)
-		return CLI_EXIT_USAGE;
-	return r.bad ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+	return status;
 }
