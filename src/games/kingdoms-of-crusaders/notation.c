@@ -36,8 +36,12 @@ static int verb_of(const hg_action_text *t)
 {
 	if (t->ntoks == 0)
 		return VERB_NONE;
+	/* Folded once; the verb words are written folded. */
+	char word[16];
+	if (hg_name_fold_to(t->toks[0].text, word, sizeof word) >= sizeof word)
+		return VERB_NONE;
 	for (size_t i = 0; i < HG_ARRAY_LEN(verb_words); i++)
-		if (hg_name_eq(t->toks[0].text, verb_words[i].word))
+		if (strcmp(word, verb_words[i].word) == 0)
 			return verb_words[i].verb;
 	return VERB_NONE;
 }
@@ -52,9 +56,12 @@ static const char *const verb_forms[] = {
 
 static int seat_of(const hg_state *s, const hg_action_text *t, hg_diags *d)
 {
-	for (unsigned i = 0; i < s->nplayers; i++)
-		if (hg_name_eq(t->seat, hg_koc_seat_name(i)))
-			return (int)i;
+	/* "P1", "p1": the seat names fold to 'p' and the seat's number. */
+	char word[8];
+	if (hg_name_fold_to(t->seat, word, sizeof word) < sizeof word && word[0] == 'p')
+		for (unsigned i = 0; i < s->nplayers; i++)
+			if (strcmp(word + 1, hg_koc_seat_name(i) + 1) == 0)
+				return (int)i;
 	for (unsigned i = 0; i < s->nplayers; i++)
 		if (s->names[i] && s->names[i][0] && hg_name_eq(t->seat, s->names[i]))
 			return (int)i;
