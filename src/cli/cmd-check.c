@@ -2,13 +2,11 @@
  * each game that parsed against its rules engine, and report.
  *
  * The files are read game by game (the parser streams), so memory holds a
- * bounded number of games whatever the size of the input.  With -j N the
- * reading stays on the main thread, N - 1 workers replay the games, the
- * main thread replays them too whenever the queue is full (so that N
- * threads share the work, reading included), and it reports them in input
- * order: the report is the same, byte
- * for byte but for the time, as with -j 1.  The workers share one session:
- * the data cache is locked, and the loaded data are only read. */
+ * bounded number of games whatever the size of the input.  With -j N, N
+ * threads take turns at the one reader, each replays the game it read, and
+ * the games are reported in input order: the report is the same, byte for
+ * byte but for the time, as with -j 1.  The threads share one session: the
+ * data cache is locked, and the loaded data are only read. */
 #include "config.h"
 
 #include <errno.h>
@@ -23,7 +21,8 @@
 #include "cli.h"
 
 #define MAX_JOBS 256
-#define SLOTS_PER_JOB 16	/* games in flight per worker */
+#define SLOTS_PER_JOB 32	/* games in flight per thread */
+#define READ_BATCH 8		/* games a thread reads, then replays, at a turn */
 
 typedef enum item_kind { ITEM_GAME, ITEM_LOOSE } item_kind;
 
@@ -33,10 +32,14 @@ typedef struct item {
 	item_kind kind;
 	const char *path;
 	size_t index;		/* GAME: its number in the file */
-	hg_game_record *rec;	/* GAME */
+	hg_game_record *rec;	/* GAME, until replayed */
+	unsigned line;		/* GAME: what the report needs of the record */
+	char *game_tag, *result_tag;
 	hg_diags d;		/* parse diagnostics, then the replay's */
 	int io;			/* LOOSE: an input/output failure */
-	int done;		/* GAME: replayed (guarded by the pool's lock) */
+	int done;		/* replayed, or nothing to replay (-j N: under the lock) */
+	size_t games_read;	/* GAME, -j N: for the progress bar when reported */
+	unsigned long long bytes_read;
 	cli_game_status status;
 	int syntax_ok;
 	size_t actions;
@@ -53,15 +56,22 @@ typedef struct check_run {
 	unsigned long long bytes_before;	/* of the files already read */
 	struct timespec start;
 
-	/* the pool (jobs > 1) */
+	/* the threads (jobs > 1): see pool_thread */
 	pthread_t *threads;
 	pthread_mutex_t lock;
-	pthread_cond_t work;	/* a game to replay, or the end */
-	pthread_cond_t finished;	/* a game replayed */
-	item *slots;
+	pthread_cond_t changed;	/* anything below changed */
+	item *slots;		/* a ring, in input order */
 	size_t nslots;
-	size_t produced, taken, printed;	/* counts, not indexes */
-	int closing;
+	size_t produced, printed;	/* counts, not indexes */
+	int reading, reporting, exhausted;
+	/* the reader, used by one thread at a time (reading) */
+	const cli_inputs *inputs;
+	size_t rd_next;		/* the next input to open */
+	int rd_open;
+	cli_source rd_src;
+	const char *rd_path;
+	size_t rd_index;	/* games read from rd_path */
+	hg_diags rd_d;
 } check_run;
 
 static int check_option(void *ctx, int opt, const char *arg);
@@ -93,7 +103,7 @@ static cli_spec spec = {
 	"not fail), 1 when a game is illegal or malformed, 2 on a usage error or when\n"
 	"a file cannot be read (the other files are still checked).\n",
 	.options_help =
-	"  -j, --jobs=N           replay games in N threads (0: one per processor);\n"
+	"  -j, --jobs=N           check games in N threads (0: one per processor);\n"
 	"                         the report is the same, in the same order\n"
 	"      --no-progress      never show the progress bar\n",
 	.formats = cli_report_formats,
@@ -119,6 +129,21 @@ static int check_option(void *ctx, int opt, const char *arg)
  * One game
  * ------------------------------------------------------------------------ */
 
+/* Keeps what the report needs of the record and frees it, in the thread
+ * that made it: freed by the reporting thread, a record's many blocks went
+ * back to another thread's malloc arena, and the threads queued on its
+ * lock. */
+static void release_record(item *it)
+{
+	const char *game = hg_record_tag_value(it->rec, "Game");
+	const char *result = hg_record_tag_value(it->rec, "Result");
+	it->line = it->rec->pos.line;
+	it->game_tag = game ? hg_xstrdup(game) : NULL;
+	it->result_tag = result ? hg_xstrdup(result) : NULL;
+	hg_record_free(it->rec);
+	it->rec = NULL;
+}
+
 /* Replays a game that parsed; a game with a syntax error is reported, not
  * replayed.  Touches nothing but the item (and the shared session). */
 static void replay_item(hg_session *session, item *it)
@@ -126,6 +151,7 @@ static void replay_item(hg_session *session, item *it)
 	if (it->d.nerrors) {
 		it->status = CLI_ILLEGAL;
 		it->syntax_ok = 0;
+		release_record(it);
 		return;
 	}
 	hg_check_result res;
@@ -138,6 +164,7 @@ static void replay_item(hg_session *session, item *it)
 		it->status = CLI_UNVERIFIED;
 	else
 		it->status = CLI_LEGAL;
+	release_record(it);
 }
 
 static void report_item(check_run *r, item *it)
@@ -151,9 +178,9 @@ static void report_item(check_run *r, item *it)
 		cli_game_result g = {
 			.file = it->path,
 			.index = it->index,
-			.line = it->rec->pos.line,
-			.game_tag = hg_record_tag_value(it->rec, "Game"),
-			.result_tag = hg_record_tag_value(it->rec, "Result"),
+			.line = it->line,
+			.game_tag = it->game_tag,
+			.result_tag = it->result_tag,
 			.status = it->status,
 			.syntax_ok = it->syntax_ok,
 			.actions = it->actions,
@@ -161,168 +188,25 @@ static void report_item(check_run *r, item *it)
 		};
 		cli_report_game(r->report, &g);
 	}
-	hg_record_free(it->rec);
+	free(it->game_tag);
+	free(it->result_tag);
 	hg_diags_free(&it->d);
 	memset(it, 0, sizeof *it);
 }
 
 /* ------------------------------------------------------------------------
- * The pool: the main thread produces items, workers replay them, and the
- * main thread reports them in order.
+ * Reading, one thread (-j 1): each game is replayed and reported as soon as
+ * it is read.
  * ------------------------------------------------------------------------ */
 
-static void *worker(void *arg)
+static void report_now(check_run *r, item *it)
 {
-	check_run *r = arg;
-	pthread_mutex_lock(&r->lock);
-	for (;;) {
-		while (r->taken == r->produced && !r->closing)
-			pthread_cond_wait(&r->work, &r->lock);
-		if (r->taken == r->produced)
-			break;
-		item *it = &r->slots[r->taken++ % r->nslots];
-		if (it->kind != ITEM_GAME) {
-			/* Nothing to replay; from now on it may be reported. */
-			pthread_cond_signal(&r->finished);
-			continue;
-		}
-		pthread_mutex_unlock(&r->lock);
-		replay_item(r->session, it);
-		pthread_mutex_lock(&r->lock);
-		it->done = 1;
-		pthread_cond_signal(&r->finished);
-	}
-	pthread_mutex_unlock(&r->lock);
-	return NULL;
-}
-
-/* The main thread's share: replays the oldest game no worker has taken.
- * 0 when there is none. */
-static int help_one(check_run *r)
-{
-	pthread_mutex_lock(&r->lock);
-	if (r->taken == r->produced) {
-		pthread_mutex_unlock(&r->lock);
-		return 0;
-	}
-	item *it = &r->slots[r->taken++ % r->nslots];
-	pthread_mutex_unlock(&r->lock);
 	if (it->kind == ITEM_GAME)
 		replay_item(r->session, it);
-	pthread_mutex_lock(&r->lock);
-	it->done = 1;
-	pthread_mutex_unlock(&r->lock);
-	return 1;
+	report_item(r, it);
 }
 
-/* Whether the next item to report is ready: a worker has taken it (until
- * then a worker may still look at the slot) and, for a game, replayed it.
- * Called with the lock held. */
-static int ready(const check_run *r, const item *it)
-{
-	return r->printed < r->taken && (it->kind != ITEM_GAME || it->done);
-}
-
-/* Reports the items in order, waiting for each, until `until` items are
- * reported. */
-static void drain(check_run *r, size_t until)
-{
-	pthread_mutex_lock(&r->lock);
-	while (r->printed < until) {
-		item *it = &r->slots[r->printed % r->nslots];
-		if (!ready(r, it)) {
-			pthread_cond_wait(&r->finished, &r->lock);
-			continue;
-		}
-		pthread_mutex_unlock(&r->lock);
-		report_item(r, it);
-		pthread_mutex_lock(&r->lock);
-		r->printed++;
-	}
-	pthread_mutex_unlock(&r->lock);
-}
-
-/* Reports what is ready without waiting. */
-static void drain_ready(check_run *r)
-{
-	for (;;) {
-		pthread_mutex_lock(&r->lock);
-		item *it = &r->slots[r->printed % r->nslots];
-		int go = r->printed < r->produced && ready(r, it);
-		pthread_mutex_unlock(&r->lock);
-		if (!go)
-			return;
-		report_item(r, it);
-		pthread_mutex_lock(&r->lock);
-		r->printed++;
-		pthread_mutex_unlock(&r->lock);
-	}
-}
-
-static void pool_start(check_run *r)
-{
-	r->nslots = r->jobs * SLOTS_PER_JOB;
-	r->slots = hg_xcalloc(r->nslots, sizeof *r->slots);
-	pthread_mutex_init(&r->lock, NULL);
-	pthread_cond_init(&r->work, NULL);
-	pthread_cond_init(&r->finished, NULL);
-	/* jobs - 1 workers: the main thread is the last of the N */
-	r->threads = hg_xcalloc(r->jobs, sizeof *r->threads);
-	for (unsigned long i = 0; i + 1 < r->jobs; i++)
-		if (pthread_create(&r->threads[i], NULL, worker, r) != 0) {
-			cli_error("check", "cannot start a thread: %s", strerror(errno));
-			exit(CLI_EXIT_USAGE);
-		}
-}
-
-static void pool_stop(check_run *r)
-{
-	pthread_mutex_lock(&r->lock);
-	r->closing = 1;
-	pthread_cond_broadcast(&r->work);
-	pthread_mutex_unlock(&r->lock);
-	while (help_one(r))
-		drain_ready(r);
-	drain(r, r->produced);
-	for (unsigned long i = 0; i + 1 < r->jobs; i++)
-		pthread_join(r->threads[i], NULL);
-	free(r->threads);
-	free(r->slots);
-	pthread_cond_destroy(&r->work);
-	pthread_cond_destroy(&r->finished);
-	pthread_mutex_destroy(&r->lock);
-}
-
-/* Hands an item on: replayed and reported at once with -j 1, else queued
- * for the workers (waiting, and reporting, while the queue is full). */
-static void submit(check_run *r, item *it)
-{
-	if (r->jobs <= 1) {
-		if (it->kind == ITEM_GAME)
-			replay_item(r->session, it);
-		report_item(r, it);
-		return;
-	}
-	drain_ready(r);
-	/* A full queue: replay a game here rather than wait for a worker. */
-	while (r->produced - r->printed == r->nslots) {
-		if (!help_one(r))
-			drain(r, r->printed + 1);
-		drain_ready(r);
-	}
-	pthread_mutex_lock(&r->lock);
-	r->slots[r->produced % r->nslots] = *it;
-	r->produced++;
-	pthread_cond_signal(&r->work);
-	pthread_mutex_unlock(&r->lock);
-	memset(it, 0, sizeof *it);
-}
-
-/* ------------------------------------------------------------------------
- * Reading
- * ------------------------------------------------------------------------ */
-
-static void submit_loose(check_run *r, const char *path, hg_diags *d, int io)
+static void report_loose_now(check_run *r, const char *path, hg_diags *d, int io)
 {
 	if (d->n == 0)
 		return;
@@ -333,7 +217,7 @@ static void submit_loose(check_run *r, const char *path, hg_diags *d, int io)
 	it.io = io;
 	hg_diags_init(&it.d);
 	hg_diags_move(&it.d, d);
-	submit(r, &it);
+	report_now(r, &it);
 }
 
 static void check_file(check_run *r, const char *path)
@@ -343,7 +227,7 @@ static void check_file(check_run *r, const char *path)
 	cli_source src;
 	r->files++;
 	if (cli_source_open(&src, path, CLI_IN_HGN, 0, &d) != 0) {
-		submit_loose(r, path, &d, 1);
+		report_loose_now(r, path, &d, 1);
 		cli_source_close(&src);
 		hg_diags_free(&d);
 		return;
@@ -352,7 +236,7 @@ static void check_file(check_run *r, const char *path)
 		hg_game_record *g;
 		int rc = cli_source_next(&src, &g, &d);
 		if (rc <= 0) {
-			submit_loose(r, path, &d, rc < 0);
+			report_loose_now(r, path, &d, rc < 0);
 			break;
 		}
 		item it;
@@ -363,7 +247,7 @@ static void check_file(check_run *r, const char *path)
 		it.rec = g;
 		hg_diags_init(&it.d);
 		hg_diags_move(&it.d, &d);
-		submit(r, &it);
+		report_now(r, &it);
 		r->games_read++;
 		if (r->progress && src.parser)
 			cli_progress_update(r->progress, r->games_read,
@@ -373,6 +257,170 @@ static void check_file(check_run *r, const char *path)
 		r->bytes_before += hg_parser_offset(src.parser);
 	cli_source_close(&src);
 	hg_diags_free(&d);
+}
+
+/* ------------------------------------------------------------------------
+ * N threads (-j N): every thread takes the reader in turn, reads the next
+ * game and replays that game itself, so that a game is parsed and replayed
+ * where its memory is in cache (handing parsed games from a reading thread
+ * to replaying ones cost a quarter more time in moving them between the
+ * processors' caches).  Reading stays sequential, one thread at a time, so
+ * the games and the diagnostics between them are exactly those of -j 1;
+ * the games wait in a ring of slots to be reported in input order, by one
+ * thread at a time.
+ * ------------------------------------------------------------------------ */
+
+/* Reads the next thing to report, from the file open in the reader or the
+ * next one.  0 when the input is exhausted.  Called by one thread at a
+ * time (check_run.reading). */
+static int read_item(check_run *r, item *it)
+{
+	for (;;) {
+		if (!r->rd_open) {
+			if (r->rd_next == r->inputs->n)
+				return 0;
+			r->rd_path = r->inputs->paths[r->rd_next++];
+			r->rd_index = 0;
+			r->files++;
+			if (cli_source_open(&r->rd_src, r->rd_path, CLI_IN_HGN, 0, &r->rd_d) != 0) {
+				cli_source_close(&r->rd_src);
+				if (r->rd_d.n == 0)
+					continue;
+				memset(it, 0, sizeof *it);
+				it->kind = ITEM_LOOSE;
+				it->path = r->rd_path;
+				it->io = 1;
+				hg_diags_init(&it->d);
+				hg_diags_move(&it->d, &r->rd_d);
+				return 1;
+			}
+			r->rd_open = 1;
+		}
+		hg_game_record *g;
+		int rc = cli_source_next(&r->rd_src, &g, &r->rd_d);
+		if (rc <= 0) {
+			if (r->rd_src.parser)
+				r->bytes_before += hg_parser_offset(r->rd_src.parser);
+			cli_source_close(&r->rd_src);
+			r->rd_open = 0;
+			if (r->rd_d.n == 0)
+				continue;
+			memset(it, 0, sizeof *it);
+			it->kind = ITEM_LOOSE;
+			it->path = r->rd_path;
+			it->io = rc < 0;
+			hg_diags_init(&it->d);
+			hg_diags_move(&it->d, &r->rd_d);
+			return 1;
+		}
+		memset(it, 0, sizeof *it);
+		it->kind = ITEM_GAME;
+		it->path = r->rd_path;
+		it->index = ++r->rd_index;
+		it->rec = g;
+		hg_diags_init(&it->d);
+		hg_diags_move(&it->d, &r->rd_d);
+		it->games_read = ++r->games_read;
+		it->bytes_read = r->bytes_before +
+				 (r->rd_src.parser ? hg_parser_offset(r->rd_src.parser) : 0);
+		return 1;
+	}
+}
+
+/* What every thread runs, the main thread included.  Under the lock, in
+ * order of preference: report the oldest item when it is ready; read and
+ * replay the next game when the reader is free and a slot is; finish when
+ * everything is read and reported; else wait for a change. */
+static void *pool_thread(void *arg)
+{
+	check_run *r = arg;
+	pthread_mutex_lock(&r->lock);
+	for (;;) {
+		item *oldest = &r->slots[r->printed % r->nslots];
+		if (!r->reporting && r->printed < r->produced && oldest->done) {
+			r->reporting = 1;
+			pthread_mutex_unlock(&r->lock);
+			int game = oldest->kind == ITEM_GAME;
+			size_t games = oldest->games_read;
+			unsigned long long bytes = oldest->bytes_read;
+			report_item(r, oldest);	/* frees it and zeroes the slot */
+			if (game && r->progress)
+				cli_progress_update(r->progress, games, bytes);
+			pthread_mutex_lock(&r->lock);
+			r->printed++;
+			r->reporting = 0;
+			pthread_cond_broadcast(&r->changed);
+			continue;
+		}
+		size_t room = r->nslots - (r->produced - r->printed);
+		if (!r->reading && !r->exhausted && room > 0) {
+			/* A batch at a time: every hand-over of the reader may
+			 * put a thread to sleep and wake it, which costs more than
+			 * a small game's replay. */
+			size_t want = room < READ_BATCH ? room : READ_BATCH, got = 0;
+			item batch[READ_BATCH];
+			r->reading = 1;
+			pthread_mutex_unlock(&r->lock);
+			while (got < want && read_item(r, &batch[got]))
+				got++;
+			pthread_mutex_lock(&r->lock);
+			r->reading = 0;
+			if (got < want)
+				r->exhausted = 1;
+			item *mine[READ_BATCH];
+			size_t nmine = 0;
+			for (size_t i = 0; i < got; i++) {
+				item *slot = &r->slots[r->produced++ % r->nslots];
+				*slot = batch[i];
+				if (slot->kind == ITEM_GAME)
+					mine[nmine++] = slot;
+				else
+					slot->done = 1;
+			}
+			pthread_cond_broadcast(&r->changed);
+			/* A slot stays put until it is reported, which waits for
+			 * done. */
+			for (size_t i = 0; i < nmine; i++) {
+				pthread_mutex_unlock(&r->lock);
+				replay_item(r->session, mine[i]);
+				pthread_mutex_lock(&r->lock);
+				mine[i]->done = 1;
+				if (mine[i] == &r->slots[r->printed % r->nslots])
+					pthread_cond_broadcast(&r->changed);
+			}
+			continue;
+		}
+		if (r->exhausted && !r->reading && r->printed == r->produced)
+			break;
+		pthread_cond_wait(&r->changed, &r->lock);
+	}
+	pthread_mutex_unlock(&r->lock);
+	return NULL;
+}
+
+static void check_in_threads(check_run *r, const cli_inputs *in)
+{
+	r->inputs = in;
+	hg_diags_init(&r->rd_d);
+	r->nslots = r->jobs * SLOTS_PER_JOB;
+	r->slots = hg_xcalloc(r->nslots, sizeof *r->slots);
+	pthread_mutex_init(&r->lock, NULL);
+	pthread_cond_init(&r->changed, NULL);
+	/* jobs - 1 more threads: the main thread is the last of the N */
+	r->threads = hg_xcalloc(r->jobs, sizeof *r->threads);
+	for (unsigned long i = 0; i + 1 < r->jobs; i++)
+		if (pthread_create(&r->threads[i], NULL, pool_thread, r) != 0) {
+			cli_error("check", "cannot start a thread: %s", strerror(errno));
+			exit(CLI_EXIT_USAGE);
+		}
+	pool_thread(r);
+	for (unsigned long i = 0; i + 1 < r->jobs; i++)
+		pthread_join(r->threads[i], NULL);
+	free(r->threads);
+	free(r->slots);
+	hg_diags_free(&r->rd_d);
+	pthread_cond_destroy(&r->changed);
+	pthread_mutex_destroy(&r->lock);
 }
 
 /* The bytes the regular files hold (0 when a size is unknown: stdin). */
@@ -434,12 +482,12 @@ int cli_check_main(int argc, char **argv)
 	int bar = !r.no_progress &&
 		  (r.common.format == CLI_REPORT_TEXT || !isatty(STDOUT_FILENO));
 	r.progress = cli_progress_new(bar, total_size(&in), in.n);
-	if (r.jobs > 1)
-		pool_start(&r);
-	for (size_t i = 0; i < in.n; i++)
-		check_file(&r, in.paths[i]);
-	if (r.jobs > 1)
-		pool_stop(&r);
+	if (r.jobs > 1) {
+		check_in_threads(&r, &in);
+	} else {
+		for (size_t i = 0; i < in.n; i++)
+			check_file(&r, in.paths[i]);
+	}
 	cli_progress_free(r.progress);
 	int write_failed = cli_report_finish(r.report, r.files, cli_elapsed(&r.start)) != 0;
 	const cli_summary *sum = cli_report_summary(r.report);
