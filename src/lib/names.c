@@ -1,6 +1,8 @@
 /* names.c - lookup of canonical ids and aliases by folded name. */
 #include "config.h"
 
+#include <sodium.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,10 +13,54 @@ typedef struct entry {
 	int value;
 } entry;
 
+/* The same entries by hash, for hg_names_find: a binary search costs a
+ * string comparison per step, and every word of every action is looked up. */
+typedef struct slot {
+	const char *folded;	/* NULL: empty */
+	size_t len;
+	int value;
+} slot;
+
 struct hg_names {
-	entry *v;		/* sorted by folded name */
+	entry *v;		/* sorted by folded name (suggestions follow this order) */
 	size_t n, cap;
+	slot *h;		/* open addressing, linear probing */
+	size_t hcap;		/* a power of two, at least twice n; 0 when empty */
 };
+
+/* SipHash-2-4 (libsodium's short-input hash) with a fixed key: the table
+ * needs an even spread, not secrecy. */
+static size_t name_hash(const char *f, size_t len)
+{
+	static const unsigned char key[crypto_shorthash_KEYBYTES];
+	unsigned char out[crypto_shorthash_BYTES];
+	crypto_shorthash(out, (const unsigned char *)f, len, key);
+	uint64_t h;
+	memcpy(&h, out, sizeof h);
+	return (size_t)h;
+}
+
+static void hash_insert(slot *h, size_t hcap, const char *f, size_t len, int value)
+{
+	size_t i = name_hash(f, len) & (hcap - 1);
+	while (h[i].folded)
+		i = (i + 1) & (hcap - 1);
+	h[i].folded = f;
+	h[i].len = len;
+	h[i].value = value;
+}
+
+static void rehash(hg_names *t)
+{
+	size_t cap = 16;
+	while (cap < 2 * t->n)
+		cap *= 2;
+	free(t->h);
+	t->h = hg_xcalloc(cap, sizeof *t->h);
+	t->hcap = cap;
+	for (size_t i = 0; i < t->n; i++)
+		hash_insert(t->h, cap, t->v[i].folded, strlen(t->v[i].folded), t->v[i].value);
+}
 
 hg_names *hg_names_new(void)
 {
@@ -28,6 +74,7 @@ void hg_names_free(hg_names *t)
 	for (size_t i = 0; i < t->n; i++)
 		free(t->v[i].folded);
 	free(t->v);
+	free(t->h);
 	free(t);
 }
 
@@ -62,6 +109,10 @@ int hg_names_add(hg_names *t, const char *name, int value, int *clash)
 	t->v[i].folded = f;
 	t->v[i].value = value;
 	t->n++;
+	if (2 * t->n > t->hcap)
+		rehash(t);
+	else
+		hash_insert(t->h, t->hcap, f, strlen(f), value);
 	return 0;
 }
 
@@ -70,10 +121,18 @@ int hg_names_find(const hg_names *t, const char *name)
 	/* Looked up for every word of every action: fold on the stack. */
 	char buf[128];
 	char *f = buf;
-	if (hg_name_fold_to(name, buf, sizeof buf) >= sizeof buf)
+	size_t len = hg_name_fold_to(name, buf, sizeof buf);
+	if (len >= sizeof buf)
 		f = hg_name_fold(name);
-	size_t i = lower_bound(t, f);
-	int r = (i < t->n && strcmp(t->v[i].folded, f) == 0) ? t->v[i].value : -1;
+	int r = -1;
+	if (t->hcap) {
+		size_t i = name_hash(f, len) & (t->hcap - 1);
+		for (; t->h[i].folded; i = (i + 1) & (t->hcap - 1))
+			if (t->h[i].len == len && memcmp(t->h[i].folded, f, len) == 0) {
+				r = t->h[i].value;
+				break;
+			}
+	}
 	if (f != buf)
 		free(f);
 	return r;

@@ -134,6 +134,35 @@ START_TEST(names_table)
 }
 END_TEST
 
+/* Many names: the hash index grows with the table and finds every one,
+ * including names longer than the lookup's stack buffer. */
+START_TEST(names_table_grows)
+{
+	hg_names *t = hg_names_new();
+	char name[300];
+	ck_assert_int_eq(hg_names_find(t, "anything"), -1);	/* empty */
+	for (int i = 0; i < 1000; i++) {
+		snprintf(name, sizeof name, "Card-%d", i);
+		ck_assert_int_eq(hg_names_add(t, name, i, NULL), 0);
+	}
+	memset(name, 'x', 200);
+	name[200] = '\0';
+	ck_assert_int_eq(hg_names_add(t, name, 1000, NULL), 0);
+	for (int i = 0; i < 1000; i++) {
+		snprintf(name, sizeof name, "CARD-%d", i);
+		ck_assert_int_eq(hg_names_find(t, name), i);
+		snprintf(name, sizeof name, "card-%d-", i);
+		ck_assert_int_eq(hg_names_find(t, name), -1);
+	}
+	memset(name, 'X', 200);
+	name[200] = '\0';
+	ck_assert_int_eq(hg_names_find(t, name), 1000);
+	name[199] = '\0';
+	ck_assert_int_eq(hg_names_find(t, name), -1);
+	hg_names_free(t);
+}
+END_TEST
+
 static char *slurp(const char *path)
 {
 	FILE *f = fopen(path, "rb");
@@ -237,6 +266,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, utf8_decoding);
 	tcase_add_test(tc, name_fold_ignores_case_and_accents);
 	tcase_add_test(tc, names_table);
+	tcase_add_test(tc, names_table_grows);
 	tcase_add_test(tc, atomic_write_keeps_mode_and_never_loses_data);
 	tcase_add_test(tc, datapath_search_order);
 	tcase_add_test(tc, record_players_and_tags);

@@ -23,11 +23,13 @@ static const struct verb_word {
 	const char *word;
 	int verb;
 } verb_words[] = {
-	{ "deal", KOC_DEAL }, { "deals", KOC_DEAL }, { "dealt", KOC_DEAL },
-	{ "draw", KOC_DRAW }, { "draws", KOC_DRAW }, { "drew", KOC_DRAW },
-	{ "place", KOC_PLACE }, { "places", KOC_PLACE }, { "placed", KOC_PLACE },
+	/* the canonical verbs first: they are what most records say */
+	{ "place", KOC_PLACE }, { "draw", KOC_DRAW }, { "win", KOC_WIN }, { "deal", KOC_DEAL },
+	{ "deals", KOC_DEAL }, { "dealt", KOC_DEAL },
+	{ "draws", KOC_DRAW }, { "drew", KOC_DRAW },
+	{ "places", KOC_PLACE }, { "placed", KOC_PLACE },
 	{ "play", KOC_PLACE }, { "plays", KOC_PLACE }, { "played", KOC_PLACE },
-	{ "win", KOC_WIN }, { "wins", KOC_WIN }, { "won", KOC_WIN },
+	{ "wins", KOC_WIN }, { "won", KOC_WIN },
 	{ "take", KOC_WIN }, { "takes", KOC_WIN }, { "took", KOC_WIN },
 	{ "claim", KOC_WIN }, { "claims", KOC_WIN },
 };
