@@ -373,6 +373,22 @@ START_TEST(early_win_large_pools)
 		hg_koc_key t = key4(winner);
 		int want = multiset_beat(c, 4 - nhave, pool, 1, t);
 		ck_assert_int_eq(hg_koc_can_beat(c, 4 - nhave, pool, t), want);
+		/* the proof kept for reuse is a real better army from the pool */
+		unsigned char witness[32];
+		ck_assert_int_eq(hg_koc_can_beat_with(c, 4 - nhave, pool, t, witness), want);
+		if (want) {
+			unsigned char got[5];
+			memcpy(got, c, sizeof got);
+			unsigned taken = 0;
+			for (unsigned ty = 0; ty < 32; ty++) {
+				ck_assert_uint_le(witness[ty], pool[ty]);
+				taken += witness[ty];
+				for (int k = 0; k < 5; k++)
+					got[k] = (unsigned char)(got[k] + witness[ty] * ((ty >> k) & 1));
+			}
+			ck_assert_uint_eq(taken, 4 - nhave);
+			ck_assert_uint_gt(hg_koc_key_of(got), t);
+		}
 		want ? yes++ : no++;
 	}
 	ck_assert_int_gt(yes, 10);

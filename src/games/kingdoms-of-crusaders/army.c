@@ -195,11 +195,22 @@ static hg_koc_key optimistic_key(const beat_search *bs, unsigned i,
 	return hg_koc_key_of(opt);
 }
 
+/* The cards a success took: took[i] of the i-th type on offer, for the
+ * first `depth` types (the rest took none). */
+typedef struct beat_path {
+	unsigned char took[KOC_NTYPES];
+	unsigned depth;
+} beat_path;
+
 static int beat_from(const beat_search *bs, unsigned i, unsigned need,
-		     unsigned char counts[KOC_NKINDS])
+		     unsigned char counts[KOC_NKINDS], beat_path *path)
 {
-	if (need == 0)
-		return hg_koc_key_of(counts) > bs->target;
+	if (need == 0) {
+		if (hg_koc_key_of(counts) <= bs->target)
+			return 0;
+		path->depth = i;
+		return 1;
+	}
 	if (i == bs->ntypes)
 		return 0;
 	if (optimistic_key(bs, i, counts, need) <= bs->target)
@@ -212,7 +223,8 @@ static int beat_from(const beat_search *bs, unsigned i, unsigned need,
 		for (unsigned k = 0; k < KOC_NKINDS; k++)
 			if ((mask >> k) & 1u)
 				counts[k] = (unsigned char)(counts[k] + take);
-		int found = beat_from(bs, i + 1, need - take, counts);
+		path->took[i] = (unsigned char)take;
+		int found = beat_from(bs, i + 1, need - take, counts, path);
 		for (unsigned k = 0; k < KOC_NKINDS; k++)
 			if ((mask >> k) & 1u)
 				counts[k] = (unsigned char)(counts[k] - take);
@@ -273,8 +285,17 @@ static const unsigned char by_rank[KOC_NTYPES] = {
 int hg_koc_can_beat(const unsigned char counts[KOC_NKINDS], unsigned need,
 		    const uint16_t pool[KOC_NTYPES], hg_koc_key target)
 {
+	return hg_koc_can_beat_with(counts, need, pool, target, NULL);
+}
+
+int hg_koc_can_beat_with(const unsigned char counts[KOC_NKINDS], unsigned need,
+			 const uint16_t pool[KOC_NTYPES], hg_koc_key target,
+			 unsigned char witness[KOC_NTYPES])
+{
 	unsigned char c[KOC_NKINDS];
 	memcpy(c, counts, sizeof c);
+	if (witness)
+		memset(witness, 0, KOC_NTYPES);
 	if (need == 0)
 		return hg_koc_key_of(c) > target;
 	unsigned char type[KOC_NTYPES];
@@ -330,5 +351,11 @@ int hg_koc_can_beat(const unsigned char counts[KOC_NKINDS], unsigned need,
 		for (unsigned k = 0; k < KOC_NKINDS; k++)
 			bs.offer[i][k] = (uint16_t)(bs.offer[i + 1][k] +
 						    (((bs.type[i] >> k) & 1u) ? bs.avail[i] : 0));
-	return beat_from(&bs, 0, need, c);
+	beat_path path;
+	if (!beat_from(&bs, 0, need, c, &path))
+		return 0;
+	if (witness)
+		for (unsigned i = 0; i < path.depth; i++)
+			witness[bs.type[i]] = path.took[i];
+	return 1;
 }

@@ -223,10 +223,37 @@ static int could_beat(const hg_state *s, unsigned q, unsigned sector, hg_koc_key
 	return hg_koc_can_beat(counts, KOC_ARMY - n, s->pool, target);
 }
 
+/* could_beat, remembering its proof: a better army found once is still
+ * there while q's cards in the sector, the target and the cards the proof
+ * takes from the pool are (the pool only shrinks as cards are placed). */
+static int could_beat_memo(hg_state *s, unsigned q, unsigned sector, hg_koc_key target)
+{
+	unsigned char masks[KOC_ARMY], counts[KOC_NKINDS];
+	unsigned char n = sector_masks(s, q, sector, masks);
+	hg_koc_count(masks, n, counts);
+	unsigned need = KOC_ARMY - n;
+	hg_koc_beat_memo *m = &s->beat_memo[q][sector];
+	if (m->valid && m->need == need && m->target == target &&
+	    memcmp(m->counts, counts, sizeof counts) == 0) {
+		unsigned t = 0;
+		while (t < KOC_NTYPES && m->witness[t] <= s->pool[t])
+			t++;
+		if (t == KOC_NTYPES)
+			return 1;
+	}
+	m->valid = hg_koc_can_beat_with(counts, need, s->pool, target, m->witness);
+	if (m->valid) {
+		memcpy(m->counts, counts, sizeof counts);
+		m->need = need;
+		m->target = target;
+	}
+	return m->valid;
+}
+
 /* 'Armies and domination in territories', ruling 6: the best complete army
  * in a territory wins it once no other player can still gather a better
  * one from the cards not on the table.  Returns the seat, or -1. */
-static int territory_winner(const hg_state *s, unsigned sector)
+static int territory_winner(hg_state *s, unsigned sector)
 {
 	int best = -1;
 	for (unsigned p = 0; p < s->nplayers; p++)
@@ -236,7 +263,7 @@ static int territory_winner(const hg_state *s, unsigned sector)
 		return -1;
 	hg_koc_key target = hg_koc_sector_key(s, (unsigned)best, sector);
 	for (unsigned q = 0; q < s->nplayers; q++)
-		if (!complete(s, q, sector) && could_beat(s, q, sector, target))
+		if (!complete(s, q, sector) && could_beat_memo(s, q, sector, target))
 			return -1;
 	return best;
 }

@@ -105,6 +105,23 @@ void hg_koc_key_describe(hg_koc_key k, hg_buf *out);
  * a pruned enumeration of the multisets of `need` cards. */
 int hg_koc_can_beat(const unsigned char counts[KOC_NKINDS], unsigned need,
 		    const uint16_t pool[KOC_NTYPES], hg_koc_key target);
+/* The same; on success, when witness is not NULL, it receives how many
+ * cards of each type one better army takes from the pool (a proof that
+ * stays good while the pool still holds them). */
+int hg_koc_can_beat_with(const unsigned char counts[KOC_NKINDS], unsigned need,
+			 const uint16_t pool[KOC_NTYPES], hg_koc_key target,
+			 unsigned char witness[KOC_NTYPES]);
+
+/* The last proof that a player could still beat a sector's best complete
+ * army (engine.c): reused while the inputs are the same and the pool still
+ * holds the cards it takes, which saves the search at most placements. */
+typedef struct hg_koc_beat_memo {
+	int valid;
+	unsigned char counts[KOC_NKINDS];
+	unsigned need;
+	hg_koc_key target;
+	unsigned char witness[KOC_NTYPES];
+} hg_koc_beat_memo;
 
 /* ------------------------------------------------------------------ notation */
 enum hg_koc_verb { KOC_DEAL, KOC_DRAW, KOC_PLACE, KOC_WIN };
@@ -155,6 +172,8 @@ struct hg_state {
 	uint16_t sector[KOC_MAX_PLAYERS][KOC_SECTORS][KOC_ARMY];
 	unsigned char nsector[KOC_MAX_PLAYERS][KOC_SECTORS];
 	unsigned completed[KOC_MAX_PLAYERS][KOC_SECTORS];	/* placement that completed it */
+
+	hg_koc_beat_memo beat_memo[KOC_MAX_PLAYERS][KOC_SECTORS];
 
 	int winner[KOC_SECTORS];	/* seat, or -1 */
 	unsigned marker[KOC_SECTORS];	/* its victory marker number */
