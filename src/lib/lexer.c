@@ -233,16 +233,16 @@ int hg_lexer_game_abandoned(const hg_lexer *lx)
  * Character classes (grammar/hgn.ebnf, Part 0)
  * ------------------------------------------------------------------------ */
 
-enum { C_WORD = 1, C_PUNCT = 2, C_SPACE = 4 };
+enum { C_WORD = 1, C_PUNCT = 2, C_SPACE = 4, C_DIGIT = 8 };
 
 /* Classes of the ASCII characters (hgn.ebnf, Part 0 and punctuation). */
 static const unsigned char ascii_class[128] = {
 	['\t'] = C_SPACE, ['\r'] = C_SPACE, [' '] = C_SPACE,
 	['_'] = C_WORD, ['-'] = C_WORD, ['\''] = C_WORD, ['.'] = C_WORD, ['#'] = C_WORD,
-	['0'] = C_WORD, ['1'] = C_WORD, ['2'] = C_WORD,
-	['3'] = C_WORD, ['4'] = C_WORD, ['5'] = C_WORD,
-	['6'] = C_WORD, ['7'] = C_WORD, ['8'] = C_WORD,
-	['9'] = C_WORD,
+	['0'] = C_WORD | C_DIGIT, ['1'] = C_WORD | C_DIGIT, ['2'] = C_WORD | C_DIGIT,
+	['3'] = C_WORD | C_DIGIT, ['4'] = C_WORD | C_DIGIT, ['5'] = C_WORD | C_DIGIT,
+	['6'] = C_WORD | C_DIGIT, ['7'] = C_WORD | C_DIGIT, ['8'] = C_WORD | C_DIGIT,
+	['9'] = C_WORD | C_DIGIT,
 	['A'] = C_WORD, ['B'] = C_WORD, ['C'] = C_WORD, ['D'] = C_WORD, ['E'] = C_WORD,
 	['F'] = C_WORD, ['G'] = C_WORD, ['H'] = C_WORD, ['I'] = C_WORD, ['J'] = C_WORD,
 	['K'] = C_WORD, ['L'] = C_WORD, ['M'] = C_WORD, ['N'] = C_WORD, ['O'] = C_WORD,
@@ -568,11 +568,12 @@ static int scan_ascii_run(hg_lexer *lx, int *digits_only)
 	if (room < 2)
 		return 0;
 	const unsigned char *q = lx->p, *stop = lx->p + room;
-	int digits = 1;
+	unsigned all = C_WORD | C_DIGIT;	/* the classes every byte has */
 	while (q < stop && *q < 0x80 && (ascii_class[*q] & C_WORD)) {
-		digits &= *q >= '0' && *q <= '9';
+		all &= ascii_class[*q];
 		q++;
 	}
+	int digits = (all & C_DIGIT) != 0;
 	size_t n = (size_t)(q - lx->p);
 	if (n < 2)
 		return 0;
@@ -1022,16 +1023,24 @@ void hg_atok_list_push(hg_atok_list *l, const hg_token *tk, const char *file)
 		[HG_TK_WORD] = HG_ATOK_WORD, [HG_TK_NUMBER] = HG_ATOK_NUMBER,
 		[HG_TK_PUNCT] = HG_ATOK_PUNCT, [HG_TK_HIDDEN] = HG_ATOK_UNKNOWN,
 	};
-	HG_GROW(l->v, l->cap, l->n + 1);
+	if (l->n == l->cap)
+		HG_GROW(l->v, l->cap, l->n + 1);
 	hg_atok *a = &l->v[l->n++];
 	a->kind = kinds[tk->kind];
 	a->text = NULL;
 	a->pos = tk->pos;
 	a->pos.file = file;
-	if (l->text.len)
-		hg_buf_putc(&l->text, ' ');
-	a->off = l->text.len;
-	hg_buf_putn(&l->text, tk->text, tk->len);
+	/* Once per token of every action: one capacity check, then copies. */
+	hg_buf *b = &l->text;
+	size_t need = b->len + 1 + tk->len + 1;
+	if (need > b->cap)
+		hg_grow((void **)&b->data, &b->cap, need, 1);
+	if (b->len)
+		b->data[b->len++] = ' ';
+	a->off = b->len;
+	memcpy(b->data + b->len, tk->text, tk->len);
+	b->len += tk->len;
+	b->data[b->len] = '\0';
 }
 
 void hg_atok_list_clear(hg_atok_list *l)
