@@ -53,34 +53,6 @@
 /* ------------------------------------------------------------------- data */
 enum { CK_MUSLIM, CK_CHRISTIAN, CK_NRELIGIONS };
 
-/* The names of one hg_names table over again (data.c binds each name in
- * both: the same folded names, the same values), grouped by their first
- * folded byte and told apart by length, then bytes: every word of every
- * action is looked up, and a binary search of strcmp calls cost more than
- * the rest of the parse.  hg_names still serves the suggestions. */
-typedef struct ck_index_entry {
-	char *folded;
-	size_t len;
-	uint64_t head;		/* the first 8 bytes, zero-padded */
-	int value;
-} ck_index_entry;
-
-typedef struct ck_index {
-	ck_index_entry *v;	/* grouped by first byte, in order of binding */
-	int n;
-	size_t cap;
-	int start[257];		/* first byte b: entries start[b] .. start[b + 1] - 1 */
-} ck_index;
-
-/* A name folded as hg_names folds it, ready for ck_index_get. */
-typedef struct ck_key {
-	const char *s;
-	size_t len;
-	uint64_t head;		/* the first 8 bytes, zero-padded */
-	char buf[128];
-	char *heap;		/* the fold when it did not fit buf */
-} ck_key;
-
 typedef struct ck_area {
 	char *id, *name;
 	int defence;		/* the number in the shield */
@@ -96,7 +68,6 @@ typedef struct ck_map {
 	ck_area *areas;
 	int nareas;
 	hg_names *names;	/* ids and aliases -> area index */
-	ck_index index;		/* the same names, for the notation */
 } ck_map;
 
 typedef enum ck_card_type { CK_TROOP, CK_EVENT, CK_RESPONSE } ck_card_type;
@@ -168,7 +139,6 @@ typedef struct ck_deck {
 	int ncards;
 	int total;		/* all copies */
 	hg_names *names;
-	ck_index index;		/* the same names, for the notation */
 } ck_deck;
 
 typedef struct ck_faction {
@@ -209,7 +179,6 @@ typedef struct ck_scenario {
 	int nlevels;		/* 0: the end of 7.3 (castles, sudden victory) */
 	unsigned char removed[CK_NRELIGIONS][CK_MAX_CARDS];	/* 8.1 */
 	hg_names *seats;	/* faction ids, aliases, P1.. -> faction index */
-	ck_index seat_index;	/* the same names, for the notation */
 } ck_scenario;
 
 /* The numbers of the patterns' named groups, read once at compile time. */
@@ -463,12 +432,6 @@ hg_gdata *hg_ck_load_files(const char *scenarios, const char *const *maps,
 			   size_t nmaps, const char *const *decks, size_t ndecks,
 			   hg_diags *d);
 const char *ck_religion_name(int religion);
-void ck_key_fold(ck_key *k, const char *name);
-void ck_key_free(ck_key *k);
-/* The value bound to the folded name, or -1. */
-int ck_index_get(const ck_index *x, const ck_key *k);
-/* hg_names_find on the table the index repeats. */
-int ck_index_find(const ck_index *x, const char *name);
 
 /* ------------------------------------------------------------ effects.c */
 /* Reads one card's `effects` list; 0 or -1 after diagnostics. */
@@ -563,6 +526,8 @@ int ck_against(const hg_state *s);
 int hg_ck_army_strength(const hg_state *s, int f);
 int ck_script_rolls(const hg_state *s, int f);
 int hg_ck_script_target(const hg_state *s, int f, int against);
+/* The area of `mask` with the lowest identification number (8.3), or -1. */
+int ck_lowest_numbered(const hg_state *s, uint64_t mask);
 int ck_script_flip_area(const hg_state *s, int f, int against, const ck_effect *fx);
 int ck_script_castle(const hg_state *s, int f);
 int hg_ck_script_placement(const hg_state *s, int f, int religion, int card, int stolen);
@@ -576,6 +541,9 @@ void ck_tableau_describe(const hg_state *s, int f, hg_buf *out);
 
 /* -------------------------------------------------------------- script.c */
 int ck_apply_reveal(hg_state *s, const hg_action *a, hg_diags *d);
+/* Puts a card the script deploys where it goes (8.3, 8.4): the army, the
+ * responses face up, or the discard pile (CK_PLACE_NONE: nowhere). */
+void ck_deploy_card(hg_state *s, int seat, int religion, int card, int place);
 
 /* ---------------------------------------------------------------- turn.c */
 /* Rule 6: how many cards a player draws at the start of a turn. */

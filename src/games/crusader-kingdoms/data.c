@@ -62,115 +62,20 @@ static int check_word(const hg_ynode *n, const char *s, size_t max, hg_diags *d)
 	return 0;
 }
 
-/* ------------------------------------------------------------ the index */
-static uint64_t head_of(const char *s, size_t len)
-{
-	uint64_t h = 0;
-	memcpy(&h, s, len < sizeof h ? len : sizeof h);
-	return h;
-}
-
-/* Folds as hg_names_find does; ASCII (the common case) in place here. */
-void ck_key_fold(ck_key *k, const char *name)
-{
-	k->heap = NULL;
-	k->s = k->buf;
-	size_t n = 0;
-	for (;; n++) {
-		unsigned char c = (unsigned char)name[n];
-		if (c == '\0' || c >= 0x80 || n + 1 >= sizeof k->buf)
-			break;
-		k->buf[n] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
-	}
-	if (name[n] == '\0') {
-		k->buf[n] = '\0';
-		k->len = n;
-	} else {
-		k->len = hg_name_fold_to(name, k->buf, sizeof k->buf);
-		if (k->len >= sizeof k->buf) {
-			k->heap = hg_name_fold(name);
-			k->s = k->heap;
-			k->len = strlen(k->heap);
-		}
-	}
-	k->head = head_of(k->s, k->len);
-}
-
-void ck_key_free(ck_key *k)
-{
-	free(k->heap);
-	k->heap = NULL;
-}
-
-int ck_index_get(const ck_index *x, const ck_key *k)
-{
-	unsigned char b = (unsigned char)k->s[0];
-	for (int i = x->start[b]; i < x->start[b + 1]; i++) {
-		const ck_index_entry *e = &x->v[i];
-		if (e->len == k->len && e->head == k->head &&
-		    (k->len <= 8 || memcmp(e->folded + 8, k->s + 8, k->len - 8) == 0))
-			return e->value;
-	}
-	return -1;
-}
-
-int ck_index_find(const ck_index *x, const char *name)
-{
-	ck_key k;
-	ck_key_fold(&k, name);
-	int v = ck_index_get(x, &k);
-	ck_key_free(&k);
-	return v;
-}
-
-/* Repeats a binding hg_names_add accepted (a name bound again to the same
- * value is there already). */
-static void index_add(ck_index *x, const char *name, int value)
-{
-	ck_key k;
-	ck_key_fold(&k, name);
-	if (ck_index_get(x, &k) < 0) {
-		unsigned char b = (unsigned char)k.s[0];
-		HG_GROW(x->v, x->cap, (size_t)x->n + 1);
-		int at = x->start[b + 1];
-		memmove(x->v + at + 1, x->v + at, (size_t)(x->n - at) * sizeof *x->v);
-		x->v[at].folded = hg_xstrndup(k.s, k.len);
-		x->v[at].len = k.len;
-		x->v[at].head = k.head;
-		x->v[at].value = value;
-		x->n++;
-		for (int c = b + 1; c <= 256; c++)
-			x->start[c]++;
-	}
-	ck_key_free(&k);
-}
-
-static void index_free(ck_index *x)
-{
-	for (int i = 0; i < x->n; i++)
-		free(x->v[i].folded);
-	free(x->v);
-	memset(x, 0, sizeof *x);
-}
-
-/* Binds a name (id or alias) to a value, in the table and in its index
- * (NULL: none); a clash is a duplicate id. */
-static int bind_name(hg_names *t, ck_index *x, const hg_ynode *n, const char *name,
-		     int value, const char *what, hg_diags *d)
+/* Binds a name (id or alias) to a value; a clash is a duplicate id. */
+static int bind_name(hg_names *t, const hg_ynode *n, const char *name, int value,
+		     const char *what, hg_diags *d)
 {
 	int clash;
-	if (hg_names_add(t, name, value, &clash) == 0) {
-		if (x)
-			index_add(x, name, value);
+	if (hg_names_add(t, name, value, &clash) == 0)
 		return 0;
-	}
 	hg_diag_add(d, HG_ERROR, n->pos, "data.duplicate-id",
 		    "%s name '%s' is already taken by another %s", what, name, what);
 	return -1;
 }
 
 /* id (required), name, aliases: common to areas, cards, factions. */
-static int load_names(const hg_ynode *map, char **id, char **name, hg_names *t, ck_index *x,
+static int load_names(const hg_ynode *map, char **id, char **name, hg_names *t,
 		      int value, const char *what, hg_diags *d)
 {
 	const char *s;
@@ -178,7 +83,7 @@ static int load_names(const hg_ynode *map, char **id, char **name, hg_names *t, 
 	if (hg_ystr(n, &s, d) != 0 || check_word(n, s, CK_MAX_ID, d) != 0)
 		return -1;
 	*id = hg_xstrdup(s);
-	int rc = bind_name(t, x, n, s, value, what, d);
+	int rc = bind_name(t, n, s, value, what, d);
 	n = hg_ymap_get(map, "name");
 	if (n) {
 		if (hg_ystr(n, &s, d) != 0)
@@ -198,7 +103,7 @@ static int load_names(const hg_ynode *map, char **id, char **name, hg_names *t, 
 			rc = -1;
 			continue;
 		}
-		rc |= bind_name(t, x, a, s, value, what, d);
+		rc |= bind_name(t, a, s, value, what, d);
 	}
 	return rc;
 }
@@ -232,7 +137,6 @@ static void map_free(ck_map *m)
 	free(m->name);
 	free(m->file);
 	hg_names_free(m->names);
-	index_free(&m->index);
 	memset(m, 0, sizeof *m);
 }
 
@@ -373,7 +277,7 @@ static int load_map(ck_map *m, const hg_ydoc *doc, hg_diags *d)
 			continue;
 		}
 		m->nareas++;
-		if (load_names(a, &ar->id, &ar->name, m->names, &m->index, (int)i, "area", d) != 0 ||
+		if (load_names(a, &ar->id, &ar->name, m->names, (int)i, "area", d) != 0 ||
 		    load_int(a, "defence", 1, 9, &ar->defence, d) != 0 ||
 		    load_bool(a, "reconstructed", 0, &ar->reconstructed, d) != 0 ||
 		    hg_ycheck_kind(hg_ymap_get(a, "adjacent"), HG_Y_SEQ, "adjacent", d) != 0) {
@@ -410,7 +314,6 @@ static void deck_free(ck_deck *k)
 	free(k->name);
 	free(k->file);
 	hg_names_free(k->names);
-	index_free(&k->index);
 	memset(k, 0, sizeof *k);
 }
 
@@ -454,7 +357,7 @@ static int load_card(ck_deck *k, const hg_ynode *cn, int index, hg_diags *d)
 	ck_card *c = &k->cards[index];
 	if (hg_ycheck_keys(cn, card_keys, "a card", d) != 0)
 		return -1;
-	if (load_names(cn, &c->id, &c->name, k->names, &k->index, index, "card", d) != 0)
+	if (load_names(cn, &c->id, &c->name, k->names, index, "card", d) != 0)
 		return -1;
 	int type;
 	if (hg_yword(hg_ymap_get(cn, "type"), types, &type, d) != 0 ||
@@ -588,7 +491,6 @@ static void scenario_free(ck_scenario *sc)
 	free(sc->id);
 	free(sc->name);
 	hg_names_free(sc->seats);
-	index_free(&sc->seat_index);
 	memset(sc, 0, sizeof *sc);
 }
 
@@ -629,7 +531,7 @@ static int load_faction(ck_scenario *sc, const hg_ynode *fn, int index, const ck
 	ck_faction *f = &sc->factions[index];
 	if (hg_ycheck_keys(fn, faction_keys, "a faction", d) != 0)
 		return -1;
-	if (load_names(fn, &f->id, &f->name, sc->seats, &sc->seat_index, index, "faction",
+	if (load_names(fn, &f->id, &f->name, sc->seats, index, "faction",
 		       d) != 0)
 		return -1;
 	if (hg_yword(hg_ymap_get(fn, "religion"), religion_words, &f->religion, d) != 0 ||
@@ -887,7 +789,7 @@ static int load_scenario(hg_gdata *g, const hg_ynode *sn, int index, hg_diags *d
 	sc->seats = hg_names_new();
 	if (hg_ycheck_keys(sn, scenario_keys, "a scenario", d) != 0)
 		return -1;
-	if (load_names(sn, &sc->id, &sc->name, g->scenario_names, NULL, index, "scenario",
+	if (load_names(sn, &sc->id, &sc->name, g->scenario_names, index, "scenario",
 		       d) != 0)
 		return -1;
 	if (load_int(sn, "players", 1, CK_MAX_SIDES, &sc->players, d) != 0 ||
@@ -944,7 +846,7 @@ static int load_scenario(hg_gdata *g, const hg_ynode *sn, int index, hg_diags *d
 	for (int i = 0; i < sc->nfactions; i++) {
 		char pname[16];
 		snprintf(pname, sizeof pname, "P%d", i + 1);
-		if (bind_name(sc->seats, &sc->seat_index, list->items[i], pname, i, "faction", d) != 0)
+		if (bind_name(sc->seats, list->items[i], pname, i, "faction", d) != 0)
 			return -1;
 	}
 	if (check_deployment(sc, list, m, rest, d) != 0 ||

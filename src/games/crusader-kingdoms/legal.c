@@ -725,17 +725,6 @@ static hg_action *reveal_copy(const hg_action *src)
 	return a;
 }
 
-/* The area of `mask` with the lowest identification number, or -1. */
-static int lowest_number(const hg_state *s, uint64_t mask)
-{
-	int best = -1;
-	for (int a = 0; a < s->map->nareas; a++)
-		if (((mask >> a) & 1) &&
-		    (best < 0 || s->map->areas[a].number < s->map->areas[best].number))
-			best = a;
-	return best;
-}
-
 /* The army's attack on `target` (8.3): from the scripted side's area with
  * the lowest number bordering it; the defender adds nothing, or all its
  * defence responses and every +1 castle it may turn. */
@@ -752,7 +741,7 @@ static void army_attack_options(const hg_state *s, int seat, int target, attack_
 		ck_attack a;
 		memset(&a, 0, sizeof a);
 		a.target = target;
-		a.from = lowest_number(s, ck_areas_of(s, seat) & s->map->areas[target].adj);
+		a.from = ck_lowest_numbered(s, ck_areas_of(s, seat) & s->map->areas[target].adj);
 		a.castle = -1;
 		if (dv)
 			add_full_defence(s, &a, defender, def_resp, ndef, turnable);
@@ -796,18 +785,6 @@ static void script_roll_options(const hg_state *tmp, int seat, int against, hg_a
 	}
 	ck_free_action(a);
 	free(t2);
-}
-
-/* A card the script deploys (8.3, 8.4), on the scratch state. */
-static void place_card(hg_state *tmp, int seat, int r, int c, int place)
-{
-	ck_tableau *t = &tmp->p[seat].tab;
-	if (place == CK_PLACE_ARMY)
-		ck_table_push(t->army, &t->narmy, r, c);
-	else if (place == CK_PLACE_RESPONSE)
-		ck_table_push(t->reserve, &t->nreserve, r, c);
-	else if (place == CK_PLACE_DISCARDED)
-		ck_pile_discard(tmp, r, c);
 }
 
 /* One step of a scripted event that takes no card. */
@@ -908,7 +885,7 @@ static void steal_step(hg_state *tmp, int seat, int against, const ck_card *k, i
 				script_step(t2, seat, against, &taken->fx[j], &b->rev.args);
 			ck_pile_discard(t2, cand[i].r, cand[i].c);
 		} else {
-			place_card(t2, seat, cand[i].r, cand[i].c, place);
+			ck_deploy_card(t2, seat, cand[i].r, cand[i].c, place);
 		}
 		event_steps(t2, seat, against, k, step + 1, b, out);
 		free(t2);
@@ -944,7 +921,7 @@ static void legal_reveal_card(const hg_state *s, int seat, int r, int c, hg_acti
 		event_steps(tmp, seat, against, k, 0, a, out);
 	} else {
 		a->rev.place = hg_ck_script_placement(tmp, seat, r, c, 0);
-		place_card(tmp, seat, r, c, a->rev.place);
+		ck_deploy_card(tmp, seat, r, c, a->rev.place);
 		script_roll_options(tmp, seat, against, a, out);
 	}
 	free(tmp);

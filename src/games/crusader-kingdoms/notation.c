@@ -225,7 +225,7 @@ static const char *card_id_own(const parser *p, int c)
 
 static int resolve_area(parser *p, const char *name, size_t off)
 {
-	int a = ck_index_find(&p->s->map->index, name);
+	int a = hg_names_find(p->s->map->names, name);
 	if (a >= 0)
 		return a;
 	hg_diag *dg = hg_diag_add(p->d, HG_ERROR, pos_at(p, off), "ck.unknown-area",
@@ -237,7 +237,7 @@ static int resolve_area(parser *p, const char *name, size_t off)
 
 static int resolve_seat(parser *p, const char *name, hg_pos pos)
 {
-	int f = ck_index_find(&p->s->sc->seat_index, name);
+	int f = hg_names_find(p->s->sc->seats, name);
 	if (f >= 0)
 		return f;
 	hg_diag *dg = hg_diag_add(p->d, HG_ERROR, pos, "ck.unknown-seat",
@@ -259,11 +259,8 @@ static int resolve_item(parser *p, const char *name, size_t off, int seat, ck_it
 	it->card[0] = it->card[1] = -1;
 	if (strcmp(name, "?") == 0)
 		return 0;
-	ck_key k;
-	ck_key_fold(&k, name);
 	for (int r = 0; r < CK_NRELIGIONS; r++)
-		it->card[r] = (short)ck_index_get(&p->s->data->decks[r].index, &k);
-	ck_key_free(&k);
+		it->card[r] = (short)hg_names_find(p->s->data->decks[r].names, name);
 	if (it->card[0] >= 0 || it->card[1] >= 0)
 		return 0;
 	int own = p->s->sc->factions[seat].religion;
@@ -1047,6 +1044,31 @@ void ck_format_attack(const hg_state *s, int seat, const ck_attack *a, hg_buf *b
 		hg_buf_printf(b, " castle %s", m->areas[a->castle].id);
 }
 
+/* An effect's arguments, as play and reveal write them (a revealed card
+ * never draws: its draws are never given). */
+static void put_effect_args(const hg_state *s, int seat, const ck_play *p, hg_buf *body)
+{
+	int victim = p->on >= 0 ? p->on : seat;
+	if (p->on >= 0)
+		hg_buf_printf(body, " on %s", s->sc->factions[p->on].id);
+	if (p->at >= 0)
+		hg_buf_printf(body, " at %s", s->map->areas[p->at].id);
+	if (p->draws.given) {
+		hg_buf_puts(body, " draws");
+		put_items(s, &p->draws, seat, body);
+	}
+	if (p->takes.given) {
+		hg_buf_puts(body, " takes");
+		put_items(s, &p->takes, victim, body);
+	}
+	if (p->discards.given) {
+		hg_buf_puts(body, " discards");
+		put_items(s, &p->discards, victim, body);
+	}
+	if (p->castle >= 0)
+		hg_buf_printf(body, " castle %s", s->map->areas[p->castle].id);
+}
+
 void ck_format(const hg_state *s, const hg_action *a, hg_buf *seat, hg_buf *body)
 {
 	hg_buf_puts(seat, s->sc->factions[a->seat].id);
@@ -1077,26 +1099,8 @@ void ck_format(const hg_state *s, const hg_action *a, hg_buf *seat, hg_buf *body
 		break;
 	case CK_ACT_PLAY: {
 		const ck_play *p = &a->play;
-		int victim = p->on >= 0 ? p->on : a->seat;
 		hg_buf_printf(body, "play %s", card_name(s, &p->card, a->seat));
-		if (p->on >= 0)
-			hg_buf_printf(body, " on %s", s->sc->factions[p->on].id);
-		if (p->at >= 0)
-			hg_buf_printf(body, " at %s", s->map->areas[p->at].id);
-		if (p->draws.given) {
-			hg_buf_puts(body, " draws");
-			put_items(s, &p->draws, a->seat, body);
-		}
-		if (p->takes.given) {
-			hg_buf_puts(body, " takes");
-			put_items(s, &p->takes, victim, body);
-		}
-		if (p->discards.given) {
-			hg_buf_puts(body, " discards");
-			put_items(s, &p->discards, victim, body);
-		}
-		if (p->castle >= 0)
-			hg_buf_printf(body, " castle %s", s->map->areas[p->castle].id);
+		put_effect_args(s, a->seat, p, body);
 		if (p->has_attack) {
 			hg_buf_putc(body, ' ');
 			ck_format_attack(s, a->seat, &p->attack, body);
@@ -1109,23 +1113,8 @@ void ck_format(const hg_state *s, const hg_action *a, hg_buf *seat, hg_buf *body
 	case CK_ACT_REVEAL: {
 		static const char *const places[] = { "", " army", " response", " discarded" };
 		const ck_reveal *rv = &a->rev;
-		const ck_play *p = &rv->args;
-		int victim = p->on >= 0 ? p->on : a->seat;
 		hg_buf_printf(body, "reveal %s", card_name(s, &rv->card, a->seat));
-		if (p->on >= 0)
-			hg_buf_printf(body, " on %s", s->sc->factions[p->on].id);
-		if (p->at >= 0)
-			hg_buf_printf(body, " at %s", s->map->areas[p->at].id);
-		if (p->takes.given) {
-			hg_buf_puts(body, " takes");
-			put_items(s, &p->takes, victim, body);
-		}
-		if (p->discards.given) {
-			hg_buf_puts(body, " discards");
-			put_items(s, &p->discards, victim, body);
-		}
-		if (p->castle >= 0)
-			hg_buf_printf(body, " castle %s", s->map->areas[p->castle].id);
+		put_effect_args(s, a->seat, &rv->args, body);
 		hg_buf_puts(body, places[rv->place]);
 		if (rv->die == 0)
 			hg_buf_puts(body, " / ?");

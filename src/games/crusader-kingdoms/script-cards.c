@@ -161,8 +161,7 @@ int ck_script_rolls(const hg_state *s, int f)
 	return 0;
 }
 
-/* The area of `mask` with the lowest identification number, or -1. */
-static int lowest_numbered(const hg_state *s, uint64_t mask)
+int ck_lowest_numbered(const hg_state *s, uint64_t mask)
 {
 	int best = -1;
 	for (int a = 0; a < s->map->nareas; a++)
@@ -182,7 +181,7 @@ int hg_ck_script_target(const hg_state *s, int f, int against)
 	for (int a = 0; a < s->map->nareas; a++)
 		if ((mine >> a) & 1)
 			reach |= s->map->areas[a].adj;
-	return lowest_numbered(s, reach & ck_areas_of(s, against));
+	return ck_lowest_numbered(s, reach & ck_areas_of(s, against));
 }
 
 /* 8.4, Murallas: "on the Muslim area with the lowest possible number" (a
@@ -197,7 +196,7 @@ int ck_script_flip_area(const hg_state *s, int f, int against, const ck_effect *
 	for (int a = 0; a < s->map->nareas; a++)
 		if ((int)s->plus1[a] != (fx->n < 0))
 			m &= ~((uint64_t)1 << a);
-	return lowest_numbered(s, m);
+	return ck_lowest_numbered(s, m);
 }
 
 /* Rule 6 for the script: a gain past +2 turns its regular castle with the
@@ -208,7 +207,7 @@ int ck_script_castle(const hg_state *s, int f)
 	for (int a = 0; a < s->map->nareas; a++)
 		if (s->plus1[a])
 			m &= ~((uint64_t)1 << a);
-	return lowest_numbered(s, m);
+	return ck_lowest_numbered(s, m);
 }
 
 /* Where a card revealed (or taken, 8.4 Seducción) goes: a troop to the

@@ -121,20 +121,26 @@ static int deploy(hg_state *s, int seat, int r, int c, const ck_reveal *rv, int 
 			hg_diag_note(dg, "write no place after an event that is played");
 		return -1;
 	}
-	ck_tableau *t = &s->p[seat].tab;
+	const ck_tableau *t = &s->p[seat].tab;
 	if ((want == CK_PLACE_ARMY && t->narmy >= CK_MAX_TABLE) ||
 	    (want == CK_PLACE_RESPONSE && t->nreserve >= CK_MAX_TABLE)) {
 		hg_diag_add(d, HG_ERROR, rv->card.pos, "ck.too-many",
 			    "more than %d cards in an army or face up", CK_MAX_TABLE);
 		return -1;
 	}
-	if (want == CK_PLACE_ARMY)
-		ck_table_push(t->army, &t->narmy, r, c);
-	else if (want == CK_PLACE_RESPONSE)
-		ck_table_push(t->reserve, &t->nreserve, r, c);
-	else if (want == CK_PLACE_DISCARDED)
-		ck_pile_discard(s, r, c);
+	ck_deploy_card(s, seat, r, c, want);
 	return 0;
+}
+
+void ck_deploy_card(hg_state *s, int seat, int religion, int card, int place)
+{
+	ck_tableau *t = &s->p[seat].tab;
+	if (place == CK_PLACE_ARMY)
+		ck_table_push(t->army, &t->narmy, religion, card);
+	else if (place == CK_PLACE_RESPONSE)
+		ck_table_push(t->reserve, &t->nreserve, religion, card);
+	else if (place == CK_PLACE_DISCARDED)
+		ck_pile_discard(s, religion, card);
 }
 
 /* Which of the written arguments the round has used. */
