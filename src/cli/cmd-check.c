@@ -195,80 +195,27 @@ static void report_item(check_run *r, item *it)
 }
 
 /* ------------------------------------------------------------------------
- * Reading, one thread (-j 1): each game is replayed and reported as soon as
- * it is read.
- * ------------------------------------------------------------------------ */
-
-static void report_now(check_run *r, item *it)
-{
-	if (it->kind == ITEM_GAME)
-		replay_item(r->session, it);
-	report_item(r, it);
-}
-
-static void report_loose_now(check_run *r, const char *path, hg_diags *d, int io)
-{
-	if (d->n == 0)
-		return;
-	item it;
-	memset(&it, 0, sizeof it);
-	it.kind = ITEM_LOOSE;
-	it.path = path;
-	it.io = io;
-	hg_diags_init(&it.d);
-	hg_diags_move(&it.d, d);
-	report_now(r, &it);
-}
-
-static void check_file(check_run *r, const char *path)
-{
-	hg_diags d;
-	hg_diags_init(&d);
-	cli_source src;
-	r->files++;
-	if (cli_source_open(&src, path, CLI_IN_HGN, 0, &d) != 0) {
-		report_loose_now(r, path, &d, 1);
-		cli_source_close(&src);
-		hg_diags_free(&d);
-		return;
-	}
-	for (size_t index = 1;; index++) {
-		hg_game_record *g;
-		int rc = cli_source_next(&src, &g, &d);
-		if (rc <= 0) {
-			report_loose_now(r, path, &d, rc < 0);
-			break;
-		}
-		item it;
-		memset(&it, 0, sizeof it);
-		it.kind = ITEM_GAME;
-		it.path = path;
-		it.index = index;
-		it.rec = g;
-		hg_diags_init(&it.d);
-		hg_diags_move(&it.d, &d);
-		report_now(r, &it);
-		r->games_read++;
-		if (r->progress && src.parser)
-			cli_progress_update(r->progress, r->games_read,
-					    r->bytes_before + hg_parser_offset(src.parser));
-	}
-	if (src.parser)
-		r->bytes_before += hg_parser_offset(src.parser);
-	cli_source_close(&src);
-	hg_diags_free(&d);
-}
-
-/* ------------------------------------------------------------------------
- * N threads (-j N): every thread takes the reader in turn, reads the next
- * game and replays that game itself, so that a game is parsed and replayed
- * where its memory is in cache (handing parsed games from a reading thread
- * to replaying ones cost a quarter more time in moving them between the
- * processors' caches).  Reading stays sequential, one thread at a time, so
- * the games and the diagnostics between them are exactly those of -j 1;
+ * Reading.  One reader serves both ways of checking: -j 1 replays and
+ * reports each game as it is read; with -j N, N threads take the reader in
+ * turn, each reading a batch of games and replaying them itself, so that a
+ * game is parsed and replayed where its memory is in cache (handing parsed
+ * games from a reading thread to replaying ones cost a quarter more time in
+ * moving them between the processors' caches).  Reading stays sequential,
+ * so the games and the diagnostics between them are exactly those of -j 1;
  * the games wait in a ring of slots to be reported in input order, by one
  * thread at a time.
  * ------------------------------------------------------------------------ */
+
+/* Diagnostics outside any game, moved out of d into an item. */
+static void loose_item(item *it, const char *path, hg_diags *d, int io)
+{
+	memset(it, 0, sizeof *it);
+	it->kind = ITEM_LOOSE;
+	it->path = path;
+	it->io = io;
+	hg_diags_init(&it->d);
+	hg_diags_move(&it->d, d);
+}
 
 /* Reads the next thing to report, from the file open in the reader or the
  * next one.  0 when the input is exhausted.  Called by one thread at a
@@ -286,12 +233,7 @@ static int read_item(check_run *r, item *it)
 				cli_source_close(&r->rd_src);
 				if (r->rd_d.n == 0)
 					continue;
-				memset(it, 0, sizeof *it);
-				it->kind = ITEM_LOOSE;
-				it->path = r->rd_path;
-				it->io = 1;
-				hg_diags_init(&it->d);
-				hg_diags_move(&it->d, &r->rd_d);
+				loose_item(it, r->rd_path, &r->rd_d, 1);
 				return 1;
 			}
 			r->rd_open = 1;
@@ -305,12 +247,7 @@ static int read_item(check_run *r, item *it)
 			r->rd_open = 0;
 			if (r->rd_d.n == 0)
 				continue;
-			memset(it, 0, sizeof *it);
-			it->kind = ITEM_LOOSE;
-			it->path = r->rd_path;
-			it->io = rc < 0;
-			hg_diags_init(&it->d);
-			hg_diags_move(&it->d, &r->rd_d);
+			loose_item(it, r->rd_path, &r->rd_d, rc < 0);
 			return 1;
 		}
 		memset(it, 0, sizeof *it);
@@ -327,6 +264,31 @@ static int read_item(check_run *r, item *it)
 	}
 }
 
+/* Reports an item (and frees it), moving the progress bar past a game. */
+static void report_in_turn(check_run *r, item *it)
+{
+	int game = it->kind == ITEM_GAME;
+	size_t games = it->games_read;
+	unsigned long long bytes = it->bytes_read;
+	report_item(r, it);
+	if (game && r->progress)
+		cli_progress_update(r->progress, games, bytes);
+}
+
+/* -j 1: each game replayed and reported as soon as it is read. */
+static void check_in_order(check_run *r, const cli_inputs *in)
+{
+	r->inputs = in;
+	hg_diags_init(&r->rd_d);
+	item it;
+	while (read_item(r, &it)) {
+		if (it.kind == ITEM_GAME)
+			replay_item(r->session, &it);
+		report_in_turn(r, &it);
+	}
+	hg_diags_free(&r->rd_d);
+}
+
 /* What every thread runs, the main thread included.  Under the lock, in
  * order of preference: report the oldest item when it is ready; read and
  * replay the next game when the reader is free and a slot is; finish when
@@ -340,12 +302,7 @@ static void *pool_thread(void *arg)
 		if (!r->reporting && r->printed < r->produced && oldest->done) {
 			r->reporting = 1;
 			pthread_mutex_unlock(&r->lock);
-			int game = oldest->kind == ITEM_GAME;
-			size_t games = oldest->games_read;
-			unsigned long long bytes = oldest->bytes_read;
-			report_item(r, oldest);	/* frees it and zeroes the slot */
-			if (game && r->progress)
-				cli_progress_update(r->progress, games, bytes);
+			report_in_turn(r, oldest);	/* frees it and zeroes the slot */
 			pthread_mutex_lock(&r->lock);
 			r->printed++;
 			r->reporting = 0;
@@ -482,12 +439,10 @@ int cli_check_main(int argc, char **argv)
 	int bar = !r.no_progress &&
 		  (r.common.format == CLI_REPORT_TEXT || !isatty(STDOUT_FILENO));
 	r.progress = cli_progress_new(bar, total_size(&in), in.n);
-	if (r.jobs > 1) {
+	if (r.jobs > 1)
 		check_in_threads(&r, &in);
-	} else {
-		for (size_t i = 0; i < in.n; i++)
-			check_file(&r, in.paths[i]);
-	}
+	else
+		check_in_order(&r, &in);
 	cli_progress_free(r.progress);
 	int write_failed = cli_report_finish(r.report, r.files, cli_elapsed(&r.start)) != 0;
 	const cli_summary *sum = cli_report_summary(r.report);
