@@ -215,12 +215,22 @@ static void end_game(hg_state *s)
 /* Could seat q, whose army in the sector is incomplete, still end with an
  * army above `target` from the cards not on the table?  Equal is not
  * enough: the army completed first wins a tie (ruling 5, step 8). */
-static int could_beat(const hg_state *s, unsigned q, unsigned sector, hg_koc_key target)
+/* The symbols of seat q's cards in the sector; returns how many cards the
+ * army still needs. */
+static unsigned army_counts(const hg_state *s, unsigned q, unsigned sector,
+			    unsigned char counts[KOC_NKINDS])
 {
-	unsigned char masks[KOC_ARMY], counts[KOC_NKINDS];
+	unsigned char masks[KOC_ARMY];
 	unsigned char n = sector_masks(s, q, sector, masks);
 	hg_koc_count(masks, n, counts);
-	return hg_koc_can_beat(counts, KOC_ARMY - n, s->pool, target);
+	return KOC_ARMY - n;
+}
+
+static int could_beat(const hg_state *s, unsigned q, unsigned sector, hg_koc_key target)
+{
+	unsigned char counts[KOC_NKINDS];
+	unsigned need = army_counts(s, q, sector, counts);
+	return hg_koc_can_beat(counts, need, s->pool, target);
 }
 
 /* could_beat, remembering its proof: a better army found once is still
@@ -228,10 +238,8 @@ static int could_beat(const hg_state *s, unsigned q, unsigned sector, hg_koc_key
  * takes from the pool are (the pool only shrinks as cards are placed). */
 static int could_beat_memo(hg_state *s, unsigned q, unsigned sector, hg_koc_key target)
 {
-	unsigned char masks[KOC_ARMY], counts[KOC_NKINDS];
-	unsigned char n = sector_masks(s, q, sector, masks);
-	hg_koc_count(masks, n, counts);
-	unsigned need = KOC_ARMY - n;
+	unsigned char counts[KOC_NKINDS];
+	unsigned need = army_counts(s, q, sector, counts);
 	hg_koc_beat_memo *m = &s->beat_memo[q][sector];
 	if (m->valid && m->need == need && m->target == target &&
 	    memcmp(m->counts, counts, sizeof counts) == 0) {
