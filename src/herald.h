@@ -272,7 +272,8 @@ typedef struct hg_atok {
  * by single spaces, the string each game's action parser matches.
  * The parser and hg_action_text_set make the whole action in one
  * allocation, `block` (seat, tokens and texts point into it); an action
- * built piece by piece (block NULL) owns each piece. */
+ * built piece by piece (block NULL) owns each piece.  The parser takes the
+ * block from its record's arena (`in_arena`), freed with the record. */
 typedef struct hg_action_text {
 	char *seat;
 	hg_pos seat_pos;
@@ -281,6 +282,7 @@ typedef struct hg_action_text {
 	char *text;
 	hg_pos pos;		/* of the first body token (or the seat) */
 	void *block;		/* the one allocation, or NULL */
+	int in_arena;		/* block is the record's: not freed alone */
 } hg_action_text;
 
 /* The position of the token that covers byte `off` of t->text. */
@@ -329,6 +331,8 @@ typedef struct hg_game_record {
 	hg_line trailer;	/* comments after the termination marker */
 	hg_pos pos;		/* where the game starts */
 	char *file;		/* owned copy of the source name */
+	struct hg_arena *arena;	/* the parser's blocks for the actions (or NULL);
+				   internal, freed with the record */
 } hg_game_record;
 
 hg_game_record *hg_record_new(const char *file);

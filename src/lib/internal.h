@@ -8,7 +8,21 @@
 
 /* Grows *v (of *cap elements of `size` bytes) so that it holds `need`. */
 void hg_grow(void **v, size_t *cap, size_t need, size_t size);
-#define HG_GROW(v, cap, need) hg_grow((void **)&(v), &(cap), (need), sizeof(*(v)))
+/* The same, the test for room kept inline (it is made for every element
+ * appended); `need` is evaluated twice. */
+#define HG_GROW(v, cap, need)							\
+	do {									\
+		if ((need) > (cap))						\
+			hg_grow((void **)&(v), &(cap), (need), sizeof(*(v)));	\
+	} while (0)
+
+/* A region allocator: many small blocks with one lifetime (a record's
+ * actions), taken from large chunks and freed all at once.  Blocks are
+ * aligned for any type. */
+struct hg_arena;
+struct hg_arena *hg_arena_new(void);
+void *hg_arena_alloc(struct hg_arena *a, size_t size);
+void hg_arena_free(struct hg_arena *a);
 
 /* Appends s in single quotes for a message: control characters escaped,
  * anything past 60 characters cut (at a character boundary) to "...". */

@@ -61,6 +61,7 @@ struct hg_lexer {
 	int attach;		/* the last token was a body token, nothing after it */
 	unsigned tokens_on_line;
 	int cut_at_game;	/* a comment stopped at the next game's '[' */
+	int careful_only;	/* no plain path (tests compare the two) */
 };
 
 void hg_limits_default(hg_limits *l)
@@ -118,6 +119,11 @@ void hg_lexer_close(hg_lexer *lx)
 	free(lx->name);
 	hg_buf_free(&lx->buf);
 	free(lx);
+}
+
+void hg_lexer_set_careful_only(hg_lexer *lx, int on)
+{
+	lx->careful_only = on;
 }
 
 void hg_lexer_set_limits(hg_lexer *lx, const hg_limits *l)
@@ -953,10 +959,195 @@ static hg_tk lex(hg_lexer *lx)
 	}
 }
 
+/* ------------------------------------------------------------------------
+ * The plain path: most of a record is ASCII words, numbers and single
+ * blanks.  These functions read such text in one pass, keeping the
+ * position in locals, and give up (changing nothing) wherever the careful
+ * path above has something to say or to decode: a non-ASCII or NUL byte,
+ * a blank line, the window's end, a limit.
+ * ------------------------------------------------------------------------ */
+
+/* The position of a character: what next() keeps in the lexer. */
+typedef struct plain_pos {
+	unsigned line, col;
+	size_t line_bytes, game_bytes;
+} plain_pos;
+
+/* True when the plain path may start: the current character is plain
+ * ASCII and positions are counted. */
+static inline int plain_ready(const hg_lexer *lx)
+{
+	return lx->started && lx->known && !lx->cut_at_game && lx->clen == 1 &&
+	       lx->c > 0 && lx->c < 0x80 && !lx->careful_only;
+}
+
+/* The window's last byte the plain path may step onto: next() keeps four
+ * bytes (one whole code point) ahead of the current character while the
+ * stream has more. */
+static inline const unsigned char *plain_limit(const hg_lexer *lx)
+{
+	return lx->at_eof ? lx->end : lx->end - 4;
+}
+
+/* Skips the blanks from q (at most one line feed: a blank line is for
+ * lex() to see), moving *at along.  Returns the first other character, or
+ * NULL to give up. */
+static inline const unsigned char *plain_blanks(const hg_lexer *lx, const unsigned char *q,
+						const unsigned char *lim, plain_pos *at)
+{
+	int lf = 0;
+	for (; q < lim; q++) {
+		if (at->line_bytes > lx->lim.line || at->game_bytes > lx->lim.game)
+			return NULL;	/* the careful path reports it */
+		if (*q == ' ' || *q == '\t' || *q == '\r') {
+			at->line_bytes++;
+		} else if (*q == '\n') {
+			if (lf++)
+				return NULL;
+			at->line++;
+			at->col = 0;
+			at->line_bytes = 1;
+		} else {
+			return q;
+		}
+		at->col++;
+		at->game_bytes++;
+	}
+	return NULL;
+}
+
+/* The end of the run of ASCII word characters from q (q itself is one),
+ * and its kind: HG_TK_NUMBER for digits only, else HG_TK_WORD.  *dot is set
+ * when the run is digits then a '.' (maybe a move number). */
+static inline const unsigned char *plain_word(const unsigned char *q, const unsigned char *lim,
+					      hg_tk *kind, int *dot)
+{
+	const unsigned char *r = q + 1;
+	*kind = HG_TK_WORD;
+	*dot = 0;
+	if (ascii_class[*q] & C_DIGIT) {
+		while (r < lim && *r >= '0' && *r <= '9')
+			r++;
+		*kind = HG_TK_NUMBER;
+		if (r < lim && *r < 0x80 && (ascii_class[*r] & C_WORD)) {
+			*kind = HG_TK_WORD;
+			*dot = *r == '.';
+		}
+	}
+	while (r < lim && *r < 0x80 && (ascii_class[*r] & C_WORD))
+		r++;
+	return r;
+}
+
+/* True when the token [t, r) may be taken and r made the current
+ * character: r plain ASCII inside the window, everything within limits. */
+static inline int plain_fits(const hg_lexer *lx, const unsigned char *t,
+			     const unsigned char *r, const unsigned char *lim,
+			     const plain_pos *at)
+{
+	size_t n = (size_t)(r - t);
+	return r < lim && *r != 0 && *r < 0x80 && n <= lx->lim.token &&
+	       at->line_bytes + n <= lx->lim.line && at->game_bytes + n <= lx->lim.game;
+}
+
+/* Makes r, `steps` characters after the token's start at *at, the current
+ * character. */
+static inline void plain_commit(hg_lexer *lx, const unsigned char *r, const plain_pos *at,
+				size_t steps, unsigned on_line)
+{
+	if (at->line != lx->line)
+		lx->line_reported = 0;
+	lx->line = at->line;
+	lx->col = at->col + (unsigned)steps;
+	lx->line_bytes = at->line_bytes + steps;
+	lx->game_bytes = at->game_bytes + steps;
+	lx->tokens_on_line = on_line;
+	lx->p = r;
+	lx->c = *r;
+	lx->clen = 1;
+	lx->bad_run = BAD_NONE;
+	lx->line_clean = 0;
+}
+
+/* The next token by the plain path: a word, number, move number or seat
+ * prefix after plain blanks.  Returns NULL, having changed nothing, when
+ * lex() must read it. */
+static const hg_token *plain_next(hg_lexer *lx)
+{
+	const unsigned char *lim = plain_limit(lx);
+	plain_pos at = { lx->line, lx->col, lx->line_bytes, lx->game_bytes };
+	const unsigned char *t = plain_blanks(lx, lx->p, lim, &at);
+	if (!t || *t >= 0x80 || !(ascii_class[*t] & C_WORD))
+		return NULL;
+	hg_tk kind;
+	int dot;
+	const unsigned char *r = plain_word(t, lim, &kind, &dot);
+	if (!plain_fits(lx, t, r, lim, &at))
+		return NULL;
+	size_t len = (size_t)(r - t), steps = len;
+	unsigned long value = 0;
+	if (dot) {
+		/* digits, dots, then no digit: a move number ("12." or "12...");
+		 * what follows the dots is the next token */
+		size_t d = 0, e;
+		while (ascii_class[t[d]] & C_DIGIT)
+			d++;
+		for (e = d; t + e < r && t[e] == '.'; e++)
+			;
+		if (!(t + e < r && (ascii_class[t[e]] & C_DIGIT))) {
+			if (d > 9)
+				return NULL;	/* read_word() says whether it is too large */
+			for (size_t i = 0; i < d; i++)
+				value = value * 10 + (unsigned long)(t[i] - '0');
+			kind = HG_TK_MOVENUM;
+			len = d;
+			steps = e;
+		}
+	}
+	if (kind != HG_TK_MOVENUM && *r == ':') {
+		/* a seat prefix: the ':' is left too */
+		if (r + 1 >= lim || r[1] == 0 || r[1] >= 0x80 ||
+		    at.line_bytes + steps + 1 > lx->lim.line ||
+		    at.game_bytes + steps + 1 > lx->lim.game)
+			return NULL;
+		kind = HG_TK_SEAT;
+		steps++;
+	}
+	if (lx->buf.cap < len + 1)
+		hg_grow((void **)&lx->buf.data, &lx->buf.cap, len + 1, 1);
+	memcpy(lx->buf.data, t, len);
+	lx->buf.data[len] = '\0';
+	lx->buf.len = len;
+	hg_token *tok = &lx->tok;
+	tok->kind = kind;
+	tok->pos.file = lx->name;
+	tok->pos.line = at.line;
+	tok->pos.col = at.col;
+	tok->off = lx->base_off + (uint64_t)(t - lx->base);
+	tok->bad = 0;
+	tok->value = value;
+	tok->blank_line = 0;
+	unsigned on_line = at.line != lx->line ? 0 : lx->tokens_on_line;
+	tok->newline = on_line == 0;
+	plain_commit(lx, t + steps, &at, steps, on_line + 1);
+	tok->end.file = lx->name;
+	tok->end.line = lx->line;
+	tok->end.col = lx->col;
+	tok->text = lx->buf.data;
+	tok->len = len;
+	lx->attach = kind == HG_TK_WORD || kind == HG_TK_NUMBER;
+	return tok;
+}
+
 const hg_token *hg_lexer_next(hg_lexer *lx)
 {
 	if (!lx->started)
 		start(lx);
+	if (plain_ready(lx)) {
+		const hg_token *t = plain_next(lx);
+		if (t)
+			return t;
+	}
 	hg_tk kind = lex(lx);
 	hg_token *t = &lx->tok;
 	t->kind = kind;
@@ -1043,6 +1234,85 @@ void hg_atok_list_push(hg_atok_list *l, const hg_token *tk, const char *file)
 	b->data[b->len] = '\0';
 }
 
+/* Appends one token of `n` bytes at `s` (already classified) to the list. */
+static inline void atok_put(hg_atok_list *l, hg_atok_kind kind, hg_pos pos,
+			    const unsigned char *s, size_t n)
+{
+	if (l->n == l->cap)
+		HG_GROW(l->v, l->cap, l->n + 1);
+	hg_atok *a = &l->v[l->n++];
+	a->kind = kind;
+	a->text = NULL;
+	a->pos = pos;
+	hg_buf *b = &l->text;
+	size_t need = b->len + 1 + n + 1;
+	if (need > b->cap)
+		hg_grow((void **)&b->data, &b->cap, need, 1);
+	if (b->len)
+		b->data[b->len++] = ' ';
+	a->off = b->len;
+	memcpy(b->data + b->len, s, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
+			    hg_pos *last_end)
+{
+	if (!plain_ready(lx))
+		return 0;
+	const unsigned char *q = lx->p, *lim = plain_limit(lx);
+	plain_pos at = { lx->line, lx->col, lx->line_bytes, lx->game_bytes };
+	unsigned on_line = lx->tokens_on_line;
+	size_t gathered = 0;
+	for (;;) {
+		/* Look ahead from q (the current character, at `at`) without
+		 * moving: the blanks, then one plain body token. */
+		plain_pos tp = at;
+		const unsigned char *t = plain_blanks(lx, q, lim, &tp);
+		if (!t || *t >= 0x80)
+			break;
+		const unsigned char *r;
+		hg_atok_kind kind;
+		if (ascii_class[*t] & C_PUNCT) {
+			r = t + 1;
+			kind = HG_ATOK_PUNCT;
+		} else if (ascii_class[*t] & C_WORD) {
+			hg_tk k;
+			int dot;
+			r = plain_word(t, lim, &k, &dot);
+			/* a seat prefix or a move number ends the body; a number
+			 * with dots is left to read_word() */
+			if (dot || (r < lim && *r == ':'))
+				break;
+			kind = k == HG_TK_NUMBER ? HG_ATOK_NUMBER : HG_ATOK_WORD;
+		} else {
+			break;
+		}
+		if (!plain_fits(lx, t, r, lim, &tp))
+			break;
+		hg_pos pos = { file, tp.line, tp.col };
+		atok_put(l, kind, pos, t, (size_t)(r - t));
+		gathered++;
+		if (tp.line != at.line)
+			on_line = 0;
+		on_line++;
+		at = tp;
+		at.col += (unsigned)(r - t);
+		at.line_bytes += (size_t)(r - t);
+		at.game_bytes += (size_t)(r - t);
+		q = r;
+	}
+	if (gathered) {
+		plain_commit(lx, q, &at, 0, on_line);
+		lx->attach = 1;
+		last_end->file = lx->name;
+		last_end->line = lx->line;
+		last_end->col = lx->col;
+	}
+	return gathered;
+}
+
 void hg_atok_list_clear(hg_atok_list *l)
 {
 	l->n = 0;
@@ -1060,12 +1330,14 @@ void hg_atok_list_free(hg_atok_list *l)
  * tokens, then the joined text, then the same bytes again with each
  * separating space turned into a NUL (a token never holds a space, so
  * these are the tokens' own texts), then the seat. */
-void hg_action_text_make(hg_action_text *t, const char *seat, hg_pos seat_pos,
-			 const hg_atok_list *l)
+void hg_action_text_make(hg_action_text *t, const char *seat, size_t seat_len,
+			 hg_pos seat_pos, const hg_atok_list *l,
+			 struct hg_arena *arena)
 {
-	size_t tl = l->text.len, sl = strlen(seat);
+	size_t tl = l->text.len, sl = seat_len;
 	size_t tokbytes = l->n * sizeof *l->v;
-	char *block = hg_xmalloc(tokbytes + 2 * (tl + 1) + sl + 1);
+	size_t size = tokbytes + 2 * (tl + 1) + sl + 1;
+	char *block = arena ? hg_arena_alloc(arena, size) : hg_xmalloc(size);
 	hg_atok *toks = (hg_atok *)(void *)block;
 	char *text = block + tokbytes;
 	char *strs = text + tl + 1;
@@ -1081,9 +1353,11 @@ void hg_action_text_make(hg_action_text *t, const char *seat, hg_pos seat_pos,
 			strs[toks[i].off - 1] = '\0';
 		toks[i].text = strs + toks[i].off;
 	}
-	memcpy(seat_copy, seat, sl + 1);
+	memcpy(seat_copy, seat, sl);
+	seat_copy[sl] = '\0';
 	memset(t, 0, sizeof *t);
 	t->block = block;
+	t->in_arena = arena != NULL;
 	t->seat = seat_copy;
 	t->seat_pos = seat_pos;
 	t->toks = l->n ? toks : NULL;
@@ -1142,7 +1416,7 @@ int hg_action_text_set(hg_action_text *t, const char *seat, const char *body,
 		goto done;
 	}
 	if (d->nerrors == before)
-		hg_action_text_make(t, seat, seat_pos, &toks);
+		hg_action_text_make(t, seat, strlen(seat), seat_pos, &toks, NULL);
 done:
 	if (d->nerrors != before)
 		rc = -1;

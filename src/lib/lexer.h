@@ -75,6 +75,10 @@ hg_lexer *hg_lexer_open_mem(const char *name, const char *text, size_t len);
 hg_lexer *hg_lexer_open_stream(const char *name, FILE *fp, int owned);
 void hg_lexer_close(hg_lexer *lx);
 void hg_lexer_set_limits(hg_lexer *lx, const hg_limits *l);
+/* Turns the plain path (plain ASCII read in one pass) off or on; it must
+ * make no difference but speed, and the unit tests check that it makes
+ * none. */
+void hg_lexer_set_careful_only(hg_lexer *lx, int on);
 const hg_limits *hg_lexer_limits(const hg_lexer *lx);
 /* The source name every position points to (owned by the lexer). */
 const char *hg_lexer_name(const hg_lexer *lx);
@@ -127,16 +131,28 @@ typedef struct hg_atok_list {
 /* Appends a body token; its position is re-pointed at `file` (the record's
  * own copy of the source name). */
 void hg_atok_list_push(hg_atok_list *l, const hg_token *tk, const char *file);
+/* Gathers, in one pass, the plain body tokens that come next (ASCII words,
+ * numbers and punctuation, within the window and the limits), as
+ * hg_lexer_next() and hg_atok_list_push() would one at a time; stops before
+ * anything else (a seat prefix, a move number, a comment, a glyph, a
+ * non-ASCII character, a blank line), which hg_lexer_next() then reads.
+ * Returns how many it gathered, and sets *last_end to the end of the last
+ * one when it gathered any. */
+size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
+			    hg_pos *last_end);
 void hg_atok_list_clear(hg_atok_list *l);
 void hg_atok_list_free(hg_atok_list *l);
-/* Makes *t from the seat and the gathered tokens in one allocation
- * (t->block): the token array, the joined text, each token's text and the
- * seat.  t->pos is the first token's position (the seat's when there is
- * none). */
-void hg_action_text_make(hg_action_text *t, const char *seat, hg_pos seat_pos,
-			 const hg_atok_list *l);
+/* Makes *t from the seat and the gathered tokens in one block (t->block),
+ * from `arena` or, when it is NULL, from malloc: the token array, the
+ * joined text, each token's text and the seat.  t->pos is the first
+ * token's position (the seat's when there is none). */
+void hg_action_text_make(hg_action_text *t, const char *seat, size_t seat_len,
+			 hg_pos seat_pos, const hg_atok_list *l,
+			 struct hg_arena *arena);
 
 /* The parser's limits (the lexer's included); for tests. */
 void hg_parser_set_limits(hg_parser *p, const hg_limits *l);
+/* hg_lexer_set_careful_only() for the parser's lexer; for tests. */
+void hg_parser_set_careful_only(hg_parser *p, int on);
 
 #endif

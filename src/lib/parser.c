@@ -88,6 +88,11 @@ uint64_t hg_parser_offset(const hg_parser *p)
 	return hg_lexer_offset(p->lx);
 }
 
+void hg_parser_set_careful_only(hg_parser *p, int on)
+{
+	hg_lexer_set_careful_only(p->lx, on);
+}
+
 void hg_parser_set_limits(hg_parser *p, const hg_limits *l)
 {
 	hg_lexer_set_limits(p->lx, l);
@@ -572,11 +577,21 @@ static void parse_action(hg_parser *p, hg_line *line)
 	hg_buf_putn(&p->last_seat, p->t->text, p->t->len);
 	const char *seat = p->last_seat.data;
 	hg_atok_list_clear(&p->scratch);
-	advance(p);
-	while (!p->stop && hg_lexer_is_body(p->t->kind)) {
+	/* The plain tokens come from the lexer in bulk, the rest one by one. */
+	for (;;) {
+		hg_pos end;
+		if (hg_lexer_gather_body(p->lx, &p->scratch, p->g->file, &end)) {
+			p->last_end = end;
+			p->t = hg_lexer_next(p->lx);
+			if (hg_lexer_game_abandoned(p->lx))
+				p->stop = 1;
+		} else {
+			advance(p);
+		}
+		if (p->stop || !hg_lexer_is_body(p->t->kind))
+			break;
 		bad |= p->t->bad;
 		hg_atok_list_push(&p->scratch, p->t, p->g->file);
-		advance(p);
 	}
 	const char *glyph = NULL;
 	if (!p->stop && p->t->kind == HG_TK_GLYPH) {
@@ -599,7 +614,10 @@ static void parse_action(hg_parser *p, hg_line *line)
 	}
 	if (!bad && !p->stop) {
 		hg_node *n = hg_line_push(line, HG_NODE_ACTION, seat_pos);
-		hg_action_text_make(&n->action, seat, seat_pos, &p->scratch);
+		if (!p->g->arena)
+			p->g->arena = hg_arena_new();
+		hg_action_text_make(&n->action, seat, p->last_seat.len, seat_pos,
+				    &p->scratch, p->g->arena);
 		n->glyph = glyph ? hg_xstrdup(glyph) : NULL;
 	}
 	if (glyph)

@@ -3,6 +3,7 @@
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@ typedef struct named_group {
 
 struct hg_pattern {
 	pcre2_code *code;
+	int jit;		/* JIT-compiled: matched through pcre2_jit_match() */
 	named_group *names;
 	int nnames;
 };
@@ -41,9 +43,10 @@ hg_pattern *hg_pattern_new(const char *re)
 		abort();
 	}
 	/* JIT is an optimisation; without it matching is merely slower. */
-	(void)pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
+	int jit = pcre2_jit_compile(code, PCRE2_JIT_COMPLETE) == 0;
 	hg_pattern *p = hg_xcalloc(1, sizeof *p);
 	p->code = code;
+	p->jit = jit;
 	uint32_t count = 0, entry = 0;
 	PCRE2_SPTR table = NULL;
 	pcre2_pattern_info(code, PCRE2_INFO_NAMECOUNT, &count);
@@ -74,9 +77,10 @@ void hg_pattern_free(hg_pattern *p)
 	free(p);
 }
 
-/* The match data of one call lives on the caller's stack: PCRE2 takes its
- * memory from an allocator we give it, and only what does not fit here
- * (the interpreter's frames, when there is no JIT) goes to the heap. */
+/* Without JIT (or without a thread's matcher), the match data of one call
+ * lives on the caller's stack: PCRE2 takes its memory from an allocator we
+ * give it, and only what does not fit here (the interpreter's frames) goes
+ * to the heap. */
 typedef struct match_arena {
 	_Alignas(max_align_t) unsigned char buf[2048];
 	size_t used;
@@ -103,6 +107,80 @@ static void arena_free(void *p, void *data)
 	free(p);
 }
 
+/* What a match needs, made once per thread instead of once per match:
+ * the match data, and a JIT stack with the match context that hands it
+ * to PCRE2 (without one, every JIT match sets up 32 KB of machine stack).
+ * Freed when the thread ends; the main thread's lives until exit. */
+typedef struct matcher {
+	pcre2_match_data *md;
+	pcre2_jit_stack *stack;
+	pcre2_match_context *mc;
+} matcher;
+
+static pthread_key_t matcher_key;
+static pthread_once_t matcher_once = PTHREAD_ONCE_INIT;
+static int matcher_key_made;
+
+static void matcher_free(void *p)
+{
+	matcher *m = p;
+	if (!m)
+		return;
+	pcre2_match_data_free(m->md);
+	pcre2_match_context_free(m->mc);
+	pcre2_jit_stack_free(m->stack);
+	free(m);
+}
+
+static void matcher_key_make(void)
+{
+	matcher_key_made = pthread_key_create(&matcher_key, matcher_free) == 0;
+}
+
+/* This thread's matcher, or NULL when one cannot be had (the caller then
+ * matches the slow way). */
+static matcher *thread_matcher(void)
+{
+	if (pthread_once(&matcher_once, matcher_key_make) != 0 || !matcher_key_made)
+		return NULL;
+	matcher *m = pthread_getspecific(matcher_key);
+	if (m)
+		return m;
+	m = calloc(1, sizeof *m);
+	if (!m)
+		return NULL;
+	m->md = pcre2_match_data_create(HG_MATCH_GROUPS, NULL);
+	m->stack = pcre2_jit_stack_create(32 * 1024, 32 * 1024, NULL);
+	m->mc = pcre2_match_context_create(NULL);
+	if (!m->md || !m->stack || !m->mc || pthread_setspecific(matcher_key, m) != 0) {
+		matcher_free(m);
+		return NULL;
+	}
+	pcre2_jit_stack_assign(m->mc, NULL, m->stack);
+	return m;
+}
+
+_Static_assert(PCRE2_UNSET == (PCRE2_SIZE)-1 && sizeof(PCRE2_SIZE) == sizeof(size_t),
+	       "an unset PCRE2 group is an unset hg_match group");
+
+/* Copies the groups of a successful match (rc of them set) into *m. */
+static void take_groups(hg_match *m, const char *subject, int rc, pcre2_match_data *md)
+{
+	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+	m->subject = subject;
+	m->ngroups = rc;
+	if (rc > HG_MATCH_GROUPS)
+		rc = HG_MATCH_GROUPS;
+	for (int g = 0; g < rc; g++) {
+		/* PCRE2_UNSET is (size_t)-1, as an unset group is here */
+		m->start[g] = ov[2 * g];
+		m->end[g] = ov[2 * g + 1];
+	}
+	/* every byte 0xff: (size_t)-1 */
+	memset(m->start + rc, 0xff, (size_t)(HG_MATCH_GROUPS - rc) * sizeof *m->start);
+	memset(m->end + rc, 0xff, (size_t)(HG_MATCH_GROUPS - rc) * sizeof *m->end);
+}
+
 int hg_pattern_match(const hg_pattern *p, const char *subject, hg_match *m)
 {
 	size_t len = strlen(subject);
@@ -110,6 +188,16 @@ int hg_pattern_match(const hg_pattern *p, const char *subject, hg_match *m)
 	 * its own; an invalid subject matches nothing, as before. */
 	if (hg_utf8_invalid_at(subject, len) != (size_t)-1)
 		return 0;
+	matcher *tm = p->jit ? thread_matcher() : NULL;
+	if (tm) {
+		/* pcre2_jit_match() is pcre2_match() without the checks that
+		 * cannot fail here (valid UTF-8, fixed options) */
+		int rc = pcre2_jit_match(p->code, (PCRE2_SPTR)subject, len, 0, 0, tm->md,
+					 tm->mc);
+		if (rc > 0)
+			take_groups(m, subject, rc, tm->md);
+		return rc > 0;
+	}
 	match_arena arena;
 	arena.used = 0;
 	pcre2_general_context *gc = pcre2_general_context_create(arena_malloc, arena_free,
@@ -119,23 +207,11 @@ int hg_pattern_match(const hg_pattern *p, const char *subject, hg_match *m)
 		hg_xmalloc((size_t)-1);	/* reports out of memory */
 	int rc = pcre2_match(p->code, (PCRE2_SPTR)subject, len, 0, PCRE2_NO_UTF_CHECK,
 			     md, NULL);
-	int ok = rc > 0;
-	if (ok) {
-		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
-		m->subject = subject;
-		m->ngroups = rc;
-		for (int g = 0; g < HG_MATCH_GROUPS; g++) {
-			if (g < rc && ov[2 * g] != PCRE2_UNSET) {
-				m->start[g] = ov[2 * g];
-				m->end[g] = ov[2 * g + 1];
-			} else {
-				m->start[g] = m->end[g] = (size_t)-1;
-			}
-		}
-	}
+	if (rc > 0)
+		take_groups(m, subject, rc, md);
 	pcre2_match_data_free(md);
 	pcre2_general_context_free(gc);
-	return ok;
+	return rc > 0;
 }
 
 int hg_pattern_group(const hg_pattern *p, const char *name)

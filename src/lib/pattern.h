@@ -2,8 +2,9 @@
  *
  * Patterns are compiled once (at data load) with PCRE2_UTF | PCRE2_UCP |
  * PCRE2_CASELESS, anchored at both ends, JIT-compiled where available.
- * A hg_match holds its own match data, so one compiled pattern may be used
- * by several threads at once. */
+ * Each thread matches with match data of its own, and a hg_match holds its
+ * own results, so one compiled pattern may be used by several threads at
+ * once. */
 #ifndef HERALD_PATTERN_H
 #define HERALD_PATTERN_H
 

@@ -20,7 +20,8 @@ hg_game_record *hg_record_new(const char *file)
 void hg_action_text_free(hg_action_text *t)
 {
 	if (t->block) {
-		free(t->block);
+		if (!t->in_arena)
+			free(t->block);
 	} else {
 		free(t->seat);
 		for (size_t i = 0; i < t->ntoks; i++)
@@ -89,6 +90,7 @@ void hg_record_free(hg_game_record *g)
 	free(g->result);
 	hg_line_free(&g->trailer);
 	free(g->file);
+	hg_arena_free(g->arena);
 	free(g);
 }
 

@@ -1,6 +1,7 @@
 /* util.c - allocation and the growable buffer. */
 #include "config.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +82,64 @@ void hg_grow(void **v, size_t *cap, size_t need, size_t size)
 	}
 	*v = hg_xrealloc(*v, c * size);
 	*cap = c;
+}
+
+/* A chunk is followed by its blocks; a block bigger than a quarter of the
+ * usual chunk gets a chunk of its own. */
+#define ARENA_CHUNK (32 * 1024)
+#define ARENA_ALIGN (_Alignof(max_align_t))
+
+typedef struct arena_chunk {
+	struct arena_chunk *next;
+	size_t used, size;
+	_Alignas(max_align_t) unsigned char data[];
+} arena_chunk;
+
+struct hg_arena {
+	arena_chunk *head;	/* the chunk being filled, then the older ones */
+};
+
+struct hg_arena *hg_arena_new(void)
+{
+	return hg_xcalloc(1, sizeof(struct hg_arena));
+}
+
+void *hg_arena_alloc(struct hg_arena *a, size_t size)
+{
+	size_t need = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+	if (need < size)
+		out_of_memory(size);
+	arena_chunk *c = a->head;
+	if (!c || c->size - c->used < need) {
+		size_t cap = need > ARENA_CHUNK / 4 ? need : ARENA_CHUNK;
+		if (cap > (size_t)-1 - sizeof *c)
+			out_of_memory(size);
+		c = hg_xmalloc(sizeof *c + cap);
+		c->size = cap;
+		c->used = 0;
+		if (need > ARENA_CHUNK / 4 && a->head) {
+			/* keep filling the current chunk */
+			c->next = a->head->next;
+			a->head->next = c;
+		} else {
+			c->next = a->head;
+			a->head = c;
+		}
+	}
+	void *p = c->data + c->used;
+	c->used += need;
+	return p;
+}
+
+void hg_arena_free(struct hg_arena *a)
+{
+	if (!a)
+		return;
+	for (arena_chunk *c = a->head, *next; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	free(a);
 }
 
 void hg_buf_init(hg_buf *b)

@@ -345,6 +345,134 @@ START_TEST(stream_reads_like_memory)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------
+ * The plain path against the careful one
+ * ------------------------------------------------------------------------ */
+
+/* Every field of every token, and every diagnostic, of `src` lexed from
+ * memory or from a stream, with the plain path on or off. */
+static char *full_dump(const char *src, size_t len, int stream, int careful,
+		       const hg_limits *lim)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_lexer *lx;
+	if (stream) {
+		FILE *fp = tmpfile();
+		ck_assert_ptr_nonnull(fp);
+		ck_assert_uint_eq(fwrite(src, 1, len, fp), len);
+		rewind(fp);
+		lx = hg_lexer_open_stream("t.hgn", fp, 1);
+	} else {
+		lx = hg_lexer_open_mem("t.hgn", src, len);
+	}
+	hg_lexer_set_careful_only(lx, careful);
+	hg_lexer_set_diags(lx, &d);
+	if (lim)
+		hg_lexer_set_limits(lx, lim);
+	hg_buf b;
+	hg_buf_init(&b);
+	size_t ntokens = 0;
+	for (;;) {
+		const hg_token *t = hg_lexer_next(lx);
+		hg_buf_printf(&b, "%s '%s' %zu v%lu %u:%u-%u:%u @%llu n%d b%d x%d\n",
+			      short_name(t->kind), t->text, t->len, t->value, t->pos.line,
+			      t->pos.col, t->end.line, t->end.col, (unsigned long long)t->off,
+			      t->newline, t->blank_line, t->bad);
+		if (t->kind == HG_TK_EOF)
+			break;
+		if (hg_lexer_game_abandoned(lx)) {
+			/* as the parser does: skip to the next game */
+			hg_buf_puts(&b, "skip\n");
+			hg_lexer_skip_game(lx);
+			hg_lexer_begin_game(lx);
+		}
+		ntokens++;
+	}
+	for (size_t i = 0; i < d.n; i++)
+		hg_buf_printf(&b, "%u:%u %s %s\n", d.v[i].line, d.v[i].col, d.v[i].code,
+			      d.v[i].message);
+	hg_buf_printf(&b, "offset %llu\n", (unsigned long long)hg_lexer_offset(lx));
+	hg_lexer_close(lx);
+	hg_diags_free(&d);
+	return hg_buf_steal(&b);
+}
+
+/* Random text made of what records are made of, and of what they should
+ * not be: plain words, seats, numbers, move numbers, punctuation, blanks
+ * and blank lines, CR LF, tabs, non-ASCII letters, comments, strings,
+ * glyphs, bad bytes. */
+static char *soup(hg_prng *r, size_t pieces, size_t *len)
+{
+	static const char *const piece[] = {
+		"P1:", "ricardo:", "draw", "c12", "tropa-2", "3", "12", "7.", "12...",
+		"1.5", "a.2", "3>4", "/", "=", "&", "+", ",", " ", " ", " ", "  ", "\t",
+		"\n", "\n", "\r\n", "\n\n", "\n \n", "{c}", "{a\n\n[b}", "; x\n",
+		"\"s\"", "!", "?", "?!", "$3", "(", ")", "[", "]", "*", ":", "Antioquía",
+		"é", "\xff", "\x00", "#x", "x'y", "_", "-3", "12:", "1.:", "99999999999.",
+		"abcdefghijklmnopqrstuvwxyz", "0123456789", "\xe2\x80\x83",
+	};
+	hg_buf b;
+	hg_buf_init(&b);
+	for (size_t i = 0; i < pieces; i++) {
+		const char *p = piece[hg_prng_below(r, HG_ARRAY_LEN(piece))];
+		/* "\x00" is one NUL byte */
+		hg_buf_putn(&b, p, p[0] == '\0' ? 1 : strlen(p));
+		if (hg_prng_below(r, 3))
+			hg_buf_putc(&b, ' ');
+	}
+	*len = b.len;
+	return hg_buf_steal(&b);
+}
+
+START_TEST(plain_path_changes_nothing)
+{
+	hg_prng r;
+	hg_prng_seed(&r, "plain path");
+	hg_limits small;
+	hg_limits_default(&small);
+	small.token = 9;
+	small.line = 60;
+	small.game = 700;
+	small.errors = 20;
+	for (int i = 0; i < 400; i++) {
+		size_t len;
+		char *text = soup(&r, 20 + hg_prng_below(&r, 300), &len);
+		const hg_limits *lim = i % 3 == 0 ? &small : NULL;
+		char *careful = full_dump(text, len, 0, 1, lim);
+		char *plain = full_dump(text, len, 0, 0, lim);
+		size_t at = 0;
+		while (careful[at] && careful[at] == plain[at])
+			at++;
+		ck_assert_msg(careful[at] == plain[at], "text %d: the plain path differs at '%.60s' (careful: '%.60s')",
+			      i, plain + at, careful + at);
+		free(careful);
+		free(plain);
+		free(text);
+	}
+}
+END_TEST
+
+/* The plain path stops short of the window's end; a stream refills it
+ * at every 64 KB, wherever a token falls. */
+START_TEST(plain_path_across_the_window)
+{
+	hg_prng r;
+	hg_prng_seed(&r, "plain path, stream");
+	for (int i = 0; i < 3; i++) {
+		size_t len;
+		char *text = soup(&r, 60000, &len);
+		ck_assert_uint_gt(len, 3 * 64 * 1024);
+		char *careful = full_dump(text, len, 0, 1, NULL);
+		char *plain = full_dump(text, len, 1, 0, NULL);
+		ck_assert_int_eq(strcmp(careful, plain), 0);
+		free(careful);
+		free(plain);
+		free(text);
+	}
+}
+END_TEST
+
 START_TEST(token_limit)
 {
 	/* the default: a word of HG_MAX_TOKEN + 1 bytes */
@@ -591,6 +719,8 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, unexpected_characters_and_spaces);
 	tcase_add_test(tc, line_start_and_blank_line_flags);
 	tcase_add_test(tc, stream_reads_like_memory);
+	tcase_add_test(tc, plain_path_changes_nothing);
+	tcase_add_test(tc, plain_path_across_the_window);
 	tcase_add_test(tc, token_limit);
 	tcase_add_test(tc, line_limit);
 	tcase_add_test(tc, game_and_error_limits);

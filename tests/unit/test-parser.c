@@ -641,6 +641,113 @@ START_TEST(a_caller_may_pass_no_diagnostics_list)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------
+ * The lexer's plain path (bodies gathered in bulk) against the careful one
+ * ------------------------------------------------------------------------ */
+
+static void dump_line(hg_buf *b, const hg_line *l, int depth)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const hg_node *n = &l->nodes[i];
+		hg_buf_printf(b, "%*s%d %u:%u", depth * 2, "", (int)n->kind, n->pos.line,
+			      n->pos.col);
+		switch (n->kind) {
+		case HG_NODE_ACTION: {
+			const hg_action_text *t = &n->action;
+			hg_buf_printf(b, " %s@%u:%u [%s] %u:%u glyph %s", t->seat,
+				      t->seat_pos.line, t->seat_pos.col, t->text, t->pos.line,
+				      t->pos.col, n->glyph ? n->glyph : "-");
+			for (size_t k = 0; k < t->ntoks; k++)
+				hg_buf_printf(b, " %d'%s'%u:%u+%zu", (int)t->toks[k].kind,
+					      t->toks[k].text, t->toks[k].pos.line,
+					      t->toks[k].pos.col, t->toks[k].off);
+			break;
+		}
+		case HG_NODE_COMMENT:
+			hg_buf_printf(b, " {%s}", n->comment);
+			break;
+		case HG_NODE_VARIATION:
+			hg_buf_puts(b, "\n");
+			dump_line(b, n->variation, depth + 1);
+			break;
+		default:
+			hg_buf_printf(b, " %u", n->number);
+			break;
+		}
+		hg_buf_puts(b, "\n");
+	}
+}
+
+/* Every record and diagnostic parsed from `text`, plain path on or off. */
+static char *parse_dump(const char *text, size_t len, int careful, const hg_limits *lim)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	games gs;
+	hg_parser *p = hg_parser_open_mem("t.hgn", text, len);
+	hg_parser_set_careful_only(p, careful);
+	if (lim)
+		hg_parser_set_limits(p, lim);
+	ck_assert_int_eq(parse_with(p, &d, &gs), 0);
+	hg_parser_close(p);
+	hg_buf b;
+	hg_buf_init(&b);
+	for (size_t i = 0; i < gs.n; i++) {
+		hg_buf_printf(&b, "game %zu result %s\n", i,
+			      gs.v[i]->result ? gs.v[i]->result : "-");
+		dump_line(&b, &gs.v[i]->moves, 0);
+	}
+	char *diags = diag_text(&d);
+	hg_buf_puts(&b, diags);
+	free(diags);
+	games_free(&gs);
+	hg_diags_free(&d);
+	return hg_buf_steal(&b);
+}
+
+START_TEST(plain_bodies_change_nothing)
+{
+	static const char *const piece[] = {
+		"P1:", "P2:", "ricardo:", "draw", "c12", "tropa-2", "3", "12", "7.", "12...",
+		"1.5", "a.2", "3>4", "/", "=", "&", " ", " ", "  ", "\t", "\n", "\r\n",
+		"\n\n", "{c}", "; x\n", "!", "?", "?!", "$3", "(", ")", "*", ":", "Antioquía",
+		"é", "\xff", "-3", "12:", "abcdefghijklmnopqrstuvwxyz", "\"P1\"\n\n" HEAD "\n",
+	};
+	hg_prng r;
+	hg_prng_seed(&r, "plain bodies");
+	hg_limits small;
+	hg_limits_default(&small);
+	small.token = 9;
+	small.line = 70;
+	small.game = 900;
+	small.actions = 12;
+	for (int i = 0; i < 300; i++) {
+		hg_buf b;
+		hg_buf_init(&b);
+		hg_buf_puts(&b, HEAD "\n");
+		size_t pieces = 20 + hg_prng_below(&r, 200);
+		for (size_t k = 0; k < pieces; k++) {
+			hg_buf_puts(&b, piece[hg_prng_below(&r, HG_ARRAY_LEN(piece))]);
+			if (hg_prng_below(&r, 3))
+				hg_buf_putc(&b, ' ');
+		}
+		const hg_limits *lim = i % 3 == 0 ? &small : NULL;
+		char *careful = parse_dump(b.data, b.len, 1, lim);
+		char *plain = parse_dump(b.data, b.len, 0, lim);
+		size_t at = 0;
+		while (careful[at] && careful[at] == plain[at])
+			at++;
+		ck_assert_msg(careful[at] == plain[at],
+			      "text %d: the plain path differs at '%.80s' (careful: '%.80s')", i,
+			      plain + at, careful + at);
+		ck_assert_uint_gt(strlen(careful), 40);
+		free(careful);
+		free(plain);
+		hg_buf_free(&b);
+	}
+}
+END_TEST
+
 START_TEST(records_outlive_their_parser)
 {
 	hg_diags d;
@@ -902,6 +1009,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, io_errors);
 	tcase_add_test(tc, a_caller_may_pass_no_diagnostics_list);
 	tcase_add_test(tc, records_outlive_their_parser);
+	tcase_add_test(tc, plain_bodies_change_nothing);
 	tcase_add_test(tc, nesting_limit_default);
 	tcase_add_test(tc, error_limit_default);
 	tcase_add_test(tc, game_limit_default);

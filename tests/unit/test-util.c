@@ -2,6 +2,8 @@
  * atomic rewrites, the data search path and the record helpers. */
 #include "unit.h"
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +11,7 @@
 #include <unistd.h>
 
 #include "herald.h"
+#include "internal.h"
 
 START_TEST(buf_grows_and_formats)
 {
@@ -26,6 +29,35 @@ START_TEST(buf_grows_and_formats)
 	ck_assert_str_eq(s, "abc");
 	ck_assert_ptr_null(b.data);
 	free(s);
+}
+END_TEST
+
+/* Blocks from an arena are aligned, distinct and keep what was written to
+ * them until the arena is freed, big blocks included. */
+START_TEST(arena_blocks_are_aligned_and_distinct)
+{
+	enum { BLOCKS = 4000 };
+	struct hg_arena *a = hg_arena_new();
+	unsigned char *block[BLOCKS];
+	size_t size[BLOCKS];
+	hg_prng r;
+	hg_prng_seed(&r, "arena");
+	for (size_t i = 0; i < BLOCKS; i++) {
+		size[i] = i % 500 == 7 ? 40000 + hg_prng_below(&r, 100000)
+				       : 1 + hg_prng_below(&r, 600);
+		block[i] = hg_arena_alloc(a, size[i]);
+		ck_assert_ptr_nonnull(block[i]);
+		ck_assert_uint_eq((uintptr_t)block[i] % _Alignof(max_align_t), 0);
+		memset(block[i], (int)(i & 0xff), size[i]);
+	}
+	for (size_t i = 0; i < BLOCKS; i++) {
+		size_t k = 0;
+		while (k < size[i] && block[i][k] == (unsigned char)(i & 0xff))
+			k++;
+		ck_assert_msg(k == size[i], "block %zu byte %zu overwritten", i, k);
+	}
+	hg_arena_free(a);
+	hg_arena_free(NULL);
 }
 END_TEST
 
@@ -262,6 +294,7 @@ Suite *unit_suite(void)
 	Suite *s = suite_create("util");
 	TCase *tc = tcase_create("util");
 	tcase_add_test(tc, buf_grows_and_formats);
+	tcase_add_test(tc, arena_blocks_are_aligned_and_distinct);
 	tcase_add_test(tc, diag_gnu_format);
 	tcase_add_test(tc, utf8_decoding);
 	tcase_add_test(tc, name_fold_ignores_case_and_accents);
