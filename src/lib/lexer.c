@@ -1235,23 +1235,29 @@ void hg_atok_list_push(hg_atok_list *l, const hg_token *tk, const char *file)
 }
 
 /* Appends one token of `n` bytes at `s` (already classified) to the list. */
+/* Bytes a short token is copied by, in one fixed-size move (most tokens are
+ * shorter; a call to memcpy for each cost more than the rest of the copy). */
+#define SHORT_COPY 16
+
+/* Appends one token of `n` bytes at `s` (already classified) to the list;
+ * `end` is the end of the readable bytes after s. */
 static inline void atok_put(hg_atok_list *l, hg_atok_kind kind, hg_pos pos,
-			    const unsigned char *s, size_t n)
+			    const unsigned char *s, size_t n, const unsigned char *end)
 {
-	if (l->n == l->cap)
-		HG_GROW(l->v, l->cap, l->n + 1);
+	HG_GROW(l->v, l->cap, l->n + 1);
 	hg_atok *a = &l->v[l->n++];
 	a->kind = kind;
 	a->text = NULL;
 	a->pos = pos;
 	hg_buf *b = &l->text;
-	size_t need = b->len + 1 + n + 1;
-	if (need > b->cap)
-		hg_grow((void **)&b->data, &b->cap, need, 1);
+	HG_GROW(b->data, b->cap, b->len + 1 + (n > SHORT_COPY ? n : SHORT_COPY) + 1);
 	if (b->len)
 		b->data[b->len++] = ' ';
 	a->off = b->len;
-	memcpy(b->data + b->len, s, n);
+	if (n <= SHORT_COPY && (size_t)(end - s) >= SHORT_COPY)
+		memcpy(b->data + b->len, s, SHORT_COPY);	/* the rest is overwritten */
+	else
+		memcpy(b->data + b->len, s, n);
 	b->len += n;
 	b->data[b->len] = '\0';
 }
@@ -1292,7 +1298,7 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 		if (!plain_fits(lx, t, r, lim, &tp))
 			break;
 		hg_pos pos = { file, tp.line, tp.col };
-		atok_put(l, kind, pos, t, (size_t)(r - t));
+		atok_put(l, kind, pos, t, (size_t)(r - t), lx->end);
 		gathered++;
 		if (tp.line != at.line)
 			on_line = 0;

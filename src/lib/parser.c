@@ -43,7 +43,13 @@ struct hg_parser {
 	int after_glyph;	/* the last element was an action ending in a glyph */
 	hg_buf last_seat;	/* the last action's seat, for a note (reused) */
 	hg_atok_list scratch;	/* an action's tokens being gathered */
+	size_t moves_hint;	/* elements of the longest main line so far */
 };
+
+/* A game's main line is made room for at once, as long as the longest
+ * one before it (up to this many elements): growing it element by
+ * element copied it again at every doubling. */
+#define MOVES_HINT_MAX 4096
 
 static const hg_limits *limits(const hg_parser *p)
 {
@@ -877,7 +883,11 @@ static void parse_game(hg_parser *p)
 	parse_header(p);
 	if (!p->stop)
 		check_tags(p, g);
+	if (p->moves_hint)
+		HG_GROW(g->moves.nodes, g->moves.cap, p->moves_hint);
 	parse_moves(p, &g->moves, 0);
+	if (g->moves.n > p->moves_hint)
+		p->moves_hint = g->moves.n < MOVES_HINT_MAX ? g->moves.n : MOVES_HINT_MAX;
 	if (p->stop) {
 		skip_to_next_game(p);
 		return;
