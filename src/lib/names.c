@@ -1,7 +1,6 @@
 /* names.c - lookup of canonical ids and aliases by folded name. */
 #include "config.h"
 
-#include <sodium.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,53 +12,71 @@ typedef struct entry {
 	int value;
 } entry;
 
-/* The same entries by hash, for hg_names_find: a binary search costs a
- * string comparison per step, and every word of every action is looked up. */
-typedef struct slot {
-	const char *folded;	/* NULL: empty */
-	size_t len;
-	int value;
-} slot;
+/* The same names in a trie of their folded bytes, for hg_names_find: every
+ * word of every action is looked up, and the trie folds and finds in one
+ * walk over the name (a hash of it, like a binary search, first needed
+ * the whole folded copy).  Nodes live in one array; a node's children are
+ * a list sorted by byte, except the root's, which are indexed by byte. */
+typedef struct trie_node {
+	uint32_t child;		/* first child, 0: none (node 0 is the root) */
+	uint32_t sibling;	/* next child of the same parent, 0: none */
+	int value;		/* the name ending here, -1: none */
+	unsigned char byte;
+} trie_node;
 
 struct hg_names {
 	entry *v;		/* sorted by folded name (suggestions follow this order) */
 	size_t n, cap;
-	slot *h;		/* open addressing, linear probing */
-	size_t hcap;		/* a power of two, at least twice n; 0 when empty */
+	trie_node *node;	/* node[0] is the root */
+	size_t nnodes, capnodes;
+	uint32_t root[256];	/* the root's child for each first byte, 0: none */
 };
 
-/* SipHash-2-4 (libsodium's short-input hash) with a fixed key: the table
- * needs an even spread, not secrecy. */
-static size_t name_hash(const char *f, size_t len)
+/* The child of node `at` for byte b, or 0. */
+static inline uint32_t trie_child(const hg_names *t, uint32_t at, unsigned char b)
 {
-	static const unsigned char key[crypto_shorthash_KEYBYTES];
-	unsigned char out[crypto_shorthash_BYTES];
-	crypto_shorthash(out, (const unsigned char *)f, len, key);
-	uint64_t h;
-	memcpy(&h, out, sizeof h);
-	return (size_t)h;
+	if (at == 0)
+		return t->root[b];
+	uint32_t c = t->node[at].child;
+	while (c && t->node[c].byte < b)
+		c = t->node[c].sibling;
+	return c && t->node[c].byte == b ? c : 0;
 }
 
-static void hash_insert(slot *h, size_t hcap, const char *f, size_t len, int value)
+static uint32_t trie_new_node(hg_names *t, unsigned char b)
 {
-	size_t i = name_hash(f, len) & (hcap - 1);
-	while (h[i].folded)
-		i = (i + 1) & (hcap - 1);
-	h[i].folded = f;
-	h[i].len = len;
-	h[i].value = value;
+	HG_GROW(t->node, t->capnodes, t->nnodes + 1);
+	trie_node *nd = &t->node[t->nnodes];
+	memset(nd, 0, sizeof *nd);
+	nd->value = -1;
+	nd->byte = b;
+	return (uint32_t)t->nnodes++;
 }
 
-static void rehash(hg_names *t)
+/* Adds the folded name f with its value (f is not in the trie yet). */
+static void trie_insert(hg_names *t, const char *f, int value)
 {
-	size_t cap = 16;
-	while (cap < 2 * t->n)
-		cap *= 2;
-	free(t->h);
-	t->h = hg_xcalloc(cap, sizeof *t->h);
-	t->hcap = cap;
-	for (size_t i = 0; i < t->n; i++)
-		hash_insert(t->h, cap, t->v[i].folded, strlen(t->v[i].folded), t->v[i].value);
+	if (t->nnodes == 0)
+		trie_new_node(t, 0);	/* the root */
+	uint32_t at = 0;
+	for (const unsigned char *p = (const unsigned char *)f; *p; p++) {
+		uint32_t c = trie_child(t, at, *p);
+		if (!c) {
+			c = trie_new_node(t, *p);
+			if (at == 0) {
+				t->root[*p] = c;
+			} else {
+				/* keep the children sorted by byte */
+				uint32_t *link = &t->node[at].child;
+				while (*link && t->node[*link].byte < *p)
+					link = &t->node[*link].sibling;
+				t->node[c].sibling = *link;
+				*link = c;
+			}
+		}
+		at = c;
+	}
+	t->node[at].value = value;
 }
 
 hg_names *hg_names_new(void)
@@ -74,7 +91,7 @@ void hg_names_free(hg_names *t)
 	for (size_t i = 0; i < t->n; i++)
 		free(t->v[i].folded);
 	free(t->v);
-	free(t->h);
+	free(t->node);
 	free(t);
 }
 
@@ -109,33 +126,37 @@ int hg_names_add(hg_names *t, const char *name, int value, int *clash)
 	t->v[i].folded = f;
 	t->v[i].value = value;
 	t->n++;
-	if (2 * t->n > t->hcap)
-		rehash(t);
-	else
-		hash_insert(t->h, t->hcap, f, strlen(f), value);
+	trie_insert(t, f, value);
 	return 0;
 }
 
 int hg_names_find(const hg_names *t, const char *name)
 {
-	/* Looked up for every word of every action: fold on the stack. */
-	char buf[128];
-	char *f = buf;
-	size_t len = hg_name_fold_to(name, buf, sizeof buf);
-	if (len >= sizeof buf)
-		f = hg_name_fold(name);
-	int r = -1;
-	if (t->hcap) {
-		size_t i = name_hash(f, len) & (t->hcap - 1);
-		for (; t->h[i].folded; i = (i + 1) & (t->hcap - 1))
-			if (t->h[i].len == len && memcmp(t->h[i].folded, f, len) == 0) {
-				r = t->h[i].value;
-				break;
-			}
+	if (t->nnodes == 0)
+		return -1;
+	/* ASCII folds byte for byte (hg_name_fold_to): fold as we walk, and
+	 * fold the rest properly from the first byte that is not ASCII. */
+	const unsigned char *p = (const unsigned char *)name;
+	uint32_t at = 0;
+	for (; *p && *p < 0x80; p++) {
+		unsigned char b = *p >= 'A' && *p <= 'Z' ? (unsigned char)(*p + 32) : *p;
+		if (!(at = trie_child(t, at, b)))
+			return -1;
 	}
-	if (f != buf)
-		free(f);
-	return r;
+	if (*p) {
+		char buf[128];
+		char *f = buf;
+		if (hg_name_fold_to((const char *)p, buf, sizeof buf) >= sizeof buf)
+			f = hg_name_fold((const char *)p);
+		int found = 1;
+		for (const unsigned char *q = (const unsigned char *)f; *q && found; q++)
+			found = (at = trie_child(t, at, *q)) != 0;
+		if (f != buf)
+			free(f);
+		if (!found)
+			return -1;
+	}
+	return t->node[at].value;
 }
 
 static size_t edit_distance(const char *a, const char *b)

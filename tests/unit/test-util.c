@@ -206,6 +206,68 @@ static char *slurp(const char *path)
 	return buf;
 }
 
+/* hg_names_find against the definition: the value of the name that
+ * hg_name_eq() calls equal, over random names of ASCII, accented and
+ * other letters, prefixes of one another, looked up in every case. */
+START_TEST(names_find_agrees_with_name_eq)
+{
+	static const char *const part[] = {
+		"a", "b", "t", "ro", "pa", "-", "1", "2", "í", "Í", "é", "ñ", "Ñ", "ç", "ö",
+		"\xcc\x81", "ß", "ü", "'", ".", "#", "z", "Z", "ä", "\xe2\x80\x94",
+	};
+	hg_prng r;
+	hg_prng_seed(&r, "names");
+	hg_names *t = hg_names_new();
+	char *added[300];
+	int value[300];
+	size_t n = 0;
+	for (int i = 0; i < 300; i++) {
+		hg_buf b;
+		hg_buf_init(&b);
+		size_t parts = 1 + hg_prng_below(&r, 6);
+		for (size_t k = 0; k < parts; k++)
+			hg_buf_puts(&b, part[hg_prng_below(&r, HG_ARRAY_LEN(part))]);
+		int clash;
+		if (hg_names_add(t, b.data, i, &clash) == 0) {
+			added[n] = hg_buf_steal(&b);
+			value[n++] = i;
+		} else {
+			hg_buf_free(&b);
+		}
+	}
+	ck_assert_uint_gt(n, 100);
+	int hits = 0;
+	for (int i = 0; i < 3000; i++) {
+		hg_buf b;
+		hg_buf_init(&b);
+		size_t parts = hg_prng_below(&r, 7);
+		for (size_t k = 0; k < parts; k++)
+			hg_buf_puts(&b, part[hg_prng_below(&r, HG_ARRAY_LEN(part))]);
+		const char *q = b.data ? b.data : "";
+		int want = -1;
+		for (size_t k = 0; k < n && want < 0; k++)
+			if (hg_name_eq(added[k], q))
+				want = value[k];
+		ck_assert_msg(hg_names_find(t, q) == want, "'%s': found %d, want %d", q,
+			      hg_names_find(t, q), want);
+		hits += want >= 0;
+		hg_buf_free(&b);
+	}
+	ck_assert_int_gt(hits, 200);
+	for (size_t k = 0; k < n; k++) {
+		/* every name, its ASCII letters in capitals */
+		char *up = hg_xstrdup(added[k]);
+		for (char *c = up; *c; c++)
+			if (*c >= 'a' && *c <= 'z')
+				*c = (char)(*c - 32);
+		ck_assert_int_eq(hg_names_find(t, up), value[k]);
+		free(up);
+		free(added[k]);
+	}
+	hg_names_free(t);
+}
+END_TEST
+
 START_TEST(atomic_write_keeps_mode_and_never_loses_data)
 {
 	char dir[] = "/tmp/herald-test-XXXXXX";
@@ -300,6 +362,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, name_fold_ignores_case_and_accents);
 	tcase_add_test(tc, names_table);
 	tcase_add_test(tc, names_table_grows);
+	tcase_add_test(tc, names_find_agrees_with_name_eq);
 	tcase_add_test(tc, atomic_write_keeps_mode_and_never_loses_data);
 	tcase_add_test(tc, datapath_search_order);
 	tcase_add_test(tc, record_players_and_tags);
