@@ -995,15 +995,16 @@ static inline const unsigned char *plain_limit(const hg_lexer *lx)
 static inline const unsigned char *plain_blanks(const hg_lexer *lx, const unsigned char *q,
 						const unsigned char *lim, plain_pos *at)
 {
+	/* The counts only grow along a line, so the limits are checked where a
+	 * line ends and, by plain_fits(), after the token: in between, no
+	 * count can be over its limit unless it is there too. */
 	int lf = 0;
 	for (; q < lim; q++) {
-		if (at->line_bytes > lx->lim.line || at->game_bytes > lx->lim.game)
-			return NULL;	/* the careful path reports it */
 		if (*q == ' ' || *q == '\t' || *q == '\r') {
 			at->line_bytes++;
 		} else if (*q == '\n') {
-			if (lf++)
-				return NULL;
+			if (lf++ || at->line_bytes > lx->lim.line)
+				return NULL;	/* a blank line, or a line too long */
 			at->line++;
 			at->col = 0;
 			at->line_bytes = 1;

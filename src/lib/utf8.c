@@ -44,6 +44,15 @@ size_t hg_utf8_invalid_at(const char *s, size_t len)
 	size_t i = 0;
 	uint32_t cp;
 	while (i < len) {
+		/* ASCII eight bytes at a time: no byte has its top bit set */
+		uint64_t w;
+		if (len - i >= sizeof w) {
+			memcpy(&w, s + i, sizeof w);
+			if (!(w & UINT64_C(0x8080808080808080))) {
+				i += sizeof w;
+				continue;
+			}
+		}
 		if ((unsigned char)s[i] < 0x80) {
 			i++;
 			continue;
