@@ -239,6 +239,55 @@ static int brute_beat(const unsigned char *have, unsigned nhave, const unsigned 
 	}
 }
 
+/* The proof that comes with a yes is a real better army: at most what the
+ * pool holds of each type, exactly the cards still to place, each type
+ * once, and a key above the target. */
+static void assert_proof(const unsigned char c[5], unsigned need, const uint16_t pool[32],
+			 hg_koc_key t, const hg_koc_proof *proof)
+{
+	unsigned char got[5];
+	memcpy(got, c, sizeof got);
+	unsigned taken = 0, types = 0;
+	ck_assert_uint_le(proof->ntypes, 4);
+	for (unsigned i = 0; i < proof->ntypes; i++) {
+		unsigned ty = proof->type[i];
+		ck_assert_uint_lt(ty, 32);
+		ck_assert_uint_eq((types >> ty) & 1u, 0);
+		types |= 1u << ty;
+		ck_assert_uint_gt(proof->take[i], 0);
+		ck_assert_uint_le(proof->take[i], pool[ty]);
+		taken += proof->take[i];
+		for (int k = 0; k < 5; k++)
+			got[k] = (unsigned char)(got[k] + proof->take[i] * ((ty >> k) & 1));
+	}
+	ck_assert_uint_eq(taken, need);
+	ck_assert_uint_gt(hg_koc_key_of(got), t);
+}
+
+/* Whether the army of the richest cards beats the target: the `need`
+ * cards of the types with the most symbols (of equal numbers, the higher
+ * set first), as many of each as the pool holds.  army.c tries this army
+ * before its search; the tests count the answers each gives, so that the
+ * search is still exercised as much as the quick proof. */
+static int richest_beats_ref(const unsigned char c[5], unsigned need, const uint16_t pool[32],
+			     hg_koc_key t)
+{
+	unsigned char got[5];
+	memcpy(got, c, sizeof got);
+	for (int bits = 5; bits >= 1; bits--)
+		for (int ty = 31; ty >= 1; ty--) {
+			if (__builtin_popcount((unsigned)ty) != bits || need == 0)
+				continue;
+			unsigned take = pool[ty] < need ? pool[ty] : need;
+			for (int k = 0; k < 5; k++)
+				got[k] = (unsigned char)(got[k] + take * ((ty >> k) & 1));
+			need -= take;
+		}
+	return need == 0 && hg_koc_key_of(got) > t;
+}
+
+static int quick_yes, searched_yes;	/* fast_beat's yes answers, by where they come from */
+
 static int fast_beat(const unsigned char *have, unsigned nhave, const unsigned char *pool,
 		     unsigned npool, hg_koc_key target)
 {
@@ -247,7 +296,14 @@ static int fast_beat(const unsigned char *have, unsigned nhave, const unsigned c
 		counts[pool[i]]++;
 	unsigned char c[KOC_NKINDS];
 	hg_koc_count(have, nhave, c);
-	return hg_koc_can_beat(c, 4 - nhave, counts, target);
+	int yes = hg_koc_can_beat(c, 4 - nhave, counts, target);
+	hg_koc_proof proof;
+	ck_assert_int_eq(hg_koc_can_beat_with(c, 4 - nhave, counts, target, &proof), yes);
+	if (yes) {
+		assert_proof(c, 4 - nhave, counts, target, &proof);
+		richest_beats_ref(c, 4 - nhave, counts, target) ? quick_yes++ : searched_yes++;
+	}
+	return yes;
 }
 
 START_TEST(early_win_must_fire)
@@ -320,6 +376,9 @@ START_TEST(early_win_matches_brute_force)
 	}
 	ck_assert_int_gt(yes, 200);
 	ck_assert_int_gt(no, 200);
+	/* Both the quick proof and the search answered yes many times. */
+	ck_assert_int_gt(quick_yes, 100);
+	ck_assert_int_gt(searched_yes, 100);
 }
 END_TEST
 
@@ -350,7 +409,7 @@ START_TEST(early_win_large_pools)
 {
 	hg_prng r;
 	hg_prng_seed(&r, "koc-early-win-large");
-	int yes = 0, no = 0;
+	int yes = 0, no = 0, quick = 0, searched = 0;
 	for (int round = 0; round < 300; round++) {
 		uint16_t pool[32] = { 0 };
 		unsigned npool = 20 + hg_prng_below(&r, 60);
@@ -374,25 +433,18 @@ START_TEST(early_win_large_pools)
 		int want = multiset_beat(c, 4 - nhave, pool, 1, t);
 		ck_assert_int_eq(hg_koc_can_beat(c, 4 - nhave, pool, t), want);
 		/* the proof kept for reuse is a real better army from the pool */
-		unsigned char witness[32];
-		ck_assert_int_eq(hg_koc_can_beat_with(c, 4 - nhave, pool, t, witness), want);
+		hg_koc_proof proof;
+		ck_assert_int_eq(hg_koc_can_beat_with(c, 4 - nhave, pool, t, &proof), want);
 		if (want) {
-			unsigned char got[5];
-			memcpy(got, c, sizeof got);
-			unsigned taken = 0;
-			for (unsigned ty = 0; ty < 32; ty++) {
-				ck_assert_uint_le(witness[ty], pool[ty]);
-				taken += witness[ty];
-				for (int k = 0; k < 5; k++)
-					got[k] = (unsigned char)(got[k] + witness[ty] * ((ty >> k) & 1));
-			}
-			ck_assert_uint_eq(taken, 4 - nhave);
-			ck_assert_uint_gt(hg_koc_key_of(got), t);
+			assert_proof(c, 4 - nhave, pool, t, &proof);
+			richest_beats_ref(c, 4 - nhave, pool, t) ? quick++ : searched++;
 		}
 		want ? yes++ : no++;
 	}
 	ck_assert_int_gt(yes, 10);
 	ck_assert_int_gt(no, 10);
+	ck_assert_int_gt(quick, 10);
+	ck_assert_int_gt(searched, 10);
 }
 END_TEST
 
@@ -602,6 +654,208 @@ static char *file_order(void)
 		hg_buf_printf(&b, "%sc%02d", i > 1 ? " " : "", i);
 	return hg_buf_steal(&b);
 }
+
+/* The counts, keys and best armies the engine keeps up as cards are placed
+ * (engine.c, add_to_sector and note_complete), against a count from the
+ * cards in each sector. */
+static void assert_derived(const hg_state *s)
+{
+	for (unsigned k = 0; k < KOC_SECTORS; k++) {
+		int best = -1;
+		hg_koc_key best_key = 0;
+		for (unsigned p = 0; p < s->nplayers; p++) {
+			unsigned char masks[KOC_ARMY], counts[KOC_NKINDS];
+			unsigned n = s->nsector[p][k];
+			for (unsigned i = 0; i < n; i++)
+				masks[i] = s->cards->mask[s->sector[p][k][i]];
+			hg_koc_count(masks, n, counts);
+			ck_assert_int_eq(memcmp(counts, s->counts[p][k], KOC_NKINDS), 0);
+			hg_koc_key key = hg_koc_army_key(masks, n);
+			ck_assert_uint_eq(s->key[p][k], key);
+			ck_assert_uint_eq(hg_koc_sector_key(s, p, k), key);
+			if (n < KOC_ARMY)
+				continue;
+			if (best < 0 || hg_koc_army_cmp(key, s->completed[p][k], best_key,
+							s->completed[best][k]) > 0) {
+				best = (int)p;
+				best_key = key;
+			}
+		}
+		ck_assert_int_eq(s->best[k], best);
+		/* Ruling 6: a territory with a complete army stays open only
+		 * while another player can still gather a better one, by a
+		 * search from scratch; and a kept proof that still applies is
+		 * a real better army from the pool. */
+		int contested = 0;
+		for (unsigned q = 0; q < s->nplayers; q++) {
+			unsigned n = s->nsector[q][k];
+			const hg_koc_beat_memo *m = &s->beat_memo[q][k];
+			if (n == KOC_ARMY)
+				continue;
+			if (best >= 0 && hg_koc_can_beat(s->counts[q][k], KOC_ARMY - n, s->pool,
+							 best_key))
+				contested = 1;
+			if (!m->valid || m->need != KOC_ARMY - n ||
+			    memcmp(m->counts, s->counts[q][k], KOC_NKINDS) != 0)
+				continue;
+			int holds = 1;
+			for (unsigned i = 0; i < m->proof.ntypes; i++)
+				holds &= m->proof.take[i] <= s->pool[m->proof.type[i]];
+			if (holds)
+				assert_proof(m->counts, m->need, s->pool, m->target, &m->proof);
+		}
+		if (best >= 0 && s->winner[k] < 0)
+			ck_assert_msg(contested, "territory %u is open, but no one can beat %s",
+				      k + 1, hg_koc_seat_name((unsigned)best));
+	}
+}
+
+/* Every spelling parses the same with the plain shapes read from the
+ * tokens as through the patterns alone: the same action, or the same
+ * diagnostics. */
+static void assert_same_diags(const hg_diags *a, const hg_diags *b)
+{
+	ck_assert_uint_eq(a->n, b->n);
+	for (size_t i = 0; i < a->n; i++) {
+		const hg_diag *x = &a->v[i], *y = &b->v[i];
+		ck_assert_int_eq(x->severity, y->severity);
+		ck_assert_str_eq(x->code, y->code);
+		ck_assert_str_eq(x->message, y->message);
+		ck_assert_uint_eq(x->line, y->line);
+		ck_assert_uint_eq(x->col, y->col);
+		ck_assert_uint_eq(x->nnotes, y->nnotes);
+		for (size_t k = 0; k < x->nnotes; k++)
+			ck_assert_str_eq(x->notes[k], y->notes[k]);
+	}
+}
+
+static void assert_same_pos(hg_pos a, hg_pos b)
+{
+	ck_assert_uint_eq(a.line, b.line);
+	ck_assert_uint_eq(a.col, b.col);
+}
+
+static void assert_same_action(const hg_action *a, const hg_action *b)
+{
+	ck_assert_int_eq(a->verb, b->verb);
+	ck_assert_uint_eq(a->seat, b->seat);
+	assert_same_pos(a->pos, b->pos);
+	ck_assert_uint_eq(a->ncards, b->ncards);
+	for (unsigned i = 0; i < a->ncards; i++) {
+		ck_assert_int_eq(a->card[i], b->card[i]);
+		assert_same_pos(a->card_pos[i], b->card_pos[i]);
+	}
+	if (a->verb == KOC_PLACE || a->verb == KOC_WIN) {
+		ck_assert_uint_eq(a->sector, b->sector);
+		assert_same_pos(a->sector_pos, b->sector_pos);
+	}
+	if (a->verb == KOC_WIN) {
+		ck_assert_uint_eq(a->marker, b->marker);
+		assert_same_pos(a->marker_pos, b->marker_pos);
+	}
+}
+
+static void parse_both_ways(const hg_state *s, hg_prng *r, int *parsed, int *failed)
+{
+	static const char *const seats[] = { "P1", "p2", "P3", "Ana", "ben", "P9" };
+	/* verbs[i] has the shape shape_of[i]: 0 place, 1 draw, 2 deal, 3 win */
+	static const char *const verbs[] = {
+		"place", "places", "placed", "play", "plays", "played", "PLACE", "placé", "pläy",
+		"draw", "draws", "drew", "Draw", "dràw",
+		"deal", "deals", "dealt", "dEaL",
+		"win", "wins", "won", "take", "takes", "took", "claim", "claims", "WIN", "wïn",
+		"plac", "xyz",
+	};
+	static const int shape_of[] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1,
+					2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 1 };
+	_Static_assert(HG_ARRAY_LEN(verbs) == HG_ARRAY_LEN(shape_of), "a shape for every verb");
+	static const char *const cards[] = { "c01", "c12", "C07", "c40", "c01a", "c40b", "?" };
+	static const char *const numbers[] = { "1", "3", "5", "0", "6", "007", "12345678901" };
+	static const char *const markers[] = { "#1", "#2", "#5", "#0", "#6", "#007" };
+	static const char *const words[] = {
+		"c99", ",", "c0é", "c01,", "s3", "S2", "sector", "in", "to", "#", "#x",
+		"#12", "marker", "victory", "territory", "x", "é", "c01", "4", "#3", "?",
+	};
+	char body[256];
+	for (int round = 0; round < 8000; round++) {
+		unsigned v = hg_prng_below(r, HG_ARRAY_LEN(verbs));
+		size_t len = (size_t)snprintf(body, sizeof body, "%s", verbs[v]);
+		/* The shape the writer emits for the verb, a word sometimes
+		 * changed, dropped or added. */
+		const char *slot[8];
+		unsigned n = 0;
+		switch (shape_of[v]) {
+		case 0:
+			slot[n++] = cards[hg_prng_below(r, HG_ARRAY_LEN(cards))];
+			slot[n++] = numbers[hg_prng_below(r, HG_ARRAY_LEN(numbers))];
+			break;
+		case 1:
+			slot[n++] = cards[hg_prng_below(r, HG_ARRAY_LEN(cards))];
+			break;
+		case 2:
+			for (int i = 0; i < 5; i++)
+				slot[n++] = cards[hg_prng_below(r, HG_ARRAY_LEN(cards))];
+			break;
+		default:
+			slot[n++] = numbers[hg_prng_below(r, HG_ARRAY_LEN(numbers))];
+			slot[n++] = markers[hg_prng_below(r, HG_ARRAY_LEN(markers))];
+			break;
+		}
+		for (unsigned i = 0; i < n; i++)
+			if (hg_prng_below(r, 6) == 0)
+				slot[i] = words[hg_prng_below(r, HG_ARRAY_LEN(words))];
+		if (n > 0 && hg_prng_below(r, 8) == 0)
+			n--;
+		else if (hg_prng_below(r, 8) == 0)
+			slot[n++] = words[hg_prng_below(r, HG_ARRAY_LEN(words))];
+		for (unsigned i = 0; i < n; i++)
+			len += (size_t)snprintf(body + len, sizeof body - len, " %s", slot[i]);
+		hg_action_text t;
+		hg_diags dt;
+		hg_diags_init(&dt);
+		const char *seat = seats[hg_prng_below(r, HG_ARRAY_LEN(seats))];
+		int rc = hg_action_text_set(&t, seat, body, (hg_pos){ "t.hgn", 3, 7 }, &dt);
+		hg_diags_free(&dt);
+		if (rc != 0)
+			continue;
+		hg_diags da, db;
+		hg_diags_init(&da);
+		hg_diags_init(&db);
+		hg_action *a = hg_koc_parse(s, &t, &da);
+		hg_action *b = hg_koc_parse_by_patterns(s, &t, &db);
+		ck_assert_msg((a == NULL) == (b == NULL), "'%s: %s' parses one way only", seat, body);
+		if (a) {
+			assert_same_action(a, b);
+			(*parsed)++;
+		} else {
+			(*failed)++;
+		}
+		assert_same_diags(&da, &db);
+		hg_koc_free_action(a);
+		hg_koc_free_action(b);
+		hg_diags_free(&da);
+		hg_diags_free(&db);
+		hg_action_text_free(&t);
+	}
+}
+
+START_TEST(plain_shapes_match_patterns)
+{
+	hg_prng r;
+	hg_prng_seed(&r, "koc-plain-shapes");
+	int parsed = 0, failed = 0;
+	static const char *const players[] = { "Ana; Ben", "Ana; Ben; Cy" };
+	for (size_t i = 0; i < HG_ARRAY_LEN(players); i++) {
+		game g;
+		game_open(&g, players[i], "Seed", "plain", NULL, NULL);
+		ck_assert_ptr_nonnull(g.s);
+		parse_both_ways(g.s, &r, &parsed, &failed);
+		game_close(&g);
+	}
+	ck_assert_int_gt(parsed, 500);
+	ck_assert_int_gt(failed, 500);
+}
+END_TEST
 
 START_TEST(parse_actions)
 {
@@ -979,6 +1233,7 @@ static void random_game(const char *players, const char *seed, const char *varia
 		hg_buf_init(&body);
 		hg_koc_class.format(g.s, a, &seat, &body);
 		ck_assert_int_eq(play(&g, seat.data, body.data), 0);
+		assert_derived(g.s);
 		claims += a->verb == KOC_WIN;
 		hg_buf_free(&seat);
 		hg_buf_free(&body);
@@ -1240,6 +1495,7 @@ Suite *unit_suite(void)
 	tc = tcase_create("engine");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, parse_actions);
+	tcase_add_test(tc, plain_shapes_match_patterns);
 	tcase_add_test(tc, two_decks_ids);
 	tcase_add_test(tc, setup_errors);
 	tcase_add_test(tc, first_player_from_the_deal);

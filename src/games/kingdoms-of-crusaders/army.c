@@ -288,16 +288,48 @@ int hg_koc_can_beat(const unsigned char counts[KOC_NKINDS], unsigned need,
 	return hg_koc_can_beat_with(counts, need, pool, target, NULL);
 }
 
-int hg_koc_can_beat_with(const unsigned char counts[KOC_NKINDS], unsigned need,
-			 const uint16_t pool[KOC_NTYPES], hg_koc_key target,
-			 unsigned char witness[KOC_NTYPES])
+/* A quick proof before the search: the `need` cards of the richest types
+ * the pool holds (the first army the search itself would try without a
+ * target).  Where that army beats the target, the answer is yes and the
+ * search needs no setting up; where not, the search decides.  Most
+ * placements ask about a territory someone can still contest, and this
+ * army usually shows it. */
+static int richest_beats(const unsigned char counts[KOC_NKINDS], unsigned need,
+			 const uint16_t pool[KOC_NTYPES], hg_koc_key target, hg_koc_proof *proof)
 {
 	unsigned char c[KOC_NKINDS];
 	memcpy(c, counts, sizeof c);
-	if (witness)
-		memset(witness, 0, KOC_NTYPES);
+	proof->ntypes = 0;
+	for (unsigned r = 0; need > 0 && r + 1 < KOC_NTYPES; r++) {
+		unsigned type = by_rank[r];
+		unsigned take = pool[type] < need ? pool[type] : need;
+		if (!take)
+			continue;
+		for (unsigned k = 0; k < KOC_NKINDS; k++)
+			if ((type >> k) & 1u)
+				c[k] = (unsigned char)(c[k] + take);
+		proof->type[proof->ntypes] = (unsigned char)type;
+		proof->take[proof->ntypes++] = (unsigned char)take;
+		need -= take;
+	}
+	return need == 0 && hg_koc_key_of(c) > target;
+}
+
+int hg_koc_can_beat_with(const unsigned char counts[KOC_NKINDS], unsigned need,
+			 const uint16_t pool[KOC_NTYPES], hg_koc_key target,
+			 hg_koc_proof *proof)
+{
+	hg_koc_proof quick;
+	if (!proof)
+		proof = &quick;
+	proof->ntypes = 0;
 	if (need == 0)
-		return hg_koc_key_of(c) > target;
+		return hg_koc_key_of(counts) > target;
+	if (richest_beats(counts, need, pool, target, proof))
+		return 1;
+	proof->ntypes = 0;
+	unsigned char c[KOC_NKINDS];
+	memcpy(c, counts, sizeof c);
 	unsigned char type[KOC_NTYPES];
 	uint16_t avail[KOC_NTYPES];
 	unsigned ntypes = 0;
@@ -354,8 +386,10 @@ int hg_koc_can_beat_with(const unsigned char counts[KOC_NKINDS], unsigned need,
 	beat_path path;
 	if (!beat_from(&bs, 0, need, c, &path))
 		return 0;
-	if (witness)
-		for (unsigned i = 0; i < path.depth; i++)
-			witness[bs.type[i]] = path.took[i];
+	for (unsigned i = 0; i < path.depth; i++)
+		if (path.took[i]) {
+			proof->type[proof->ntypes] = bs.type[i];
+			proof->take[proof->ntypes++] = path.took[i];
+		}
 	return 1;
 }

@@ -200,7 +200,10 @@ static void build_cards(hg_gdata *g, hg_koc_cards *out, unsigned copies)
 }
 
 /* The action syntax, compiled once per load (grammar/kingdoms-of-crusaders.ebnf).
- * The subject is the action's tokens joined by single spaces. */
+ * The subject is the action's tokens joined by single spaces.  notation.c
+ * reads the plain shapes ('place c12 3', ...) straight from the tokens
+ * (plain_shape): what it accepts must match here, with the verb words of
+ * its verb_words table; test-koc compares the two on every spelling. */
 static void compile_patterns(hg_gdata *g)
 {
 	g->pat_deal = hg_pattern_new("(?:deal|deals|dealt)(?<cards>(?: [^ ]+)*)");

@@ -30,20 +30,22 @@ static const char *card_id(const hg_state *s, int c)
 	return c == KOC_HIDDEN ? "?" : s->cards->ids[c];
 }
 
-static unsigned char sector_masks(const hg_state *s, unsigned seat, unsigned sector,
-				  unsigned char masks[KOC_ARMY])
-{
-	unsigned char n = s->nsector[seat][sector];
-	for (unsigned i = 0; i < n; i++)
-		masks[i] = s->cards->mask[s->sector[seat][sector][i]];
-	return n;
-}
-
 hg_koc_key hg_koc_sector_key(const hg_state *s, unsigned seat, unsigned sector)
 {
-	unsigned char masks[KOC_ARMY];
-	unsigned char n = sector_masks(s, seat, sector, masks);
-	return hg_koc_army_key(masks, n);
+	return s->key[seat][sector];
+}
+
+/* 'Turn sequence', step 2: the card joins the sector's army.  The army's
+ * counts of kinds and its key (ruling 5) are brought up to date here, once,
+ * rather than recomputed at every comparison. */
+static void add_to_sector(hg_state *s, unsigned seat, unsigned sector, int c)
+{
+	unsigned mask = s->cards->mask[c];
+	unsigned char *counts = s->counts[seat][sector];
+	for (unsigned k = 0; k < KOC_NKINDS; k++)
+		counts[k] = (unsigned char)(counts[k] + ((mask >> k) & 1u));
+	s->key[seat][sector] = hg_koc_key_of(counts);
+	s->sector[seat][sector][s->nsector[seat][sector]++] = (uint16_t)c;
 }
 
 static int complete(const hg_state *s, unsigned seat, unsigned sector)
@@ -54,8 +56,17 @@ static int complete(const hg_state *s, unsigned seat, unsigned sector)
 /* Ruling 5: of two complete armies in a territory, > 0 when a's is better. */
 static int army_cmp(const hg_state *s, unsigned a, unsigned b, unsigned sector)
 {
-	return hg_koc_army_cmp(hg_koc_sector_key(s, a, sector), s->completed[a][sector],
-			       hg_koc_sector_key(s, b, sector), s->completed[b][sector]);
+	return hg_koc_army_cmp(s->key[a][sector], s->completed[a][sector],
+			       s->key[b][sector], s->completed[b][sector]);
+}
+
+/* A complete army never changes: the best one in a sector changes only
+ * when another is completed there (ruling 5). */
+static void note_complete(hg_state *s, unsigned seat, unsigned sector)
+{
+	int best = s->best[sector];
+	if (best < 0 || army_cmp(s, seat, (unsigned)best, sector) > 0)
+		s->best[sector] = (int)seat;
 }
 
 /* The cards a hand is known to hold, and how many more are hidden. */
@@ -220,10 +231,8 @@ static void end_game(hg_state *s)
 static unsigned army_counts(const hg_state *s, unsigned q, unsigned sector,
 			    unsigned char counts[KOC_NKINDS])
 {
-	unsigned char masks[KOC_ARMY];
-	unsigned char n = sector_masks(s, q, sector, masks);
-	hg_koc_count(masks, n, counts);
-	return KOC_ARMY - n;
+	memcpy(counts, s->counts[q][sector], KOC_NKINDS);
+	return KOC_ARMY - s->nsector[q][sector];
 }
 
 static int could_beat(const hg_state *s, unsigned q, unsigned sector, hg_koc_key target)
@@ -233,43 +242,46 @@ static int could_beat(const hg_state *s, unsigned q, unsigned sector, hg_koc_key
 	return hg_koc_can_beat(counts, need, s->pool, target);
 }
 
-/* could_beat, remembering its proof: a better army found once is still
- * there while q's cards in the sector, the target and the cards the proof
- * takes from the pool are (the pool only shrinks as cards are placed). */
+/* could_beat's proof, remembered: a better army found once is still there
+ * while q's cards in the sector, the target and the cards the proof takes
+ * from the pool are (the pool only shrinks as cards are placed). */
+static int beat_memo_holds(const hg_state *s, unsigned q, unsigned sector, hg_koc_key target)
+{
+	const hg_koc_beat_memo *m = &s->beat_memo[q][sector];
+	if (!m->valid || m->target != target ||
+	    m->need != KOC_ARMY - (unsigned)s->nsector[q][sector] ||
+	    memcmp(m->counts, s->counts[q][sector], KOC_NKINDS) != 0)
+		return 0;
+	for (unsigned i = 0; i < m->proof.ntypes; i++)
+		if (m->proof.take[i] > s->pool[m->proof.type[i]])
+			return 0;
+	return 1;
+}
+
+/* could_beat, keeping the proof for beat_memo_holds. */
 static int could_beat_memo(hg_state *s, unsigned q, unsigned sector, hg_koc_key target)
 {
-	unsigned char counts[KOC_NKINDS];
-	unsigned need = army_counts(s, q, sector, counts);
 	hg_koc_beat_memo *m = &s->beat_memo[q][sector];
-	if (m->valid && m->need == need && m->target == target &&
-	    memcmp(m->counts, counts, sizeof counts) == 0) {
-		unsigned t = 0;
-		while (t < KOC_NTYPES && m->witness[t] <= s->pool[t])
-			t++;
-		if (t == KOC_NTYPES)
-			return 1;
-	}
-	m->valid = hg_koc_can_beat_with(counts, need, s->pool, target, m->witness);
-	if (m->valid) {
-		memcpy(m->counts, counts, sizeof counts);
-		m->need = need;
-		m->target = target;
-	}
+	m->need = army_counts(s, q, sector, m->counts);
+	m->target = target;
+	m->valid = hg_koc_can_beat_with(m->counts, m->need, s->pool, target, &m->proof);
 	return m->valid;
 }
 
 /* 'Armies and domination in territories', ruling 6: the best complete army
  * in a territory wins it once no other player can still gather a better
- * one from the cards not on the table.  Returns the seat, or -1. */
+ * one from the cards not on the table.  Returns the seat, or -1.  The
+ * proofs kept from earlier placements are tried first, for every player:
+ * one that still holds settles it without a search. */
 static int territory_winner(hg_state *s, unsigned sector)
 {
-	int best = -1;
-	for (unsigned p = 0; p < s->nplayers; p++)
-		if (complete(s, p, sector) && (best < 0 || army_cmp(s, p, (unsigned)best, sector) > 0))
-			best = (int)p;
+	int best = s->best[sector];
 	if (best < 0)
 		return -1;
-	hg_koc_key target = hg_koc_sector_key(s, (unsigned)best, sector);
+	hg_koc_key target = s->key[best][sector];
+	for (unsigned q = 0; q < s->nplayers; q++)
+		if (!complete(s, q, sector) && beat_memo_holds(s, q, sector, target))
+			return -1;
 	for (unsigned q = 0; q < s->nplayers; q++)
 		if (!complete(s, q, sector) && could_beat_memo(s, q, sector, target))
 			return -1;
@@ -281,13 +293,9 @@ static int territory_winner(hg_state *s, unsigned sector)
  * next victory marker, and the record must say so before anything else. */
 static void decide_territories(hg_state *s, unsigned placed)
 {
-	unsigned order[KOC_SECTORS], n = 0;
-	order[n++] = placed;
-	for (unsigned k = 0; k < KOC_SECTORS; k++)
-		if (k != placed)
-			order[n++] = k;
-	for (unsigned i = 0; i < n; i++) {
-		unsigned k = order[i];
+	for (unsigned i = 0; i < KOC_SECTORS; i++) {
+		/* placed, then 0 .. placed - 1, then placed + 1 .. */
+		unsigned k = i == 0 ? placed : i <= placed ? i - 1 : i;
 		if (s->winner[k] >= 0)
 			continue;
 		int w = territory_winner(s, k);
@@ -572,10 +580,12 @@ static int apply_place(hg_state *s, const hg_action *a, hg_diags *d)
 	s->loc[c] = KOC_TABLE;
 	s->hand[p]--;
 	s->pool[s->cards->mask[c]]--;
-	s->sector[p][k][s->nsector[p][k]++] = (uint16_t)c;
+	add_to_sector(s, p, k, c);
 	s->placements++;
-	if (s->nsector[p][k] == KOC_ARMY)
+	if (s->nsector[p][k] == KOC_ARMY) {
 		s->completed[p][k] = s->placements;
+		note_complete(s, p, k);
+	}
 	decide_territories(s, k);
 	if (s->npending) {
 		s->won_at = a->pos;

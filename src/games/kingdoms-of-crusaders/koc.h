@@ -3,7 +3,8 @@
  * The files of the game:
  *   data.c      the deck file (YAML) and the cards in play (one or two decks)
  *   army.c      squads, the comparison of armies, the "no better army" proof
- *   notation.c  the action syntax (PCRE2): parse and format
+ *   notation.c  the action syntax (PCRE2; the plain shapes straight from
+ *               the tokens): parse and format
  *   setup.c     the set-up from the tags: seats, variant, deck order, lot
  *   engine.c    the turn sequence, territories, the end, legal actions
  *   render.c    the plain-text picture of a position
@@ -105,12 +106,20 @@ void hg_koc_key_describe(hg_koc_key k, hg_buf *out);
  * a pruned enumeration of the multisets of `need` cards. */
 int hg_koc_can_beat(const unsigned char counts[KOC_NKINDS], unsigned need,
 		    const uint16_t pool[KOC_NTYPES], hg_koc_key target);
-/* The same; on success, when witness is not NULL, it receives how many
- * cards of each type one better army takes from the pool (a proof that
- * stays good while the pool still holds them). */
+/* A better army that can still be gathered, as proof: take[i] cards of
+ * type[i] from the pool, for i < ntypes (at most KOC_ARMY cards, so at
+ * most KOC_ARMY types). */
+typedef struct hg_koc_proof {
+	unsigned ntypes;
+	unsigned char type[KOC_ARMY], take[KOC_ARMY];
+} hg_koc_proof;
+
+/* The same; on success, when proof is not NULL, it receives the cards one
+ * better army takes from the pool (a proof that stays good while the pool
+ * still holds them).  `need` is at most KOC_ARMY. */
 int hg_koc_can_beat_with(const unsigned char counts[KOC_NKINDS], unsigned need,
 			 const uint16_t pool[KOC_NTYPES], hg_koc_key target,
-			 unsigned char witness[KOC_NTYPES]);
+			 hg_koc_proof *proof);
 
 /* The last proof that a player could still beat a sector's best complete
  * army (engine.c): reused while the inputs are the same and the pool still
@@ -120,7 +129,7 @@ typedef struct hg_koc_beat_memo {
 	unsigned char counts[KOC_NKINDS];
 	unsigned need;
 	hg_koc_key target;
-	unsigned char witness[KOC_NTYPES];
+	hg_koc_proof proof;
 } hg_koc_beat_memo;
 
 /* ------------------------------------------------------------------ notation */
@@ -172,6 +181,11 @@ struct hg_state {
 	uint16_t sector[KOC_MAX_PLAYERS][KOC_SECTORS][KOC_ARMY];
 	unsigned char nsector[KOC_MAX_PLAYERS][KOC_SECTORS];
 	unsigned completed[KOC_MAX_PLAYERS][KOC_SECTORS];	/* placement that completed it */
+	/* Kept up as cards are placed (add_to_sector): how many of a sector's
+	 * cards show each kind, and the key of the army they make. */
+	unsigned char counts[KOC_MAX_PLAYERS][KOC_SECTORS][KOC_NKINDS];
+	hg_koc_key key[KOC_MAX_PLAYERS][KOC_SECTORS];
+	int best[KOC_SECTORS];		/* seat of the best complete army, or -1 */
 
 	hg_koc_beat_memo beat_memo[KOC_MAX_PLAYERS][KOC_SECTORS];
 
@@ -201,6 +215,10 @@ int hg_koc_gen_tags(const hg_gdata *data, hg_prng *r, unsigned players,
 		    const char *variant, hg_game_record *rec, hg_diags *d);
 /* Notation (notation.c). */
 hg_action *hg_koc_parse(const hg_state *s, const hg_action_text *t, hg_diags *d);
+/* The same, matching every action against its verb's pattern (where
+ * hg_koc_parse reads the plain shapes from the tokens): for the tests. */
+hg_action *hg_koc_parse_by_patterns(const hg_state *s, const hg_action_text *t,
+				    hg_diags *d);
 void hg_koc_format(const hg_state *s, const hg_action *a, hg_buf *seat, hg_buf *body);
 void hg_koc_free_action(hg_action *a);
 /* Rules (engine.c). */

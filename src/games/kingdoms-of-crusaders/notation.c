@@ -34,13 +34,38 @@ static const struct verb_word {
 	{ "claim", KOC_WIN }, { "claims", KOC_WIN },
 };
 
-static int verb_of(const hg_action_text *t)
+/* Whether word, in ASCII, is `lower` in any case. */
+static int ascii_caseless_eq(const char *word, const char *lower)
 {
+	for (; *lower; word++, lower++) {
+		char c = *word;
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c + 32);
+		if (c != *lower)
+			return 0;
+	}
+	return *word == '\0';
+}
+
+/* The verb the first word names, or VERB_NONE.  *plain is set when the
+ * word is a verb word in ASCII, in any case: it is then one of the
+ * alternatives of that verb's pattern (compile_patterns lists the same
+ * words, and matches without regard to case), which matches it whole. */
+static int verb_of(const hg_action_text *t, int *plain)
+{
+	*plain = 0;
 	if (t->ntoks == 0)
 		return VERB_NONE;
-	/* Folded once; the verb words are written folded. */
+	const char *w = t->toks[0].text;
+	for (size_t i = 0; i < HG_ARRAY_LEN(verb_words); i++)
+		if (ascii_caseless_eq(w, verb_words[i].word)) {
+			*plain = 1;
+			return verb_words[i].verb;
+		}
+	/* Any other spelling (accents, ...) is folded; the verb words are
+	 * written folded. */
 	char word[16];
-	if (hg_name_fold_to(t->toks[0].text, word, sizeof word) >= sizeof word)
+	if (hg_name_fold_to(w, word, sizeof word) >= sizeof word)
 		return VERB_NONE;
 	for (size_t i = 0; i < HG_ARRAY_LEN(verb_words); i++)
 		if (strcmp(word, verb_words[i].word) == 0)
@@ -58,6 +83,12 @@ static const char *const verb_forms[] = {
 
 static int seat_of(const hg_state *s, const hg_action_text *t, hg_diags *d)
 {
+	/* Nearly every action is written "P1: ...": a seat name as the writer
+	 * spells it needs no folding. */
+	const char *w = t->seat;
+	if ((w[0] == 'P' || w[0] == 'p') && w[1] >= '1' && w[1] < '1' + (int)s->nplayers &&
+	    w[2] == '\0')
+		return w[1] - '1';
 	/* "P1", "p1": the seat names fold to 'p' and the seat's number. */
 	char word[8];
 	if (hg_name_fold_to(t->seat, word, sizeof word) < sizeof word && word[0] == 'p')
@@ -120,24 +151,121 @@ static int card_of(const hg_state *s, const hg_atok *tok, int hidden_ok, hg_diag
 	return NO_CARD;
 }
 
+/* Where the numbers of an action were written: from the pattern's groups,
+ * or straight from the tokens when the action has its plain shape. */
+typedef struct numbers {
+	const char *sector, *marker;	/* digits, not NUL-terminated */
+	size_t sector_len, marker_len;
+	hg_pos sector_pos, marker_pos;
+} numbers;
+
 /* A group of digits, at most `max`; `what` for the diagnostic. */
-static int number_of(const hg_action_text *t, const hg_match *m, int g, unsigned max,
+static int number_of(const char *digits, size_t len, hg_pos pos, unsigned max,
 		     const char *code, const char *what, const char *rule, unsigned *out,
-		     hg_pos *pos, hg_diags *d)
+		     hg_pos *out_pos, hg_diags *d)
 {
-	*pos = hg_action_text_pos(t, m->start[g]);
-	size_t len = m->end[g] - m->start[g];
+	*out_pos = pos;
 	unsigned v = 0;
 	for (size_t i = 0; i < len && v <= 1000; i++)
-		v = v * 10 + (unsigned)(t->text[m->start[g] + i] - '0');
+		v = v * 10 + (unsigned)(digits[i] - '0');
 	if (v < 1 || v > max) {
-		hg_diag *dg = hg_diag_add(d, HG_ERROR, *pos, code, "there is no %s %.*s (rule '%s')",
-					  what, (int)len, t->text + m->start[g], rule);
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, code, "there is no %s %.*s (rule '%s')",
+					  what, (int)len, digits, rule);
 		hg_diag_note(dg, "%ss are numbered 1 to %u", what, max);
 		return -1;
 	}
 	*out = v;
 	return 0;
+}
+
+static void group_of(const hg_action_text *t, const hg_match *m, int g, const char **digits,
+		     size_t *len, hg_pos *pos)
+{
+	*digits = t->text + m->start[g];
+	*len = m->end[g] - m->start[g];
+	*pos = hg_action_text_pos(t, m->start[g]);
+}
+
+/* The length of a token made only of ASCII bytes other than ',' (what a
+ * card is in the plain shape), or 0. */
+static size_t plain_word(const char *w)
+{
+	size_t n = 0;
+	for (; w[n]; n++)
+		if ((unsigned char)w[n] >= 0x80 || w[n] == ',')
+			return 0;
+	return n;
+}
+
+/* The length of a token of ASCII digits only, or 0. */
+static size_t digits_len(const char *w)
+{
+	size_t n = 0;
+	while (w[n] >= '0' && w[n] <= '9')
+		n++;
+	return w[n] ? 0 : n;
+}
+
+/* The plain shapes, as the writer spells them: 'deal C C C C C',
+ * 'draw C', 'place C N', 'win N #M', with the verb word in ASCII (verb_of)
+ * and the other words in ASCII.  Such an action matches its verb's
+ * pattern (compile_patterns) for certain, with the groups at the tokens
+ * found here: the text is the tokens joined by single spaces, and no
+ * optional part of the pattern can take a word.  1 when t has the plain
+ * shape (n filled), 0 to leave it to the pattern. */
+static int plain_shape(const hg_action_text *t, int verb, numbers *n)
+{
+	const hg_atok *tok = t->toks;
+	switch (verb) {
+	case KOC_DEAL:
+		/* any words at all: the deal's count is checked after */
+		for (size_t i = 1; i < t->ntoks; i++)
+			for (const char *p = tok[i].text; *p; p++)
+				if ((unsigned char)*p >= 0x80)
+					return 0;
+		return 1;
+	case KOC_DRAW:
+		return t->ntoks == 2 && plain_word(tok[1].text);
+	case KOC_PLACE:
+		if (t->ntoks != 3 || !plain_word(tok[1].text) ||
+		    !(n->sector_len = digits_len(tok[2].text)))
+			return 0;
+		n->sector = tok[2].text;
+		n->sector_pos = tok[2].pos;
+		return 1;
+	case KOC_WIN:
+		if (t->ntoks != 3 || !(n->sector_len = digits_len(tok[1].text)) ||
+		    tok[2].text[0] != '#' || !(n->marker_len = digits_len(tok[2].text + 1)))
+			return 0;
+		n->sector = tok[1].text;
+		n->sector_pos = tok[1].pos;
+		n->marker = tok[2].text + 1;
+		n->marker_pos = tok[2].pos;	/* the token holding the digits */
+		return 1;
+	}
+	return 0;
+}
+
+/* Any other spelling goes through the verb's pattern.  1 on a match. */
+static int pattern_shape(const hg_state *s, const hg_action_text *t, int verb, numbers *n)
+{
+	const hg_gdata *g = s->data;
+	const hg_pattern *pat[] = { g->pat_deal, g->pat_draw, g->pat_place, g->pat_win };
+	hg_match m;
+	if (!hg_pattern_match(pat[verb], t->text, &m))
+		return 0;
+	if (verb == KOC_PLACE)
+		group_of(t, &m, g->g_place_sector, &n->sector, &n->sector_len, &n->sector_pos);
+	if (verb == KOC_WIN) {
+		group_of(t, &m, g->g_win_sector, &n->sector, &n->sector_len, &n->sector_pos);
+		group_of(t, &m, g->g_win_marker, &n->marker, &n->marker_len, &n->marker_pos);
+	}
+	return 1;
+}
+
+static int is_comma(const hg_atok *tok)
+{
+	return tok->kind == HG_ATOK_PUNCT && tok->text[0] == ',' && tok->text[1] == '\0';
 }
 
 static int parse_cards(const hg_state *s, const hg_action_text *t, hg_action *a,
@@ -148,7 +276,7 @@ static int parse_cards(const hg_state *s, const hg_action_text *t, hg_action *a,
 	a->ncards = 0;
 	for (size_t i = 1; i < t->ntoks && slots < want; i++) {
 		const hg_atok *tok = &t->toks[i];
-		if (tok->kind == HG_ATOK_PUNCT && strcmp(tok->text, ",") == 0)
+		if (is_comma(tok))
 			continue;
 		slots++;	/* draw and place: one card; the sector follows */
 		int c = card_of(s, tok, hidden_ok, d);
@@ -176,33 +304,40 @@ static void syntax_error(const hg_action_text *t, int verb, hg_diags *d)
 	hg_diag_note(dg, "%s", verb_forms[verb]);
 }
 
-hg_action *hg_koc_parse(const hg_state *s, const hg_action_text *t, hg_diags *d)
+/* parse, with the plain shapes taken from the tokens (use_plain) or every
+ * action matched against its pattern (the unit tests compare the two). */
+static hg_action *parse_action(const hg_state *s, const hg_action_text *t, int use_plain,
+			       hg_diags *d)
 {
 	int seat = seat_of(s, t, d);
-	int verb = verb_of(t);
-	const hg_gdata *g = s->data;
-	const hg_pattern *pat[] = { g->pat_deal, g->pat_draw, g->pat_place, g->pat_win };
-	hg_match m;
-	if (verb == VERB_NONE || !hg_pattern_match(pat[verb], t->text, &m)) {
+	int plain;
+	int verb = verb_of(t, &plain);
+	numbers n = { 0 };
+	if (verb == VERB_NONE ||
+	    !((use_plain && plain && plain_shape(t, verb, &n)) || pattern_shape(s, t, verb, &n))) {
 		syntax_error(t, verb, d);
 		return NULL;
 	}
 	if (seat < 0)
 		return NULL;
-	hg_action *a = hg_xcalloc(1, sizeof *a);
+	/* Only what the verb uses is set: card[i] and card_pos[i] for
+	 * i < ncards, the sector for place and win, the marker for win. */
+	hg_action *a = hg_xmalloc(sizeof *a);
 	a->verb = verb;
 	a->seat = (unsigned)seat;
 	a->pos = t->seat_pos.line ? t->seat_pos : t->pos;
+	a->ncards = 0;
+	a->sector = a->marker = 0;
 	int rc = 0;
 	switch (verb) {
 	case KOC_DEAL: {
-		size_t n = 0;
+		size_t nc = 0;
 		for (size_t i = 1; i < t->ntoks; i++)
-			n += !(t->toks[i].kind == HG_ATOK_PUNCT && strcmp(t->toks[i].text, ",") == 0);
-		if (n != KOC_HAND) {
+			nc += !is_comma(&t->toks[i]);
+		if (nc != KOC_HAND) {
 			hg_diag *dg = hg_diag_add(d, HG_ERROR, t->pos, "koc.syntax",
 						  "a deal is five cards, not %zu "
-						  "(rule 'Preparation for a game')", n);
+						  "(rule 'Preparation for a game')", nc);
 			hg_diag_note(dg, "%s", verb_forms[KOC_DEAL]);
 			rc = -1;
 		} else {
@@ -215,17 +350,18 @@ hg_action *hg_koc_parse(const hg_state *s, const hg_action_text *t, hg_diags *d)
 		break;
 	case KOC_PLACE:
 		rc = parse_cards(s, t, a, 0, d);
-		if (number_of(t, &m, g->g_place_sector, KOC_SECTORS, "koc.sector", "sector",
-			      "Location card", &a->sector, &a->sector_pos, d) != 0)
+		if (number_of(n.sector, n.sector_len, n.sector_pos, KOC_SECTORS, "koc.sector",
+			      "sector", "Location card", &a->sector, &a->sector_pos, d) != 0)
 			rc = -1;
 		break;
 	case KOC_WIN:
-		if (number_of(t, &m, g->g_win_sector, KOC_SECTORS, "koc.sector", "sector",
-			      "Location card", &a->sector, &a->sector_pos, d) != 0)
+		if (number_of(n.sector, n.sector_len, n.sector_pos, KOC_SECTORS, "koc.sector",
+			      "sector", "Location card", &a->sector, &a->sector_pos, d) != 0)
 			rc = -1;
-		if (number_of(t, &m, g->g_win_marker, KOC_SECTORS, "koc.marker-number",
-			      "victory marker", "Armies and domination in territories", &a->marker,
-			      &a->marker_pos, d) != 0)
+		if (number_of(n.marker, n.marker_len, n.marker_pos, KOC_SECTORS,
+			      "koc.marker-number", "victory marker",
+			      "Armies and domination in territories", &a->marker, &a->marker_pos,
+			      d) != 0)
 			rc = -1;
 		break;
 	}
@@ -234,6 +370,16 @@ hg_action *hg_koc_parse(const hg_state *s, const hg_action_text *t, hg_diags *d)
 		return NULL;
 	}
 	return a;
+}
+
+hg_action *hg_koc_parse(const hg_state *s, const hg_action_text *t, hg_diags *d)
+{
+	return parse_action(s, t, 1, d);
+}
+
+hg_action *hg_koc_parse_by_patterns(const hg_state *s, const hg_action_text *t, hg_diags *d)
+{
+	return parse_action(s, t, 0, d);
 }
 
 void hg_koc_format(const hg_state *s, const hg_action *a, hg_buf *seat, hg_buf *body)

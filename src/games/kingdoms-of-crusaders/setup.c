@@ -57,7 +57,8 @@ static int setup_players(hg_state *s, const hg_game_record *rec, hg_diags *d)
 {
 	char **names;
 	size_t n = hg_record_players(rec, &names);
-	hg_pos pos = hg_record_tag(rec, "Players") ? tag_pos(rec, "Players") : tag_pos(rec, "Seat1");
+	const hg_tag *players = hg_record_tag(rec, "Players");
+	hg_pos pos = players ? players->pos : tag_pos(rec, "Seat1");
 	if (n < KOC_MIN_PLAYERS || n > KOC_MAX_PLAYERS) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, "koc.players",
 					  "The Kingdoms of Crusaders is played by 2 to 4 players, not %zu "
@@ -191,7 +192,8 @@ static unsigned first_from_seed(const char *seed, unsigned players)
 {
 	hg_buf b;
 	hg_buf_init(&b);
-	hg_buf_printf(&b, "%s/first", seed);
+	hg_buf_puts(&b, seed);
+	hg_buf_puts(&b, "/first");
 	hg_prng r;
 	hg_prng_seed(&r, b.data);
 	hg_buf_free(&b);
@@ -295,7 +297,13 @@ hg_state *hg_koc_setup(const hg_gdata *data, const hg_game_record *rec, hg_diags
 	for (size_t i = 0; i < s->cards->n; i++)
 		s->pool[s->cards->mask[i]]++;
 	for (unsigned k = 0; k < KOC_SECTORS; k++)
-		s->winner[k] = -1;
+		s->winner[k] = s->best[k] = -1;
+	/* Every sector starts empty: no kind counted (calloc), and the key of
+	 * no cards. */
+	hg_koc_key empty = hg_koc_key_of(s->counts[0][0]);
+	for (unsigned p = 0; p < KOC_MAX_PLAYERS; p++)
+		for (unsigned k = 0; k < KOC_SECTORS; k++)
+			s->key[p][k] = empty;
 	s->phase = KOC_PHASE_DEAL;
 	s->to_move = s->first;
 	return s;
