@@ -62,6 +62,7 @@ struct hg_lexer {
 	unsigned tokens_on_line;
 	int cut_at_game;	/* a comment stopped at the next game's '[' */
 	int careful_only;	/* no plain path (tests compare the two) */
+	int pending;		/* tok is the next token, read ahead */
 };
 
 void hg_limits_default(hg_limits *l)
@@ -1073,6 +1074,10 @@ static inline void plain_commit(hg_lexer *lx, const unsigned char *r, const plai
 /* The next token by the plain path: a word, number, move number or seat
  * prefix after plain blanks.  Returns NULL, having changed nothing, when
  * lex() must read it. */
+static const hg_token *plain_emit(hg_lexer *lx, const unsigned char *t,
+				  const unsigned char *r, const unsigned char *lim,
+				  plain_pos at, hg_tk kind, int dot);
+
 static const hg_token *plain_next(hg_lexer *lx)
 {
 	const unsigned char *lim = plain_limit(lx);
@@ -1085,6 +1090,17 @@ static const hg_token *plain_next(hg_lexer *lx)
 	const unsigned char *r = plain_word(t, lim, &kind, &dot);
 	if (!plain_fits(lx, t, r, lim, &at))
 		return NULL;
+	return plain_emit(lx, t, r, lim, at, kind, dot);
+}
+
+/* Makes the run [t, r) of word characters at `at` (plain_word() said its
+ * kind and dot; plain_fits() agreed) the current token: a word, number,
+ * move number or seat prefix.  NULL, having changed nothing, when lex()
+ * must read it after all. */
+static const hg_token *plain_emit(hg_lexer *lx, const unsigned char *t,
+				  const unsigned char *r, const unsigned char *lim,
+				  plain_pos at, hg_tk kind, int dot)
+{
 	size_t len = (size_t)(r - t), steps = len;
 	unsigned long value = 0;
 	if (dot) {
@@ -1144,6 +1160,11 @@ const hg_token *hg_lexer_next(hg_lexer *lx)
 {
 	if (!lx->started)
 		start(lx);
+	if (lx->pending) {
+		/* read already, by hg_lexer_gather_body() */
+		lx->pending = 0;
+		return &lx->tok;
+	}
 	if (plain_ready(lx)) {
 		const hg_token *t = plain_next(lx);
 		if (t)
@@ -1272,6 +1293,11 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 	plain_pos at = { lx->line, lx->col, lx->line_bytes, lx->game_bytes };
 	unsigned on_line = lx->tokens_on_line;
 	size_t gathered = 0;
+	/* the seat prefix or move number that ends the body, if one does */
+	const unsigned char *end_t = NULL, *end_r = NULL;
+	plain_pos end_at = at;
+	hg_tk end_kind = HG_TK_WORD;
+	int end_dot = 0;
 	for (;;) {
 		/* Look ahead from q (the current character, at `at`) without
 		 * moving: the blanks, then one plain body token. */
@@ -1288,10 +1314,16 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 			hg_tk k;
 			int dot;
 			r = plain_word(t, lim, &k, &dot);
-			/* a seat prefix or a move number ends the body; a number
-			 * with dots is left to read_word() */
-			if (dot || (r < lim && *r == ':'))
+			/* a seat prefix or a move number ends the body (a number
+			 * with dots may be one): it is read as the next token */
+			if (dot || (r < lim && *r == ':')) {
+				end_t = t;
+				end_r = r;
+				end_at = tp;
+				end_kind = k;
+				end_dot = dot;
 				break;
+			}
 			kind = k == HG_TK_NUMBER ? HG_ATOK_NUMBER : HG_ATOK_WORD;
 		} else {
 			break;
@@ -1316,6 +1348,11 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 		last_end->file = lx->name;
 		last_end->line = lx->line;
 		last_end->col = lx->col;
+		/* The token that ended the body is scanned already: made the
+		 * next one here, it is not read twice. */
+		if (end_t && plain_fits(lx, end_t, end_r, lim, &end_at) &&
+		    plain_emit(lx, end_t, end_r, lim, end_at, end_kind, end_dot))
+			lx->pending = 1;
 	}
 	return gathered;
 }
