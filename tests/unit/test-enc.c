@@ -675,8 +675,34 @@ static enc_set reference_activity(const hg_state *s, int seat, int res[ENC_MAX_R
 	}
 }
 
+/* Rule 4, Gobernar, as the rule text puts it, for the check below: while
+ * the game goes on no team holds 150 of one resource (100 more for each
+ * ally still in the game), whatever victory.c skipped looking at again. */
+static void check_nobody_governs(const hg_state *s)
+{
+	if (s->over)
+		return;
+	const enc_pool *pool = &s->data->pool;
+	for (int team = 0; team < s->nseats; team++) {
+		int total[ENC_MAX_RES] = { 0 }, members = 0;
+		for (int seat = 0; seat < s->nseats; seat++) {
+			if (s->p[seat].team != team || s->p[seat].eliminated)
+				continue;
+			int res[ENC_MAX_RES];
+			reference_activity(s, seat, res);
+			for (int r = 0; r < pool->nres; r++)
+				total[r] += res[r];
+			members++;
+		}
+		for (int r = 0; members && r < pool->nres; r++)
+			ck_assert_int_lt(total[r], ENC_WIN_RESOURCE + ENC_WIN_PER_ALLY * (members - 1));
+	}
+}
+
 /* What the engine keeps to go fast agrees with what it summarises: the
- * zone sets with each card's zone, the remembered activity with rule 2. */
+ * zone and stack sets with each card's zone, the remembered activity with
+ * rule 2,
+ * a game going on with rule 4. */
 static void check_bookkeeping(const hg_state *s)
 {
 	for (int seat = 0; seat < s->nseats; seat++) {
@@ -695,12 +721,61 @@ static void check_bookkeeping(const hg_state *s)
 					want |= (enc_set)1 << i;
 			ck_assert_uint_eq(p->from_pile[pile], want);
 		}
+		for (int st = 0; st < ENC_MAX_STACKS; st++) {
+			enc_set want = 0;
+			for (int i = 0; i < p->ninst; i++)
+				if (p->inst[i].zone == ENC_Z_STACK && p->inst[i].stack == st)
+					want |= (enc_set)1 << i;
+			ck_assert_uint_eq(p->in_stack[st], want);
+		}
+		/* The memo (often worked out from the memo of a smaller town:
+		 * activation.c, fixed_point) ... */
 		int res[ENC_MAX_RES], want_res[ENC_MAX_RES];
+		enc_set want = reference_activity(s, seat, want_res);
 		enc_set active = hg_enc_activity(s, seat, res);
-		ck_assert_uint_eq(active, reference_activity(s, seat, want_res));
+		ck_assert_uint_eq(active, want);
+		for (int r = 0; r < ENC_MAX_RES; r++)
+			ck_assert_int_eq(res[r], want_res[r]);
+		/* ... and the activity worked out afresh, without it. */
+		hg_state *forgot = malloc(sizeof *forgot);
+		ck_assert_ptr_nonnull(forgot);
+		memcpy(forgot, s, sizeof *forgot);
+		forgot->p[seat].memo_town = ENC_NO_TOWN;
+		active = hg_enc_activity(forgot, seat, res);
+		free(forgot);
+		ck_assert_uint_eq(active, want);
 		for (int r = 0; r < ENC_MAX_RES; r++)
 			ck_assert_int_eq(res[r], want_res[r]);
 	}
+	check_nobody_governs(s);
+}
+
+/* A gain of resources that wins (rule 4, Gobernar) ends the game at the
+ * next action, however little else that action changes: victory.c looks
+ * at Gobernar again only when resources may have changed. */
+static void check_gain_noticed(const hg_state *s, const hg_action *a)
+{
+	if (s->nmods >= ENC_MAX_MODS)
+		return;
+	hg_state *c = hg_enc_class.clone(s);
+	enc_mod m;
+	memset(&m, 0, sizeof m);
+	m.seat = (signed char)s->current;
+	m.src_seat = (signed char)s->current;
+	m.src_inst = -1;	/* the tower's: holds */
+	m.inst = -1;
+	m.res = 0;
+	m.res_amount = 999;
+	m.dur = ENC_DUR_WAR;
+	m.war = -1;		/* no war ends it */
+	c->mods[c->nmods++] = m;
+	hg_diags d;
+	hg_diags_init(&d);
+	/* (Unless the seat falls first: its last draw empties a pile.) */
+	if (hg_enc_class.apply(c, a, &d) == 0 && !c->p[m.seat].eliminated)
+		ck_assert_ptr_nonnull(hg_enc_class.result(c));
+	hg_diags_free(&d);
+	hg_enc_class.free_state(c);
 }
 
 /* Random games end; every listed action is legal; each formats and parses
@@ -771,6 +846,8 @@ START_TEST(random_games_end_and_round_trip)
 			hg_action_text_free(&t);
 		}
 		hg_action *pick = l.v[hg_prng_below(&r, (uint32_t)l.n)];
+		if (steps % 16 == 0)
+			check_gain_noticed(g.st, pick);
 		hg_diags_clear(&g.d);
 		int rc = hg_enc_class.apply(g.st, pick, &g.d);
 		if (rc != 0)

@@ -22,16 +22,39 @@ static int mod_source_ok(const hg_state *s, const enc_mod *m)
 	return c->zone == ENC_Z_TOWN;
 }
 
-/* Does any effect give or take the seat's resources now (RESOURCE and
- * DRAIN steps)? */
-static int resources_touched(const hg_state *s, int seat)
+/* What the effects in force give and take of the seat's resources, and
+ * how many modifiers that is: with none, *e is left alone (most of the
+ * time no effect touches resources). */
+static inline int resource_effects(const hg_state *s, int seat, enc_res_effects *e)
 {
+	int n = 0;
+	if (s->nmods == 0)
+		return 0;
 	for (int i = 0; i < s->nmods; i++) {
 		const enc_mod *m = &s->mods[i];
-		if (m->seat == seat && m->res >= 0 && mod_source_ok(s, m))
-			return 1;
+		if (m->seat != seat || m->res < 0 || !mod_source_ok(s, m))
+			continue;
+		if (n++ == 0)
+			memset(e, 0, sizeof *e);
+		if (m->res_amount > 0)
+			e->gain[m->res] += m->res_amount;
+		else
+			e->drain[m->res] -= m->res_amount;
 	}
-	return 0;
+	return n;
+}
+
+/* Adds what an active card provides to the resources. */
+static inline void provide(const enc_pool *pool, const enc_card *c, int raw[ENC_MAX_RES],
+		    int shield[ENC_MAX_RES])
+{
+	int shielded = c->civ >= 0 && pool->civs[c->civ].shielded;
+	for (int j = 0; j < c->nprovides; j++) {
+		int r = c->provides_list[j];
+		raw[r] += c->provides[r];
+		if (shielded)
+			shield[r] += c->provides[r];
+	}
 }
 
 /* The least fixed point: start with no town card active, add every card
@@ -39,41 +62,48 @@ static int resources_touched(const hg_state *s, int seat)
  * for itself (herald-encrucijada(7), ruling 3).  Each pass activates what
  * the resources of the pass before cover, so the order in which the town is
  * looked at does not matter: it is scanned unsorted, and the resources grow
- * by what each newly active card provides. */
-static enc_set fixed_point(const hg_state *s, int seat, int res[ENC_MAX_RES])
+ * by what each newly active card provides.
+ *
+ * `from`, when not NULL, is a memo of a smaller town under the same effects
+ * (memo_start): cards provide 1 or more (data.c), so resources only grow
+ * with the town, and so does the least fixed point; starting from its
+ * active cards and what they provide reaches the same one.  `memo`, when
+ * not NULL, receives what the active cards provide (enc_player.memo_raw). */
+static enc_set fixed_point(const hg_state *s, int seat, const enc_res_effects *e,
+			   const enc_player *from, int res[ENC_MAX_RES], enc_player *memo)
 {
 	const enc_pool *pool = &s->data->pool;
 	const enc_player *p = &s->p[seat];
 	const enc_card *tower = &pool->cards[p->tower];
-	int raw[ENC_MAX_RES], shield[ENC_MAX_RES], drain[ENC_MAX_RES];
-	for (int r = 0; r < ENC_MAX_RES; r++) {
-		raw[r] = tower->provides[r];
-		shield[r] = 0;
-		drain[r] = 0;
-	}
-	for (int i = 0; i < s->nmods; i++) {
-		const enc_mod *m = &s->mods[i];
-		if (m->seat != seat || m->res < 0 || !mod_source_ok(s, m))
-			continue;
-		if (m->res_amount > 0)
-			raw[m->res] += m->res_amount;
-		else
-			drain[m->res] -= m->res_amount;
-	}
+	int raw[ENC_MAX_RES], shield[ENC_MAX_RES];
 	enc_set active = 0;
+	if (from) {
+		active = from->memo_active;
+		memcpy(raw, from->memo_raw, sizeof raw);
+		memcpy(shield, from->memo_shield, sizeof shield);
+	} else {
+		for (int r = 0; r < ENC_MAX_RES; r++) {
+			raw[r] = tower->provides[r] + e->gain[r];
+			shield[r] = 0;
+		}
+	}
 	/* The town cards not active yet, and their cards. */
 	int waiting[ENC_MAX_DECK];
 	const enc_card *card[ENC_MAX_DECK];
 	int n = 0;
-	for (enc_set town = p->in_zone[ENC_Z_TOWN]; town; town &= town - 1) {
+	for (enc_set town = p->in_zone[ENC_Z_TOWN] & ~active; town; town &= town - 1) {
 		int i = enc_set_first(town);
 		waiting[n] = i;
 		card[n++] = &pool->cards[p->inst[i].card];
 	}
+	/* Beyond the pool's resources nothing provides or takes: 0. */
+	int nres = pool->nres;
+	for (int r = nres; r < ENC_MAX_RES; r++)
+		res[r] = 0;
 	for (;;) {
 		/* rule 2: what the Pacificadores provide no effect takes away. */
-		for (int r = 0; r < ENC_MAX_RES; r++) {
-			int left = raw[r] - drain[r];
+		for (int r = 0; r < nres; r++) {
+			int left = raw[r] - e->drain[r];
 			int floor = shield[r] < raw[r] ? shield[r] : raw[r];
 			res[r] = left > floor ? left : floor;
 		}
@@ -91,31 +121,56 @@ static enc_set fixed_point(const hg_state *s, int seat, int res[ENC_MAX_RES])
 			}
 			active |= (enc_set)1 << waiting[k];
 			changed = 1;
-			int shielded = c->civ >= 0 && pool->civs[c->civ].shielded;
-			for (int j = 0; j < c->nprovides; j++) {
-				int r = c->provides_list[j];
-				raw[r] += c->provides[r];
-				if (shielded)
-					shield[r] += c->provides[r];
-			}
+			provide(pool, c, raw, shield);
 		}
 		n = kept;
 		if (!changed)
-			return active;
+			break;
 	}
+	if (memo) {
+		memcpy(memo->memo_raw, raw, sizeof raw);
+		memcpy(memo->memo_shield, shield, sizeof shield);
+	}
+	return active;
 }
 
-/* Without effects on its resources a seat's activity follows from its
- * town alone (the cards of the town's instances are known and stay what
- * they are): enc_settle remembers it in enc_player.memo_*. */
+/* Was the memo made under these effects (n of them, resource_effects)? */
+static int memo_same_effects(const enc_player *p, int n, const enc_res_effects *e)
+{
+	return p->memo_neffects == n && (n == 0 || memcmp(&p->memo_effects, e, sizeof *e) == 0);
+}
+
+/* Does the memo hold the activity for this town and these effects? */
+static int memo_holds(const enc_player *p, int n, const enc_res_effects *e)
+{
+	return p->memo_town == p->in_zone[ENC_Z_TOWN] && memo_same_effects(p, n, e);
+}
+
+/* Where fixed_point may start: the memo, when the town has only grown
+ * since, under the same effects (a card put down or shown); else NULL. */
+static const enc_player *memo_start(const enc_player *p, int n, const enc_res_effects *e)
+{
+	if ((p->memo_town & ~p->in_zone[ENC_Z_TOWN]) != 0 || !memo_same_effects(p, n, e))
+		return NULL;
+	return p;
+}
+
+/* A seat's activity follows from its town and the effects on its
+ * resources alone (the cards of the town's instances are known and stay
+ * what they are): enc_settle remembers it in enc_player.memo_*. */
 enc_set enc_activity(const hg_state *s, int seat, int res[ENC_MAX_RES])
 {
 	const enc_player *p = &s->p[seat];
-	if (p->memo_town == p->in_zone[ENC_Z_TOWN] && !resources_touched(s, seat)) {
+	enc_res_effects e;
+	int n = resource_effects(s, seat, &e);
+	if (memo_holds(p, n, &e)) {
 		memcpy(res, p->memo_res, sizeof p->memo_res);
 		return p->memo_active;
 	}
-	return fixed_point(s, seat, res);
+	const enc_player *from = memo_start(p, n, &e);
+	if (n == 0)
+		memset(&e, 0, sizeof e);
+	return fixed_point(s, seat, &e, from, res, NULL);
 }
 
 uint64_t hg_enc_activity(const hg_state *s, int seat, int res[ENC_MAX_RES])
@@ -123,16 +178,25 @@ uint64_t hg_enc_activity(const hg_state *s, int seat, int res[ENC_MAX_RES])
 	return enc_activity(s, seat, res);
 }
 
-static enc_set settle_activity(hg_state *s, int seat, int res[ENC_MAX_RES])
+/* enc_activity, remembered; *res is set to the remembered resources.  A
+ * new memo may change the seat's resources: Gobernar is looked at again
+ * (enc_check_victory). */
+static enc_set settle_activity(hg_state *s, int seat, const int **res)
 {
 	enc_player *p = &s->p[seat];
-	if (resources_touched(s, seat))
-		return fixed_point(s, seat, res);
-	if (p->memo_town != p->in_zone[ENC_Z_TOWN]) {
-		p->memo_active = fixed_point(s, seat, p->memo_res);
+	enc_res_effects e;
+	int n = resource_effects(s, seat, &e);
+	if (!memo_holds(p, n, &e)) {
+		const enc_player *from = memo_start(p, n, &e);
+		if (n == 0)
+			memset(&e, 0, sizeof e);
+		p->memo_active = fixed_point(s, seat, &e, from, p->memo_res, p);
 		p->memo_town = p->in_zone[ENC_Z_TOWN];
+		p->memo_neffects = n;
+		p->memo_effects = e;
+		s->governed_checked = 0;
 	}
-	memcpy(res, p->memo_res, sizeof p->memo_res);
+	*res = p->memo_res;
 	return p->memo_active;
 }
 
@@ -338,12 +402,12 @@ void enc_settle(hg_state *s)
 	/* Each seat's resources, while they describe the state as it stands
 	 * (fresh): the duel and victory checks then need not work them out
 	 * again. */
-	int res[ENC_MAX_SEATS][ENC_MAX_RES];
+	const int *res[ENC_MAX_SEATS];
 	int fresh = 0;
 	for (int guard = 0; guard < 4 * ENC_MAX_DECK; guard++) {
 		enc_set active[ENC_MAX_SEATS];
 		for (int p = 0; p < s->nseats; p++)
-			active[p] = settle_activity(s, p, res[p]);
+			active[p] = settle_activity(s, p, &res[p]);
 		int before = s->nmods;
 		drop_mods(s, gone_source, active);
 		int changed = s->nmods != before;
@@ -373,5 +437,5 @@ void enc_settle(hg_state *s)
 		if (!changed)
 			break;
 	}
-	enc_check_victory(s, fresh ? (const int (*)[ENC_MAX_RES])res : NULL);
+	enc_check_victory(s, fresh ? res : NULL);
 }

@@ -407,10 +407,12 @@ static int zone_size(const hg_state *s, int seat, enc_zone_pick from, int source
 		if (source_inst >= 0 && s->p[seat].inst[source_inst].zone == ENC_Z_TOWN)
 			n--;	/* ruling 10: a card does not pay for its own effect */
 	}
-	if (from == ENC_FROM_TABLE || from == ENC_FROM_HIDDEN)
-		for (int st = 0; st < ENC_MAX_STACKS; st++)
-			if (!enc_stack_in_battle(s, seat, st))
-				n += enc_stack_count(s, seat, st);
+	if (from == ENC_FROM_TABLE || from == ENC_FROM_HIDDEN) {
+		/* The hidden cards, less the army fighting now (ruling 6). */
+		const enc_player *p = &s->p[seat];
+		for (enc_set hidden = p->in_zone[ENC_Z_STACK]; hidden; hidden &= hidden - 1)
+			n += !enc_stack_in_battle(s, seat, p->inst[enc_set_first(hidden)].stack);
+	}
 	if (from == ENC_FROM_HAND)
 		n += enc_zone_count(s, seat, ENC_Z_HAND);
 	return n;
@@ -812,11 +814,11 @@ int enc_apply_use(hg_state *s, const hg_action *a, hg_diags *d)
 	}
 	u.level = (signed char)enc_priority(c);
 	u.evento = (signed char)c->evento;
-	memcpy(u.items, a->items, sizeof a->items);
+	memcpy(u.items, a->items, sizeof a->items[0] * (size_t)a->nitems);
 	u.nitems = a->nitems;
 	for (int i = 0; i < u.nitems; i++)
 		u.items[i].inst = -1;
-	memcpy(u.out, a->out, sizeof a->out);
+	memcpy(u.out, a->out, sizeof a->out[0] * (size_t)a->nout);
 	u.nout = a->nout;
 	if (bind_choices(s, &u, a, d) != 0 || bind_outcome(s, &u, a, d) != 0)
 		return -1;

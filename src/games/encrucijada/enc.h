@@ -265,6 +265,14 @@ static inline int enc_set_count(enc_set set)
 
 #define ENC_NO_TOWN (~(enc_set)0)	/* more instances than a deck has */
 
+/* What effects in force do to a player's resources (RESOURCE and DRAIN
+ * steps whose source still holds): with the town, all that decides which
+ * of its cards are active (rule 2, Costo). */
+typedef struct enc_res_effects {
+	int gain[ENC_MAX_RES];
+	int drain[ENC_MAX_RES];
+} enc_res_effects;
+
 /* One physical card of a player. */
 typedef struct enc_inst {
 	short card;		/* pool index, -1 while unseen (no Seed) */
@@ -299,11 +307,19 @@ typedef struct enc_player {
 	 * the ones each pile started with: zone lists without a scan. */
 	enc_set in_zone[ENC_Z_DUEL + 1];
 	enc_set from_pile[ENC_PILES];
-	/* enc_activity's memo (activation.c): for the town memo_town, without
-	 * effects on resources, the active cards and the resources.  No town
-	 * is ENC_NO_TOWN. */
+	/* The instances of each hidden stack (in ENC_Z_STACK with that
+	 * inst[].stack), kept by state.c as well. */
+	enc_set in_stack[ENC_MAX_STACKS];
+	/* enc_activity's memo (activation.c): for the town memo_town and the
+	 * effects on resources memo_effects, the active cards and the
+	 * resources.  No town is ENC_NO_TOWN. */
 	enc_set memo_town, memo_active;
+	int memo_neffects;	/* modifiers behind memo_effects; 0: none */
+	enc_res_effects memo_effects;
 	int memo_res[ENC_MAX_RES];
+	/* ... and, of memo_res, what the tower, the gains and the active
+	 * cards provide before drains, and what of it shielded cards do. */
+	int memo_raw[ENC_MAX_RES], memo_shield[ENC_MAX_RES];
 	enc_stack stacks[ENC_MAX_STACKS];
 	int wear;		/* desgaste, this turn (rule 6.D2) */
 	int credits;		/* puts owed for hidden cards taken back (rule 3) */
@@ -449,6 +465,11 @@ struct hg_state {
 
 	int over;
 	int winner_team;	/* -1: a draw */
+	/* Gobernar (rule 4) was looked at with every seat's resources as
+	 * enc_player.memo_res holds them now and the same seats in the game,
+	 * and nobody had won: until a memo changes or a seat falls, it need
+	 * not be looked at again (victory.c). */
+	int governed_checked;
 	char result[64];
 
 	int nmods;
@@ -493,10 +514,15 @@ struct hg_action {
 	int src;		/* USE: enc_source_kind guess: tower or a card */
 	int src_card;		/* USE: pool index */
 	hg_pos src_pos;
-	enc_item items[ENC_MAX_ITEMS];
+	/* USE, SETUP: the chosen items and the stated outcome.  They live in
+	 * the action's own allocation, after it, with room for what the record
+	 * wrote (enc_parse) or for the most a use takes (enc_action_new):
+	 * an action is made for every action replayed, and room for every
+	 * possible item made it mostly unused kilobytes to clear. */
+	enc_item *items;
 	int nitems;
 	int ngroups;
-	enc_outcome out[ENC_MAX_OUTCOME];
+	enc_outcome *out;
 	int nout;
 	int has_outcome;
 };
@@ -547,6 +573,9 @@ const char *enc_card_id(const hg_state *s, int card);
 /* Zone helpers: the instances of a zone in order; return the count. */
 int enc_stack_list(const hg_state *s, int seat, int stack, int *out);
 int enc_pile_list(const hg_state *s, int seat, int pile, int *out);
+/* The top card of a pile, enc_pile_list's first, without the sort; -1
+ * when the pile is empty. */
+int enc_pile_top(const hg_state *s, int seat, int pile);
 int enc_zone_list(const hg_state *s, int seat, enc_zone zone, int *out);
 int enc_zone_count(const hg_state *s, int seat, enc_zone zone);
 int enc_stack_count(const hg_state *s, int seat, int stack);
@@ -640,7 +669,7 @@ void enc_army_available(const hg_state *s, int seat, int stacks[ENC_MAX_STACKS],
 /* ------------------------------------------------------------ victory.c */
 /* The victory checks; res_now, when not NULL, holds each seat's resources
  * in the state as it stands (enc_settle has just worked them out). */
-void enc_check_victory(hg_state *s, const int (*res_now)[ENC_MAX_RES]);
+void enc_check_victory(hg_state *s, const int *const *res_now);
 void enc_eliminate(hg_state *s, int seat, int why);
 int enc_team_threshold(const hg_state *s, int team);
 
@@ -656,6 +685,7 @@ hg_action *enc_parse(const hg_state *s, const hg_action_text *t, hg_diags *d);
 void enc_format(const hg_state *s, const hg_action *a, hg_buf *seat, hg_buf *body);
 void enc_format_item(const hg_state *s, const enc_item *it, hg_buf *b);
 void enc_format_ref(const enc_item *ref, hg_buf *b);
+/* An action with room for ENC_MAX_ITEMS items and ENC_MAX_OUTCOME parts. */
 hg_action *enc_action_new(enc_act_kind kind, int seat);
 void enc_free_action(hg_action *a);
 

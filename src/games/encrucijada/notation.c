@@ -5,6 +5,7 @@
  * (seats, card pool), never the position. */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,7 +52,11 @@ struct enc_patterns {
 	 * pattern, so that most actions cost one match, not one per kind of
 	 * action listed before theirs. */
 	char initials[P_REF][16];
+	/* The same as a table: by the two letters, the patterns (bits by
+	 * index) that may_begin allows. */
+	uint32_t begins[26][26];
 };
+_Static_assert(P_REF <= 32, "enc_patterns.begins holds a bit per action pattern");
 
 static int ascii_lower(char c)
 {
@@ -92,6 +97,11 @@ enc_patterns *enc_patterns_new(void)
 		ps->p[i] = hg_pattern_new(sources[i]);
 	for (int i = 0; i < P_REF; i++)
 		verb_initials(sources[i], ps->initials[i], sizeof ps->initials[i]);
+	for (int a = 0; a < 26; a++)
+		for (int b = 0; b < 26; b++)
+			for (int i = 0; i < P_REF; i++)
+				if (may_begin(ps, i, 'a' + a, 'a' + b))
+					ps->begins[a][b] |= (uint32_t)1 << i;
 	return ps;
 }
 
@@ -104,15 +114,25 @@ void enc_patterns_free(enc_patterns *ps)
 	free(ps);
 }
 
+/* An action with room for `items` items and `outs` outcome parts after it
+ * (hg_action.items).  Only the action itself is cleared: every item and
+ * part is written whole before it is counted. */
+static hg_action *action_alloc(enc_act_kind kind, int seat, size_t items, size_t outs)
+{
+	hg_action *a = hg_xmalloc(sizeof *a + items * sizeof a->items[0] +
+				  outs * sizeof a->out[0]);
+	*a = (hg_action){ .kind = kind, .seat = seat, .card = -1, .other = -1,
+			  .army = -1, .src_card = -1 };
+	a->items = (enc_item *)(void *)(a + 1);
+	a->out = (enc_outcome *)(void *)(a->items + items);
+	return a;
+}
+
 hg_action *enc_action_new(enc_act_kind kind, int seat)
 {
-	hg_action *a = hg_xcalloc(1, sizeof *a);
-	a->kind = kind;
-	a->seat = seat;
-	a->card = -1;
-	a->other = -1;
-	a->army = -1;
-	a->src_card = -1;
+	hg_action *a = action_alloc(kind, seat, ENC_MAX_ITEMS, ENC_MAX_OUTCOME);
+	memset(a->items, 0, ENC_MAX_ITEMS * sizeof a->items[0]);
+	memset(a->out, 0, ENC_MAX_OUTCOME * sizeof a->out[0]);
 	return a;
 }
 
@@ -127,6 +147,7 @@ typedef struct pctx {
 	const hg_action_text *t;
 	hg_match m;
 	hg_diags *d;
+	char *spare;		/* gtext's copy, when it needed one */
 } pctx;
 
 static hg_pos gpos(const pctx *c, int g)
@@ -134,9 +155,28 @@ static hg_pos gpos(const pctx *c, int g)
 	return hg_action_text_pos(c->t, c->m.start[g]);
 }
 
-static char *gdup(const pctx *c, int g)
+/* The text of group g (which took part).  A group of one word is a whole
+ * token (the text is the tokens joined by single spaces, and each such
+ * group begins after a space and ends at one or at the end): its text is
+ * the token's own, with no copy.  Anything else is copied, and the copy
+ * lives until the next call or the end of the parse. */
+static const char *gtext(pctx *c, int g)
 {
-	return hg_match_dup(&c->m, g);
+	const hg_action_text *t = c->t;
+	size_t start = c->m.start[g], end = c->m.end[g];
+	for (size_t i = 0; i < t->ntoks && t->toks[i].off <= start; i++) {
+		if (t->toks[i].off != start)
+			continue;
+		/* A token ends where the space before the next one is. */
+		size_t tend = i + 1 < t->ntoks ? t->toks[i + 1].off - 1 :
+			      start + strlen(t->toks[i].text);
+		if (tend == end)
+			return t->toks[i].text;
+		break;
+	}
+	free(c->spare);
+	c->spare = hg_match_dup(&c->m, g);
+	return c->spare;
 }
 
 /* A card name or '?' (-2); -1 after a diagnostic. */
@@ -157,15 +197,13 @@ static int card_word(const pctx *c, const char *w, hg_pos pos)
 	return -1;
 }
 
-static int card_group(const pctx *c, int g, int *out, hg_pos *pos)
+static int card_group(pctx *c, int g, int *out, hg_pos *pos)
 {
 	*out = -1;
 	if (!hg_match_set(&c->m, g))
 		return 0;
-	char *w = gdup(c, g);
 	*pos = gpos(c, g);
-	int k = card_word(c, w, *pos);
-	free(w);
+	int k = card_word(c, gtext(c, g), *pos);
 	if (k == -1)
 		return -1;
 	*out = k;
@@ -197,11 +235,9 @@ static void parse_ref(const char *w, hg_pos pos, enc_item *it)
 	it->where = pos;
 }
 
-static int ref_group(const pctx *c, int g, enc_item *it)
+static int ref_group(pctx *c, int g, enc_item *it)
 {
-	char *w = gdup(c, g);
-	parse_ref(w, gpos(c, g), it);
-	free(w);
+	parse_ref(gtext(c, g), gpos(c, g), it);
 	if (it->pos == 0 && strchr(c->m.subject + c->m.start[g], '.') &&
 	    strchr(c->m.subject + c->m.start[g], '.') < c->m.subject + c->m.end[g]) {
 		hg_diag_add(c->d, HG_ERROR, gpos(c, g), "enc.syntax",
@@ -230,6 +266,22 @@ static const hg_atok *tok_at(const hg_action_text *t, size_t off)
 
 static int is_ref_word(const pctx *c, const char *w)
 {
+	/* A reference is one letter, or one letter, '.' and digits.  A word
+	 * of more than 4 bytes without a '.' is more than one code point, so
+	 * none: most words are card names. */
+	if (strlen(w) > 4 && !strchr(w, '.'))
+		return 0;
+	/* An ASCII letter, then nothing or '.' and ASCII digits, matches
+	 * (caselessly) for sure; anything else is left to the pattern. */
+	if (ascii_lower(w[0]) >= 0) {
+		const char *p = w + 1;
+		if (*p == '.' && p[1]) {
+			for (p++; *p >= '0' && *p <= '9'; p++)
+				;
+		}
+		if (!*p)
+			return 1;
+	}
 	hg_match m;
 	return hg_pattern_match(c->s->data->pat->p[P_REF], w, &m);
 }
@@ -376,9 +428,9 @@ bad:
 	return -1;
 }
 
-static int parse_use(const pctx *c, hg_action *a)
+static int parse_use(pctx *c, hg_action *a)
 {
-	char *src = gdup(c, 1);
+	const char *src = gtext(c, 1);
 	a->src_pos = gpos(c, 1);
 	if (hg_name_eq(src, "tower") || hg_name_eq(src, "torre")) {
 		a->src = ENC_SRC_TOWER;
@@ -391,14 +443,11 @@ static int parse_use(const pctx *c, hg_action *a)
 			a->src_card = -1;
 		}
 	}
-	free(src);
 	if (a->src == ENC_SRC_TOWN && a->src_card < 0)
 		return -1;
 	if (hg_match_set(&c->m, 2)) {
-		char *w = gdup(c, 2);
 		a->other_pos = gpos(c, 2);
-		a->other = seat_word(c, w, a->other_pos);
-		free(w);
+		a->other = seat_word(c, gtext(c, 2), a->other_pos);
 		if (a->other < 0)
 			return -1;
 	}
@@ -438,7 +487,7 @@ static int parse_use(const pctx *c, hg_action *a)
 
 /* "setup 2 centinela ? milicia ...": the six cards as they come, named or
  * '?' (optional: a Seed knows them). */
-static int parse_setup_cards(const pctx *c, hg_action *a)
+static int parse_setup_cards(pctx *c, hg_action *a)
 {
 	const hg_action_text *t = c->t;
 	const hg_atok *first = c->m.end[2] > c->m.start[2] ? tok_at(t, c->m.start[2]) : NULL;
@@ -465,11 +514,17 @@ static int parse_setup_cards(const pctx *c, hg_action *a)
 /* ------------------------------------------------------------ parse */
 static hg_action *parse_body(pctx *c, int which, int seat)
 {
-	hg_action *a = enc_action_new(ENC_A_SETUP, seat);
+	/* Room for the items and outcome parts the words can hold. */
+	size_t items = 0, outs = 0;
+	if (which == P_USE || which == P_SETUP) {
+		items = c->t->ntoks < ENC_MAX_ITEMS ? c->t->ntoks : ENC_MAX_ITEMS;
+		outs = which == P_USE ? (c->t->ntoks < ENC_MAX_OUTCOME ? c->t->ntoks :
+					 ENC_MAX_OUTCOME) : 0;
+	}
+	hg_action *a = action_alloc(ENC_A_SETUP, seat, items, outs);
 	a->pos = c->t->pos;
 	a->seat_pos = c->t->seat_pos.line ? c->t->seat_pos : c->t->pos;
 	int rc = 0;
-	char *w;
 	switch (which) {
 	case P_SETUP:
 		a->kind = ENC_A_SETUP;
@@ -484,9 +539,7 @@ static hg_action *parse_body(pctx *c, int which, int seat)
 	case P_PUT:
 		a->kind = ENC_A_PUT;
 		rc = card_group(c, 1, &a->card, &a->card_pos);
-		w = gdup(c, 2);
-		a->visible = hg_name_eq(w, "visible");
-		free(w);
+		a->visible = hg_name_eq(gtext(c, 2), "visible");
 		if (hg_match_set(&c->m, 3)) {
 			if (a->visible) {
 				hg_diag_add(c->d, HG_ERROR, gpos(c, 3), "enc.syntax",
@@ -522,10 +575,8 @@ static hg_action *parse_body(pctx *c, int which, int seat)
 		break;
 	case P_WAR:
 		a->kind = ENC_A_WAR;
-		w = gdup(c, 1);
 		a->other_pos = gpos(c, 1);
-		a->other = seat_word(c, w, a->other_pos);
-		free(w);
+		a->other = seat_word(c, gtext(c, 1), a->other_pos);
 		rc = a->other < 0 ? -1 : 0;
 		break;
 	case P_DEFEND:
@@ -608,11 +659,11 @@ static hg_action *parse_body(pctx *c, int which, int seat)
 
 hg_action *enc_parse(const hg_state *s, const hg_action_text *t, hg_diags *d)
 {
-	pctx c;
-	memset(&c, 0, sizeof c);
+	pctx c;			/* c.m is written by the match that succeeds */
 	c.s = s;
 	c.t = t;
 	c.d = d;
+	c.spare = NULL;
 	hg_pos seat_pos = t->seat_pos.line ? t->seat_pos : t->pos;
 	int seat = enc_find_seat(s, t->seat ? t->seat : "");
 	if (seat < 0) {
@@ -626,9 +677,15 @@ hg_action *enc_parse(const hg_state *s, const hg_action_text *t, hg_diags *d)
 	/* An action that begins with two ASCII letters is tried only against
 	 * the patterns with a verb that begins so (enc_patterns.initials). */
 	int a = ascii_lower(text[0]), b = a < 0 ? -1 : ascii_lower(text[1]);
-	for (int i = 0; i < P_REF; i++)
-		if ((b < 0 || may_begin(pat, i, a, b)) && hg_pattern_match(pat->p[i], text, &c.m))
-			return parse_body(&c, i, seat);
+	uint32_t try = b < 0 ? ((uint32_t)1 << P_REF) - 1 : pat->begins[a - 'a'][b - 'a'];
+	for (; try; try &= try - 1) {
+		int i = enc_set_first(try);
+		if (hg_pattern_match(pat->p[i], text, &c.m)) {
+			hg_action *act = parse_body(&c, i, seat);
+			free(c.spare);
+			return act;
+		}
+	}
 	hg_diag *dg = hg_diag_add(d, HG_ERROR, t->pos, "enc.syntax",
 				  "'%s' is no Encrucijada action", text);
 	hg_diag_note(dg, "actions: setup, draw, put, show, take, move, use, pass, war, defend, yield, army, reveal, fight, target, retarget, force, regroup, end");

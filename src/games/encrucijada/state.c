@@ -20,6 +20,9 @@ const char *enc_seat_name(int seat)
 /* A seat is written P1 ... P6 or as the player's name. */
 int enc_find_seat(const hg_state *s, const char *word)
 {
+	/* P1 ... P6 as herald writes them, with nothing to fold. */
+	if (word[0] == 'P' && word[1] >= '1' && word[1] < '1' + s->nseats && !word[2])
+		return word[1] - '1';
 	for (int i = 0; i < s->nseats; i++)
 		if (hg_name_eq(word, seat_names[i]))
 			return i;
@@ -88,26 +91,23 @@ static void set_zone(enc_player *p, int inst, enc_zone zone)
 	p->inst[inst].zone = (signed char)zone;
 }
 
+/* The instances of a stack; a letter beyond 'z' names none. */
+static enc_set stack_set(const enc_player *p, int stack)
+{
+	return stack >= 0 && stack < ENC_MAX_STACKS ? p->in_stack[stack] : 0;
+}
+
 int enc_stack_list(const hg_state *s, int seat, int stack, int *out)
 {
 	const enc_player *p = &s->p[seat];
-	int n = 0;
-	for (enc_set set = p->in_zone[ENC_Z_STACK]; set; set &= set - 1) {
-		int i = enc_set_first(set);
-		if (p->inst[i].stack == stack)
-			out[n++] = i;
-	}
+	int n = set_list(stack_set(p, stack), out);
 	sort_by_order(p, out, n);
 	return n;
 }
 
 int enc_stack_count(const hg_state *s, int seat, int stack)
 {
-	const enc_player *p = &s->p[seat];
-	int n = 0;
-	for (enc_set set = p->in_zone[ENC_Z_STACK]; set; set &= set - 1)
-		n += p->inst[enc_set_first(set)].stack == stack;
-	return n;
+	return enc_set_count(stack_set(&s->p[seat], stack));
 }
 
 int enc_pile_list(const hg_state *s, int seat, int pile, int *out)
@@ -116,6 +116,18 @@ int enc_pile_list(const hg_state *s, int seat, int pile, int *out)
 	int n = set_list(p->in_zone[ENC_Z_PILE] & p->from_pile[pile], out);
 	sort_by_order(p, out, n);
 	return n;
+}
+
+int enc_pile_top(const hg_state *s, int seat, int pile)
+{
+	const enc_player *p = &s->p[seat];
+	int top = -1;
+	for (enc_set set = p->in_zone[ENC_Z_PILE] & p->from_pile[pile]; set; set &= set - 1) {
+		int i = enc_set_first(set);
+		if (top < 0 || p->inst[i].order < p->inst[top].order)
+			top = i;
+	}
+	return top;
 }
 
 int enc_zone_list(const hg_state *s, int seat, enc_zone zone, int *out)
@@ -180,8 +192,11 @@ static void leave_zone(hg_state *s, int seat, int inst, enc_zone to)
 		c->used_seat = -1;
 	set_zone(&s->p[seat], inst, to);
 	c->stack = -1;
-	if (from == ENC_Z_STACK)
+	if (from == ENC_Z_STACK) {
+		if (stack >= 0 && stack < ENC_MAX_STACKS)
+			s->p[seat].in_stack[stack] &= ~((enc_set)1 << inst);
 		enc_stack_renumber(s, seat, stack);
+	}
 }
 
 void enc_stack_insert(hg_state *s, int seat, int inst, int stack, int pos)
@@ -200,6 +215,8 @@ void enc_stack_insert(hg_state *s, int seat, int inst, int stack, int pos)
 	enc_inst *c = &s->p[seat].inst[inst];
 	set_zone(&s->p[seat], inst, ENC_Z_STACK);
 	c->stack = (signed char)stack;
+	if (stack >= 0 && stack < ENC_MAX_STACKS)
+		s->p[seat].in_stack[stack] |= (enc_set)1 << inst;
 	for (int i = 0; i <= n; i++)
 		s->p[seat].inst[v[i]].order = (short)i;
 }
@@ -277,6 +294,29 @@ int enc_identify(hg_state *s, int seat, int inst, int card, hg_pos pos, hg_diags
 int enc_hand_find(const hg_state *s, int seat, int card)
 {
 	const enc_player *p = &s->p[seat];
+	/* When every card of the hand is known (always, with a Seed), what the
+	 * loop below finds is the earliest copy of the card, or the earliest
+	 * card and whether all are the same: no need to sort the hand. */
+	int match = -1, earliest = -1, alike = 1, any_unseen = 0;
+	for (enc_set hand = p->in_zone[ENC_Z_HAND]; hand; hand &= hand - 1) {
+		int i = enc_set_first(hand);
+		const enc_inst *c = &p->inst[i];
+		if (c->card < 0) {
+			any_unseen = 1;
+			break;
+		}
+		if (c->card == card && (match < 0 || c->order < p->inst[match].order))
+			match = i;
+		if (earliest >= 0 && c->card != p->inst[earliest].card)
+			alike = 0;
+		if (earliest < 0 || c->order < p->inst[earliest].order)
+			earliest = i;
+	}
+	if (!any_unseen) {
+		if (card >= 0)
+			return match;
+		return earliest < 0 ? -1 : alike ? earliest : -3;
+	}
 	int unseen = -1, first = -1, same = 1;
 	int v[ENC_MAX_DECK];
 	int n = enc_zone_list(s, seat, ENC_Z_HAND, v);
@@ -306,8 +346,17 @@ int enc_hand_find(const hg_state *s, int seat, int card)
 
 int enc_town_find(const hg_state *s, int seat, int card, int usable_only)
 {
+	/* The town's copies of the card, in town order (not the whole town:
+	 * sorting it cost more than the rest). */
+	const enc_player *p = &s->p[seat];
 	int v[ENC_MAX_DECK];
-	int n = enc_zone_list(s, seat, ENC_Z_TOWN, v);
+	int n = 0;
+	for (enc_set town = p->in_zone[ENC_Z_TOWN]; town; town &= town - 1) {
+		int i = enc_set_first(town);
+		if (p->inst[i].card == card)
+			v[n++] = i;
+	}
+	sort_by_order(p, v, n);
 	int first = -1;
 	for (int k = 0; k < n; k++) {
 		if (s->p[seat].inst[v[k]].card != card)
@@ -457,23 +506,46 @@ static int parse_teams(hg_state *s, const hg_game_record *rec, hg_diags *d)
 /* The shuffle of one pile (herald-encrucijada(7), CHANCE): the pile's cards
  * in the order the deck file lists them, each entry repeated by its count,
  * shuffled with hg_prng_shuffle under the seed "<Seed>/P<seat>/<pile>". */
+_Static_assert(ENC_MAX_SEATS <= 9 && ENC_PILES <= 9, "seat and pile numbers are one digit");
+
 static void shuffle_pile(const char *seed, int seat, int pile, int *cards, int n)
 {
+	/* Seeds are short: the string is built on the stack when it fits
+	 * (seat and pile are one digit each), without printf's cost. */
+	char small[128];
 	hg_buf b;
 	hg_buf_init(&b);
-	hg_buf_printf(&b, "%s/P%d/%d", seed, seat + 1, pile + 1);
+	const char *name = small;
+	size_t len = strlen(seed);
+	if (len + sizeof "/P1/1" <= sizeof small) {
+		memcpy(small, seed, len);
+		memcpy(small + len, "/P1/1", sizeof "/P1/1");
+		small[len + 2] = (char)('1' + seat);
+		small[len + 4] = (char)('1' + pile);
+	} else {
+		hg_buf_printf(&b, "%s/P%d/%d", seed, seat + 1, pile + 1);
+		name = b.data;
+	}
 	hg_prng r;
-	hg_prng_seed(&r, b.data);
+	hg_prng_seed(&r, name);
 	hg_buf_free(&b);
 	hg_prng_shuffle(&r, cards, (size_t)n, sizeof *cards);
 }
 
 hg_state *enc_setup(const hg_gdata *data, const hg_game_record *rec, hg_diags *d)
 {
-	hg_state *s = hg_xcalloc(1, sizeof *s);
+	enc_shared *sh = shared_new(rec);
+	int n = (int)sh->nnames;
+	/* Only the live part is cleared (as copy_live copies it): the seats
+	 * in play and the scalars of the exchange.  The rest, room for more
+	 * seats, modifiers and waiting effects, is never read before it is
+	 * written, and clearing it cost more than the set-up itself. */
+	hg_state *s = hg_xmalloc(sizeof *s);
+	int live = n >= 0 && n <= ENC_MAX_SEATS ? n : 0;
+	memset(s, 0, offsetof(hg_state, p) + sizeof s->p[0] * (size_t)live);
+	memset(&s->ex, 0, offsetof(enc_exchange, uses));
 	s->data = data;
-	s->sh = shared_new(rec);
-	int n = (int)s->sh->nnames;
+	s->sh = sh;
 	if (n < ENC_MIN_SEATS || n > ENC_MAX_SEATS) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, tag_pos(rec, "Players"), "enc.players",
 					  "%d player%s; Encrucijada is for 2 to 6 (rule 1)", n,

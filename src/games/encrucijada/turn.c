@@ -157,12 +157,11 @@ void enc_start_turn(hg_state *s, int seat)
 
 int enc_draw_card(hg_state *s, int seat, int pile)
 {
-	int v[ENC_MAX_DECK];
-	int n = enc_pile_list(s, seat, pile, v);
-	if (n == 0)
+	int top = enc_pile_top(s, seat, pile);
+	if (top < 0)
 		return -1;
-	enc_to_zone(s, seat, v[0], ENC_Z_HAND);
-	return v[0];
+	enc_to_zone(s, seat, top, ENC_Z_HAND);
+	return top;
 }
 
 int enc_apply_draw(hg_state *s, const hg_action *a, hg_diags *d)
@@ -178,17 +177,16 @@ int enc_apply_draw(hg_state *s, const hg_action *a, hg_diags *d)
 		hg_diag_note(dg, "the turn is in phase %s", phase_names[s->phase]);
 		return -1;
 	}
-	int v[ENC_MAX_DECK];
-	int n = enc_pile_list(s, a->seat, a->pile, v);
-	if (n == 0) {
+	int top = enc_pile_top(s, a->seat, a->pile);
+	if (top < 0) {
 		hg_diag_add(d, HG_ERROR, a->pos, "enc.pile-empty",
 			    "pile %d of %s is empty (rule 6.A)", a->pile + 1,
 			    enc_seat_name(a->seat));
 		return -1;
 	}
-	if (a->card >= 0 && enc_identify(s, a->seat, v[0], a->card, a->card_pos, d) != 0)
+	if (a->card >= 0 && enc_identify(s, a->seat, top, a->card, a->card_pos, d) != 0)
 		return -1;
-	enc_to_zone(s, a->seat, v[0], ENC_Z_HAND);
+	enc_to_zone(s, a->seat, top, ENC_Z_HAND);
 	if (++s->draws_done >= s->draws_needed)
 		s->phase = ENC_PH_B;
 	return 0;
@@ -223,16 +221,17 @@ static void ref_text(const enc_item *ref, hg_buf *b)
 static int hidden_at(const hg_state *s, int seat, const enc_item *ref, int for_change,
 		     hg_diags *d)
 {
-	hg_buf b;
-	hg_buf_init(&b);
-	ref_text(ref, &b);
 	int inst = enc_ref_inst(s, seat, ref);
 	int rc = inst;
 	if (inst < 0) {
 		int n = enc_stack_count(s, seat, ref->stack);
+		hg_buf b;
+		hg_buf_init(&b);
+		ref_text(ref, &b);
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, ref->where, "enc.no-card",
 					  "%s has no hidden card at '%s' (rule 3)",
 					  enc_seat_name(seat), b.data);
+		hg_buf_free(&b);
 		if (n)
 			hg_diag_note(dg, "stack '%c' holds %d card%s", 'a' + ref->stack, n,
 				     n == 1 ? "" : "s");
@@ -249,7 +248,6 @@ static int hidden_at(const hg_state *s, int seat, const enc_item *ref, int for_c
 			    'a' + ref->stack, enc_seat_name(seat));
 		rc = -1;
 	}
-	hg_buf_free(&b);
 	return rc;
 }
 

@@ -49,6 +49,7 @@ void enc_eliminate(hg_state *s, int seat, int why)
 	if (s->p[seat].eliminated)
 		return;
 	s->p[seat].eliminated = why;
+	s->governed_checked = 0;	/* the thresholds and totals change */
 	/* Effects of the fallen wait no longer; an exchange aimed at them
 	 * closes unresolved (ruling 13). */
 	if (s->ex.active && s->ex.target == seat)
@@ -67,7 +68,7 @@ static int pile_ran_out(const hg_state *s, int seat)
 	return 0;
 }
 
-void enc_check_victory(hg_state *s, const int (*res_now)[ENC_MAX_RES])
+void enc_check_victory(hg_state *s, const int *const *res_now)
 {
 	if (s->over)
 		return;
@@ -86,10 +87,17 @@ void enc_check_victory(hg_state *s, const int (*res_now)[ENC_MAX_RES])
 			res_now = NULL;
 		}
 	}
-	/* Gobernar: each team's totals (teams are numbered below nseats);
-	 * the acting side first when two get there at once. */
+	/* Nothing Gobernar and the last side standing look at has changed
+	 * since they found no winner (hg_state.governed_checked). */
+	if (res_now && s->governed_checked)
+		return;
+	/* Gobernar: each team's totals (teams are numbered below nseats) and
+	 * members in the game (ruling 12); the acting side first when two get
+	 * there at once. */
+	int nres = pool->nres;
 	int total[ENC_MAX_SEATS][ENC_MAX_RES];
-	memset(total, 0, sizeof total);
+	int members[ENC_MAX_SEATS];
+	unsigned teams_in = 0;	/* the teams with a member in the game */
 	for (int i = 0; i < s->nseats; i++) {
 		if (!enc_alive(s, i))
 			continue;
@@ -97,37 +105,42 @@ void enc_check_victory(hg_state *s, const int (*res_now)[ENC_MAX_RES])
 		const int *res = res_now ? res_now[i] : own;
 		if (!res_now)
 			enc_resources(s, i, own);
-		for (int r = 0; r < pool->nres; r++)
-			total[s->p[i].team][r] += res[r];
+		int team = s->p[i].team;
+		if (!(teams_in & 1u << team)) {
+			teams_in |= 1u << team;
+			members[team] = 0;
+			memcpy(total[team], res, sizeof res[0] * (size_t)nres);
+		} else {
+			for (int r = 0; r < nres; r++)
+				total[team][r] += res[r];
+		}
+		members[team]++;
 	}
-	for (int k = 0; k < s->nseats && !s->over; k++) {
-		int seat = (s->current + k) % s->nseats;
+	for (int k = 0; k < s->nseats; k++) {
+		int seat = s->current + k < s->nseats ? s->current + k : s->current + k - s->nseats;
 		int team = s->p[seat].team;
 		if (!enc_alive(s, seat))
 			continue;
-		int threshold = enc_team_threshold(s, team);
-		for (int r = 0; r < pool->nres; r++)
+		/* enc_team_threshold */
+		int threshold = ENC_WIN_RESOURCE + ENC_WIN_PER_ALLY * (members[team] - 1);
+		for (int r = 0; r < nres; r++)
 			if (total[team][r] >= threshold) {
 				declare(s, team);
 				return;
 			}
 	}
-	if (s->over)
-		return;
-	int team = -1, teams = 0;
-	for (int i = 0; i < s->nseats; i++)
-		if (enc_alive(s, i) && s->p[i].team != team) {
-			int seen = 0;
-			for (int k = 0; k < i; k++)
-				if (enc_alive(s, k) && s->p[k].team == s->p[i].team)
-					seen = 1;
-			if (!seen) {
-				teams++;
-				team = s->p[i].team;
-			}
-		}
-	if (teams == 1)
+	/* The last side standing wins; nobody standing is a draw. */
+	int teams = 0;
+	for (unsigned t = teams_in; t; t &= t - 1)
+		teams++;
+	if (teams == 1) {
+		int team = 0;
+		while (!(teams_in & 1u << team))
+			team++;
 		declare(s, team);
-	else if (teams == 0)
+	} else if (teams == 0) {
 		declare(s, -1);
+	} else if (res_now) {
+		s->governed_checked = 1;
+	}
 }
