@@ -11,7 +11,11 @@
 
 #include "enc.h"
 
-#define REF "[a-z](?:\\.[0-9]+)?"
+/* A stack letter is an ASCII letter (grammar/encrucijada.ebnf: "one of the
+ * words a to z"), matched case-sensitively: caseless and with Unicode
+ * properties, [a-z] would also match the Kelvin sign and the long s. */
+#define LETTER "(?-i:[a-zA-Z])"
+#define REF LETTER "(?:\\.[0-9]+)?"
 
 enum {
 	P_SETUP, P_DRAW, P_PUT, P_SHOW, P_TAKE, P_MOVE, P_USE, P_PASS, P_WAR,
@@ -31,10 +35,10 @@ static const char *const sources[P_COUNT] = {
 	[P_WAR] = "(?:war|guerra) (\\S+)",
 	[P_DEFEND] = "(?:defend|defender)",
 	[P_YIELD] = "(?:yield|invadir)",
-	[P_ARMY] = "(?:army|ej[eé]rcito) ([a-z])",
+	[P_ARMY] = "(?:army|ej[eé]rcito) (" LETTER ")",
 	[P_REVEAL] = "(?:reveal|revelar)(?: (\\S+))?",
 	[P_FIGHT] = "(?:fight|batalla|batallar)",
-	[P_TARGET] = "(?:target|objetivo) (?:(tower|torre)|(?:army|ej[eé]rcito) ([a-z])|(\\S+))",
+	[P_TARGET] = "(?:target|objetivo) (?:(tower|torre)|(?:army|ej[eé]rcito) (" LETTER ")|(\\S+))",
 	[P_RETARGET] = "(?:retarget|cambiar) (\\S+)",
 	[P_FORCE] = "(?:force|obligar) (?:(" REF ")(?: (\\S+))?|(\\S+))",
 	[P_REGROUP] = "(?:regroup|withdraw|reagrupar|retirar)",
