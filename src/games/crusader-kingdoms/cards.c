@@ -223,15 +223,26 @@ void ck_piles_reshuffle(hg_state *s)
 		p->head = 0;
 		p->exact = s->seeded && all_exact;
 		if (p->exact) {
-			n = 0;
-			for (int c = 0; c < k->ncards; c++) {
-				int copies = k->cards[c].copies - s->sc->removed[r][c] -
-					     hg_ck_on_table(s, r, c);
-				for (int i = 0; i < s->nsides; i++)
-					copies -= s->p[i].hand.sure[r][c];
-				for (int x = 0; x < copies; x++)
-					p->order[n++] = (unsigned char)c;
+			/* the copies out of the game, on the table and in the
+			 * hands, counted in one pass over each */
+			int out[CK_MAX_CARDS];
+			for (int c = 0; c < k->ncards; c++)
+				out[c] = s->sc->removed[r][c];
+			for (int i = 0; i < s->nsides; i++) {
+				const ck_tableau *t = &s->p[i].tab;
+				for (int x = 0; x < t->narmy; x++)
+					if (t->army[x].religion == r && t->army[x].card < k->ncards)
+						out[t->army[x].card]++;
+				for (int x = 0; x < t->nreserve; x++)
+					if (t->reserve[x].religion == r && t->reserve[x].card < k->ncards)
+						out[t->reserve[x].card]++;
+				for (int c = 0; c < k->ncards; c++)
+					out[c] += s->p[i].hand.sure[r][c];
 			}
+			n = 0;
+			for (int c = 0; c < k->ncards; c++)
+				for (int x = 0; x < k->cards[c].copies - out[c]; x++)
+					p->order[n++] = (unsigned char)c;
 			/* after the last turn there is nothing to shuffle for */
 			if (s->turn < s->sc->turns)
 				hg_prng_shuffle(&s->shuffle[r][s->turn + 1], p->order, (size_t)n, 1);
@@ -363,9 +374,10 @@ int ck_take_card(hg_state *s, int seat, const ck_item *it, const char *rule, int
 		ck_hand_take_hidden(h);
 		return 0;
 	}
-	const char *name = ck_item_name(s, it, own);
 	ck_hand before = *h;
 	int rc = ck_hand_take(h, it, own, religion);
+	/* (the name only for a diagnostic) */
+	const char *name = rc == 1 ? NULL : ck_item_name(s, it, own);
 	if (rc < 0) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, it->pos, "ck.card-not-in-hand",
 					  "card '%s' is not in %s's hand (%s)", name,

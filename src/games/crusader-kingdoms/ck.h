@@ -15,6 +15,9 @@
  *   script.c     that side's round (8.3, 8.4): the card revealed and played,
  *                the die that may send its army to attack
  *   notation.c   the action syntax: parse (PCRE2) and canonical format
+ *   notation-tokens.c  the same syntax read from the tokens, which ck_parse
+ *                tries first (what it cannot read goes to the patterns)
+ *   spellings.c  the canonical ids, sorted, found before hg_names_find
  *   legal.c      the legal actions (for `herald next` and `herald gen`)
  *   render.c     the plain-text picture of a position
  *   engine.c     the hg_game_class: set-up, apply, the rest of the contract
@@ -53,6 +56,20 @@
 /* ------------------------------------------------------------------- data */
 enum { CK_MUSLIM, CK_CHRISTIAN, CK_NRELIGIONS };
 
+/* The canonical ids as records spell them, sorted, with what each names in
+ * one or two hg_names tables (spellings.c): found by string comparison
+ * before hg_names_find. */
+typedef struct ck_spelling {
+	char *name;		/* folded, ASCII */
+	int value[CK_NRELIGIONS];	/* in each table; -1 (and [1] with one table) */
+} ck_spelling;
+
+typedef struct ck_spellings {
+	ck_spelling *v;
+	int n;
+	short first[257];	/* v[first[c]] is the first name not below byte c */
+} ck_spellings;
+
 typedef struct ck_area {
 	char *id, *name;
 	int defence;		/* the number in the shield */
@@ -68,6 +85,7 @@ typedef struct ck_map {
 	ck_area *areas;
 	int nareas;
 	hg_names *names;	/* ids and aliases -> area index */
+	ck_spellings spell;	/* the area ids -> area index */
 } ck_map;
 
 typedef enum ck_card_type { CK_TROOP, CK_EVENT, CK_RESPONSE } ck_card_type;
@@ -179,6 +197,7 @@ typedef struct ck_scenario {
 	int nlevels;		/* 0: the end of 7.3 (castles, sudden victory) */
 	unsigned char removed[CK_NRELIGIONS][CK_MAX_CARDS];	/* 8.1 */
 	hg_names *seats;	/* faction ids, aliases, P1.. -> faction index */
+	ck_spellings spell;	/* the faction ids -> faction index */
 } ck_scenario;
 
 /* The numbers of the patterns' named groups, read once at compile time. */
@@ -209,6 +228,7 @@ struct hg_gdata {
 	ck_scenario *scenarios;
 	int nscenarios;
 	hg_names *scenario_names;
+	ck_spellings card_spell;	/* card ids -> the card in each deck */
 	ck_patterns pat;
 };
 
@@ -277,7 +297,9 @@ struct hg_state {
 	const ck_map *map;
 	int nsides;
 	ck_player p[CK_MAX_SIDES];
-	signed char owner[CK_MAX_AREAS];	/* faction, -1 independent */
+	signed char owner[CK_MAX_AREAS];	/* faction, -1 independent (set with
+						   hg_ck_set_owner) */
+	uint64_t held[CK_MAX_SIDES];	/* the same by faction: the areas it owns */
 	unsigned char plus1[CK_MAX_AREAS];	/* the castle there shows +1 */
 	ck_pile pile[CK_NRELIGIONS];
 	ck_faceup faceup[CK_MAX_FACEUP];
@@ -412,6 +434,8 @@ struct hg_action {
 	hg_pos pos;
 	hg_pos seat_pos;
 	int end;		/* PASS: "pass end" */
+	void *lists;		/* NULL, or the one allocation that holds all the
+				   lists (notation-tokens.c), not each its own */
 	/* Only the kind's own arguments are set, read and freed: an action
 	 * made per action checked stays small enough for malloc's caches. */
 	union {
@@ -432,6 +456,17 @@ hg_gdata *hg_ck_load_files(const char *scenarios, const char *const *maps,
 			   size_t nmaps, const char *const *decks, size_t ndecks,
 			   hg_diags *d);
 const char *ck_religion_name(int religion);
+
+/* ----------------------------------------------------------- spellings.c */
+/* The entries for those of `ids` whose folded form is ASCII and names
+ * something in tables[0..ntables) (at most CK_NRELIGIONS). */
+void hg_ck_spellings_build(ck_spellings *sp, const char *const *ids, int nids,
+			   const hg_names *const *tables, int ntables);
+void hg_ck_spellings_free(ck_spellings *sp);
+/* The entry spelled exactly `word`, or NULL. */
+const ck_spelling *hg_ck_spelling_find(const ck_spellings *sp, const char *word);
+/* Builds every map's, scenario's and the decks' spellings. */
+void ck_spellings_load(hg_gdata *g);
 
 /* ------------------------------------------------------------ effects.c */
 /* Reads one card's `effects` list; 0 or -1 after diagnostics. */
@@ -561,7 +596,12 @@ void hg_ck_bonus_lose(hg_state *s, int seat, int n);
 int ck_seat_to_act(const hg_state *s);
 int hg_ck_castles_on_map(const hg_state *s, int faction);
 int ck_borders(const hg_state *s, int a, int b);
+/* The areas the faction owns (held[]; -1: the independent areas). */
 uint64_t ck_areas_of(const hg_state *s, int faction);
+/* The same by a scan of owner[], as held[] must say it. */
+uint64_t hg_ck_areas_scan(const hg_state *s, int faction);
+/* The area changes hands (owner[] and held[]). */
+void hg_ck_set_owner(hg_state *s, int area, int faction);
 
 /* -------------------------------------------------------------- combat.c */
 /* The attack (4.1, 4.2); `fx` is the attack step of the event that
@@ -600,10 +640,20 @@ int hg_ck_victory_points(const hg_state *s);
 int ck_patterns_compile(ck_patterns *p);
 void ck_patterns_free(ck_patterns *p);
 hg_action *ck_parse(const hg_state *s, const hg_action_text *t, hg_diags *d);
+/* The same with the patterns alone (ck_parse's reading of what the
+ * tokens' reading leaves). */
+hg_action *hg_ck_parse_patterns(const hg_state *s, const hg_action_text *t, hg_diags *d);
+
+/* ------------------------------------------------------ notation-tokens.c */
+/* The action read from its tokens, without a diagnostic: NULL for any
+ * action it cannot read exactly as hg_ck_parse_patterns would accept it. */
+hg_action *hg_ck_parse_tokens(const hg_state *s, const hg_action_text *t);
 void ck_format(const hg_state *s, const hg_action *a, hg_buf *seat, hg_buf *body);
 void ck_free_action(hg_action *a);
 void ck_format_attack(const hg_state *s, int seat, const ck_attack *at, hg_buf *out);
 hg_action *ck_action_new(ck_kind kind, int seat);
+/* The same in place: zeroes `a`, then sets what is -1 when not written. */
+void ck_action_init(hg_action *a, ck_kind kind, int seat);
 void ck_free_attack(ck_attack *a);
 
 /* --------------------------------------------------------------- legal.c */

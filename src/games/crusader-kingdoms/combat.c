@@ -56,9 +56,8 @@ static uint64_t base_areas(const hg_state *s, int seat, const ck_effect *fx)
 static uint64_t reach(const hg_state *s, uint64_t base)
 {
 	uint64_t m = 0;
-	for (int a = 0; a < s->map->nareas; a++)
-		if ((base >> a) & 1)
-			m |= s->map->areas[a].adj;
+	for (; base; base &= base - 1)	/* each area of base, lowest first */
+		m |= s->map->areas[__builtin_ctzll(base)].adj;
 	return m;
 }
 
@@ -650,7 +649,7 @@ static void discard_used(hg_state *s, combat *c)
 static int conquer(hg_state *s, combat *c, const ck_attack *a, hg_diags *d)
 {
 	int seat = c->seat, t = c->target;
-	s->owner[t] = (signed char)seat;
+	hg_ck_set_owner(s, t, seat);
 	s->plus1[t] = 0;
 	if (!s->sc->bonus_from_conquest) {
 		if (a->choice != CK_CHOICE_NONE) {

@@ -137,6 +137,7 @@ static void map_free(ck_map *m)
 	free(m->name);
 	free(m->file);
 	hg_names_free(m->names);
+	hg_ck_spellings_free(&m->spell);
 	memset(m, 0, sizeof *m);
 }
 
@@ -491,6 +492,7 @@ static void scenario_free(ck_scenario *sc)
 	free(sc->id);
 	free(sc->name);
 	hg_names_free(sc->seats);
+	hg_ck_spellings_free(&sc->spell);
 	memset(sc, 0, sizeof *sc);
 }
 
@@ -891,6 +893,7 @@ void hg_ck_unload(hg_gdata *g)
 		scenario_free(&g->scenarios[i]);
 	free(g->scenarios);
 	hg_names_free(g->scenario_names);
+	hg_ck_spellings_free(&g->card_spell);
 	ck_patterns_free(&g->pat);
 	free(g);
 }
@@ -1013,8 +1016,10 @@ static hg_gdata *load_all(const char *scenarios, const char *const *maps, size_t
 	if (rc == 0)
 		rc = load_scenarios(g, hg_ymap_get(doc->root, "scenarios"), d);
 	hg_ydoc_free(doc);
-	if (rc == 0)
+	if (rc == 0) {
+		ck_spellings_load(g);
 		rc = ck_patterns_compile(&g->pat);
+	}
 	if (rc != 0) {
 		hg_ck_unload(g);
 		return NULL;

@@ -12,7 +12,6 @@
  */
 #include "config.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,20 +19,34 @@
 
 static void seed_stream(hg_prng *r, const char *seed, const char *purpose, int n)
 {
-	/* "<seed>/<purpose>[/<n>]", put piece by piece: a game seeds up to
-	 * twenty streams, and formatting cost more than the seeding. */
-	hg_buf b;
-	hg_buf_init(&b);
-	hg_buf_puts(&b, seed);
-	hg_buf_putc(&b, '/');
-	hg_buf_puts(&b, purpose);
+	/* "<seed>/<purpose>[/<n>]", put piece by piece (on the stack unless
+	 * the seed is long): a game seeds up to twenty streams, and
+	 * formatting cost more than the seeding. */
+	char buf[128], digits[16];
+	size_t ls = strlen(seed), lp = strlen(purpose), nd = 0;
 	if (n >= 0) {
-		char num[16];
-		snprintf(num, sizeof num, "/%d", n);
-		hg_buf_puts(&b, num);
+		unsigned v = (unsigned)n;
+		do
+			digits[nd++] = (char)('0' + v % 10);
+		while ((v /= 10) > 0);
 	}
-	hg_prng_seed(r, b.data);
-	hg_buf_free(&b);
+	size_t size = ls + 1 + lp + 1 + nd + 1;
+	char *key = size <= sizeof buf ? buf : hg_xmalloc(size);
+	char *at = key;
+	memcpy(at, seed, ls);
+	at += ls;
+	*at++ = '/';
+	memcpy(at, purpose, lp);
+	at += lp;
+	if (n >= 0) {
+		*at++ = '/';
+		while (nd > 0)
+			*at++ = digits[--nd];
+	}
+	*at = '\0';
+	hg_prng_seed(r, key);
+	if (key != buf)
+		free(key);
 }
 
 /* Rule 7.1: one castle, regular side up, in each deployment area; empty
@@ -52,7 +65,7 @@ hg_state *hg_ck_state_new(const hg_gdata *g, const ck_scenario *sc, const char *
 	for (int f = 0; f < sc->nfactions; f++)
 		for (int a = 0; a < s->map->nareas; a++)
 			if ((sc->factions[f].deploy >> a) & 1)
-				s->owner[a] = (signed char)f;
+				hg_ck_set_owner(s, a, f);
 	s->turn = 1;
 	s->phase = CK_PHASE_DRAW;
 	s->cursor = 0;

@@ -699,7 +699,14 @@ static int parse_attack(parser *p, const char *sub, size_t base, ck_attack *a)
 
 hg_action *ck_action_new(ck_kind kind, int seat)
 {
-	hg_action *a = hg_xcalloc(1, sizeof *a);
+	hg_action *a = hg_xmalloc(sizeof *a);
+	ck_action_init(a, kind, seat);
+	return a;
+}
+
+void ck_action_init(hg_action *a, ck_kind kind, int seat)
+{
+	memset(a, 0, sizeof *a);
 	a->kind = kind;
 	a->seat = seat;
 	switch (kind) {
@@ -723,7 +730,6 @@ hg_action *ck_action_new(ck_kind kind, int seat)
 	case CK_ACT_ATTACK:
 		break;
 	}
-	return a;
 }
 
 void ck_free_attack(ck_attack *a)
@@ -741,6 +747,11 @@ void ck_free_action(hg_action *a)
 {
 	if (!a)
 		return;
+	if (a->lists) {		/* its lists are all in one block */
+		free(a->lists);
+		free(a);
+		return;
+	}
 	switch (a->kind) {
 	case CK_ACT_DRAW:
 		free(a->draw.v);
@@ -932,7 +943,8 @@ static int first_word(const char *text)
 	return FIRST_NONE;
 }
 
-hg_action *ck_parse(const hg_state *s, const hg_action_text *t, hg_diags *d)
+/* The action read with the patterns, with a diagnostic for each fault. */
+hg_action *hg_ck_parse_patterns(const hg_state *s, const hg_action_text *t, hg_diags *d)
 {
 	parser p = { s, t, d, -1, 0, 0 };
 	hg_pos seat_pos = t->seat_pos.line ? t->seat_pos : t->pos;
@@ -983,6 +995,15 @@ hg_action *ck_parse(const hg_state *s, const hg_action_text *t, hg_diags *d)
 	a->pos = t->pos;
 	a->seat_pos = seat_pos;
 	return a;
+}
+
+/* An action is read from its tokens (notation-tokens.c) when it can be:
+ * that reading accepts only what the patterns accept, and builds the same
+ * action.  Anything else, and every fault, is read with the patterns. */
+hg_action *ck_parse(const hg_state *s, const hg_action_text *t, hg_diags *d)
+{
+	hg_action *a = hg_ck_parse_tokens(s, t);
+	return a ? a : hg_ck_parse_patterns(s, t, d);
 }
 
 /* ------------------------------------------------------------ writing */

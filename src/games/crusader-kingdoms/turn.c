@@ -19,13 +19,32 @@
 
 #include "ck.h"
 
-uint64_t ck_areas_of(const hg_state *s, int faction)
+uint64_t hg_ck_areas_scan(const hg_state *s, int faction)
 {
 	uint64_t m = 0;
 	for (int a = 0; a < s->map->nareas; a++)
 		if (s->owner[a] == faction)
 			m |= (uint64_t)1 << a;
 	return m;
+}
+
+/* Asked several times for each attack and each scripted round: kept by
+ * faction as areas change hands, rather than scanned for. */
+uint64_t ck_areas_of(const hg_state *s, int faction)
+{
+	if (faction >= 0 && faction < CK_MAX_SIDES)
+		return s->held[faction];
+	return hg_ck_areas_scan(s, faction);
+}
+
+void hg_ck_set_owner(hg_state *s, int area, int faction)
+{
+	uint64_t bit = (uint64_t)1 << area;
+	if (s->owner[area] >= 0)
+		s->held[s->owner[area]] &= ~bit;
+	if (faction >= 0)
+		s->held[faction] |= bit;
+	s->owner[area] = (signed char)faction;
 }
 
 int hg_ck_castles_on_map(const hg_state *s, int faction)

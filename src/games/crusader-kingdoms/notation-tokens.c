@@ -1,0 +1,690 @@
+/* notation-tokens.c - Crusader Kingdoms: the action syntax read straight
+ * from the action's tokens, the way ck_parse reads an action first.
+ *
+ * The patterns of notation.c match the action's text, its tokens joined
+ * by single spaces, and every element of them (a keyword followed by a
+ * space or the end, NAME = [^ ,/+=><@&|~^%?]+, \d+ in ASCII, '?', one
+ * punctuation character) takes whole tokens: a word or a number is a
+ * NAME, a number is \d+, the hidden token is '?'.  So in an action whose
+ * text is plain ASCII (where caseless matching is ASCII case), each
+ * pattern is a sequence of tokens, read here from left to right with one
+ * token of look-ahead, in the same order of clauses (grammar/crusader-
+ * kingdoms.ebnf).  The names are found through the spellings of the
+ * canonical ids first (spellings.c).
+ *
+ * This reader only ever accepts: it stops (NULL) at anything the patterns
+ * might read otherwise or that would be a diagnostic - text with other
+ * bytes, a keyword where a name goes, an unknown name, a list too long, a
+ * wrong count - and ck_parse then reads the action with the patterns,
+ * which say what is wrong.  What it accepts, it builds exactly as the
+ * patterns' reading does: the same values, positions and defaults
+ * (test-ck.c cross-checks the two on many actions).
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ck.h"
+
+/* The keywords that end a list (notation.c, KW), found for a token when
+ * the parser first asks (keyword_of), and kept: it asks at every optional
+ * clause.  A token read as a name is never asked: the data keeps keywords
+ * out of names (data.c, check_word), so a token that names something is
+ * no keyword, and one that names nothing leaves the action to the
+ * patterns whatever it is. */
+enum {
+	W_UNSET = 0xff,		/* not asked yet */
+	W_NAME = 0,		/* any other token */
+	W_ON, W_AT, W_DRAWS, W_TAKES, W_DISCARDS, W_CASTLE, W_ATTACK, W_FROM, W_WITH, W_TURN,
+	W_VS, W_MOD, W_END, W_ARMY, W_RESPONSE, W_DISCARDED
+};
+
+/* Longer actions are left to the patterns. */
+#define MAX_TOKENS 1024
+
+typedef struct reader {
+	const hg_state *s;
+	const hg_atok *tok;
+	size_t n;		/* tokens */
+	size_t i;		/* the next one */
+	unsigned char word[MAX_TOKENS];	/* the keyword each token is, W_UNSET */
+	hg_action *a;		/* what is read */
+	char *room;		/* the block of its lists (a->lists), made at the first */
+	size_t used, cap;
+} reader;
+
+/* Each element of a list takes a token (a response four, a modification
+ * three), and each size is a multiple of 8, which keeps the alignment:
+ * 24 bytes a token is room enough. */
+#define ROOM_PER_TOKEN 24
+_Static_assert(sizeof(ck_item) <= ROOM_PER_TOKEN && sizeof(ck_num) <= ROOM_PER_TOKEN &&
+	       sizeof(ck_mod) <= 3 * ROOM_PER_TOKEN &&
+	       sizeof(ck_response) <= 4 * ROOM_PER_TOKEN,
+	       "a list element takes more room than its tokens allow");
+
+/* Room for n elements of `size` bytes (NULL: none left, which the bound
+ * above rules out). */
+static void *take_room(reader *r, size_t n, size_t size)
+{
+	size_t at = (r->used + sizeof(uint64_t) - 1) & ~(sizeof(uint64_t) - 1);
+	if (at + n * size > r->cap)
+		return NULL;
+	if (!r->room)
+		r->room = r->a->lists = hg_xmalloc(r->cap);
+	r->used = at + n * size;
+	return r->room + at;
+}
+
+/* Is the ASCII word w equal, ignoring case, to `lower` (in lower case)? */
+static int word_is(const char *w, const char *lower)
+{
+	for (; *lower; w++, lower++) {
+		char c = *w;
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c + 32);
+		if (c != *lower)
+			return 0;
+	}
+	return *w == '\0';
+}
+
+/* Which keyword the token is (W_NAME: none), looked for among those that
+ * begin with its first two letters (c | 0x20 lowers a capital and makes no
+ * other byte a small letter). */
+#define PAIR(a, b) ((a) << 8 | (b))
+
+static int keyword_of(const hg_atok *t)
+{
+	const char *w = t->text;
+	if (t->kind != HG_ATOK_WORD)
+		return W_NAME;
+	switch (PAIR(w[0] | 0x20, w[1] | 0x20)) {
+	case PAIR('a', 't'):
+		return word_is(w, "attack") ? W_ATTACK : word_is(w, "at") ? W_AT : W_NAME;
+	case PAIR('a', 'r'):
+		return word_is(w, "army") ? W_ARMY : W_NAME;
+	case PAIR('c', 'a'):
+		return word_is(w, "castle") ? W_CASTLE : W_NAME;
+	case PAIR('d', 'i'):
+		return word_is(w, "discards") ? W_DISCARDS :
+		       word_is(w, "discarded") ? W_DISCARDED : W_NAME;
+	case PAIR('d', 'r'):
+		return word_is(w, "draws") ? W_DRAWS : W_NAME;
+	case PAIR('e', 'n'):
+		return word_is(w, "end") ? W_END : W_NAME;
+	case PAIR('f', 'r'):
+		return word_is(w, "from") ? W_FROM : W_NAME;
+	case PAIR('m', 'o'):
+		return word_is(w, "mod") ? W_MOD : W_NAME;
+	case PAIR('o', 'n'):
+		return word_is(w, "on") ? W_ON : W_NAME;
+	case PAIR('r', 'e'):
+		return word_is(w, "response") ? W_RESPONSE : W_NAME;
+	case PAIR('t', 'a'):
+		return word_is(w, "takes") ? W_TAKES : W_NAME;
+	case PAIR('t', 'u'):
+		return word_is(w, "turn") ? W_TURN : W_NAME;
+	case PAIR('v', 's'):
+		return word_is(w, "vs") ? W_VS : W_NAME;
+	case PAIR('w', 'i'):
+		return word_is(w, "with") ? W_WITH : W_NAME;
+	}
+	return W_NAME;
+}
+
+/* Reads the word w (in lower case), no keyword, if it comes next. */
+static int accept_word(reader *r, const char *w)
+{
+	if (r->i < r->n && word_is(r->tok[r->i].text, w)) {
+		r->i++;
+		return 1;
+	}
+	return 0;
+}
+
+static const hg_atok *peek(const reader *r)
+{
+	return r->i < r->n ? &r->tok[r->i] : NULL;
+}
+
+/* The next token's keyword (W_NAME at the end). */
+static int next_word(reader *r)
+{
+	if (r->i >= r->n)
+		return W_NAME;
+	if (r->word[r->i] == W_UNSET)
+		r->word[r->i] = (unsigned char)keyword_of(&r->tok[r->i]);
+	return r->word[r->i];
+}
+
+static int is_name(const hg_atok *t)
+{
+	return t->kind == HG_ATOK_WORD || t->kind == HG_ATOK_NUMBER;
+}
+
+
+/* Reads the word w if it comes next. */
+static int accept(reader *r, int w)
+{
+	if (next_word(r) == w) {
+		r->i++;
+		return 1;
+	}
+	return 0;
+}
+
+static int accept_punct(reader *r, char c)
+{
+	const hg_atok *t = peek(r);
+	if (t && t->kind == HG_ATOK_PUNCT && t->text[0] == c && t->text[1] == '\0') {
+		r->i++;
+		return 1;
+	}
+	return 0;
+}
+
+/* The next token as a name (a keyword fails to resolve as one), or NULL. */
+static const hg_atok *take_name(reader *r)
+{
+	const hg_atok *t = peek(r);
+	if (!t || !is_name(t))
+		return NULL;
+	r->i++;
+	return t;
+}
+
+/* A number token's value, saturating past `cap` as notation.c reads it. */
+static long number_value(const char *s, long cap)
+{
+	long v = 0;
+	for (; *s; s++)
+		if (v <= cap)
+			v = v * 10 + (*s - '0');
+	return v;
+}
+
+/* A die as written: '?' is 0, more than two digits 99. */
+static int die_value(const hg_atok *t)
+{
+	const char *x = t->text;
+	if (t->kind == HG_ATOK_UNKNOWN)
+		return 0;
+	if (x[1] == '\0')
+		return x[0] - '0';
+	return x[2] != '\0' ? 99 : (x[0] - '0') * 10 + (x[1] - '0');
+}
+
+/* ------------------------------------------------------------------ names */
+static int find_area(const reader *r, const char *w)
+{
+	const ck_spelling *e = hg_ck_spelling_find(&r->s->map->spell, w);
+	return e ? e->value[0] : hg_names_find(r->s->map->names, w);
+}
+
+static int find_seat(const hg_state *s, const char *w)
+{
+	const ck_spelling *e = hg_ck_spelling_find(&s->sc->spell, w);
+	return e ? e->value[0] : hg_names_find(s->sc->seats, w);
+}
+
+/* A card of either deck, or '?' (resolve_item: whose card it is matters
+ * only to its diagnostics). */
+static int find_item(const reader *r, const hg_atok *t, ck_item *it)
+{
+	it->pos = t->pos;
+	it->card[0] = it->card[1] = -1;
+	if (t->kind == HG_ATOK_UNKNOWN)
+		return 0;
+	const ck_spelling *e = hg_ck_spelling_find(&r->s->data->card_spell, t->text);
+	for (int x = 0; x < CK_NRELIGIONS; x++)
+		it->card[x] = (short)(e ? e->value[x] :
+				      hg_names_find(r->s->data->decks[x].names, t->text));
+	return it->card[0] >= 0 || it->card[1] >= 0 ? 0 : -1;
+}
+
+static int name_area(reader *r, int *area, hg_pos *pos)
+{
+	const hg_atok *t = take_name(r);
+	if (!t)
+		return -1;
+	*pos = t->pos;
+	*area = find_area(r, t->text);
+	return *area < 0 ? -1 : 0;
+}
+
+static int name_seat(reader *r, int *seat, hg_pos *pos)
+{
+	const hg_atok *t = take_name(r);
+	if (!t)
+		return -1;
+	*pos = t->pos;
+	*seat = find_seat(r->s, t->text);
+	return *seat < 0 ? -1 : 0;
+}
+
+/* Room for a list from the next token on, as many elements as tokens
+ * remain but at most one past the limit (*max); list_end gives back what
+ * the list did not use. */
+static void *list_room(reader *r, size_t size, size_t *max)
+{
+	*max = r->n - r->i < CK_MAX_LIST + 1 ? r->n - r->i : CK_MAX_LIST + 1;
+	return *max ? take_room(r, *max, size) : NULL;
+}
+
+/* The list v of n elements ends: 0, or -1 when empty or too long. */
+static int list_end(reader *r, const void *v, int n, size_t size)
+{
+	r->used = (size_t)((const char *)v - r->room) + (size_t)n * size;
+	return n == 0 || n > CK_MAX_LIST ? -1 : 0;
+}
+
+/* Is the next token an item, '?' or a card (LITEM: a keyword ends the
+ * list, and is no card)?  *it gets it. */
+static int next_item(const reader *r, ck_item *it)
+{
+	const hg_atok *t = peek(r);
+	return t && (t->kind == HG_ATOK_UNKNOWN || is_name(t)) && find_item(r, t, it) == 0;
+}
+
+/* LIST: one or more items (parse_items). */
+static int read_items(reader *r, ck_items *out)
+{
+	size_t max;
+	out->v = list_room(r, sizeof *out->v, &max);
+	if (!out->v)
+		return -1;
+	out->given = 1;
+	out->pos = r->tok[r->i].pos;
+	for (; (size_t)out->n < max && next_item(r, &out->v[out->n]); out->n++)
+		r->i++;
+	return list_end(r, out->v, out->n, sizeof *out->v);
+}
+
+/* ------------------------------------------------------------ the attack */
+/* ROLL: '?' or dice, then [mod FROM > TO ...], then [= HITS] (parse_roll). */
+static int read_roll(reader *r, ck_roll *roll)
+{
+	const hg_atok *t = peek(r);
+	if (!t)
+		return -1;
+	roll->pos = t->pos;
+	roll->hits = -1;
+	roll->given = t->kind != HG_ATOK_UNKNOWN;
+	if (!roll->given) {
+		r->i++;
+	} else {
+		size_t k = r->i;
+		while (k < r->n && r->tok[k].kind == HG_ATOK_NUMBER)
+			k++;
+		k -= r->i;
+		if (k == 0 || k > CK_MAX_LIST)
+			return -1;
+		roll->dice = take_room(r, k, sizeof *roll->dice);
+		if (!roll->dice)
+			return -1;
+		for (; k > 0; k--) {
+			t = &r->tok[r->i++];
+			ck_num *n = &roll->dice[roll->ndice++];
+			n->pos = t->pos;
+			n->v = die_value(t);
+		}
+	}
+	if (accept(r, W_MOD)) {
+		size_t k = r->i;
+		while (k + 2 < r->n && r->tok[k].kind == HG_ATOK_NUMBER &&
+		       r->tok[k + 2].kind == HG_ATOK_NUMBER) {
+			const hg_atok *gt = &r->tok[k + 1];
+			if (gt->kind != HG_ATOK_PUNCT || strcmp(gt->text, ">") != 0)
+				break;
+			k += 3;
+		}
+		k = (k - r->i) / 3;
+		if (k == 0 || k > CK_MAX_LIST)
+			return -1;
+		roll->mods = take_room(r, k, sizeof *roll->mods);
+		if (!roll->mods)
+			return -1;
+		for (; k > 0; k--, r->i += 3) {
+			ck_mod *md = &roll->mods[roll->nmods++];
+			long from = number_value(r->tok[r->i].text, 99);
+			long to = number_value(r->tok[r->i + 2].text, 99);
+			md->pos = r->tok[r->i].pos;
+			md->from = from > 99 ? 99 : (int)from;
+			md->to = to > 99 ? 99 : (int)to;
+		}
+	}
+	if (accept_punct(r, '=')) {
+		t = peek(r);
+		if (!t || t->kind != HG_ATOK_NUMBER)
+			return -1;
+		r->i++;
+		roll->hits_pos = t->pos;
+		long h = number_value(t->text, 999);
+		roll->hits = h > 999 ? 999 : (int)h;
+	}
+	return 0;
+}
+
+/* & SEAT CARD SIDE, any number of them (resp_token). */
+static int read_responses(reader *r, ck_attack *a)
+{
+	size_t k = r->i, nresp = 0;
+	while (k + 3 < r->n && r->tok[k].kind == HG_ATOK_PUNCT && strcmp(r->tok[k].text, "&") == 0 &&
+	       is_name(&r->tok[k + 1]) && is_name(&r->tok[k + 2]) && is_name(&r->tok[k + 3])) {
+		k += 4;
+		nresp++;
+	}
+	if (nresp == 0)
+		return 0;
+	if (nresp > CK_MAX_LIST)
+		return -1;
+	a->resp = take_room(r, nresp, sizeof *a->resp);
+	if (!a->resp)
+		return -1;
+	for (; nresp > 0; nresp--, r->i += 4) {
+		const hg_atok *t = &r->tok[r->i];
+		ck_response *rp = &a->resp[a->nresp];
+		rp->pos = t[0].pos;
+		rp->seat = find_seat(r->s, t[1].text);
+		if (rp->seat < 0 || find_item(r, &t[2], &rp->card) != 0)
+			return -1;
+		if (word_is(t[3].text, "attack"))
+			rp->side = CK_SIDE_ATTACK;
+		else if (word_is(t[3].text, "defence") || word_is(t[3].text, "defense"))
+			rp->side = CK_SIDE_DEFENCE;
+		else
+			return -1;
+		a->nresp++;
+	}
+	return 0;
+}
+
+/* turn AREA...: each castle once (turn_token). */
+static int read_turned(reader *r, ck_attack *a)
+{
+	size_t max;
+	a->turned = list_room(r, sizeof *a->turned, &max);
+	if (!a->turned)
+		return -1;
+	for (; (size_t)a->nturned < max && is_name(&r->tok[r->i]); a->nturned++) {
+		const hg_atok *t = &r->tok[r->i];
+		ck_num *n = &a->turned[a->nturned];
+		n->pos = t->pos;
+		n->v = find_area(r, t->text);
+		if (n->v < 0)
+			break;	/* a keyword, or the patterns' to read */
+		for (int i = 0; i < a->nturned; i++)
+			if (a->turned[i].v == n->v)
+				return -1;
+		r->i++;
+	}
+	return list_end(r, a->turned, a->nturned, sizeof *a->turned);
+}
+
+/* Rules 4.1, 4.2: attack AREA [from AREA] [with CARD...] {& SEAT CARD
+ * SIDE} [turn AREA...] / ROLL vs ROLL / (won [bonus | castle AREA] | lost),
+ * to the end of the action (parse_attack). */
+static int read_attack(reader *r, ck_attack *a)
+{
+	if (!accept(r, W_ATTACK))
+		return -1;
+	a->castle = -1;
+	a->from = -1;
+	if (name_area(r, &a->target, &a->target_pos) != 0)
+		return -1;
+	if (accept(r, W_FROM) && name_area(r, &a->from, &a->from_pos) != 0)
+		return -1;
+	if (accept(r, W_WITH)) {
+		size_t max;
+		a->with = list_room(r, sizeof *a->with, &max);
+		if (!a->with)
+			return -1;
+		a->with_pos = r->tok[r->i].pos;
+		for (; (size_t)a->nwith < max && next_item(r, &a->with[a->nwith]); a->nwith++) {
+			/* '?': the cards are named before the combat */
+			if (r->tok[r->i].kind == HG_ATOK_UNKNOWN)
+				return -1;
+			r->i++;
+		}
+		if (list_end(r, a->with, a->nwith, sizeof *a->with) != 0)
+			return -1;
+	}
+	if (read_responses(r, a) != 0)
+		return -1;
+	if (accept(r, W_TURN) && read_turned(r, a) != 0)
+		return -1;
+	if (!accept_punct(r, '/') || read_roll(r, &a->roll[0]) != 0 || !accept(r, W_VS) ||
+	    read_roll(r, &a->roll[1]) != 0 || !accept_punct(r, '/'))
+		return -1;
+	const hg_atok *t = peek(r);
+	a->won = accept_word(r, "won");
+	if (!a->won && !accept_word(r, "lost"))
+		return -1;
+	a->outcome_pos = t->pos;
+	t = peek(r);
+	int castle = accept(r, W_CASTLE);
+	if (castle || accept_word(r, "bonus")) {
+		a->castle_pos = t->pos;
+		/* 'castle' takes the area, 'bonus' none (the end follows) */
+		a->choice = castle ? CK_CHOICE_CASTLE : CK_CHOICE_BONUS;
+		if (a->choice == CK_CHOICE_CASTLE && name_area(r, &a->castle, &a->castle_pos) != 0)
+			return -1;
+	} else {
+		a->castle_pos = a->outcome_pos;
+	}
+	return r->i == r->n ? 0 : -1;
+}
+
+/* -------------------------------------------------------------- the rest */
+/* Rule 3, step 1: draw [N] [ITEM...] (parse_draw). */
+static int read_draw(reader *r, hg_action *a)
+{
+	const hg_atok *count = peek(r);
+	if (count && count->kind == HG_ATOK_NUMBER)
+		r->i++;
+	else
+		count = NULL;
+	if (r->i < r->n && read_items(r, &a->draw) != 0)
+		return -1;
+	if (count) {
+		if (strlen(count->text) > 3)
+			return -1;
+		long n = number_value(count->text, CK_MAX_DECK);
+		if (n > CK_MAX_DECK)
+			return -1;
+		a->draw.given = 1;
+		a->draw.count = (int)n;
+		a->draw.pos = count->pos;
+		/* a count goes with '?' only */
+		if (a->draw.n > 1 || (a->draw.n == 1 && (a->draw.v[0].card[0] >= 0 ||
+							a->draw.v[0].card[1] >= 0)))
+			return -1;
+	}
+	return 0;
+}
+
+/* Rule 4.3: incursion SEAT with ITEM [/ DIE] [discards ITEM...]. */
+static int read_incursion(reader *r, hg_action *a)
+{
+	ck_incursion *in = &a->inc;
+	in->discards.count = -1;
+	if (name_seat(r, &in->target, &in->target_pos) != 0 || !accept(r, W_WITH))
+		return -1;
+	if (!next_item(r, &in->card))
+		return -1;
+	r->i++;
+	if (accept_punct(r, '/')) {
+		const hg_atok *t = peek(r);
+		if (!t || (t->kind != HG_ATOK_NUMBER && t->kind != HG_ATOK_UNKNOWN))
+			return -1;
+		r->i++;
+		in->die_pos = t->pos;
+		in->die = die_value(t);
+	}
+	if (accept(r, W_DISCARDS) && read_items(r, &in->discards) != 0)
+		return -1;
+	return 0;
+}
+
+/* The arguments of an event (rule 4.4), as play and reveal write them:
+ * [on SEAT] [at AREA] [draws ITEM...] (play only) [takes ITEM...]
+ * [discards ITEM...] [castle AREA]. */
+static int read_effect_args(reader *r, int draws, ck_play *p)
+{
+	p->on = p->at = p->castle = -1;
+	p->draws.count = p->takes.count = p->discards.count = -1;
+	if (accept(r, W_ON) && name_seat(r, &p->on, &p->on_pos) != 0)
+		return -1;
+	if (accept(r, W_AT) && name_area(r, &p->at, &p->at_pos) != 0)
+		return -1;
+	if ((draws && accept(r, W_DRAWS) && read_items(r, &p->draws) != 0) ||
+	    (accept(r, W_TAKES) && read_items(r, &p->takes) != 0) ||
+	    (accept(r, W_DISCARDS) && read_items(r, &p->discards) != 0))
+		return -1;
+	if (accept(r, W_CASTLE) && name_area(r, &p->castle, &p->castle_pos) != 0)
+		return -1;
+	return 0;
+}
+
+/* Rule 4.4: play CARD, its arguments, [attack ...]. */
+static int read_play(reader *r, hg_action *a)
+{
+	ck_play *pl = &a->play;
+	const hg_atok *t = take_name(r);
+	if (!t || find_item(r, t, &pl->card) != 0 || read_effect_args(r, 1, pl) != 0)
+		return -1;
+	if (r->i < r->n) {
+		pl->has_attack = 1;
+		return read_attack(r, &pl->attack);
+	}
+	return 0;
+}
+
+/* Rule 8.3: reveal CARD, its arguments, [army | response | discarded],
+ * [/ DIE [attack ...]]. */
+static int read_reveal(reader *r, hg_action *a)
+{
+	ck_reveal *rv = &a->rev;
+	const hg_atok *t = take_name(r);
+	if (!t || find_item(r, t, &rv->card) != 0 || read_effect_args(r, 0, &rv->args) != 0)
+		return -1;
+	t = peek(r);
+	int w = next_word(r);
+	if (w == W_ARMY || w == W_RESPONSE || w == W_DISCARDED) {
+		r->i++;
+		rv->place_pos = t->pos;
+		rv->place = w == W_ARMY ? CK_PLACE_ARMY : w == W_RESPONSE ? CK_PLACE_RESPONSE :
+			    CK_PLACE_DISCARDED;
+	}
+	if (accept_punct(r, '/')) {
+		t = peek(r);
+		if (!t || (t->kind != HG_ATOK_NUMBER && t->kind != HG_ATOK_UNKNOWN))
+			return -1;
+		r->i++;
+		rv->die_pos = t->pos;
+		rv->die = die_value(t);
+		if (r->i < r->n) {
+			rv->has_attack = 1;
+			return read_attack(r, &rv->attack);
+		}
+	}
+	return 0;
+}
+
+/* No byte of the text is above 0x7f (eight bytes at a time). */
+static int text_is_ascii(const char *s)
+{
+	size_t n = strlen(s), i = 0;
+	uint64_t any = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, s + i, sizeof w);
+		any |= w;
+	}
+	for (; i < n; i++)
+		any |= (unsigned char)s[i];
+	return (any & UINT64_C(0x8080808080808080)) == 0;
+}
+
+hg_action *hg_ck_parse_tokens(const hg_state *s, const hg_action_text *t)
+{
+	if (t->ntoks == 0 || !t->text || !text_is_ascii(t->text))
+		return NULL;
+	int seat = find_seat(s, t->seat ? t->seat : "");
+	if (seat < 0)
+		return NULL;
+	if (t->ntoks > MAX_TOKENS)
+		return NULL;
+	reader r;
+	r.s = s;
+	r.tok = t->toks;
+	r.n = t->ntoks;
+	r.i = 1;
+	memset(r.word, W_UNSET, r.n);
+	const char *first = t->toks[0].text;
+	int kind = -1;
+	switch (*first | 0x20) {
+	case 'a':
+		kind = word_is(first, "attack") ? CK_ACT_ATTACK : -1;
+		break;
+	case 'd':
+		kind = word_is(first, "draw") ? CK_ACT_DRAW :
+		       word_is(first, "discard") ? CK_ACT_DISCARD : -1;
+		break;
+	case 'i':
+		kind = word_is(first, "incursion") ? CK_ACT_INCURSION : -1;
+		break;
+	case 'p':
+		kind = word_is(first, "pass") ? CK_ACT_PASS :
+		       word_is(first, "play") ? CK_ACT_PLAY : -1;
+		break;
+	case 'r':
+		kind = word_is(first, "reveal") ? CK_ACT_REVEAL : -1;
+		break;
+	}
+	if (kind < 0)
+		return NULL;
+	hg_action *a = ck_action_new((ck_kind)kind, seat);
+	r.a = a;
+	r.room = NULL;
+	r.used = 0;
+	r.cap = r.n * ROOM_PER_TOKEN;
+	int rc = -1;
+	switch (a->kind) {
+	case CK_ACT_DRAW:
+		rc = read_draw(&r, a);
+		break;
+	case CK_ACT_PASS:
+		a->end = accept(&r, W_END);
+		rc = 0;
+		break;
+	case CK_ACT_DISCARD:
+		if (next_item(&r, &a->discard)) {
+			r.i++;
+			rc = 0;
+		}
+		break;
+	case CK_ACT_INCURSION:
+		rc = read_incursion(&r, a);
+		break;
+	case CK_ACT_PLAY:
+		rc = read_play(&r, a);
+		break;
+	case CK_ACT_ATTACK:
+		r.i = 0;
+		rc = read_attack(&r, &a->attack);
+		break;
+	case CK_ACT_REVEAL:
+		rc = read_reveal(&r, a);
+		break;
+	}
+	if (rc != 0 || r.i != r.n) {
+		ck_free_action(a);
+		return NULL;
+	}
+	a->pos = t->pos;
+	a->seat_pos = t->seat_pos.line ? t->seat_pos : t->pos;
+	return a;
+}

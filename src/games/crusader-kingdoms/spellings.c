@@ -1,0 +1,123 @@
+/* spellings.c - Crusader Kingdoms: the canonical ids as records spell
+ * them, for the action parser.
+ *
+ * Every name in every action is looked up, and `herald fmt` (and herald
+ * gen) write the canonical ids, already folded: "tropa-2", "homs",
+ * "damasco".  hg_names_find folds the word and hashes it for each lookup;
+ * a word spelled exactly as one of these ids is found here by a few
+ * string comparisons instead (a binary search over the ids, sorted, among
+ * those that begin with the word's first byte).
+ * Only ids whose folded form is plain ASCII are kept: a word equal to one
+ * of them folds to itself (ASCII folds by lowering case, and the id has
+ * no capitals), so hg_names_find would give it the very values stored
+ * here, which were read from the tables themselves.  Any other spelling
+ * (an alias, capitals, accents) goes on to hg_names_find.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ck.h"
+
+static int is_ascii(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s >= 0x80)
+			return 0;
+	return 1;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	const ck_spelling *x = a, *y = b;
+	return strcmp(x->name, y->name);
+}
+
+void hg_ck_spellings_build(ck_spellings *sp, const char *const *ids, int nids,
+			   const hg_names *const *tables, int ntables)
+{
+	memset(sp, 0, sizeof *sp);
+	if (nids <= 0)
+		return;
+	sp->v = hg_xcalloc((size_t)nids, sizeof *sp->v);
+	for (int i = 0; i < nids; i++) {
+		char *f = hg_name_fold(ids[i]);
+		ck_spelling *e = &sp->v[sp->n];
+		int found = 0;
+		for (int t = 0; t < CK_NRELIGIONS; t++) {
+			e->value[t] = t < ntables ? hg_names_find(tables[t], f) : -1;
+			found |= e->value[t] >= 0;
+		}
+		int dup = 0;
+		for (int k = 0; k < sp->n; k++)
+			dup |= strcmp(sp->v[k].name, f) == 0;
+		if (!found || dup || !is_ascii(f)) {
+			free(f);
+			continue;
+		}
+		e->name = f;
+		sp->n++;
+	}
+	qsort(sp->v, (size_t)sp->n, sizeof *sp->v, by_name);
+	/* sorted by their bytes, the names that begin alike sit together */
+	for (int c = 0, i = 0; c <= 256; c++) {
+		while (i < sp->n && (unsigned char)sp->v[i].name[0] < c)
+			i++;
+		sp->first[c] = (short)i;
+	}
+}
+
+void hg_ck_spellings_free(ck_spellings *sp)
+{
+	for (int i = 0; i < sp->n; i++)
+		free(sp->v[i].name);
+	free(sp->v);
+	memset(sp, 0, sizeof *sp);
+}
+
+const ck_spelling *hg_ck_spelling_find(const ck_spellings *sp, const char *word)
+{
+	unsigned char first = (unsigned char)word[0];
+	int lo = sp->first[first], hi = sp->first[first + 1];
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		int c = strcmp(word, sp->v[mid].name);
+		if (c == 0)
+			return &sp->v[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+/* The ids of each map's areas, of each scenario's factions, and of the
+ * cards of both decks (a card id may name a card in each deck). */
+void ck_spellings_load(hg_gdata *g)
+{
+	const char *ids[CK_MAX_AREAS + 2 * CK_MAX_CARDS];
+	for (int i = 0; i < g->nmaps; i++) {
+		ck_map *m = &g->maps[i];
+		int n = 0;
+		for (int a = 0; a < m->nareas && n < CK_MAX_AREAS; a++)
+			ids[n++] = m->areas[a].id;
+		const hg_names *t[] = { m->names };
+		hg_ck_spellings_build(&m->spell, ids, n, t, 1);
+	}
+	for (int i = 0; i < g->nscenarios; i++) {
+		ck_scenario *sc = &g->scenarios[i];
+		int n = 0;
+		for (int f = 0; f < sc->nfactions && n < CK_MAX_SIDES; f++)
+			ids[n++] = sc->factions[f].id;
+		const hg_names *t[] = { sc->seats };
+		hg_ck_spellings_build(&sc->spell, ids, n, t, 1);
+	}
+	int n = 0;
+	for (int r = 0; r < CK_NRELIGIONS; r++)
+		for (int c = 0; c < g->decks[r].ncards && c < CK_MAX_CARDS; c++)
+			ids[n++] = g->decks[r].cards[c].id;
+	const hg_names *t[] = { g->decks[0].names, g->decks[1].names };
+	hg_ck_spellings_build(&g->card_spell, ids, n, t, CK_NRELIGIONS);
+}
