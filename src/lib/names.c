@@ -22,6 +22,9 @@ typedef struct trie_node {
 	uint32_t sibling;	/* next child of the same parent, 0: none */
 	int value;		/* the name ending here, -1: none */
 	unsigned char byte;
+	uint32_t names;		/* names ending here or below */
+	const char *only;	/* when names is 1: that name, folded */
+	int only_value;
 } trie_node;
 
 struct hg_names {
@@ -53,7 +56,18 @@ static uint32_t trie_new_node(hg_names *t, unsigned char b)
 	return (uint32_t)t->nnodes++;
 }
 
-/* Adds the folded name f with its value (f is not in the trie yet). */
+/* Counts the folded name f (owned by the table) in node `at`. */
+static void trie_count(hg_names *t, uint32_t at, const char *f, int value)
+{
+	trie_node *nd = &t->node[at];
+	if (nd->names++ == 0) {
+		nd->only = f;
+		nd->only_value = value;
+	}
+}
+
+/* Adds the folded name f with its value (f is not in the trie yet; the
+ * table keeps it as long as the trie). */
 static void trie_insert(hg_names *t, const char *f, int value)
 {
 	if (t->nnodes == 0)
@@ -75,6 +89,7 @@ static void trie_insert(hg_names *t, const char *f, int value)
 			}
 		}
 		at = c;
+		trie_count(t, at, f, value);
 	}
 	t->node[at].value = value;
 }
@@ -130,33 +145,58 @@ int hg_names_add(hg_names *t, const char *name, int value, int *clash)
 	return 0;
 }
 
+/* The value of the name below node `at`, reached by `depth` folded bytes,
+ * that goes on as `rest` (folded). */
+static int find_folded(const hg_names *t, uint32_t at, size_t depth, const char *rest)
+{
+	for (const unsigned char *q = (const unsigned char *)rest;; q++, depth++) {
+		const trie_node *nd = &t->node[at];
+		if (at && nd->names == 1)
+			return strcmp(nd->only + depth, (const char *)q) == 0 ? nd->only_value : -1;
+		if (!*q)
+			return nd->value;
+		if (!(at = trie_child(t, at, *q)))
+			return -1;
+	}
+}
+
 int hg_names_find(const hg_names *t, const char *name)
 {
 	if (t->nnodes == 0)
 		return -1;
-	/* ASCII folds byte for byte (hg_name_fold_to): fold as we walk, and
-	 * fold the rest properly from the first byte that is not ASCII. */
+	/* ASCII folds byte for byte (hg_name_fold_to): fold as we walk.  Once
+	 * one name is left below, compare the rest with it as a string.  From
+	 * the first byte that is not ASCII, fold the rest properly. */
 	const unsigned char *p = (const unsigned char *)name;
 	uint32_t at = 0;
-	for (; *p && *p < 0x80; p++) {
+	size_t depth = 0;
+	for (; *p < 0x80; p++, depth++) {
+		const trie_node *nd = &t->node[at];
+		if (at && nd->names == 1) {
+			const unsigned char *o = (const unsigned char *)nd->only + depth;
+			for (; *p && *p < 0x80; p++, o++, depth++) {
+				unsigned char b = *p >= 'A' && *p <= 'Z' ? (unsigned char)(*p + 32) : *p;
+				if (b != *o)
+					return -1;
+			}
+			if (!*p)
+				return *o ? -1 : nd->only_value;
+			break;	/* not ASCII: the rest is folded below */
+		}
+		if (!*p)
+			return nd->value;
 		unsigned char b = *p >= 'A' && *p <= 'Z' ? (unsigned char)(*p + 32) : *p;
 		if (!(at = trie_child(t, at, b)))
 			return -1;
 	}
-	if (*p) {
-		char buf[128];
-		char *f = buf;
-		if (hg_name_fold_to((const char *)p, buf, sizeof buf) >= sizeof buf)
-			f = hg_name_fold((const char *)p);
-		int found = 1;
-		for (const unsigned char *q = (const unsigned char *)f; *q && found; q++)
-			found = (at = trie_child(t, at, *q)) != 0;
-		if (f != buf)
-			free(f);
-		if (!found)
-			return -1;
-	}
-	return t->node[at].value;
+	char buf[128];
+	char *f = buf;
+	if (hg_name_fold_to((const char *)p, buf, sizeof buf) >= sizeof buf)
+		f = hg_name_fold((const char *)p);
+	int r = find_folded(t, at, depth, f);
+	if (f != buf)
+		free(f);
+	return r;
 }
 
 static size_t edit_distance(const char *a, const char *b)
