@@ -1302,8 +1302,17 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 		/* Look ahead from q (the current character, at `at`) without
 		 * moving: the blanks, then one plain body token. */
 		plain_pos tp = at;
-		const unsigned char *t = plain_blanks(lx, q, lim, &tp);
-		if (!t || *t >= 0x80)
+		const unsigned char *t;
+		if (q[0] == ' ' && q + 1 < lim && q[1] > ' ') {
+			/* one blank, the common case */
+			t = q + 1;
+			tp.col++;
+			tp.line_bytes++;
+			tp.game_bytes++;
+		} else if (!(t = plain_blanks(lx, q, lim, &tp))) {
+			break;
+		}
+		if (*t >= 0x80)
 			break;
 		const unsigned char *r;
 		hg_atok_kind kind;
