@@ -242,8 +242,10 @@ int hg_lexer_game_abandoned(const hg_lexer *lx)
 
 enum { C_WORD = 1, C_PUNCT = 2, C_SPACE = 4, C_DIGIT = 8 };
 
-/* Classes of the ASCII characters (hgn.ebnf, Part 0 and punctuation). */
-static const unsigned char ascii_class[128] = {
+/* Classes of the ASCII characters (hgn.ebnf, Part 0 and punctuation);
+ * bytes from 0x80 up have none here, so a scan over ASCII needs no other
+ * test to stop at them. */
+static const unsigned char ascii_class[256] = {
 	['\t'] = C_SPACE, ['\r'] = C_SPACE, [' '] = C_SPACE,
 	['_'] = C_WORD, ['-'] = C_WORD, ['\''] = C_WORD, ['.'] = C_WORD, ['#'] = C_WORD,
 	['0'] = C_WORD | C_DIGIT, ['1'] = C_WORD | C_DIGIT, ['2'] = C_WORD | C_DIGIT,
@@ -1031,12 +1033,12 @@ static inline const unsigned char *plain_word(const unsigned char *q, const unsi
 		while (r < lim && *r >= '0' && *r <= '9')
 			r++;
 		*kind = HG_TK_NUMBER;
-		if (r < lim && *r < 0x80 && (ascii_class[*r] & C_WORD)) {
+		if (r < lim && (ascii_class[*r] & C_WORD)) {
 			*kind = HG_TK_WORD;
 			*dot = *r == '.';
 		}
 	}
-	while (r < lim && *r < 0x80 && (ascii_class[*r] & C_WORD))
+	while (r < lim && (ascii_class[*r] & C_WORD))
 		r++;
 	return r;
 }
