@@ -24,6 +24,10 @@ struct hg_arena *hg_arena_new(void);
 void *hg_arena_alloc(struct hg_arena *a, size_t size);
 void hg_arena_free(struct hg_arena *a);
 
+/* True when `word` is `lower` (written in small letters) in any case of
+ * its ASCII letters: the games' keywords, compared without folding. */
+int hg_ascii_caseless_eq(const char *word, const char *lower);
+
 /* Appends s in single quotes for a message: control characters escaped,
  * anything past 60 characters cut (at a character boundary) to "...". */
 void hg_quote(hg_buf *b, const char *s);

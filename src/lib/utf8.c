@@ -209,6 +209,18 @@ size_t hg_name_fold_to(const char *s, char *out, size_t size)
 	return n;
 }
 
+int hg_ascii_caseless_eq(const char *word, const char *lower)
+{
+	for (; *lower; word++, lower++) {
+		char c = *word;
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c + 32);
+		if (c != *lower)
+			return 0;
+	}
+	return *word == '\0';
+}
+
 int hg_name_eq(const char *a, const char *b)
 {
 	/* ASCII folds byte for byte: compare it in place, and decode only

@@ -77,18 +77,6 @@ static void *take_room(reader *r, size_t n, size_t size)
 	return r->room + at;
 }
 
-/* Is the ASCII word w equal, ignoring case, to `lower` (in lower case)? */
-static int word_is(const char *w, const char *lower)
-{
-	for (; *lower; w++, lower++) {
-		char c = *w;
-		if (c >= 'A' && c <= 'Z')
-			c = (char)(c + 32);
-		if (c != *lower)
-			return 0;
-	}
-	return *w == '\0';
-}
 
 /* Which keyword the token is (W_NAME: none), looked for among those that
  * begin with its first two letters (c | 0x20 lowers a capital and makes no
@@ -102,34 +90,35 @@ static int keyword_of(const hg_atok *t)
 		return W_NAME;
 	switch (PAIR(w[0] | 0x20, w[1] | 0x20)) {
 	case PAIR('a', 't'):
-		return word_is(w, "attack") ? W_ATTACK : word_is(w, "at") ? W_AT : W_NAME;
+		return hg_ascii_caseless_eq(w, "attack") ? W_ATTACK :
+		       hg_ascii_caseless_eq(w, "at") ? W_AT : W_NAME;
 	case PAIR('a', 'r'):
-		return word_is(w, "army") ? W_ARMY : W_NAME;
+		return hg_ascii_caseless_eq(w, "army") ? W_ARMY : W_NAME;
 	case PAIR('c', 'a'):
-		return word_is(w, "castle") ? W_CASTLE : W_NAME;
+		return hg_ascii_caseless_eq(w, "castle") ? W_CASTLE : W_NAME;
 	case PAIR('d', 'i'):
-		return word_is(w, "discards") ? W_DISCARDS :
-		       word_is(w, "discarded") ? W_DISCARDED : W_NAME;
+		return hg_ascii_caseless_eq(w, "discards") ? W_DISCARDS :
+		       hg_ascii_caseless_eq(w, "discarded") ? W_DISCARDED : W_NAME;
 	case PAIR('d', 'r'):
-		return word_is(w, "draws") ? W_DRAWS : W_NAME;
+		return hg_ascii_caseless_eq(w, "draws") ? W_DRAWS : W_NAME;
 	case PAIR('e', 'n'):
-		return word_is(w, "end") ? W_END : W_NAME;
+		return hg_ascii_caseless_eq(w, "end") ? W_END : W_NAME;
 	case PAIR('f', 'r'):
-		return word_is(w, "from") ? W_FROM : W_NAME;
+		return hg_ascii_caseless_eq(w, "from") ? W_FROM : W_NAME;
 	case PAIR('m', 'o'):
-		return word_is(w, "mod") ? W_MOD : W_NAME;
+		return hg_ascii_caseless_eq(w, "mod") ? W_MOD : W_NAME;
 	case PAIR('o', 'n'):
-		return word_is(w, "on") ? W_ON : W_NAME;
+		return hg_ascii_caseless_eq(w, "on") ? W_ON : W_NAME;
 	case PAIR('r', 'e'):
-		return word_is(w, "response") ? W_RESPONSE : W_NAME;
+		return hg_ascii_caseless_eq(w, "response") ? W_RESPONSE : W_NAME;
 	case PAIR('t', 'a'):
-		return word_is(w, "takes") ? W_TAKES : W_NAME;
+		return hg_ascii_caseless_eq(w, "takes") ? W_TAKES : W_NAME;
 	case PAIR('t', 'u'):
-		return word_is(w, "turn") ? W_TURN : W_NAME;
+		return hg_ascii_caseless_eq(w, "turn") ? W_TURN : W_NAME;
 	case PAIR('v', 's'):
-		return word_is(w, "vs") ? W_VS : W_NAME;
+		return hg_ascii_caseless_eq(w, "vs") ? W_VS : W_NAME;
 	case PAIR('w', 'i'):
-		return word_is(w, "with") ? W_WITH : W_NAME;
+		return hg_ascii_caseless_eq(w, "with") ? W_WITH : W_NAME;
 	}
 	return W_NAME;
 }
@@ -137,7 +126,7 @@ static int keyword_of(const hg_atok *t)
 /* Reads the word w (in lower case), no keyword, if it comes next. */
 static int accept_word(reader *r, const char *w)
 {
-	if (r->i < r->n && word_is(r->tok[r->i].text, w)) {
+	if (r->i < r->n && hg_ascii_caseless_eq(r->tok[r->i].text, w)) {
 		r->i++;
 		return 1;
 	}
@@ -390,9 +379,9 @@ static int read_responses(reader *r, ck_attack *a)
 		rp->seat = find_seat(r->s, t[1].text);
 		if (rp->seat < 0 || find_item(r, &t[2], &rp->card) != 0)
 			return -1;
-		if (word_is(t[3].text, "attack"))
+		if (hg_ascii_caseless_eq(t[3].text, "attack"))
 			rp->side = CK_SIDE_ATTACK;
-		else if (word_is(t[3].text, "defence") || word_is(t[3].text, "defense"))
+		else if (hg_ascii_caseless_eq(t[3].text, "defence") || hg_ascii_caseless_eq(t[3].text, "defense"))
 			rp->side = CK_SIDE_DEFENCE;
 		else
 			return -1;
@@ -627,21 +616,21 @@ hg_action *hg_ck_parse_tokens(const hg_state *s, const hg_action_text *t)
 	int kind = -1;
 	switch (*first | 0x20) {
 	case 'a':
-		kind = word_is(first, "attack") ? CK_ACT_ATTACK : -1;
+		kind = hg_ascii_caseless_eq(first, "attack") ? CK_ACT_ATTACK : -1;
 		break;
 	case 'd':
-		kind = word_is(first, "draw") ? CK_ACT_DRAW :
-		       word_is(first, "discard") ? CK_ACT_DISCARD : -1;
+		kind = hg_ascii_caseless_eq(first, "draw") ? CK_ACT_DRAW :
+		       hg_ascii_caseless_eq(first, "discard") ? CK_ACT_DISCARD : -1;
 		break;
 	case 'i':
-		kind = word_is(first, "incursion") ? CK_ACT_INCURSION : -1;
+		kind = hg_ascii_caseless_eq(first, "incursion") ? CK_ACT_INCURSION : -1;
 		break;
 	case 'p':
-		kind = word_is(first, "pass") ? CK_ACT_PASS :
-		       word_is(first, "play") ? CK_ACT_PLAY : -1;
+		kind = hg_ascii_caseless_eq(first, "pass") ? CK_ACT_PASS :
+		       hg_ascii_caseless_eq(first, "play") ? CK_ACT_PLAY : -1;
 		break;
 	case 'r':
-		kind = word_is(first, "reveal") ? CK_ACT_REVEAL : -1;
+		kind = hg_ascii_caseless_eq(first, "reveal") ? CK_ACT_REVEAL : -1;
 		break;
 	}
 	if (kind < 0)

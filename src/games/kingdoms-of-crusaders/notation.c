@@ -34,19 +34,6 @@ static const struct verb_word {
 	{ "claim", KOC_WIN }, { "claims", KOC_WIN },
 };
 
-/* Whether word, in ASCII, is `lower` in any case. */
-static int ascii_caseless_eq(const char *word, const char *lower)
-{
-	for (; *lower; word++, lower++) {
-		char c = *word;
-		if (c >= 'A' && c <= 'Z')
-			c = (char)(c + 32);
-		if (c != *lower)
-			return 0;
-	}
-	return *word == '\0';
-}
-
 /* The verb the first word names, or VERB_NONE.  *plain is set when the
  * word is a verb word in ASCII, in any case: it is then one of the
  * alternatives of that verb's pattern (compile_patterns lists the same
@@ -58,7 +45,7 @@ static int verb_of(const hg_action_text *t, int *plain)
 		return VERB_NONE;
 	const char *w = t->toks[0].text;
 	for (size_t i = 0; i < HG_ARRAY_LEN(verb_words); i++)
-		if (ascii_caseless_eq(w, verb_words[i].word)) {
+		if (hg_ascii_caseless_eq(w, verb_words[i].word)) {
 			*plain = 1;
 			return verb_words[i].verb;
 		}
