@@ -878,6 +878,265 @@ START_TEST(random_games_end_and_round_trip)
 }
 END_TEST
 
+/* ------------------------------------------------------------ words */
+/* enc_parse matches a plain action word by word and anything else with
+ * PCRE2 (notation.c, match_words): for the same match, the same action and
+ * diagnostics as the patterns alone.  Checked on the actions legal() offers
+ * in random games (as herald writes them, and with a word changed, dropped,
+ * added or recased, a verb turned Spanish) and on actions made of random
+ * words. */
+static void assert_same_pos(hg_pos a, hg_pos b, const char *what, const char *text)
+{
+	ck_assert_msg(a.line == b.line && a.col == b.col &&
+		      (a.file == b.file || (a.file && b.file && strcmp(a.file, b.file) == 0)),
+		      "'%s': %s at %u:%u, not %u:%u", text, what, a.line, a.col, b.line, b.col);
+}
+
+static void assert_same_item(const enc_item *a, const enc_item *b, const char *text)
+{
+	ck_assert_msg(a->kind == b->kind && a->group == b->group && a->stack == b->stack &&
+		      a->pos == b->pos && a->card == b->card && a->number == b->number &&
+		      a->inst == b->inst, "'%s': items differ", text);
+	assert_same_pos(a->where, b->where, "item", text);
+}
+
+static void assert_same_action(const hg_action *a, const hg_action *b, const char *text)
+{
+	ck_assert_msg(a->kind == b->kind && a->seat == b->seat && a->pile == b->pile &&
+		      a->card == b->card && a->visible == b->visible &&
+		      a->has_ref == b->has_ref && a->other == b->other && a->tgt == b->tgt &&
+		      a->army == b->army && a->src == b->src && a->src_card == b->src_card &&
+		      a->nitems == b->nitems && a->ngroups == b->ngroups &&
+		      a->nout == b->nout && a->has_outcome == b->has_outcome,
+		      "'%s': the actions differ", text);
+	assert_same_pos(a->pos, b->pos, "pos", text);
+	assert_same_pos(a->seat_pos, b->seat_pos, "seat_pos", text);
+	assert_same_pos(a->card_pos, b->card_pos, "card_pos", text);
+	assert_same_pos(a->other_pos, b->other_pos, "other_pos", text);
+	assert_same_pos(a->src_pos, b->src_pos, "src_pos", text);
+	assert_same_item(&a->ref, &b->ref, text);
+	assert_same_item(&a->ref2, &b->ref2, text);
+	for (int i = 0; i < a->nitems; i++)
+		assert_same_item(&a->items[i], &b->items[i], text);
+	for (int i = 0; i < a->nout; i++) {
+		const enc_outcome *x = &a->out[i], *y = &b->out[i];
+		ck_assert_msg(x->kind == y->kind && x->seat == y->seat && x->amount == y->amount,
+			      "'%s': outcomes differ", text);
+		assert_same_item(&x->item, &y->item, text);
+		assert_same_pos(x->where, y->where, "outcome", text);
+	}
+}
+
+static void assert_same_diags(const hg_diags *a, const hg_diags *b, const char *text)
+{
+	ck_assert_msg(a->n == b->n && a->nerrors == b->nerrors, "'%s': %zu diagnostics, not %zu",
+		      text, a->n, b->n);
+	for (size_t i = 0; i < a->n; i++) {
+		const hg_diag *x = &a->v[i], *y = &b->v[i];
+		ck_assert_msg(x->severity == y->severity && x->line == y->line &&
+			      x->col == y->col && strcmp(x->code, y->code) == 0 &&
+			      strcmp(x->message, y->message) == 0 && x->nnotes == y->nnotes,
+			      "'%s': '%s' is not '%s'", text, x->message, y->message);
+		for (size_t k = 0; k < x->nnotes; k++)
+			ck_assert_str_eq(x->notes[k], y->notes[k]);
+	}
+}
+
+typedef struct both_ways {
+	int matched;		/* texts a pattern matches */
+	int by_words;		/* of them, matched word by word */
+	int unmatched;		/* texts no pattern matches */
+	int parsed;		/* texts read into an action */
+} both_ways;
+
+/* Matches and parses "seat: body" both ways and compares. */
+static void parse_both_ways(const hg_state *s, const char *seat, const char *body,
+			    both_ways *n)
+{
+	hg_action_text t;
+	memset(&t, 0, sizeof t);
+	hg_diags dt;
+	hg_diags_init(&dt);
+	int rc = hg_action_text_set(&t, seat, body, (hg_pos){ "w.hgn", 4, 9 }, &dt);
+	hg_diags_free(&dt);
+	if (rc != 0) {
+		hg_action_text_free(&t);
+		return;
+	}
+	const char *text = t.text ? t.text : "";
+	hg_match mw, mp;
+	int w = hg_enc_match_words(s, &t, &mw);
+	int p = hg_enc_match_patterns(s, text, &mp);
+	if (w >= 0) {
+		ck_assert_msg(w == p, "'%s' matches pattern %d by words, %d by PCRE2", text, w, p);
+		ck_assert_msg(mw.subject == mp.subject && mw.ngroups == mp.ngroups,
+			      "'%s': %d groups by words, %d by PCRE2", text, mw.ngroups, mp.ngroups);
+		for (int g = 0; g < HG_MATCH_GROUPS; g++)
+			ck_assert_msg(mw.start[g] == mp.start[g] && mw.end[g] == mp.end[g],
+				      "'%s': group %d is %zu-%zu by words, %zu-%zu by PCRE2", text,
+				      g, mw.start[g], mw.end[g], mp.start[g], mp.end[g]);
+		n->by_words++;
+	}
+	if (p >= 0)
+		n->matched++;
+	else
+		n->unmatched++;
+	hg_diags da, db;
+	hg_diags_init(&da);
+	hg_diags_init(&db);
+	hg_action *a = hg_enc_class.parse(s, &t, &da);
+	hg_action *b = hg_enc_parse_by_patterns(s, &t, &db);
+	ck_assert_msg((a == NULL) == (b == NULL), "'%s: %s' parses one way only", seat, text);
+	if (a) {
+		assert_same_action(a, b, text);
+		n->parsed++;
+	}
+	assert_same_diags(&da, &db, text);
+	hg_enc_class.free_action(a);
+	hg_enc_class.free_action(b);
+	hg_diags_free(&da);
+	hg_diags_free(&db);
+	hg_action_text_free(&t);
+}
+
+/* Words for random and changed actions: stack references good and bad
+ * (the Kelvin sign and the long s are no letters), cards, keywords. */
+static const char *const some_words[] = {
+	"1", "2", "3", "4", "0", "12", "?", "a", "B", "z", "b.2", "C.10", "b.0", "a.00",
+	"a.99999999999", "a.", "a.x", "ab", "k", "\xe2\x84\xaa", "\xc5\xbf", "\xe2\x84\xaa.2",
+	"golem", "G\xc3\xb3lem", "GOLEM", "muro-espinoso", "centinela-del-alba", "lancero",
+	"torre-del-norte", "magia", "energia", "hidden", "visible", "oculta", "OCULTO",
+	"Visible", "tower", "Torre", "army", "ejercito", "ej\xc3\xa9rcito", "EJERCITO", ">",
+	"/", "=", ",", "+", "-3", "7", "nothing", "nada", "discard", "wear", "P1", "P2", "P3",
+	"ben", "Ana", "x", "draw", "use", "\xc3\xa9", "#1",
+};
+
+static const char *const some_verbs[] = {
+	"setup", "preparar", "draw", "robar", "put", "bajar", "show", "mostrar", "take",
+	"tomar", "move", "mover", "use", "usar", "pass", "pasar", "war", "guerra", "defend",
+	"defender", "yield", "invadir", "army", "ejercito", "ej\xc3\xa9rcito", "reveal",
+	"revelar", "fight", "batalla", "batallar", "target", "objetivo", "retarget",
+	"cambiar", "force", "obligar", "regroup", "withdraw", "reagrupar", "retirar", "end",
+	"fin", "DRAW", "Show", "tAkE", "ta\xe2\x84\xaa" "e", "drawx", "dra", "en", "re",
+	"bat", "ejerc", "?", "1", "/",
+};
+
+/* One of the words of `body` (split at spaces) changed, dropped, added,
+ * recased, or the verb given in Spanish, into out. */
+static void change_action(hg_prng *r, const char *body, char *out, size_t size)
+{
+	char copy[256];
+	snprintf(copy, sizeof copy, "%s", body);
+	const char *w[40];
+	size_t n = 0;
+	for (char *tok = strtok(copy, " "); tok && n + 1 < HG_ARRAY_LEN(w); tok = strtok(NULL, " "))
+		w[n++] = tok;
+	char recased[64] = "";
+	size_t k = n ? hg_prng_below(r, (uint32_t)n) : 0;
+	switch (hg_prng_below(r, 5)) {
+	case 0:
+		if (n)
+			w[k] = some_words[hg_prng_below(r, HG_ARRAY_LEN(some_words))];
+		break;
+	case 1:
+		if (n) {
+			memmove(w + k, w + k + 1, (n - k - 1) * sizeof w[0]);
+			n--;
+		}
+		break;
+	case 2:
+		k = hg_prng_below(r, (uint32_t)n + 1);
+		memmove(w + k + 1, w + k, (n - k) * sizeof w[0]);
+		w[k] = some_words[hg_prng_below(r, HG_ARRAY_LEN(some_words))];
+		n++;
+		break;
+	case 3:
+		if (n) {
+			snprintf(recased, sizeof recased, "%s", w[k]);
+			for (char *c = recased; *c; c++)
+				if (hg_prng_below(r, 2))
+					*c = (char)(*c >= 'a' && *c <= 'z' ? *c - 32 :
+						    *c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
+			w[k] = recased;
+		}
+		break;
+	default:
+		if (n)
+			w[0] = some_verbs[hg_prng_below(r, HG_ARRAY_LEN(some_verbs))];
+		break;
+	}
+	size_t len = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < n && len < size; i++)
+		len += (size_t)snprintf(out + len, size - len, "%s%s", i ? " " : "", w[i]);
+}
+
+START_TEST(words_match_as_the_patterns_do)
+{
+	static const char *const players[] = {
+		"Players", "Ana; Ben", "Deck1", "aurora-vanguardia", "Deck2", "ocaso-sombras",
+		"Seed", "words", NULL
+	};
+	static const char *const seats[] = { "P1", "P2", "ana", "BEN", "P3", "Cy" };
+	hg_prng r;
+	hg_prng_seed(&r, "enc-words");
+	both_ways well = { 0 }, changed = { 0 };
+	hg_buf seat, body;
+	hg_buf_init(&seat);
+	hg_buf_init(&body);
+	char text[512];
+	for (int round = 0; round < 6; round++) {
+		game g;
+		game_open(&g, players);
+		ck_assert_ptr_nonnull(g.st);
+		while (!hg_enc_class.result(g.st)) {
+			hg_action_list l = { 0 };
+			hg_enc_class.legal(g.st, &l);
+			ck_assert_uint_gt(l.n, 0);
+			for (int k = 0; k < 3; k++) {
+				hg_action *a = l.v[hg_prng_below(&r, (uint32_t)l.n)];
+				hg_buf_clear(&seat);
+				hg_buf_clear(&body);
+				hg_enc_class.format(g.st, a, &seat, &body);
+				parse_both_ways(g.st, seat.data, body.data, &well);
+				change_action(&r, body.data, text, sizeof text);
+				parse_both_ways(g.st, seats[hg_prng_below(&r, HG_ARRAY_LEN(seats))],
+						text, &changed);
+			}
+			hg_action *pick = l.v[hg_prng_below(&r, (uint32_t)l.n)];
+			hg_diags_clear(&g.d);
+			ck_assert_int_eq(hg_enc_class.apply(g.st, pick, &g.d), 0);
+			for (size_t i = 0; i < l.n; i++)
+				hg_enc_class.free_action(l.v[i]);
+			free(l.v);
+		}
+		/* Actions of random words after a verb. */
+		for (int i = 0; i < 3000; i++) {
+			size_t len = (size_t)snprintf(text, sizeof text, "%s",
+						      some_verbs[hg_prng_below(&r, HG_ARRAY_LEN(some_verbs))]);
+			for (uint32_t n = hg_prng_below(&r, 6); n > 0; n--)
+				len += (size_t)snprintf(text + len, sizeof text - len, " %s",
+							some_words[hg_prng_below(&r, HG_ARRAY_LEN(some_words))]);
+			parse_both_ways(g.st, seats[hg_prng_below(&r, HG_ARRAY_LEN(seats))], text,
+					&changed);
+		}
+		game_close(&g);
+	}
+	hg_buf_free(&seat);
+	hg_buf_free(&body);
+	/* Every action herald writes is plain but for accents, and read word
+	 * by word; of the others, enough match, fail and parse to count. */
+	ck_assert_int_gt(well.matched, 2000);
+	ck_assert_int_eq(well.unmatched, 0);
+	ck_assert_int_ge(well.by_words * 100, well.matched * 95);
+	ck_assert_int_gt(changed.matched, 2500);
+	ck_assert_int_gt(changed.by_words, changed.matched / 2);
+	ck_assert_int_gt(changed.unmatched, 10000);
+	ck_assert_int_gt(changed.parsed, 1000);
+	ck_assert_int_gt(changed.matched - changed.by_words, 150);
+}
+END_TEST
+
 START_TEST(generated_tags_set_up)
 {
 	hg_datapath path;
@@ -929,6 +1188,10 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, discard_two_with_one_card_on_the_table);
 	tcase_add_test(tc, worked_examples);
 	tcase_add_loop_test(tc, spellings_parse_and_format, 0, (int)HG_ARRAY_LEN(spellings));
+	suite_add_tcase(s, tc);
+	tc = tcase_create("notation");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, words_match_as_the_patterns_do);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("random");
 	tcase_set_timeout(tc, 300);

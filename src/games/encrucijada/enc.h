@@ -682,6 +682,14 @@ static inline int enc_alive(const hg_state *s, int seat)
 enc_patterns *enc_patterns_new(void);
 void enc_patterns_free(enc_patterns *p);
 hg_action *enc_parse(const hg_state *s, const hg_action_text *t, hg_diags *d);
+/* enc_parse matches a plain text word by word (hg_enc_match_words) and
+ * any other with the PCRE2 patterns (hg_enc_match_patterns): the same
+ * match, so the same action and diagnostics as hg_enc_parse_by_patterns,
+ * which uses the patterns alone (test-enc.c compares them).  The match
+ * functions return the pattern matched, or -1 (by words: left to PCRE2). */
+hg_action *hg_enc_parse_by_patterns(const hg_state *s, const hg_action_text *t, hg_diags *d);
+int hg_enc_match_words(const hg_state *s, const hg_action_text *t, hg_match *m);
+int hg_enc_match_patterns(const hg_state *s, const char *text, hg_match *m);
 void enc_format(const hg_state *s, const hg_action *a, hg_buf *seat, hg_buf *body);
 void enc_format_item(const hg_state *s, const enc_item *it, hg_buf *b);
 void enc_format_ref(const enc_item *ref, hg_buf *b);

@@ -1,5 +1,6 @@
 /* notation.c - Encrucijada's action syntax (grammar/encrucijada.ebnf): the
- * body of each action is matched with PCRE2 patterns compiled at load, and
+ * body of each action is matched with PCRE2 patterns compiled at load (a
+ * plain ASCII one word by word, to the same match: match_words), and
  * written back canonically (English verbs, card ids, seats P1 ... P6).
  * Spanish verbs are accepted as aliases.  Parsing consults only the set-up
  * (seats, card pool), never the position. */
@@ -46,6 +47,9 @@ static const char *const sources[P_COUNT] = {
 	[P_REF] = REF,
 };
 
+/* Room for the longest verb match_words knows ("reagrupar") and its NUL. */
+#define VERB_MAX 12
+
 struct enc_patterns {
 	hg_pattern *p[P_COUNT];
 	/* The first two letters of each action pattern's verbs, lowercase,
@@ -59,6 +63,15 @@ struct enc_patterns {
 	/* The same as a table: by the two letters, the patterns (bits by
 	 * index) that may_begin allows. */
 	uint32_t begins[26][26];
+	/* The action patterns' verbs that are plain ASCII words, lowercase,
+	 * and by their first two letters the verbs (bits by index) that begin
+	 * so: match_words reads an action's first word against them. */
+	struct verb {
+		char word[VERB_MAX];
+		unsigned char len, pattern;
+	} verb[64];
+	int nverbs;
+	uint64_t verbs_by_pair[26][26];
 };
 _Static_assert(P_REF <= 32, "enc_patterns.begins holds a bit per action pattern");
 
@@ -85,6 +98,33 @@ static void verb_initials(const char *src, char *out, size_t size)
 	out[n] = '\0';
 }
 
+/* The verbs of pattern i that are ASCII letters only, into ps->verb:
+ * "ej[eé]rcito" is left out, and an action that begins with it (as
+ * "ejercito" or "ejército") is matched by PCRE2. */
+static void verb_words(enc_patterns *ps, int i)
+{
+	const char *src = sources[i], *v = src + 3, *end = strchr(src, ')');
+	while (v < end) {
+		size_t len = strcspn(v, "|)");
+		int plain = 1;
+		for (size_t k = 0; k < len; k++)
+			plain &= ascii_lower(v[k]) == (v[k] | 0x20);
+		if (plain) {
+			if (len >= VERB_MAX || ps->nverbs >= (int)HG_ARRAY_LEN(ps->verb))
+				abort();	/* enc_patterns.verb is too small */
+			struct verb *vb = &ps->verb[ps->nverbs];
+			for (size_t k = 0; k < len; k++)
+				vb->word[k] = (char)ascii_lower(v[k]);
+			vb->len = (unsigned char)len;
+			vb->pattern = (unsigned char)i;
+			ps->verbs_by_pair[vb->word[0] - 'a'][vb->word[1] - 'a'] |=
+				(uint64_t)1 << ps->nverbs;
+			ps->nverbs++;
+		}
+		v += len + 1;
+	}
+}
+
 /* Can an action beginning with the letters a, b match pattern i? */
 static int may_begin(const enc_patterns *ps, int i, int a, int b)
 {
@@ -99,8 +139,10 @@ enc_patterns *enc_patterns_new(void)
 	enc_patterns *ps = hg_xcalloc(1, sizeof *ps);
 	for (int i = 0; i < P_COUNT; i++)
 		ps->p[i] = hg_pattern_new(sources[i]);
-	for (int i = 0; i < P_REF; i++)
+	for (int i = 0; i < P_REF; i++) {
 		verb_initials(sources[i], ps->initials[i], sizeof ps->initials[i]);
+		verb_words(ps, i);
+	}
 	for (int a = 0; a < 26; a++)
 		for (int b = 0; b < 26; b++)
 			for (int i = 0; i < P_REF; i++)
@@ -116,6 +158,262 @@ void enc_patterns_free(enc_patterns *ps)
 	for (int i = 0; i < P_COUNT; i++)
 		hg_pattern_free(ps->p[i]);
 	free(ps);
+}
+
+/* ------------------------------------------------------------ words */
+/* Most actions are plain ASCII.  In such a text (the tokens joined by
+ * single spaces) every element of the patterns takes whole words - a verb,
+ * a keyword, \S+, a stack letter [a-zA-Z] with its position, '>' - and
+ * caseless matching is ASCII case, so which pattern matches and what its
+ * groups hold can be read word by word, as here, for the price of a look
+ * at the first words instead of a PCRE2 match.  The verbs select the
+ * pattern: no two patterns share a verb, and a verb is the whole first
+ * word.
+ *
+ * This reading only ever finds a match: a text that is not plain ASCII,
+ * a verb it does not know (ejercito) or words in a shape its pattern does
+ * not take are left to PCRE2 (-1), which then finds the match or says
+ * that the action is none.  A match found here holds the groups PCRE2
+ * would give (hg_match: unset groups (size_t)-1, ngroups one past the
+ * last set group); test-enc.c checks that on many texts. */
+
+/* The words a shape reads; a longer action is read only up to the groups
+ * that take the rest (setup's cards, use's choices). */
+#define MAX_WORDS 4
+
+typedef struct words {
+	const char *text;
+	size_t n;			/* words (tokens) in the text */
+	size_t start[MAX_WORDS], end[MAX_WORDS];
+	size_t len;			/* of the text */
+} words;
+
+/* No byte of s[0..n) is above 0x7f (eight bytes at a time). */
+static int is_ascii(const char *s, size_t n)
+{
+	size_t i = 0;
+	uint64_t any = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, s + i, sizeof w);
+		any |= w;
+	}
+	for (; i < n; i++)
+		any |= (unsigned char)s[i];
+	return (any & UINT64_C(0x8080808080808080)) == 0;
+}
+
+/* The words of a plain text: its tokens (a token holds no space and no
+ * control character, and the text is the tokens joined by single spaces,
+ * hg_action_text); 0, or -1 for a text that is not plain ASCII. */
+static int plain_words(const hg_action_text *t, words *w)
+{
+	if (t->ntoks == 0 || !t->text)
+		return -1;
+	w->text = t->text;
+	w->len = strlen(t->text);
+	if (!is_ascii(w->text, w->len))
+		return -1;
+	w->n = t->ntoks;
+	for (size_t k = 0; k < w->n && k < MAX_WORDS; k++) {
+		w->start[k] = t->toks[k].off;
+		w->end[k] = k + 1 < w->n ? t->toks[k + 1].off - 1 : w->len;
+	}
+	return 0;
+}
+
+/* Is word k the word `lower` (lowercase letters), ignoring case?  For a
+ * small letter l, (c | 0x20) == l holds for l and its capital only. */
+static int word_is(const words *w, size_t k, const char *lower)
+{
+	const char *p = w->text + w->start[k];
+	size_t len = w->end[k] - w->start[k], i = 0;
+	for (; i < len; i++)
+		if (!lower[i] || (p[i] | 0x20) != lower[i])
+			return 0;
+	return lower[i] == '\0';
+}
+
+/* Is word k the one character c? */
+static int word_is_char(const words *w, size_t k, char c)
+{
+	return w->end[k] - w->start[k] == 1 && w->text[w->start[k]] == c;
+}
+
+/* LETTER: one ASCII letter, whatever its case. */
+static int word_is_letter(const words *w, size_t k)
+{
+	return w->end[k] - w->start[k] == 1 && ascii_lower(w->text[w->start[k]]) >= 0;
+}
+
+/* REF: a letter, then nothing or '.' and one or more digits. */
+static int word_is_ref(const words *w, size_t k)
+{
+	const char *p = w->text + w->start[k], *end = w->text + w->end[k];
+	if (ascii_lower(*p) < 0)
+		return 0;
+	if (++p == end)
+		return 1;
+	if (*p != '.' || ++p == end)
+		return 0;
+	for (; p < end; p++)
+		if (*p < '0' || *p > '9')
+			return 0;
+	return 1;
+}
+
+/* Group g holds word k, or text from `start` to the end. */
+static void group_word(hg_match *m, const words *w, int g, size_t k)
+{
+	m->start[g] = w->start[k];
+	m->end[g] = w->end[k];
+	m->ngroups = g + 1;
+}
+
+static void group_rest(hg_match *m, const words *w, int g, size_t start)
+{
+	m->start[g] = start;
+	m->end[g] = w->len;
+	m->ngroups = g + 1;
+}
+
+/* Which pattern's verb word 0 is, or -1: among the verbs that begin with
+ * its first two letters. */
+static int verb_of(const enc_patterns *ps, const words *w)
+{
+	int a = ascii_lower(w->text[0]), b = ascii_lower(w->text[1]);
+	if (a < 0 || b < 0)
+		return -1;
+	for (uint64_t try = ps->verbs_by_pair[a - 'a'][b - 'a']; try; try &= try - 1) {
+		const struct verb *v = &ps->verb[enc_set_first(try)];
+		if (v->len == w->end[0] && word_is(w, 0, v->word))
+			return v->pattern;
+	}
+	return -1;
+}
+
+/* The pattern a plain text matches, and its groups in m, read from its
+ * words (sources[] above, clause by clause); -1: left to PCRE2. */
+static int match_words(const enc_patterns *ps, const hg_action_text *t, hg_match *m)
+{
+	words w;
+	if (plain_words(t, &w) != 0)
+		return -1;
+	const char *text = w.text;
+	int which = verb_of(ps, &w);
+	if (which < 0)
+		return -1;
+	memset(m->start, 0xff, sizeof m->start);
+	memset(m->end, 0xff, sizeof m->end);
+	m->subject = text;
+	m->ngroups = 1;
+	m->start[0] = 0;
+	m->end[0] = w.len;
+	size_t n = w.n;
+	int ok = 0;
+	switch (which) {
+	case P_SETUP:		/* verb [123] {\S+} */
+	case P_DRAW:		/* verb [123] [\S+] */
+		ok = n >= 2 && (which == P_SETUP || n <= 3) &&
+		     w.end[1] - w.start[1] == 1 && text[w.start[1]] >= '1' &&
+		     text[w.start[1]] <= '3';
+		if (!ok)
+			break;
+		group_word(m, &w, 1, 1);
+		if (which == P_SETUP)
+			group_rest(m, &w, 2, w.end[1]);
+		else if (n == 3)
+			group_word(m, &w, 2, 2);
+		break;
+	case P_PUT:		/* verb \S+ (hidden|visible|oculta|oculto) [REF] */
+		ok = (n == 3 || (n == 4 && word_is_ref(&w, 3))) &&
+		     (word_is(&w, 2, "hidden") || word_is(&w, 2, "visible") ||
+		      word_is(&w, 2, "oculta") || word_is(&w, 2, "oculto"));
+		if (!ok)
+			break;
+		group_word(m, &w, 1, 1);
+		group_word(m, &w, 2, 2);
+		if (n == 4)
+			group_word(m, &w, 3, 3);
+		break;
+	case P_SHOW:		/* verb REF [\S+] */
+	case P_TAKE:
+		ok = (n == 2 || n == 3) && word_is_ref(&w, 1);
+		if (!ok)
+			break;
+		group_word(m, &w, 1, 1);
+		if (n == 3)
+			group_word(m, &w, 2, 2);
+		break;
+	case P_MOVE:		/* verb REF REF */
+		ok = n == 3 && word_is_ref(&w, 1) && word_is_ref(&w, 2);
+		if (!ok)
+			break;
+		group_word(m, &w, 1, 1);
+		group_word(m, &w, 2, 2);
+		break;
+	case P_USE:		/* verb \S+ [> \S+] (.*): '>' with no word after is rest */
+		ok = n >= 2;
+		if (!ok)
+			break;
+		group_word(m, &w, 1, 1);
+		if (n >= 4 && word_is_char(&w, 2, '>')) {
+			group_word(m, &w, 2, 3);
+			group_rest(m, &w, 3, w.end[3]);
+		} else {
+			group_rest(m, &w, 3, w.end[1]);
+		}
+		break;
+	case P_PASS:		/* the verb alone */
+	case P_DEFEND:
+	case P_YIELD:
+	case P_FIGHT:
+	case P_REGROUP:
+	case P_END:
+		ok = n == 1;
+		break;
+	case P_WAR:		/* verb \S+ */
+	case P_RETARGET:
+		ok = n == 2;
+		if (ok)
+			group_word(m, &w, 1, 1);
+		break;
+	case P_ARMY:		/* verb LETTER */
+		ok = n == 2 && word_is_letter(&w, 1);
+		if (ok)
+			group_word(m, &w, 1, 1);
+		break;
+	case P_REVEAL:		/* verb [\S+] */
+		ok = n <= 2;
+		if (ok && n == 2)
+			group_word(m, &w, 1, 1);
+		break;
+	case P_TARGET:		/* verb (tower|torre) | army LETTER | \S+ */
+		if (n == 2) {
+			ok = 1;
+			group_word(m, &w, word_is(&w, 1, "tower") || word_is(&w, 1, "torre") ? 1 : 3, 1);
+		} else if (n == 3) {
+			/* "ejército" is not plain: that spelling goes to PCRE2 */
+			ok = (word_is(&w, 1, "army") || word_is(&w, 1, "ejercito")) &&
+			     word_is_letter(&w, 2);
+			if (ok)
+				group_word(m, &w, 2, 2);
+		}
+		break;
+	case P_FORCE:		/* verb REF [\S+] | \S+ */
+		if (n == 2) {
+			ok = 1;
+			group_word(m, &w, word_is_ref(&w, 1) ? 1 : 3, 1);
+		} else if (n == 3) {
+			ok = word_is_ref(&w, 1);
+			if (ok) {
+				group_word(m, &w, 1, 1);
+				group_word(m, &w, 2, 2);
+			}
+		}
+		break;
+	}
+	return ok ? which : -1;
 }
 
 /* An action with room for `items` items and `outs` outcome parts after it
@@ -661,7 +959,35 @@ static hg_action *parse_body(pctx *c, int which, int seat)
 	return a;
 }
 
-hg_action *enc_parse(const hg_state *s, const hg_action_text *t, hg_diags *d)
+/* The pattern an action's text matches (-1: none) and its groups, with
+ * PCRE2: an action that begins with two ASCII letters is tried only
+ * against the patterns with a verb that begins so (enc_patterns.initials). */
+static int match_patterns(const enc_patterns *pat, const char *text, hg_match *m)
+{
+	int a = ascii_lower(text[0]), b = a < 0 ? -1 : ascii_lower(text[1]);
+	uint32_t try = b < 0 ? ((uint32_t)1 << P_REF) - 1 : pat->begins[a - 'a'][b - 'a'];
+	for (; try; try &= try - 1) {
+		int i = enc_set_first(try);
+		if (hg_pattern_match(pat->p[i], text, m))
+			return i;
+	}
+	return -1;
+}
+
+int hg_enc_match_words(const hg_state *s, const hg_action_text *t, hg_match *m)
+{
+	return match_words(s->data->pat, t, m);
+}
+
+int hg_enc_match_patterns(const hg_state *s, const char *text, hg_match *m)
+{
+	return match_patterns(s->data->pat, text, m);
+}
+
+/* The action, its text matched word by word when it is plain (match_words)
+ * and with PCRE2 otherwise, or with PCRE2 only (by_words 0). */
+static hg_action *parse_action(const hg_state *s, const hg_action_text *t, hg_diags *d,
+			       int by_words)
 {
 	pctx c;			/* c.m is written by the match that succeeds */
 	c.s = s;
@@ -678,22 +1004,28 @@ hg_action *enc_parse(const hg_state *s, const hg_action_text *t, hg_diags *d)
 	}
 	const char *text = t->text ? t->text : "";
 	const enc_patterns *pat = s->data->pat;
-	/* An action that begins with two ASCII letters is tried only against
-	 * the patterns with a verb that begins so (enc_patterns.initials). */
-	int a = ascii_lower(text[0]), b = a < 0 ? -1 : ascii_lower(text[1]);
-	uint32_t try = b < 0 ? ((uint32_t)1 << P_REF) - 1 : pat->begins[a - 'a'][b - 'a'];
-	for (; try; try &= try - 1) {
-		int i = enc_set_first(try);
-		if (hg_pattern_match(pat->p[i], text, &c.m)) {
-			hg_action *act = parse_body(&c, i, seat);
-			free(c.spare);
-			return act;
-		}
+	int i = by_words ? match_words(pat, t, &c.m) : -1;
+	if (i < 0)
+		i = match_patterns(pat, text, &c.m);
+	if (i >= 0) {
+		hg_action *act = parse_body(&c, i, seat);
+		free(c.spare);
+		return act;
 	}
 	hg_diag *dg = hg_diag_add(d, HG_ERROR, t->pos, "enc.syntax",
 				  "'%s' is no Encrucijada action", text);
 	hg_diag_note(dg, "actions: setup, draw, put, show, take, move, use, pass, war, defend, yield, army, reveal, fight, target, retarget, force, regroup, end");
 	return NULL;
+}
+
+hg_action *enc_parse(const hg_state *s, const hg_action_text *t, hg_diags *d)
+{
+	return parse_action(s, t, d, 1);
+}
+
+hg_action *hg_enc_parse_by_patterns(const hg_state *s, const hg_action_text *t, hg_diags *d)
+{
+	return parse_action(s, t, d, 0);
 }
 
 /* ------------------------------------------------------------ format */
