@@ -24,6 +24,9 @@ struct hg_arena *hg_arena_new(void);
 void *hg_arena_alloc(struct hg_arena *a, size_t size);
 void hg_arena_free(struct hg_arena *a);
 
+/* True when no byte of s[0..n) is above 0x7f. */
+int hg_is_ascii(const char *s, size_t n);
+
 /* True when `word` is `lower` (written in small letters) in any case of
  * its ASCII letters: the games' keywords, compared without folding. */
 int hg_ascii_caseless_eq(const char *word, const char *lower);

@@ -209,6 +209,21 @@ size_t hg_name_fold_to(const char *s, char *out, size_t size)
 	return n;
 }
 
+int hg_is_ascii(const char *s, size_t n)
+{
+	/* eight bytes at a time: any byte with its top bit set shows */
+	size_t i = 0;
+	uint64_t any = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, s + i, sizeof w);
+		any |= w;
+	}
+	for (; i < n; i++)
+		any |= (unsigned char)s[i];
+	return (any & UINT64_C(0x8080808080808080)) == 0;
+}
+
 int hg_ascii_caseless_eq(const char *word, const char *lower)
 {
 	for (; *lower; word++, lower++) {

@@ -582,24 +582,9 @@ static int read_reveal(reader *r, hg_action *a)
 	return 0;
 }
 
-/* No byte of the text is above 0x7f (eight bytes at a time). */
-static int text_is_ascii(const char *s)
-{
-	size_t n = strlen(s), i = 0;
-	uint64_t any = 0;
-	for (; i + 8 <= n; i += 8) {
-		uint64_t w;
-		memcpy(&w, s + i, sizeof w);
-		any |= w;
-	}
-	for (; i < n; i++)
-		any |= (unsigned char)s[i];
-	return (any & UINT64_C(0x8080808080808080)) == 0;
-}
-
 hg_action *hg_ck_parse_tokens(const hg_state *s, const hg_action_text *t)
 {
-	if (t->ntoks == 0 || !t->text || !text_is_ascii(t->text))
+	if (t->ntoks == 0 || !t->text || !hg_is_ascii(t->text, strlen(t->text)))
 		return NULL;
 	int seat = find_seat(s, t->seat ? t->seat : "");
 	if (seat < 0)

@@ -20,14 +20,6 @@
 
 #include "ck.h"
 
-static int is_ascii(const char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s >= 0x80)
-			return 0;
-	return 1;
-}
-
 static int by_name(const void *a, const void *b)
 {
 	const ck_spelling *x = a, *y = b;
@@ -52,7 +44,7 @@ void hg_ck_spellings_build(ck_spellings *sp, const char *const *ids, int nids,
 		int dup = 0;
 		for (int k = 0; k < sp->n; k++)
 			dup |= strcmp(sp->v[k].name, f) == 0;
-		if (!found || dup || !is_ascii(f)) {
+		if (!found || dup || !hg_is_ascii(f, strlen(f))) {
 			free(f);
 			continue;
 		}

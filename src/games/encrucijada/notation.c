@@ -188,21 +188,6 @@ typedef struct words {
 	size_t len;			/* of the text */
 } words;
 
-/* No byte of s[0..n) is above 0x7f (eight bytes at a time). */
-static int is_ascii(const char *s, size_t n)
-{
-	size_t i = 0;
-	uint64_t any = 0;
-	for (; i + 8 <= n; i += 8) {
-		uint64_t w;
-		memcpy(&w, s + i, sizeof w);
-		any |= w;
-	}
-	for (; i < n; i++)
-		any |= (unsigned char)s[i];
-	return (any & UINT64_C(0x8080808080808080)) == 0;
-}
-
 /* The words of a plain text: its tokens (a token holds no space and no
  * control character, and the text is the tokens joined by single spaces,
  * hg_action_text); 0, or -1 for a text that is not plain ASCII. */
@@ -212,7 +197,7 @@ static int plain_words(const hg_action_text *t, words *w)
 		return -1;
 	w->text = t->text;
 	w->len = strlen(t->text);
-	if (!is_ascii(w->text, w->len))
+	if (!hg_is_ascii(w->text, w->len))
 		return -1;
 	w->n = t->ntoks;
 	for (size_t k = 0; k < w->n && k < MAX_WORDS; k++) {
