@@ -273,7 +273,8 @@ typedef struct hg_atok {
  * The parser and hg_action_text_set make the whole action in one
  * allocation, `block` (seat, tokens and texts point into it); an action
  * built piece by piece (block NULL) owns each piece.  The parser takes the
- * block from its record's arena (`in_arena`), freed with the record. */
+ * block from its record's arena (`in_arena`), freed with the record, and
+ * there the actions of one seat share one copy of its name. */
 typedef struct hg_action_text {
 	char *seat;
 	hg_pos seat_pos;

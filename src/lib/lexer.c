@@ -1391,7 +1391,8 @@ void hg_action_text_make(hg_action_text *t, const char *seat, size_t seat_len,
 {
 	size_t tl = l->text.len, sl = seat_len;
 	size_t tokbytes = l->n * sizeof *l->v;
-	size_t size = tokbytes + 2 * (tl + 1) + sl + 1;
+	/* from an arena, the seat is one of its own already: not copied */
+	size_t size = tokbytes + 2 * (tl + 1) + (arena ? 0 : sl + 1);
 	char *block = arena ? hg_arena_alloc(arena, size) : hg_xmalloc(size);
 	hg_atok *toks = (hg_atok *)(void *)block;
 	char *text = block + tokbytes;
@@ -1408,8 +1409,12 @@ void hg_action_text_make(hg_action_text *t, const char *seat, size_t seat_len,
 			strs[toks[i].off - 1] = '\0';
 		toks[i].text = strs + toks[i].off;
 	}
-	memcpy(seat_copy, seat, sl);
-	seat_copy[sl] = '\0';
+	if (arena) {
+		seat_copy = (char *)seat;
+	} else {
+		memcpy(seat_copy, seat, sl);
+		seat_copy[sl] = '\0';
+	}
 	memset(t, 0, sizeof *t);
 	t->block = block;
 	t->in_arena = arena != NULL;

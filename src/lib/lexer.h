@@ -144,8 +144,10 @@ void hg_atok_list_clear(hg_atok_list *l);
 void hg_atok_list_free(hg_atok_list *l);
 /* Makes *t from the seat and the gathered tokens in one block (t->block),
  * from `arena` or, when it is NULL, from malloc: the token array, the
- * joined text, each token's text and the seat.  t->pos is the first
- * token's position (the seat's when there is none). */
+ * joined text, each token's text and (without an arena) the seat; from
+ * an arena, the seat must be a string of that arena (or live as long),
+ * shared by the actions that have it.  t->pos is the first token's
+ * position (the seat's when there is none). */
 void hg_action_text_make(hg_action_text *t, const char *seat, size_t seat_len,
 			 hg_pos seat_pos, const hg_atok_list *l,
 			 struct hg_arena *arena);

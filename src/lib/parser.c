@@ -41,7 +41,9 @@ struct hg_parser {
 	hg_pos *open;		/* positions of the open '(' */
 	size_t nopen, capopen;
 	int after_glyph;	/* the last element was an action ending in a glyph */
-	hg_buf last_seat;	/* the last action's seat, for a note (reused) */
+	const char *seat;	/* the last action's seat, kept once in the record's
+				   arena for all its actions (and for a note) */
+	size_t seat_len;
 	hg_atok_list scratch;	/* an action's tokens being gathered */
 	size_t moves_hint;	/* elements of the longest main line so far */
 };
@@ -113,7 +115,8 @@ static void clear_game_state(hg_parser *p)
 	p->actions = 0;
 	p->stop = 0;
 	p->after_glyph = 0;
-	hg_buf_clear(&p->last_seat);
+	p->seat = NULL;
+	p->seat_len = 0;
 }
 
 void hg_parser_close(hg_parser *p)
@@ -125,7 +128,6 @@ void hg_parser_close(hg_parser *p)
 	hg_diags_free(&p->held);
 	hg_diags_free(&p->sink);
 	hg_atok_list_free(&p->scratch);
-	hg_buf_free(&p->last_seat);
 	free(p->open);
 	hg_lexer_close(p->lx);
 	free(p);
@@ -579,9 +581,16 @@ static void parse_action(hg_parser *p, hg_line *line)
 {
 	int bad = p->t->bad;
 	hg_pos seat_pos = gpos(p, p->t->pos);
-	hg_buf_clear(&p->last_seat);
-	hg_buf_putn(&p->last_seat, p->t->text, p->t->len);
-	const char *seat = p->last_seat.data;
+	if (!p->seat || p->seat_len != p->t->len || memcmp(p->seat, p->t->text, p->t->len) != 0) {
+		/* a seat new to this run of actions: one copy serves them all */
+		if (!p->g->arena)
+			p->g->arena = hg_arena_new();
+		char *copy = hg_arena_alloc(p->g->arena, p->t->len + 1);
+		memcpy(copy, p->t->text, p->t->len + 1);
+		p->seat = copy;
+		p->seat_len = p->t->len;
+	}
+	const char *seat = p->seat;
 	hg_atok_list_clear(&p->scratch);
 	/* The plain tokens come from the lexer in bulk, the rest one by one. */
 	for (;;) {
@@ -620,10 +629,8 @@ static void parse_action(hg_parser *p, hg_line *line)
 	}
 	if (!bad && !p->stop) {
 		hg_node *n = hg_line_push(line, HG_NODE_ACTION, seat_pos);
-		if (!p->g->arena)
-			p->g->arena = hg_arena_new();
-		hg_action_text_make(&n->action, seat, p->last_seat.len, seat_pos,
-				    &p->scratch, p->g->arena);
+		hg_action_text_make(&n->action, seat, p->seat_len, seat_pos, &p->scratch,
+				    p->g->arena);
 		n->glyph = glyph ? hg_xstrdup(glyph) : NULL;
 	}
 	if (glyph)
@@ -677,7 +684,7 @@ static void missing_seat(hg_parser *p)
 			    what.data);
 	if (dg && p->after_glyph)
 		hg_diag_note(dg, "the annotation glyph ended the action of '%s'; a glyph is written after the action's last token",
-			     p->last_seat.data ? p->last_seat.data : "");
+			     p->seat ? p->seat : "");
 	hg_buf_free(&what);
 	resync(p);
 }
