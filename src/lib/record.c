@@ -44,9 +44,13 @@ hg_pos hg_action_text_pos(const hg_action_text *t, size_t off)
 
 static void node_free(hg_node *n)
 {
-	hg_action_text_free(&n->action);
-	free(n->glyph);
-	free(n->comment);
+	/* an action in the record's arena goes with the arena */
+	if (!n->action.in_arena)
+		hg_action_text_free(&n->action);
+	if (n->glyph)
+		free(n->glyph);
+	if (n->comment)
+		free(n->comment);
 	if (n->variation) {
 		hg_line_free(n->variation);
 		free(n->variation);
