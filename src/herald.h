@@ -284,6 +284,7 @@ typedef struct hg_action_text {
 	hg_pos pos;		/* of the first body token (or the seat) */
 	void *block;		/* the one allocation, or NULL */
 	int in_arena;		/* block is the record's: not freed alone */
+	int ascii;		/* 1: every byte of text is ASCII (0: not known) */
 } hg_action_text;
 
 /* The position of the token that covers byte `off` of t->text. */

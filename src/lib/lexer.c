@@ -1234,6 +1234,8 @@ int hg_lexer_is_body(hg_tk kind)
 
 void hg_atok_list_push(hg_atok_list *l, const hg_token *tk, const char *file)
 {
+	if (!hg_is_ascii(tk->text, tk->len))
+		l->not_ascii = 1;
 	static const hg_atok_kind kinds[] = {
 		[HG_TK_WORD] = HG_ATOK_WORD, [HG_TK_NUMBER] = HG_ATOK_NUMBER,
 		[HG_TK_PUNCT] = HG_ATOK_PUNCT, [HG_TK_HIDDEN] = HG_ATOK_UNKNOWN,
@@ -1371,6 +1373,7 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 void hg_atok_list_clear(hg_atok_list *l)
 {
 	l->n = 0;
+	l->not_ascii = 0;
 	hg_buf_clear(&l->text);
 }
 
@@ -1423,6 +1426,7 @@ void hg_action_text_make(hg_action_text *t, const char *seat, size_t seat_len,
 	t->toks = l->n ? toks : NULL;
 	t->ntoks = l->n;
 	t->text = text;
+	t->ascii = !l->not_ascii;	/* plain-path tokens are ASCII */
 	t->pos = l->n ? toks[0].pos : seat_pos;
 }
 

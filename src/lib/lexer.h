@@ -126,6 +126,7 @@ typedef struct hg_atok_list {
 	hg_atok *v;
 	size_t n, cap;
 	hg_buf text;
+	int not_ascii;		/* a token has a byte above 0x7f */
 } hg_atok_list;
 
 /* Appends a body token; its position is re-pointed at `file` (the record's

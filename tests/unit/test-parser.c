@@ -654,9 +654,10 @@ static void dump_line(hg_buf *b, const hg_line *l, int depth)
 		switch (n->kind) {
 		case HG_NODE_ACTION: {
 			const hg_action_text *t = &n->action;
-			hg_buf_printf(b, " %s@%u:%u [%s] %u:%u glyph %s", t->seat,
+			hg_buf_printf(b, " %s@%u:%u [%s] %u:%u glyph %s ascii %d", t->seat,
 				      t->seat_pos.line, t->seat_pos.col, t->text, t->pos.line,
-				      t->pos.col, n->glyph ? n->glyph : "-");
+				      t->pos.col, n->glyph ? n->glyph : "-", t->ascii);
+			ck_assert_int_eq(t->ascii, hg_is_ascii(t->text, strlen(t->text)));
 			for (size_t k = 0; k < t->ntoks; k++)
 				hg_buf_printf(b, " %d'%s'%u:%u+%zu", (int)t->toks[k].kind,
 					      t->toks[k].text, t->toks[k].pos.line,

@@ -584,7 +584,7 @@ static int read_reveal(reader *r, hg_action *a)
 
 hg_action *hg_ck_parse_tokens(const hg_state *s, const hg_action_text *t)
 {
-	if (t->ntoks == 0 || !t->text || !hg_is_ascii(t->text, strlen(t->text)))
+	if (t->ntoks == 0 || !t->text || !t->ascii)
 		return NULL;
 	int seat = find_seat(s, t->seat ? t->seat : "");
 	if (seat < 0)
