@@ -970,6 +970,10 @@ static hg_tk lex(hg_lexer *lx)
  * a blank line, the window's end, a limit.
  * ------------------------------------------------------------------------ */
 
+/* Bytes a short token is copied by, in one fixed-size move (most tokens are
+ * shorter; a call to memcpy for each cost more than the rest of the copy). */
+#define SHORT_COPY 16
+
 /* The position of a character: what next() keeps in the lexer. */
 typedef struct plain_pos {
 	unsigned line, col;
@@ -1132,9 +1136,11 @@ static const hg_token *plain_emit(hg_lexer *lx, const unsigned char *t,
 		kind = HG_TK_SEAT;
 		steps++;
 	}
-	if (lx->buf.cap < len + 1)
-		hg_grow((void **)&lx->buf.data, &lx->buf.cap, len + 1, 1);
-	memcpy(lx->buf.data, t, len);
+	HG_GROW(lx->buf.data, lx->buf.cap, (len > SHORT_COPY ? len : SHORT_COPY) + 1);
+	if (len <= SHORT_COPY && (size_t)(lx->end - t) >= SHORT_COPY)
+		memcpy(lx->buf.data, t, SHORT_COPY);	/* the rest is overwritten */
+	else
+		memcpy(lx->buf.data, t, len);
 	lx->buf.data[len] = '\0';
 	lx->buf.len = len;
 	hg_token *tok = &lx->tok;
@@ -1261,9 +1267,6 @@ void hg_atok_list_push(hg_atok_list *l, const hg_token *tk, const char *file)
 }
 
 /* Appends one token of `n` bytes at `s` (already classified) to the list. */
-/* Bytes a short token is copied by, in one fixed-size move (most tokens are
- * shorter; a call to memcpy for each cost more than the rest of the copy). */
-#define SHORT_COPY 16
 
 /* Appends one token of `n` bytes at `s` (already classified) to the list;
  * `end` is the end of the readable bytes after s. */
