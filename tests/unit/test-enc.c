@@ -728,6 +728,49 @@ static void check_bookkeeping(const hg_state *s)
 					want |= (enc_set)1 << i;
 			ck_assert_uint_eq(p->in_stack[st], want);
 		}
+		/* A stack's cards are numbered 0 to n-1 from the top (state.c,
+		 * enc_stack_list places each by its number) ... */
+		for (int st = 0; st < ENC_MAX_STACKS; st++) {
+			uint64_t seen = 0;
+			int n = 0;
+			for (int i = 0; i < p->ninst; i++) {
+				if (!((p->in_stack[st] >> i) & 1))
+					continue;
+				int o = p->inst[i].order;
+				ck_assert_int_ge(o, 0);
+				ck_assert_int_lt(o, ENC_MAX_DECK);
+				ck_assert(!((seen >> o) & 1));
+				seen |= (uint64_t)1 << o;
+				n++;
+			}
+			ck_assert_uint_eq(seen, n == 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1);
+		}
+		/* ... and what is left of a pile is in index order (enc_pile_top
+		 * takes the lowest index). */
+		for (int pile = 0; pile < ENC_PILES; pile++) {
+			int last = -1;
+			for (int i = 0; i < p->ninst; i++) {
+				if (p->inst[i].zone != ENC_Z_PILE || p->inst[i].pile != pile)
+					continue;
+				ck_assert_int_gt(p->inst[i].order, last);
+				last = p->inst[i].order;
+			}
+		}
+		/* No stack is blocked (rule 6.D3) unless hg_state.stacks_blocked
+		 * says one may be. */
+		for (int st = 0; !s->stacks_blocked && st < ENC_MAX_STACKS; st++)
+			ck_assert_int_ne(p->stacks[st].state, ENC_STACK_BLOCKED);
+		/* Rule 4, Conquistar and Resistir: while victory.c need not look
+		 * (hg_state.loss_unchecked clear), no seat in the game has lost. */
+		if (!s->over && !s->loss_unchecked && !p->eliminated) {
+			ck_assert_int_gt(p->resistance, 0);
+			for (int pile = 0; pile < ENC_PILES; pile++) {
+				int left = 0;
+				for (int i = 0; i < p->ninst; i++)
+					left += p->inst[i].zone == ENC_Z_PILE && p->inst[i].pile == pile;
+				ck_assert_int_gt(left, 0);
+			}
+		}
 		/* The memo (often worked out from the memo of a smaller town:
 		 * activation.c, fixed_point) ... */
 		int res[ENC_MAX_RES], want_res[ENC_MAX_RES];

@@ -134,6 +134,7 @@ static int apply_outcomes(hg_state *s, const enc_use *u, run_ctx *rc, int step)
 			break;
 		case ENC_OUT_TOWER:
 			s->p[o->seat].resistance += o->amount;
+			s->loss_unchecked = 1;
 			break;
 		case ENC_OUT_WEAR:
 			if (s->war.stage == ENC_WAR_NONE ||
@@ -229,6 +230,7 @@ static int run_steps(hg_state *s, const enc_use *u, run_ctx *rc)
 				return fail(rc, step, "it names no player");
 			enc_player *p = &s->p[seat];
 			p->resistance += st->amount;
+			s->loss_unchecked = 1;
 			int max = s->data->pool.cards[p->tower].value;
 			if (st->amount > 0 && p->resistance > max)
 				p->resistance = max;	/* ruling 9 */

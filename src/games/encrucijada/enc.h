@@ -470,6 +470,12 @@ struct hg_state {
 	 * and nobody had won: until a memo changes or a seat falls, it need
 	 * not be looked at again (victory.c). */
 	int governed_checked;
+	/* Conquistar and Resistir (rule 4) may have a new loser: a tower's
+	 * resistance or a pile has changed since victory.c last looked. */
+	int loss_unchecked;
+	/* Some stack may be ENC_STACK_BLOCKED (rule 6.D3): else the start of
+	 * a turn need not look for blocks that end (enc_expire_turn_start). */
+	int stacks_blocked;
 	char result[64];
 
 	int nmods;
@@ -582,7 +588,6 @@ int enc_stack_count(const hg_state *s, int seat, int stack);
 int enc_free_stack(const hg_state *s, int seat);
 /* Inserts inst into stack at 1-based position (0 = top, -1 = bottom). */
 void enc_stack_insert(hg_state *s, int seat, int inst, int stack, int pos);
-void enc_stack_renumber(hg_state *s, int seat, int stack);
 /* The instance at a stack position (1-based; 0 = top), or -1. */
 int enc_stack_at(const hg_state *s, int seat, int stack, int pos);
 void enc_to_zone(hg_state *s, int seat, int inst, enc_zone zone);

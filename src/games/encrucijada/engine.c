@@ -280,20 +280,21 @@ int enc_apply(hg_state *s, const hg_action *a, hg_diags *d)
 	/* In place: an illegal action spoils the state (hg_game_class.apply).
 	 * Its diagnostics are gathered apart, so that a step that fails
 	 * without one still reports "illegal action". */
-	hg_diags local;
-	hg_diags_init(&local);
+	hg_diags local = { 0 };	/* hg_diags_init */
 	int rc = dispatch(s, a, &local);
 	if (rc == 0 && local.nerrors == 0) {
 		enc_settle(s);
 		pass_turn_of_fallen(s);
-		hg_diags_move(d, &local);
+		if (local.n)
+			hg_diags_move(d, &local);
 	} else {
 		rc = -1;
 		if (local.nerrors == 0)
 			hg_diag_add(d, HG_ERROR, a->pos, "enc.illegal", "illegal action");
 		move_errors(d, &local);
 	}
-	hg_diags_free(&local);
+	if (local.v)	/* nearly every action reports nothing: nothing to free */
+		hg_diags_free(&local);
 	return rc;
 }
 

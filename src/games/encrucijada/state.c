@@ -82,6 +82,16 @@ static int set_list(enc_set set, int *out)
 	return n;
 }
 
+/* A stack holds a few cards: counting them one by one costs less than
+ * the library's popcount (no POPCNT instruction is assumed). */
+static int few_count(enc_set set)
+{
+	int n = 0;
+	for (; set; set &= set - 1)
+		n++;
+	return n;
+}
+
 /* Puts an instance in a zone, keeping the player's zone sets. */
 static void set_zone(enc_player *p, int inst, enc_zone zone)
 {
@@ -97,37 +107,49 @@ static enc_set stack_set(const enc_player *p, int stack)
 	return stack >= 0 && stack < ENC_MAX_STACKS ? p->in_stack[stack] : 0;
 }
 
+/* The cards of a stack are numbered 0 to n-1 from the top whenever one
+ * joins or leaves it (enc_stack_insert, leave_zone), so each goes straight
+ * to its place; were the numbers anything else, sorting by them gives the
+ * same list. */
 int enc_stack_list(const hg_state *s, int seat, int stack, int *out)
 {
 	const enc_player *p = &s->p[seat];
-	int n = set_list(stack_set(p, stack), out);
-	sort_by_order(p, out, n);
+	enc_set set = stack_set(p, stack);
+	int n = few_count(set);
+	uint64_t placed = 0;
+	for (enc_set left = set; left; left &= left - 1) {
+		int i = enc_set_first(left);
+		int o = p->inst[i].order;
+		if (o < 0 || o >= n)
+			break;
+		out[o] = i;
+		placed |= (uint64_t)1 << o;
+	}
+	if (placed != (n == 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1)) {
+		set_list(set, out);
+		sort_by_order(p, out, n);
+	}
 	return n;
 }
 
 int enc_stack_count(const hg_state *s, int seat, int stack)
 {
-	return enc_set_count(stack_set(&s->p[seat], stack));
+	return few_count(stack_set(&s->p[seat], stack));
 }
 
+/* A pile's instances are made in pile order (enc_setup) and no card goes
+ * back to a pile: index order is pile order, top first. */
 int enc_pile_list(const hg_state *s, int seat, int pile, int *out)
 {
 	const enc_player *p = &s->p[seat];
-	int n = set_list(p->in_zone[ENC_Z_PILE] & p->from_pile[pile], out);
-	sort_by_order(p, out, n);
-	return n;
+	return set_list(p->in_zone[ENC_Z_PILE] & p->from_pile[pile], out);
 }
 
 int enc_pile_top(const hg_state *s, int seat, int pile)
 {
 	const enc_player *p = &s->p[seat];
-	int top = -1;
-	for (enc_set set = p->in_zone[ENC_Z_PILE] & p->from_pile[pile]; set; set &= set - 1) {
-		int i = enc_set_first(set);
-		if (top < 0 || p->inst[i].order < p->inst[top].order)
-			top = i;
-	}
-	return top;
+	enc_set set = p->in_zone[ENC_Z_PILE] & p->from_pile[pile];
+	return set ? enc_set_first(set) : -1;
 }
 
 int enc_zone_list(const hg_state *s, int seat, enc_zone zone, int *out)
@@ -147,7 +169,7 @@ int enc_zone_count(const hg_state *s, int seat, enc_zone zone)
 int enc_free_stack(const hg_state *s, int seat)
 {
 	for (int st = 0; st < ENC_MAX_STACKS; st++) {
-		if (enc_stack_count(s, seat, st) > 0)
+		if (s->p[seat].in_stack[st])
 			continue;
 		if (s->war.stage != ENC_WAR_NONE &&
 		    ((seat == s->war.att && (st == s->war.att_used || st == s->war.att_army)) ||
@@ -158,13 +180,18 @@ int enc_free_stack(const hg_state *s, int seat)
 	return -1;
 }
 
-void enc_stack_renumber(hg_state *s, int seat, int stack)
+/* A card numbered `gone` has left the stack: the ones below it move up, so
+ * the stack is numbered 0 to n-1 from the top again (enc_stack_list). */
+static void close_gap(hg_state *s, int seat, int stack, int gone)
 {
-	int v[ENC_MAX_DECK];
-	int n = enc_stack_list(s, seat, stack, v);
-	for (int i = 0; i < n; i++)
-		s->p[seat].inst[v[i]].order = (short)i;
-	if (n == 0 && s->p[seat].stacks[stack].state != ENC_STACK_USED) {
+	enc_player *p = &s->p[seat];
+	enc_set set = stack_set(p, stack);
+	for (enc_set left = set; left; left &= left - 1) {
+		enc_inst *c = &p->inst[enc_set_first(left)];
+		if (c->order > gone)
+			c->order--;
+	}
+	if (set == 0 && p->stacks[stack].state != ENC_STACK_USED) {
 		/* An empty stack is no stack: its letter is free again. */
 		memset(&s->p[seat].stacks[stack], 0, sizeof s->p[seat].stacks[stack]);
 	}
@@ -184,7 +211,7 @@ int enc_stack_at(const hg_state *s, int seat, int stack, int pos)
 static void leave_zone(hg_state *s, int seat, int inst, enc_zone to)
 {
 	enc_inst *c = &s->p[seat].inst[inst];
-	int from = c->zone, stack = c->stack;
+	int from = c->zone, stack = c->stack, order = c->order;
 	/* A card that leaves the table is new when it comes back (rule 3:
 	 * "volverla oculta borra el incremento (pero permite volver a usarlo
 	 * como nuevo)"); a duel card is still the army's. */
@@ -192,33 +219,38 @@ static void leave_zone(hg_state *s, int seat, int inst, enc_zone to)
 		c->used_seat = -1;
 	set_zone(&s->p[seat], inst, to);
 	c->stack = -1;
+	if (from == ENC_Z_PILE)
+		s->loss_unchecked = 1;	/* Resistir (rule 4): a pile may be empty */
 	if (from == ENC_Z_STACK) {
 		if (stack >= 0 && stack < ENC_MAX_STACKS)
 			s->p[seat].in_stack[stack] &= ~((enc_set)1 << inst);
-		enc_stack_renumber(s, seat, stack);
+		close_gap(s, seat, stack, order);
 	}
 }
 
 void enc_stack_insert(hg_state *s, int seat, int inst, int stack, int pos)
 {
-	int v[ENC_MAX_DECK];
 	leave_zone(s, seat, inst, ENC_Z_STACK);
-	int n = enc_stack_list(s, seat, stack, v);
+	enc_player *p = &s->p[seat];
+	enc_set set = stack_set(p, stack);
+	int n = few_count(set);
 	if (pos <= 0 && pos != -1)
 		pos = 1;
 	if (pos == -1 || pos > n + 1)
 		pos = n + 1;
-	/* Make room, then renumber. */
-	for (int i = n; i >= pos; i--)
-		v[i] = v[i - 1];
-	v[pos - 1] = inst;
-	enc_inst *c = &s->p[seat].inst[inst];
-	set_zone(&s->p[seat], inst, ENC_Z_STACK);
+	/* Make room: the stack is numbered 0 to n-1 from the top
+	 * (enc_stack_list), and the cards from pos on move one down. */
+	for (; set; set &= set - 1) {
+		enc_inst *k = &p->inst[enc_set_first(set)];
+		if (k->order >= pos - 1)
+			k->order++;
+	}
+	enc_inst *c = &p->inst[inst];
+	set_zone(p, inst, ENC_Z_STACK);
 	c->stack = (signed char)stack;
 	if (stack >= 0 && stack < ENC_MAX_STACKS)
-		s->p[seat].in_stack[stack] |= (enc_set)1 << inst;
-	for (int i = 0; i <= n; i++)
-		s->p[seat].inst[v[i]].order = (short)i;
+		p->in_stack[stack] |= (enc_set)1 << inst;
+	c->order = (short)(pos - 1);
 }
 
 void enc_to_zone(hg_state *s, int seat, int inst, enc_zone zone)
@@ -305,8 +337,11 @@ int enc_hand_find(const hg_state *s, int seat, int card)
 			any_unseen = 1;
 			break;
 		}
-		if (c->card == card && (match < 0 || c->order < p->inst[match].order))
-			match = i;
+		if (card >= 0) {
+			if (c->card == card && (match < 0 || c->order < p->inst[match].order))
+				match = i;
+			continue;
+		}
 		if (earliest >= 0 && c->card != p->inst[earliest].card)
 			alike = 0;
 		if (earliest < 0 || c->order < p->inst[earliest].order)
@@ -601,6 +636,7 @@ hg_state *enc_setup(const hg_gdata *data, const hg_game_record *rec, hg_diags *d
 	s->war.att_card = s->war.def_card = -1;
 	s->war.att_used = s->war.def_used = -1;
 	s->seq = 1;
+	s->loss_unchecked = 1;	/* a deck may have an empty pile */
 	return s;
 }
 

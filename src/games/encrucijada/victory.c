@@ -73,8 +73,11 @@ void enc_check_victory(hg_state *s, const int *const *res_now)
 	if (s->over)
 		return;
 	const enc_pool *pool = &s->data->pool;
-	/* Conquistar and Resistir. */
-	for (int i = 0; i < s->nseats; i++) {
+	/* Conquistar and Resistir: only a tower's resistance or a card that
+	 * leaves a pile makes a loser (hg_state.loss_unchecked). */
+	int look = s->loss_unchecked;
+	s->loss_unchecked = 0;
+	for (int i = 0; look && i < s->nseats; i++) {
 		if (!enc_alive(s, i))
 			continue;
 		if (s->p[i].resistance <= 0) {

@@ -228,6 +228,7 @@ void enc_war_end(hg_state *s)
 				continue;
 			}
 			k->state = ENC_STACK_BLOCKED;
+			s->stacks_blocked = 1;
 			k->block_seat = (signed char)s->current;
 			k->block_turn = s->turn;
 		}
@@ -501,6 +502,7 @@ int enc_apply_fight(hg_state *s, const hg_action *a, hg_diags *d)
 		 * attacks on a tower). */
 		int v = enc_value(s, w->att, w->att_card);
 		s->p[w->def].resistance -= v > 0 ? v : 0;
+		s->loss_unchecked = 1;
 		w->again = 0;
 		to_used(s, w->att, w->att_card);
 		w->att_card = -1;
