@@ -195,10 +195,10 @@ static int plain_words(const hg_action_text *t, words *w)
 {
 	if (t->ntoks == 0 || !t->text)
 		return -1;
+	if (!t->ascii)
+		return -1;	/* the lexer says: not plain ASCII */
 	w->text = t->text;
 	w->len = strlen(t->text);
-	if (!hg_is_ascii(w->text, w->len))
-		return -1;
 	w->n = t->ntoks;
 	for (size_t k = 0; k < w->n && k < MAX_WORDS; k++) {
 		w->start[k] = t->toks[k].off;
