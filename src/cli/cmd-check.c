@@ -25,7 +25,7 @@
 
 #define MAX_JOBS 256
 #define SLOTS_PER_JOB 32	/* games in flight per thread */
-#define READ_BATCH 8		/* games a thread reads, then replays, at a turn */
+#define READ_BATCH 32		/* games a thread reads, then replays, at a turn */
 
 typedef enum item_kind { ITEM_GAME, ITEM_LOOSE } item_kind;
 
