@@ -32,7 +32,9 @@ static const char *const reserved_words[] = {
 };
 
 /* An id or alias must be one word of the notation (hgn.ebnf: word), not a
- * number, not a reserved word, so that records can name it. */
+ * number, not a reserved word, so that records can name it.  The token
+ * reader (notation-tokens.c) relies on this: a token that names something
+ * is never one of the keywords. */
 static int check_word(const hg_ynode *n, const char *s, size_t max, hg_diags *d)
 {
 	size_t len = strlen(s);
