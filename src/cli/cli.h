@@ -189,14 +189,14 @@ void cli_source_close(cli_source *src);
 
 /* The commands that show one file's games (next, replay): checks that the
  * operands name exactly one FILE, then calls show() on each of its games,
- * writing what show() put in `out` to standard output and the game's
- * diagnostics to standard error after it.  show() returns CLI_SHOW_BAD for
+ * writing what show() put in `out` (the buffer ctx writes to) to standard
+ * output and the game's diagnostics to standard error after it.  show() returns CLI_SHOW_BAD for
  * a game that is malformed or illegal, or'ed with CLI_SHOW_IO when it could
  * not write its output.  Returns the exit status: usage (2) for a bad
  * operand, an unreadable input or a write error, 1 when a game was bad, 0. */
 enum { CLI_SHOW_BAD = 1, CLI_SHOW_IO = 2 };
 typedef int (*cli_show_game)(void *ctx, const char *path, size_t index,
-			     const hg_game_record *g, hg_diags *d, hg_buf *out);
+			     const hg_game_record *g, hg_diags *d);
 int cli_show_games(const cli_spec *spec, const cli_common *common, int argc, char **argv,
 		   int first, cli_show_game show, void *ctx, hg_buf *out);
 

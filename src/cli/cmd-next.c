@@ -124,10 +124,9 @@ static void next_game(next_run *r, const char *path, size_t index, const hg_game
 
 /* One game for cli_show_games. */
 static int show_game(void *ctx, const char *path, size_t index, const hg_game_record *g,
-		     hg_diags *d, hg_buf *out)
+		     hg_diags *d)
 {
 	next_run *r = ctx;
-	(void)out;	/* r->out */
 	r->bad = 0;
 	next_game(r, path, index, g, d);
 	return r->bad ? CLI_SHOW_BAD : 0;

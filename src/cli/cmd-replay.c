@@ -226,10 +226,9 @@ static void replay_game(replay_run *r, const char *path, size_t index, const hg_
 
 /* One game for cli_show_games. */
 static int show_game(void *ctx, const char *path, size_t index, const hg_game_record *g,
-		     hg_diags *d, hg_buf *out)
+		     hg_diags *d)
 {
 	replay_run *r = ctx;
-	(void)out;	/* r->out */
 	r->bad = 0;
 	replay_game(r, path, index, g, d);
 	return (r->bad ? CLI_SHOW_BAD : 0) | (r->io_error ? CLI_SHOW_IO : 0);

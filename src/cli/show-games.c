@@ -45,7 +45,7 @@ int cli_show_games(const cli_spec *spec, const cli_common *common, int argc, cha
 				bad |= d.nerrors > 0;
 				break;
 			}
-			int shown = show(ctx, path, index, g, &d, out);
+			int shown = show(ctx, path, index, g, &d);
 			bad |= (shown & CLI_SHOW_BAD) != 0;
 			io_error |= (shown & CLI_SHOW_IO) != 0;
 			if (!io_error && cli_flush_buf(spec->name, stdout, out) != 0)

@@ -556,52 +556,6 @@ static void describe_char(hg_lexer *lx, hg_buf *out)
  * Tokens
  * ------------------------------------------------------------------------ */
 
-/* The common case in bulk: a run of ASCII word characters from the current
- * one, all within the window and the limits, is saved at once and the
- * position moved past it (no line feed in it: only the column moves).
- * Returns 0, doing nothing, when the run is a single character or anything
- * about it needs the careful path of save_next(). */
-static int scan_ascii_run(hg_lexer *lx, int *digits_only)
-{
-	/* At most what every limit still allows, so that the scan never looks
-	 * further than it can take (near a limit, the careful path goes on). */
-	size_t room = lx->buf.len < lx->lim.token ? lx->lim.token - lx->buf.len : 0;
-	if (lx->line_bytes > lx->lim.line || lx->game_bytes > lx->lim.game)
-		return 0;
-	if (room > lx->lim.line - lx->line_bytes + 1)
-		room = lx->lim.line - lx->line_bytes + 1;
-	if (room > lx->lim.game - lx->game_bytes + 1)
-		room = lx->lim.game - lx->game_bytes + 1;
-	if ((size_t)(lx->end - lx->p) < room)
-		room = (size_t)(lx->end - lx->p);
-	if (room < 2)
-		return 0;
-	const unsigned char *q = lx->p, *stop = lx->p + room;
-	unsigned all = C_WORD | C_DIGIT;	/* the classes every byte has */
-	while (q < stop && *q < 0x80 && (ascii_class[*q] & C_WORD)) {
-		all &= ascii_class[*q];
-		q++;
-	}
-	int digits = (all & C_DIGIT) != 0;
-	size_t n = (size_t)(q - lx->p);
-	if (n < 2)
-		return 0;
-	hg_buf_putn(&lx->buf, (const char *)lx->p, n);
-	if (!digits)
-		*digits_only = 0;
-	/* Stand on the run's last character, as next() would have left it,
-	 * then step past it. */
-	lx->col += (unsigned)(n - 1);
-	lx->line_bytes += n - 1;
-	lx->game_bytes += n - 1;
-	lx->p += n - 1;
-	lx->c = *lx->p;
-	lx->clen = 1;
-	lx->line_clean = 0;
-	next(lx);
-	return 1;
-}
-
 /* Words, numbers, move numbers and seat prefixes (hgn.ebnf: word, number,
  * move number, seat prefix). */
 static hg_tk read_word(hg_lexer *lx)
@@ -638,8 +592,6 @@ static hg_tk read_word(hg_lexer *lx)
 		}
 	}
 	while (is_word_char(lx->c)) {
-		if (scan_ascii_run(lx, &digits_only))
-			continue;
 		if (!is_digit(lx->c))
 			digits_only = 0;
 		save_next(lx);
@@ -1238,36 +1190,6 @@ int hg_lexer_is_body(hg_tk kind)
 	       kind == HG_TK_HIDDEN;
 }
 
-void hg_atok_list_push(hg_atok_list *l, const hg_token *tk, const char *file)
-{
-	if (!hg_is_ascii(tk->text, tk->len))
-		l->not_ascii = 1;
-	static const hg_atok_kind kinds[] = {
-		[HG_TK_WORD] = HG_ATOK_WORD, [HG_TK_NUMBER] = HG_ATOK_NUMBER,
-		[HG_TK_PUNCT] = HG_ATOK_PUNCT, [HG_TK_HIDDEN] = HG_ATOK_UNKNOWN,
-	};
-	if (l->n == l->cap)
-		HG_GROW(l->v, l->cap, l->n + 1);
-	hg_atok *a = &l->v[l->n++];
-	a->kind = kinds[tk->kind];
-	a->text = NULL;
-	a->pos = tk->pos;
-	a->pos.file = file;
-	/* Once per token of every action: one capacity check, then copies. */
-	hg_buf *b = &l->text;
-	size_t need = b->len + 1 + tk->len + 1;
-	if (need > b->cap)
-		hg_grow((void **)&b->data, &b->cap, need, 1);
-	if (b->len)
-		b->data[b->len++] = ' ';
-	a->off = b->len;
-	memcpy(b->data + b->len, tk->text, tk->len);
-	b->len += tk->len;
-	b->data[b->len] = '\0';
-}
-
-/* Appends one token of `n` bytes at `s` (already classified) to the list. */
-
 /* Appends one token of `n` bytes at `s` (already classified) to the list;
  * `end` is the end of the readable bytes after s. */
 static inline void atok_put(hg_atok_list *l, hg_atok_kind kind, hg_pos pos,
@@ -1289,6 +1211,20 @@ static inline void atok_put(hg_atok_list *l, hg_atok_kind kind, hg_pos pos,
 		memcpy(b->data + b->len, s, n);
 	b->len += n;
 	b->data[b->len] = '\0';
+}
+
+void hg_atok_list_push(hg_atok_list *l, const hg_token *tk, const char *file)
+{
+	static const hg_atok_kind kinds[] = {
+		[HG_TK_WORD] = HG_ATOK_WORD, [HG_TK_NUMBER] = HG_ATOK_NUMBER,
+		[HG_TK_PUNCT] = HG_ATOK_PUNCT, [HG_TK_HIDDEN] = HG_ATOK_UNKNOWN,
+	};
+	if (!hg_is_ascii(tk->text, tk->len))
+		l->not_ascii = 1;
+	hg_pos pos = tk->pos;
+	pos.file = file;
+	const unsigned char *s = (const unsigned char *)tk->text;
+	atok_put(l, kinds[tk->kind], pos, s, tk->len, s + tk->len);
 }
 
 size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
