@@ -8,6 +8,7 @@
 #include "unit.h"
 
 #include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -699,6 +700,40 @@ static void check_nobody_governs(const hg_state *s)
 	}
 }
 
+/* A zone's copies of a card in zone order (hg_enc_zone_cards) against the
+ * zone's cards in order of their numbers, the ones wanted picked out. */
+static void check_zone_cards(const hg_state *s, int seat, int zone)
+{
+	const enc_player *p = &s->p[seat];
+	int cards[ENC_MAX_DECK + 1], ncards = 0;
+	cards[ncards++] = -1;
+	for (int i = 0; i < p->ninst; i++)
+		if (p->inst[i].zone == zone && p->inst[i].card >= 0)
+			cards[ncards++] = p->inst[i].card;
+	for (int k = 0; k < ncards; k++) {
+		int want[ENC_MAX_DECK], n = 0;
+		/* Every instance of the zone by ascending number; the lower
+		 * index first between equal numbers. */
+		int taken[ENC_MAX_DECK] = { 0 };
+		for (;;) {
+			int best = -1;
+			for (int i = 0; i < p->ninst; i++)
+				if (!taken[i] && p->inst[i].zone == zone &&
+				    (best < 0 || p->inst[i].order < p->inst[best].order))
+					best = i;
+			if (best < 0)
+				break;
+			taken[best] = 1;
+			if (cards[k] < 0 ? p->inst[best].card < 0 : p->inst[best].card == cards[k])
+				want[n++] = best;
+		}
+		int got[ENC_MAX_DECK];
+		ck_assert_int_eq(hg_enc_zone_cards(s, seat, zone, cards[k], got), n);
+		for (int i = 0; i < n; i++)
+			ck_assert_int_eq(got[i], want[i]);
+	}
+}
+
 /* What the engine keeps to go fast agrees with what it summarises: the
  * zone and stack sets with each card's zone, the remembered activity with
  * rule 2,
@@ -756,6 +791,8 @@ static void check_bookkeeping(const hg_state *s)
 				last = p->inst[i].order;
 			}
 		}
+		check_zone_cards(s, seat, ENC_Z_TOWN);
+		check_zone_cards(s, seat, ENC_Z_HAND);
 		/* No stack is blocked (rule 6.D3) unless hg_state.stacks_blocked
 		 * says one may be. */
 		for (int st = 0; !s->stacks_blocked && st < ENC_MAX_STACKS; st++)
@@ -812,6 +849,7 @@ static void check_gain_noticed(const hg_state *s, const hg_action *a)
 	m.dur = ENC_DUR_WAR;
 	m.war = -1;		/* no war ends it */
 	c->mods[c->nmods++] = m;
+	c->mods_settled = 0;	/* as enc_mod_add does: the modifiers changed */
 	hg_diags d;
 	hg_diags_init(&d);
 	/* (Unless the seat falls first: its last draw empties a pile.) */
@@ -819,6 +857,36 @@ static void check_gain_noticed(const hg_state *s, const hg_action *a)
 		ck_assert_ptr_nonnull(hg_enc_class.result(c));
 	hg_diags_free(&d);
 	hg_enc_class.free_state(c);
+}
+
+/* enc_settle's shortcut (activation.c, nothing_to_settle) against the loop
+ * it skips: where it says there is nothing to settle, settling with the
+ * loop leaves the very same state.  Counts the positions where modifiers
+ * were in force (the shortcut then rests on hg_state.mods_settled). */
+static int settle_checked_with_mods;
+
+static void check_settle_shortcut(const hg_state *s)
+{
+	if (!hg_enc_settle_skips(s))
+		return;
+	hg_state *quick = hg_enc_class.clone(s), *full = hg_enc_class.clone(s);
+	hg_enc_settle_with(quick, 1);
+	hg_enc_settle_with(full, 0);
+	/* What the loop notes of itself, that the shortcut leaves alone. */
+	quick->mods_settled = full->mods_settled;
+	for (int seat = 0; seat < s->nseats; seat++)
+		quick->p[seat].settled_duel = full->p[seat].settled_duel;
+	for (int seat = 0; seat < s->nseats; seat++) {
+		ck_assert_uint_eq(quick->p[seat].memo_active, full->p[seat].memo_active);
+		for (int r = 0; r < ENC_MAX_RES; r++)
+			ck_assert_int_eq(quick->p[seat].memo_res[r], full->p[seat].memo_res[r]);
+	}
+	ck_assert_int_eq(quick->nmods, full->nmods);
+	ck_assert_msg(memcmp(quick, full, sizeof *quick) == 0,
+		      "enc_settle's shortcut and its loop leave different states");
+	settle_checked_with_mods += s->nmods > 0;
+	hg_enc_class.free_state(quick);
+	hg_enc_class.free_state(full);
 }
 
 /* Random games end; every listed action is legal; each formats and parses
@@ -898,6 +966,7 @@ START_TEST(random_games_end_and_round_trip)
 		ck_assert_int_eq(rc, 0);
 		ck_assert_uint_eq(g.d.n, 0);
 		check_bookkeeping(g.st);
+		check_settle_shortcut(g.st);
 		for (size_t i = 0; i < l.n; i++)
 			hg_enc_class.free_action(l.v[i]);
 		free(l.v);
@@ -912,6 +981,8 @@ START_TEST(random_games_end_and_round_trip)
 	ck_assert_uint_eq(l.n, 0);
 	free(l.v);
 	ck_assert_ptr_null(hg_enc_class.to_move(g.st));
+	/* The shortcut was taken with modifiers in force, not only without. */
+	ck_assert_int_gt(settle_checked_with_mods, 0);
 	hg_buf_free(&seat);
 	hg_buf_free(&body);
 	hg_buf_free(&again_seat);
@@ -1180,6 +1251,78 @@ START_TEST(words_match_as_the_patterns_do)
 }
 END_TEST
 
+/* enc_parse keeps the action enc_free_action gives back for the next
+ * parse (enc_shared.spare_action): an action parsed into that block is the
+ * one parsed into a new block, with nothing of the action before it; and
+ * an action outlives the state it was parsed in. */
+static hg_action *parse_text(const hg_state *s, const char *seat, const char *body,
+			     int by_patterns, hg_action_text *t, hg_diags *d)
+{
+	memset(t, 0, sizeof *t);
+	ck_assert_int_eq(hg_action_text_set(t, seat, body, (hg_pos){ "r.hgn", 2, 5 }, d), 0);
+	hg_action *a = by_patterns ? hg_enc_parse_by_patterns(s, t, d) : hg_enc_class.parse(s, t, d);
+	if (!a)
+		dump(d);
+	ck_assert_ptr_nonnull(a);
+	return a;
+}
+
+START_TEST(parsed_actions_reuse_their_block)
+{
+	static const char *const players[] = {
+		"Players", "Ana; Ben", "Deck1", "aurora-vanguardia", "Deck2", "ocaso-sombras",
+		"Seed", "reuse", NULL
+	};
+	static const char *const bodies[] = {
+		"draw 2", "put golem hidden b.2", "show a", "use tower > P2 / a b.2 3 energia = tower P2 -3, wear P1 2",
+		"setup 2 golem ? lancero", "war P2", "target army c", "force b.3 golem", "end",
+	};
+	game g;
+	game_open(&g, players);
+	ck_assert_ptr_nonnull(g.st);
+	hg_action_text t, u;
+	for (size_t i = 0; i < HG_ARRAY_LEN(bodies); i++)
+		for (size_t k = 0; k < HG_ARRAY_LEN(bodies); k++) {
+			/* bodies[i] leaves its block behind ... */
+			hg_action *before = parse_text(g.st, "P1", bodies[i], 0, &t, &g.d);
+			uintptr_t block = (uintptr_t)before;
+			hg_enc_class.free_action(before);
+			hg_action_text_free(&t);
+			/* ... which bodies[k] is parsed into: the same as anew. */
+			hg_action *a = parse_text(g.st, "P1", bodies[k], 0, &t, &g.d);
+			ck_assert_msg((uintptr_t)a == block, "the block was not kept for the next parse");
+			hg_action *b = parse_text(g.st, "P1", bodies[k], 1, &u, &g.d);
+			ck_assert_ptr_ne(a, b);
+			assert_same_action(a, b, bodies[k]);
+			hg_buf x, y, xs, ys;
+			hg_buf_init(&x);
+			hg_buf_init(&y);
+			hg_buf_init(&xs);
+			hg_buf_init(&ys);
+			hg_enc_class.format(g.st, a, &xs, &x);
+			hg_enc_class.format(g.st, b, &ys, &y);
+			ck_assert_str_eq(x.data, y.data);
+			hg_buf_free(&x);
+			hg_buf_free(&y);
+			hg_buf_free(&xs);
+			hg_buf_free(&ys);
+			hg_enc_class.free_action(b);
+			hg_action_text_free(&u);
+			if (i + 1 == HG_ARRAY_LEN(bodies) && k + 1 == HG_ARRAY_LEN(bodies)) {
+				/* The state goes first: the action holds on to what
+				 * it goes back to (the sanitizers watch this). */
+				hg_enc_class.free_state(g.st);
+				g.st = NULL;
+				ck_assert_int_eq(a->kind, ENC_A_END);
+			}
+			hg_enc_class.free_action(a);
+			hg_action_text_free(&t);
+		}
+	ck_assert_uint_eq(g.d.nerrors, 0);
+	game_close(&g);
+}
+END_TEST
+
 START_TEST(generated_tags_set_up)
 {
 	hg_datapath path;
@@ -1235,6 +1378,7 @@ Suite *unit_suite(void)
 	tc = tcase_create("notation");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, words_match_as_the_patterns_do);
+	tcase_add_test(tc, parsed_actions_reuse_their_block);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("random");
 	tcase_set_timeout(tc, 300);

@@ -73,6 +73,35 @@ static inline void provide(const enc_pool *pool, const enc_card *c, const enc_re
 	}
 }
 
+/* Does the town grow from the memo `from` (same effects, a smaller town)
+ * without any change to the resources?  So it does when each card new to
+ * it either is not covered by the memo's resources (it stays inactive) or
+ * provides nothing (it activates, and nothing else can): fixed_point's
+ * first pass would find just that, and no second.  Then *active is the
+ * memo's active cards and those new ones that activate.  Most cards that
+ * join a town do one or the other. */
+static int quiet_growth(const hg_state *s, int seat, const enc_player *from, enc_set *active)
+{
+	const enc_pool *pool = &s->data->pool;
+	const enc_player *p = &s->p[seat];
+	enc_set grown = from->memo_active;
+	for (enc_set fresh = p->in_zone[ENC_Z_TOWN] & ~from->memo_town; fresh; fresh &= fresh - 1) {
+		int i = enc_set_first(fresh);
+		const enc_card *c = &pool->cards[p->inst[i].card];
+		int ok = 1;
+		for (int j = 0; j < c->ncost && ok; j++)
+			if (from->memo_res[c->cost_list[j]] < c->cost[c->cost_list[j]])
+				ok = 0;
+		if (!ok)
+			continue;
+		if (c->nprovides > 0)
+			return 0;
+		grown |= (enc_set)1 << i;
+	}
+	*active = grown;
+	return 1;
+}
+
 /* The least fixed point: start with no town card active, add every card
  * whose cost the resources cover, repeat.  A card's own resources never pay
  * for itself (herald-encrucijada(7), ruling 3).  Resources only grow as
@@ -93,6 +122,16 @@ static enc_set fixed_point(const hg_state *s, int seat, const enc_res_effects *e
 	const enc_card *tower = &pool->cards[p->tower];
 	int raw[ENC_MAX_RES], shield[ENC_MAX_RES];
 	enc_set active = 0;
+	if (from && quiet_growth(s, seat, from, &active)) {
+		/* The memo's resources stand; so do its raw and shield. */
+		if (res != from->memo_res)
+			memcpy(res, from->memo_res, sizeof from->memo_res);
+		if (memo && memo != from) {
+			memcpy(memo->memo_raw, from->memo_raw, sizeof raw);
+			memcpy(memo->memo_shield, from->memo_shield, sizeof shield);
+		}
+		return active;
+	}
 	if (from) {
 		active = from->memo_active;
 		memcpy(raw, from->memo_raw, sizeof raw);
@@ -200,14 +239,13 @@ static enc_set settle_activity(hg_state *s, int seat, const int **res)
 	int n = resource_effects(s, seat, &e);
 	if (!memo_holds(p, n, &e)) {
 		const enc_player *from = memo_start(p, n, &e);
-		if (n == 0)
-			e = no_res_effects;
 		int before[ENC_MAX_RES];
 		memcpy(before, p->memo_res, sizeof before);
-		p->memo_active = fixed_point(s, seat, &e, from, p->memo_res, p);
+		p->memo_active = fixed_point(s, seat, n ? &e : &no_res_effects, from, p->memo_res, p);
 		p->memo_town = p->in_zone[ENC_Z_TOWN];
 		p->memo_neffects = n;
-		p->memo_effects = e;
+		if (n)	/* with none, memo_same_effects does not look at them */
+			p->memo_effects = e;
 		if (memcmp(before, p->memo_res, sizeof before) != 0)
 			s->governed_checked = 0;
 	}
@@ -306,6 +344,7 @@ void enc_mod_add(hg_state *s, const enc_mod *m)
 		s->nmods--;
 	}
 	s->mods[s->nmods++] = *m;
+	s->mods_settled = 0;
 }
 
 static void drop_mods(hg_state *s, int (*gone)(const hg_state *, const enc_mod *, const void *),
@@ -318,6 +357,8 @@ static void drop_mods(hg_state *s, int (*gone)(const hg_state *, const enc_mod *
 				s->mods[k] = s->mods[i];
 			k++;
 		}
+	if (k != s->nmods)
+		s->mods_settled = 0;
 	s->nmods = k;
 }
 
@@ -414,19 +455,56 @@ static int gone_source(const hg_state *s, const enc_mod *m, const void *arg)
 	return 1;
 }
 
-/* After every change (rule 2, Costo: "si una carta que tiene costo, pierde
- * sus recursos en ese instante pasa a inactiva, por lo que si estaba
- * atacando vuelve a la mano de su dueño"): effects whose source has gone
- * end, duel cards that no longer activate go home, and the victory
- * conditions are looked at.  Repeats until nothing changes, since each of
- * these can cause another. */
-void enc_settle(hg_state *s)
+/* Is there nothing to settle?  settle_loop reads the towns, the modifiers,
+ * which of their sources are in a town or a duel, and the duel cards.
+ * With no duel card and every seat's memo made for its town as it is, it
+ * finds every memo good and changes nothing when
+ *   - no modifier is in force (none ends, none touches resources), or
+ *   - the modifiers and the duel zones are as the last enc_settle that
+ *     found nothing to change left them (hg_state.mods_settled): the
+ *     effects on resources and the sources that hold are then as they
+ *     were.
+ * Most actions (a draw, a hidden card put down, shown or moved) leave the
+ * state so. */
+static inline int nothing_to_settle(const hg_state *s)
+{
+	if (s->war.stage != ENC_WAR_NONE && (s->war.att_card >= 0 || s->war.def_card >= 0))
+		return 0;
+	if (!s->mods_settled && s->nmods != 0)
+		return 0;
+	for (int p = 0; p < s->nseats; p++) {
+		const enc_player *pl = &s->p[p];
+		if (pl->memo_town != pl->in_zone[ENC_Z_TOWN])
+			return 0;
+		if (s->mods_settled ? pl->settled_duel != pl->in_zone[ENC_Z_DUEL] :
+		    pl->memo_neffects != 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* What enc_settle does when there is nothing to settle: the victory
+ * checks, with the resources the memos hold. */
+static void settled_already(hg_state *s)
+{
+	if (s->over || (!s->loss_unchecked && s->governed_checked))
+		return;
+	const int *res[ENC_MAX_SEATS];
+	for (int p = 0; p < s->nseats; p++)
+		res[p] = s->p[p].memo_res;
+	enc_check_victory(s, res);
+}
+
+/* The loop of enc_settle, in a function of its own: the shortcut (most
+ * calls) then does not pay for its frame. */
+static void settle_loop(hg_state *s)
 {
 	/* Each seat's resources, while they describe the state as it stands
 	 * (fresh): the duel and victory checks then need not work them out
 	 * again. */
 	const int *res[ENC_MAX_SEATS];
 	int fresh = 0;
+	s->mods_settled = 0;
 	for (int guard = 0; guard < 4 * ENC_MAX_DECK; guard++) {
 		enc_set active[ENC_MAX_SEATS];
 		for (int p = 0; p < s->nseats; p++)
@@ -457,12 +535,43 @@ void enc_settle(hg_state *s)
 				}
 			}
 		}
-		if (!changed)
+		if (!changed) {
+			s->mods_settled = 1;
+			for (int p = 0; p < s->nseats; p++)
+				s->p[p].settled_duel = s->p[p].in_zone[ENC_Z_DUEL];
 			break;
+		}
 	}
 	/* Nothing rule 4 looks at may have changed (enc_check_victory would
 	 * return at once): most actions. */
 	if (s->over || (fresh && !s->loss_unchecked && s->governed_checked))
 		return;
 	enc_check_victory(s, fresh ? res : NULL);
+}
+
+/* After every change (rule 2, Costo: "si una carta que tiene costo, pierde
+ * sus recursos en ese instante pasa a inactiva, por lo que si estaba
+ * atacando vuelve a la mano de su dueño"): effects whose source has gone
+ * end, duel cards that no longer activate go home, and the victory
+ * conditions are looked at.  Repeats until nothing changes, since each of
+ * these can cause another. */
+void enc_settle(hg_state *s)
+{
+	if (nothing_to_settle(s))
+		settled_already(s);
+	else
+		settle_loop(s);
+}
+
+int hg_enc_settle_skips(const hg_state *s)
+{
+	return nothing_to_settle(s);
+}
+
+void hg_enc_settle_with(hg_state *s, int may_skip)
+{
+	if (may_skip)
+		enc_settle(s);
+	else
+		settle_loop(s);
 }

@@ -5,6 +5,7 @@
  * Palo; Clase: EVENTO counts one level higher and wins a tie). */
 #include "config.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -375,22 +376,25 @@ static int bind_card(hg_state *s, enc_use *u, int i, int seat, const enc_step *s
 		bind_error(s, u, st, it->where, d, "a card is wanted here");
 		return -1;
 	}
+	/* The zone's copies of the card, in zone order (enc_zone_cards: the
+	 * zone listed and sorted whole cost more than the rest). */
 	int v[ENC_MAX_DECK], n = 0;
-	if (zones & Z_TOWN)
-		n = enc_zone_list(s, seat, ENC_Z_TOWN, v);
-	else if (zones & Z_HAND)
-		n = enc_zone_list(s, seat, ENC_Z_HAND, v);
+	int zone = zones & Z_TOWN ? ENC_Z_TOWN : zones & Z_HAND ? ENC_Z_HAND : -1;
+	if (zone >= 0)
+		n = enc_zone_cards(s, seat, (enc_zone)zone, it->card, v);
 	for (int k = 0; k < n; k++) {
 		if (seat == u->seat && v[k] == u->inst)
 			continue;	/* ruling 10: not the source itself */
-		if (s->p[seat].inst[v[k]].card == it->card && !chosen_already(u, i, v[k])) {
+		if (!chosen_already(u, i, v[k])) {
 			it->inst = (short)v[k];
 			return 0;
 		}
 	}
-	if (zones & Z_HAND) {
+	if ((zones & Z_HAND) && zone >= 0) {
+		/* ... or an unseen card of that zone */
+		n = enc_zone_cards(s, seat, (enc_zone)zone, -1, v);
 		for (int k = 0; k < n; k++)
-			if (s->p[seat].inst[v[k]].card < 0 && !chosen_already(u, i, v[k])) {
+			if (!chosen_already(u, i, v[k])) {
 				it->inst = (short)v[k];
 				return 1;	/* to identify */
 			}
@@ -752,6 +756,18 @@ static int check_target(const hg_state *s, const hg_action *a, enc_use *u, hg_di
 	return 0;
 }
 
+/* Copies a use's live part: what comes before its items, and the items
+ * and outcome parts it counts (nothing reads the room after them; copied
+ * whole, a use is a kilobyte). */
+static void use_copy(enc_use *dst, const enc_use *src)
+{
+	memcpy(dst, src, offsetof(enc_use, items));
+	memcpy(dst->items, src->items, sizeof src->items[0] * (size_t)src->nitems);
+	dst->nitems = src->nitems;
+	memcpy(dst->out, src->out, sizeof src->out[0] * (size_t)src->nout);
+	dst->nout = src->nout;
+}
+
 static void mark_used(hg_state *s, const enc_use *u)
 {
 	if (u->src == ENC_SRC_TOWER) {
@@ -796,8 +812,9 @@ int enc_apply_use(hg_state *s, const hg_action *a, hg_diags *d)
 			    enc_seat_name(a->seat));
 		return -1;
 	}
-	enc_use u;
-	memset(&u, 0, sizeof u);
+	enc_use u;	/* cleared up to its items, which are counted (use_copy) */
+	memset(&u, 0, offsetof(enc_use, items));
+	u.nitems = u.nout = 0;
 	u.seat = (signed char)a->seat;
 	if (find_source(s, a, &u, d) != 0)
 		return -1;
@@ -861,10 +878,10 @@ int enc_apply_use(hg_state *s, const hg_action *a, hg_diags *d)
 		s->ex.target = u.target;
 		s->ex.n = 0;
 		u.order = 0;
-		s->ex.uses[s->ex.n++] = u;
+		use_copy(&s->ex.uses[s->ex.n++], &u);
 	} else {
 		u.order = (signed char)s->ex.n;
-		s->ex.uses[s->ex.n++] = u;
+		use_copy(&s->ex.uses[s->ex.n++], &u);
 	}
 	if (s->phase == ENC_PH_B && s->current == a->seat && s->war.stage == ENC_WAR_NONE)
 		s->phase = ENC_PH_C;
@@ -911,18 +928,20 @@ int enc_apply_pass(hg_state *s, const hg_action *a, hg_diags *d)
 			    enc_seat_name(s->ex.target), enc_seat_name(a->seat));
 		return -1;
 	}
-	enc_use order[ENC_MAX_PENDING];
-	int n = s->ex.n;
-	memcpy(order, s->ex.uses, sizeof(enc_use) * (size_t)n);
-	for (int i = 1; i < n; i++) {
-		enc_use x = order[i];
+	/* Sorted by index (a use is a kilobyte), then copied in that order. */
+	const enc_use *uses = s->ex.uses;
+	int n = s->ex.n, by[ENC_MAX_PENDING];
+	for (int i = 0; i < n; i++) {
 		int k = i;
-		while (k > 0 && before(&x, &order[k - 1])) {
-			order[k] = order[k - 1];
+		while (k > 0 && before(&uses[i], &uses[by[k - 1]])) {
+			by[k] = by[k - 1];
 			k--;
 		}
-		order[k] = x;
+		by[k] = i;
 	}
+	enc_use order[ENC_MAX_PENDING];
+	for (int i = 0; i < n; i++)
+		use_copy(&order[i], &uses[by[i]]);
 	s->ex.active = 0;
 	s->ex.n = 0;
 	/* Each effect runs on the position itself; one that fails part-way

@@ -320,6 +320,7 @@ typedef struct enc_player {
 	/* ... and, of memo_res, what the tower, the gains and the active
 	 * cards provide before drains, and what of it shielded cards do. */
 	int memo_raw[ENC_MAX_RES], memo_shield[ENC_MAX_RES];
+	enc_set settled_duel;	/* in_zone[ENC_Z_DUEL] as enc_settle left it */
 	enc_stack stacks[ENC_MAX_STACKS];
 	int wear;		/* desgaste, this turn (rule 6.D2) */
 	int credits;		/* puts owed for hidden cards taken back (rule 3) */
@@ -476,6 +477,12 @@ struct hg_state {
 	/* Some stack may be ENC_STACK_BLOCKED (rule 6.D3): else the start of
 	 * a turn need not look for blocks that end (enc_expire_turn_start). */
 	int stacks_blocked;
+	/* enc_settle found nothing more to change, and the modifiers have not
+	 * changed since (enc_mod_add and drop_mods clear it; so must anything
+	 * else that writes mods[]): with every town and duel zone as it left
+	 * them (enc_player.memo_town, settled_duel) and no duel card, the
+	 * next enc_settle has nothing to do (activation.c, nothing_to_settle). */
+	int mods_settled;
 	char result[64];
 
 	int nmods;
@@ -491,6 +498,12 @@ struct enc_shared {
 	char **names;		/* player names in seat order */
 	size_t nnames;
 	char *seed;
+	/* An action enc_parse made and enc_free_action gave back, kept for
+	 * the next parse of this game (NULL: none): the replay parses and
+	 * frees one action after another, and a malloc and a free for each
+	 * cost more than the rest of a short action's parse.  No part of the
+	 * position: the only thing parse() writes. */
+	hg_action *spare_action;
 };
 
 /* ---------------------------------------------------------------- actions */
@@ -521,16 +534,19 @@ struct hg_action {
 	int src_card;		/* USE: pool index */
 	hg_pos src_pos;
 	/* USE, SETUP: the chosen items and the stated outcome.  They live in
-	 * the action's own allocation, after it, with room for what the record
-	 * wrote (enc_parse) or for the most a use takes (enc_action_new):
-	 * an action is made for every action replayed, and room for every
-	 * possible item made it mostly unused kilobytes to clear. */
+	 * the action's own allocation, after it, with room for the most a use
+	 * takes; only what is counted is ever written (enc_parse) or the room
+	 * is cleared once (enc_action_new). */
 	enc_item *items;
 	int nitems;
 	int ngroups;
 	enc_outcome *out;
 	int nout;
 	int has_outcome;
+	/* enc_parse's actions: the shared part of the game it was parsed in,
+	 * which the action holds a reference to and is given back to when
+	 * freed (enc_shared.spare_action); NULL for enc_action_new's. */
+	enc_shared *home;
 };
 
 /* ------------------------------------------------------------ data.c */
@@ -572,8 +588,19 @@ void enc_state_copy(hg_state *dst, const hg_state *src);
  * it must not outlive the state it came from and is never freed; copying
  * it back into that state is the undo. */
 void enc_state_scratch(hg_state *dst, const hg_state *src);
+/* Drops a reference to the shared part, freeing it (and its spare action)
+ * with the last. */
+void enc_shared_unref(enc_shared *sh);
 const char *enc_seat_name(int seat);	/* "P1" ... */
-int enc_find_seat(const hg_state *s, const char *word);
+/* A seat is written P1 ... P6 or as the player's name: the first, as herald
+ * writes every seat, is read here without a call (once for every action). */
+int enc_find_seat_named(const hg_state *s, const char *word);
+static inline int enc_find_seat(const hg_state *s, const char *word)
+{
+	if (word[0] == 'P' && word[1] >= '1' && word[1] < '1' + s->nseats && !word[2])
+		return word[1] - '1';
+	return enc_find_seat_named(s, word);
+}
 const enc_card *enc_card_of(const hg_state *s, int seat, int inst);
 const char *enc_card_id(const hg_state *s, int card);
 /* Zone helpers: the instances of a zone in order; return the count. */
@@ -583,6 +610,10 @@ int enc_pile_list(const hg_state *s, int seat, int pile, int *out);
  * when the pile is empty. */
 int enc_pile_top(const hg_state *s, int seat, int pile);
 int enc_zone_list(const hg_state *s, int seat, enc_zone zone, int *out);
+/* Of enc_zone_list's instances those that hold `card` (-1: the unseen), in
+ * the same order, without sorting the whole zone; exported for the tests. */
+int enc_zone_cards(const hg_state *s, int seat, enc_zone zone, int card, int *out);
+int hg_enc_zone_cards(const hg_state *s, int seat, int zone, int card, int *out);
 int enc_zone_count(const hg_state *s, int seat, enc_zone zone);
 int enc_stack_count(const hg_state *s, int seat, int stack);
 int enc_free_stack(const hg_state *s, int seat);
@@ -613,6 +644,10 @@ unsigned enc_marks(const hg_state *s, int seat, int inst);
 /* After every change: deactivated attackers go home, durations whose source
  * is gone end, then the victory checks run. */
 void enc_settle(hg_state *s);
+/* For the unit tests: would enc_settle skip its work (nothing_to_settle),
+ * and enc_settle with that shortcut or without it. */
+int hg_enc_settle_skips(const hg_state *s);
+void hg_enc_settle_with(hg_state *s, int may_skip);
 void enc_mod_add(hg_state *s, const enc_mod *m);
 /* End-of-turn and start-of-turn expiry. */
 void enc_expire_turn_end(hg_state *s);

@@ -177,20 +177,23 @@ void enc_patterns_free(enc_patterns *ps)
  * would give (hg_match: unset groups (size_t)-1, ngroups one past the
  * last set group); test-enc.c checks that on many texts. */
 
-/* The words a shape reads; a longer action is read only up to the groups
- * that take the rest (setup's cards, use's choices). */
-#define MAX_WORDS 4
+/* The groups a shape sets: 0 to 3. */
+#define WORD_GROUPS 4
 
 typedef struct words {
 	const char *text;
 	size_t n;			/* words (tokens) in the text */
-	size_t start[MAX_WORDS], end[MAX_WORDS];
+	const hg_atok *toks;		/* word k is toks[k].text, at toks[k].off */
 	size_t len;			/* of the text */
+	/* By group, the token it holds whole, or -1: what the groups' texts
+	 * and positions are, without looking for their tokens (gtext). */
+	signed char *tok;
 } words;
 
 /* The words of a plain text: its tokens (a token holds no space and no
  * control character, and the text is the tokens joined by single spaces,
- * hg_action_text); 0, or -1 for a text that is not plain ASCII. */
+ * hg_action_text, so that token k's text is word k); 0, or -1 for a text
+ * that is not plain ASCII. */
 static int plain_words(const hg_action_text *t, words *w)
 {
 	if (t->ntoks == 0 || !t->text)
@@ -200,20 +203,24 @@ static int plain_words(const hg_action_text *t, words *w)
 	w->text = t->text;
 	w->len = strlen(t->text);
 	w->n = t->ntoks;
-	for (size_t k = 0; k < w->n && k < MAX_WORDS; k++) {
-		w->start[k] = t->toks[k].off;
-		w->end[k] = k + 1 < w->n ? t->toks[k + 1].off - 1 : w->len;
-	}
+	w->toks = t->toks;
 	return 0;
+}
+
+/* Where word k ends in the text: at the space before the next, or at the
+ * end. */
+static size_t word_end(const words *w, size_t k)
+{
+	return k + 1 < w->n ? w->toks[k + 1].off - 1 : w->len;
 }
 
 /* Is word k the word `lower` (lowercase letters), ignoring case?  For a
  * small letter l, (c | 0x20) == l holds for l and its capital only. */
 static int word_is(const words *w, size_t k, const char *lower)
 {
-	const char *p = w->text + w->start[k];
-	size_t len = w->end[k] - w->start[k], i = 0;
-	for (; i < len; i++)
+	const char *p = w->toks[k].text;
+	size_t i = 0;
+	for (; p[i]; i++)
 		if (!lower[i] || (p[i] | 0x20) != lower[i])
 			return 0;
 	return lower[i] == '\0';
@@ -222,26 +229,28 @@ static int word_is(const words *w, size_t k, const char *lower)
 /* Is word k the one character c? */
 static int word_is_char(const words *w, size_t k, char c)
 {
-	return w->end[k] - w->start[k] == 1 && w->text[w->start[k]] == c;
+	const char *p = w->toks[k].text;
+	return p[0] == c && !p[1];
 }
 
 /* LETTER: one ASCII letter, whatever its case. */
 static int word_is_letter(const words *w, size_t k)
 {
-	return w->end[k] - w->start[k] == 1 && ascii_lower(w->text[w->start[k]]) >= 0;
+	const char *p = w->toks[k].text;
+	return ascii_lower(p[0]) >= 0 && !p[1];
 }
 
 /* REF: a letter, then nothing or '.' and one or more digits. */
 static int word_is_ref(const words *w, size_t k)
 {
-	const char *p = w->text + w->start[k], *end = w->text + w->end[k];
+	const char *p = w->toks[k].text;
 	if (ascii_lower(*p) < 0)
 		return 0;
-	if (++p == end)
+	if (!*++p)
 		return 1;
-	if (*p != '.' || ++p == end)
+	if (*p != '.' || !*++p)
 		return 0;
-	for (; p < end; p++)
+	for (; *p; p++)
 		if (*p < '0' || *p > '9')
 			return 0;
 	return 1;
@@ -250,8 +259,9 @@ static int word_is_ref(const words *w, size_t k)
 /* Group g holds word k, or text from `start` to the end. */
 static void group_word(hg_match *m, const words *w, int g, size_t k)
 {
-	m->start[g] = w->start[k];
-	m->end[g] = w->end[k];
+	w->tok[g] = (signed char)k;
+	m->start[g] = w->toks[k].off;
+	m->end[g] = word_end(w, k);
 	m->ngroups = g + 1;
 }
 
@@ -269,9 +279,18 @@ static int verb_of(const enc_patterns *ps, const words *w)
 	int a = ascii_lower(w->text[0]), b = ascii_lower(w->text[1]);
 	if (a < 0 || b < 0)
 		return -1;
+	/* The first two letters are the pair's: compare the rest (word_is,
+	 * knowing the length). */
+	const char *p = w->text;
+	size_t len0 = word_end(w, 0);
 	for (uint64_t try = ps->verbs_by_pair[a - 'a'][b - 'a']; try; try &= try - 1) {
 		const struct verb *v = &ps->verb[enc_set_first(try)];
-		if (v->len == w->end[0] && word_is(w, 0, v->word))
+		if (v->len != len0)
+			continue;
+		size_t i = 2;
+		while (i < v->len && (p[i] | 0x20) == v->word[i])
+			i++;
+		if (i == v->len)
 			return v->pattern;
 	}
 	return -1;
@@ -279,17 +298,22 @@ static int verb_of(const enc_patterns *ps, const words *w)
 
 /* The pattern a plain text matches, and its groups in m, read from its
  * words (sources[] above, clause by clause); -1: left to PCRE2. */
-static int match_words(const enc_patterns *ps, const hg_action_text *t, hg_match *m)
+static int match_words(const enc_patterns *ps, const hg_action_text *t, hg_match *m,
+		       signed char tok[WORD_GROUPS])
 {
 	words w;
+	memset(tok, -1, WORD_GROUPS);
 	if (plain_words(t, &w) != 0)
 		return -1;
+	w.tok = tok;
 	const char *text = w.text;
 	int which = verb_of(ps, &w);
 	if (which < 0)
 		return -1;
-	memset(m->start, 0xff, sizeof m->start);
-	memset(m->end, 0xff, sizeof m->end);
+	/* Only the groups a shape sets are cleared: parse_body reads no other
+	 * (hg_enc_match_words clears them all, to compare with PCRE2's). */
+	for (int g = 0; g < WORD_GROUPS; g++)
+		m->start[g] = m->end[g] = (size_t)-1;
 	m->subject = text;
 	m->ngroups = 1;
 	m->start[0] = 0;
@@ -300,13 +324,12 @@ static int match_words(const enc_patterns *ps, const hg_action_text *t, hg_match
 	case P_SETUP:		/* verb [123] {\S+} */
 	case P_DRAW:		/* verb [123] [\S+] */
 		ok = n >= 2 && (which == P_SETUP || n <= 3) &&
-		     w.end[1] - w.start[1] == 1 && text[w.start[1]] >= '1' &&
-		     text[w.start[1]] <= '3';
+		     w.toks[1].text[0] >= '1' && w.toks[1].text[0] <= '3' && !w.toks[1].text[1];
 		if (!ok)
 			break;
 		group_word(m, &w, 1, 1);
 		if (which == P_SETUP)
-			group_rest(m, &w, 2, w.end[1]);
+			group_rest(m, &w, 2, word_end(&w, 1));
 		else if (n == 3)
 			group_word(m, &w, 2, 2);
 		break;
@@ -344,9 +367,9 @@ static int match_words(const enc_patterns *ps, const hg_action_text *t, hg_match
 		group_word(m, &w, 1, 1);
 		if (n >= 4 && word_is_char(&w, 2, '>')) {
 			group_word(m, &w, 2, 3);
-			group_rest(m, &w, 3, w.end[3]);
+			group_rest(m, &w, 3, word_end(&w, 3));
 		} else {
-			group_rest(m, &w, 3, w.end[1]);
+			group_rest(m, &w, 3, word_end(&w, 1));
 		}
 		break;
 	case P_PASS:		/* the verb alone */
@@ -401,31 +424,64 @@ static int match_words(const enc_patterns *ps, const hg_action_text *t, hg_match
 	return ok ? which : -1;
 }
 
-/* An action with room for `items` items and `outs` outcome parts after it
+static const hg_action blank_action = { .card = -1, .other = -1, .army = -1, .src_card = -1 };
+
+/* An action with room for `items` items and outcome parts after it
  * (hg_action.items).  Only the action itself is cleared: every item and
  * part is written whole before it is counted. */
-static hg_action *action_alloc(enc_act_kind kind, int seat, size_t items, size_t outs)
+static void action_init(hg_action *a, enc_act_kind kind, int seat, size_t items)
 {
-	hg_action *a = hg_xmalloc(sizeof *a + items * sizeof a->items[0] +
-				  outs * sizeof a->out[0]);
-	*a = (hg_action){ .kind = kind, .seat = seat, .card = -1, .other = -1,
-			  .army = -1, .src_card = -1 };
+	/* Copied from a blank one: cleared in place, the action took a
+	 * `rep stos` of its 29 words, which costs more than a copy. */
+	memcpy(a, &blank_action, sizeof *a);
+	a->kind = kind;
+	a->seat = seat;
 	a->items = (enc_item *)(void *)(a + 1);
 	a->out = (enc_outcome *)(void *)(a->items + items);
-	return a;
 }
+
+#define ACTION_SIZE(items, outs) \
+	(sizeof(hg_action) + (items) * sizeof(enc_item) + (outs) * sizeof(enc_outcome))
 
 hg_action *enc_action_new(enc_act_kind kind, int seat)
 {
-	hg_action *a = action_alloc(kind, seat, ENC_MAX_ITEMS, ENC_MAX_OUTCOME);
+	hg_action *a = hg_xmalloc(ACTION_SIZE(ENC_MAX_ITEMS, ENC_MAX_OUTCOME));
+	action_init(a, kind, seat, ENC_MAX_ITEMS);
 	memset(a->items, 0, ENC_MAX_ITEMS * sizeof a->items[0]);
 	memset(a->out, 0, ENC_MAX_OUTCOME * sizeof a->out[0]);
 	return a;
 }
 
+/* enc_parse's action: the game's spare one (enc_shared.spare_action) or a
+ * new one, with room for the most items and parts a use takes, so that
+ * any of them will do for the next.  It holds a reference to the shared
+ * part it goes back to. */
+static hg_action *parse_alloc(const hg_state *s, int seat)
+{
+	enc_shared *sh = s->sh;
+	hg_action *a = sh->spare_action;
+	if (a)
+		sh->spare_action = NULL;
+	else
+		a = hg_xmalloc(ACTION_SIZE(ENC_MAX_ITEMS, ENC_MAX_OUTCOME));
+	action_init(a, ENC_A_SETUP, seat, ENC_MAX_ITEMS);
+	a->home = sh;
+	sh->refs++;
+	return a;
+}
+
 void enc_free_action(hg_action *a)
 {
-	free(a);
+	enc_shared *home = a ? a->home : NULL;
+	if (!home) {
+		free(a);
+		return;
+	}
+	if (!home->spare_action)
+		home->spare_action = a;
+	else
+		free(a);
+	enc_shared_unref(home);
 }
 
 /* ------------------------------------------------------------ pieces */
@@ -433,12 +489,23 @@ typedef struct pctx {
 	const hg_state *s;
 	const hg_action_text *t;
 	hg_match m;
+	/* Matched word by word, the group's whole token or -1 (words.tok). */
+	signed char gtok[WORD_GROUPS];
 	hg_diags *d;
 	char *spare;		/* gtext's copy, when it needed one */
 } pctx;
 
+/* Did group g take part?  (hg_match_set, for the groups the patterns
+ * have, without the call.) */
+static int gset(const pctx *c, int g)
+{
+	return c->m.start[g] != (size_t)-1;
+}
+
 static hg_pos gpos(const pctx *c, int g)
 {
+	if (g < WORD_GROUPS && c->gtok[g] >= 0)
+		return c->t->toks[c->gtok[g]].pos;
 	return hg_action_text_pos(c->t, c->m.start[g]);
 }
 
@@ -450,6 +517,8 @@ static hg_pos gpos(const pctx *c, int g)
 static const char *gtext(pctx *c, int g)
 {
 	const hg_action_text *t = c->t;
+	if (g < WORD_GROUPS && c->gtok[g] >= 0)
+		return t->toks[c->gtok[g]].text;
 	size_t start = c->m.start[g], end = c->m.end[g];
 	for (size_t i = 0; i < t->ntoks && t->toks[i].off <= start; i++) {
 		if (t->toks[i].off != start)
@@ -487,7 +556,7 @@ static int card_word(const pctx *c, const char *w, hg_pos pos)
 static int card_group(pctx *c, int g, int *out, hg_pos *pos)
 {
 	*out = -1;
-	if (!hg_match_set(&c->m, g))
+	if (!gset(c, g))
 		return 0;
 	*pos = gpos(c, g);
 	int k = card_word(c, gtext(c, g), *pos);
@@ -517,16 +586,18 @@ static void parse_ref(const char *w, hg_pos pos, enc_item *it)
 	if (first >= 'A' && first <= 'Z')
 		first = (char)(first - 'A' + 'a');
 	it->stack = (signed char)(first - 'a');
-	it->pos = w[1] == '.' ? (signed char)(atoi(w + 2) > 99 ? 99 : atoi(w + 2)) : 0;
+	int at = w[1] == '.' ? atoi(w + 2) : 0;
+	it->pos = (signed char)(at > 99 ? 99 : at);
 	it->inst = -1;
 	it->where = pos;
 }
 
 static int ref_group(pctx *c, int g, enc_item *it)
 {
-	parse_ref(gtext(c, g), gpos(c, g), it);
-	if (it->pos == 0 && strchr(c->m.subject + c->m.start[g], '.') &&
-	    strchr(c->m.subject + c->m.start[g], '.') < c->m.subject + c->m.end[g]) {
+	/* gtext is the group's text exactly: a '.' in it is in the group */
+	const char *w = gtext(c, g);
+	parse_ref(w, gpos(c, g), it);
+	if (it->pos == 0 && strchr(w, '.')) {
 		hg_diag_add(c->d, HG_ERROR, gpos(c, g), "enc.syntax",
 			    "stack positions count from 1 (the top)");
 		return -1;
@@ -719,7 +790,10 @@ static int parse_use(pctx *c, hg_action *a)
 {
 	const char *src = gtext(c, 1);
 	a->src_pos = gpos(c, 1);
-	if (hg_name_eq(src, "tower") || hg_name_eq(src, "torre")) {
+	/* Most sources are cards: a word that begins with another ASCII
+	 * letter than t is neither keyword, without folding it. */
+	int may_be_tower = (src[0] | 0x20) == 't' || (unsigned char)src[0] >= 0x80;
+	if (may_be_tower && (hg_name_eq(src, "tower") || hg_name_eq(src, "torre"))) {
 		a->src = ENC_SRC_TOWER;
 	} else {
 		a->src = ENC_SRC_TOWN;
@@ -732,7 +806,7 @@ static int parse_use(pctx *c, hg_action *a)
 	}
 	if (a->src == ENC_SRC_TOWN && a->src_card < 0)
 		return -1;
-	if (hg_match_set(&c->m, 2)) {
+	if (gset(c, 2)) {
 		a->other_pos = gpos(c, 2);
 		a->other = seat_word(c, gtext(c, 2), a->other_pos);
 		if (a->other < 0)
@@ -801,14 +875,7 @@ static int parse_setup_cards(pctx *c, hg_action *a)
 /* ------------------------------------------------------------ parse */
 static hg_action *parse_body(pctx *c, int which, int seat)
 {
-	/* Room for the items and outcome parts the words can hold. */
-	size_t items = 0, outs = 0;
-	if (which == P_USE || which == P_SETUP) {
-		items = c->t->ntoks < ENC_MAX_ITEMS ? c->t->ntoks : ENC_MAX_ITEMS;
-		outs = which == P_USE ? (c->t->ntoks < ENC_MAX_OUTCOME ? c->t->ntoks :
-					 ENC_MAX_OUTCOME) : 0;
-	}
-	hg_action *a = action_alloc(ENC_A_SETUP, seat, items, outs);
+	hg_action *a = parse_alloc(c->s, seat);
 	a->pos = c->t->pos;
 	a->seat_pos = c->t->seat_pos.line ? c->t->seat_pos : c->t->pos;
 	int rc = 0;
@@ -826,8 +893,12 @@ static hg_action *parse_body(pctx *c, int which, int seat)
 	case P_PUT:
 		a->kind = ENC_A_PUT;
 		rc = card_group(c, 1, &a->card, &a->card_pos);
-		a->visible = hg_name_eq(gtext(c, 2), "visible");
-		if (hg_match_set(&c->m, 3)) {
+		/* Group 2 is hidden, visible, oculta or oculto, in any case
+		 * (no other letter matches h, v or o caselessly): only a v
+		 * may begin "visible". */
+		a->visible = (c->m.subject[c->m.start[2]] | 0x20) == 'v' &&
+			     hg_name_eq(gtext(c, 2), "visible");
+		if (gset(c, 3)) {
 			if (a->visible) {
 				hg_diag_add(c->d, HG_ERROR, gpos(c, 3), "enc.syntax",
 					    "a visible card joins the town: it takes no stack");
@@ -888,9 +959,9 @@ static hg_action *parse_body(pctx *c, int which, int seat)
 		break;
 	case P_TARGET:
 		a->kind = ENC_A_TARGET;
-		if (hg_match_set(&c->m, 1)) {
+		if (gset(c, 1)) {
 			a->tgt = ENC_TGT_TOWER;
-		} else if (hg_match_set(&c->m, 2)) {
+		} else if (gset(c, 2)) {
 			a->tgt = ENC_TGT_ARMY;
 			rc = ref_group(c, 2, &a->ref);
 			a->army = a->ref.stack;
@@ -915,7 +986,7 @@ static hg_action *parse_body(pctx *c, int which, int seat)
 		break;
 	case P_FORCE:
 		a->kind = ENC_A_FORCE;
-		if (hg_match_set(&c->m, 1)) {
+		if (gset(c, 1)) {
 			a->has_ref = 1;
 			rc = ref_group(c, 1, &a->ref);
 			rc |= card_group(c, 2, &a->card, &a->card_pos);
@@ -961,7 +1032,10 @@ static int match_patterns(const enc_patterns *pat, const char *text, hg_match *m
 
 int hg_enc_match_words(const hg_state *s, const hg_action_text *t, hg_match *m)
 {
-	return match_words(s->data->pat, t, m);
+	signed char tok[WORD_GROUPS];
+	memset(m->start, 0xff, sizeof m->start);
+	memset(m->end, 0xff, sizeof m->end);
+	return match_words(s->data->pat, t, m, tok);
 }
 
 int hg_enc_match_patterns(const hg_state *s, const char *text, hg_match *m)
@@ -989,12 +1063,15 @@ static hg_action *parse_action(const hg_state *s, const hg_action_text *t, hg_di
 	}
 	const char *text = t->text ? t->text : "";
 	const enc_patterns *pat = s->data->pat;
-	int i = by_words ? match_words(pat, t, &c.m) : -1;
-	if (i < 0)
+	int i = by_words ? match_words(pat, t, &c.m, c.gtok) : -1;
+	if (i < 0) {
+		memset(c.gtok, -1, sizeof c.gtok);
 		i = match_patterns(pat, text, &c.m);
+	}
 	if (i >= 0) {
 		hg_action *act = parse_body(&c, i, seat);
-		free(c.spare);
+		if (c.spare)
+			free(c.spare);
 		return act;
 	}
 	hg_diag *dg = hg_diag_add(d, HG_ERROR, t->pos, "enc.syntax",
