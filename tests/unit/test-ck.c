@@ -99,6 +99,45 @@ static void act_ok(hg_state *s, const char *seat, const char *body)
 	hg_diags_free(&d);
 }
 
+/* Two streams will draw the same: the same key and block, and the same
+ * bytes left of the block drawn (hg_prng_seed draws none: the rest of
+ * `stream` is never read). */
+static int same_prng(const hg_prng *a, const hg_prng *b)
+{
+	return memcmp(a->key, b->key, sizeof a->key) == 0 && a->block == b->block &&
+	       a->used == b->used &&
+	       (a->used >= sizeof a->stream ||
+		memcmp(a->stream + a->used, b->stream + b->used, sizeof a->stream - a->used) == 0);
+}
+
+/* Two positions are the same: every byte hg_ck_state_new sets and the
+ * rules read (struct hg_state: the fields before the streams, the streams
+ * a Seed gave, each side's hand and the used part of its tableau). */
+static int same_state(const hg_state *a, const hg_state *b)
+{
+	if (memcmp(a, b, offsetof(hg_state, dice)) != 0)
+		return 0;
+	if (a->seeded) {
+		if (!same_prng(&a->dice, &b->dice) || !same_prng(&a->random, &b->random))
+			return 0;
+		for (int r = 0; r < CK_NRELIGIONS; r++)
+			for (int t = 1; t <= a->sc->turns; t++)
+				if (!same_prng(&a->shuffle[r][t], &b->shuffle[r][t]))
+					return 0;
+	}
+	for (int f = 0; f < a->nsides; f++) {
+		const ck_player *x = &a->p[f], *y = &b->p[f];
+		const ck_tableau *u = &x->tab, *v = &y->tab;
+		if (x->bonus != y->bonus || memcmp(&x->hand, &y->hand, sizeof x->hand) != 0 ||
+		    u->nstack != v->nstack || u->narmy != v->narmy || u->nreserve != v->nreserve ||
+		    memcmp(u->stack, v->stack, (size_t)u->nstack * sizeof *u->stack) != 0 ||
+		    memcmp(u->army, v->army, (size_t)u->narmy * sizeof *u->army) != 0 ||
+		    memcmp(u->reserve, v->reserve, (size_t)u->nreserve * sizeof *u->reserve) != 0)
+			return 0;
+	}
+	return 1;
+}
+
 /* The action is rejected with exactly one error, of this code. */
 static void act_fails(hg_state *s, const char *seat, const char *body, const char *code)
 {
@@ -128,7 +167,7 @@ static void act_fails(hg_state *s, const char *seat, const char *body, const cha
 	hg_state *kept = hg_ck_class.clone(s), *was = kept;
 	ck_assert_int_ne(hg_apply_keep(&hg_ck_class, &kept, a, &d), 0);
 	ck_assert_ptr_eq(kept, was);
-	ck_assert_int_eq(memcmp(kept, s, sizeof *s), 0);
+	ck_assert(same_state(kept, s));
 	hg_ck_class.free_action(a);
 	hg_ck_class.free_state(kept);
 	hg_diags_free(&d);
@@ -862,10 +901,19 @@ static void random_game(const char *scenario, const char *players, const char *s
 		if (seed)
 			ck_assert_uint_eq(d.n, 0);
 		hg_diags_clear(&d);
-		ck_assert_int_eq(memcmp(s, check, sizeof *s), 0);
+		ck_assert(same_state(s, check));
 		/* held[] says what a scan of owner[] says */
 		for (int f = 0; f < CK_MAX_SIDES; f++)
 			ck_assert_uint_eq(s->held[f], hg_ck_areas_scan(s, f));
+		/* sumpool is the sum of the pool's bounds (normalise trusts it) */
+		for (int f = 0; f < s->nsides; f++) {
+			const ck_hand *h = &s->p[f].hand;
+			int sum = 0;
+			for (int r = 0; r < CK_NRELIGIONS; r++)
+				for (int c = 0; c < CK_MAX_CARDS; c++)
+					sum += h->pool[r][c];
+			ck_assert_int_eq(h->sumpool, sum);
+		}
 		for (size_t i = 0; i < l.n; i++)
 			hg_ck_class.free_action(l.v[i]);
 		free(l.v);
@@ -1498,14 +1546,28 @@ static const char *rand_word(hg_prng *r, const char *const *ids, int nids)
 	return odd_words[hg_prng_below(r, (uint32_t)HG_ARRAY_LEN(odd_words))];
 }
 
+/* The entry spelled exactly w, by a scan of every entry with strcmp: what
+ * the bucketed search (first byte, length, last byte) must find. */
+static const ck_spelling *spelling_scan(const ck_spellings *sp, const char *w)
+{
+	for (int i = 0; i < sp->n; i++)
+		if (strcmp(sp->v[i].name, w) == 0)
+			return &sp->v[i];
+	return NULL;
+}
+
 /* Every spelling found gives what hg_names_find gives; every ASCII id is
- * found. */
+ * found; the search by length finds what a scan finds. */
 static void check_spellings(const ck_spellings *sp, const char *const *ids, int nids,
 			    const hg_names *const *tables, int ntables)
 {
 	hg_prng r;
 	hg_prng_seed(&r, "spellings");
 	int hits = 0;
+	for (int i = 0; i < sp->n; i++) {
+		ck_assert_uint_eq(sp->v[i].len, strlen(sp->v[i].name));
+		ck_assert_ptr_eq(hg_ck_spelling_find(sp, sp->v[i].name), &sp->v[i]);
+	}
 	for (int i = 0; i < nids; i++) {
 		char *f = hg_name_fold(ids[i]);
 		if (strcmp(ids[i], f) == 0)
@@ -1518,6 +1580,14 @@ static void check_spellings(const ck_spellings *sp, const char *const *ids, int 
 		if (hg_prng_below(&r, 4) == 0 && w[0])	/* a change of case or a letter */
 			w[hg_prng_below(&r, (uint32_t)strlen(w))] ^= (char)(hg_prng_below(&r, 2) ? 0x20 : 1);
 		const ck_spelling *e = hg_ck_spelling_find(sp, w);
+		ck_assert_ptr_eq(e, spelling_scan(sp, w));
+		ck_assert_ptr_eq(hg_ck_spelling_find_n(sp, w, strlen(w)), e);
+		/* a prefix of the word, given by its length alone */
+		size_t cut = hg_prng_below(&r, (uint32_t)strlen(w) + 1);
+		char pre[64];
+		memcpy(pre, w, cut);
+		pre[cut] = '\0';
+		ck_assert_ptr_eq(hg_ck_spelling_find_n(sp, w, cut), spelling_scan(sp, pre));
 		for (int t = 0; e && t < ntables; t++)
 			ck_assert_int_eq(e->value[t], hg_names_find(tables[t], w));
 		for (int t = ntables; e && t < CK_NRELIGIONS; t++)
@@ -1526,6 +1596,108 @@ static void check_spellings(const ck_spellings *sp, const char *const *ids, int 
 	}
 	ck_assert_int_gt(hits, 1000);
 }
+
+/* Each scenario's masks of player and scripted sides say what its
+ * factions say, one by one. */
+START_TEST(scenario_masks_agree_with_the_factions)
+{
+	int scripted = 0;
+	for (int i = 0; i < shared->nscenarios; i++) {
+		const ck_scenario *sc = &shared->scenarios[i];
+		ck_assert_uint_eq(sc->players_mask & sc->scripted_mask, 0);
+		ck_assert_uint_eq(sc->players_mask | sc->scripted_mask, (1u << sc->nfactions) - 1);
+		for (int f = 0; f < sc->nfactions; f++) {
+			ck_assert_uint_eq((sc->players_mask >> f) & 1, sc->factions[f].player != 0);
+			ck_assert_uint_eq((sc->scripted_mask >> f) & 1, sc->factions[f].player == 0);
+		}
+		ck_assert_int_eq(sc->scripted, sc->scripted_mask != 0);
+		scripted += sc->scripted_mask != 0;
+	}
+	ck_assert_int_gt(scripted, 0);
+	ck_assert_int_lt(scripted, shared->nscenarios);
+}
+END_TEST
+
+/* Every map's borders are symmetric (the attack's step 1 asks the target's
+ * borders, not those of every area it may be attacked from). */
+START_TEST(borders_are_symmetric)
+{
+	int pairs = 0;
+	for (int i = 0; i < shared->nmaps; i++) {
+		const ck_map *m = &shared->maps[i];
+		for (int a = 0; a < m->nareas; a++)
+			for (int b = 0; b < m->nareas; b++) {
+				ck_assert_uint_eq((m->areas[a].adj >> b) & 1, (m->areas[b].adj >> a) & 1);
+				pairs += (m->areas[a].adj >> b) & 1;
+			}
+	}
+	ck_assert_int_gt(pairs, 20);
+}
+END_TEST
+
+/* ck_same_bytes says what memcmp says, at every length the ids have and
+ * around, for bytes that differ anywhere or nowhere. */
+START_TEST(same_bytes_agrees_with_memcmp)
+{
+	hg_prng r;
+	hg_prng_seed(&r, "same-bytes");
+	int same = 0, differ = 0;
+	for (int k = 0; k < 20000; k++) {
+		char a[48], b[48];
+		size_t n = hg_prng_below(&r, 41);
+		for (size_t i = 0; i < sizeof a; i++)
+			a[i] = b[i] = (char)('a' + hg_prng_below(&r, 3));
+		for (size_t i = n; i < sizeof b; i++)
+			b[i] ^= 1;	/* past the end: never compared */
+		if (n && hg_prng_below(&r, 2))
+			b[hg_prng_below(&r, (uint32_t)n)] ^= (char)(1 << hg_prng_below(&r, 8));
+		int want = memcmp(a, b, n) == 0;
+		ck_assert_int_eq(ck_same_bytes(a, b, n), want);
+		same += want;
+		differ += !want;
+	}
+	ck_assert_int_gt(same, 5000);
+	ck_assert_int_gt(differ, 5000);
+}
+END_TEST
+
+/* ck_same_letters says what hg_ascii_caseless_eq says for every keyword
+ * of the notation, against words of the same length: the keyword in
+ * mixed case, or with one byte changed (a letter's neighbour, a digit, a
+ * sign, a byte whose OR 0x20 is a letter). */
+START_TEST(same_letters_agrees_with_caseless_eq)
+{
+	static const char *const kws[] = {
+		"on", "at", "vs", "mod", "end", "won", "draw", "pass", "play", "army", "from",
+		"with", "turn", "lost", "draws", "takes", "bonus", "castle", "attack", "reveal",
+		"defence", "defense", "discard", "response", "discards", "incursion", "discarded"
+	};
+	static const char odd[] = "@[`{_-'.#09AZaz\x7f";
+	hg_prng r;
+	hg_prng_seed(&r, "same-letters");
+	int same = 0, differ = 0;
+	for (int k = 0; k < 40000; k++) {
+		const char *kw = kws[hg_prng_below(&r, (uint32_t)HG_ARRAY_LEN(kws))];
+		size_t n = strlen(kw);
+		char w[32];
+		for (size_t i = 0; i <= n; i++)
+			w[i] = (char)(kw[i] && hg_prng_below(&r, 2) ? kw[i] - 32 : kw[i]);
+		if (hg_prng_below(&r, 2)) {
+			size_t at = hg_prng_below(&r, (uint32_t)n);
+			w[at] = hg_prng_below(&r, 2) ? (char)(w[at] ^ (1 << hg_prng_below(&r, 7))) :
+						       odd[hg_prng_below(&r, (uint32_t)sizeof odd - 1)];
+			if (w[at] == '\0')
+				w[at] = '0';
+		}
+		int want = hg_ascii_caseless_eq(w, kw);
+		ck_assert_int_eq(ck_same_letters(w, kw, n), want);
+		same += want;
+		differ += !want;
+	}
+	ck_assert_int_gt(same, 10000);
+	ck_assert_int_gt(differ, 10000);
+}
+END_TEST
 
 START_TEST(spellings_agree_with_the_names)
 {
@@ -2029,6 +2201,10 @@ Suite *unit_suite(void)
 	tcase_add_loop_test(tc, random_games_2p, 0, 40);
 	tcase_add_loop_test(tc, random_games_section8_unseeded, 0, 4);
 	tcase_add_test(tc, gen_tags_pick_a_scenario);
+	tcase_add_test(tc, scenario_masks_agree_with_the_factions);
+	tcase_add_test(tc, borders_are_symmetric);
+	tcase_add_test(tc, same_bytes_agrees_with_memcmp);
+	tcase_add_test(tc, same_letters_agrees_with_caseless_eq);
 	tcase_add_test(tc, spellings_agree_with_the_names);
 	tcase_add_test(tc, token_reading_agrees_with_the_patterns);
 	suite_add_tcase(s, tc);

@@ -26,22 +26,9 @@
 
 #include "ck.h"
 
-const ck_card *ck_card_at(const hg_state *s, int religion, int card)
-{
-	return &s->data->decks[religion].cards[card];
-}
-
-/* Pool cards surely there: more copies of X in the pool than the pool
- * has slack. */
-static int pool_sure(const ck_hand *h, int religion, int card)
-{
-	int v = h->pool[religion][card] - (h->sumpool - h->npool);
-	return v > 0 ? v : 0;
-}
-
 int hg_ck_hand_sure(const ck_hand *h, int religion, int card)
 {
-	return h->sure[religion][card] + pool_sure(h, religion, card);
+	return ck_hand_sure(h, religion, card);
 }
 
 int ck_hand_may(const ck_hand *h, int religion, int card)
@@ -55,12 +42,16 @@ int ck_hand_exact(const ck_hand *h)
 }
 
 /* A pool known again (as many bounds as cards) is sure; an empty pool
- * says nothing. */
+ * says nothing.  (sumpool is the sum of pool[][]: a pool of no bounds is
+ * zeroed already, as it is after every card taken from a seeded game's
+ * hand.) */
 static void normalise(ck_hand *h)
 {
 	if (h->npool == 0) {
-		memset(h->pool, 0, sizeof h->pool);
-		h->sumpool = 0;
+		if (h->sumpool != 0) {
+			memset(h->pool, 0, sizeof h->pool);
+			h->sumpool = 0;
+		}
 	} else if (h->sumpool == h->npool) {
 		for (int r = 0; r < CK_NRELIGIONS; r++)
 			for (int c = 0; c < CK_MAX_CARDS; c++)
@@ -72,8 +63,7 @@ static void normalise(ck_hand *h)
 
 void hg_ck_hand_add(ck_hand *h, int religion, int card)
 {
-	h->sure[religion][card]++;
-	h->size++;
+	ck_hand_add(h, religion, card);
 }
 
 void ck_hand_add_wild(ck_hand *h)
@@ -95,19 +85,12 @@ void ck_hand_remove_sure(ck_hand *h, int religion, int card)
 	normalise(h);
 }
 
-int ck_item_religion(const ck_item *it, int own)
-{
-	if (it->card[own] >= 0)
-		return own;
-	return it->card[!own] >= 0 ? !own : -1;
-}
-
 int ck_hand_take(ck_hand *h, const ck_item *it, int own, int *religion)
 {
 	int order[2] = { own, !own };
 	for (int i = 0; i < 2; i++) {
 		int r = order[i], c = it->card[r];
-		if (c >= 0 && hg_ck_hand_sure(h, r, c) > 0) {
+		if (c >= 0 && ck_hand_sure(h, r, c) > 0) {
 			ck_hand_remove_sure(h, r, c);
 			*religion = r;
 			return 1;
@@ -176,26 +159,11 @@ int ck_available(const hg_state *s, int religion, int card)
 {
 	int n = s->data->decks[religion].cards[card].copies - s->sc->removed[religion][card];
 	for (int i = 0; i < s->nsides; i++)
-		n -= hg_ck_hand_sure(&s->p[i].hand, religion, card);
+		n -= ck_hand_sure(&s->p[i].hand, religion, card);
 	n -= s->pile[religion].discard[card];
 	for (int i = 0; i < s->nfaceup; i++)
 		n -= s->faceup[i].religion == religion && s->faceup[i].card == card;
 	return n - hg_ck_on_table(s, religion, card);
-}
-
-int ck_pile_draw(hg_state *s, int religion)
-{
-	ck_pile *p = &s->pile[religion];
-	if (p->n == 0)
-		return -1;
-	p->n--;
-	return p->exact ? p->order[p->head++] : -1;
-}
-
-void ck_pile_discard(hg_state *s, int religion, int card)
-{
-	s->pile[religion].discard[card]++;
-	s->pile[religion].ndiscard++;
 }
 
 void ck_pile_discard_hidden(hg_state *s, int religion)
@@ -273,7 +241,7 @@ void ck_hand_describe(const hg_state *s, const ck_hand *h, hg_buf *out)
 	int listed = 0;
 	for (int r = 0; r < CK_NRELIGIONS; r++)
 		for (int c = 0; c < s->data->decks[r].ncards; c++) {
-			int n = hg_ck_hand_sure(h, r, c);
+			int n = ck_hand_sure(h, r, c);
 			if (n == 0)
 				continue;
 			hg_buf_printf(out, "%s%s", listed ? ", " : "", s->data->decks[r].cards[c].id);
@@ -490,7 +458,7 @@ int ck_random_cards(hg_state *s, int victim, int n, int to, const ck_items *item
 		}
 		if (to >= 0) {
 			if (c >= 0)
-				hg_ck_hand_add(&s->p[to].hand, r, c);
+				ck_hand_add(&s->p[to].hand, r, c);
 			else
 				ck_hand_add_wild(&s->p[to].hand);
 		} else if (to == -1 && c >= 0) {
@@ -544,7 +512,7 @@ int ck_draw_cards(hg_state *s, int seat, int n, const ck_items *items, hg_pos po
 			if (scripted)
 				ck_stack_push(s, seat, r, c);
 			else
-				hg_ck_hand_add(&s->p[seat].hand, r, c);
+				ck_hand_add(&s->p[seat].hand, r, c);
 		}
 		for (int i = 0; explicit_list && i < items->n; i++) {
 			const ck_item *it = &items->v[i];
@@ -604,7 +572,7 @@ int ck_draw_cards(hg_state *s, int seat, int n, const ck_items *items, hg_pos po
 		if (scripted)
 			ck_stack_push(s, seat, r, c);
 		else
-			hg_ck_hand_add(&s->p[seat].hand, r, c);
+			ck_hand_add(&s->p[seat].hand, r, c);
 	}
 	return 0;
 }

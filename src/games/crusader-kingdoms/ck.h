@@ -29,6 +29,7 @@
 #define HERALD_CK_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "internal.h"
 #include "pattern.h"
@@ -61,6 +62,7 @@ enum { CK_MUSLIM, CK_CHRISTIAN, CK_NRELIGIONS };
  * before hg_names_find. */
 typedef struct ck_spelling {
 	char *name;		/* folded, ASCII */
+	size_t len;		/* strlen(name) */
 	int value[CK_NRELIGIONS];	/* in each table; -1 (and [1] with one table) */
 } ck_spelling;
 
@@ -188,6 +190,8 @@ typedef struct ck_scenario {
 	int against[CK_MAX_ORDER];	/* a scripted side's round: the player side
 					   whose round precedes it (8.2), else -1 */
 	int scripted;		/* some side is no player's (section 8) */
+	unsigned players_mask;	/* bit f: faction f is a player's (from factions[]) */
+	unsigned scripted_mask;	/* bit f: faction f is no player's */
 	int no_attack_between[CK_NRELIGIONS];	/* 7.2 */
 	int allies[CK_NRELIGIONS];	/* 8: players of the religion play together */
 	int bonus_from_conquest;		/* 8.2: 0 when only events move it (no
@@ -296,9 +300,8 @@ struct hg_state {
 	const ck_scenario *sc;
 	const ck_map *map;
 	int nsides;
-	ck_player p[CK_MAX_SIDES];
 	signed char owner[CK_MAX_AREAS];	/* faction, -1 independent (set with
-						   hg_ck_set_owner) */
+						   ck_set_owner) */
 	uint64_t held[CK_MAX_SIDES];	/* the same by faction: the areas it owns */
 	unsigned char plus1[CK_MAX_AREAS];	/* the castle there shows +1 */
 	ck_pile pile[CK_NRELIGIONS];
@@ -312,10 +315,11 @@ struct hg_state {
 				   (with final passes: this turn) */
 	int round;		/* rounds played this turn */
 	int seeded;
+	char result[CK_MAX_SIDES * (CK_MAX_ID + 2) + 1];
 	hg_prng dice;		/* "<Seed>/dice" */
 	hg_prng random;		/* "<Seed>/random" */
 	hg_prng shuffle[CK_NRELIGIONS][CK_MAX_TURNS + 1];	/* "<Seed>/<deck>/<turn>" */
-	char result[CK_MAX_SIDES * (CK_MAX_ID + 2) + 1];
+	ck_player p[CK_MAX_SIDES];
 };
 
 /* ---------------------------------------------------------------- actions */
@@ -457,6 +461,60 @@ hg_gdata *hg_ck_load_files(const char *scenarios, const char *const *maps,
 			   hg_diags *d);
 const char *ck_religion_name(int religion);
 
+/* ------------------------------------------- byte comparisons (inline) */
+/* memcmp(a, b, n) == 0, for the lengths of most ids without a call: two
+ * loads of each, overlapping, cover 4 to 16 bytes. */
+static inline int ck_same_bytes(const char *a, const char *b, size_t n)
+{
+	if (n >= 8 && n <= 16) {
+		uint64_t a0, b0, a1, b1;
+		memcpy(&a0, a, 8);
+		memcpy(&b0, b, 8);
+		memcpy(&a1, a + n - 8, 8);
+		memcpy(&b1, b + n - 8, 8);
+		return a0 == b0 && a1 == b1;
+	}
+	if (n >= 4 && n < 8) {
+		uint32_t a0, b0, a1, b1;
+		memcpy(&a0, a, 4);
+		memcpy(&b0, b, 4);
+		memcpy(&a1, a + n - 4, 4);
+		memcpy(&b1, b + n - 4, 4);
+		return a0 == b0 && a1 == b1;
+	}
+	return memcmp(a, b, n) == 0;
+}
+
+/* Is w (n bytes) the keyword kw (n small letters) in any case, as
+ * hg_ascii_caseless_eq says?  c | 0x20 equals a small letter only when c
+ * is that letter, small or capital; so the bytes OR 0x20 are compared,
+ * eight or four at a time, with two overlapping loads of each. */
+static inline int ck_same_letters(const char *w, const char *kw, size_t n)
+{
+	if (n >= 8 && n <= 16) {
+		const uint64_t low = 0x2020202020202020u;
+		uint64_t a0, b0, a1, b1;
+		memcpy(&a0, w, 8);
+		memcpy(&b0, kw, 8);
+		memcpy(&a1, w + n - 8, 8);
+		memcpy(&b1, kw + n - 8, 8);
+		return (a0 | low) == b0 && (a1 | low) == b1;
+	}
+	if (n >= 4 && n < 8) {
+		const uint32_t low = 0x20202020u;
+		uint32_t a0, b0, a1, b1;
+		memcpy(&a0, w, 4);
+		memcpy(&b0, kw, 4);
+		memcpy(&a1, w + n - 4, 4);
+		memcpy(&b1, kw + n - 4, 4);
+		return (a0 | low) == b0 && (a1 | low) == b1;
+	}
+	for (size_t k = 0; k < n; k++)
+		if ((w[k] | 0x20) != kw[k])
+			return 0;
+	return 1;
+}
+
 /* ----------------------------------------------------------- spellings.c */
 /* The entries for those of `ids` whose folded form is ASCII and names
  * something in tables[0..ntables) (at most CK_NRELIGIONS). */
@@ -465,6 +523,26 @@ void hg_ck_spellings_build(ck_spellings *sp, const char *const *ids, int nids,
 void hg_ck_spellings_free(ck_spellings *sp);
 /* The entry spelled exactly `word`, or NULL. */
 const ck_spelling *hg_ck_spelling_find(const ck_spellings *sp, const char *word);
+/* The same for a word of `len` bytes (its length known: a token's). */
+const ck_spelling *hg_ck_spelling_find_n(const ck_spellings *sp, const char *word, size_t len);
+/* The same, inline for the parser's every name: among the ids that begin
+ * with the word's first byte (a handful), the one of the same length and
+ * last byte ("tropa-1" .. "tropa-4" differ there), compared whole. */
+static inline const ck_spelling *ck_spelling_find_n(const ck_spellings *sp, const char *word,
+						    size_t len)
+{
+	unsigned char first = (unsigned char)word[0];
+	if (len == 0)
+		return NULL;
+	for (int i = sp->first[first], end = sp->first[first + 1]; i < end; i++) {
+		const ck_spelling *e = &sp->v[i];
+		if (e->len == len && e->name[len - 1] == word[len - 1] &&
+		    ck_same_bytes(e->name, word, len))
+			return e;
+	}
+	return NULL;
+}
+
 /* Builds every map's, scenario's and the decks' spellings. */
 void ck_spellings_load(hg_gdata *g);
 
@@ -496,7 +574,28 @@ int ck_event_scriptable(const ck_card *c, const char **why);
 int ck_allied(const hg_state *s, int a, int b);
 
 /* --------------------------------------------------------------- cards.c */
-const ck_card *ck_card_at(const hg_state *s, int religion, int card);
+/* (The small accessors are inline: each is asked for several times in
+ * every action.) */
+static inline const ck_card *ck_card_at(const hg_state *s, int religion, int card)
+{
+	return &s->data->decks[religion].cards[card];
+}
+/* Copies of the card the hand surely holds: its sure ones, and the pool's
+ * where the pool holds more of them than it has slack (hg_ck_hand_sure for
+ * the tests; the hg_ names are exported, so calls to them inside the
+ * library are not inlined). */
+static inline int ck_hand_sure(const ck_hand *h, int religion, int card)
+{
+	int v = h->pool[religion][card] - (h->sumpool - h->npool);
+	return h->sure[religion][card] + (v > 0 ? v : 0);
+}
+
+static inline void ck_hand_add(ck_hand *h, int religion, int card)
+{
+	h->sure[religion][card]++;
+	h->size++;
+}
+
 int hg_ck_hand_sure(const ck_hand *h, int religion, int card);
 int ck_hand_exact(const ck_hand *h);
 void hg_ck_hand_add(ck_hand *h, int religion, int card);
@@ -513,8 +612,20 @@ void ck_hand_take_hidden(ck_hand *h);
 /* Copies of the card that may still be in the draw pile. */
 int ck_available(const hg_state *s, int religion, int card);
 /* The next card of an exact pile, or -1. */
-int ck_pile_draw(hg_state *s, int religion);
-void ck_pile_discard(hg_state *s, int religion, int card);
+static inline int ck_pile_draw(hg_state *s, int religion)
+{
+	ck_pile *p = &s->pile[religion];
+	if (p->n == 0)
+		return -1;
+	p->n--;
+	return p->exact ? p->order[p->head++] : -1;
+}
+
+static inline void ck_pile_discard(hg_state *s, int religion, int card)
+{
+	s->pile[religion].discard[card]++;
+	s->pile[religion].ndiscard++;
+}
 void ck_pile_discard_hidden(hg_state *s, int religion);
 /* Shuffles each deck's cards outside the hands into a new draw pile. */
 void ck_piles_reshuffle(hg_state *s);
@@ -525,7 +636,12 @@ int ck_hand_random(hg_state *s, const ck_hand *h, int *religion);
 void ck_hand_describe(const hg_state *s, const ck_hand *h, hg_buf *out);
 /* Card name as written in diagnostics. */
 const char *ck_item_name(const hg_state *s, const ck_item *it, int own);
-int ck_item_religion(const ck_item *it, int own);
+static inline int ck_item_religion(const ck_item *it, int own)
+{
+	if (it->card[own] >= 0)
+		return own;
+	return it->card[!own] >= 0 ? !own : -1;
+}
 /* Removes a card the record names from the seat's hand, reporting it as
  * not held (error, returns -1) or unverifiable (unverified).  *religion and
  * *card get what was taken. */
@@ -542,7 +658,10 @@ int ck_draw_cards(hg_state *s, int seat, int n, const ck_items *items, hg_pos po
 		  const char *rule, hg_diags *d);
 
 /* ---------------------------------------------------------- script-cards.c */
-int ck_scripted(const hg_state *s, int faction);
+static inline int ck_scripted(const hg_state *s, int faction)
+{
+	return faction >= 0 && !s->sc->factions[faction].player;
+}
 /* A scripted side's face-down cards (its hand is rebuilt from them). */
 void ck_stack_push(hg_state *s, int f, int religion, int card);
 /* Takes the card at position i out. */
@@ -595,12 +714,33 @@ int ck_bonus_gain(hg_state *s, int seat, int n, int castle, hg_pos pos, hg_diags
 void hg_ck_bonus_lose(hg_state *s, int seat, int n);
 int ck_seat_to_act(const hg_state *s);
 int hg_ck_castles_on_map(const hg_state *s, int faction);
-int ck_borders(const hg_state *s, int a, int b);
-/* The areas the faction owns (held[]; -1: the independent areas). */
-uint64_t ck_areas_of(const hg_state *s, int faction);
+static inline int ck_borders(const hg_state *s, int a, int b)
+{
+	return (s->map->areas[a].adj >> b) & 1;
+}
 /* The same by a scan of owner[], as held[] must say it. */
 uint64_t hg_ck_areas_scan(const hg_state *s, int faction);
-/* The area changes hands (owner[] and held[]). */
+/* The areas the faction owns (held[]; -1: the independent areas).  Asked
+ * several times for each attack and each scripted round: kept by faction
+ * as areas change hands, rather than scanned for. */
+static inline uint64_t ck_areas_of(const hg_state *s, int faction)
+{
+	if (faction >= 0 && faction < CK_MAX_SIDES)
+		return s->held[faction];
+	return hg_ck_areas_scan(s, faction);
+}
+/* The area changes hands (owner[] and held[]; hg_ck_set_owner for the
+ * tests). */
+static inline void ck_set_owner(hg_state *s, int area, int faction)
+{
+	uint64_t bit = (uint64_t)1 << area;
+	if (s->owner[area] >= 0)
+		s->held[s->owner[area]] &= ~bit;
+	if (faction >= 0)
+		s->held[faction] |= bit;
+	s->owner[area] = (signed char)faction;
+}
+
 void hg_ck_set_owner(hg_state *s, int area, int faction);
 
 /* -------------------------------------------------------------- combat.c */
@@ -618,7 +758,16 @@ int ck_attack_target_ok(const hg_state *s, int seat, int target, const ck_effect
 void ck_dice_counts(const hg_state *s, int seat, const ck_attack *a, const ck_effect *fx,
 		    int army, int counts[2]);
 int ck_apply_attack(hg_state *s, const hg_action *a, hg_diags *d);
-/* Counts the hits of a roll after modifications. */
+/* Counts the hits of a roll after modifications (hg_ck_hits for the
+ * tests). */
+static inline int ck_hits(const int *dice, int n)
+{
+	int hits = 0;
+	for (int i = 0; i < n; i++)
+		hits += dice[i] >= 4;	/* 4.2: each 4, 5 or 6 is a hit */
+	return hits;
+}
+
 int hg_ck_hits(const int *dice, int n);
 
 /* ----------------------------------------------------------- incursion.c */

@@ -24,10 +24,7 @@ static const char *const side_name[2] = { "attack", "defence" };
 
 int hg_ck_hits(const int *dice, int n)
 {
-	int hits = 0;
-	for (int i = 0; i < n; i++)
-		hits += dice[i] >= 4;	/* 4.2: each 4, 5 or 6 is a hit */
-	return hits;
+	return ck_hits(dice, n);
 }
 
 static const char *area_id(const hg_state *s, int a)
@@ -85,7 +82,9 @@ int ck_attack_target_ok(const hg_state *s, int seat, int target, const ck_effect
 	}
 	uint64_t own = ck_areas_of(s, seat);
 	uint64_t base = base_areas(s, seat, fx);
-	int ok = (reach(s, base) >> target) & 1;
+	/* target borders base: borders are symmetric (the loader checks), so
+	 * the target's own borders say it, without the reach of base */
+	int ok = (s->map->areas[target].adj & base) != 0;
 	if (!own && ((f->deploy >> target) & 1))
 		ok = 1;
 	if (!ok) {
@@ -512,10 +511,7 @@ static int check_roll(const hg_state *s, combat *c, int side, const ck_roll *rol
 			faces[out[i]]++;
 			faces[seeded[i]]--;
 		}
-		int same = 1;
-		for (int f = 1; f <= 6; f++)
-			same &= faces[f] == 0;
-		if (!same) {
+		if (faces[1] | faces[2] | faces[3] | faces[4] | faces[5] | faces[6]) {
 			hg_buf t;
 			hg_buf_init(&t);
 			dice_text(seeded, roll->ndice, &t);
@@ -635,7 +631,7 @@ static void discard_used(hg_state *s, combat *c)
 			ck_table_push(s->p[c->seat].tab.army, &s->p[c->seat].tab.narmy,
 				      c->troop_r[best], c->troop_c[best]);
 		else
-			hg_ck_hand_add(&s->p[c->seat].hand, c->troop_r[best], c->troop_c[best]);
+			ck_hand_add(&s->p[c->seat].hand, c->troop_r[best], c->troop_c[best]);
 		c->troop_r[best] = c->troop_r[c->ntroops - 1];
 		c->troop_c[best] = c->troop_c[c->ntroops - 1];
 		c->ntroops--;
@@ -649,7 +645,7 @@ static void discard_used(hg_state *s, combat *c)
 static int conquer(hg_state *s, combat *c, const ck_attack *a, hg_diags *d)
 {
 	int seat = c->seat, t = c->target;
-	hg_ck_set_owner(s, t, seat);
+	ck_set_owner(s, t, seat);
 	s->plus1[t] = 0;
 	if (!s->sc->bonus_from_conquest) {
 		if (a->choice != CK_CHOICE_NONE) {
@@ -769,7 +765,7 @@ static int resolve(hg_state *s, combat *c, const ck_attack *a, const ck_effect *
 					      d) != 0 ||
 			    apply_mods(s, c, side, &a->roll[side], v[side], c->dice[side], d) != 0)
 				return -1;
-			hits[side] = hg_ck_hits(v[side], c->dice[side]);
+			hits[side] = ck_hits(v[side], c->dice[side]);
 			const ck_roll *roll = &a->roll[side];
 			if (roll->hits >= 0 && roll->hits != hits[side]) {
 				hg_buf t;

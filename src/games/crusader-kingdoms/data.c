@@ -738,6 +738,15 @@ static int load_levels(ck_scenario *sc, const hg_ynode *n, hg_diags *d)
  * the player whose round precedes it in the order (8.2). */
 static int check_scripted(hg_gdata *g, ck_scenario *sc, const hg_ynode *sn, hg_diags *d)
 {
+	/* the sides by kind, for the end of a turn (turn.c), asked after
+	 * every round */
+	sc->players_mask = sc->scripted_mask = 0;
+	for (int f = 0; f < sc->nfactions; f++) {
+		if (sc->factions[f].player)
+			sc->players_mask |= 1u << f;
+		else
+			sc->scripted_mask |= 1u << f;
+	}
 	for (int i = 0; i < sc->norder; i++) {
 		sc->against[i] = -1;
 		if (sc->factions[sc->order[i]].player)

@@ -65,7 +65,7 @@ hg_state *hg_ck_state_new(const hg_gdata *g, const ck_scenario *sc, const char *
 	for (int f = 0; f < sc->nfactions; f++)
 		for (int a = 0; a < s->map->nareas; a++)
 			if ((sc->factions[f].deploy >> a) & 1)
-				hg_ck_set_owner(s, a, f);
+				ck_set_owner(s, a, f);
 	s->turn = 1;
 	s->phase = CK_PHASE_DRAW;
 	s->cursor = 0;

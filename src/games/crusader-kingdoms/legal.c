@@ -67,7 +67,7 @@ static int sure_cards(const hg_state *s, int seat, card_ref *out, int distinct)
 	int n = 0;
 	for (int r = 0; r < CK_NRELIGIONS; r++)
 		for (int c = 0; c < s->data->decks[r].ncards; c++) {
-			int k = hg_ck_hand_sure(h, r, c);
+			int k = ck_hand_sure(h, r, c);
 			if (distinct && k > 1)
 				k = 1;
 			for (int x = 0; x < k && n < CK_MAX_DECK; x++) {
@@ -241,7 +241,7 @@ static void roll_attack(const hg_state *s, int seat, ck_attack *a, const ck_effe
 					v[i] = roll->mods[m].to;
 					break;
 				}
-		hits[side] = hg_ck_hits(v, roll->ndice);
+		hits[side] = ck_hits(v, roll->ndice);
 		roll->hits = hits[side];
 	}
 	a->won = hits[0] > hits[1];
@@ -532,7 +532,7 @@ static void pick_random(hg_state *tmp, int victim, int n, int to, ck_items *item
 		if (c >= 0) {
 			items_push(items, make_item(tmp, r, c));
 			if (to >= 0)
-				hg_ck_hand_add(&tmp->p[to].hand, r, c);
+				ck_hand_add(&tmp->p[to].hand, r, c);
 			else
 				ck_pile_discard(tmp, r, c);
 		} else {
@@ -580,7 +580,7 @@ static void fill_event(hg_state *tmp, int seat, const ck_card *c, ck_play *p)
 				int card = ck_pile_draw(tmp, r);
 				items_push(&p->draws, card >= 0 ? make_item(tmp, r, card) : hidden_item());
 				if (card >= 0)
-					hg_ck_hand_add(&tmp->p[seat].hand, r, card);
+					ck_hand_add(&tmp->p[seat].hand, r, card);
 				else
 					ck_hand_add_wild(&tmp->p[seat].hand);
 			}

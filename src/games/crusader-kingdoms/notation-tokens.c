@@ -78,60 +78,80 @@ static void *take_room(reader *r, size_t n, size_t size)
 }
 
 
+/* A token's length: the action's text is its tokens joined by single
+ * spaces, each token's `off` where it begins there (herald.h), so the next
+ * token's offset gives it, and only the last one's needs strlen. */
+static inline size_t tok_len(const reader *r, size_t i)
+{
+	return i + 1 < r->n ? r->tok[i + 1].off - r->tok[i].off - 1 : strlen(r->tok[i].text);
+}
+
+/* Is the word w of len bytes the keyword kw (small letters) in any case
+ * (ck_same_letters)?  No call for a short compare made at every clause. */
+static inline int word_is(const char *w, size_t len, const char *kw, size_t kwlen)
+{
+	return len == kwlen && ck_same_letters(w, kw, len);
+}
+
+#define WORD_IS(w, len, kw) word_is((w), (len), kw, sizeof kw - 1)
+
 /* Which keyword the token is (W_NAME: none), looked for among those that
  * begin with its first two letters (c | 0x20 lowers a capital and makes no
  * other byte a small letter). */
 #define PAIR(a, b) ((a) << 8 | (b))
 
-static int keyword_of(const hg_atok *t)
+static int keyword_of(const reader *r, size_t i)
 {
+	const hg_atok *t = &r->tok[i];
 	const char *w = t->text;
 	if (t->kind != HG_ATOK_WORD)
 		return W_NAME;
+	size_t n = tok_len(r, i);
 	switch (PAIR(w[0] | 0x20, w[1] | 0x20)) {
 	case PAIR('a', 't'):
-		return hg_ascii_caseless_eq(w, "attack") ? W_ATTACK :
-		       hg_ascii_caseless_eq(w, "at") ? W_AT : W_NAME;
+		return WORD_IS(w, n, "attack") ? W_ATTACK : WORD_IS(w, n, "at") ? W_AT : W_NAME;
 	case PAIR('a', 'r'):
-		return hg_ascii_caseless_eq(w, "army") ? W_ARMY : W_NAME;
+		return WORD_IS(w, n, "army") ? W_ARMY : W_NAME;
 	case PAIR('c', 'a'):
-		return hg_ascii_caseless_eq(w, "castle") ? W_CASTLE : W_NAME;
+		return WORD_IS(w, n, "castle") ? W_CASTLE : W_NAME;
 	case PAIR('d', 'i'):
-		return hg_ascii_caseless_eq(w, "discards") ? W_DISCARDS :
-		       hg_ascii_caseless_eq(w, "discarded") ? W_DISCARDED : W_NAME;
+		return WORD_IS(w, n, "discards") ? W_DISCARDS :
+		       WORD_IS(w, n, "discarded") ? W_DISCARDED : W_NAME;
 	case PAIR('d', 'r'):
-		return hg_ascii_caseless_eq(w, "draws") ? W_DRAWS : W_NAME;
+		return WORD_IS(w, n, "draws") ? W_DRAWS : W_NAME;
 	case PAIR('e', 'n'):
-		return hg_ascii_caseless_eq(w, "end") ? W_END : W_NAME;
+		return WORD_IS(w, n, "end") ? W_END : W_NAME;
 	case PAIR('f', 'r'):
-		return hg_ascii_caseless_eq(w, "from") ? W_FROM : W_NAME;
+		return WORD_IS(w, n, "from") ? W_FROM : W_NAME;
 	case PAIR('m', 'o'):
-		return hg_ascii_caseless_eq(w, "mod") ? W_MOD : W_NAME;
+		return WORD_IS(w, n, "mod") ? W_MOD : W_NAME;
 	case PAIR('o', 'n'):
-		return hg_ascii_caseless_eq(w, "on") ? W_ON : W_NAME;
+		return WORD_IS(w, n, "on") ? W_ON : W_NAME;
 	case PAIR('r', 'e'):
-		return hg_ascii_caseless_eq(w, "response") ? W_RESPONSE : W_NAME;
+		return WORD_IS(w, n, "response") ? W_RESPONSE : W_NAME;
 	case PAIR('t', 'a'):
-		return hg_ascii_caseless_eq(w, "takes") ? W_TAKES : W_NAME;
+		return WORD_IS(w, n, "takes") ? W_TAKES : W_NAME;
 	case PAIR('t', 'u'):
-		return hg_ascii_caseless_eq(w, "turn") ? W_TURN : W_NAME;
+		return WORD_IS(w, n, "turn") ? W_TURN : W_NAME;
 	case PAIR('v', 's'):
-		return hg_ascii_caseless_eq(w, "vs") ? W_VS : W_NAME;
+		return WORD_IS(w, n, "vs") ? W_VS : W_NAME;
 	case PAIR('w', 'i'):
-		return hg_ascii_caseless_eq(w, "with") ? W_WITH : W_NAME;
+		return WORD_IS(w, n, "with") ? W_WITH : W_NAME;
 	}
 	return W_NAME;
 }
 
 /* Reads the word w (in lower case), no keyword, if it comes next. */
-static int accept_word(reader *r, const char *w)
+static int accept_word_n(reader *r, const char *w, size_t len)
 {
-	if (r->i < r->n && hg_ascii_caseless_eq(r->tok[r->i].text, w)) {
+	if (r->i < r->n && word_is(r->tok[r->i].text, tok_len(r, r->i), w, len)) {
 		r->i++;
 		return 1;
 	}
 	return 0;
 }
+
+#define accept_word(r, w) accept_word_n((r), w, sizeof w - 1)
 
 static const hg_atok *peek(const reader *r)
 {
@@ -144,7 +164,7 @@ static int next_word(reader *r)
 	if (r->i >= r->n)
 		return W_NAME;
 	if (r->word[r->i] == W_UNSET)
-		r->word[r->i] = (unsigned char)keyword_of(&r->tok[r->i]);
+		r->word[r->i] = (unsigned char)keyword_of(r, r->i);
 	return r->word[r->i];
 }
 
@@ -164,7 +184,7 @@ static int accept(reader *r, int w)
 	return 0;
 }
 
-static int accept_punct(reader *r, char c)
+static inline int accept_punct(reader *r, char c)
 {
 	const hg_atok *t = peek(r);
 	if (t && t->kind == HG_ATOK_PUNCT && t->text[0] == c && t->text[1] == '\0') {
@@ -206,30 +226,38 @@ static int die_value(const hg_atok *t)
 }
 
 /* ------------------------------------------------------------------ names */
-static int find_area(const reader *r, const char *w)
+/* Names by their token (i: its index; the length comes with it). */
+static int find_area(const reader *r, size_t i)
 {
-	const ck_spelling *e = hg_ck_spelling_find(&r->s->map->spell, w);
+	const char *w = r->tok[i].text;
+	const ck_spelling *e = ck_spelling_find_n(&r->s->map->spell, w, tok_len(r, i));
 	return e ? e->value[0] : hg_names_find(r->s->map->names, w);
 }
 
-static int find_seat(const hg_state *s, const char *w)
+static int find_seat(const hg_state *s, const char *w, size_t len)
 {
-	const ck_spelling *e = hg_ck_spelling_find(&s->sc->spell, w);
+	const ck_spelling *e = ck_spelling_find_n(&s->sc->spell, w, len);
 	return e ? e->value[0] : hg_names_find(s->sc->seats, w);
 }
 
 /* A card of either deck, or '?' (resolve_item: whose card it is matters
  * only to its diagnostics). */
-static int find_item(const reader *r, const hg_atok *t, ck_item *it)
+static int find_item(const reader *r, size_t i, ck_item *it)
 {
+	const hg_atok *t = &r->tok[i];
 	it->pos = t->pos;
 	it->card[0] = it->card[1] = -1;
 	if (t->kind == HG_ATOK_UNKNOWN)
 		return 0;
-	const ck_spelling *e = hg_ck_spelling_find(&r->s->data->card_spell, t->text);
+	const ck_spelling *e = ck_spelling_find_n(&r->s->data->card_spell, t->text,
+						     tok_len(r, i));
+	if (e) {		/* a spelling names a card of some deck */
+		it->card[0] = (short)e->value[0];
+		it->card[1] = (short)e->value[1];
+		return 0;
+	}
 	for (int x = 0; x < CK_NRELIGIONS; x++)
-		it->card[x] = (short)(e ? e->value[x] :
-				      hg_names_find(r->s->data->decks[x].names, t->text));
+		it->card[x] = (short)hg_names_find(r->s->data->decks[x].names, t->text);
 	return it->card[0] >= 0 || it->card[1] >= 0 ? 0 : -1;
 }
 
@@ -239,7 +267,7 @@ static int name_area(reader *r, int *area, hg_pos *pos)
 	if (!t)
 		return -1;
 	*pos = t->pos;
-	*area = find_area(r, t->text);
+	*area = find_area(r, r->i - 1);
 	return *area < 0 ? -1 : 0;
 }
 
@@ -249,7 +277,7 @@ static int name_seat(reader *r, int *seat, hg_pos *pos)
 	if (!t)
 		return -1;
 	*pos = t->pos;
-	*seat = find_seat(r->s, t->text);
+	*seat = find_seat(r->s, t->text, tok_len(r, r->i - 1));
 	return *seat < 0 ? -1 : 0;
 }
 
@@ -274,7 +302,7 @@ static int list_end(reader *r, const void *v, int n, size_t size)
 static int next_item(const reader *r, ck_item *it)
 {
 	const hg_atok *t = peek(r);
-	return t && (t->kind == HG_ATOK_UNKNOWN || is_name(t)) && find_item(r, t, it) == 0;
+	return t && (t->kind == HG_ATOK_UNKNOWN || is_name(t)) && find_item(r, r->i, it) == 0;
 }
 
 /* LIST: one or more items (parse_items). */
@@ -304,21 +332,24 @@ static int read_roll(reader *r, ck_roll *roll)
 	if (!roll->given) {
 		r->i++;
 	} else {
-		size_t k = r->i;
-		while (k < r->n && r->tok[k].kind == HG_ATOK_NUMBER)
+		/* the dice: the run of numbers, counted, then read in one
+		 * pass */
+		const hg_atok *run = &r->tok[r->i];
+		size_t k = 0, left = r->n - r->i;
+		while (k < left && run[k].kind == HG_ATOK_NUMBER)
 			k++;
-		k -= r->i;
 		if (k == 0 || k > CK_MAX_LIST)
 			return -1;
-		roll->dice = take_room(r, k, sizeof *roll->dice);
-		if (!roll->dice)
+		ck_num *dice = take_room(r, k, sizeof *roll->dice);
+		if (!dice)
 			return -1;
-		for (; k > 0; k--) {
-			t = &r->tok[r->i++];
-			ck_num *n = &roll->dice[roll->ndice++];
-			n->pos = t->pos;
-			n->v = die_value(t);
+		for (size_t j = 0; j < k; j++) {
+			dice[j].pos = run[j].pos;
+			dice[j].v = die_value(&run[j]);
 		}
+		roll->dice = dice;
+		roll->ndice = (int)k;
+		r->i += k;
 	}
 	if (accept(r, W_MOD)) {
 		size_t k = r->i;
@@ -376,12 +407,13 @@ static int read_responses(reader *r, ck_attack *a)
 		const hg_atok *t = &r->tok[r->i];
 		ck_response *rp = &a->resp[a->nresp];
 		rp->pos = t[0].pos;
-		rp->seat = find_seat(r->s, t[1].text);
-		if (rp->seat < 0 || find_item(r, &t[2], &rp->card) != 0)
+		rp->seat = find_seat(r->s, t[1].text, tok_len(r, r->i + 1));
+		if (rp->seat < 0 || find_item(r, r->i + 2, &rp->card) != 0)
 			return -1;
-		if (hg_ascii_caseless_eq(t[3].text, "attack"))
+		size_t n = tok_len(r, r->i + 3);
+		if (WORD_IS(t[3].text, n, "attack"))
 			rp->side = CK_SIDE_ATTACK;
-		else if (hg_ascii_caseless_eq(t[3].text, "defence") || hg_ascii_caseless_eq(t[3].text, "defense"))
+		else if (WORD_IS(t[3].text, n, "defence") || WORD_IS(t[3].text, n, "defense"))
 			rp->side = CK_SIDE_DEFENCE;
 		else
 			return -1;
@@ -401,7 +433,7 @@ static int read_turned(reader *r, ck_attack *a)
 		const hg_atok *t = &r->tok[r->i];
 		ck_num *n = &a->turned[a->nturned];
 		n->pos = t->pos;
-		n->v = find_area(r, t->text);
+		n->v = find_area(r, r->i);
 		if (n->v < 0)
 			break;	/* a keyword, or the patterns' to read */
 		for (int i = 0; i < a->nturned; i++)
@@ -542,7 +574,7 @@ static int read_play(reader *r, hg_action *a)
 {
 	ck_play *pl = &a->play;
 	const hg_atok *t = take_name(r);
-	if (!t || find_item(r, t, &pl->card) != 0 || read_effect_args(r, 1, pl) != 0)
+	if (!t || find_item(r, r->i - 1, &pl->card) != 0 || read_effect_args(r, 1, pl) != 0)
 		return -1;
 	if (r->i < r->n) {
 		pl->has_attack = 1;
@@ -557,7 +589,7 @@ static int read_reveal(reader *r, hg_action *a)
 {
 	ck_reveal *rv = &a->rev;
 	const hg_atok *t = take_name(r);
-	if (!t || find_item(r, t, &rv->card) != 0 || read_effect_args(r, 0, &rv->args) != 0)
+	if (!t || find_item(r, r->i - 1, &rv->card) != 0 || read_effect_args(r, 0, &rv->args) != 0)
 		return -1;
 	t = peek(r);
 	int w = next_word(r);
@@ -586,7 +618,8 @@ hg_action *hg_ck_parse_tokens(const hg_state *s, const hg_action_text *t)
 {
 	if (t->ntoks == 0 || !t->text || !t->ascii)
 		return NULL;
-	int seat = find_seat(s, t->seat ? t->seat : "");
+	const char *sw = t->seat ? t->seat : "";
+	int seat = find_seat(s, sw, strlen(sw));
 	if (seat < 0)
 		return NULL;
 	if (t->ntoks > MAX_TOKENS)
@@ -598,24 +631,25 @@ hg_action *hg_ck_parse_tokens(const hg_state *s, const hg_action_text *t)
 	r.i = 1;
 	memset(r.word, W_UNSET, r.n);
 	const char *first = t->toks[0].text;
+	size_t len = tok_len(&r, 0);
 	int kind = -1;
 	switch (*first | 0x20) {
 	case 'a':
-		kind = hg_ascii_caseless_eq(first, "attack") ? CK_ACT_ATTACK : -1;
+		kind = WORD_IS(first, len, "attack") ? CK_ACT_ATTACK : -1;
 		break;
 	case 'd':
-		kind = hg_ascii_caseless_eq(first, "draw") ? CK_ACT_DRAW :
-		       hg_ascii_caseless_eq(first, "discard") ? CK_ACT_DISCARD : -1;
+		kind = WORD_IS(first, len, "draw") ? CK_ACT_DRAW :
+		       WORD_IS(first, len, "discard") ? CK_ACT_DISCARD : -1;
 		break;
 	case 'i':
-		kind = hg_ascii_caseless_eq(first, "incursion") ? CK_ACT_INCURSION : -1;
+		kind = WORD_IS(first, len, "incursion") ? CK_ACT_INCURSION : -1;
 		break;
 	case 'p':
-		kind = hg_ascii_caseless_eq(first, "pass") ? CK_ACT_PASS :
-		       hg_ascii_caseless_eq(first, "play") ? CK_ACT_PLAY : -1;
+		kind = WORD_IS(first, len, "pass") ? CK_ACT_PASS :
+		       WORD_IS(first, len, "play") ? CK_ACT_PLAY : -1;
 		break;
 	case 'r':
-		kind = hg_ascii_caseless_eq(first, "reveal") ? CK_ACT_REVEAL : -1;
+		kind = WORD_IS(first, len, "reveal") ? CK_ACT_REVEAL : -1;
 		break;
 	}
 	if (kind < 0)

@@ -18,6 +18,7 @@
  */
 #include "config.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -704,9 +705,32 @@ hg_action *ck_action_new(ck_kind kind, int seat)
 	return a;
 }
 
+/* Zeroes the header and the kind's own arguments, the only part of an
+ * action that is set, read and freed (ck.h): a pass or a draw clears a
+ * few dozen bytes, not the room a reveal needs.  A reveal's event
+ * arguments have no attack (read_effect_args, parse_reveal): that part
+ * of them is left alone too. */
+static void action_clear(hg_action *a, ck_kind kind)
+{
+	size_t head = offsetof(hg_action, draw), arg = 0;
+	switch (kind) {
+	case CK_ACT_DRAW: arg = sizeof a->draw; break;
+	case CK_ACT_PASS: break;
+	case CK_ACT_DISCARD: arg = sizeof a->discard; break;
+	case CK_ACT_INCURSION: arg = sizeof a->inc; break;
+	case CK_ACT_PLAY: arg = sizeof a->play; break;
+	case CK_ACT_ATTACK: arg = sizeof a->attack; break;
+	case CK_ACT_REVEAL:
+		memset(a, 0, head + offsetof(ck_reveal, args.attack));
+		memset(&a->rev.place, 0, sizeof a->rev - offsetof(ck_reveal, place));
+		return;
+	}
+	memset(a, 0, head + arg);
+}
+
 void ck_action_init(hg_action *a, ck_kind kind, int seat)
 {
-	memset(a, 0, sizeof *a);
+	action_clear(a, kind);
 	a->kind = kind;
 	a->seat = seat;
 	switch (kind) {

@@ -21,11 +21,6 @@
 
 #include "ck.h"
 
-int ck_scripted(const hg_state *s, int faction)
-{
-	return faction >= 0 && !s->sc->factions[faction].player;
-}
-
 /* The hand is a view of the stack: its known cards are sure, the others
  * wild. */
 static void sync_hand(hg_state *s, int f)
@@ -164,10 +159,13 @@ int ck_script_rolls(const hg_state *s, int f)
 int ck_lowest_numbered(const hg_state *s, uint64_t mask)
 {
 	int best = -1;
-	for (int a = 0; a < s->map->nareas; a++)
-		if (((mask >> a) & 1) &&
-		    (best < 0 || s->map->areas[a].number < s->map->areas[best].number))
+	if (s->map->nareas < 64)
+		mask &= ((uint64_t)1 << s->map->nareas) - 1;
+	for (; mask; mask &= mask - 1) {	/* each area of mask, lowest first */
+		int a = __builtin_ctzll(mask);
+		if (best < 0 || s->map->areas[a].number < s->map->areas[best].number)
 			best = a;
+	}
 	return best;
 }
 
@@ -177,10 +175,9 @@ int hg_ck_script_target(const hg_state *s, int f, int against)
 {
 	if (against < 0)
 		return -1;
-	uint64_t reach = 0, mine = ck_areas_of(s, f);
-	for (int a = 0; a < s->map->nareas; a++)
-		if ((mine >> a) & 1)
-			reach |= s->map->areas[a].adj;
+	uint64_t reach = 0;
+	for (uint64_t mine = ck_areas_of(s, f); mine; mine &= mine - 1)
+		reach |= s->map->areas[__builtin_ctzll(mine)].adj;
 	return ck_lowest_numbered(s, reach & ck_areas_of(s, against));
 }
 

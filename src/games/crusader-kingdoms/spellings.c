@@ -4,9 +4,10 @@
  * Every name in every action is looked up, and `herald fmt` (and herald
  * gen) write the canonical ids, already folded: "tropa-2", "homs",
  * "damasco".  hg_names_find folds the word and hashes it for each lookup;
- * a word spelled exactly as one of these ids is found here by a few
- * string comparisons instead (a binary search over the ids, sorted, among
- * those that begin with the word's first byte).
+ * a word spelled exactly as one of these ids is found here by a byte
+ * comparison or two instead: among the ids that begin with the word's
+ * first byte (a handful), the one of the same length and last byte
+ * ("tropa-1" .. "tropa-4" differ there), compared whole.
  * Only ids whose folded form is plain ASCII are kept: a word equal to one
  * of them folds to itself (ASCII folds by lowering case, and the id has
  * no capitals), so hg_names_find would give it the very values stored
@@ -49,6 +50,7 @@ void hg_ck_spellings_build(ck_spellings *sp, const char *const *ids, int nids,
 			continue;
 		}
 		e->name = f;
+		e->len = strlen(f);
 		sp->n++;
 	}
 	qsort(sp->v, (size_t)sp->n, sizeof *sp->v, by_name);
@@ -70,19 +72,12 @@ void hg_ck_spellings_free(ck_spellings *sp)
 
 const ck_spelling *hg_ck_spelling_find(const ck_spellings *sp, const char *word)
 {
-	unsigned char first = (unsigned char)word[0];
-	int lo = sp->first[first], hi = sp->first[first + 1];
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-		int c = strcmp(word, sp->v[mid].name);
-		if (c == 0)
-			return &sp->v[mid];
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return NULL;
+	return hg_ck_spelling_find_n(sp, word, strlen(word));
+}
+
+const ck_spelling *hg_ck_spelling_find_n(const ck_spellings *sp, const char *word, size_t len)
+{
+	return ck_spelling_find_n(sp, word, len);
 }
 
 /* The ids of each map's areas, of each scenario's factions, and of the

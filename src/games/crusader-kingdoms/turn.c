@@ -28,33 +28,14 @@ uint64_t hg_ck_areas_scan(const hg_state *s, int faction)
 	return m;
 }
 
-/* Asked several times for each attack and each scripted round: kept by
- * faction as areas change hands, rather than scanned for. */
-uint64_t ck_areas_of(const hg_state *s, int faction)
-{
-	if (faction >= 0 && faction < CK_MAX_SIDES)
-		return s->held[faction];
-	return hg_ck_areas_scan(s, faction);
-}
-
 void hg_ck_set_owner(hg_state *s, int area, int faction)
 {
-	uint64_t bit = (uint64_t)1 << area;
-	if (s->owner[area] >= 0)
-		s->held[s->owner[area]] &= ~bit;
-	if (faction >= 0)
-		s->held[faction] |= bit;
-	s->owner[area] = (signed char)faction;
+	ck_set_owner(s, area, faction);
 }
 
 int hg_ck_castles_on_map(const hg_state *s, int faction)
 {
 	return __builtin_popcountll(ck_areas_of(s, faction));
-}
-
-int ck_borders(const hg_state *s, int a, int b)
-{
-	return (s->map->areas[a].adj >> b) & 1;
 }
 
 /* The faction whose action comes next, or -1 when the game is over. */
@@ -79,16 +60,6 @@ int hg_ck_draw_count(int cards, int bonus, int kept)
 	return n > 0 ? n : 0;
 }
 
-/* The player factions: all must pass to end a turn. */
-static unsigned players_mask(const hg_state *s)
-{
-	unsigned m = 0;
-	for (int f = 0; f < s->nsides; f++)
-		if (s->sc->factions[f].player)
-			m |= 1u << f;
-	return m;
-}
-
 /* Rule 3, steps 3 and 4, and 8.2, 8.3: is entry i of the round order due
  * to act?  A scripted side while it holds cards; a player unless it
  * passed, where a pass is final. */
@@ -106,10 +77,10 @@ static int entry_active(const hg_state *s, int i)
  * each where a pass is final), and no scripted side has a card to play. */
 static int turn_over(const hg_state *s)
 {
-	for (int f = 0; f < s->nsides; f++)
-		if (!s->sc->factions[f].player && s->p[f].hand.size > 0)
+	for (unsigned m = s->sc->scripted_mask; m; m &= m - 1)
+		if (s->p[__builtin_ctz(m)].hand.size > 0)
 			return 0;
-	return s->passed == players_mask(s);
+	return s->passed == s->sc->players_mask;
 }
 
 /* The first entry from `from` on (cyclically) that is due to act, or -1. */
