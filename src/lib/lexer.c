@@ -605,10 +605,39 @@ static hg_tk read_word(hg_lexer *lx)
 }
 
 /* A string (hgn.ebnf: string): no line feed inside, escapes \" and \\. */
+/* Inside a string, the run of plain characters (printable ASCII but '"'
+ * and '\\') from the current one, taken at once but for its last
+ * character, which save_next() takes as it takes any.  Nothing is taken
+ * where a character needs a look of its own: near the window's end, or
+ * where a limit could be reached. */
+static int string_run(hg_lexer *lx)
+{
+	if (lx->careful_only || lx->clen != 1 || lx->c < 0x20 || lx->c > 0x7E)
+		return 0;
+	const unsigned char *q = lx->p, *lim = lx->at_eof ? lx->end : lx->end - 4, *r = q;
+	while (r < lim && *r >= 0x20 && *r <= 0x7E && *r != '"' && *r != '\\')
+		r++;
+	size_t n = (size_t)(r - q);
+	if (n < 2 || lx->buf.len + n > lx->lim.token || lx->line_bytes + n > lx->lim.line ||
+	    lx->game_bytes + n > lx->lim.game)
+		return 0;
+	size_t steps = n - 1;
+	hg_buf_putn(&lx->buf, (const char *)q, steps);
+	lx->p = q + steps;
+	lx->c = *lx->p;
+	lx->col += (unsigned)steps;
+	lx->line_bytes += steps;
+	lx->game_bytes += steps;
+	lx->line_clean = 0;	/* a string is never blank */
+	return 1;
+}
+
 static void read_string(hg_lexer *lx)
 {
 	next(lx);
 	for (;;) {
+		if (string_run(lx))
+			save_next(lx);
 		switch (lx->c) {
 		case '"':
 			next(lx);
@@ -1227,74 +1256,111 @@ void hg_atok_list_push(hg_atok_list *l, const hg_token *tk, const char *file)
 	atok_put(l, kinds[tk->kind], pos, s, tk->len, s + tk->len);
 }
 
+/* The first byte a token may not end on, from `ref`, where a count is
+ * `base`: where the count would pass `limit`, or `cap` if that is sooner. */
+static inline const unsigned char *stop_after(const unsigned char *ref, size_t base,
+					      size_t limit, const unsigned char *cap)
+{
+	if (base > limit)
+		return ref;
+	size_t room = limit - base;
+	return room < (size_t)(cap - ref) ? ref + room + 1 : cap;
+}
+
 size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 			    hg_pos *last_end)
 {
 	if (!plain_ready(lx))
 		return 0;
-	const unsigned char *q = lx->p, *lim = plain_limit(lx);
-	plain_pos at = { lx->line, lx->col, lx->line_bytes, lx->game_bytes };
-	unsigned on_line = lx->tokens_on_line;
-	size_t gathered = 0;
+	/* Every character on this path is one ASCII byte, so a column and
+	 * the counts of the line's and the game's bytes are distances: from
+	 * `ls`, where the line's counts are `col0` and `lbytes0`, and from p0
+	 * for the game's.  A token may end anywhere before `stop`, which is
+	 * the window's plain end or where a limit would be passed: the counts
+	 * only grow, so one comparison checks them all. */
+	const unsigned char *const p0 = lx->p, *const lim = plain_limit(lx);
+	const unsigned char *const game_stop =
+		stop_after(p0, lx->game_bytes, lx->lim.game, lim);
+	const unsigned char *q = p0, *ls = p0;
+	unsigned line = lx->line, col0 = lx->col, on_line = lx->tokens_on_line;
+	size_t lbytes0 = lx->line_bytes, gathered = 0;
+	const unsigned char *stop = stop_after(ls, lbytes0, lx->lim.line, game_stop);
 	/* the seat prefix or move number that ends the body, if one does */
 	const unsigned char *end_t = NULL, *end_r = NULL;
-	plain_pos end_at = at;
+	plain_pos end_at = { 0, 0, 0, 0 };
 	hg_tk end_kind = HG_TK_WORD;
 	int end_dot = 0;
 	for (;;) {
-		/* Look ahead from q (the current character, at `at`) without
-		 * moving: the blanks, then one plain body token. */
-		plain_pos tp = at;
-		const unsigned char *t;
-		if (q[0] == ' ' && q + 1 < lim && q[1] > ' ') {
-			/* one blank, the common case */
-			t = q + 1;
-			tp.col++;
-			tp.line_bytes++;
-			tp.game_bytes++;
-		} else if (!(t = plain_blanks(lx, q, lim, &tp))) {
-			break;
+		/* The blanks from q (the current character), then one plain
+		 * body token; nothing moves until the token is taken. */
+		const unsigned char *t = q, *tls = ls, *tstop = stop;
+		unsigned tline = line, tcol0 = col0;
+		size_t tlbytes0 = lbytes0;
+		if (t[0] == ' ' && t + 1 < tstop && t[1] > ' ') {
+			t++;	/* one blank, the common case */
+		} else {
+			while (t < tstop && (*t == ' ' || *t == '\t' || *t == '\r'))
+				t++;
 		}
-		if (*t >= 0x80)
+		if (t < tstop && *t == '\n') {
+			/* one line feed (a blank line is for lex() to see) */
+			tline++;
+			tls = ++t;
+			tcol0 = 1;
+			tlbytes0 = 1;
+			tstop = stop_after(tls, tlbytes0, lx->lim.line, game_stop);
+			while (t < tstop && (*t == ' ' || *t == '\t' || *t == '\r'))
+				t++;
+		}
+		if (t >= tstop)
 			break;
+		unsigned char cls = ascii_class[*t];
 		const unsigned char *r;
 		hg_atok_kind kind;
-		if (ascii_class[*t] & C_PUNCT) {
+		if (cls & C_PUNCT) {
 			r = t + 1;
 			kind = HG_ATOK_PUNCT;
-		} else if (ascii_class[*t] & C_WORD) {
+		} else if (cls & C_WORD) {
 			hg_tk k;
 			int dot;
-			r = plain_word(t, lim, &k, &dot);
+			r = plain_word(t, tstop, &k, &dot);
 			/* a seat prefix or a move number ends the body (a number
 			 * with dots may be one): it is read as the next token */
-			if (dot || (r < lim && *r == ':')) {
+			if (dot || (r < tstop && *r == ':')) {
 				end_t = t;
 				end_r = r;
-				end_at = tp;
+				end_at.line = tline;
+				end_at.col = tcol0 + (unsigned)(t - tls);
+				end_at.line_bytes = tlbytes0 + (size_t)(t - tls);
+				end_at.game_bytes = lx->game_bytes + (size_t)(t - p0);
 				end_kind = k;
 				end_dot = dot;
 				break;
 			}
 			kind = k == HG_TK_NUMBER ? HG_ATOK_NUMBER : HG_ATOK_WORD;
 		} else {
-			break;
+			break;	/* a NUL, a byte from 0x80 up, or what lex() reads */
 		}
-		if (!plain_fits(lx, t, r, lim, &tp))
+		/* r becomes the current character: it must be plain too */
+		if (r >= tstop || *r == 0 || *r >= 0x80 || (size_t)(r - t) > lx->lim.token)
 			break;
-		hg_pos pos = { file, tp.line, tp.col };
+		if (tline != line) {
+			line = tline;
+			ls = tls;
+			col0 = tcol0;
+			lbytes0 = tlbytes0;
+			stop = tstop;
+			on_line = 0;
+		}
+		hg_pos pos = { file, line, col0 + (unsigned)(t - ls) };
 		atok_put(l, kind, pos, t, (size_t)(r - t), lx->end);
 		gathered++;
-		if (tp.line != at.line)
-			on_line = 0;
 		on_line++;
-		at = tp;
-		at.col += (unsigned)(r - t);
-		at.line_bytes += (size_t)(r - t);
-		at.game_bytes += (size_t)(r - t);
 		q = r;
 	}
 	if (gathered) {
+		plain_pos at = { line, col0 + (unsigned)(q - ls), lbytes0 + (size_t)(q - ls),
+				 lx->game_bytes + (size_t)(q - p0) };
 		plain_commit(lx, q, &at, 0, on_line);
 		lx->attach = 1;
 		last_end->file = lx->name;

@@ -411,6 +411,8 @@ static char *soup(hg_prng *r, size_t pieces, size_t *len)
 		"\"s\"", "!", "?", "?!", "$3", "(", ")", "[", "]", "*", ":", "Antioquía",
 		"é", "\xff", "\x00", "#x", "x'y", "_", "-3", "12:", "1.:", "99999999999.",
 		"abcdefghijklmnopqrstuvwxyz", "0123456789", "\xe2\x80\x83",
+		"\"Player 1; Player 2\"", "\"a \\\" b \\\\ c\"", "\"open", "\"Antioqu\xc3\xad" "a 3\"",
+		"\"12345678901234567890\"", "\"\"", "\"x\ty\"",
 	};
 	hg_buf b;
 	hg_buf_init(&b);
