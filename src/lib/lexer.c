@@ -23,6 +23,12 @@
 
 enum { BAD_NONE, BAD_UTF8, BAD_NUL };
 
+/* The position of a character: what next() keeps in the lexer. */
+typedef struct plain_pos {
+	unsigned line, col;
+	size_t line_bytes, game_bytes;
+} plain_pos;
+
 struct hg_lexer {
 	char *name;
 	hg_diags *d;
@@ -62,7 +68,16 @@ struct hg_lexer {
 	unsigned tokens_on_line;
 	int cut_at_game;	/* a comment stopped at the next game's '[' */
 	int careful_only;	/* no plain path (tests compare the two) */
-	int pending;		/* tok is the next token, read ahead */
+	/* The token that ended a gathered body, scanned but not made yet:
+	 * hg_lexer_next() makes it, hg_lexer_take_seat() takes a seat
+	 * prefix without making it.  The lexer stands before its blanks. */
+	int pending;
+	struct {
+		const unsigned char *t, *r;	/* its characters */
+		plain_pos at;			/* the position of t */
+		hg_tk kind;			/* as plain_word() said */
+		int dot;
+	} ahead;
 };
 
 void hg_limits_default(hg_limits *l)
@@ -955,12 +970,6 @@ static hg_tk lex(hg_lexer *lx)
  * shorter; a call to memcpy for each cost more than the rest of the copy). */
 #define SHORT_COPY 16
 
-/* The position of a character: what next() keeps in the lexer. */
-typedef struct plain_pos {
-	unsigned line, col;
-	size_t line_bytes, game_bytes;
-} plain_pos;
-
 /* True when the plain path may start: the current character is plain
  * ASCII and positions are counted. */
 static inline int plain_ready(const hg_lexer *lx)
@@ -1150,9 +1159,17 @@ const hg_token *hg_lexer_next(hg_lexer *lx)
 	if (!lx->started)
 		start(lx);
 	if (lx->pending) {
-		/* read already, by hg_lexer_gather_body() */
+		/* scanned already, by hg_lexer_gather_body(): made here unless
+		 * the plain path must leave it to lex() after all */
 		lx->pending = 0;
-		return &lx->tok;
+		const unsigned char *lim = plain_limit(lx);
+		if (plain_fits(lx, lx->ahead.t, lx->ahead.r, lim, &lx->ahead.at)) {
+			const hg_token *t = plain_emit(lx, lx->ahead.t, lx->ahead.r, lim,
+						       lx->ahead.at, lx->ahead.kind,
+						       lx->ahead.dot);
+			if (t)
+				return t;
+		}
 	}
 	if (plain_ready(lx)) {
 		const hg_token *t = plain_next(lx);
@@ -1366,13 +1383,45 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 		last_end->file = lx->name;
 		last_end->line = lx->line;
 		last_end->col = lx->col;
-		/* The token that ended the body is scanned already: made the
-		 * next one here, it is not read twice. */
-		if (end_t && plain_fits(lx, end_t, end_r, lim, &end_at) &&
-		    plain_emit(lx, end_t, end_r, lim, end_at, end_kind, end_dot))
+		/* The token that ended the body is scanned already: kept, it
+		 * is not read twice. */
+		if (end_t) {
 			lx->pending = 1;
+			lx->ahead.t = end_t;
+			lx->ahead.r = end_r;
+			lx->ahead.at = end_at;
+			lx->ahead.kind = end_kind;
+			lx->ahead.dot = end_dot;
+		}
 	}
 	return gathered;
+}
+
+int hg_lexer_take_seat(hg_lexer *lx, hg_plain_seat *seat)
+{
+	if (!lx->pending || lx->ahead.dot)
+		return 0;
+	const unsigned char *t = lx->ahead.t, *r = lx->ahead.r, *lim = plain_limit(lx);
+	const plain_pos *at = &lx->ahead.at;
+	size_t len = (size_t)(r - t);
+	/* as plain_emit() takes a seat prefix, ':' and all */
+	if (*r != ':' || !plain_fits(lx, t, r, lim, at) || r + 1 >= lim || r[1] == 0 ||
+	    r[1] >= 0x80 || at->line_bytes + len + 1 > lx->lim.line ||
+	    at->game_bytes + len + 1 > lx->lim.game)
+		return 0;
+	lx->pending = 0;
+	unsigned on_line = at->line != lx->line ? 0 : lx->tokens_on_line;
+	seat->text = (const char *)t;
+	seat->len = len;
+	seat->pos.file = lx->name;
+	seat->pos.line = at->line;
+	seat->pos.col = at->col;
+	plain_commit(lx, r + 1, at, len + 1, on_line + 1);
+	lx->attach = 0;
+	seat->end.file = lx->name;
+	seat->end.line = lx->line;
+	seat->end.col = lx->col;
+	return 1;
 }
 
 void hg_atok_list_clear(hg_atok_list *l)

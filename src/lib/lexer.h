@@ -141,6 +141,20 @@ void hg_atok_list_push(hg_atok_list *l, const hg_token *tk, const char *file);
  * one when it gathered any. */
 size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 			    hg_pos *last_end);
+/* A seat prefix that ended a gathered body, taken on the plain path: its
+ * name (in the lexer's window: valid until the lexer is next called, and
+ * not NUL-terminated), where it begins, and where its ':' ends. */
+typedef struct hg_plain_seat {
+	const char *text;
+	size_t len;
+	hg_pos pos, end;
+} hg_plain_seat;
+/* Right after hg_lexer_gather_body() gathered a body that a plain seat
+ * prefix ends, takes that prefix without making it a token (the next
+ * action follows): returns 1, and the lexer stands after the ':'.  Returns
+ * 0, taking nothing, when something else comes next, or a seat prefix
+ * that hg_lexer_next() must read. */
+int hg_lexer_take_seat(hg_lexer *lx, hg_plain_seat *seat);
 void hg_atok_list_clear(hg_atok_list *l);
 void hg_atok_list_free(hg_atok_list *l);
 /* Makes *t from the seat and the gathered tokens in one block (t->block),

@@ -575,28 +575,48 @@ static void resync(hg_parser *p)
 		advance(p);
 }
 
-/* action = seat prefix, body, [glyph].  The body is gathered in reusable
- * scratch space and made once, in one allocation, into the record. */
-static void parse_action(hg_parser *p, hg_line *line)
+/* The seat of the action being read: the actions of one run share one
+ * copy of its name. */
+static const char *set_seat(hg_parser *p, const char *text, size_t len)
 {
-	int bad = p->t->bad;
-	hg_pos seat_pos = gpos(p, p->t->pos);
-	if (!p->seat || p->seat_len != p->t->len || memcmp(p->seat, p->t->text, p->t->len) != 0) {
-		/* a seat new to this run of actions: one copy serves them all */
+	if (!p->seat || p->seat_len != len || memcmp(p->seat, text, len) != 0) {
 		if (!p->g->arena)
 			p->g->arena = hg_arena_new();
-		char *copy = hg_arena_alloc(p->g->arena, p->t->len + 1);
-		memcpy(copy, p->t->text, p->t->len + 1);
+		char *copy = hg_arena_alloc(p->g->arena, len + 1);
+		memcpy(copy, text, len);
+		copy[len] = '\0';
 		p->seat = copy;
-		p->seat_len = p->t->len;
+		p->seat_len = len;
 	}
+	return p->seat;
+}
+
+/* The body of an action whose seat prefix (at seat_pos) is read, and its
+ * glyph.  The body is gathered in reusable scratch space and made once, in
+ * one allocation, into the record.  Returns 1 when the lexer took the
+ * plain seat prefix that comes next (*next; p->t is NULL until the next
+ * body is read), so the next action's body follows at once. */
+static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
+		      hg_plain_seat *next)
+{
 	const char *seat = p->seat;
+	int taken = 0;
 	hg_atok_list_clear(&p->scratch);
 	/* The plain tokens come from the lexer in bulk, the rest one by one. */
 	for (;;) {
 		hg_pos end;
 		if (hg_lexer_gather_body(p->lx, &p->scratch, p->g->file, &end)) {
 			p->last_end = end;
+			/* A plain seat prefix next: this action ends well (its
+			 * body is not empty, it has no glyph, reading the prefix
+			 * said nothing), so the prefix is taken as it is. */
+			if (!bad && !p->stop && p->actions < limits(p)->actions &&
+			    hg_lexer_take_seat(p->lx, next)) {
+				p->t = NULL;
+				p->last_end = next->end;
+				taken = 1;
+				break;
+			}
 			p->t = hg_lexer_next(p->lx);
 			if (hg_lexer_game_abandoned(p->lx))
 				p->stop = 1;
@@ -609,7 +629,7 @@ static void parse_action(hg_parser *p, hg_line *line)
 		hg_atok_list_push(&p->scratch, p->t, p->g->file);
 	}
 	const char *glyph = NULL;
-	if (!p->stop && p->t->kind == HG_TK_GLYPH) {
+	if (!taken && !p->stop && p->t->kind == HG_TK_GLYPH) {
 		bad |= p->t->bad;
 		glyph = p->t->text;	/* valid until the next advance() */
 	}
@@ -635,6 +655,23 @@ static void parse_action(hg_parser *p, hg_line *line)
 	}
 	if (glyph)
 		advance(p);
+	return taken;
+}
+
+/* action = seat prefix, body, [glyph].  A run of plain actions, each
+ * seat prefix taken by the lexer right after the body before it, is read
+ * here in one go. */
+static void parse_action(hg_parser *p, hg_line *line)
+{
+	hg_pos seat_pos = gpos(p, p->t->pos);
+	set_seat(p, p->t->text, p->t->len);
+	hg_plain_seat next;
+	int bad = p->t->bad;
+	while (parse_body(p, line, seat_pos, bad, &next)) {
+		seat_pos = gpos(p, next.pos);
+		set_seat(p, next.text, next.len);
+		bad = 0;
+	}
 }
 
 /* variation = "(", {element}, ")"; nested at most limits()->nesting deep. */
