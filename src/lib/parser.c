@@ -579,7 +579,12 @@ static void resync(hg_parser *p)
  * copy of its name. */
 static const char *set_seat(hg_parser *p, const char *text, size_t len)
 {
-	if (!p->seat || p->seat_len != len || memcmp(p->seat, text, len) != 0) {
+	/* a seat is a short word: compared here, not by a call to memcmp */
+	size_t same = 0;
+	if (p->seat && p->seat_len == len)
+		while (same < len && p->seat[same] == text[same])
+			same++;
+	if (!p->seat || p->seat_len != len || same != len) {
 		if (!p->g->arena)
 			p->g->arena = hg_arena_new();
 		char *copy = hg_arena_alloc(p->g->arena, len + 1);
