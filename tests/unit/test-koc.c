@@ -92,6 +92,31 @@ START_TEST(squads_of_an_army)
 }
 END_TEST
 
+/* hg_koc_key_of adds up what each kind brings; the key as its layout
+ * describes it (koc.h, army.c: the kinds of each squad size as a set, and
+ * how many there are) for every count of every kind, 0 to 5. */
+START_TEST(key_is_the_sum_over_kinds)
+{
+	for (unsigned code = 0; code < 6 * 6 * 6 * 6 * 6; code++) {
+		unsigned char counts[KOC_NKINDS];
+		unsigned by_size[5] = { 0 };
+		for (unsigned k = 0, c = code; k < KOC_NKINDS; k++, c /= 6) {
+			counts[k] = (unsigned char)(c % 6);
+			by_size[counts[k] > 4 ? 4 : counts[k]] |= 1u << k;
+		}
+		hg_koc_key want = (hg_koc_key)__builtin_popcount(by_size[4]) << 26 |
+				  (hg_koc_key)by_size[4] << 21 |
+				  (hg_koc_key)__builtin_popcount(by_size[3]) << 18 |
+				  (hg_koc_key)by_size[3] << 13 |
+				  (hg_koc_key)__builtin_popcount(by_size[2]) << 10 |
+				  (hg_koc_key)by_size[2] << 5 | (hg_koc_key)by_size[1];
+		ck_assert_uint_eq(hg_koc_key_of(counts), want);
+		for (unsigned size = 1; size <= 4; size++)
+			ck_assert_uint_eq(hg_koc_key_kinds(want, size), by_size[size]);
+	}
+}
+END_TEST
+
 START_TEST(card_symbols_print_weakest_first)
 {
 	hg_buf b;
@@ -556,6 +581,7 @@ START_TEST(shipped_deck)
 }
 END_TEST
 
+
 /* ------------------------------------------------------------------ records */
 static hg_gdata *shipped(void)
 {
@@ -566,6 +592,86 @@ static hg_gdata *shipped(void)
 	hg_diags_free(&d);
 	return g;
 }
+
+/* hg_koc_card_find (the cards by the number in their id, then the names)
+ * against hg_names_find alone, on every id and alias of the shipped deck
+ * and of a deck made to trip it (ids sharing a number, ids without one,
+ * accents, aliases that look like ids), with one deck and two, and on
+ * random words made of the ids' bytes. */
+static void assert_find_like_names(const hg_koc_cards *cards, const char *word)
+{
+	ck_assert_msg(hg_koc_card_find(cards, word) == hg_names_find(cards->names, word),
+		      "'%s': the index finds %d, the names %d", word,
+		      hg_koc_card_find(cards, word), hg_names_find(cards->names, word));
+}
+
+static void check_card_find(const hg_gdata *g, hg_prng *r)
+{
+	static const char *const extra[] = {
+		"", "?", "c", "0", "1", "c0", "c00", "c000", "c1", "C1", "c01", "C01", "c001",
+		"c1a", "c1A", "c01a", "c01b", "c01c", "c40", "c40b", "c41", "c99999", "c10000",
+		"épée7", "EPEE7", "epee7a", "x", "X", "xa", "one", "ONEa", "c11", "c11b", "1c",
+	};
+	static const char alphabet[] = "c0147aAbBxXeé";
+	for (unsigned copies = 1; copies <= 2; copies++) {
+		const hg_koc_cards *cards = copies == 1 ? &g->one : &g->two;
+		for (size_t c = 0; c < cards->n; c++) {
+			ck_assert_int_eq(hg_koc_card_find(cards, cards->ids[c]), (int)c);
+			/* in the index when its id carries a number */
+			int v = hg_koc_id_number(cards->ids[c]), in = 0;
+			if (v >= 0)
+				for (int k = cards->by_number[v]; k >= 0; k = cards->next_same[k])
+					in |= k == (int)c;
+			ck_assert_int_eq(in, v >= 0);
+		}
+		for (size_t i = 0; i < g->ndeck; i++)
+			for (size_t k = 0; k < g->deck[i].naliases; k++)
+				assert_find_like_names(cards, g->deck[i].aliases[k]);
+		for (size_t i = 0; i < HG_ARRAY_LEN(extra); i++)
+			assert_find_like_names(cards, extra[i]);
+		char w[32];
+		for (int round = 0; round < 4000; round++) {
+			size_t len = 0, n = 1 + hg_prng_below(r, 6);
+			for (size_t i = 0; i < n; i++) {
+				/* 'é' is two bytes: alphabet's last two */
+				unsigned at = hg_prng_below(r, sizeof alphabet - 2);
+				if (alphabet[at] == (char)0xc3)
+					w[len++] = alphabet[at++];
+				w[len++] = alphabet[at];
+			}
+			w[len] = '\0';
+			assert_find_like_names(cards, w);
+		}
+	}
+}
+
+START_TEST(cards_by_number)
+{
+	hg_prng r;
+	hg_prng_seed(&r, "cards-by-number");
+	hg_gdata *g = shipped();
+	check_card_find(g, &r);
+	hg_koc_unload(g);
+	hg_diags d;
+	hg_diags_init(&d);
+	g = deck_from("game: kingdoms-of-crusaders\ncards:\n"
+		      "  - {id: c1, symbols: [lance], aliases: [one]}\n"
+		      "  - {id: c001, symbols: [bow]}\n"
+		      "  - {id: x, symbols: [swords]}\n"
+		      "  - {id: \xc3\x89p\xc3\xa9" "e7, symbols: [helmet]}\n"
+		      "  - {id: c10, symbols: [banner], aliases: [c11, x7]}\n"
+		      "  - {id: c99999, symbols: [lance, bow]}\n"
+		      "  - {id: 7c, symbols: [lance, banner]}\n", &d);
+	ck_assert_msg(g != NULL, "%s", d.n ? d.v[0].message : "");
+	ck_assert_int_eq(hg_koc_id_number("c001"), 1);
+	ck_assert_int_eq(hg_koc_id_number("x"), -1);
+	ck_assert_int_eq(hg_koc_id_number("c99999"), -1);
+	ck_assert_int_eq(hg_koc_id_number("7c"), 7);
+	check_card_find(g, &r);
+	hg_koc_unload(g);
+	hg_diags_free(&d);
+}
+END_TEST
 
 /* An action text as the lexer would cut it: tokens at single spaces. */
 static void action_text(hg_action_text *t, const char *seat, const char *body)
@@ -655,9 +761,9 @@ static char *file_order(void)
 	return hg_buf_steal(&b);
 }
 
-/* The counts, keys and best armies the engine keeps up as cards are placed
- * (engine.c, add_to_sector and note_complete), against a count from the
- * cards in each sector. */
+/* The counts, keys, best armies and decidable sectors the engine keeps up
+ * as cards are placed (engine.c, add_to_sector and note_complete), against
+ * a count from the cards in each sector. */
 static void assert_derived(const hg_state *s)
 {
 	for (unsigned k = 0; k < KOC_SECTORS; k++) {
@@ -682,6 +788,7 @@ static void assert_derived(const hg_state *s)
 			}
 		}
 		ck_assert_int_eq(s->best[k], best);
+		ck_assert_uint_eq((s->decidable >> k) & 1u, best >= 0 && s->winner[k] < 0);
 		/* Ruling 6: a territory with a complete army stays open only
 		 * while another player can still gather a better one, by a
 		 * search from scratch; and a kept proof that still applies is
@@ -921,6 +1028,55 @@ START_TEST(parse_actions)
 	}
 	hg_buf_free(&seat);
 	hg_buf_free(&body);
+	game_close(&g);
+}
+END_TEST
+
+/* The spare action block (hg_koc_shared): an action parsed in a state
+ * stays valid after that state and its clone are freed (hg_apply_keep
+ * frees the state an action was parsed in before the action), an action
+ * given back is handed out again all zero but for what the new parse
+ * sets, and two actions alive at once are two blocks. */
+START_TEST(spare_action_block)
+{
+	game g;
+	game_open(&g, "Ana; Ben", "Seed", "spare", NULL, NULL);
+	ck_assert_ptr_nonnull(g.s);
+	hg_action_text t1, t2;
+	action_text(&t1, "P1", "win 3 #2");
+	action_text(&t2, "P2", "draw ?");
+	hg_action *a = hg_koc_class.parse(g.s, &t1, &g.d);
+	hg_action *b = hg_koc_class.parse(g.s, &t2, &g.d);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	ck_assert_ptr_ne(a, b);
+	ck_assert_ptr_eq(a->home, g.s->sh);
+	ck_assert_uint_eq(g.s->sh->refs, 3);
+	hg_koc_class.free_action(a);
+	ck_assert_ptr_eq(g.s->sh->spare_action, a);
+	hg_koc_class.free_action(b);	/* the spare is taken: b is freed */
+	ck_assert_uint_eq(g.s->sh->refs, 1);
+	/* The spare again: the sector and marker of the 'win' are gone. */
+	hg_action *c = hg_koc_class.parse(g.s, &t2, &g.d);
+	ck_assert_ptr_eq(c, a);
+	ck_assert_int_eq(c->verb, KOC_DRAW);
+	ck_assert_uint_eq(c->sector, 0);
+	ck_assert_uint_eq(c->marker, 0);
+	ck_assert_uint_eq(c->sector_pos.line, 0);
+	ck_assert_uint_eq(c->ncards, 1);
+	ck_assert_int_eq(c->card[0], KOC_HIDDEN);
+	/* The states go first; the action holds the shared part. */
+	hg_state *clone = hg_koc_class.clone(g.s);
+	ck_assert_uint_eq(g.s->sh->refs, 3);
+	hg_koc_class.free_state(clone);
+	hg_koc_class.free_state(g.s);
+	g.s = NULL;
+	ck_assert_uint_eq(c->home->refs, 1);
+	ck_assert_int_eq(c->verb, KOC_DRAW);
+	hg_koc_class.free_action(c);	/* frees the shared part, and c */
+	hg_action_text_free(&t1);
+	hg_action_text_free(&t2);
+	ck_assert_uint_eq(g.d.n, 0);
 	game_close(&g);
 }
 END_TEST
@@ -1475,6 +1631,7 @@ Suite *unit_suite(void)
 	Suite *s = suite_create("kingdoms-of-crusaders");
 	TCase *tc = tcase_create("army");
 	tcase_add_test(tc, squads_of_an_army);
+	tcase_add_test(tc, key_is_the_sum_over_kinds);
 	tcase_add_test(tc, card_symbols_print_weakest_first);
 	tcase_add_loop_test(tc, ranking_every_level, 0, (int)HG_ARRAY_LEN(level_cases));
 	tcase_add_test(tc, ranking_all_alike_first_to_complete);
@@ -1491,12 +1648,14 @@ Suite *unit_suite(void)
 	tcase_add_loop_test(tc, deck_diagnostics, 0, (int)HG_ARRAY_LEN(deck_cases));
 	tcase_add_test(tc, deck_good_and_two_decks);
 	tcase_add_test(tc, shipped_deck);
+	tcase_add_test(tc, cards_by_number);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("engine");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, parse_actions);
 	tcase_add_test(tc, plain_shapes_match_patterns);
 	tcase_add_test(tc, two_decks_ids);
+	tcase_add_test(tc, spare_action_block);
 	tcase_add_test(tc, setup_errors);
 	tcase_add_test(tc, first_player_from_the_deal);
 	tcase_add_test(tc, seed_orders_the_deck);

@@ -49,21 +49,28 @@ void hg_koc_count(const unsigned char *masks, size_t n, unsigned char counts[KOC
 }
 
 /* 'Armies and domination': the symbols of one kind form a squad, two a
- * company, three a battalion, four a regiment (ruling 4). */
+ * company, three a battalion, four a regiment (ruling 4).  Each kind adds
+ * to the key on its own: one more squad of its size in that size's count
+ * (at most five kinds: the three bits of a count never overflow) and its
+ * bit in that size's kinds; a single symbol only its bit.  So the key is a
+ * sum over the kinds, with no set to build or count. */
+static const hg_koc_key squad_one[KOC_ARMY + 1] = {
+	0, 0, (hg_koc_key)1 << SHIFT_NCOM, (hg_koc_key)1 << SHIFT_NBAT, (hg_koc_key)1 << SHIFT_NREG
+};
+/* kind 0's bit in the kinds of each size; kind k's is this << k */
+static const hg_koc_key squad_kind0[KOC_ARMY + 1] = {
+	0, (hg_koc_key)1 << SHIFT_ONE, (hg_koc_key)1 << SHIFT_COM, (hg_koc_key)1 << SHIFT_BAT,
+	(hg_koc_key)1 << SHIFT_REG
+};
+
 hg_koc_key hg_koc_key_of(const unsigned char counts[KOC_NKINDS])
 {
-	unsigned by_size[KOC_ARMY + 1] = { 0 };
+	hg_koc_key key = 0;
 	for (unsigned k = 0; k < KOC_NKINDS; k++) {
 		unsigned c = counts[k] > KOC_ARMY ? KOC_ARMY : counts[k];
-		by_size[c] |= 1u << k;
+		key += squad_one[c] + (squad_kind0[c] << k);
 	}
-	return (hg_koc_key)popcount5(by_size[4]) << SHIFT_NREG |
-	       (hg_koc_key)by_size[4] << SHIFT_REG |
-	       (hg_koc_key)popcount5(by_size[3]) << SHIFT_NBAT |
-	       (hg_koc_key)by_size[3] << SHIFT_BAT |
-	       (hg_koc_key)popcount5(by_size[2]) << SHIFT_NCOM |
-	       (hg_koc_key)by_size[2] << SHIFT_COM |
-	       (hg_koc_key)by_size[1] << SHIFT_ONE;
+	return key;
 }
 
 hg_koc_key hg_koc_army_key(const unsigned char *masks, size_t n)

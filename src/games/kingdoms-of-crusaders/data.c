@@ -22,6 +22,8 @@ static void cards_free(hg_koc_cards *c)
 	hg_strv_free(c->ids, c->n);
 	free(c->mask);
 	hg_names_free(c->names);
+	free(c->by_number);
+	free(c->next_same);
 	memset(c, 0, sizeof *c);
 }
 
@@ -168,6 +170,41 @@ static int load_card(hg_gdata *g, const hg_ynode *node, hg_names *names, hg_diag
 	return rc;
 }
 
+int hg_koc_id_number(const char *id)
+{
+	return koc_id_number(id);
+}
+
+/* hg_koc_cards.by_number.  A card goes in only when the names find it by
+ * its id, so that what the index finds is what hg_names_find would. */
+static void index_numbers(hg_koc_cards *out)
+{
+	int top = -1;
+	for (size_t c = 0; c < out->n; c++) {
+		int v = koc_id_number(out->ids[c]);
+		top = v > top ? v : top;
+	}
+	out->nnumbers = (size_t)(top + 1);
+	out->by_number = hg_xmalloc((out->nnumbers ? out->nnumbers : 1) * sizeof *out->by_number);
+	out->next_same = hg_xmalloc((out->n ? out->n : 1) * sizeof *out->next_same);
+	for (size_t v = 0; v < out->nnumbers; v++)
+		out->by_number[v] = -1;
+	/* From the last card down, so that each list runs in card order. */
+	for (size_t c = out->n; c-- > 0;) {
+		int v = koc_id_number(out->ids[c]);
+		out->next_same[c] = -1;
+		if (v < 0 || hg_names_find(out->names, out->ids[c]) != (int)c)
+			continue;
+		out->next_same[c] = out->by_number[v];
+		out->by_number[v] = (int)c;
+	}
+}
+
+int hg_koc_card_find(const hg_koc_cards *cards, const char *word)
+{
+	return koc_card_find(cards, word);
+}
+
 /* The cards in play with `copies` decks: ruling 1 names them. */
 static void build_cards(hg_gdata *g, hg_koc_cards *out, unsigned copies)
 {
@@ -197,6 +234,7 @@ static void build_cards(hg_gdata *g, hg_koc_cards *out, unsigned copies)
 			}
 		}
 	hg_buf_free(&b);
+	index_numbers(out);
 }
 
 /* The action syntax, compiled once per load (grammar/kingdoms-of-crusaders.ebnf).

@@ -67,6 +67,8 @@ static void note_complete(hg_state *s, unsigned seat, unsigned sector)
 	int best = s->best[sector];
 	if (best < 0 || army_cmp(s, seat, (unsigned)best, sector) > 0)
 		s->best[sector] = (int)seat;
+	if (s->winner[sector] < 0)
+		s->decidable |= 1u << sector;
 }
 
 /* The cards a hand is known to hold, and how many more are hidden. */
@@ -293,15 +295,16 @@ static int territory_winner(hg_state *s, unsigned sector)
  * next victory marker, and the record must say so before anything else. */
 static void decide_territories(hg_state *s, unsigned placed)
 {
-	for (unsigned i = 0; i < KOC_SECTORS; i++) {
+	for (unsigned i = 0; s->decidable && i < KOC_SECTORS; i++) {
 		/* placed, then 0 .. placed - 1, then placed + 1 .. */
 		unsigned k = i == 0 ? placed : i <= placed ? i - 1 : i;
-		if (s->winner[k] >= 0)
+		if (!((s->decidable >> k) & 1u))
 			continue;
 		int w = territory_winner(s, k);
 		if (w < 0)
 			continue;
 		s->winner[k] = w;
+		s->decidable &= ~(1u << k);
 		s->marker[k] = s->markers + s->npending + 1;
 		hg_koc_claim *c = &s->pending[s->npending++];
 		c->sector = k;

@@ -49,7 +49,17 @@ typedef struct hg_koc_cards {
 	char **ids;
 	unsigned char *mask;
 	hg_names *names;	/* ids and aliases -> index */
+	/* The cards by the number their id carries (the first run of digits,
+	 * "c12" and "c12a" carry 12): every action names cards, nearly always
+	 * by their ids as the writer spells them, and the number finds such a
+	 * card with one comparison.  by_number[v] is the first card carrying
+	 * v (-1: none), next_same[c] the next after card c; ids without a
+	 * number of at most KOC_MAX_ID_NUMBER are not in it. */
+	int *by_number;
+	size_t nnumbers;	/* by_number's length: the largest number + 1 */
+	int *next_same;
 } hg_koc_cards;
+#define KOC_MAX_ID_NUMBER 9999
 
 struct hg_gdata {
 	char *file;		/* the deck file, as loaded */
@@ -70,6 +80,47 @@ hg_gdata *hg_koc_deck_load(const char *path, hg_diags *d);
 hg_gdata *hg_koc_load(const hg_load_ctx *ctx, hg_buf *key, hg_diags *d);
 void hg_koc_unload(hg_gdata *data);
 const hg_koc_cards *hg_koc_cards_for(const hg_gdata *data, unsigned players);
+/* The card a word names (an id or an alias, without regard to case or
+ * accents, as hg_names_find), or -1.  An id written exactly is found by its
+ * number (hg_koc_cards.by_number); any other word through the names. */
+int hg_koc_card_find(const hg_koc_cards *cards, const char *word);
+/* The number an id carries (its first run of ASCII digits), or -1 when it
+ * has none or one above KOC_MAX_ID_NUMBER. */
+int hg_koc_id_number(const char *id);
+
+/* The same two, inline for the parser, which looks up every card word
+ * (the library's calls of its exported names go through the PLT). */
+static inline int koc_id_number(const char *id)
+{
+	const char *p = id;
+	while (*p && !(*p >= '0' && *p <= '9'))
+		p++;
+	if (!*p)
+		return -1;
+	int v = 0;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		v = v * 10 + (*p - '0');
+		if (v > KOC_MAX_ID_NUMBER)
+			return -1;
+	}
+	return v;
+}
+
+static inline int koc_card_find(const hg_koc_cards *cards, const char *word)
+{
+	int v = koc_id_number(word);
+	if (v >= 0 && (size_t)v < cards->nnumbers)
+		for (int c = cards->by_number[v]; c >= 0; c = cards->next_same[c]) {
+			/* The id written exactly (ids are a few bytes: a loop
+			 * here costs less than a call of strcmp). */
+			const char *id = cards->ids[c], *w = word;
+			while (*id && *id == *w)
+				id++, w++;
+			if (*id == *w)
+				return c;
+		}
+	return hg_names_find(cards->names, word);
+}
 /* "c12 [lance bow]" */
 void hg_koc_card_describe(const hg_koc_cards *cards, unsigned card, hg_buf *out);
 void hg_koc_mask_describe(unsigned mask, hg_buf *out);
@@ -136,6 +187,17 @@ typedef struct hg_koc_beat_memo {
 enum hg_koc_verb { KOC_DEAL, KOC_DRAW, KOC_PLACE, KOC_WIN };
 #define KOC_HIDDEN (-1)		/* a card written '?' */
 
+/* The part of a game's state its clones share (the replay clones a state
+ * before a variation and for hg_apply_keep), counted by references. */
+typedef struct hg_koc_shared {
+	unsigned refs;
+	/* An action hg_koc_parse made and hg_koc_free_action gave back, kept
+	 * for the next parse (NULL: none): the replay parses and frees one
+	 * action after another, and a malloc and a free for each cost as much
+	 * as the parse of a short action.  No part of the position. */
+	hg_action *spare_action;
+} hg_koc_shared;
+
 struct hg_action {
 	int verb;
 	unsigned seat;
@@ -147,6 +209,11 @@ struct hg_action {
 	hg_pos sector_pos;
 	unsigned marker;	/* win */
 	hg_pos marker_pos;
+	/* hg_koc_parse's actions: the shared part of the game they were
+	 * parsed in, which they hold a reference to and go back to when freed
+	 * (hg_koc_shared.spare_action), so that they stay valid after the
+	 * state is freed; NULL for hg_koc_legal's. */
+	hg_koc_shared *home;
 };
 
 /* ------------------------------------------------------------------ state */
@@ -163,6 +230,7 @@ typedef struct hg_koc_claim {
 
 struct hg_state {
 	const hg_gdata *data;
+	hg_koc_shared *sh;		/* shared with the clones */
 	const hg_koc_cards *cards;
 	unsigned nplayers;
 	unsigned first;			/* seat that plays first, by lot */
@@ -186,6 +254,10 @@ struct hg_state {
 	unsigned char counts[KOC_MAX_PLAYERS][KOC_SECTORS][KOC_NKINDS];
 	hg_koc_key key[KOC_MAX_PLAYERS][KOC_SECTORS];
 	int best[KOC_SECTORS];		/* seat of the best complete army, or -1 */
+	/* The sectors a placement may decide: a complete army there and no
+	 * winner yet (bit k: sector k), so that most placements, made
+	 * before any army is complete, look at none. */
+	unsigned decidable;
 
 	hg_koc_beat_memo beat_memo[KOC_MAX_PLAYERS][KOC_SECTORS];
 
@@ -210,6 +282,9 @@ const char *hg_koc_seat_name(unsigned seat);
 /* Set-up (setup.c). */
 hg_state *hg_koc_setup(const hg_gdata *data, const hg_game_record *rec, hg_diags *d);
 hg_state *hg_koc_clone(const hg_state *s);
+/* Drops a reference to the shared part, freeing it (and its spare action)
+ * with the last. */
+void hg_koc_shared_unref(hg_koc_shared *sh);
 void hg_koc_free_state(hg_state *s);
 int hg_koc_gen_tags(const hg_gdata *data, hg_prng *r, unsigned players,
 		    const char *variant, hg_game_record *rec, hg_diags *d);

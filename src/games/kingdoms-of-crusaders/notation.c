@@ -44,8 +44,14 @@ static int verb_of(const hg_action_text *t, int *plain)
 	if (t->ntoks == 0)
 		return VERB_NONE;
 	const char *w = t->toks[0].text;
+	/* A letter's two cases differ only in bit 0x20: the first letters
+	 * must agree before the words can.  The writer spells the verb in
+	 * lower case, which strcmp settles fastest. */
+	unsigned first = (unsigned char)w[0] | 0x20u;
 	for (size_t i = 0; i < HG_ARRAY_LEN(verb_words); i++)
-		if (hg_ascii_caseless_eq(w, verb_words[i].word)) {
+		if (first == (unsigned char)verb_words[i].word[0] &&
+		    (strcmp(w, verb_words[i].word) == 0 ||
+		     hg_ascii_caseless_eq(w, verb_words[i].word))) {
 			*plain = 1;
 			return verb_words[i].verb;
 		}
@@ -113,7 +119,7 @@ static int card_of(const hg_state *s, const hg_atok *tok, int hidden_ok, hg_diag
 		return NO_CARD;
 	}
 	const hg_koc_cards *cards = s->cards;
-	int c = hg_names_find(cards->names, tok->text);
+	int c = koc_card_find(cards, tok->text);
 	if (c >= 0)
 		return c;
 	hg_diag *dg = hg_diag_add(d, HG_ERROR, tok->pos, "koc.unknown-card",
@@ -147,9 +153,9 @@ typedef struct numbers {
 } numbers;
 
 /* A group of digits, at most `max`; `what` for the diagnostic. */
-static int number_of(const char *digits, size_t len, hg_pos pos, unsigned max,
-		     const char *code, const char *what, const char *rule, unsigned *out,
-		     hg_pos *out_pos, hg_diags *d)
+static inline int number_of(const char *digits, size_t len, hg_pos pos, unsigned max,
+			    const char *code, const char *what, const char *rule,
+			    unsigned *out, hg_pos *out_pos, hg_diags *d)
 {
 	*out_pos = pos;
 	unsigned v = 0;
@@ -255,18 +261,16 @@ static int is_comma(const hg_atok *tok)
 	return tok->kind == HG_ATOK_PUNCT && tok->text[0] == ',' && tok->text[1] == '\0';
 }
 
-static int parse_cards(const hg_state *s, const hg_action_text *t, hg_action *a,
-		       int hidden_ok, hg_diags *d)
+/* A deal's five cards, commas between them allowed. */
+static int parse_cards(const hg_state *s, const hg_action_text *t, hg_action *a, hg_diags *d)
 {
 	int rc = 0;
-	unsigned want = a->verb == KOC_DEAL ? KOC_HAND : 1, slots = 0;
 	a->ncards = 0;
-	for (size_t i = 1; i < t->ntoks && slots < want; i++) {
+	for (size_t i = 1; i < t->ntoks; i++) {
 		const hg_atok *tok = &t->toks[i];
 		if (is_comma(tok))
 			continue;
-		slots++;	/* draw and place: one card; the sector follows */
-		int c = card_of(s, tok, hidden_ok, d);
+		int c = card_of(s, tok, 1, d);
 		if (c == NO_CARD) {
 			rc = -1;
 			continue;
@@ -275,6 +279,21 @@ static int parse_cards(const hg_state *s, const hg_action_text *t, hg_action *a,
 		a->card[a->ncards++] = c;
 	}
 	return rc;
+}
+
+/* The card of a draw or a placement: the word after the verb (either
+ * shape has it there, and never a comma). */
+static int parse_card(const hg_state *s, const hg_action_text *t, hg_action *a,
+		      int hidden_ok, hg_diags *d)
+{
+	const hg_atok *tok = &t->toks[1];
+	int c = card_of(s, tok, hidden_ok, d);
+	if (c == NO_CARD)
+		return -1;
+	a->card_pos[0] = tok->pos;
+	a->card[0] = c;
+	a->ncards = 1;
+	return 0;
 }
 
 static void syntax_error(const hg_action_text *t, int verb, hg_diags *d)
@@ -289,6 +308,22 @@ static void syntax_error(const hg_action_text *t, int verb, hg_diags *d)
 	}
 	dg = hg_diag_add(d, HG_ERROR, t->pos, "koc.syntax", "malformed action '%s'", t->text);
 	hg_diag_note(dg, "%s", verb_forms[verb]);
+}
+
+/* parse's action: the game's spare one (hg_koc_shared.spare_action) or a
+ * new one, all zero, holding a reference to the shared part it goes back
+ * to. */
+static hg_action *parse_alloc(const hg_state *s)
+{
+	hg_koc_shared *sh = s->sh;
+	hg_action *a = sh->spare_action;
+	if (a)
+		sh->spare_action = NULL;
+	else
+		a = hg_xmalloc(sizeof *a);
+	*a = (hg_action){ .home = sh };
+	sh->refs++;
+	return a;
 }
 
 /* parse, with the plain shapes taken from the tokens (use_plain) or every
@@ -307,14 +342,13 @@ static hg_action *parse_action(const hg_state *s, const hg_action_text *t, int u
 	}
 	if (seat < 0)
 		return NULL;
-	/* Only what the verb uses is set: card[i] and card_pos[i] for
-	 * i < ncards, the sector for place and win, the marker for win. */
-	hg_action *a = hg_xmalloc(sizeof *a);
+	/* What the verb uses is set below: card[i] and card_pos[i] for
+	 * i < ncards, the sector for place and win, the marker for win; the
+	 * rest stays zero (parse_alloc). */
+	hg_action *a = parse_alloc(s);
 	a->verb = verb;
 	a->seat = (unsigned)seat;
 	a->pos = t->seat_pos.line ? t->seat_pos : t->pos;
-	a->ncards = 0;
-	a->sector = a->marker = 0;
 	int rc = 0;
 	switch (verb) {
 	case KOC_DEAL: {
@@ -328,15 +362,15 @@ static hg_action *parse_action(const hg_state *s, const hg_action_text *t, int u
 			hg_diag_note(dg, "%s", verb_forms[KOC_DEAL]);
 			rc = -1;
 		} else {
-			rc = parse_cards(s, t, a, 1, d);
+			rc = parse_cards(s, t, a, d);
 		}
 		break;
 	}
 	case KOC_DRAW:
-		rc = parse_cards(s, t, a, 1, d);
+		rc = parse_card(s, t, a, 1, d);
 		break;
 	case KOC_PLACE:
-		rc = parse_cards(s, t, a, 0, d);
+		rc = parse_card(s, t, a, 0, d);
 		if (number_of(n.sector, n.sector_len, n.sector_pos, KOC_SECTORS, "koc.sector",
 			      "sector", "Location card", &a->sector, &a->sector_pos, d) != 0)
 			rc = -1;
@@ -353,7 +387,7 @@ static hg_action *parse_action(const hg_state *s, const hg_action_text *t, int u
 		break;
 	}
 	if (rc != 0) {
-		free(a);
+		hg_koc_free_action(a);
 		return NULL;
 	}
 	return a;
@@ -386,5 +420,18 @@ void hg_koc_format(const hg_state *s, const hg_action *a, hg_buf *seat, hg_buf *
 
 void hg_koc_free_action(hg_action *a)
 {
-	free(a);
+	hg_koc_shared *home = a ? a->home : NULL;
+	if (!home) {
+		free(a);
+		return;
+	}
+	if (!home->spare_action)
+		home->spare_action = a;
+	else
+		free(a);
+	/* The state still holds the shared part, as a rule: no call then. */
+	if (home->refs > 1)
+		home->refs--;
+	else
+		hg_koc_shared_unref(home);
 }
