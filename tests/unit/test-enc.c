@@ -8,6 +8,7 @@
 #include "unit.h"
 
 #include <dirent.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -366,6 +367,70 @@ START_TEST(draw_against_the_seed)
 END_TEST
 
 /* ------------------------------------------------------------ turns */
+/* enc_find_card looks an exact id up in enc_pool.by_id before it asks
+ * card_names: the same card (or none) as card_names for every id, name
+ * and alias, recased, cut short, lengthened or changed, and for random
+ * words. */
+static void find_card_both_ways(const enc_pool *pool, const char *name)
+{
+	ck_assert_msg(hg_enc_find_card(pool, name) == hg_enc_find_card_by_names(pool, name),
+		      "'%s' is card %d by id, %d by name", name, hg_enc_find_card(pool, name),
+		      hg_enc_find_card_by_names(pool, name));
+}
+
+START_TEST(card_ids_find_as_names_do)
+{
+	game g;
+	game_open(&g, two_decks);
+	const enc_pool *pool = &g.data->pool;
+	ck_assert_ptr_nonnull(pool->by_id);
+	int by_id = 0;
+	char buf[256];
+	for (size_t i = 0; i < pool->ncards; i++) {
+		const enc_card *c = &pool->cards[i];
+		const char *names[34];
+		size_t n = 0;
+		names[n++] = c->id;
+		names[n++] = c->name;
+		for (size_t k = 0; k < c->naliases && n < HG_ARRAY_LEN(names); k++)
+			names[n++] = c->aliases[k];
+		for (size_t k = 0; k < n; k++) {
+			size_t len = strlen(names[k]);
+			find_card_both_ways(pool, names[k]);
+			snprintf(buf, sizeof buf, "%s", names[k]);
+			for (char *q = buf; *q; q++)
+				if (*q >= 'a' && *q <= 'z')
+					*q = (char)(*q - 'a' + 'A');
+			find_card_both_ways(pool, buf);
+			snprintf(buf, sizeof buf, "%sx", names[k]);
+			find_card_both_ways(pool, buf);
+			snprintf(buf, sizeof buf, "%.*s", (int)(len ? len - 1 : 0), names[k]);
+			find_card_both_ways(pool, buf);
+			for (size_t at = 0; at < len && at < 4; at++) {
+				snprintf(buf, sizeof buf, "%s", names[k]);
+				buf[at] = buf[at] == 'e' ? 'a' : 'e';
+				find_card_both_ways(pool, buf);
+			}
+		}
+		/* the ids of the bundled cards are plain: found by the index */
+		int k = pool->by_id_from[26 * 26];
+		for (int j = 0; j < k; j++)
+			by_id += pool->by_id[j] == (short)i;
+	}
+	ck_assert_int_eq(by_id, (int)pool->ncards);
+	hg_prng r;
+	hg_prng_seed(&r, "card-ids");
+	for (int t = 0; t < 5000; t++) {
+		size_t len = 1 + hg_prng_below(&r, 10);
+		for (size_t k = 0; k < len; k++)
+			buf[k] = "abcdeilmnoprst-?.2"[hg_prng_below(&r, 18)];
+		buf[len] = '\0';
+		find_card_both_ways(pool, buf);
+	}
+	game_close(&g);
+}
+END_TEST
+
 static const char *const unseeded[] = {
 	"Players", "Ana; Ben", "Deck1", "aurora-vanguardia", "Deck2", "ocaso-sombras", NULL
 };
@@ -780,6 +845,25 @@ static void check_bookkeeping(const hg_state *s)
 			}
 			ck_assert_uint_eq(seen, n == 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1);
 		}
+		/* enc_stack_at (state.c: the card numbered pos - 1) against the
+		 * stack sorted by number. */
+		for (int st = 0; st < ENC_MAX_STACKS; st++) {
+			int v[ENC_MAX_DECK], n = 0;
+			for (int i = 0; i < p->ninst; i++) {
+				if (!((p->in_stack[st] >> i) & 1))
+					continue;
+				int k = n++;
+				while (k > 0 && p->inst[v[k - 1]].order > p->inst[i].order) {
+					v[k] = v[k - 1];
+					k--;
+				}
+				v[k] = i;
+			}
+			for (int pos = 1; pos <= n; pos++)
+				ck_assert_int_eq(hg_enc_stack_at(s, seat, st, pos), v[pos - 1]);
+			ck_assert_int_eq(hg_enc_stack_at(s, seat, st, 0), n ? v[0] : -1);
+			ck_assert_int_eq(hg_enc_stack_at(s, seat, st, n + 1), -1);
+		}
 		/* ... and what is left of a pile is in index order (enc_pile_top
 		 * takes the lowest index). */
 		for (int pile = 0; pile < ENC_PILES; pile++) {
@@ -808,8 +892,16 @@ static void check_bookkeeping(const hg_state *s)
 				ck_assert_int_gt(left, 0);
 			}
 		}
-		/* The memo (often worked out from the memo of a smaller town:
-		 * activation.c, fixed_point) ... */
+		/* While hg_state.zones_settled says no town or duel zone has
+		 * changed since enc_settle last found nothing to change, the seat's
+		 * town and duel zone are what that settle left. */
+		if (s->mods_settled && s->zones_settled) {
+			ck_assert_uint_eq(p->memo_town, p->in_zone[ENC_Z_TOWN]);
+			ck_assert_uint_eq(p->settled_duel, p->in_zone[ENC_Z_DUEL]);
+		}
+		/* The memo (often worked out from the memo of a smaller town, or
+		 * of one that lost cards that gave nothing: activation.c,
+		 * fixed_point and memo_start) ... */
 		int res[ENC_MAX_RES], want_res[ENC_MAX_RES];
 		enc_set want = reference_activity(s, seat, want_res);
 		enc_set active = hg_enc_activity(s, seat, res);
@@ -889,6 +981,158 @@ static void check_settle_shortcut(const hg_state *s)
 	hg_enc_class.free_state(full);
 }
 
+/* Two states that played the same from the same position hold the same
+ * (what state.c's copies copy: the rest is never read). */
+static void assert_same_live_state(const hg_state *a, const hg_state *b, const char *text)
+{
+	ck_assert_msg(memcmp(a, b, offsetof(hg_state, p)) == 0 &&
+		      memcmp(a->p, b->p, sizeof a->p[0] * (size_t)a->nseats) == 0 &&
+		      memcmp(a->mods, b->mods, sizeof a->mods[0] * (size_t)a->nmods) == 0 &&
+		      memcmp(a->bans, b->bans, sizeof a->bans[0] * (size_t)a->nbans) == 0 &&
+		      memcmp(&a->ex, &b->ex, offsetof(enc_exchange, uses)) == 0 &&
+		      memcmp(a->ex.uses, b->ex.uses, sizeof a->ex.uses[0] * (size_t)a->ex.n) == 0,
+		      "'%s' leaves different states with and without the shortcut", text);
+}
+
+typedef struct effect_counts {
+	int uses, passes;	/* compared */
+	int impossible;		/* of them, illegal because a step could not be done */
+} effect_counts;
+
+/* A use or a pass, applied with the shortcut that an effect which cannot
+ * fail after a change is tried (use) or resolved (pass) without a copy of
+ * the state (effect-run.c, fails_after_change), and with a copy every
+ * time: the same verdict, diagnostics and position. */
+static void compare_effect_shortcut(const hg_state *s, const hg_action *a, const char *text,
+				    effect_counts *n)
+{
+	hg_state *quick = hg_enc_class.clone(s), *copied = hg_enc_class.clone(s);
+	hg_diags dq, dc;
+	hg_diags_init(&dq);
+	hg_diags_init(&dc);
+	int use = a->kind == ENC_A_USE;
+	int rq = use ? hg_enc_apply_use_with(quick, a, &dq, 1) : hg_enc_apply_pass_with(quick, a, &dq, 1);
+	int rc = use ? hg_enc_apply_use_with(copied, a, &dc, 0) : hg_enc_apply_pass_with(copied, a, &dc, 0);
+	ck_assert_msg(rq == rc, "'%s' is %s with the shortcut only", text, rq ? "illegal" : "legal");
+	ck_assert_uint_eq(dq.n, dc.n);
+	for (size_t i = 0; i < dq.n; i++) {
+		ck_assert_str_eq(dq.v[i].code, dc.v[i].code);
+		ck_assert_str_eq(dq.v[i].message, dc.v[i].message);
+		ck_assert_uint_eq(dq.v[i].line, dc.v[i].line);
+		ck_assert_uint_eq(dq.v[i].col, dc.v[i].col);
+		ck_assert_uint_eq(dq.v[i].nnotes, dc.v[i].nnotes);
+		for (size_t k = 0; k < dq.v[i].nnotes; k++)
+			ck_assert_str_eq(dq.v[i].notes[k], dc.v[i].notes[k]);
+	}
+	/* After an illegal action the position is spoiled, and only freed. */
+	if (rq == 0)
+		assert_same_live_state(quick, copied, text);
+	if (use)
+		n->uses++;
+	else
+		n->passes++;
+	n->impossible += has_code(&dq, "enc.effect-impossible");
+	hg_diags_free(&dq);
+	hg_diags_free(&dc);
+	hg_enc_class.free_state(quick);
+	hg_enc_class.free_state(copied);
+}
+
+/* The position changed so that effects fail more often, part-way or at
+ * once: how 0, no room for a restriction (forbid); 1, every pile empty
+ * (draw); 2, every town empty (discard, destroy); 3, no war (wear,
+ * boosts that last a war, attack again). */
+static hg_state *spoilt(const hg_state *s, int how)
+{
+	hg_state *x = hg_enc_class.clone(s);
+	if (how == 0) {
+		for (int i = x->nbans; i < ENC_MAX_BANS; i++) {
+			memset(&x->bans[i], 0, sizeof x->bans[i]);
+			x->bans[i].seat = -1;
+		}
+		x->nbans = ENC_MAX_BANS;
+	} else if (how == 3) {
+		x->war.stage = ENC_WAR_NONE;
+	} else {
+		int zone = how == 1 ? ENC_Z_PILE : ENC_Z_TOWN;
+		for (int seat = 0; seat < x->nseats; seat++) {
+			enc_player *p = &x->p[seat];
+			for (int i = 0; i < p->ninst; i++)
+				if (p->inst[i].zone == zone)
+					p->inst[i].zone = ENC_Z_DISCARD;
+			p->in_zone[ENC_Z_DISCARD] |= p->in_zone[zone];
+			p->in_zone[zone] = 0;
+		}
+	}
+	return x;
+}
+
+/* The listed uses and passes, also in spoilt positions, and each use with
+ * one of its words changed (to another card, a stack, '?'):
+ * compare_effect_shortcut. */
+static void check_effect_shortcuts(const hg_state *s, const hg_action_list *l, hg_prng *r,
+				   effect_counts *n)
+{
+	const enc_pool *pool = &s->data->pool;
+	hg_buf seat, body;
+	hg_buf_init(&seat);
+	hg_buf_init(&body);
+	for (size_t i = 0; i < l->n; i++) {
+		const hg_action *a = l->v[i];
+		if (a->kind != ENC_A_USE && a->kind != ENC_A_PASS)
+			continue;
+		hg_buf_clear(&seat);
+		hg_buf_clear(&body);
+		hg_enc_class.format(s, a, &seat, &body);
+		compare_effect_shortcut(s, a, body.data, n);
+		for (int how = 0; how < 4; how++) {
+			hg_state *x = spoilt(s, how);
+			compare_effect_shortcut(x, a, body.data, n);
+			hg_enc_class.free_state(x);
+		}
+		if (a->kind != ENC_A_USE)
+			continue;
+		for (int k = 0; k < 3; k++) {
+			/* body with its word number w (not the verb) changed */
+			char words[32][64];
+			int nw = 0;
+			for (const char *p = body.data; *p && nw < 32;) {
+				size_t len = strcspn(p, " ");
+				snprintf(words[nw++], sizeof words[0], "%.*s", (int)len, p);
+				p += len;
+				while (*p == ' ')
+					p++;
+			}
+			if (nw < 2)
+				break;
+			int w = 1 + (int)hg_prng_below(r, (uint32_t)(nw - 1));
+			static const char *const others[] = { "a", "b", "a.2", "c.3", "?", "1", "2" };
+			uint32_t pick = hg_prng_below(r, (uint32_t)(pool->ncards + HG_ARRAY_LEN(others)));
+			snprintf(words[w], sizeof words[0], "%s", pick < pool->ncards ?
+				 pool->cards[pick].id : others[pick - pool->ncards]);
+			hg_buf changed;
+			hg_buf_init(&changed);
+			for (int j = 0; j < nw; j++)
+				hg_buf_printf(&changed, "%s%s", j ? " " : "", words[j]);
+			hg_action_text t;
+			memset(&t, 0, sizeof t);
+			hg_diags dt;
+			hg_diags_init(&dt);
+			if (hg_action_text_set(&t, seat.data, changed.data, (hg_pos){ "e.hgn", 1, 1 }, &dt) == 0) {
+				hg_action *b = hg_enc_class.parse(s, &t, &dt);
+				if (b && b->kind == ENC_A_USE)
+					compare_effect_shortcut(s, b, changed.data, n);
+				hg_enc_class.free_action(b);
+			}
+			hg_action_text_free(&t);
+			hg_diags_free(&dt);
+			hg_buf_free(&changed);
+		}
+	}
+	hg_buf_free(&seat);
+	hg_buf_free(&body);
+}
+
 /* Random games end; every listed action is legal; each formats and parses
  * back to the same text. */
 START_TEST(random_games_end_and_round_trip)
@@ -932,6 +1176,7 @@ START_TEST(random_games_end_and_round_trip)
 	hg_buf_init(&again_seat);
 	hg_buf_init(&again_body);
 	size_t steps = 0;
+	effect_counts effects = { 0, 0, 0 };
 	while (!hg_enc_class.result(g.st)) {
 		ck_assert_uint_lt(steps++, 20000);
 		hg_action_list l = { 0 };
@@ -956,6 +1201,7 @@ START_TEST(random_games_end_and_round_trip)
 			hg_enc_class.free_action(a);
 			hg_action_text_free(&t);
 		}
+		check_effect_shortcuts(g.st, &l, &r, &effects);
 		hg_action *pick = l.v[hg_prng_below(&r, (uint32_t)l.n)];
 		if (steps % 16 == 0)
 			check_gain_noticed(g.st, pick);
@@ -983,6 +1229,11 @@ START_TEST(random_games_end_and_round_trip)
 	ck_assert_ptr_null(hg_enc_class.to_move(g.st));
 	/* The shortcut was taken with modifiers in force, not only without. */
 	ck_assert_int_gt(settle_checked_with_mods, 0);
+	/* Effects were compared, and in longer games some whose steps could
+	 * not be done (in the spoilt positions, mostly). */
+	ck_assert_int_gt(effects.uses, 0);
+	if (effects.uses >= 100)
+		ck_assert_int_gt(effects.impossible, 0);
 	hg_buf_free(&seat);
 	hg_buf_free(&body);
 	hg_buf_free(&again_seat);
@@ -1185,6 +1436,44 @@ static void change_action(hg_prng *r, const char *body, char *out, size_t size)
 		len += (size_t)snprintf(out + len, size - len, "%s%s", i ? " " : "", w[i]);
 }
 
+/* A use's choices tell a stack reference from a card by its word
+ * (notation.c, is_ref_word), as the grammar's REF says: one ASCII letter,
+ * then nothing or '.' and digits. */
+START_TEST(ref_words_are_what_the_pattern_says)
+{
+	game g;
+	game_open(&g, two_decks);
+	hg_pattern *ref = hg_pattern_new("(?-i:[a-zA-Z])(?:\\.[0-9]+)?");
+	hg_prng r;
+	hg_prng_seed(&r, "ref-words");
+	static const char *const pieces[] = {
+		"a", "Z", "b", ".", "2", "0", "x", "-", "\xe2\x84\xaa", "\xc5\xbf", "\xc3\xa9", "?", "9"
+	};
+	char w[64];
+	int refs = 0;
+	for (size_t i = 0; i < HG_ARRAY_LEN(some_words); i++) {
+		hg_match m;
+		ck_assert_int_eq(hg_enc_is_ref_word(g.st, some_words[i]),
+				 hg_pattern_match(ref, some_words[i], &m));
+	}
+	for (int t = 0; t < 20000; t++) {
+		size_t n = 1 + hg_prng_below(&r, 5), len = 0;
+		w[0] = '\0';
+		for (size_t k = 0; k < n; k++) {
+			const char *p = pieces[hg_prng_below(&r, (uint32_t)HG_ARRAY_LEN(pieces))];
+			len += (size_t)snprintf(w + len, sizeof w - len, "%s", p);
+		}
+		hg_match m;
+		int want = hg_pattern_match(ref, w, &m);
+		ck_assert_msg(hg_enc_is_ref_word(g.st, w) == want, "'%s' is%s a REF", w, want ? "" : " not");
+		refs += want;
+	}
+	ck_assert_int_gt(refs, 0);
+	hg_pattern_free(ref);
+	game_close(&g);
+}
+END_TEST
+
 START_TEST(words_match_as_the_patterns_do)
 {
 	static const char *const players[] = {
@@ -1367,6 +1656,7 @@ Suite *unit_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, seed_shuffles_each_pile_as_documented);
 	tcase_add_test(tc, draw_against_the_seed);
+	tcase_add_test(tc, card_ids_find_as_names_do);
 	tcase_add_test(tc, phase_a_draws_up_to_six_then_one);
 	tcase_add_test(tc, four_cards_down_then_only_for_cards_taken_back);
 	tcase_add_test(tc, no_war_in_the_first_round_on_a_player_without_a_turn);
@@ -1378,6 +1668,7 @@ Suite *unit_suite(void)
 	tc = tcase_create("notation");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, words_match_as_the_patterns_do);
+	tcase_add_test(tc, ref_words_are_what_the_pattern_says);
 	tcase_add_test(tc, parsed_actions_reuse_their_block);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("random");

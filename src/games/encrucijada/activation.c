@@ -84,7 +84,7 @@ static int quiet_growth(const hg_state *s, int seat, const enc_player *from, enc
 {
 	const enc_pool *pool = &s->data->pool;
 	const enc_player *p = &s->p[seat];
-	enc_set grown = from->memo_active;
+	enc_set grown = from->memo_active & p->in_zone[ENC_Z_TOWN];
 	for (enc_set fresh = p->in_zone[ENC_Z_TOWN] & ~from->memo_town; fresh; fresh &= fresh - 1) {
 		int i = enc_set_first(fresh);
 		const enc_card *c = &pool->cards[p->inst[i].card];
@@ -112,8 +112,12 @@ static int quiet_growth(const hg_state *s, int seat, const enc_player *from, enc
  * `from`, when not NULL, is a memo of a smaller town under the same effects
  * (memo_start): cards provide 1 or more (data.c), so resources only grow
  * with the town, and so does the least fixed point; starting from its
- * active cards and what they provide reaches the same one.  `memo`, when
- * not NULL, receives what the active cards provide (enc_player.memo_raw). */
+ * active cards and what they provide reaches the same one.  The memo's
+ * town may also have had cards the town has lost, if none of them gave
+ * anything (memo_start): its active cards still in the town are then the
+ * least fixed point of what is left of it, with the same resources.
+ * `memo`, when not NULL, receives what the active cards provide
+ * (enc_player.memo_raw). */
 static enc_set fixed_point(const hg_state *s, int seat, const enc_res_effects *e,
 			   const enc_player *from, int res[ENC_MAX_RES], enc_player *memo)
 {
@@ -133,7 +137,7 @@ static enc_set fixed_point(const hg_state *s, int seat, const enc_res_effects *e
 		return active;
 	}
 	if (from) {
-		active = from->memo_active;
+		active = from->memo_active & p->in_zone[ENC_Z_TOWN];
 		memcpy(raw, from->memo_raw, sizeof raw);
 		memcpy(shield, from->memo_shield, sizeof shield);
 	} else {
@@ -198,11 +202,20 @@ static int memo_holds(const enc_player *p, int n, const enc_res_effects *e)
 }
 
 /* Where fixed_point may start: the memo, when the town has only grown
- * since, under the same effects (a card put down or shown); else NULL. */
-static const enc_player *memo_start(const enc_player *p, int n, const enc_res_effects *e)
+ * since, under the same effects (a card put down or shown), or has lost
+ * only cards that gave nothing to the resources: inactive ones, or active
+ * ones that provide nothing (a card destroyed or discarded); else NULL. */
+static inline const enc_player *memo_start(const hg_state *s, const enc_player *p, int n,
+					   const enc_res_effects *e)
 {
-	if ((p->memo_town & ~p->in_zone[ENC_Z_TOWN]) != 0 || !memo_same_effects(p, n, e))
+	if (p->memo_town == ENC_NO_TOWN || !memo_same_effects(p, n, e))
 		return NULL;
+	for (enc_set lost = p->memo_town & ~p->in_zone[ENC_Z_TOWN] & p->memo_active; lost;
+	     lost &= lost - 1) {
+		int card = p->inst[enc_set_first(lost)].card;
+		if (card < 0 || s->data->pool.cards[card].nprovides > 0)
+			return NULL;
+	}
 	return p;
 }
 
@@ -218,7 +231,7 @@ enc_set enc_activity(const hg_state *s, int seat, int res[ENC_MAX_RES])
 		memcpy(res, p->memo_res, sizeof p->memo_res);
 		return p->memo_active;
 	}
-	const enc_player *from = memo_start(p, n, &e);
+	const enc_player *from = memo_start(s, p, n, &e);
 	if (n == 0)
 		e = no_res_effects;
 	return fixed_point(s, seat, &e, from, res, NULL);
@@ -230,15 +243,15 @@ uint64_t hg_enc_activity(const hg_state *s, int seat, int res[ENC_MAX_RES])
 }
 
 /* enc_activity, remembered; *res is set to the remembered resources.  A
- * new memo may change the seat's resources: Gobernar is looked at again
- * (enc_check_victory). */
+ * new memo may change the seat's resources: when one grows, Gobernar is
+ * looked at again (enc_check_victory). */
 static enc_set settle_activity(hg_state *s, int seat, const int **res)
 {
 	enc_player *p = &s->p[seat];
 	enc_res_effects e;
 	int n = resource_effects(s, seat, &e);
 	if (!memo_holds(p, n, &e)) {
-		const enc_player *from = memo_start(p, n, &e);
+		const enc_player *from = memo_start(s, p, n, &e);
 		int before[ENC_MAX_RES];
 		memcpy(before, p->memo_res, sizeof before);
 		p->memo_active = fixed_point(s, seat, n ? &e : &no_res_effects, from, p->memo_res, p);
@@ -246,8 +259,14 @@ static enc_set settle_activity(hg_state *s, int seat, const int **res)
 		p->memo_neffects = n;
 		if (n)	/* with none, memo_same_effects does not look at them */
 			p->memo_effects = e;
+		/* Gobernar is reached only by a resource that grows: one that
+		 * shrinks makes no winner where there was none. */
 		if (memcmp(before, p->memo_res, sizeof before) != 0)
-			s->governed_checked = 0;
+			for (int r = 0; r < s->data->pool.nres; r++)
+				if (p->memo_res[r] > before[r]) {
+					s->governed_checked = 0;
+					break;
+				}
 	}
 	*res = p->memo_res;
 	return p->memo_active;
@@ -472,6 +491,8 @@ static inline int nothing_to_settle(const hg_state *s)
 		return 0;
 	if (!s->mods_settled && s->nmods != 0)
 		return 0;
+	if (s->mods_settled && s->zones_settled)
+		return 1;	/* the loop below would find every seat as it was left */
 	for (int p = 0; p < s->nseats; p++) {
 		const enc_player *pl = &s->p[p];
 		if (pl->memo_town != pl->in_zone[ENC_Z_TOWN])
@@ -505,6 +526,7 @@ static void settle_loop(hg_state *s)
 	const int *res[ENC_MAX_SEATS];
 	int fresh = 0;
 	s->mods_settled = 0;
+	s->zones_settled = 0;
 	for (int guard = 0; guard < 4 * ENC_MAX_DECK; guard++) {
 		enc_set active[ENC_MAX_SEATS];
 		for (int p = 0; p < s->nseats; p++)
@@ -537,6 +559,7 @@ static void settle_loop(hg_state *s)
 		}
 		if (!changed) {
 			s->mods_settled = 1;
+			s->zones_settled = 1;
 			for (int p = 0; p < s->nseats; p++)
 				s->p[p].settled_duel = s->p[p].in_zone[ENC_Z_DUEL];
 			break;

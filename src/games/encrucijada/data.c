@@ -66,6 +66,7 @@ void enc_pool_free(enc_pool *pool)
 	for (size_t i = 0; i < pool->ncards; i++)
 		card_free(&pool->cards[i]);
 	free(pool->cards);
+	free(pool->by_id);
 	hg_names_free(pool->res_names);
 	hg_names_free(pool->card_names);
 	hg_names_free(pool->civ_names);
@@ -73,7 +74,65 @@ void enc_pool_free(enc_pool *pool)
 	memset(pool, 0, sizeof *pool);
 }
 
+/* The pair of ASCII letters a name begins with (enc_pool.by_id), or -1. */
+static int id_pair(const char *name)
+{
+	if (name[0] < 'a' || name[0] > 'z' || name[1] < 'a' || name[1] > 'z')
+		return -1;
+	return 26 * (name[0] - 'a') + (name[1] - 'a');
+}
+
+/* enc_pool.by_id: a card whose id card_names finds as itself (so not one
+ * whose id is another card's alias, nor one with capitals) is listed
+ * under its id's first two letters.  A name equal to its id, byte for
+ * byte, is then that card for card_names too. */
+static void index_ids(enc_pool *pool)
+{
+	size_t ncards = pool->ncards < 0x7fff ? pool->ncards : 0x7fff;
+	int *pair = hg_xmalloc((ncards ? ncards : 1) * sizeof *pair);
+	unsigned count[26 * 26 + 1] = { 0 };
+	for (size_t i = 0; i < ncards; i++) {
+		const char *id = pool->cards[i].id;
+		pair[i] = id_pair(id);
+		if (pair[i] >= 0 && hg_names_find(pool->card_names, id) != (int)i)
+			pair[i] = -1;
+		if (pair[i] >= 0)
+			count[pair[i] + 1]++;
+	}
+	/* Each pair's cards begin where the pairs before it end; within a
+	 * pair, in pool order. */
+	for (int k = 0; k < 26 * 26; k++) {
+		count[k + 1] += count[k];
+		pool->by_id_from[k] = (unsigned short)count[k];
+	}
+	pool->by_id_from[26 * 26] = (unsigned short)count[26 * 26];
+	free(pool->by_id);
+	pool->by_id = hg_xmalloc((ncards ? ncards : 1) * sizeof pool->by_id[0]);
+	for (size_t i = 0; i < ncards; i++)
+		if (pair[i] >= 0)
+			pool->by_id[count[pair[i]]++] = (short)i;
+	free(pair);
+}
+
 int enc_find_card(const enc_pool *pool, const char *name)
+{
+	int k = pool->by_id ? id_pair(name) : -1;
+	if (k >= 0)
+		for (int i = pool->by_id_from[k]; i < pool->by_id_from[k + 1]; i++) {
+			/* The first two letters are the pair's: compare the rest. */
+			const char *id = pool->cards[pool->by_id[i]].id;
+			if (id[2] == name[2] && strcmp(id + 2, name + 2) == 0)
+				return pool->by_id[i];
+		}
+	return hg_names_find(pool->card_names, name);
+}
+
+int hg_enc_find_card(const enc_pool *pool, const char *name)
+{
+	return enc_find_card(pool, name);
+}
+
+int hg_enc_find_card_by_names(const enc_pool *pool, const char *name)
 {
 	return hg_names_find(pool->card_names, name);
 }
@@ -596,6 +655,7 @@ int enc_pool_finish(enc_pool *pool, hg_pos where, hg_diags *d)
 			hg_diag_note(dg, "read '%s'", pool->files[i]);
 		return -1;
 	}
+	index_ids(pool);
 	return 0;
 }
 

@@ -79,6 +79,10 @@ static void step_text(const hg_state *s, const enc_step *st, hg_buf *b)
 typedef struct run_ctx {
 	hg_buf why;		/* why a step cannot be done */
 	int step;		/* which */
+	/* Make the steps' checks only, and change nothing: for an effect that
+	 * cannot fail after a change (fails_after_change), whose one step
+	 * checks all it needs before it changes anything. */
+	int check_only;
 } run_ctx;
 
 static int fail(run_ctx *rc, int step, const char *fmt, ...) HG_PRINTF(3, 4);
@@ -131,9 +135,12 @@ static int apply_outcomes(hg_state *s, const enc_use *u, run_ctx *rc, int step)
 			if (!still_there(s, o->seat, &o->item, -1))
 				return fail(rc, step, "the card the outcome discards is not on %s's table",
 					    enc_seat_name(o->seat));
-			enc_to_zone(s, o->seat, o->item.inst, ENC_Z_DISCARD);
+			if (!rc->check_only)
+				enc_to_zone(s, o->seat, o->item.inst, ENC_Z_DISCARD);
 			break;
 		case ENC_OUT_TOWER:
+			if (rc->check_only)
+				break;
 			s->p[o->seat].resistance += o->amount;
 			s->loss_unchecked = 1;
 			break;
@@ -141,7 +148,8 @@ static int apply_outcomes(hg_state *s, const enc_use *u, run_ctx *rc, int step)
 			if (s->war.stage == ENC_WAR_NONE ||
 			    (o->seat != s->war.att && o->seat != s->war.def))
 				return fail(rc, step, "%s is in no war", enc_seat_name(o->seat));
-			s->p[o->seat].wear += o->amount;
+			if (!rc->check_only)
+				s->p[o->seat].wear += o->amount;
 			break;
 		}
 	}
@@ -152,7 +160,10 @@ static int apply_outcomes(hg_state *s, const enc_use *u, run_ctx *rc, int step)
  * fails the whole effect (rule 2, Efectos: "si una de las partes del efecto
  * no se puede realizar o falta algo, entonces nada del efecto se puede
  * hacer"): the caller undoes a failed run (or, for an illegal action,
- * leaves the spoiled position to be freed). */
+ * leaves the spoiled position to be freed).  Each step makes all its
+ * checks before its first change, but for a draw of several cards and an
+ * outcome of several parts (fails_after_change); with rc->check_only it
+ * makes the checks alone. */
 static int run_steps(hg_state *s, const enc_use *u, run_ctx *rc)
 {
 	const enc_effect *e = use_card(s, u)->effect;
@@ -171,6 +182,8 @@ static int run_steps(hg_state *s, const enc_use *u, run_ctx *rc)
 				if (!it || !still_there(s, u->seat, it, zone))
 					return fail(rc, step, "a card it discards is gone");
 			}
+			if (rc->check_only)
+				break;
 			for (int k = 0; k < st->count; k++)
 				enc_to_zone(s, u->seat, group_item(u, g, k)->inst, ENC_Z_DISCARD);
 			break;
@@ -185,13 +198,16 @@ static int run_steps(hg_state *s, const enc_use *u, run_ctx *rc)
 					return fail(rc, step, "'%s' is worth more than %d now", c->id,
 						    st->max_value);
 			}
+			if (rc->check_only)
+				break;
 			for (int k = 0; k < st->count; k++)
 				enc_to_zone(s, u->target, group_item(u, g, k)->inst, ENC_Z_DISCARD);
 			break;
 		case ENC_STEP_DRAW:
 			for (int k = 0; k < st->count; k++) {
 				const enc_item *it = group_item(u, g, k);
-				if (!it || enc_draw_card(s, u->seat, it->number - 1) < 0)
+				if (!it || (rc->check_only ? enc_pile_top(s, u->seat, it->number - 1) :
+					    enc_draw_card(s, u->seat, it->number - 1)) < 0)
 					return fail(rc, step, "pile %d is empty", it ? it->number : 0);
 			}
 			break;
@@ -214,13 +230,16 @@ static int run_steps(hg_state *s, const enc_use *u, run_ctx *rc)
 			m.war = s->war.id;
 			if (st->duration == ENC_DUR_WAR && s->war.stage == ENC_WAR_NONE)
 				return fail(rc, step, "it lasts a war and there is none");
-			enc_mod_add(s, &m);
+			if (!rc->check_only)
+				enc_mod_add(s, &m);
 			break;
 		}
 		case ENC_STEP_WEAR: {
 			if (s->war.stage == ENC_WAR_NONE ||
 			    (u->seat != s->war.att && u->seat != s->war.def))
 				return fail(rc, step, "%s is in no war", enc_seat_name(u->seat));
+			if (rc->check_only)
+				break;
 			int other = u->seat == s->war.att ? s->war.def : s->war.att;
 			s->p[st->who == ENC_WHO_SELF ? u->seat : other].wear += st->amount;
 			break;
@@ -229,6 +248,8 @@ static int run_steps(hg_state *s, const enc_use *u, run_ctx *rc)
 			int seat = st->who == ENC_WHO_TARGET ? u->target : u->seat;
 			if (seat < 0)
 				return fail(rc, step, "it names no player");
+			if (rc->check_only)
+				break;
 			enc_player *p = &s->p[seat];
 			p->resistance += st->amount;
 			s->loss_unchecked = 1;
@@ -260,13 +281,16 @@ static int run_steps(hg_state *s, const enc_use *u, run_ctx *rc)
 			m.war = s->war.id;
 			if (st->duration == ENC_DUR_WAR && s->war.stage == ENC_WAR_NONE)
 				return fail(rc, step, "it lasts a war and there is none");
-			enc_mod_add(s, &m);
+			if (!rc->check_only)
+				enc_mod_add(s, &m);
 			break;
 		}
 		case ENC_STEP_FORBID: {
 			int seat = st->who == ENC_WHO_TARGET ? u->target : u->seat;
 			if (s->nbans >= ENC_MAX_BANS)
 				return fail(rc, step, "too many restrictions in force");
+			if (rc->check_only)
+				break;
 			enc_ban *b = &s->bans[s->nbans++];
 			b->seat = (signed char)seat;
 			b->what = (signed char)st->forbid;
@@ -281,7 +305,8 @@ static int run_steps(hg_state *s, const enc_use *u, run_ctx *rc)
 				return fail(rc, step, "only the card attacking now attacks again");
 			if (s->war.stage == ENC_WAR_INVASION && s->war.target == ENC_TGT_TOWER)
 				return fail(rc, step, "no effect makes a card attack a tower again (rule 6.D3)");
-			s->war.again = 1;
+			if (!rc->check_only)
+				s->war.again = 1;
 			break;
 		case ENC_STEP_UNEXPRESSED:
 			if (!outcomes_done && apply_outcomes(s, u, rc, step) != 0)
@@ -290,6 +315,22 @@ static int run_steps(hg_state *s, const enc_use *u, run_ctx *rc)
 			break;
 		}
 	}
+	return 0;
+}
+
+/* Can the effect fail after its steps have changed something?  With one
+ * step, which checks all before it changes anything (run_steps), it
+ * cannot: a failure leaves the position as it was, and a run of its
+ * checks alone tells whether it can be done. */
+static int fails_after_change(const enc_effect *e, const enc_use *u)
+{
+	if (e->nsteps != 1)
+		return e->nsteps > 1;
+	const enc_step *st = &e->steps[0];
+	if (st->kind == ENC_STEP_DRAW)
+		return st->count > 1;
+	if (st->kind == ENC_STEP_UNEXPRESSED)
+		return u->nout > 1;
 	return 0;
 }
 
@@ -779,7 +820,8 @@ static void mark_used(hg_state *s, const enc_use *u)
 	}
 }
 
-int enc_apply_use(hg_state *s, const hg_action *a, hg_diags *d)
+/* may_skip 0: every trial on a copy of the state (hg_enc_apply_use_with). */
+static int apply_use(hg_state *s, const hg_action *a, hg_diags *d, int may_skip)
 {
 	if (!enc_may_act(s, a->seat)) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->seat_pos, "enc.not-your-turn",
@@ -846,15 +888,21 @@ int enc_apply_use(hg_state *s, const hg_action *a, hg_diags *d)
 	 * happens now: its steps run on the position itself (an impossible one
 	 * makes the action illegal, and the position is then spoiled anyway,
 	 * as hg_game_class.apply allows).  One that waits in an exchange is
-	 * tried on a copy. */
+	 * tried on a copy, or, when it cannot fail after a change, checked
+	 * without one. */
 	int now = u.target < 0 && !s->ex.active;
-	hg_state trial;
-	if (!now)
-		enc_state_scratch(&trial, s);
+	hg_state trial, *on = s;
 	run_ctx rc;
 	hg_buf_init(&rc.why);
 	rc.step = 0;
-	int ok = run_steps(now ? s : &trial, &u, &rc);
+	rc.check_only = 0;
+	if (!now && may_skip && !fails_after_change(c->effect, &u)) {
+		rc.check_only = 1;
+	} else if (!now) {
+		enc_state_scratch(&trial, s);
+		on = &trial;
+	}
+	int ok = run_steps(on, &u, &rc);
 	if (ok != 0) {
 		impossible(s, &u, &c->effect->steps[rc.step], a->src_pos, d, rc.why.data);
 		hg_buf_free(&rc.why);
@@ -889,6 +937,11 @@ int enc_apply_use(hg_state *s, const hg_action *a, hg_diags *d)
 	return 0;
 }
 
+int enc_apply_use(hg_state *s, const hg_action *a, hg_diags *d)
+{
+	return apply_use(s, a, d, 1);
+}
+
 /* The order an exchange resolves in (rule 2, El Palo and Clase): higher
  * level first; between equal levels an EVENTO goes before a card that is
  * not; otherwise the earlier use first. */
@@ -915,7 +968,8 @@ static int source_holds(const hg_state *s, const enc_use *u)
 /* `pass`: the target has answered; everything waiting resolves by priority.
  * An effect whose source has gone, or one of whose steps can no longer be
  * done, is void. */
-int enc_apply_pass(hg_state *s, const hg_action *a, hg_diags *d)
+/* may_skip 0: an undo copy before every effect (hg_enc_apply_pass_with). */
+static int apply_pass(hg_state *s, const hg_action *a, hg_diags *d, int may_skip)
 {
 	if (!s->ex.active) {
 		hg_diag_add(d, HG_ERROR, a->pos, "enc.not-now",
@@ -945,23 +999,42 @@ int enc_apply_pass(hg_state *s, const hg_action *a, hg_diags *d)
 	s->ex.active = 0;
 	s->ex.n = 0;
 	/* Each effect runs on the position itself; one that fails part-way
-	 * is undone from the copy taken before it. */
+	 * is undone from the copy taken before it.  One that cannot fail
+	 * after a change needs no copy: failing, it has changed nothing. */
 	run_ctx rc;
 	hg_buf_init(&rc.why);
+	rc.check_only = 0;
 	hg_state before;
 	for (int i = 0; i < n; i++) {
 		const enc_use *u = &order[i];
 		if (!enc_alive(s, u->seat) || (u->target >= 0 && !enc_alive(s, u->target)) ||
 		    !source_holds(s, u))
 			continue;	/* void */
-		enc_state_scratch(&before, s);
+		int undo = !may_skip || fails_after_change(use_card(s, u)->effect, u);
+		if (undo)
+			enc_state_scratch(&before, s);
 		if (run_steps(s, u, &rc) == 0)
 			enc_settle(s);
-		else
+		else if (undo)
 			enc_state_scratch(s, &before);
 	}
 	hg_buf_free(&rc.why);
 	return 0;
+}
+
+int enc_apply_pass(hg_state *s, const hg_action *a, hg_diags *d)
+{
+	return apply_pass(s, a, d, 1);
+}
+
+int hg_enc_apply_use_with(hg_state *s, const hg_action *a, hg_diags *d, int may_skip)
+{
+	return apply_use(s, a, d, may_skip);
+}
+
+int hg_enc_apply_pass_with(hg_state *s, const hg_action *a, hg_diags *d, int may_skip)
+{
+	return apply_pass(s, a, d, may_skip);
 }
 
 /* A representative use of a source for legal(): the first cards, piles and

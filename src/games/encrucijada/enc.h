@@ -213,6 +213,16 @@ typedef struct enc_pool {
 	enc_card *cards;
 	size_t ncards, capcards;
 	hg_names *card_names;	/* ids, names and aliases of cards and towers */
+	/* The cards (and towers) by their ids as written, for enc_find_card:
+	 * records name a card by its id (herald fmt writes ids), and an exact
+	 * id is found by a string compare among the few ids that begin with
+	 * the same two letters, cheaper than card_names' walk.  by_id lists
+	 * the cards whose id card_names finds as that card, grouped by the
+	 * first two letters (a to z); those of pair k (26 * a + b) are
+	 * by_id[by_id_from[k]] to by_id[by_id_from[k + 1] - 1].  NULL until
+	 * enc_pool_finish. */
+	short *by_id;
+	unsigned short by_id_from[26 * 26 + 1];
 	hg_names *civ_names;
 	char **files;		/* every file read, for messages */
 	size_t nfiles, capfiles;
@@ -467,12 +477,13 @@ struct hg_state {
 	int over;
 	int winner_team;	/* -1: a draw */
 	/* Gobernar (rule 4) was looked at with every seat's resources as
-	 * enc_player.memo_res holds them now and the same seats in the game,
-	 * and nobody had won: until a memo changes or a seat falls, it need
-	 * not be looked at again (victory.c). */
+	 * enc_player.memo_res holds them now, or more, and the same seats in
+	 * the game, and nobody had won: until a memo's resource grows or a
+	 * seat falls, it need not be looked at again (victory.c). */
 	int governed_checked;
 	/* Conquistar and Resistir (rule 4) may have a new loser: a tower's
-	 * resistance or a pile has changed since victory.c last looked. */
+	 * resistance has changed or a pile has run out since victory.c last
+	 * looked. */
 	int loss_unchecked;
 	/* Some stack may be ENC_STACK_BLOCKED (rule 6.D3): else the start of
 	 * a turn need not look for blocks that end (enc_expire_turn_start). */
@@ -483,6 +494,10 @@ struct hg_state {
 	 * them (enc_player.memo_town, settled_duel) and no duel card, the
 	 * next enc_settle has nothing to do (activation.c, nothing_to_settle). */
 	int mods_settled;
+	/* ... and no town or duel zone has changed since it did (leave_zone
+	 * clears it): with mods_settled, every seat's memo_town and
+	 * settled_duel still hold, without a look at each seat. */
+	int zones_settled;
 	char result[64];
 
 	int nmods;
@@ -559,6 +574,9 @@ int enc_pool_finish(enc_pool *pool, hg_pos where, hg_diags *d);
 /* Loads the bundled card files found along the data path. */
 int enc_pool_load_bundled(enc_pool *pool, const hg_datapath *path, hg_diags *d);
 int enc_find_card(const enc_pool *pool, const char *name);
+/* enc_find_card without enc_pool.by_id, for the tests. */
+int hg_enc_find_card_by_names(const enc_pool *pool, const char *name);
+int hg_enc_find_card(const enc_pool *pool, const char *name);
 int enc_find_res(const enc_pool *pool, const char *name);
 void enc_suggest_cards(const enc_pool *pool, const char *name, hg_diag *dg);
 extern const char *const enc_suit_names[];
@@ -589,8 +607,13 @@ void enc_state_copy(hg_state *dst, const hg_state *src);
  * it back into that state is the undo. */
 void enc_state_scratch(hg_state *dst, const hg_state *src);
 /* Drops a reference to the shared part, freeing it (and its spare action)
- * with the last. */
-void enc_shared_unref(enc_shared *sh);
+ * with the last: inline, as every parsed action gives one back. */
+void enc_shared_free(enc_shared *sh);
+static inline void enc_shared_unref(enc_shared *sh)
+{
+	if (--sh->refs <= 0)
+		enc_shared_free(sh);
+}
 const char *enc_seat_name(int seat);	/* "P1" ... */
 /* A seat is written P1 ... P6 or as the player's name: the first, as herald
  * writes every seat, is read here without a call (once for every action). */
@@ -614,6 +637,8 @@ int enc_zone_list(const hg_state *s, int seat, enc_zone zone, int *out);
  * the same order, without sorting the whole zone; exported for the tests. */
 int enc_zone_cards(const hg_state *s, int seat, enc_zone zone, int card, int *out);
 int hg_enc_zone_cards(const hg_state *s, int seat, int zone, int card, int *out);
+/* enc_stack_at, for the tests. */
+int hg_enc_stack_at(const hg_state *s, int seat, int stack, int pos);
 int enc_zone_count(const hg_state *s, int seat, enc_zone zone);
 int enc_stack_count(const hg_state *s, int seat, int stack);
 int enc_free_stack(const hg_state *s, int seat);
@@ -660,6 +685,11 @@ int enc_effect_used(const hg_state *s, int seat, int inst);
 /* ------------------------------------------------------------ effect-run.c */
 int enc_apply_use(hg_state *s, const hg_action *a, hg_diags *d);
 int enc_apply_pass(hg_state *s, const hg_action *a, hg_diags *d);
+/* The same, with (may_skip 1) or without (0) the shortcut that an effect
+ * which cannot fail after a change is tried and resolved with no copy of
+ * the state: for the tests, which compare the two. */
+int hg_enc_apply_use_with(hg_state *s, const hg_action *a, hg_diags *d, int may_skip);
+int hg_enc_apply_pass_with(hg_state *s, const hg_action *a, hg_diags *d, int may_skip);
 int enc_priority(const enc_card *c);
 /* Can `seat` use effects now, and from which sources?  For legal(). */
 int enc_use_allowed(const hg_state *s, int seat);
@@ -730,6 +760,9 @@ hg_action *enc_parse(const hg_state *s, const hg_action_text *t, hg_diags *d);
 hg_action *hg_enc_parse_by_patterns(const hg_state *s, const hg_action_text *t, hg_diags *d);
 int hg_enc_match_words(const hg_state *s, const hg_action_text *t, hg_match *m);
 int hg_enc_match_patterns(const hg_state *s, const char *text, hg_match *m);
+/* Is the word of a use's choices a stack reference (REF)?  Mostly decided
+ * without PCRE2; for the tests, which ask the pattern too. */
+int hg_enc_is_ref_word(const hg_state *s, const char *w);
 void enc_format(const hg_state *s, const hg_action *a, hg_buf *seat, hg_buf *body);
 void enc_format_item(const hg_state *s, const enc_item *it, hg_buf *b);
 void enc_format_ref(const enc_item *ref, hg_buf *b);

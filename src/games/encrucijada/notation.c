@@ -514,11 +514,20 @@ static hg_pos gpos(const pctx *c, int g)
  * group begins after a space and ends at one or at the end): its text is
  * the token's own, with no copy.  Anything else is copied, and the copy
  * lives until the next call or the end of the parse. */
-static const char *gtext(pctx *c, int g)
+static const char *gtext_found(pctx *c, int g);
+
+static inline const char *gtext(pctx *c, int g)
+{
+	if (g < WORD_GROUPS && c->gtok[g] >= 0)
+		return c->t->toks[c->gtok[g]].text;
+	return gtext_found(c, g);
+}
+
+/* gtext for a group matched by PCRE2: its token, found by its offset, or
+ * a copy. */
+static const char *gtext_found(pctx *c, int g)
 {
 	const hg_action_text *t = c->t;
-	if (g < WORD_GROUPS && c->gtok[g] >= 0)
-		return t->toks[c->gtok[g]].text;
 	size_t start = c->m.start[g], end = c->m.end[g];
 	for (size_t i = 0; i < t->ntoks && t->toks[i].off <= start; i++) {
 		if (t->toks[i].off != start)
@@ -538,7 +547,7 @@ static const char *gtext(pctx *c, int g)
 /* A card name or '?' (-2); -1 after a diagnostic. */
 static int card_word(const pctx *c, const char *w, hg_pos pos)
 {
-	if (strcmp(w, "?") == 0)
+	if (w[0] == '?' && !w[1])
 		return -2;
 	const enc_pool *pool = &c->s->data->pool;
 	int k = enc_find_card(pool, w);
@@ -594,10 +603,11 @@ static void parse_ref(const char *w, hg_pos pos, enc_item *it)
 
 static int ref_group(pctx *c, int g, enc_item *it)
 {
-	/* gtext is the group's text exactly: a '.' in it is in the group */
+	/* gtext is the group's text exactly, a REF: one ASCII letter, then
+	 * nothing or '.' and digits */
 	const char *w = gtext(c, g);
 	parse_ref(w, gpos(c, g), it);
-	if (it->pos == 0 && strchr(w, '.')) {
+	if (it->pos == 0 && w[1] == '.') {
 		hg_diag_add(c->d, HG_ERROR, gpos(c, g), "enc.syntax",
 			    "stack positions count from 1 (the top)");
 		return -1;
@@ -624,24 +634,31 @@ static const hg_atok *tok_at(const hg_action_text *t, size_t off)
 
 static int is_ref_word(const pctx *c, const char *w)
 {
-	/* A reference is one letter, or one letter, '.' and digits.  A word
-	 * of more than 4 bytes without a '.' is more than one code point, so
-	 * none: most words are card names. */
-	if (strlen(w) > 4 && !strchr(w, '.'))
-		return 0;
-	/* An ASCII letter, then nothing or '.' and ASCII digits, matches
-	 * (caselessly) for sure; anything else is left to the pattern. */
+	/* A reference is one ASCII letter (LETTER takes no other), then
+	 * nothing or '.' and ASCII digits: a word that begins with an ASCII
+	 * letter is one or not by that alone (most words are card names). */
 	if (ascii_lower(w[0]) >= 0) {
 		const char *p = w + 1;
 		if (*p == '.' && p[1]) {
 			for (p++; *p >= '0' && *p <= '9'; p++)
 				;
 		}
-		if (!*p)
-			return 1;
+		return !*p;
 	}
+	/* A word of more than 4 bytes without a '.' is more than one code
+	 * point, so none; anything else is left to the pattern. */
+	if (strlen(w) > 4 && !strchr(w, '.'))
+		return 0;
 	hg_match m;
 	return hg_pattern_match(c->s->data->pat->p[P_REF], w, &m);
+}
+
+int hg_enc_is_ref_word(const hg_state *s, const char *w)
+{
+	pctx c;
+	memset(&c, 0, sizeof c);
+	c.s = s;
+	return is_ref_word(&c, w);
 }
 
 /* One chosen item: a hidden card (stack ref), a pile, '?', a card or a

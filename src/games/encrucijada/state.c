@@ -178,6 +178,11 @@ int hg_enc_zone_cards(const hg_state *s, int seat, int zone, int card, int *out)
 	return enc_zone_cards(s, seat, (enc_zone)zone, card, out);
 }
 
+int hg_enc_stack_at(const hg_state *s, int seat, int stack, int pos)
+{
+	return enc_stack_at(s, seat, stack, pos);
+}
+
 int enc_zone_count(const hg_state *s, int seat, enc_zone zone)
 {
 	return enc_set_count(s->p[seat].in_zone[zone]);
@@ -217,12 +222,22 @@ static void close_gap(hg_state *s, int seat, int stack, int gone)
 
 int enc_stack_at(const hg_state *s, int seat, int stack, int pos)
 {
-	int v[ENC_MAX_DECK];
-	int n = enc_stack_list(s, seat, stack, v);
+	const enc_player *p = &s->p[seat];
+	enc_set set = stack_set(p, stack);
+	int n = few_count(set);
 	if (pos == 0)
 		pos = 1;
 	if (pos < 1 || pos > n)
 		return -1;
+	/* Numbered 0 to n-1 from the top (enc_stack_list): the card numbered
+	 * pos - 1, without listing the stack. */
+	for (enc_set left = set; left; left &= left - 1) {
+		int i = enc_set_first(left);
+		if (p->inst[i].order == pos - 1)
+			return i;
+	}
+	int v[ENC_MAX_DECK];
+	enc_stack_list(s, seat, stack, v);
 	return v[pos - 1];
 }
 
@@ -236,9 +251,14 @@ static void leave_zone(hg_state *s, int seat, int inst, enc_zone to)
 	if (!(from == ENC_Z_DUEL && to == ENC_Z_STACK) && !(from == ENC_Z_STACK && to == ENC_Z_DUEL))
 		c->used_seat = -1;
 	set_zone(&s->p[seat], inst, to);
+	if (((1u << from | 1u << to) & (1u << ENC_Z_TOWN | 1u << ENC_Z_DUEL)) != 0)
+		s->zones_settled = 0;	/* a town or a duel zone has changed */
 	c->stack = -1;
-	if (from == ENC_Z_PILE)
-		s->loss_unchecked = 1;	/* Resistir (rule 4): a pile may be empty */
+	/* Resistir (rule 4): the pile may have run out.  No card goes back to
+	 * a pile, so the seat has lost by its piles only once one is empty. */
+	if (from == ENC_Z_PILE &&
+	    (s->p[seat].in_zone[ENC_Z_PILE] & s->p[seat].from_pile[(int)c->pile]) == 0)
+		s->loss_unchecked = 1;
 	if (from == ENC_Z_STACK) {
 		if (stack >= 0 && stack < ENC_MAX_STACKS)
 			s->p[seat].in_stack[stack] &= ~((enc_set)1 << inst);
@@ -434,10 +454,8 @@ static enc_shared *shared_new(const hg_game_record *rec)
 	return sh;
 }
 
-void enc_shared_unref(enc_shared *sh)
+void enc_shared_free(enc_shared *sh)
 {
-	if (--sh->refs > 0)
-		return;
 	hg_strv_free(sh->names, sh->nnames);
 	free(sh->seed);
 	free(sh->spare_action);
