@@ -16,34 +16,67 @@ typedef struct entry {
  * word of every action is looked up, and the trie folds and finds in one
  * walk over the name (a hash of it, like a binary search, first needed
  * the whole folded copy).  Nodes live in one array; a node's children are
- * a list sorted by byte, except the root's, which are indexed by byte. */
+ * a list sorted by byte.  A node with many children (the root, and where
+ * ids share a prefix, as c01 to c40 do) also indexes them by byte, so that
+ * a lookup does not walk the list. */
 typedef struct trie_node {
 	uint32_t child;		/* first child, 0: none (node 0 is the root) */
 	uint32_t sibling;	/* next child of the same parent, 0: none */
 	int value;		/* the name ending here, -1: none */
 	unsigned char byte;
+	unsigned char nchildren;	/* up to WIDE_AT */
+	uint32_t wide;		/* 1 + its index in hg_names.wide, 0: none */
 	uint32_t names;		/* names ending here or below */
 	const char *only;	/* when names is 1: that name, folded */
 	int only_value;
 } trie_node;
+
+/* The children a node has when it is given an index by byte. */
+#define WIDE_AT 4
+
+typedef uint32_t child_index[256];	/* by byte: the child, 0: none */
 
 struct hg_names {
 	entry *v;		/* sorted by folded name (suggestions follow this order) */
 	size_t n, cap;
 	trie_node *node;	/* node[0] is the root */
 	size_t nnodes, capnodes;
-	uint32_t root[256];	/* the root's child for each first byte, 0: none */
+	child_index *wide;	/* the indexes of the nodes that have one */
+	size_t nwide, capwide;
 };
 
 /* The child of node `at` for byte b, or 0. */
 static inline uint32_t trie_child(const hg_names *t, uint32_t at, unsigned char b)
 {
-	if (at == 0)
-		return t->root[b];
-	uint32_t c = t->node[at].child;
+	const trie_node *nd = &t->node[at];
+	if (nd->wide)
+		return t->wide[nd->wide - 1][b];
+	uint32_t c = nd->child;
 	while (c && t->node[c].byte < b)
 		c = t->node[c].sibling;
 	return c && t->node[c].byte == b ? c : 0;
+}
+
+/* Links the new node c, for byte b, among the children of `at`. */
+static void trie_link(hg_names *t, uint32_t at, uint32_t c, unsigned char b)
+{
+	/* keep the children sorted by byte */
+	uint32_t *link = &t->node[at].child;
+	while (*link && t->node[*link].byte < b)
+		link = &t->node[*link].sibling;
+	t->node[c].sibling = *link;
+	*link = c;
+	trie_node *nd = &t->node[at];
+	if (nd->wide) {
+		t->wide[nd->wide - 1][b] = c;
+	} else if (++nd->nchildren >= WIDE_AT || at == 0) {
+		HG_GROW(t->wide, t->capwide, t->nwide + 1);
+		uint32_t *index = t->wide[t->nwide];
+		memset(index, 0, sizeof(child_index));
+		for (uint32_t k = t->node[at].child; k; k = t->node[k].sibling)
+			index[t->node[k].byte] = k;
+		t->node[at].wide = (uint32_t)++t->nwide;
+	}
 }
 
 static uint32_t trie_new_node(hg_names *t, unsigned char b)
@@ -77,16 +110,7 @@ static void trie_insert(hg_names *t, const char *f, int value)
 		uint32_t c = trie_child(t, at, *p);
 		if (!c) {
 			c = trie_new_node(t, *p);
-			if (at == 0) {
-				t->root[*p] = c;
-			} else {
-				/* keep the children sorted by byte */
-				uint32_t *link = &t->node[at].child;
-				while (*link && t->node[*link].byte < *p)
-					link = &t->node[*link].sibling;
-				t->node[c].sibling = *link;
-				*link = c;
-			}
+			trie_link(t, at, c, *p);
 		}
 		at = c;
 		trie_count(t, at, f, value);
@@ -107,6 +131,7 @@ void hg_names_free(hg_names *t)
 		free(t->v[i].folded);
 	free(t->v);
 	free(t->node);
+	free(t->wide);
 	free(t);
 }
 

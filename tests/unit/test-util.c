@@ -234,6 +234,10 @@ START_TEST(names_find_agrees_with_name_eq)
 		} else {
 			hg_buf_free(&b);
 		}
+		/* lookups between additions: a node's index by byte, made when
+		 * it gets its fourth child, follows the children added later */
+		size_t k = hg_prng_below(&r, (uint32_t)n);
+		ck_assert_int_eq(hg_names_find(t, added[k]), value[k]);
 	}
 	ck_assert_uint_gt(n, 100);
 	int hits = 0;
