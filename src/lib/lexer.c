@@ -1397,19 +1397,17 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 	return gathered;
 }
 
-int hg_lexer_take_seat(hg_lexer *lx, hg_plain_seat *seat)
+/* Takes the plain run [t, r) at `at` as a seat prefix, as plain_emit()
+ * would make it one, ':' and all, without making a token: 1, or 0 having
+ * changed nothing. */
+static int take_seat_at(hg_lexer *lx, const unsigned char *t, const unsigned char *r,
+			const unsigned char *lim, const plain_pos *at, hg_plain_seat *seat)
 {
-	if (!lx->pending || lx->ahead.dot)
-		return 0;
-	const unsigned char *t = lx->ahead.t, *r = lx->ahead.r, *lim = plain_limit(lx);
-	const plain_pos *at = &lx->ahead.at;
 	size_t len = (size_t)(r - t);
-	/* as plain_emit() takes a seat prefix, ':' and all */
 	if (*r != ':' || !plain_fits(lx, t, r, lim, at) || r + 1 >= lim || r[1] == 0 ||
 	    r[1] >= 0x80 || at->line_bytes + len + 1 > lx->lim.line ||
 	    at->game_bytes + len + 1 > lx->lim.game)
 		return 0;
-	lx->pending = 0;
 	unsigned on_line = at->line != lx->line ? 0 : lx->tokens_on_line;
 	seat->text = (const char *)t;
 	seat->len = len;
@@ -1422,6 +1420,64 @@ int hg_lexer_take_seat(hg_lexer *lx, hg_plain_seat *seat)
 	seat->end.line = lx->line;
 	seat->end.col = lx->col;
 	return 1;
+}
+
+int hg_lexer_take_seat(hg_lexer *lx, hg_plain_seat *seat)
+{
+	if (!lx->pending || lx->ahead.dot ||
+	    !take_seat_at(lx, lx->ahead.t, lx->ahead.r, plain_limit(lx), &lx->ahead.at, seat))
+		return 0;
+	lx->pending = 0;
+	return 1;
+}
+
+int hg_lexer_take_movenum(hg_lexer *lx, unsigned *number, hg_pos *pos, hg_pos *end)
+{
+	if (!lx->pending || !lx->ahead.dot)
+		return 0;
+	const unsigned char *t = lx->ahead.t, *r = lx->ahead.r, *lim = plain_limit(lx);
+	const plain_pos *at = &lx->ahead.at;
+	if (!plain_fits(lx, t, r, lim, at))
+		return 0;
+	/* as plain_emit() reads one: digits, dots, then no digit */
+	size_t d = 0, e;
+	while (ascii_class[t[d]] & C_DIGIT)
+		d++;
+	for (e = d; t + e < r && t[e] == '.'; e++)
+		;
+	if ((t + e < r && (ascii_class[t[e]] & C_DIGIT)) || d > 9)
+		return 0;
+	unsigned long value = 0;
+	for (size_t i = 0; i < d; i++)
+		value = value * 10 + (unsigned long)(t[i] - '0');
+	lx->pending = 0;
+	unsigned on_line = at->line != lx->line ? 0 : lx->tokens_on_line;
+	*number = (unsigned)value;
+	pos->file = lx->name;
+	pos->line = at->line;
+	pos->col = at->col;
+	plain_commit(lx, t + e, at, e, on_line + 1);
+	lx->attach = 0;
+	end->file = lx->name;
+	end->line = lx->line;
+	end->col = lx->col;
+	return 1;
+}
+
+int hg_lexer_take_next_seat(hg_lexer *lx, hg_plain_seat *seat)
+{
+	if (lx->pending || !plain_ready(lx))
+		return 0;
+	/* as plain_next() reads a token */
+	const unsigned char *lim = plain_limit(lx);
+	plain_pos at = { lx->line, lx->col, lx->line_bytes, lx->game_bytes };
+	const unsigned char *t = plain_blanks(lx, lx->p, lim, &at);
+	if (!t || *t >= 0x80 || !(ascii_class[*t] & C_WORD))
+		return 0;
+	hg_tk kind;
+	int dot;
+	const unsigned char *r = plain_word(t, lim, &kind, &dot);
+	return !dot && take_seat_at(lx, t, r, lim, &at, seat);
 }
 
 void hg_atok_list_clear(hg_atok_list *l)

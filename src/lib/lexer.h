@@ -155,6 +155,12 @@ typedef struct hg_plain_seat {
  * 0, taking nothing, when something else comes next, or a seat prefix
  * that hg_lexer_next() must read. */
 int hg_lexer_take_seat(hg_lexer *lx, hg_plain_seat *seat);
+/* The same for a plain move number (`12.`) that ended a gathered body:
+ * returns 1 with its number, where it begins and where its dots end. */
+int hg_lexer_take_movenum(hg_lexer *lx, unsigned *number, hg_pos *pos, hg_pos *end);
+/* Takes a plain seat prefix as the next token (after a move number taken
+ * so): 1, or 0 taking nothing. */
+int hg_lexer_take_next_seat(hg_lexer *lx, hg_plain_seat *seat);
 void hg_atok_list_clear(hg_atok_list *l);
 void hg_atok_list_free(hg_atok_list *l);
 /* Makes *t from the seat and the gathered tokens in one block (t->block),

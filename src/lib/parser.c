@@ -606,20 +606,35 @@ static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
 {
 	const char *seat = p->seat;
 	int taken = 0;
+	/* a plain move number taken after the body: pushed after the action */
+	int movenum = 0;
+	unsigned number = 0;
+	hg_pos number_pos;
 	hg_atok_list_clear(&p->scratch);
 	/* The plain tokens come from the lexer in bulk, the rest one by one. */
 	for (;;) {
 		hg_pos end;
 		if (hg_lexer_gather_body(p->lx, &p->scratch, p->g->file, &end)) {
 			p->last_end = end;
-			/* A plain seat prefix next: this action ends well (its
-			 * body is not empty, it has no glyph, reading the prefix
-			 * said nothing), so the prefix is taken as it is. */
-			if (!bad && !p->stop && p->actions < limits(p)->actions &&
-			    hg_lexer_take_seat(p->lx, next)) {
+			/* A plain seat prefix or move number next: this action
+			 * ends well (its body is not empty, it has no glyph,
+			 * reading what follows said nothing), so what follows is
+			 * taken as it is. */
+			int ends_well = !bad && !p->stop && p->actions < limits(p)->actions;
+			if (ends_well && hg_lexer_take_seat(p->lx, next)) {
 				p->t = NULL;
 				p->last_end = next->end;
 				taken = 1;
+				break;
+			}
+			if (ends_well &&
+			    hg_lexer_take_movenum(p->lx, &number, &number_pos, &p->last_end)) {
+				movenum = 1;
+				p->t = NULL;
+				if (hg_lexer_take_next_seat(p->lx, next)) {
+					p->last_end = next->end;
+					taken = 1;
+				}
 				break;
 			}
 			p->t = hg_lexer_next(p->lx);
@@ -634,7 +649,7 @@ static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
 		hg_atok_list_push(&p->scratch, p->t, p->g->file);
 	}
 	const char *glyph = NULL;
-	if (!taken && !p->stop && p->t->kind == HG_TK_GLYPH) {
+	if (p->t && !p->stop && p->t->kind == HG_TK_GLYPH) {
 		bad |= p->t->bad;
 		glyph = p->t->text;	/* valid until the next advance() */
 	}
@@ -660,6 +675,16 @@ static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
 	}
 	if (glyph)
 		advance(p);
+	if (movenum) {
+		/* as parse_moves() takes a move number */
+		hg_line_push(line, HG_NODE_MOVENUM, gpos(p, number_pos))->number = number;
+		p->after_glyph = 0;
+		if (!taken) {
+			p->t = hg_lexer_next(p->lx);
+			if (hg_lexer_game_abandoned(p->lx))
+				p->stop = 1;
+		}
+	}
 	return taken;
 }
 

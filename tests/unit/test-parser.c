@@ -706,6 +706,36 @@ static char *parse_dump(const char *text, size_t len, int careful, const hg_limi
 	return hg_buf_steal(&b);
 }
 
+/* Where the parser takes a seat prefix or a move number straight from the
+ * lexer after a body, and where it must not. */
+START_TEST(taken_seats_and_move_numbers_change_nothing)
+{
+	static const char *const text[] = {
+		HEAD "\n1. P1: a 2. P2:",
+		HEAD "\n1. P1: a 2. P2: ",
+		HEAD "\n1. P1: a P2: \n",
+		HEAD "\n1. P1: a 2. P2: b",
+		HEAD "\n1. P1: a 2. 3. P2: b *",
+		HEAD "\n1. P1: a 2.\nP2: b c 3... P1: d ! *",
+		HEAD "\n1. P1: a 2.5 b P1: c *",
+		HEAD "\n1. P1: a 12345678901. P2: b *",
+		HEAD "\n1. P1: a 2. b P2: c *",
+		HEAD "\n1. P1: a 2. P2: P1: c *",
+		HEAD "\n1. P1: a 2.P2: c 3.. P1: d\n\n4. P2: e *",
+		HEAD "\n1. P1: a P2: b P1:c P2: d: e *",
+		HEAD "\n1. P1: a 2. {c} P2: b 3. ; x\nP1: c *",
+	};
+	for (size_t i = 0; i < HG_ARRAY_LEN(text); i++) {
+		char *careful = parse_dump(text[i], strlen(text[i]), 1, NULL);
+		char *plain = parse_dump(text[i], strlen(text[i]), 0, NULL);
+		ck_assert_msg(strcmp(careful, plain) == 0, "text %zu: plain\n%s\ncareful\n%s", i,
+			      plain, careful);
+		free(careful);
+		free(plain);
+	}
+}
+END_TEST
+
 START_TEST(plain_bodies_change_nothing)
 {
 	static const char *const piece[] = {
@@ -1011,6 +1041,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, a_caller_may_pass_no_diagnostics_list);
 	tcase_add_test(tc, records_outlive_their_parser);
 	tcase_add_test(tc, plain_bodies_change_nothing);
+	tcase_add_test(tc, taken_seats_and_move_numbers_change_nothing);
 	tcase_add_test(tc, nesting_limit_default);
 	tcase_add_test(tc, error_limit_default);
 	tcase_add_test(tc, game_limit_default);
