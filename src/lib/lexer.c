@@ -1230,12 +1230,6 @@ const char *hg_tk_name(hg_tk kind)
  * Action bodies cut out of their context
  * ------------------------------------------------------------------------ */
 
-int hg_lexer_is_body(hg_tk kind)
-{
-	return kind == HG_TK_WORD || kind == HG_TK_NUMBER || kind == HG_TK_PUNCT ||
-	       kind == HG_TK_HIDDEN;
-}
-
 /* Appends one token of `n` bytes at `s` (already classified) to the list;
  * `end` is the end of the readable bytes after s. */
 static inline void atok_put(hg_atok_list *l, hg_atok_kind kind, hg_pos pos,
@@ -1478,13 +1472,6 @@ int hg_lexer_take_next_seat(hg_lexer *lx, hg_plain_seat *seat)
 	int dot;
 	const unsigned char *r = plain_word(t, lim, &kind, &dot);
 	return !dot && take_seat_at(lx, t, r, lim, &at, seat);
-}
-
-void hg_atok_list_clear(hg_atok_list *l)
-{
-	l->n = 0;
-	l->not_ascii = 0;
-	hg_buf_clear(&l->text);
 }
 
 void hg_atok_list_free(hg_atok_list *l)

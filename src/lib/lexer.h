@@ -117,7 +117,11 @@ hg_diag *hg_lexer_error(hg_lexer *lx, hg_pos pos, const char *code,
 
 const char *hg_tk_name(hg_tk kind);
 /* Word, number, punctuation or '?': what an action's body is made of. */
-int hg_lexer_is_body(hg_tk kind);
+static inline int hg_lexer_is_body(hg_tk kind)
+{
+	return kind == HG_TK_WORD || kind == HG_TK_NUMBER || kind == HG_TK_PUNCT ||
+	       kind == HG_TK_HIDDEN;
+}
 
 /* An action's body tokens as they are gathered: their kinds, positions and
  * offsets, and their text joined by single spaces (the tokens' own texts
@@ -161,7 +165,15 @@ int hg_lexer_take_movenum(hg_lexer *lx, unsigned *number, hg_pos *pos, hg_pos *e
 /* Takes a plain seat prefix as the next token (after a move number taken
  * so): 1, or 0 taking nothing. */
 int hg_lexer_take_next_seat(hg_lexer *lx, hg_plain_seat *seat);
-void hg_atok_list_clear(hg_atok_list *l);
+/* Empties the list for the next action (its room is kept). */
+static inline void hg_atok_list_clear(hg_atok_list *l)
+{
+	l->n = 0;
+	l->not_ascii = 0;
+	l->text.len = 0;
+	if (l->text.data)
+		l->text.data[0] = '\0';
+}
 void hg_atok_list_free(hg_atok_list *l);
 /* Makes *t from the seat and the gathered tokens in one block (t->block),
  * from `arena` or, when it is NULL, from malloc: the token array, the

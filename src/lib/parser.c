@@ -20,6 +20,7 @@
 
 struct hg_parser {
 	hg_lexer *lx;
+	const hg_limits *lim;	/* the lexer's (hg_parser_set_limits changes them) */
 	const hg_token *t;	/* the current token */
 	hg_pos last_end;	/* the end of the token before it */
 	hg_diags *d;		/* the current game's diagnostics */
@@ -55,13 +56,14 @@ struct hg_parser {
 
 static const hg_limits *limits(const hg_parser *p)
 {
-	return hg_lexer_limits(p->lx);
+	return p->lim;
 }
 
 static hg_parser *parser_new(hg_lexer *lx)
 {
 	hg_parser *p = hg_xcalloc(1, sizeof *p);
 	p->lx = lx;
+	p->lim = hg_lexer_limits(lx);
 	hg_diags_init(&p->held);
 	hg_diags_init(&p->sink);
 	return p;
