@@ -2164,6 +2164,110 @@ START_TEST(token_reading_agrees_with_the_patterns)
 }
 END_TEST
 
+/* The spare action block (ck_parse_alloc, ck_free_action): an action read
+ * into the block the last one left builds what a reading into a new block
+ * builds (a fresh state has no spare), in the same block; the shared part
+ * is counted by the state, its clones and the actions, and an action may
+ * outlive them all (the sanitizer build sees any use after free). */
+START_TEST(spare_action_block_agrees_with_a_new_one)
+{
+	hg_state *s = game4(NULL);
+	vocab v = { .nseats = 0 };
+	for (int f = 0; f < s->sc->nfactions; f++)
+		v.seats[v.nseats++] = s->sc->factions[f].id;
+	for (int a = 0; a < s->map->nareas; a++)
+		v.areas[v.nareas++] = s->map->areas[a].id;
+	for (int x = 0; x < CK_NRELIGIONS; x++)
+		for (int c = 0; c < shared->decks[x].ncards; c++)
+			v.cards[v.ncards++] = shared->decks[x].cards[c].id;
+	hg_prng r;
+	hg_prng_seed(&r, "spare");
+	int reused = 0, read = 0;
+	for (int k = 0; k < 3000; k++) {
+		hg_buf body;
+		hg_buf_init(&body);
+		random_body(&r, &v, &body);
+		const char *seat = pick(&r, v.seats, v.nseats);
+		hg_diags d;
+		hg_diags_init(&d);
+		hg_action_text t;
+		hg_pos pos = { "test.hgn", 7, 2 };
+		if (hg_action_text_set(&t, seat, body.data, pos, &d) == 0) {
+			hg_action *spare = s->sh->spare_action;
+			hg_action *a = hg_ck_parse_tokens(s, &t);
+			hg_state *fresh = hg_ck_state_new(shared, s->sc, NULL);
+			ck_assert_ptr_null(fresh->sh->spare_action);
+			hg_action *b = hg_ck_parse_tokens(fresh, &t);
+			ck_assert_msg((a != NULL) == (b != NULL), "'%s: %s' read once only", seat,
+				      body.data);
+			if (a) {
+				if (spare) {
+					ck_assert_ptr_eq(a, spare);
+					ck_assert_ptr_null(s->sh->spare_action);
+					reused++;
+				}
+				ck_assert_int_eq(s->sh->refs, 2);
+				same_action(a, b, body.data);
+				hg_buf as, ab, bs, bb;
+				hg_buf_init(&as);
+				hg_buf_init(&ab);
+				hg_buf_init(&bs);
+				hg_buf_init(&bb);
+				hg_ck_class.format(s, a, &as, &ab);
+				hg_ck_class.format(fresh, b, &bs, &bb);
+				ck_assert_str_eq(as.data, bs.data);
+				ck_assert_str_eq(ab.data, bb.data);
+				hg_buf_free(&as);
+				hg_buf_free(&ab);
+				hg_buf_free(&bs);
+				hg_buf_free(&bb);
+				read++;
+			}
+			/* b outlives its state */
+			hg_ck_class.free_state(fresh);
+			hg_ck_class.free_action(b);
+			hg_ck_class.free_action(a);
+			ck_assert_int_eq(s->sh->refs, 1);
+			if (a)
+				ck_assert_ptr_eq(s->sh->spare_action, a);
+			hg_action_text_free(&t);
+		}
+		hg_diags_free(&d);
+		hg_buf_free(&body);
+	}
+	ck_assert_int_gt(read, 1000);
+	ck_assert_int_gt(reused, read / 2);
+
+	/* clones share the part; two actions out at once: one goes back as
+	 * the spare, the other is freed */
+	hg_state *c = hg_ck_class.clone(s);
+	ck_assert_ptr_eq(c->sh, s->sh);
+	ck_assert_int_eq(s->sh->refs, 2);
+	hg_action_text t1, t2;
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_pos pos = { "test.hgn", 1, 1 };
+	ck_assert_int_eq(hg_action_text_set(&t1, v.seats[0], "pass", pos, &d), 0);
+	ck_assert_int_eq(hg_action_text_set(&t2, v.seats[1], "pass end", pos, &d), 0);
+	hg_action *a1 = hg_ck_parse_tokens(c, &t1);
+	hg_action *a2 = hg_ck_parse_tokens(s, &t2);
+	ck_assert_ptr_nonnull(a1);
+	ck_assert_ptr_nonnull(a2);
+	ck_assert_int_eq(s->sh->refs, 4);
+	ck_assert_int_eq(a1->end, 0);
+	ck_assert_int_eq(a2->end, 1);
+	hg_ck_class.free_state(s);
+	hg_ck_class.free_action(a2);
+	ck_assert_ptr_eq(c->sh->spare_action, a2);
+	hg_ck_class.free_state(c);
+	ck_assert_int_eq(a1->home->refs, 1);
+	hg_ck_class.free_action(a1);	/* the last reference: all is freed */
+	hg_action_text_free(&t1);
+	hg_action_text_free(&t2);
+	hg_diags_free(&d);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("crusader-kingdoms");
@@ -2207,6 +2311,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, same_letters_agrees_with_caseless_eq);
 	tcase_add_test(tc, spellings_agree_with_the_names);
 	tcase_add_test(tc, token_reading_agrees_with_the_patterns);
+	tcase_add_test(tc, spare_action_block_agrees_with_a_new_one);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -342,6 +342,18 @@ int ck_take_card(hg_state *s, int seat, const ck_item *it, const char *rule, int
 		ck_hand_take_hidden(h);
 		return 0;
 	}
+	/* A card surely held (nearly every one) is taken as ck_hand_take's
+	 * first step takes it, without the copy of the hand kept for the
+	 * other cases. */
+	for (int i = 0; i < 2; i++) {
+		int r = i ? !own : own, c = it->card[r];
+		if (c >= 0 && ck_hand_sure(h, r, c) > 0) {
+			ck_hand_remove_sure(h, r, c);
+			*religion = r;
+			*card = c;
+			return 0;
+		}
+	}
 	ck_hand before = *h;
 	int rc = ck_hand_take(h, it, own, religion);
 	/* (the name only for a diagnostic) */

@@ -295,6 +295,19 @@ typedef struct ck_faceup {
 
 typedef enum ck_phase { CK_PHASE_DRAW, CK_PHASE_ROUNDS, CK_PHASE_OVER } ck_phase;
 
+/* What a game's state and its clones share, counted by reference: the
+ * action block ck_free_action kept for the next action read from the
+ * tokens (ck_parse_alloc), so that checking an action makes no malloc. An
+ * action read that way holds a reference too: it may outlive the state. */
+typedef struct ck_shared {
+	int refs;
+	hg_action *spare_action;	/* NULL, or a block with its lists' room */
+} ck_shared;
+
+/* Drops a reference, freeing the shared part (and its spare action) with
+ * the last. */
+void ck_shared_unref(ck_shared *sh);
+
 struct hg_state {
 	const struct hg_gdata *data;
 	const ck_scenario *sc;
@@ -320,6 +333,8 @@ struct hg_state {
 	hg_prng random;		/* "<Seed>/random" */
 	hg_prng shuffle[CK_NRELIGIONS][CK_MAX_TURNS + 1];	/* "<Seed>/<deck>/<turn>" */
 	ck_player p[CK_MAX_SIDES];
+	ck_shared *sh;		/* shared with the clones (last: not a part of the
+				   position, which tests compare byte by byte) */
 };
 
 /* ---------------------------------------------------------------- actions */
@@ -440,6 +455,9 @@ struct hg_action {
 	int end;		/* PASS: "pass end" */
 	void *lists;		/* NULL, or the one allocation that holds all the
 				   lists (notation-tokens.c), not each its own */
+	size_t lists_cap;	/* its size */
+	ck_shared *home;	/* read from the tokens: the shared part the block
+				   goes back to when freed (ck_free_action); NULL */
 	/* Only the kind's own arguments are set, read and freed: an action
 	 * made per action checked stays small enough for malloc's caches. */
 	union {
@@ -801,6 +819,9 @@ void ck_format(const hg_state *s, const hg_action *a, hg_buf *seat, hg_buf *body
 void ck_free_action(hg_action *a);
 void ck_format_attack(const hg_state *s, int seat, const ck_attack *at, hg_buf *out);
 hg_action *ck_action_new(ck_kind kind, int seat);
+/* The same for the tokens' reading: the state's spare block (with its
+ * lists' room) when there is one, holding a reference to s->sh. */
+hg_action *ck_parse_alloc(const hg_state *s, ck_kind kind, int seat);
 /* The same in place: zeroes `a`, then sets what is -1 when not written. */
 void ck_action_init(hg_action *a, ck_kind kind, int seat);
 void ck_free_attack(ck_attack *a);

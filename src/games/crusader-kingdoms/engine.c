@@ -56,6 +56,8 @@ static void seed_stream(hg_prng *r, const char *seed, const char *purpose, int n
 hg_state *hg_ck_state_new(const hg_gdata *g, const ck_scenario *sc, const char *seed)
 {
 	hg_state *s = hg_xcalloc(1, sizeof *s);
+	s->sh = hg_xcalloc(1, sizeof *s->sh);
+	s->sh->refs = 1;
 	s->data = g;
 	s->sc = sc;
 	s->map = &g->maps[sc->map];
@@ -154,11 +156,25 @@ static hg_state *ck_clone(const hg_state *s)
 {
 	hg_state *c = hg_xmalloc(sizeof *c);
 	memcpy(c, s, sizeof *c);
+	c->sh->refs++;
 	return c;
+}
+
+void ck_shared_unref(ck_shared *sh)
+{
+	if (--sh->refs > 0)
+		return;
+	if (sh->spare_action) {
+		free(sh->spare_action->lists);
+		free(sh->spare_action);
+	}
+	free(sh);
 }
 
 static void ck_free_state(hg_state *s)
 {
+	if (s)
+		ck_shared_unref(s->sh);
 	free(s);
 }
 

@@ -51,7 +51,8 @@ typedef struct reader {
 	size_t i;		/* the next one */
 	unsigned char word[MAX_TOKENS];	/* the keyword each token is, W_UNSET */
 	hg_action *a;		/* what is read */
-	char *room;		/* the block of its lists (a->lists), made at the first */
+	char *room;		/* the block of its lists (a->lists), taken at the
+				   first: the spare action's, or a new one */
 	size_t used, cap;
 } reader;
 
@@ -71,8 +72,16 @@ static void *take_room(reader *r, size_t n, size_t size)
 	size_t at = (r->used + sizeof(uint64_t) - 1) & ~(sizeof(uint64_t) - 1);
 	if (at + n * size > r->cap)
 		return NULL;
-	if (!r->room)
-		r->room = r->a->lists = hg_xmalloc(r->cap);
+	if (!r->room) {
+		/* the spare block's room, if it is large enough */
+		hg_action *a = r->a;
+		if (!a->lists || a->lists_cap < r->cap) {
+			free(a->lists);
+			a->lists = hg_xmalloc(r->cap);
+			a->lists_cap = r->cap;
+		}
+		r->room = a->lists;
+	}
 	r->used = at + n * size;
 	return r->room + at;
 }
@@ -654,7 +663,7 @@ hg_action *hg_ck_parse_tokens(const hg_state *s, const hg_action_text *t)
 	}
 	if (kind < 0)
 		return NULL;
-	hg_action *a = ck_action_new((ck_kind)kind, seat);
+	hg_action *a = ck_parse_alloc(s, (ck_kind)kind, seat);
 	r.a = a;
 	r.room = NULL;
 	r.used = 0;

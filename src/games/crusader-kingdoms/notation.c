@@ -705,6 +705,29 @@ hg_action *ck_action_new(ck_kind kind, int seat)
 	return a;
 }
 
+/* The spare block goes back into use cleared like a new one (its room for
+ * lists kept: what is in it is written before it is read). */
+hg_action *ck_parse_alloc(const hg_state *s, ck_kind kind, int seat)
+{
+	ck_shared *sh = s->sh;
+	hg_action *a = sh->spare_action;
+	void *lists = NULL;
+	size_t cap = 0;
+	if (a) {
+		sh->spare_action = NULL;
+		lists = a->lists;
+		cap = a->lists_cap;
+	} else {
+		a = hg_xmalloc(sizeof *a);
+	}
+	ck_action_init(a, kind, seat);
+	a->lists = lists;
+	a->lists_cap = cap;
+	a->home = sh;
+	sh->refs++;
+	return a;
+}
+
 /* Zeroes the header and the kind's own arguments, the only part of an
  * action that is set, read and freed (ck.h): a pass or a draw clears a
  * few dozen bytes, not the room a reveal needs.  A reveal's event
@@ -771,6 +794,17 @@ void ck_free_action(hg_action *a)
 {
 	if (!a)
 		return;
+	ck_shared *home = a->home;
+	if (home) {		/* read from the tokens: kept for the next */
+		if (!home->spare_action) {
+			home->spare_action = a;
+		} else {
+			free(a->lists);
+			free(a);
+		}
+		ck_shared_unref(home);
+		return;
+	}
 	if (a->lists) {		/* its lists are all in one block */
 		free(a->lists);
 		free(a);
