@@ -1398,7 +1398,8 @@ static int take_seat_at(hg_lexer *lx, const unsigned char *t, const unsigned cha
 			const unsigned char *lim, const plain_pos *at, hg_plain_seat *seat)
 {
 	size_t len = (size_t)(r - t);
-	if (*r != ':' || !plain_fits(lx, t, r, lim, at) || r + 1 >= lim || r[1] == 0 ||
+	/* r may be the end of the input: nothing is read there */
+	if (r + 1 >= lim || *r != ':' || !plain_fits(lx, t, r, lim, at) || r[1] == 0 ||
 	    r[1] >= 0x80 || at->line_bytes + len + 1 > lx->lim.line ||
 	    at->game_bytes + len + 1 > lx->lim.game)
 		return 0;

@@ -685,12 +685,17 @@ static char *parse_dump(const char *text, size_t len, int careful, const hg_limi
 	hg_diags d;
 	hg_diags_init(&d);
 	games gs;
-	hg_parser *p = hg_parser_open_mem("t.hgn", text, len);
+	/* from a block of exactly len bytes (no NUL after it), so that the
+	 * sanitizer build sees any read past the end of the input */
+	char *exact = hg_xmalloc(len ? len : 1);
+	memcpy(exact, text, len);
+	hg_parser *p = hg_parser_open_mem("t.hgn", exact, len);
 	hg_parser_set_careful_only(p, careful);
 	if (lim)
 		hg_parser_set_limits(p, lim);
 	ck_assert_int_eq(parse_with(p, &d, &gs), 0);
 	hg_parser_close(p);
+	free(exact);
 	hg_buf b;
 	hg_buf_init(&b);
 	for (size_t i = 0; i < gs.n; i++) {
@@ -713,6 +718,9 @@ START_TEST(taken_seats_and_move_numbers_change_nothing)
 	static const char *const text[] = {
 		HEAD "\n1. P1: a 2. P2:",
 		HEAD "\n1. P1: a 2. P2: ",
+		HEAD "\n1. P1: a 2. dra",	/* fuzz-hgn: the input ends in a word */
+		HEAD "\n1. P1: a P2",
+		HEAD "\n1. P1: a 2. P2",
 		HEAD "\n1. P1: a P2: \n",
 		HEAD "\n1. P1: a 2. P2: b",
 		HEAD "\n1. P1: a 2. 3. P2: b *",
@@ -993,8 +1001,13 @@ START_TEST(malformed_records)
 		hg_buf_printf(&path, "%s/%s", dir.data, de->d_name);
 		hg_buf_printf(&expect_path, "%s/%.*s.expect", dir.data, (int)(nlen - 4), de->d_name);
 		size_t len, elen;
-		char *text = read_file(path.data, &len);
+		char *read = read_file(path.data, &len);
 		char *want = read_file(expect_path.data, &elen);
+		/* exactly the file's bytes, for the sanitizer build to see a
+		 * read past its end */
+		char *text = hg_xmalloc(len ? len : 1);
+		memcpy(text, read, len);
+		free(read);
 		hg_diags d;
 		hg_diags_init(&d);
 		hg_parser *p = hg_parser_open_mem(de->d_name, text, len);
