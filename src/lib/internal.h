@@ -2,6 +2,9 @@
 #ifndef HERALD_INTERNAL_H
 #define HERALD_INTERNAL_H
 
+#include <stdint.h>
+#include <string.h>
+
 #include "herald.h"
 
 #define HG_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -30,6 +33,41 @@ int hg_is_ascii(const char *s, size_t n);
 /* True when `word` is `lower` (written in small letters) in any case of
  * its ASCII letters: the games' keywords, compared without folding. */
 int hg_ascii_caseless_eq(const char *word, const char *lower);
+
+/* The same for n bytes whose length is known, without a call, for the
+ * games' token readers: are the n bytes at a those at b, each byte of a
+ * OR'ed with `fold` first?  With fold 0 this is memcmp(a, b, n) == 0.
+ * With fold 0x20 and b in small letters it is hg_ascii_caseless_eq: c |
+ * 0x20 is a small letter only when c is that letter, small or capital (a
+ * token holds no control character).  Two overlapping loads of each side
+ * cover 4 to 16 bytes. */
+static inline int hg_ascii_same(const char *a, const char *b, size_t n, unsigned char fold)
+{
+	if (n >= 8 && n <= 16) {
+		const uint64_t low = fold * UINT64_C(0x0101010101010101);
+		uint64_t a0, b0, a1, b1;
+		memcpy(&a0, a, 8);
+		memcpy(&b0, b, 8);
+		memcpy(&a1, a + n - 8, 8);
+		memcpy(&b1, b + n - 8, 8);
+		return (a0 | low) == b0 && (a1 | low) == b1;
+	}
+	if (n >= 4 && n < 8) {
+		const uint32_t low = fold * 0x01010101u;
+		uint32_t a0, b0, a1, b1;
+		memcpy(&a0, a, 4);
+		memcpy(&b0, b, 4);
+		memcpy(&a1, a + n - 4, 4);
+		memcpy(&b1, b + n - 4, 4);
+		return (a0 | low) == b0 && (a1 | low) == b1;
+	}
+	if (!fold)
+		return memcmp(a, b, n) == 0;
+	for (size_t k = 0; k < n; k++)
+		if ((unsigned char)(a[k] | fold) != (unsigned char)b[k])
+			return 0;
+	return 1;
+}
 
 /* Appends s in single quotes for a message: control characters escaped,
  * anything past 60 characters cut (at a character boundary) to "...". */

@@ -1089,6 +1089,43 @@ static const hg_token *plain_next(hg_lexer *lx)
 	return plain_emit(lx, t, r, lim, at, kind, dot);
 }
 
+/* Is the run [t, r) of digits and then dots (plain_word() said `dot`) a
+ * move number ("12." or "12...")?  1 when no digit follows the dots, with
+ * its digits, the steps to the dots' end (what follows is the next token)
+ * and its value; 0 for a word ("1.5"); -1 for one of more than nine
+ * digits, which read_word() reads (it says whether it is too large). */
+static int plain_movenum(const unsigned char *t, const unsigned char *r, size_t *digits,
+			 size_t *steps, unsigned long *value)
+{
+	size_t d = 0, e;
+	while (ascii_class[t[d]] & C_DIGIT)
+		d++;
+	for (e = d; t + e < r && t[e] == '.'; e++)
+		;
+	if (t + e < r && (ascii_class[t[e]] & C_DIGIT))
+		return 0;
+	if (d > 9)
+		return -1;
+	unsigned long v = 0;
+	for (size_t i = 0; i < d; i++)
+		v = v * 10 + (unsigned long)(t[i] - '0');
+	*digits = d;
+	*steps = e;
+	*value = v;
+	return 1;
+}
+
+/* May the run of `steps` characters at `at`, which ends at r, and the ':'
+ * at r be taken as a seat prefix?  The character after the ':' must be
+ * plain, and the line and the game within their limits. */
+static inline int plain_seat_fits(const hg_lexer *lx, const unsigned char *r,
+				  const unsigned char *lim, const plain_pos *at, size_t steps)
+{
+	return r + 1 < lim && r[1] != 0 && r[1] < 0x80 &&
+	       at->line_bytes + steps + 1 <= lx->lim.line &&
+	       at->game_bytes + steps + 1 <= lx->lim.game;
+}
+
 /* Makes the run [t, r) of word characters at `at` (plain_word() said its
  * kind and dot; plain_fits() agreed) the current token: a word, number,
  * move number or seat prefix.  NULL, having changed nothing, when lex()
@@ -1100,28 +1137,15 @@ static const hg_token *plain_emit(hg_lexer *lx, const unsigned char *t,
 	size_t len = (size_t)(r - t), steps = len;
 	unsigned long value = 0;
 	if (dot) {
-		/* digits, dots, then no digit: a move number ("12." or "12...");
-		 * what follows the dots is the next token */
-		size_t d = 0, e;
-		while (ascii_class[t[d]] & C_DIGIT)
-			d++;
-		for (e = d; t + e < r && t[e] == '.'; e++)
-			;
-		if (!(t + e < r && (ascii_class[t[e]] & C_DIGIT))) {
-			if (d > 9)
-				return NULL;	/* read_word() says whether it is too large */
-			for (size_t i = 0; i < d; i++)
-				value = value * 10 + (unsigned long)(t[i] - '0');
+		int m = plain_movenum(t, r, &len, &steps, &value);
+		if (m < 0)
+			return NULL;
+		if (m > 0)
 			kind = HG_TK_MOVENUM;
-			len = d;
-			steps = e;
-		}
 	}
 	if (kind != HG_TK_MOVENUM && *r == ':') {
 		/* a seat prefix: the ':' is left too */
-		if (r + 1 >= lim || r[1] == 0 || r[1] >= 0x80 ||
-		    at.line_bytes + steps + 1 > lx->lim.line ||
-		    at.game_bytes + steps + 1 > lx->lim.game)
+		if (!plain_seat_fits(lx, r, lim, &at, steps))
 			return NULL;
 		kind = HG_TK_SEAT;
 		steps++;
@@ -1399,9 +1423,8 @@ static int take_seat_at(hg_lexer *lx, const unsigned char *t, const unsigned cha
 {
 	size_t len = (size_t)(r - t);
 	/* r may be the end of the input: nothing is read there */
-	if (r + 1 >= lim || *r != ':' || !plain_fits(lx, t, r, lim, at) || r[1] == 0 ||
-	    r[1] >= 0x80 || at->line_bytes + len + 1 > lx->lim.line ||
-	    at->game_bytes + len + 1 > lx->lim.game)
+	if (r + 1 >= lim || *r != ':' || !plain_fits(lx, t, r, lim, at) ||
+	    !plain_seat_fits(lx, r, lim, at, len))
 		return 0;
 	unsigned on_line = at->line != lx->line ? 0 : lx->tokens_on_line;
 	seat->text = (const char *)t;
@@ -1434,17 +1457,10 @@ int hg_lexer_take_movenum(hg_lexer *lx, unsigned *number, hg_pos *pos, hg_pos *e
 	const plain_pos *at = &lx->ahead.at;
 	if (!plain_fits(lx, t, r, lim, at))
 		return 0;
-	/* as plain_emit() reads one: digits, dots, then no digit */
-	size_t d = 0, e;
-	while (ascii_class[t[d]] & C_DIGIT)
-		d++;
-	for (e = d; t + e < r && t[e] == '.'; e++)
-		;
-	if ((t + e < r && (ascii_class[t[e]] & C_DIGIT)) || d > 9)
+	size_t d, e;
+	unsigned long value;
+	if (plain_movenum(t, r, &d, &e, &value) <= 0)
 		return 0;
-	unsigned long value = 0;
-	for (size_t i = 0; i < d; i++)
-		value = value * 10 + (unsigned long)(t[i] - '0');
 	lx->pending = 0;
 	unsigned on_line = at->line != lx->line ? 0 : lx->tokens_on_line;
 	*number = (unsigned)value;

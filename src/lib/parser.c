@@ -579,7 +579,7 @@ static void resync(hg_parser *p)
 
 /* The seat of the action being read: the actions of one run share one
  * copy of its name. */
-static const char *set_seat(hg_parser *p, const char *text, size_t len)
+static void set_seat(hg_parser *p, const char *text, size_t len)
 {
 	/* a seat is a short word: compared here, not by a call to memcmp */
 	size_t same = 0;
@@ -595,7 +595,6 @@ static const char *set_seat(hg_parser *p, const char *text, size_t len)
 		p->seat = copy;
 		p->seat_len = len;
 	}
-	return p->seat;
 }
 
 /* The body of an action whose seat prefix (at seat_pos) is read, and its

@@ -480,57 +480,16 @@ hg_gdata *hg_ck_load_files(const char *scenarios, const char *const *maps,
 const char *ck_religion_name(int religion);
 
 /* ------------------------------------------- byte comparisons (inline) */
-/* memcmp(a, b, n) == 0, for the lengths of most ids without a call: two
- * loads of each, overlapping, cover 4 to 16 bytes. */
+/* memcmp(a, b, n) == 0 for ids, and hg_ascii_caseless_eq for keywords
+ * (kw: n small letters), without a call: hg_ascii_same. */
 static inline int ck_same_bytes(const char *a, const char *b, size_t n)
 {
-	if (n >= 8 && n <= 16) {
-		uint64_t a0, b0, a1, b1;
-		memcpy(&a0, a, 8);
-		memcpy(&b0, b, 8);
-		memcpy(&a1, a + n - 8, 8);
-		memcpy(&b1, b + n - 8, 8);
-		return a0 == b0 && a1 == b1;
-	}
-	if (n >= 4 && n < 8) {
-		uint32_t a0, b0, a1, b1;
-		memcpy(&a0, a, 4);
-		memcpy(&b0, b, 4);
-		memcpy(&a1, a + n - 4, 4);
-		memcpy(&b1, b + n - 4, 4);
-		return a0 == b0 && a1 == b1;
-	}
-	return memcmp(a, b, n) == 0;
+	return hg_ascii_same(a, b, n, 0);
 }
 
-/* Is w (n bytes) the keyword kw (n small letters) in any case, as
- * hg_ascii_caseless_eq says?  c | 0x20 equals a small letter only when c
- * is that letter, small or capital; so the bytes OR 0x20 are compared,
- * eight or four at a time, with two overlapping loads of each. */
 static inline int ck_same_letters(const char *w, const char *kw, size_t n)
 {
-	if (n >= 8 && n <= 16) {
-		const uint64_t low = 0x2020202020202020u;
-		uint64_t a0, b0, a1, b1;
-		memcpy(&a0, w, 8);
-		memcpy(&b0, kw, 8);
-		memcpy(&a1, w + n - 8, 8);
-		memcpy(&b1, kw + n - 8, 8);
-		return (a0 | low) == b0 && (a1 | low) == b1;
-	}
-	if (n >= 4 && n < 8) {
-		const uint32_t low = 0x20202020u;
-		uint32_t a0, b0, a1, b1;
-		memcpy(&a0, w, 4);
-		memcpy(&b0, kw, 4);
-		memcpy(&a1, w + n - 4, 4);
-		memcpy(&b1, kw + n - 4, 4);
-		return (a0 | low) == b0 && (a1 | low) == b1;
-	}
-	for (size_t k = 0; k < n; k++)
-		if ((w[k] | 0x20) != kw[k])
-			return 0;
-	return 1;
+	return hg_ascii_same(w, kw, n, 0x20);
 }
 
 /* ----------------------------------------------------------- spellings.c */
