@@ -88,8 +88,8 @@ int hg_koc_card_find(const hg_koc_cards *cards, const char *word);
  * has none or one above KOC_MAX_ID_NUMBER. */
 int hg_koc_id_number(const char *id);
 
-/* The same two, inline for the parser, which looks up every card word
- * (the library's calls of its exported names go through the PLT). */
+/* The same two, inline for the parser, which looks up every card word:
+ * a call from another file is not inlined. */
 static inline int koc_id_number(const char *id)
 {
 	const char *p = id;
