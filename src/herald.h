@@ -263,6 +263,7 @@ typedef enum hg_atok_kind {
 
 typedef struct hg_atok {
 	hg_atok_kind kind;
+	unsigned len;		/* strlen(text) */
 	char *text;
 	hg_pos pos;
 	size_t off;		/* byte offset of this token in hg_action_text.text */

@@ -1262,6 +1262,7 @@ static inline void atok_put(hg_atok_list *l, hg_atok_kind kind, hg_pos pos,
 	HG_GROW(l->v, l->cap, l->n + 1);
 	hg_atok *a = &l->v[l->n++];
 	a->kind = kind;
+	a->len = (unsigned)n;
 	a->text = NULL;
 	a->pos = pos;
 	hg_buf *b = &l->text;

@@ -687,6 +687,7 @@ static void action_text(hg_action_text *t, const char *seat, const char *body)
 		t->toks = hg_xrealloc(t->toks, (t->ntoks + 1) * sizeof *t->toks);
 		hg_atok *k = &t->toks[t->ntoks++];
 		k->text = hg_xstrndup(p, len);
+		k->len = (unsigned)len;
 		k->off = (size_t)(p - body);
 		k->pos = (hg_pos){ "t.hgn", 1, t->pos.col + (unsigned)k->off };
 		k->kind = strspn(k->text, "0123456789") == len ? HG_ATOK_NUMBER
