@@ -282,6 +282,7 @@ typedef struct hg_action_text {
 	hg_atok *toks;
 	size_t ntoks;
 	char *text;
+	size_t len;		/* strlen(text) */
 	hg_pos pos;		/* of the first body token (or the seat) */
 	void *block;		/* the one allocation, or NULL */
 	int in_arena;		/* block is the record's: not freed alone */

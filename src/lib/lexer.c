@@ -1541,6 +1541,7 @@ void hg_action_text_make(hg_action_text *t, const char *seat, size_t seat_len,
 	t->toks = l->n ? toks : NULL;
 	t->ntoks = l->n;
 	t->text = text;
+	t->len = tl;
 	t->ascii = !l->not_ascii;	/* plain-path tokens are ASCII */
 	t->pos = l->n ? toks[0].pos : seat_pos;
 }

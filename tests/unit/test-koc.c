@@ -680,6 +680,7 @@ static void action_text(hg_action_text *t, const char *seat, const char *body)
 	t->seat = hg_xstrdup(seat);
 	t->seat_pos = (hg_pos){ "t.hgn", 1, 1 };
 	t->text = hg_xstrdup(body);
+	t->len = strlen(body);
 	t->pos = (hg_pos){ "t.hgn", 1, (unsigned)strlen(seat) + 3 };
 	const char *p = body;
 	while (*p) {
