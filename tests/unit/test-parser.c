@@ -754,6 +754,11 @@ START_TEST(plain_bodies_change_nothing)
 		"1.5", "a.2", "3>4", "/", "=", "&", " ", " ", "  ", "\t", "\n", "\r\n",
 		"\n\n", "{c}", "; x\n", "!", "?", "?!", "$3", "(", ")", "*", ":", "Antioquía",
 		"é", "\xff", "-3", "12:", "abcdefghijklmnopqrstuvwxyz", "\"P1\"\n\n" HEAD "\n",
+		/* every word character, the bytes beside their ranges, and
+		 * words about the 16 bytes the lexer classes at once */
+		"AZaz09_-'#.", "@Z[`z{", "/0:9;", "x\x7f", "y~", "0123456789abcde",
+		"0123456789abcdef", "0123456789abcdefg", "1234567890123456789", "12ab", "9_",
+		"12.3.", "0.",
 	};
 	hg_prng r;
 	hg_prng_seed(&r, "plain bodies");
