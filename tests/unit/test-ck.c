@@ -1699,6 +1699,81 @@ START_TEST(same_letters_agrees_with_caseless_eq)
 }
 END_TEST
 
+/* The index by first and last byte: ids that share both (and their
+ * length: "trovadores", "turcopolos"), ids that differ only in the middle
+ * or only in length, one-byte ids, and ids longer than an entry holds
+ * (left to hg_names_find) are each found exactly as a scan finds them. */
+START_TEST(spellings_index_by_ends)
+{
+	static const char *const ids[] = {
+		"trovadores", "turcopolos", "tropa-1", "tropa-2", "tropa-11", "t1", "t", "tt",
+		"axb", "ayb", "azb", "ab", "a-very-long-id-of-forty-bytes-or-so-x",
+		"homs", "hama", "h", "Capital", "acre", "alepo", "a", "b", "ba", "bab"
+	};
+	const int nids = (int)HG_ARRAY_LEN(ids);
+	hg_names *names = hg_names_new();
+	for (int i = 0; i < nids; i++)
+		ck_assert_int_eq(hg_names_add(names, ids[i], i, NULL), 0);
+	const hg_names *t[] = { names };
+	ck_spellings sp;
+	hg_ck_spellings_build(&sp, ids, nids, t, 1);
+	/* every id but the over-long one has an entry ("Capital" folded),
+	 * and each chain holds ids with the same ends, in sorted order */
+	ck_assert_int_eq(sp.n, nids - 1);
+	for (int i = 0; i < sp.n; i++) {
+		const ck_spelling *e = &sp.v[i];
+		ck_assert_uint_le(e->len, CK_MAX_ID);
+		if (e->next != CK_SPELL_NONE) {
+			const ck_spelling *f = &sp.v[e->next];
+			ck_assert_int_gt(e->next, i);
+			ck_assert_int_eq(f->name[0], e->name[0]);
+			ck_assert_int_eq(f->name[f->len - 1], e->name[e->len - 1]);
+		}
+	}
+	/* a row for each first byte an entry has, row 0 for any other */
+	for (int c = 0; c < 128; c++) {
+		int first = 0;
+		for (int i = 0; i < sp.n; i++)
+			first |= (unsigned char)sp.v[i].name[0] == c;
+		ck_assert_int_eq(sp.row[c] != 0, first);
+	}
+	for (int l = 0; l < 128; l++)
+		ck_assert_int_eq(sp.by_ends[0][l], CK_SPELL_NONE);
+	ck_assert_ptr_null(hg_ck_spelling_find(&sp, "a-very-long-id-of-forty-bytes-or-so-x"));
+	ck_assert_int_eq(hg_names_find(names, "a-very-long-id-of-forty-bytes-or-so-x"), 12);
+	/* each id, each prefix of it, each with a byte changed, and words of
+	 * other bytes: what the index finds is what a scan finds */
+	for (int i = 0; i < nids; i++) {
+		char w[64];
+		size_t len = strlen(ids[i]);
+		for (size_t cut = 0; cut <= len; cut++) {
+			memcpy(w, ids[i], cut);
+			w[cut] = '\0';
+			ck_assert_ptr_eq(hg_ck_spelling_find(&sp, w), spelling_scan(&sp, w));
+			ck_assert_ptr_eq(hg_ck_spelling_find_n(&sp, ids[i], cut), spelling_scan(&sp, w));
+			for (size_t k = 0; k < cut; k++) {
+				char keep = w[k];
+				w[k] = (char)(keep ^ 1);
+				ck_assert_ptr_eq(hg_ck_spelling_find(&sp, w), spelling_scan(&sp, w));
+				w[k] = (char)0xc3;	/* a byte no index entry holds */
+				ck_assert_ptr_eq(hg_ck_spelling_find(&sp, w), spelling_scan(&sp, w));
+				w[k] = keep;
+			}
+		}
+		const ck_spelling *e = hg_ck_spelling_find(&sp, ids[i]);
+		if (e)
+			ck_assert_int_eq(e->value[0], i);
+	}
+	hg_ck_spellings_free(&sp);
+	/* no ids: no index, and nothing found */
+	hg_ck_spellings_build(&sp, ids, 0, t, 1);
+	ck_assert_ptr_null(sp.by_ends);
+	ck_assert_ptr_null(hg_ck_spelling_find(&sp, "homs"));
+	hg_ck_spellings_free(&sp);
+	hg_names_free(names);
+}
+END_TEST
+
 START_TEST(spellings_agree_with_the_names)
 {
 	const char *ids[2 * CK_MAX_CARDS + CK_MAX_AREAS];
@@ -2164,6 +2239,60 @@ START_TEST(token_reading_agrees_with_the_patterns)
 }
 END_TEST
 
+/* Every keyword of the action syntax (notation.c, KW), in small letters
+ * and in capitals, is read from the tokens (keyword_of, notation-tokens.c),
+ * into what the patterns read. */
+START_TEST(token_reading_knows_every_keyword)
+{
+	static const char *const bodies[] = {
+		"pass end",
+		"attack homs from hama with tropa-1 turn acre / 1 mod 1 > 4 = 1 vs 2 = 0 / won castle acre",
+		"play incursion on jerusalen at homs draws tropa-1 takes tropa-2 discards tropa-3 castle acre",
+		"reveal tropa-1 army / 3",
+		"reveal tropa-1 response",
+		"reveal tropa-1 discarded",
+		"incursion jerusalen with tropa-1 / 5 discards ?",
+	};
+	hg_state *s = game4(NULL);
+	for (size_t i = 0; i < HG_ARRAY_LEN(bodies); i++) {
+		for (int caps = 0; caps < 2; caps++) {
+			char body[256];
+			snprintf(body, sizeof body, "%s", bodies[i]);
+			/* capitals for the keywords, not for the names (which
+			 * hg_names_find reads) */
+			for (char *w = caps ? strtok(body, " ") : NULL; w; w = strtok(NULL, " ")) {
+				if (strcmp(w, "homs") == 0 || strcmp(w, "hama") == 0 ||
+				    strcmp(w, "acre") == 0 || strcmp(w, "jerusalen") == 0 ||
+				    strncmp(w, "tropa", 5) == 0 || strcmp(w, "incursion") == 0)
+					continue;
+				for (char *c = w; *c; c++)
+					*c = (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
+			}
+			if (caps)	/* strtok cut the words apart: join them again */
+				for (size_t k = 0; k < strlen(bodies[i]); k++)
+					if (body[k] == '\0')
+						body[k] = ' ';
+			hg_diags d;
+			hg_diags_init(&d);
+			hg_action_text t;
+			hg_pos pos = { "test.hgn", 3, 5 };
+			ck_assert_int_eq(hg_action_text_set(&t, "damasco", body, pos, &d), 0);
+			hg_action *a = hg_ck_parse_tokens(s, &t);
+			hg_action *b = hg_ck_parse_patterns(s, &t, &d);
+			ck_assert_msg(a != NULL, "'%s' is not read from the tokens", body);
+			ck_assert_ptr_nonnull(b);
+			ck_assert_uint_eq(d.n, 0);
+			same_action(a, b, body);
+			hg_ck_class.free_action(a);
+			hg_ck_class.free_action(b);
+			hg_action_text_free(&t);
+			hg_diags_free(&d);
+		}
+	}
+	hg_ck_class.free_state(s);
+}
+END_TEST
+
 /* The spare action block (ck_parse_alloc, ck_free_action): an action read
  * into the block the last one left builds what a reading into a new block
  * builds (a fresh state has no spare), in the same block; the shared part
@@ -2310,6 +2439,8 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, same_bytes_agrees_with_memcmp);
 	tcase_add_test(tc, same_letters_agrees_with_caseless_eq);
 	tcase_add_test(tc, spellings_agree_with_the_names);
+	tcase_add_test(tc, spellings_index_by_ends);
+	tcase_add_test(tc, token_reading_knows_every_keyword);
 	tcase_add_test(tc, token_reading_agrees_with_the_patterns);
 	tcase_add_test(tc, spare_action_block_agrees_with_a_new_one);
 	suite_add_tcase(s, tc);

@@ -194,7 +194,7 @@ void ck_piles_reshuffle(hg_state *s)
 			/* the copies out of the game, on the table and in the
 			 * hands, counted in one pass over each */
 			int out[CK_MAX_CARDS];
-			for (int c = 0; c < k->ncards; c++)
+			for (int c = 0; c < CK_MAX_CARDS; c++)
 				out[c] = s->sc->removed[r][c];
 			for (int i = 0; i < s->nsides; i++) {
 				const ck_tableau *t = &s->p[i].tab;
@@ -204,7 +204,10 @@ void ck_piles_reshuffle(hg_state *s)
 				for (int x = 0; x < t->nreserve; x++)
 					if (t->reserve[x].religion == r && t->reserve[x].card < k->ncards)
 						out[t->reserve[x].card]++;
-				for (int c = 0; c < k->ncards; c++)
+				/* every slot, not just the deck's cards (a hand holds
+				 * none of the others): a fixed count the compiler
+				 * turns into vector adds */
+				for (int c = 0; c < CK_MAX_CARDS; c++)
 					out[c] += s->p[i].hand.sure[r][c];
 			}
 			n = 0;
@@ -521,11 +524,11 @@ int ck_draw_cards(hg_state *s, int seat, int n, const ck_items *items, hg_pos po
 			int c = ck_pile_draw(s, r);
 			dealt[c]++;
 			order[i] = c;
-			if (scripted)
-				ck_stack_push(s, seat, r, c);
-			else
+			if (!scripted)
 				ck_hand_add(&s->p[seat].hand, r, c);
 		}
+		if (scripted)
+			ck_stack_push_n(s, seat, r, order, k);
 		for (int i = 0; explicit_list && i < items->n; i++) {
 			const ck_item *it = &items->v[i];
 			if (it->card[r] < 0 && it->card[!r] < 0)

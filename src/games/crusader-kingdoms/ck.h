@@ -61,15 +61,28 @@ enum { CK_MUSLIM, CK_CHRISTIAN, CK_NRELIGIONS };
  * one or two hg_names tables (spellings.c): found by string comparison
  * before hg_names_find. */
 typedef struct ck_spelling {
-	char *name;		/* folded, ASCII */
 	size_t len;		/* strlen(name) */
 	int value[CK_NRELIGIONS];	/* in each table; -1 (and [1] with one table) */
+	unsigned char next;	/* the next entry with the same first and last
+				   bytes, CK_SPELL_NONE */
+	char name[CK_MAX_ID + 1];	/* folded, ASCII (in the entry: one load
+					   less for each name looked up) */
 } ck_spelling;
+
+/* At most this many entries (the ids of a map, a scenario or both decks
+ * are fewer); the index's "none". */
+#define CK_SPELL_MAX 255
+#define CK_SPELL_NONE 255
 
 typedef struct ck_spellings {
 	ck_spelling *v;
 	int n;
-	short first[257];	/* v[first[c]] is the first name not below byte c */
+	/* by_ends[row[f]][l]: the first entry whose name begins with byte f
+	 * and ends with byte l (ASCII), CK_SPELL_NONE.  A row for each first
+	 * byte the ids have, and row 0 for the others (all CK_SPELL_NONE):
+	 * a few hundred bytes that stay in the cache.  NULL when n is 0. */
+	unsigned char row[128];
+	unsigned char (*by_ends)[128];
 } ck_spellings;
 
 typedef struct ck_area {
@@ -502,19 +515,22 @@ void hg_ck_spellings_free(ck_spellings *sp);
 const ck_spelling *hg_ck_spelling_find(const ck_spellings *sp, const char *word);
 /* The same for a word of `len` bytes (its length known: a token's). */
 const ck_spelling *hg_ck_spelling_find_n(const ck_spellings *sp, const char *word, size_t len);
-/* The same, inline for the parser's every name: among the ids that begin
- * with the word's first byte (a handful), the one of the same length and
- * last byte ("tropa-1" .. "tropa-4" differ there), compared whole. */
+/* The same, inline for the parser's every name: the ids with the word's
+ * first and last bytes ("tropa-1" .. "tropa-4" differ there) are found by
+ * a direct index on the two, nearly always one id, compared whole (a scan
+ * of the ids with the same first byte cost a mispredicted branch or two
+ * for every name). */
 static inline const ck_spelling *ck_spelling_find_n(const ck_spellings *sp, const char *word,
 						    size_t len)
 {
-	unsigned char first = (unsigned char)word[0];
-	if (len == 0)
+	if (len == 0 || sp->n == 0)
 		return NULL;
-	for (int i = sp->first[first], end = sp->first[first + 1]; i < end; i++) {
+	unsigned f = (unsigned char)word[0], l = (unsigned char)word[len - 1];
+	if ((f | l) >= 128)	/* no id holds such a byte */
+		return NULL;
+	for (unsigned i = sp->by_ends[sp->row[f]][l]; i != CK_SPELL_NONE; i = sp->v[i].next) {
 		const ck_spelling *e = &sp->v[i];
-		if (e->len == len && e->name[len - 1] == word[len - 1] &&
-		    ck_same_bytes(e->name, word, len))
+		if (e->len == len && ck_same_bytes(e->name, word, len))
 			return e;
 	}
 	return NULL;
@@ -641,6 +657,9 @@ static inline int ck_scripted(const hg_state *s, int faction)
 }
 /* A scripted side's face-down cards (its hand is rebuilt from them). */
 void ck_stack_push(hg_state *s, int f, int religion, int card);
+/* The same for n cards at once (a draw): the hand rebuilt once, not once
+ * a card. */
+void ck_stack_push_n(hg_state *s, int f, int religion, const int *cards, int n);
 /* Takes the card at position i out. */
 ck_cardref ck_stack_take_at(hg_state *s, int f, int i);
 /* Takes a card the record names (card -1: unseen) out; where it was is

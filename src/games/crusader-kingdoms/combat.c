@@ -478,6 +478,8 @@ static void dice_text(const int *v, int n, hg_buf *b)
 		hg_buf_puts(b, "no dice");
 }
 
+_Static_assert(CK_MAX_LIST < 256, "a count of one face must fit in a byte");
+
 /* One side's roll as recorded, against the count and the Seed (4.2). */
 static int check_roll(const hg_state *s, combat *c, int side, const ck_roll *roll,
 		      const int *seeded, int *out, hg_diags *d)
@@ -495,23 +497,27 @@ static int check_roll(const hg_state *s, combat *c, int side, const ck_roll *rol
 		hg_buf_free(&why);
 		return -1;
 	}
+	/* The count of each face, face f in byte f (at most CK_MAX_LIST
+	 * dice: a count fits in its byte), kept in a register rather than
+	 * an array whose every increment waits for the one before. */
+	uint64_t faces = 0;
 	for (int i = 0; i < roll->ndice; i++) {
-		if (roll->dice[i].v < 1 || roll->dice[i].v > 6) {
+		int v = roll->dice[i].v;
+		if (v < 1 || v > 6) {
 			hg_diag_add(d, HG_ERROR, roll->dice[i].pos, "ck.die-range",
-				    "a die shows 1 to 6, not %d (rule 4.2)", roll->dice[i].v);
+				    "a die shows 1 to 6, not %d (rule 4.2)", v);
 			return -1;
 		}
-		out[i] = roll->dice[i].v;
+		out[i] = v;
+		faces += (uint64_t)1 << (8 * v);
 	}
 	if (seeded) {
 		/* The same dice in any order: the same count of each face (the
 		 * record's are 1 to 6, checked above, and so are the Seed's). */
-		int faces[7] = { 0 };
-		for (int i = 0; i < roll->ndice; i++) {
-			faces[out[i]]++;
-			faces[seeded[i]]--;
-		}
-		if (faces[1] | faces[2] | faces[3] | faces[4] | faces[5] | faces[6]) {
+		uint64_t want = 0;
+		for (int i = 0; i < roll->ndice; i++)
+			want += (uint64_t)1 << (8 * seeded[i]);
+		if (faces != want) {
 			hg_buf t;
 			hg_buf_init(&t);
 			dice_text(seeded, roll->ndice, &t);

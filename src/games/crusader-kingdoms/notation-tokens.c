@@ -87,12 +87,10 @@ static void *take_room(reader *r, size_t n, size_t size)
 }
 
 
-/* A token's length: the action's text is its tokens joined by single
- * spaces, each token's `off` where it begins there (herald.h), so the next
- * token's offset gives it, and only the last one's needs strlen. */
+/* A token's length (herald.h: hg_atok.len, its strlen). */
 static inline size_t tok_len(const reader *r, size_t i)
 {
-	return i + 1 < r->n ? r->tok[i + 1].off - r->tok[i].off - 1 : strlen(r->tok[i].text);
+	return r->tok[i].len;
 }
 
 /* Is the word w of len bytes the keyword kw (small letters) in any case
@@ -193,10 +191,16 @@ static int accept(reader *r, int w)
 	return 0;
 }
 
+/* Is the token the punctuation character c? */
+static inline int is_punct(const hg_atok *t, char c)
+{
+	return t->kind == HG_ATOK_PUNCT && t->len == 1 && t->text[0] == c;
+}
+
 static inline int accept_punct(reader *r, char c)
 {
 	const hg_atok *t = peek(r);
-	if (t && t->kind == HG_ATOK_PUNCT && t->text[0] == c && t->text[1] == '\0') {
+	if (t && is_punct(t, c)) {
 		r->i++;
 		return 1;
 	}
@@ -229,9 +233,9 @@ static int die_value(const hg_atok *t)
 	const char *x = t->text;
 	if (t->kind == HG_ATOK_UNKNOWN)
 		return 0;
-	if (x[1] == '\0')
+	if (t->len == 1)
 		return x[0] - '0';
-	return x[2] != '\0' ? 99 : (x[0] - '0') * 10 + (x[1] - '0');
+	return t->len > 2 ? 99 : (x[0] - '0') * 10 + (x[1] - '0');
 }
 
 /* ------------------------------------------------------------------ names */
@@ -341,21 +345,19 @@ static int read_roll(reader *r, ck_roll *roll)
 	if (!roll->given) {
 		r->i++;
 	} else {
-		/* the dice: the run of numbers, counted, then read in one
-		 * pass */
+		/* the dice: the run of numbers, read in one pass into room
+		 * for as many as may follow (list_room) */
 		const hg_atok *run = &r->tok[r->i];
-		size_t k = 0, left = r->n - r->i;
-		while (k < left && run[k].kind == HG_ATOK_NUMBER)
-			k++;
-		if (k == 0 || k > CK_MAX_LIST)
-			return -1;
-		ck_num *dice = take_room(r, k, sizeof *roll->dice);
+		size_t max, k = 0;
+		ck_num *dice = list_room(r, sizeof *roll->dice, &max);
 		if (!dice)
 			return -1;
-		for (size_t j = 0; j < k; j++) {
-			dice[j].pos = run[j].pos;
-			dice[j].v = die_value(&run[j]);
+		for (; k < max && run[k].kind == HG_ATOK_NUMBER; k++) {
+			dice[k].pos = run[k].pos;
+			dice[k].v = die_value(&run[k]);
 		}
+		if (list_end(r, dice, (int)k, sizeof *dice) != 0)
+			return -1;
 		roll->dice = dice;
 		roll->ndice = (int)k;
 		r->i += k;
@@ -365,7 +367,7 @@ static int read_roll(reader *r, ck_roll *roll)
 		while (k + 2 < r->n && r->tok[k].kind == HG_ATOK_NUMBER &&
 		       r->tok[k + 2].kind == HG_ATOK_NUMBER) {
 			const hg_atok *gt = &r->tok[k + 1];
-			if (gt->kind != HG_ATOK_PUNCT || strcmp(gt->text, ">") != 0)
+			if (!is_punct(gt, '>'))
 				break;
 			k += 3;
 		}
@@ -400,7 +402,7 @@ static int read_roll(reader *r, ck_roll *roll)
 static int read_responses(reader *r, ck_attack *a)
 {
 	size_t k = r->i, nresp = 0;
-	while (k + 3 < r->n && r->tok[k].kind == HG_ATOK_PUNCT && strcmp(r->tok[k].text, "&") == 0 &&
+	while (k + 3 < r->n && is_punct(&r->tok[k], '&') &&
 	       is_name(&r->tok[k + 1]) && is_name(&r->tok[k + 2]) && is_name(&r->tok[k + 3])) {
 		k += 4;
 		nresp++;
@@ -519,7 +521,7 @@ static int read_draw(reader *r, hg_action *a)
 	if (r->i < r->n && read_items(r, &a->draw) != 0)
 		return -1;
 	if (count) {
-		if (strlen(count->text) > 3)
+		if (count->len > 3)
 			return -1;
 		long n = number_value(count->text, CK_MAX_DECK);
 		if (n > CK_MAX_DECK)

@@ -37,14 +37,25 @@ static void sync_hand(hg_state *s, int f)
 	h->size = t->nstack;
 }
 
-void ck_stack_push(hg_state *s, int f, int religion, int card)
+static void stack_put(ck_tableau *t, int religion, int card)
 {
-	ck_tableau *t = &s->p[f].tab;
 	if (t->nstack >= CK_MAX_DECK)
 		return;		/* a deck holds at most CK_MAX_DECK cards */
 	t->stack[t->nstack].religion = (unsigned char)religion;
 	t->stack[t->nstack].card = card < 0 ? CK_UNKNOWN : (unsigned char)card;
 	t->nstack++;
+}
+
+void ck_stack_push(hg_state *s, int f, int religion, int card)
+{
+	stack_put(&s->p[f].tab, religion, card);
+	sync_hand(s, f);
+}
+
+void ck_stack_push_n(hg_state *s, int f, int religion, const int *cards, int n)
+{
+	for (int i = 0; i < n; i++)
+		stack_put(&s->p[f].tab, religion, cards[i]);
 	sync_hand(s, f);
 }
 

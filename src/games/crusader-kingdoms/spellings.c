@@ -5,9 +5,9 @@
  * gen) write the canonical ids, already folded: "tropa-2", "homs",
  * "damasco".  hg_names_find folds the word and hashes it for each lookup;
  * a word spelled exactly as one of these ids is found here by a byte
- * comparison or two instead: among the ids that begin with the word's
- * first byte (a handful), the one of the same length and last byte
- * ("tropa-1" .. "tropa-4" differ there), compared whole.
+ * comparison or two instead: the ids that begin and end with the word's
+ * first and last bytes ("tropa-1" .. "tropa-4" differ there), found by a
+ * direct index on the two bytes (nearly always one id), compared whole.
  * Only ids whose folded form is plain ASCII are kept: a word equal to one
  * of them folds to itself (ASCII folds by lowering case, and the id has
  * no capitals), so hg_names_find would give it the very values stored
@@ -45,28 +45,49 @@ void hg_ck_spellings_build(ck_spellings *sp, const char *const *ids, int nids,
 		int dup = 0;
 		for (int k = 0; k < sp->n; k++)
 			dup |= strcmp(sp->v[k].name, f) == 0;
-		if (!found || dup || !hg_is_ascii(f, strlen(f))) {
+		/* ASCII ids only (the index has no room for other bytes), of
+		 * at most CK_MAX_ID bytes (the entry's room: the loader allows
+		 * no longer id), and no more than the index counts (any other
+		 * is left to hg_names_find) */
+		size_t len = strlen(f);
+		if (!found || dup || len == 0 || len > CK_MAX_ID || !hg_is_ascii(f, len) ||
+		    sp->n >= CK_SPELL_MAX) {
 			free(f);
 			continue;
 		}
-		e->name = f;
-		e->len = strlen(f);
+		memcpy(e->name, f, len + 1);
+		e->len = len;
+		free(f);
 		sp->n++;
 	}
 	qsort(sp->v, (size_t)sp->n, sizeof *sp->v, by_name);
-	/* sorted by their bytes, the names that begin alike sit together */
-	for (int c = 0, i = 0; c <= 256; c++) {
-		while (i < sp->n && (unsigned char)sp->v[i].name[0] < c)
-			i++;
-		sp->first[c] = (short)i;
+	if (sp->n == 0)
+		return;
+	/* a row for each first byte (sorted, the names that begin alike
+	 * sit together), after row 0 */
+	int nrows = 1;
+	for (int i = 0; i < sp->n; i++) {
+		unsigned char f = (unsigned char)sp->v[i].name[0];
+		if (!sp->row[f])
+			sp->row[f] = (unsigned char)nrows++;
+	}
+	sp->by_ends = hg_xmalloc((size_t)nrows * sizeof *sp->by_ends);
+	memset(sp->by_ends, CK_SPELL_NONE, (size_t)nrows * sizeof *sp->by_ends);
+	/* each chain of names with the same ends in their sorted order:
+	 * built from the last name back */
+	for (int i = sp->n - 1; i >= 0; i--) {
+		ck_spelling *e = &sp->v[i];
+		unsigned char *head = &sp->by_ends[sp->row[(unsigned char)e->name[0]]]
+						  [(unsigned char)e->name[e->len - 1]];
+		e->next = *head;
+		*head = (unsigned char)i;
 	}
 }
 
 void hg_ck_spellings_free(ck_spellings *sp)
 {
-	for (int i = 0; i < sp->n; i++)
-		free(sp->v[i].name);
 	free(sp->v);
+	free(sp->by_ends);
 	memset(sp, 0, sizeof *sp);
 }
 

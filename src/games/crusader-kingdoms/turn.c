@@ -86,11 +86,15 @@ static int turn_over(const hg_state *s)
 /* The first entry from `from` on (cyclically) that is due to act, or -1. */
 static int next_active(const hg_state *s, int from)
 {
-	for (int k = 0; k < s->sc->norder; k++) {
-		int i = (from + k) % s->sc->norder;
+	int n = s->sc->norder;
+	if (n <= 0)
+		return -1;
+	/* the entries in turn from `from` (a cursor, at most n past the
+	 * last entry): a division for each cost more than the test */
+	int i = from >= 0 && from < 2 * n ? (from < n ? from : from - n) : from % n;
+	for (int k = 0; k < n; k++, i = i + 1 < n ? i + 1 : 0)
 		if (entry_active(s, i))
 			return i;
-	}
 	return -1;
 }
 
