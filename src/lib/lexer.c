@@ -1046,8 +1046,8 @@ static inline unsigned word_stops16(const unsigned char *p, unsigned *nondigit)
 /* The end of the run of ASCII word characters from q (q itself is one),
  * and its kind: HG_TK_NUMBER for digits only, else HG_TK_WORD.  *dot is set
  * when the run is digits then a '.' (maybe a move number). */
-static inline const unsigned char *plain_word(const unsigned char *q, const unsigned char *lim,
-					      hg_tk *kind, int *dot)
+static inline HG_ALWAYS_INLINE const unsigned char *
+plain_word(const unsigned char *q, const unsigned char *lim, hg_tk *kind, int *dot)
 {
 #ifdef __SSE2__
 	if (lim - q > 16) {
@@ -1303,6 +1303,15 @@ const char *hg_tk_name(hg_tk kind)
  * Action bodies cut out of their context
  * ------------------------------------------------------------------------ */
 
+/* Room for `need` bytes in the list's twin texts. */
+static void atok_text_room(hg_atok_list *l, size_t need)
+{
+	if (need <= l->text.cap)
+		return;
+	HG_GROW(l->text.data, l->text.cap, need);
+	l->split = hg_xrealloc(l->split, l->text.cap);
+}
+
 /* Appends one token of `n` bytes at `s` (already classified) to the list;
  * `end` is the end of the readable bytes after s. */
 static inline void atok_put(hg_atok_list *l, hg_atok_kind kind, hg_pos pos,
@@ -1314,17 +1323,37 @@ static inline void atok_put(hg_atok_list *l, hg_atok_kind kind, hg_pos pos,
 	a->len = (unsigned)n;
 	a->text = NULL;
 	a->pos = pos;
-	hg_buf *b = &l->text;
-	HG_GROW(b->data, b->cap, b->len + 1 + (n > SHORT_COPY ? n : SHORT_COPY) + 1);
-	if (b->len)
-		b->data[b->len++] = ' ';
-	a->off = b->len;
-	if (n <= SHORT_COPY && (size_t)(end - s) >= SHORT_COPY)
-		memcpy(b->data + b->len, s, SHORT_COPY);	/* the rest is overwritten */
-	else
-		memcpy(b->data + b->len, s, n);
-	b->len += n;
-	b->data[b->len] = '\0';
+	size_t at = l->text.len;
+	if (l->text.cap - at < 1 + (n > SHORT_COPY ? n : SHORT_COPY) + 1)
+		atok_text_room(l, at + 1 + (n > SHORT_COPY ? n : SHORT_COPY) + 1);
+	char *joined = l->text.data, *split = l->split;
+	/* a separator before every token but the action's first, written
+	 * always (no branch) and overwritten where there is none */
+	joined[at] = ' ';
+	split[at] = '\0';
+	at += at != l->text0;
+	a->off = at - l->text0;
+	if (n <= SHORT_COPY && (size_t)(end - s) >= SHORT_COPY) {
+		memcpy(joined + at, s, SHORT_COPY);	/* the rest is overwritten */
+		memcpy(split + at, s, SHORT_COPY);
+	} else {
+		memcpy(joined + at, s, n);
+		memcpy(split + at, s, n);
+	}
+	at += n;
+	joined[at] = split[at] = '\0';
+	l->text.len = at;
+}
+
+void hg_atok_list_keep(hg_atok_list *l)
+{
+	/* an action without tokens has no NUL yet */
+	atok_text_room(l, l->text.len + 1);
+	l->text.data[l->text.len] = l->split[l->text.len] = '\0';
+	l->text.len++;
+	l->first = l->n;
+	l->text0 = l->text.len;
+	l->not_ascii = 0;
 }
 
 void hg_atok_list_push(hg_atok_list *l, const hg_token *tk, const char *file)
@@ -1545,6 +1574,7 @@ void hg_atok_list_free(hg_atok_list *l)
 {
 	free(l->v);
 	hg_buf_free(&l->text);
+	free(l->split);
 	memset(l, 0, sizeof *l);
 }
 
@@ -1553,46 +1583,37 @@ void hg_atok_list_free(hg_atok_list *l)
  * separating space turned into a NUL (a token never holds a space, so
  * these are the tokens' own texts), then the seat. */
 void hg_action_text_make(hg_action_text *t, const char *seat, size_t seat_len,
-			 hg_pos seat_pos, const hg_atok_list *l,
-			 struct hg_arena *arena)
+			 hg_pos seat_pos, const hg_atok_list *l)
 {
-	size_t tl = l->text.len, sl = seat_len;
-	size_t tokbytes = l->n * sizeof *l->v;
-	/* from an arena, the seat is one of its own already: not copied */
-	size_t size = tokbytes + 2 * (tl + 1) + (arena ? 0 : sl + 1);
-	char *block = arena ? hg_arena_alloc(arena, size) : hg_xmalloc(size);
+	size_t ntoks = l->n - l->first, tl = l->text.len - l->text0, sl = seat_len;
+	size_t tokbytes = ntoks * sizeof *l->v;
+	size_t size = tokbytes + 2 * (tl + 1) + sl + 1;
+	char *block = hg_xmalloc(size);
 	hg_atok *toks = (hg_atok *)(void *)block;
 	char *text = block + tokbytes;
 	char *strs = text + tl + 1;
 	char *seat_copy = strs + tl + 1;
 	if (tokbytes)
-		memcpy(toks, l->v, tokbytes);
-	if (tl)
-		memcpy(text, l->text.data, tl);
-	text[tl] = '\0';
-	memcpy(strs, text, tl + 1);
-	for (size_t i = 0; i < l->n; i++) {
-		if (i > 0)
-			strs[toks[i].off - 1] = '\0';
+		memcpy(toks, l->v + l->first, tokbytes);
+	if (tl) {
+		memcpy(text, l->text.data + l->text0, tl);
+		memcpy(strs, l->split + l->text0, tl);
+	}
+	text[tl] = strs[tl] = '\0';
+	for (size_t i = 0; i < ntoks; i++)
 		toks[i].text = strs + toks[i].off;
-	}
-	if (arena) {
-		seat_copy = (char *)seat;
-	} else {
-		memcpy(seat_copy, seat, sl);
-		seat_copy[sl] = '\0';
-	}
+	memcpy(seat_copy, seat, sl);
+	seat_copy[sl] = '\0';
 	memset(t, 0, sizeof *t);
 	t->block = block;
-	t->in_arena = arena != NULL;
 	t->seat = seat_copy;
 	t->seat_pos = seat_pos;
-	t->toks = l->n ? toks : NULL;
-	t->ntoks = l->n;
+	t->toks = ntoks ? toks : NULL;
+	t->ntoks = ntoks;
 	t->text = text;
 	t->len = tl;
 	t->ascii = !l->not_ascii;	/* plain-path tokens are ASCII */
-	t->pos = l->n ? toks[0].pos : seat_pos;
+	t->pos = ntoks ? toks[0].pos : seat_pos;
 }
 
 /* Cuts "seat: body" with the lexer itself, so that what it accepts is what
@@ -1645,7 +1666,7 @@ int hg_action_text_set(hg_action_text *t, const char *seat, const char *body,
 		goto done;
 	}
 	if (d->nerrors == before)
-		hg_action_text_make(t, seat, strlen(seat), seat_pos, &toks, NULL);
+		hg_action_text_make(t, seat, strlen(seat), seat_pos, &toks);
 done:
 	if (d->nerrors != before)
 		rc = -1;

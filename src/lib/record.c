@@ -19,9 +19,10 @@ hg_game_record *hg_record_new(const char *file)
 
 void hg_action_text_free(hg_action_text *t)
 {
-	if (t->block) {
-		if (!t->in_arena)
-			free(t->block);
+	if (t->in_arena) {
+		/* the record's arena frees it */
+	} else if (t->block) {
+		free(t->block);
 	} else {
 		free(t->seat);
 		for (size_t i = 0; i < t->ntoks; i++)
