@@ -1123,12 +1123,19 @@ static const hg_token *plain_emit(hg_lexer *lx, const unsigned char *t,
 				  const unsigned char *r, const unsigned char *lim,
 				  plain_pos at, hg_tk kind, int dot);
 
+static const hg_token *plain_tag_token(hg_lexer *lx, const unsigned char *t,
+				       const unsigned char *lim, plain_pos at);
+
 static const hg_token *plain_next(hg_lexer *lx)
 {
 	const unsigned char *lim = plain_limit(lx);
 	plain_pos at = { lx->line, lx->col, lx->line_bytes, lx->game_bytes };
 	const unsigned char *t = plain_blanks(lx, lx->p, lim, &at);
-	if (!t || *t >= 0x80 || !(ascii_class[*t] & C_WORD))
+	if (!t || *t >= 0x80)
+		return NULL;
+	if (*t == '[' || *t == ']' || *t == '"')
+		return plain_tag_token(lx, t, lim, at);
+	if (!(ascii_class[*t] & C_WORD))
 		return NULL;
 	hg_tk kind;
 	int dot;
@@ -1224,6 +1231,52 @@ static const hg_token *plain_emit(hg_lexer *lx, const unsigned char *t,
 	tok->text = lx->buf.data;
 	tok->len = len;
 	lx->attach = kind == HG_TK_WORD || kind == HG_TK_NUMBER;
+	return tok;
+}
+
+/* A tag pair's '[', ']' or string by the plain path: a string of
+ * printable ASCII without escapes, closed on its line.  As single() and
+ * read_string() read them, but for the characters' one look each. */
+static const hg_token *plain_tag_token(hg_lexer *lx, const unsigned char *t,
+				       const unsigned char *lim, plain_pos at)
+{
+	const unsigned char *r = t + 1, *text = t;
+	size_t len = 1;
+	hg_tk kind = *t == '[' ? HG_TK_LBRACKET : *t == ']' ? HG_TK_RBRACKET : HG_TK_STRING;
+	if (kind == HG_TK_STRING) {
+		while (r < lim && *r >= 0x20 && *r <= 0x7E && *r != '"' && *r != '\\')
+			r++;
+		if (r >= lim || *r != '"')
+			return NULL;	/* an escape, a line's end: for read_string() */
+		text = t + 1;
+		len = (size_t)(r - text);
+		r++;
+	}
+	if (!plain_fits(lx, t, r, lim, &at))
+		return NULL;
+	size_t steps = (size_t)(r - t);
+	HG_GROW(lx->buf.data, lx->buf.cap, len + 1);
+	memcpy(lx->buf.data, text, len);
+	lx->buf.data[len] = '\0';
+	lx->buf.len = len;
+	hg_token *tok = &lx->tok;
+	tok->kind = kind;
+	tok->pos.file = lx->name;
+	tok->pos.line = at.line;
+	tok->pos.col = at.col;
+	tok->off = lx->base_off + (uint64_t)(t - lx->base);
+	tok->bad = 0;
+	tok->value = 0;
+	tok->blank_line = 0;
+	unsigned on_line = at.line != lx->line ? 0 : lx->tokens_on_line;
+	tok->newline = on_line == 0;
+	plain_commit(lx, r, &at, steps, on_line + 1);
+	tok->end.file = lx->name;
+	tok->end.line = lx->line;
+	tok->end.col = lx->col;
+	tok->text = lx->buf.data;
+	tok->len = len;
+	lx->attach = 0;
 	return tok;
 }
 
