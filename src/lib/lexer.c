@@ -1434,6 +1434,14 @@ static inline const unsigned char *stop_after(const unsigned char *ref, size_t b
 	return room < (size_t)(cap - ref) ? ref + room + 1 : cap;
 }
 
+/* Room in the list for one more token of n bytes (gather_body's list,
+ * kept in its locals, given back first and taken again after). */
+static void atok_room(hg_atok_list *l, size_t n)
+{
+	HG_GROW(l->v, l->cap, l->n + 1);
+	atok_text_room(l, l->text.len + n + SHORT_COPY + 2);
+}
+
 size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 			    hg_pos *last_end)
 {
@@ -1448,10 +1456,19 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 	const unsigned char *const p0 = lx->p, *const lim = plain_limit(lx);
 	const unsigned char *const game_stop =
 		stop_after(p0, lx->game_bytes, lx->lim.game, lim);
+	const unsigned char *const end = lx->end;
+	const size_t max_token = lx->lim.token;
 	const unsigned char *q = p0, *ls = p0;
-	unsigned line = lx->line, col0 = lx->col, on_line = lx->tokens_on_line;
-	size_t lbytes0 = lx->line_bytes, gathered = 0;
+	unsigned line = lx->line, col0 = lx->col;
+	size_t lbytes0 = lx->line_bytes;
 	const unsigned char *stop = stop_after(ls, lbytes0, lx->lim.line, game_stop);
+	/* The list, in locals while tokens are put: its stores are bytes,
+	 * which may alias anything, and would have it read again after each. */
+	hg_atok *v = l->v;
+	char *joined = l->text.data, *split = l->split;
+	size_t n = l->n, cap = l->cap, len = l->text.len, tcap = l->text.cap;
+	const size_t n0 = n, text0 = l->text0;
+	size_t line_n0 = n;	/* the tokens before the current line's */
 	/* the seat prefix or move number that ends the body, if one does */
 	const unsigned char *end_t = NULL, *end_r = NULL;
 	plain_pos end_at = { 0, 0, 0, 0 };
@@ -1468,16 +1485,16 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 		} else {
 			while (t < tstop && (*t == ' ' || *t == '\t' || *t == '\r'))
 				t++;
-		}
-		if (t < tstop && *t == '\n') {
-			/* one line feed (a blank line is for lex() to see) */
-			tline++;
-			tls = ++t;
-			tcol0 = 1;
-			tlbytes0 = 1;
-			tstop = stop_after(tls, tlbytes0, lx->lim.line, game_stop);
-			while (t < tstop && (*t == ' ' || *t == '\t' || *t == '\r'))
-				t++;
+			if (t < tstop && *t == '\n') {
+				/* one line feed (a blank line is for lex() to see) */
+				tline++;
+				tls = ++t;
+				tcol0 = 1;
+				tlbytes0 = 1;
+				tstop = stop_after(tls, tlbytes0, lx->lim.line, game_stop);
+				while (t < tstop && (*t == ' ' || *t == '\t' || *t == '\r'))
+					t++;
+			}
 		}
 		if (t >= tstop)
 			break;
@@ -1509,7 +1526,8 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 			break;	/* a NUL, a byte from 0x80 up, or what lex() reads */
 		}
 		/* r becomes the current character: it must be plain too */
-		if (r >= tstop || *r == 0 || *r >= 0x80 || (size_t)(r - t) > lx->lim.token)
+		size_t tn = (size_t)(r - t);
+		if (r >= tstop || *r == 0 || *r >= 0x80 || tn > max_token)
 			break;
 		if (tline != line) {
 			line = tline;
@@ -1517,15 +1535,47 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 			col0 = tcol0;
 			lbytes0 = tlbytes0;
 			stop = tstop;
-			on_line = 0;
+			line_n0 = n;
 		}
-		hg_pos pos = { file, line, col0 + (unsigned)(t - ls) };
-		atok_put(l, kind, pos, t, (size_t)(r - t), lx->end);
-		gathered++;
-		on_line++;
+		/* the token, put as atok_put() puts one */
+		if (n == cap || tcap - len < tn + SHORT_COPY + 2) {
+			l->n = n;
+			l->text.len = len;
+			atok_room(l, tn);
+			v = l->v;
+			cap = l->cap;
+			joined = l->text.data;
+			split = l->split;
+			tcap = l->text.cap;
+		}
+		hg_atok *a = &v[n++];
+		a->kind = kind;
+		a->len = (unsigned)tn;
+		a->text = NULL;
+		a->pos.file = file;
+		a->pos.line = line;
+		a->pos.col = col0 + (unsigned)(t - ls);
+		joined[len] = ' ';
+		split[len] = '\0';
+		len += len != text0;
+		a->off = len - text0;
+		if (tn <= SHORT_COPY && (size_t)(end - t) >= SHORT_COPY) {
+			memcpy(joined + len, t, SHORT_COPY);	/* the rest is overwritten */
+			memcpy(split + len, t, SHORT_COPY);
+		} else {
+			memcpy(joined + len, t, tn);
+			memcpy(split + len, t, tn);
+		}
+		len += tn;
+		joined[len] = split[len] = '\0';
 		q = r;
 	}
+	l->n = n;
+	l->text.len = len;
+	size_t gathered = n - n0;
 	if (gathered) {
+		unsigned on_line = (unsigned)(n - line_n0) +
+				   (line == lx->line ? lx->tokens_on_line : 0);
 		plain_pos at = { line, col0 + (unsigned)(q - ls), lbytes0 + (size_t)(q - ls),
 				 lx->game_bytes + (size_t)(q - p0) };
 		plain_commit(lx, q, &at, 0, on_line);
