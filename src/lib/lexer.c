@@ -1611,14 +1611,12 @@ static int take_seat_at(hg_lexer *lx, const unsigned char *t, const unsigned cha
 	unsigned on_line = at->line != lx->line ? 0 : lx->tokens_on_line;
 	seat->text = (const char *)t;
 	seat->len = len;
-	seat->pos.file = lx->name;
-	seat->pos.line = at->line;
-	seat->pos.col = at->col;
+	seat->line = at->line;
+	seat->col = at->col;
 	plain_commit(lx, r + 1, at, len + 1, on_line + 1);
 	lx->attach = 0;
-	seat->end.file = lx->name;
-	seat->end.line = lx->line;
-	seat->end.col = lx->col;
+	seat->end_line = lx->line;
+	seat->end_col = lx->col;
 	return 1;
 }
 
@@ -1631,7 +1629,7 @@ int hg_lexer_take_seat(hg_lexer *lx, hg_plain_seat *seat)
 	return 1;
 }
 
-int hg_lexer_take_movenum(hg_lexer *lx, unsigned *number, hg_pos *pos, hg_pos *end)
+int hg_lexer_take_movenum(hg_lexer *lx, hg_plain_movenum *m)
 {
 	if (!lx->pending || !lx->ahead.dot)
 		return 0;
@@ -1645,15 +1643,13 @@ int hg_lexer_take_movenum(hg_lexer *lx, unsigned *number, hg_pos *pos, hg_pos *e
 		return 0;
 	lx->pending = 0;
 	unsigned on_line = at->line != lx->line ? 0 : lx->tokens_on_line;
-	*number = (unsigned)value;
-	pos->file = lx->name;
-	pos->line = at->line;
-	pos->col = at->col;
+	m->number = (unsigned)value;
+	m->line = at->line;
+	m->col = at->col;
 	plain_commit(lx, t + e, at, e, on_line + 1);
 	lx->attach = 0;
-	end->file = lx->name;
-	end->line = lx->line;
-	end->col = lx->col;
+	m->end_line = lx->line;
+	m->end_col = lx->col;
 	return 1;
 }
 

@@ -158,7 +158,11 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 typedef struct hg_plain_seat {
 	const char *text;
 	size_t len;
-	hg_pos pos, end;
+	/* Lines and columns, not hg_pos: copying a struct just written field
+	 * by field stalls the processor (the wide load cannot be forwarded
+	 * from the narrow stores), and these are read at once. */
+	unsigned line, col;		/* where it begins */
+	unsigned end_line, end_col;	/* where its ':' ends */
 } hg_plain_seat;
 /* Right after hg_lexer_gather_body() gathered a body that a plain seat
  * prefix ends, takes that prefix without making it a token (the next
@@ -166,9 +170,15 @@ typedef struct hg_plain_seat {
  * 0, taking nothing, when something else comes next, or a seat prefix
  * that hg_lexer_next() must read. */
 int hg_lexer_take_seat(hg_lexer *lx, hg_plain_seat *seat);
-/* The same for a plain move number (`12.`) that ended a gathered body:
- * returns 1 with its number, where it begins and where its dots end. */
-int hg_lexer_take_movenum(hg_lexer *lx, unsigned *number, hg_pos *pos, hg_pos *end);
+/* A plain move number taken so: its number, where it begins and where its
+ * dots end (as in hg_plain_seat). */
+typedef struct hg_plain_movenum {
+	unsigned number;
+	unsigned line, col;
+	unsigned end_line, end_col;
+} hg_plain_movenum;
+/* The same for a plain move number (`12.`) that ended a gathered body. */
+int hg_lexer_take_movenum(hg_lexer *lx, hg_plain_movenum *m);
 /* Takes a plain seat prefix as the next token (after a move number taken
  * so): 1, or 0 taking nothing. */
 int hg_lexer_take_next_seat(hg_lexer *lx, hg_plain_seat *seat);

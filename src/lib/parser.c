@@ -229,6 +229,21 @@ static hg_pos gpos(const hg_parser *p, hg_pos pos)
 	return pos;
 }
 
+/* A position in the record from a line and column the lexer gave. */
+static hg_pos line_col(const hg_parser *p, unsigned line, unsigned col)
+{
+	hg_pos pos = { p->g->file, line, col };
+	return pos;
+}
+
+/* p->last_end, at a line and column of the lexer's. */
+static void set_last_end(hg_parser *p, unsigned line, unsigned col)
+{
+	p->last_end.file = hg_lexer_name(p->lx);
+	p->last_end.line = line;
+	p->last_end.col = col;
+}
+
 static int is_comment(const hg_token *t)
 {
 	return t->kind == HG_TK_COMMENT || t->kind == HG_TK_LINE_COMMENT;
@@ -680,14 +695,11 @@ static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
 	int taken = 0;
 	/* a plain move number taken after the body: pushed after the action */
 	int movenum = 0;
-	unsigned number = 0;
-	hg_pos number_pos;
+	hg_plain_movenum number;
 	hg_atok_list_restart(&p->toks);
 	/* The plain tokens come from the lexer in bulk, the rest one by one. */
 	for (;;) {
-		hg_pos end;
-		if (hg_lexer_gather_body(p->lx, &p->toks, p->g->file, &end)) {
-			p->last_end = end;
+		if (hg_lexer_gather_body(p->lx, &p->toks, p->g->file, &p->last_end)) {
 			/* A plain seat prefix or move number next: this action
 			 * ends well (its body is not empty, it has no glyph,
 			 * reading what follows said nothing), so what follows is
@@ -695,16 +707,17 @@ static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
 			int ends_well = !bad && !p->stop && p->actions < limits(p)->actions;
 			if (ends_well && hg_lexer_take_seat(p->lx, next)) {
 				p->t = NULL;
-				p->last_end = next->end;
+				set_last_end(p, next->end_line, next->end_col);
 				taken = 1;
 				break;
 			}
 			if (ends_well &&
-			    hg_lexer_take_movenum(p->lx, &number, &number_pos, &p->last_end)) {
+			    hg_lexer_take_movenum(p->lx, &number)) {
 				movenum = 1;
 				p->t = NULL;
+				set_last_end(p, number.end_line, number.end_col);
 				if (hg_lexer_take_next_seat(p->lx, next)) {
-					p->last_end = next->end;
+					set_last_end(p, next->end_line, next->end_col);
 					taken = 1;
 				}
 				break;
@@ -748,7 +761,8 @@ static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
 		advance(p);
 	if (movenum) {
 		/* as parse_moves() takes a move number */
-		hg_line_push(line, HG_NODE_MOVENUM, gpos(p, number_pos))->number = number;
+		hg_line_push(line, HG_NODE_MOVENUM, line_col(p, number.line, number.col))->number =
+			number.number;
 		p->after_glyph = 0;
 		if (!taken) {
 			p->t = hg_lexer_next(p->lx);
@@ -769,7 +783,7 @@ static void parse_action(hg_parser *p, hg_line *line)
 	hg_plain_seat next;
 	int bad = p->t->bad;
 	while (parse_body(p, line, seat_pos, bad, &next)) {
-		seat_pos = gpos(p, next.pos);
+		seat_pos = line_col(p, next.line, next.col);
 		set_seat(p, next.text, next.len);
 		bad = 0;
 	}
