@@ -9,6 +9,14 @@
 
 #define HG_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
+/* For a small function on a hot path that the compiler would otherwise
+ * call rather than inline. */
+#if defined(__GNUC__)
+#define HG_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define HG_ALWAYS_INLINE
+#endif
+
 /* Grows *v (of *cap elements of `size` bytes) so that it holds `need`. */
 void hg_grow(void **v, size_t *cap, size_t need, size_t size);
 /* The same, the test for room kept inline (it is made for every element

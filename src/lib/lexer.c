@@ -1046,8 +1046,8 @@ static inline unsigned word_stops16(const unsigned char *p, unsigned *nondigit)
 /* The end of the run of ASCII word characters from q (q itself is one),
  * and its kind: HG_TK_NUMBER for digits only, else HG_TK_WORD.  *dot is set
  * when the run is digits then a '.' (maybe a move number). */
-static inline const unsigned char *plain_word(const unsigned char *q, const unsigned char *lim,
-					      hg_tk *kind, int *dot)
+static inline HG_ALWAYS_INLINE const unsigned char *
+plain_word(const unsigned char *q, const unsigned char *lim, hg_tk *kind, int *dot)
 {
 #ifdef __SSE2__
 	if (lim - q > 16) {
@@ -1123,12 +1123,19 @@ static const hg_token *plain_emit(hg_lexer *lx, const unsigned char *t,
 				  const unsigned char *r, const unsigned char *lim,
 				  plain_pos at, hg_tk kind, int dot);
 
+static const hg_token *plain_tag_token(hg_lexer *lx, const unsigned char *t,
+				       const unsigned char *lim, plain_pos at);
+
 static const hg_token *plain_next(hg_lexer *lx)
 {
 	const unsigned char *lim = plain_limit(lx);
 	plain_pos at = { lx->line, lx->col, lx->line_bytes, lx->game_bytes };
 	const unsigned char *t = plain_blanks(lx, lx->p, lim, &at);
-	if (!t || *t >= 0x80 || !(ascii_class[*t] & C_WORD))
+	if (!t || *t >= 0x80)
+		return NULL;
+	if (*t == '[' || *t == ']' || *t == '"')
+		return plain_tag_token(lx, t, lim, at);
+	if (!(ascii_class[*t] & C_WORD))
 		return NULL;
 	hg_tk kind;
 	int dot;
@@ -1227,6 +1234,52 @@ static const hg_token *plain_emit(hg_lexer *lx, const unsigned char *t,
 	return tok;
 }
 
+/* A tag pair's '[', ']' or string by the plain path: a string of
+ * printable ASCII without escapes, closed on its line.  As single() and
+ * read_string() read them, but for the characters' one look each. */
+static const hg_token *plain_tag_token(hg_lexer *lx, const unsigned char *t,
+				       const unsigned char *lim, plain_pos at)
+{
+	const unsigned char *r = t + 1, *text = t;
+	size_t len = 1;
+	hg_tk kind = *t == '[' ? HG_TK_LBRACKET : *t == ']' ? HG_TK_RBRACKET : HG_TK_STRING;
+	if (kind == HG_TK_STRING) {
+		while (r < lim && *r >= 0x20 && *r <= 0x7E && *r != '"' && *r != '\\')
+			r++;
+		if (r >= lim || *r != '"')
+			return NULL;	/* an escape, a line's end: for read_string() */
+		text = t + 1;
+		len = (size_t)(r - text);
+		r++;
+	}
+	if (!plain_fits(lx, t, r, lim, &at))
+		return NULL;
+	size_t steps = (size_t)(r - t);
+	HG_GROW(lx->buf.data, lx->buf.cap, len + 1);
+	memcpy(lx->buf.data, text, len);
+	lx->buf.data[len] = '\0';
+	lx->buf.len = len;
+	hg_token *tok = &lx->tok;
+	tok->kind = kind;
+	tok->pos.file = lx->name;
+	tok->pos.line = at.line;
+	tok->pos.col = at.col;
+	tok->off = lx->base_off + (uint64_t)(t - lx->base);
+	tok->bad = 0;
+	tok->value = 0;
+	tok->blank_line = 0;
+	unsigned on_line = at.line != lx->line ? 0 : lx->tokens_on_line;
+	tok->newline = on_line == 0;
+	plain_commit(lx, r, &at, steps, on_line + 1);
+	tok->end.file = lx->name;
+	tok->end.line = lx->line;
+	tok->end.col = lx->col;
+	tok->text = lx->buf.data;
+	tok->len = len;
+	lx->attach = 0;
+	return tok;
+}
+
 const hg_token *hg_lexer_next(hg_lexer *lx)
 {
 	if (!lx->started)
@@ -1303,6 +1356,15 @@ const char *hg_tk_name(hg_tk kind)
  * Action bodies cut out of their context
  * ------------------------------------------------------------------------ */
 
+/* Room for `need` bytes in the list's twin texts. */
+static void atok_text_room(hg_atok_list *l, size_t need)
+{
+	if (need <= l->text.cap)
+		return;
+	HG_GROW(l->text.data, l->text.cap, need);
+	l->split = hg_xrealloc(l->split, l->text.cap);
+}
+
 /* Appends one token of `n` bytes at `s` (already classified) to the list;
  * `end` is the end of the readable bytes after s. */
 static inline void atok_put(hg_atok_list *l, hg_atok_kind kind, hg_pos pos,
@@ -1314,17 +1376,37 @@ static inline void atok_put(hg_atok_list *l, hg_atok_kind kind, hg_pos pos,
 	a->len = (unsigned)n;
 	a->text = NULL;
 	a->pos = pos;
-	hg_buf *b = &l->text;
-	HG_GROW(b->data, b->cap, b->len + 1 + (n > SHORT_COPY ? n : SHORT_COPY) + 1);
-	if (b->len)
-		b->data[b->len++] = ' ';
-	a->off = b->len;
-	if (n <= SHORT_COPY && (size_t)(end - s) >= SHORT_COPY)
-		memcpy(b->data + b->len, s, SHORT_COPY);	/* the rest is overwritten */
-	else
-		memcpy(b->data + b->len, s, n);
-	b->len += n;
-	b->data[b->len] = '\0';
+	size_t at = l->text.len;
+	if (l->text.cap - at < 1 + (n > SHORT_COPY ? n : SHORT_COPY) + 1)
+		atok_text_room(l, at + 1 + (n > SHORT_COPY ? n : SHORT_COPY) + 1);
+	char *joined = l->text.data, *split = l->split;
+	/* a separator before every token but the action's first, written
+	 * always (no branch) and overwritten where there is none */
+	joined[at] = ' ';
+	split[at] = '\0';
+	at += at != l->text0;
+	a->off = at - l->text0;
+	if (n <= SHORT_COPY && (size_t)(end - s) >= SHORT_COPY) {
+		memcpy(joined + at, s, SHORT_COPY);	/* the rest is overwritten */
+		memcpy(split + at, s, SHORT_COPY);
+	} else {
+		memcpy(joined + at, s, n);
+		memcpy(split + at, s, n);
+	}
+	at += n;
+	joined[at] = split[at] = '\0';
+	l->text.len = at;
+}
+
+void hg_atok_list_keep(hg_atok_list *l)
+{
+	/* an action without tokens has no NUL yet */
+	atok_text_room(l, l->text.len + 1);
+	l->text.data[l->text.len] = l->split[l->text.len] = '\0';
+	l->text.len++;
+	l->first = l->n;
+	l->text0 = l->text.len;
+	l->not_ascii = 0;
 }
 
 void hg_atok_list_push(hg_atok_list *l, const hg_token *tk, const char *file)
@@ -1352,6 +1434,14 @@ static inline const unsigned char *stop_after(const unsigned char *ref, size_t b
 	return room < (size_t)(cap - ref) ? ref + room + 1 : cap;
 }
 
+/* Room in the list for one more token of n bytes (gather_body's list,
+ * kept in its locals, given back first and taken again after). */
+static void atok_room(hg_atok_list *l, size_t n)
+{
+	HG_GROW(l->v, l->cap, l->n + 1);
+	atok_text_room(l, l->text.len + n + SHORT_COPY + 2);
+}
+
 size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 			    hg_pos *last_end)
 {
@@ -1366,10 +1456,19 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 	const unsigned char *const p0 = lx->p, *const lim = plain_limit(lx);
 	const unsigned char *const game_stop =
 		stop_after(p0, lx->game_bytes, lx->lim.game, lim);
+	const unsigned char *const end = lx->end;
+	const size_t max_token = lx->lim.token;
 	const unsigned char *q = p0, *ls = p0;
-	unsigned line = lx->line, col0 = lx->col, on_line = lx->tokens_on_line;
-	size_t lbytes0 = lx->line_bytes, gathered = 0;
+	unsigned line = lx->line, col0 = lx->col;
+	size_t lbytes0 = lx->line_bytes;
 	const unsigned char *stop = stop_after(ls, lbytes0, lx->lim.line, game_stop);
+	/* The list, in locals while tokens are put: its stores are bytes,
+	 * which may alias anything, and would have it read again after each. */
+	hg_atok *v = l->v;
+	char *joined = l->text.data, *split = l->split;
+	size_t n = l->n, cap = l->cap, len = l->text.len, tcap = l->text.cap;
+	const size_t n0 = n, text0 = l->text0;
+	size_t line_n0 = n;	/* the tokens before the current line's */
 	/* the seat prefix or move number that ends the body, if one does */
 	const unsigned char *end_t = NULL, *end_r = NULL;
 	plain_pos end_at = { 0, 0, 0, 0 };
@@ -1386,16 +1485,16 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 		} else {
 			while (t < tstop && (*t == ' ' || *t == '\t' || *t == '\r'))
 				t++;
-		}
-		if (t < tstop && *t == '\n') {
-			/* one line feed (a blank line is for lex() to see) */
-			tline++;
-			tls = ++t;
-			tcol0 = 1;
-			tlbytes0 = 1;
-			tstop = stop_after(tls, tlbytes0, lx->lim.line, game_stop);
-			while (t < tstop && (*t == ' ' || *t == '\t' || *t == '\r'))
-				t++;
+			if (t < tstop && *t == '\n') {
+				/* one line feed (a blank line is for lex() to see) */
+				tline++;
+				tls = ++t;
+				tcol0 = 1;
+				tlbytes0 = 1;
+				tstop = stop_after(tls, tlbytes0, lx->lim.line, game_stop);
+				while (t < tstop && (*t == ' ' || *t == '\t' || *t == '\r'))
+					t++;
+			}
 		}
 		if (t >= tstop)
 			break;
@@ -1427,7 +1526,8 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 			break;	/* a NUL, a byte from 0x80 up, or what lex() reads */
 		}
 		/* r becomes the current character: it must be plain too */
-		if (r >= tstop || *r == 0 || *r >= 0x80 || (size_t)(r - t) > lx->lim.token)
+		size_t tn = (size_t)(r - t);
+		if (r >= tstop || *r == 0 || *r >= 0x80 || tn > max_token)
 			break;
 		if (tline != line) {
 			line = tline;
@@ -1435,15 +1535,47 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 			col0 = tcol0;
 			lbytes0 = tlbytes0;
 			stop = tstop;
-			on_line = 0;
+			line_n0 = n;
 		}
-		hg_pos pos = { file, line, col0 + (unsigned)(t - ls) };
-		atok_put(l, kind, pos, t, (size_t)(r - t), lx->end);
-		gathered++;
-		on_line++;
+		/* the token, put as atok_put() puts one */
+		if (n == cap || tcap - len < tn + SHORT_COPY + 2) {
+			l->n = n;
+			l->text.len = len;
+			atok_room(l, tn);
+			v = l->v;
+			cap = l->cap;
+			joined = l->text.data;
+			split = l->split;
+			tcap = l->text.cap;
+		}
+		hg_atok *a = &v[n++];
+		a->kind = kind;
+		a->len = (unsigned)tn;
+		a->text = NULL;
+		a->pos.file = file;
+		a->pos.line = line;
+		a->pos.col = col0 + (unsigned)(t - ls);
+		joined[len] = ' ';
+		split[len] = '\0';
+		len += len != text0;
+		a->off = len - text0;
+		if (tn <= SHORT_COPY && (size_t)(end - t) >= SHORT_COPY) {
+			memcpy(joined + len, t, SHORT_COPY);	/* the rest is overwritten */
+			memcpy(split + len, t, SHORT_COPY);
+		} else {
+			memcpy(joined + len, t, tn);
+			memcpy(split + len, t, tn);
+		}
+		len += tn;
+		joined[len] = split[len] = '\0';
 		q = r;
 	}
+	l->n = n;
+	l->text.len = len;
+	size_t gathered = n - n0;
 	if (gathered) {
+		unsigned on_line = (unsigned)(n - line_n0) +
+				   (line == lx->line ? lx->tokens_on_line : 0);
 		plain_pos at = { line, col0 + (unsigned)(q - ls), lbytes0 + (size_t)(q - ls),
 				 lx->game_bytes + (size_t)(q - p0) };
 		plain_commit(lx, q, &at, 0, on_line);
@@ -1479,14 +1611,12 @@ static int take_seat_at(hg_lexer *lx, const unsigned char *t, const unsigned cha
 	unsigned on_line = at->line != lx->line ? 0 : lx->tokens_on_line;
 	seat->text = (const char *)t;
 	seat->len = len;
-	seat->pos.file = lx->name;
-	seat->pos.line = at->line;
-	seat->pos.col = at->col;
+	seat->line = at->line;
+	seat->col = at->col;
 	plain_commit(lx, r + 1, at, len + 1, on_line + 1);
 	lx->attach = 0;
-	seat->end.file = lx->name;
-	seat->end.line = lx->line;
-	seat->end.col = lx->col;
+	seat->end_line = lx->line;
+	seat->end_col = lx->col;
 	return 1;
 }
 
@@ -1499,7 +1629,7 @@ int hg_lexer_take_seat(hg_lexer *lx, hg_plain_seat *seat)
 	return 1;
 }
 
-int hg_lexer_take_movenum(hg_lexer *lx, unsigned *number, hg_pos *pos, hg_pos *end)
+int hg_lexer_take_movenum(hg_lexer *lx, hg_plain_movenum *m)
 {
 	if (!lx->pending || !lx->ahead.dot)
 		return 0;
@@ -1513,15 +1643,13 @@ int hg_lexer_take_movenum(hg_lexer *lx, unsigned *number, hg_pos *pos, hg_pos *e
 		return 0;
 	lx->pending = 0;
 	unsigned on_line = at->line != lx->line ? 0 : lx->tokens_on_line;
-	*number = (unsigned)value;
-	pos->file = lx->name;
-	pos->line = at->line;
-	pos->col = at->col;
+	m->number = (unsigned)value;
+	m->line = at->line;
+	m->col = at->col;
 	plain_commit(lx, t + e, at, e, on_line + 1);
 	lx->attach = 0;
-	end->file = lx->name;
-	end->line = lx->line;
-	end->col = lx->col;
+	m->end_line = lx->line;
+	m->end_col = lx->col;
 	return 1;
 }
 
@@ -1545,6 +1673,7 @@ void hg_atok_list_free(hg_atok_list *l)
 {
 	free(l->v);
 	hg_buf_free(&l->text);
+	free(l->split);
 	memset(l, 0, sizeof *l);
 }
 
@@ -1553,46 +1682,37 @@ void hg_atok_list_free(hg_atok_list *l)
  * separating space turned into a NUL (a token never holds a space, so
  * these are the tokens' own texts), then the seat. */
 void hg_action_text_make(hg_action_text *t, const char *seat, size_t seat_len,
-			 hg_pos seat_pos, const hg_atok_list *l,
-			 struct hg_arena *arena)
+			 hg_pos seat_pos, const hg_atok_list *l)
 {
-	size_t tl = l->text.len, sl = seat_len;
-	size_t tokbytes = l->n * sizeof *l->v;
-	/* from an arena, the seat is one of its own already: not copied */
-	size_t size = tokbytes + 2 * (tl + 1) + (arena ? 0 : sl + 1);
-	char *block = arena ? hg_arena_alloc(arena, size) : hg_xmalloc(size);
+	size_t ntoks = l->n - l->first, tl = l->text.len - l->text0, sl = seat_len;
+	size_t tokbytes = ntoks * sizeof *l->v;
+	size_t size = tokbytes + 2 * (tl + 1) + sl + 1;
+	char *block = hg_xmalloc(size);
 	hg_atok *toks = (hg_atok *)(void *)block;
 	char *text = block + tokbytes;
 	char *strs = text + tl + 1;
 	char *seat_copy = strs + tl + 1;
 	if (tokbytes)
-		memcpy(toks, l->v, tokbytes);
-	if (tl)
-		memcpy(text, l->text.data, tl);
-	text[tl] = '\0';
-	memcpy(strs, text, tl + 1);
-	for (size_t i = 0; i < l->n; i++) {
-		if (i > 0)
-			strs[toks[i].off - 1] = '\0';
+		memcpy(toks, l->v + l->first, tokbytes);
+	if (tl) {
+		memcpy(text, l->text.data + l->text0, tl);
+		memcpy(strs, l->split + l->text0, tl);
+	}
+	text[tl] = strs[tl] = '\0';
+	for (size_t i = 0; i < ntoks; i++)
 		toks[i].text = strs + toks[i].off;
-	}
-	if (arena) {
-		seat_copy = (char *)seat;
-	} else {
-		memcpy(seat_copy, seat, sl);
-		seat_copy[sl] = '\0';
-	}
+	memcpy(seat_copy, seat, sl);
+	seat_copy[sl] = '\0';
 	memset(t, 0, sizeof *t);
 	t->block = block;
-	t->in_arena = arena != NULL;
 	t->seat = seat_copy;
 	t->seat_pos = seat_pos;
-	t->toks = l->n ? toks : NULL;
-	t->ntoks = l->n;
+	t->toks = ntoks ? toks : NULL;
+	t->ntoks = ntoks;
 	t->text = text;
 	t->len = tl;
 	t->ascii = !l->not_ascii;	/* plain-path tokens are ASCII */
-	t->pos = l->n ? toks[0].pos : seat_pos;
+	t->pos = ntoks ? toks[0].pos : seat_pos;
 }
 
 /* Cuts "seat: body" with the lexer itself, so that what it accepts is what
@@ -1645,7 +1765,7 @@ int hg_action_text_set(hg_action_text *t, const char *seat, const char *body,
 		goto done;
 	}
 	if (d->nerrors == before)
-		hg_action_text_make(t, seat, strlen(seat), seat_pos, &toks, NULL);
+		hg_action_text_make(t, seat, strlen(seat), seat_pos, &toks);
 done:
 	if (d->nerrors != before)
 		rc = -1;

@@ -123,14 +123,21 @@ static inline int hg_lexer_is_body(hg_tk kind)
 	       kind == HG_TK_HIDDEN;
 }
 
-/* An action's body tokens as they are gathered: their kinds, positions and
- * offsets, and their text joined by single spaces (the tokens' own texts
- * are set when the action is made). */
+/* The body tokens of actions as they are gathered, one action after
+ * another: their kinds, positions and offsets in v, and their texts in two
+ * twin buffers of the same length.  In `text` an action's tokens are joined
+ * by single spaces; in `split`, at the same offsets, each token ends in a
+ * NUL.  Both end each action with a NUL.  v[first..n) and the bytes from
+ * text0 are the action being gathered; what comes before, the actions
+ * kept.  The tokens' own text pointers are set when an action is made. */
 typedef struct hg_atok_list {
 	hg_atok *v;
 	size_t n, cap;
 	hg_buf text;
-	int not_ascii;		/* a token has a byte above 0x7f */
+	char *split;		/* text's twin: text.cap bytes */
+	size_t first;		/* the action being gathered: v[first..n), */
+	size_t text0;		/* and its texts from this offset on */
+	int not_ascii;		/* one of its tokens has a byte above 0x7f */
 } hg_atok_list;
 
 /* Appends a body token; its position is re-pointed at `file` (the record's
@@ -151,7 +158,11 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 typedef struct hg_plain_seat {
 	const char *text;
 	size_t len;
-	hg_pos pos, end;
+	/* Lines and columns, not hg_pos: copying a struct just written field
+	 * by field stalls the processor (the wide load cannot be forwarded
+	 * from the narrow stores), and these are read at once. */
+	unsigned line, col;		/* where it begins */
+	unsigned end_line, end_col;	/* where its ':' ends */
 } hg_plain_seat;
 /* Right after hg_lexer_gather_body() gathered a body that a plain seat
  * prefix ends, takes that prefix without making it a token (the next
@@ -159,31 +170,43 @@ typedef struct hg_plain_seat {
  * 0, taking nothing, when something else comes next, or a seat prefix
  * that hg_lexer_next() must read. */
 int hg_lexer_take_seat(hg_lexer *lx, hg_plain_seat *seat);
-/* The same for a plain move number (`12.`) that ended a gathered body:
- * returns 1 with its number, where it begins and where its dots end. */
-int hg_lexer_take_movenum(hg_lexer *lx, unsigned *number, hg_pos *pos, hg_pos *end);
+/* A plain move number taken so: its number, where it begins and where its
+ * dots end (as in hg_plain_seat). */
+typedef struct hg_plain_movenum {
+	unsigned number;
+	unsigned line, col;
+	unsigned end_line, end_col;
+} hg_plain_movenum;
+/* The same for a plain move number (`12.`) that ended a gathered body. */
+int hg_lexer_take_movenum(hg_lexer *lx, hg_plain_movenum *m);
 /* Takes a plain seat prefix as the next token (after a move number taken
  * so): 1, or 0 taking nothing. */
 int hg_lexer_take_next_seat(hg_lexer *lx, hg_plain_seat *seat);
-/* Empties the list for the next action (its room is kept). */
+/* Empties the list, kept actions and all (its room is kept). */
 static inline void hg_atok_list_clear(hg_atok_list *l)
 {
-	l->n = 0;
+	l->n = l->first = 0;
+	l->text.len = l->text0 = 0;
 	l->not_ascii = 0;
-	l->text.len = 0;
-	if (l->text.data)
-		l->text.data[0] = '\0';
 }
+/* Starts the next action, dropping what was gathered since the last
+ * hg_atok_list_keep(). */
+static inline void hg_atok_list_restart(hg_atok_list *l)
+{
+	l->n = l->first;
+	l->text.len = l->text0;
+	l->not_ascii = 0;
+}
+/* Keeps the action gathered: it ends (its NUL) at text.len, and the next
+ * begins after it. */
+void hg_atok_list_keep(hg_atok_list *l);
 void hg_atok_list_free(hg_atok_list *l);
-/* Makes *t from the seat and the gathered tokens in one block (t->block),
- * from `arena` or, when it is NULL, from malloc: the token array, the
- * joined text, each token's text and (without an arena) the seat; from
- * an arena, the seat must be a string of that arena (or live as long),
- * shared by the actions that have it.  t->pos is the first token's
- * position (the seat's when there is none). */
+/* Makes *t from the seat and the action being gathered in one block
+ * (t->block) from malloc: the token array, the joined text, each token's
+ * text and the seat.  t->pos is the first token's position (the seat's
+ * when there is none). */
 void hg_action_text_make(hg_action_text *t, const char *seat, size_t seat_len,
-			 hg_pos seat_pos, const hg_atok_list *l,
-			 struct hg_arena *arena);
+			 hg_pos seat_pos, const hg_atok_list *l);
 
 /* The parser's limits (the lexer's included); for tests. */
 void hg_parser_set_limits(hg_parser *p, const hg_limits *l);

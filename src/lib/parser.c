@@ -45,7 +45,16 @@ struct hg_parser {
 	const char *seat;	/* the last action's seat, kept once in the record's
 				   arena for all its actions (and for a note) */
 	size_t seat_len;
-	hg_atok_list scratch;	/* an action's tokens being gathered */
+	/* The game's actions' tokens, gathered one action after another and
+	 * made into the record when the game ends (actions_make): until then
+	 * the list may move, so the actions only say where theirs begin. */
+	hg_atok_list toks;
+	struct action_at {
+		hg_line *line;	/* the action is line->nodes[index] */
+		size_t index;
+		size_t first, text0;	/* where its tokens and texts begin in toks */
+	} *made;
+	size_t nmade, capmade;
 	size_t moves_hint;	/* elements of the longest main line so far */
 };
 
@@ -119,6 +128,8 @@ static void clear_game_state(hg_parser *p)
 	p->after_glyph = 0;
 	p->seat = NULL;
 	p->seat_len = 0;
+	hg_atok_list_clear(&p->toks);
+	p->nmade = 0;
 }
 
 void hg_parser_close(hg_parser *p)
@@ -129,7 +140,8 @@ void hg_parser_close(hg_parser *p)
 	hg_line_free(&p->pending);
 	hg_diags_free(&p->held);
 	hg_diags_free(&p->sink);
-	hg_atok_list_free(&p->scratch);
+	hg_atok_list_free(&p->toks);
+	free(p->made);
 	free(p->open);
 	hg_lexer_close(p->lx);
 	free(p);
@@ -215,6 +227,21 @@ static hg_pos gpos(const hg_parser *p, hg_pos pos)
 {
 	pos.file = p->g->file;
 	return pos;
+}
+
+/* A position in the record from a line and column the lexer gave. */
+static hg_pos line_col(const hg_parser *p, unsigned line, unsigned col)
+{
+	hg_pos pos = { p->g->file, line, col };
+	return pos;
+}
+
+/* p->last_end, at a line and column of the lexer's. */
+static void set_last_end(hg_parser *p, unsigned line, unsigned col)
+{
+	p->last_end.file = hg_lexer_name(p->lx);
+	p->last_end.line = line;
+	p->last_end.col = col;
 }
 
 static int is_comment(const hg_token *t)
@@ -597,9 +624,68 @@ static void set_seat(hg_parser *p, const char *text, size_t len)
 	}
 }
 
+/* Makes node n of `line` the action just gathered, of the current seat
+ * (at seat_pos).  Its tokens and texts are set by actions_make(). */
+static void action_gathered(hg_parser *p, hg_line *line, hg_node *n, hg_pos seat_pos)
+{
+	hg_atok_list *l = &p->toks;
+	hg_action_text *t = &n->action;
+	t->seat = (char *)p->seat;
+	t->seat_pos = seat_pos;
+	t->ntoks = l->n - l->first;
+	t->len = l->text.len - l->text0;
+	t->ascii = !l->not_ascii;	/* plain-path tokens are ASCII */
+	t->pos = t->ntoks ? l->v[l->first].pos : seat_pos;
+	t->in_arena = 1;
+	HG_GROW(p->made, p->capmade, p->nmade + 1);
+	struct action_at *a = &p->made[p->nmade++];
+	a->line = line;
+	a->index = (size_t)(n - line->nodes);
+	a->first = l->first;
+	a->text0 = l->text0;
+	hg_atok_list_keep(l);
+}
+
+/* Token lists longer than this are not kept for the next game. */
+#define TOKS_KEPT_MAX (1u << 16)
+
+/* Gives the game's actions their tokens and texts: the gathered ones,
+ * copied once into the record's arena. */
+static void actions_make(hg_parser *p, hg_game_record *g)
+{
+	hg_atok_list *l = &p->toks;
+	if (p->nmade) {
+		/* what was kept: an action dropped at the end is not */
+		size_t tokbytes = l->first * sizeof *l->v, bytes = l->text0;
+		if (!g->arena)
+			g->arena = hg_arena_new();
+		char *block = hg_arena_alloc(g->arena, tokbytes + 2 * bytes);
+		hg_atok *toks = (hg_atok *)(void *)block;
+		char *joined = block + tokbytes, *split = joined + bytes;
+		if (tokbytes)
+			memcpy(toks, l->v, tokbytes);
+		memcpy(joined, l->text.data, bytes);
+		memcpy(split, l->split, bytes);
+		for (size_t i = 0; i < p->nmade; i++) {
+			const struct action_at *a = &p->made[i];
+			hg_action_text *t = &a->line->nodes[a->index].action;
+			t->block = block;
+			t->text = joined + a->text0;
+			t->toks = t->ntoks ? toks + a->first : NULL;
+			for (size_t k = 0; k < t->ntoks; k++)
+				t->toks[k].text = split + a->text0 + t->toks[k].off;
+		}
+	}
+	p->nmade = 0;
+	if (l->cap > TOKS_KEPT_MAX)
+		hg_atok_list_free(l);
+	else
+		hg_atok_list_clear(l);
+}
+
 /* The body of an action whose seat prefix (at seat_pos) is read, and its
- * glyph.  The body is gathered in reusable scratch space and made once, in
- * one allocation, into the record.  Returns 1 when the lexer took the
+ * glyph.  The body is gathered into the game's token list, and the
+ * tokens are made into the record when the game ends.  Returns 1 when the lexer took the
  * plain seat prefix that comes next (*next; p->t is NULL until the next
  * body is read), so the next action's body follows at once. */
 static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
@@ -609,14 +695,11 @@ static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
 	int taken = 0;
 	/* a plain move number taken after the body: pushed after the action */
 	int movenum = 0;
-	unsigned number = 0;
-	hg_pos number_pos;
-	hg_atok_list_clear(&p->scratch);
+	hg_plain_movenum number;
+	hg_atok_list_restart(&p->toks);
 	/* The plain tokens come from the lexer in bulk, the rest one by one. */
 	for (;;) {
-		hg_pos end;
-		if (hg_lexer_gather_body(p->lx, &p->scratch, p->g->file, &end)) {
-			p->last_end = end;
+		if (hg_lexer_gather_body(p->lx, &p->toks, p->g->file, &p->last_end)) {
 			/* A plain seat prefix or move number next: this action
 			 * ends well (its body is not empty, it has no glyph,
 			 * reading what follows said nothing), so what follows is
@@ -624,16 +707,17 @@ static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
 			int ends_well = !bad && !p->stop && p->actions < limits(p)->actions;
 			if (ends_well && hg_lexer_take_seat(p->lx, next)) {
 				p->t = NULL;
-				p->last_end = next->end;
+				set_last_end(p, next->end_line, next->end_col);
 				taken = 1;
 				break;
 			}
 			if (ends_well &&
-			    hg_lexer_take_movenum(p->lx, &number, &number_pos, &p->last_end)) {
+			    hg_lexer_take_movenum(p->lx, &number)) {
 				movenum = 1;
 				p->t = NULL;
+				set_last_end(p, number.end_line, number.end_col);
 				if (hg_lexer_take_next_seat(p->lx, next)) {
-					p->last_end = next->end;
+					set_last_end(p, next->end_line, next->end_col);
 					taken = 1;
 				}
 				break;
@@ -647,7 +731,7 @@ static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
 		if (p->stop || !hg_lexer_is_body(p->t->kind))
 			break;
 		bad |= p->t->bad;
-		hg_atok_list_push(&p->scratch, p->t, p->g->file);
+		hg_atok_list_push(&p->toks, p->t, p->g->file);
 	}
 	const char *glyph = NULL;
 	if (p->t && !p->stop && p->t->kind == HG_TK_GLYPH) {
@@ -655,7 +739,7 @@ static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
 		glyph = p->t->text;	/* valid until the next advance() */
 	}
 	p->after_glyph = glyph != NULL;
-	if (p->scratch.n == 0 && !bad && !p->stop) {
+	if (p->toks.n == p->toks.first && !bad && !p->stop) {
 		hg_diag *dg = error(p, seat_pos, "hgn.empty-action",
 				    "the action of '%s' has no body", seat);
 		if (dg)
@@ -670,15 +754,15 @@ static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
 	}
 	if (!bad && !p->stop) {
 		hg_node *n = hg_line_push(line, HG_NODE_ACTION, seat_pos);
-		hg_action_text_make(&n->action, seat, p->seat_len, seat_pos, &p->scratch,
-				    p->g->arena);
+		action_gathered(p, line, n, seat_pos);
 		n->glyph = glyph ? hg_xstrdup(glyph) : NULL;
 	}
 	if (glyph)
 		advance(p);
 	if (movenum) {
 		/* as parse_moves() takes a move number */
-		hg_line_push(line, HG_NODE_MOVENUM, gpos(p, number_pos))->number = number;
+		hg_line_push(line, HG_NODE_MOVENUM, line_col(p, number.line, number.col))->number =
+			number.number;
 		p->after_glyph = 0;
 		if (!taken) {
 			p->t = hg_lexer_next(p->lx);
@@ -699,7 +783,7 @@ static void parse_action(hg_parser *p, hg_line *line)
 	hg_plain_seat next;
 	int bad = p->t->bad;
 	while (parse_body(p, line, seat_pos, bad, &next)) {
-		seat_pos = gpos(p, next.pos);
+		seat_pos = line_col(p, next.line, next.col);
 		set_seat(p, next.text, next.len);
 		bad = 0;
 	}
@@ -1042,6 +1126,7 @@ int hg_parser_next(hg_parser *p, hg_game_record **out, hg_diags *d)
 	if (p->stop || hg_lexer_game_abandoned(p->lx))
 		p->stop = 1;
 	parse_game(p);
+	actions_make(p, g);
 	p->g = NULL;
 	hg_lexer_set_diags(p->lx, &p->held);
 

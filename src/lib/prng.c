@@ -3,51 +3,73 @@
  * change to it changes every seeded record, so it never changes. */
 #include "config.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 #include <sodium.h>
 
 #include "internal.h"
 
+/* sodium_init() takes a lock each time: called once, not per stream.
+ * A race only calls it twice, which it allows. */
+static void sodium_ready(void)
+{
+	static atomic_int ready;
+	if (!atomic_load_explicit(&ready, memory_order_acquire)) {
+		if (sodium_init() < 0) {
+			/* libsodium only fails here without a usable system
+			 * RNG, which the deterministic stream never needs. */
+		}
+		atomic_store_explicit(&ready, 1, memory_order_release);
+	}
+}
+
 void hg_prng_seed(hg_prng *r, const char *seed)
 {
-	if (sodium_init() < 0) {
-		/* libsodium only fails here without a usable system RNG, which
-		 * the deterministic stream never needs. */
-	}
+	sodium_ready();
 	crypto_generichash(r->key, sizeof r->key, (const unsigned char *)seed,
 			   strlen(seed), NULL, 0);
 	r->block = 0;
 	r->used = sizeof r->stream;
 }
 
-uint32_t hg_prng_u32(hg_prng *r)
+/* The stream's next block. */
+static void next_block(hg_prng *r)
 {
-	if (r->used + 4 > sizeof r->stream) {
-		static const unsigned char zeros[64];
-		static const unsigned char nonce[crypto_stream_chacha20_ietf_NONCEBYTES];
-		crypto_stream_chacha20_ietf_xor_ic(r->stream, zeros, sizeof r->stream,
-						   nonce, r->block, r->key);
-		r->block++;
-		r->used = 0;
-	}
+	static const unsigned char zeros[64];
+	static const unsigned char nonce[crypto_stream_chacha20_ietf_NONCEBYTES];
+	crypto_stream_chacha20_ietf_xor_ic(r->stream, zeros, sizeof r->stream, nonce, r->block,
+					   r->key);
+	r->block++;
+	r->used = 0;
+}
+
+static inline uint32_t next_u32(hg_prng *r)
+{
+	if (r->used + 4 > sizeof r->stream)
+		next_block(r);
 	const unsigned char *p = r->stream + r->used;
 	r->used += 4;
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
 	       (uint32_t)p[3] << 24;
 }
 
+uint32_t hg_prng_u32(hg_prng *r)
+{
+	return next_u32(r);
+}
+
 uint32_t hg_prng_below(hg_prng *r, uint32_t n)
 {
 	if (n <= 1)
 		return 0;
-	/* 2^32 mod n, computed in 32 bits: (2^32 - n) mod n. */
-	uint32_t rem = (uint32_t)(0u - n) % n;
-	uint64_t limit = (uint64_t)1 << 32;
-	limit -= rem;
 	for (;;) {
-		uint32_t w = hg_prng_u32(r);
-		if ((uint64_t)w < limit)
+		uint32_t w = next_u32(r);
+		/* Accepted when w < 2^32 - (2^32 mod n).  As 2^32 mod n < n,
+		 * every w below 2^32 - n is, and only the few above need the
+		 * division: 2^32 mod n, computed in 32 bits, is
+		 * (2^32 - n) mod n. */
+		if (w < 0u - n || (uint64_t)w < ((uint64_t)1 << 32) - (0u - n) % n)
 			return w % n;
 	}
 }
@@ -65,6 +87,12 @@ void hg_prng_shuffle(hg_prng *r, void *base, size_t n, size_t size)
 	for (size_t i = n - 1; i > 0; i--) {
 		size_t j = hg_prng_below(r, (uint32_t)(i + 1));
 		unsigned char *a = v + i * size, *b = v + j * size;
+		if (size == 1) {	/* the games shuffle bytes: no loop */
+			unsigned char t = *a;
+			*a = *b;
+			*b = t;
+			continue;
+		}
 		for (size_t k = 0; j != i && k < size; k++) {
 			unsigned char t = a[k];
 			a[k] = b[k];

@@ -759,6 +759,9 @@ START_TEST(plain_bodies_change_nothing)
 		"AZaz09_-'#.", "@Z[`z{", "/0:9;", "x\x7f", "y~", "0123456789abcde",
 		"0123456789abcdef", "0123456789abcdefg", "1234567890123456789", "12ab", "9_",
 		"12.3.", "0.",
+		/* tag pairs, whole and in pieces */
+		"[", "]", "[Date \"2026.11.21\"]\n", "[Round \"\"]\n", "\"x y\"", "\"a\\\"b\"",
+		"\"a\\\\\"", "\"open", "\"\x01\"", "\"tab\there\"", "[Event \"é\"]\n",
 	};
 	hg_prng r;
 	hg_prng_seed(&r, "plain bodies");

@@ -66,6 +66,58 @@ START_TEST(below_large_known_answer)
 }
 END_TEST
 
+/* below() as herald-notation(5) states it, from the words themselves. */
+static uint32_t below_as_stated(hg_prng *r, uint32_t n)
+{
+	if (n <= 1)
+		return 0;
+	uint64_t limit = ((uint64_t)1 << 32) - ((uint64_t)1 << 32) % n;
+	for (;;) {
+		uint32_t w = hg_prng_u32(r);
+		if (w < limit)
+			return w % n;
+	}
+}
+
+/* Every bound, small and near 2^32 (where most words are rejected), on
+ * two copies of one stream: the same answers, and the streams stay in
+ * step. */
+START_TEST(below_is_as_stated)
+{
+	static const uint32_t bounds[] = { 2, 3, 6, 7, 52, 1000, 65537, 1000000007u,
+					   0x80000000u, 0x80000001u, 0xC0000001u,
+					   0xFFFFFFF0u, 0xFFFFFFFFu };
+	hg_prng a, b;
+	hg_prng_seed(&a, "below as stated");
+	b = a;
+	for (int round = 0; round < 300; round++)
+		for (size_t i = 0; i < sizeof bounds / sizeof bounds[0]; i++) {
+			uint32_t n = bounds[i] - (uint32_t)(round % 3);
+			ck_assert_uint_eq(hg_prng_below(&a, n), below_as_stated(&b, n));
+		}
+	ck_assert_uint_eq(hg_prng_u32(&a), hg_prng_u32(&b));
+}
+END_TEST
+
+/* Bytes (the games' decks) are shuffled as any other items are. */
+START_TEST(byte_shuffle_is_the_same_permutation)
+{
+	for (int n = 0; n < 60; n++) {
+		unsigned char bytes[60];
+		int ints[60];
+		for (int i = 0; i < n; i++)
+			ints[i] = bytes[i] = (unsigned char)i;
+		hg_prng a, b;
+		hg_prng_seed(&a, "decks");
+		b = a;
+		hg_prng_shuffle(&a, bytes, (size_t)n, 1);
+		hg_prng_shuffle(&b, ints, (size_t)n, sizeof ints[0]);
+		for (int i = 0; i < n; i++)
+			ck_assert_int_eq(bytes[i], ints[i]);
+	}
+}
+END_TEST
+
 START_TEST(below_stays_in_range_and_is_fair)
 {
 	hg_prng r;
@@ -136,6 +188,8 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, shuffle_known_answer);
 	tcase_add_test(tc, below_large_known_answer);
 	tcase_add_test(tc, below_stays_in_range_and_is_fair);
+	tcase_add_test(tc, below_is_as_stated);
+	tcase_add_test(tc, byte_shuffle_is_the_same_permutation);
 	tcase_add_test(tc, shuffle_is_a_permutation_of_any_size);
 	tcase_add_test(tc, same_seed_same_stream_other_seed_other_stream);
 	suite_add_tcase(s, tc);

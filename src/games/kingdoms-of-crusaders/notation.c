@@ -315,13 +315,17 @@ static void syntax_error(const hg_action_text *t, int verb, hg_diags *d)
  * to. */
 static hg_action *parse_alloc(const hg_state *s)
 {
+	/* copied from a zero action: a clear of this size is a `rep stos`,
+	 * whose start-up cost more than the rest of the parse */
+	static const hg_action zero;
 	hg_koc_shared *sh = s->sh;
 	hg_action *a = sh->spare_action;
 	if (a)
 		sh->spare_action = NULL;
 	else
 		a = hg_xmalloc(sizeof *a);
-	*a = (hg_action){ .home = sh };
+	*a = zero;
+	a->home = sh;
 	sh->refs++;
 	return a;
 }
