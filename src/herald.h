@@ -278,6 +278,7 @@ typedef struct hg_atok {
  * there the actions of one seat share one copy of its name. */
 typedef struct hg_action_text {
 	char *seat;
+	size_t seat_len;	/* strlen(seat) */
 	hg_pos seat_pos;
 	hg_atok *toks;
 	size_t ntoks;

@@ -1706,6 +1706,7 @@ void hg_action_text_make(hg_action_text *t, const char *seat, size_t seat_len,
 	memset(t, 0, sizeof *t);
 	t->block = block;
 	t->seat = seat_copy;
+	t->seat_len = sl;
 	t->seat_pos = seat_pos;
 	t->toks = ntoks ? toks : NULL;
 	t->ntoks = ntoks;

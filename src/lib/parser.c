@@ -631,6 +631,7 @@ static void action_gathered(hg_parser *p, hg_line *line, hg_node *n, hg_pos seat
 	hg_atok_list *l = &p->toks;
 	hg_action_text *t = &n->action;
 	t->seat = (char *)p->seat;
+	t->seat_len = p->seat_len;
 	t->seat_pos = seat_pos;
 	t->ntoks = l->n - l->first;
 	t->len = l->text.len - l->text0;

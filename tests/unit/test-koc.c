@@ -678,6 +678,7 @@ static void action_text(hg_action_text *t, const char *seat, const char *body)
 {
 	memset(t, 0, sizeof *t);
 	t->seat = hg_xstrdup(seat);
+	t->seat_len = strlen(seat);
 	t->seat_pos = (hg_pos){ "t.hgn", 1, 1 };
 	t->text = hg_xstrdup(body);
 	t->len = strlen(body);

@@ -659,6 +659,7 @@ static void dump_line(hg_buf *b, const hg_line *l, int depth)
 				      t->pos.col, n->glyph ? n->glyph : "-", t->ascii);
 			ck_assert_int_eq(t->ascii, hg_is_ascii(t->text, strlen(t->text)));
 			ck_assert_uint_eq(t->len, strlen(t->text));
+			ck_assert_uint_eq(t->seat_len, strlen(t->seat));
 			for (size_t k = 0; k < t->ntoks; k++) {
 				ck_assert_uint_eq(t->toks[k].len, strlen(t->toks[k].text));
 				hg_buf_printf(b, " %d'%s'%u:%u+%zu", (int)t->toks[k].kind,
