@@ -19,20 +19,23 @@ static const char *const forms =
 
 enum { VERB_NONE = -1 };
 
+#define VERB(w, v) { w, sizeof w - 1, v }
 static const struct verb_word {
 	const char *word;
+	size_t len;
 	int verb;
 } verb_words[] = {
 	/* the canonical verbs first: they are what most records say */
-	{ "place", KOC_PLACE }, { "draw", KOC_DRAW }, { "win", KOC_WIN }, { "deal", KOC_DEAL },
-	{ "deals", KOC_DEAL }, { "dealt", KOC_DEAL },
-	{ "draws", KOC_DRAW }, { "drew", KOC_DRAW },
-	{ "places", KOC_PLACE }, { "placed", KOC_PLACE },
-	{ "play", KOC_PLACE }, { "plays", KOC_PLACE }, { "played", KOC_PLACE },
-	{ "wins", KOC_WIN }, { "won", KOC_WIN },
-	{ "take", KOC_WIN }, { "takes", KOC_WIN }, { "took", KOC_WIN },
-	{ "claim", KOC_WIN }, { "claims", KOC_WIN },
+	VERB("place", KOC_PLACE), VERB("draw", KOC_DRAW), VERB("win", KOC_WIN), VERB("deal", KOC_DEAL),
+	VERB("deals", KOC_DEAL), VERB("dealt", KOC_DEAL),
+	VERB("draws", KOC_DRAW), VERB("drew", KOC_DRAW),
+	VERB("places", KOC_PLACE), VERB("placed", KOC_PLACE),
+	VERB("play", KOC_PLACE), VERB("plays", KOC_PLACE), VERB("played", KOC_PLACE),
+	VERB("wins", KOC_WIN), VERB("won", KOC_WIN),
+	VERB("take", KOC_WIN), VERB("takes", KOC_WIN), VERB("took", KOC_WIN),
+	VERB("claim", KOC_WIN), VERB("claims", KOC_WIN),
 };
+#undef VERB
 
 /* The verb the first word names, or VERB_NONE.  *plain is set when the
  * word is a verb word in ASCII, in any case: it is then one of the
@@ -44,14 +47,13 @@ static int verb_of(const hg_action_text *t, int *plain)
 	if (t->ntoks == 0)
 		return VERB_NONE;
 	const char *w = t->toks[0].text;
+	size_t len = t->toks[0].len;
 	/* A letter's two cases differ only in bit 0x20: the first letters
-	 * must agree before the words can.  The writer spells the verb in
-	 * lower case, which strcmp settles fastest. */
+	 * and the lengths must agree before the words can. */
 	unsigned first = (unsigned char)w[0] | 0x20u;
 	for (size_t i = 0; i < HG_ARRAY_LEN(verb_words); i++)
-		if (first == (unsigned char)verb_words[i].word[0] &&
-		    (strcmp(w, verb_words[i].word) == 0 ||
-		     hg_ascii_caseless_eq(w, verb_words[i].word))) {
+		if (first == (unsigned char)verb_words[i].word[0] && len == verb_words[i].len &&
+		    hg_ascii_same(w, verb_words[i].word, len, 0x20)) {
 			*plain = 1;
 			return verb_words[i].verb;
 		}
@@ -110,7 +112,7 @@ enum { NO_CARD = -2 };	/* not KOC_HIDDEN */
 /* A card word: its index, KOC_HIDDEN for '?', or NO_CARD after a diagnostic. */
 static int card_of(const hg_state *s, const hg_atok *tok, int hidden_ok, hg_diags *d)
 {
-	if (tok->kind == HG_ATOK_UNKNOWN || strcmp(tok->text, "?") == 0) {
+	if (tok->kind == HG_ATOK_UNKNOWN || (tok->len == 1 && tok->text[0] == '?')) {
 		if (hidden_ok)
 			return KOC_HIDDEN;
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, tok->pos, "koc.syntax",
