@@ -1126,6 +1126,31 @@ static const hg_token *plain_emit(hg_lexer *lx, const unsigned char *t,
 static const hg_token *plain_tag_token(hg_lexer *lx, const unsigned char *t,
 				       const unsigned char *lim, plain_pos at);
 
+/* Makes the token the plain path read (its text in lx->buf): of `kind`
+ * and `value`, from t at `at`, taking `steps` characters. */
+static const hg_token *plain_token(hg_lexer *lx, hg_tk kind, unsigned long value,
+				   const unsigned char *t, plain_pos at, size_t steps)
+{
+	hg_token *tok = &lx->tok;
+	tok->kind = kind;
+	tok->pos.file = lx->name;
+	tok->pos.line = at.line;
+	tok->pos.col = at.col;
+	tok->off = lx->base_off + (uint64_t)(t - lx->base);
+	tok->bad = 0;
+	tok->value = value;
+	tok->blank_line = 0;
+	unsigned on_line = at.line != lx->line ? 0 : lx->tokens_on_line;
+	tok->newline = on_line == 0;
+	plain_commit(lx, t + steps, &at, steps, on_line + 1);
+	tok->end.file = lx->name;
+	tok->end.line = lx->line;
+	tok->end.col = lx->col;
+	tok->text = lx->buf.data;
+	tok->len = lx->buf.len;
+	return tok;
+}
+
 static const hg_token *plain_next(hg_lexer *lx)
 {
 	const unsigned char *lim = plain_limit(lx);
@@ -1213,25 +1238,8 @@ static const hg_token *plain_emit(hg_lexer *lx, const unsigned char *t,
 		memcpy(lx->buf.data, t, len);
 	lx->buf.data[len] = '\0';
 	lx->buf.len = len;
-	hg_token *tok = &lx->tok;
-	tok->kind = kind;
-	tok->pos.file = lx->name;
-	tok->pos.line = at.line;
-	tok->pos.col = at.col;
-	tok->off = lx->base_off + (uint64_t)(t - lx->base);
-	tok->bad = 0;
-	tok->value = value;
-	tok->blank_line = 0;
-	unsigned on_line = at.line != lx->line ? 0 : lx->tokens_on_line;
-	tok->newline = on_line == 0;
-	plain_commit(lx, t + steps, &at, steps, on_line + 1);
-	tok->end.file = lx->name;
-	tok->end.line = lx->line;
-	tok->end.col = lx->col;
-	tok->text = lx->buf.data;
-	tok->len = len;
 	lx->attach = kind == HG_TK_WORD || kind == HG_TK_NUMBER;
-	return tok;
+	return plain_token(lx, kind, value, t, at, steps);
 }
 
 /* A tag pair's '[', ']' or string by the plain path: a string of
@@ -1259,25 +1267,8 @@ static const hg_token *plain_tag_token(hg_lexer *lx, const unsigned char *t,
 	memcpy(lx->buf.data, text, len);
 	lx->buf.data[len] = '\0';
 	lx->buf.len = len;
-	hg_token *tok = &lx->tok;
-	tok->kind = kind;
-	tok->pos.file = lx->name;
-	tok->pos.line = at.line;
-	tok->pos.col = at.col;
-	tok->off = lx->base_off + (uint64_t)(t - lx->base);
-	tok->bad = 0;
-	tok->value = 0;
-	tok->blank_line = 0;
-	unsigned on_line = at.line != lx->line ? 0 : lx->tokens_on_line;
-	tok->newline = on_line == 0;
-	plain_commit(lx, r, &at, steps, on_line + 1);
-	tok->end.file = lx->name;
-	tok->end.line = lx->line;
-	tok->end.col = lx->col;
-	tok->text = lx->buf.data;
-	tok->len = len;
 	lx->attach = 0;
-	return tok;
+	return plain_token(lx, kind, 0, t, at, steps);
 }
 
 const hg_token *hg_lexer_next(hg_lexer *lx)
