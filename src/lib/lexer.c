@@ -1356,6 +1356,32 @@ static void atok_text_room(hg_atok_list *l, size_t need)
 	l->split = hg_xrealloc(l->split, l->text.cap);
 }
 
+/* Writes the n bytes at s (`end` the end of the readable bytes after
+ * them) at offset `at` of a list's twin texts, after a blank or a NUL
+ * unless they begin the action (at offset text0): *off is their offset in
+ * the action's text; returns the offset of the NUL after them. */
+static inline HG_ALWAYS_INLINE size_t twin_put(char *joined, char *split, size_t at, size_t text0,
+					       const unsigned char *s, size_t n,
+					       const unsigned char *end, size_t *off)
+{
+	/* the separator is written always (no branch), and overwritten
+	 * where there is none */
+	joined[at] = ' ';
+	split[at] = '\0';
+	at += at != text0;
+	*off = at - text0;
+	if (n <= SHORT_COPY && (size_t)(end - s) >= SHORT_COPY) {
+		memcpy(joined + at, s, SHORT_COPY);	/* the rest is overwritten */
+		memcpy(split + at, s, SHORT_COPY);
+	} else {
+		memcpy(joined + at, s, n);
+		memcpy(split + at, s, n);
+	}
+	at += n;
+	joined[at] = split[at] = '\0';
+	return at;
+}
+
 /* Appends one token of `n` bytes at `s` (already classified) to the list;
  * `end` is the end of the readable bytes after s. */
 static inline void atok_put(hg_atok_list *l, hg_atok_kind kind, hg_pos pos,
@@ -1370,23 +1396,7 @@ static inline void atok_put(hg_atok_list *l, hg_atok_kind kind, hg_pos pos,
 	size_t at = l->text.len;
 	if (l->text.cap - at < 1 + (n > SHORT_COPY ? n : SHORT_COPY) + 1)
 		atok_text_room(l, at + 1 + (n > SHORT_COPY ? n : SHORT_COPY) + 1);
-	char *joined = l->text.data, *split = l->split;
-	/* a separator before every token but the action's first, written
-	 * always (no branch) and overwritten where there is none */
-	joined[at] = ' ';
-	split[at] = '\0';
-	at += at != l->text0;
-	a->off = at - l->text0;
-	if (n <= SHORT_COPY && (size_t)(end - s) >= SHORT_COPY) {
-		memcpy(joined + at, s, SHORT_COPY);	/* the rest is overwritten */
-		memcpy(split + at, s, SHORT_COPY);
-	} else {
-		memcpy(joined + at, s, n);
-		memcpy(split + at, s, n);
-	}
-	at += n;
-	joined[at] = split[at] = '\0';
-	l->text.len = at;
+	l->text.len = twin_put(l->text.data, l->split, at, l->text0, s, n, end, &a->off);
 }
 
 void hg_atok_list_keep(hg_atok_list *l)
@@ -1546,19 +1556,7 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 		a->pos.file = file;
 		a->pos.line = line;
 		a->pos.col = col0 + (unsigned)(t - ls);
-		joined[len] = ' ';
-		split[len] = '\0';
-		len += len != text0;
-		a->off = len - text0;
-		if (tn <= SHORT_COPY && (size_t)(end - t) >= SHORT_COPY) {
-			memcpy(joined + len, t, SHORT_COPY);	/* the rest is overwritten */
-			memcpy(split + len, t, SHORT_COPY);
-		} else {
-			memcpy(joined + len, t, tn);
-			memcpy(split + len, t, tn);
-		}
-		len += tn;
-		joined[len] = split[len] = '\0';
+		len = twin_put(joined, split, len, text0, t, tn, end, &a->off);
 		q = r;
 	}
 	l->n = n;
