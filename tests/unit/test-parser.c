@@ -799,6 +799,50 @@ START_TEST(plain_bodies_change_nothing)
 }
 END_TEST
 
+/* The parser gathers a game's tokens into one list, made into the record
+ * at the game's end, and gives a very long list back rather than keep it
+ * for the next game: each record has its own, right, tokens. */
+START_TEST(each_game_has_its_own_tokens)
+{
+	hg_buf b;
+	hg_buf_init(&b);
+#define HEAD_R HEAD "[Result \"*\"]\n\n"
+	hg_buf_puts(&b, HEAD_R);
+	const size_t actions = 12000;	/* 72,000 tokens: a list not kept */
+	for (size_t i = 0; i < actions; i++)
+		hg_buf_printf(&b, "P%d: w1 w2 w3 w4 w5 w%zu\n", (int)(i % 2) + 1, i);
+	hg_buf_puts(&b, "*\n\n" HEAD_R "P1: x y *\n\n" HEAD_R "P2: z *\n");
+#undef HEAD_R
+	hg_diags d;
+	hg_diags_init(&d);
+	games gs;
+	ck_assert_uint_eq(parse_n(b.data, b.len, NULL, &d, &gs), 3);
+	ck_assert_uint_eq(d.nerrors, 0);
+	const hg_line *m = &gs.v[0]->moves;
+	ck_assert_uint_eq(m->n, actions);
+	for (size_t i = 0; i < actions; i += 997) {
+		const hg_action_text *t = &m->nodes[i].action;
+		char last[32];
+		snprintf(last, sizeof last, "w%zu", i);
+		ck_assert_uint_eq(t->ntoks, 6);
+		ck_assert_str_eq(t->toks[0].text, "w1");
+		ck_assert_str_eq(t->toks[5].text, last);
+		ck_assert_uint_eq(t->toks[5].len, strlen(last));
+		ck_assert_uint_eq(t->toks[5].off, 15);
+		ck_assert_uint_eq(t->toks[5].pos.line, 6 + i);
+		ck_assert_uint_eq(strlen(t->text), t->len);
+		ck_assert_str_eq(t->seat, i % 2 ? "P2" : "P1");
+	}
+	ck_assert_str_eq(gs.v[1]->moves.nodes[0].action.text, "x y");
+	ck_assert_str_eq(gs.v[1]->moves.nodes[0].action.toks[1].text, "y");
+	ck_assert_str_eq(gs.v[2]->moves.nodes[0].action.text, "z");
+	ck_assert_str_eq(gs.v[2]->moves.nodes[0].action.seat, "P2");
+	games_free(&gs);
+	hg_diags_free(&d);
+	hg_buf_free(&b);
+}
+END_TEST
+
 START_TEST(records_outlive_their_parser)
 {
 	hg_diags d;
@@ -1071,6 +1115,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, error_limit_default);
 	tcase_add_test(tc, game_limit_default);
 	tcase_add_test(tc, action_limit);
+	tcase_add_test(tc, each_game_has_its_own_tokens);
 	tcase_add_test(tc, hostile_bytes_never_break_it);
 	tcase_add_test(tc, malformed_records);
 	suite_add_tcase(s, tc);
