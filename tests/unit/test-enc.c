@@ -367,10 +367,11 @@ START_TEST(draw_against_the_seed)
 END_TEST
 
 /* ------------------------------------------------------------ turns */
-/* enc_find_card looks an exact id up in enc_pool.by_id before it asks
- * card_names: the same card (or none) as card_names for every id, name
- * and alias, recased, cut short, lengthened or changed, and for random
- * words. */
+/* enc_find_card looks an exact id up in enc_pool.by_id (by its length
+ * and words of its bytes) before it asks card_names: the same card (or
+ * none) as card_names for every id, name and alias, recased, cut short,
+ * lengthened, changed at any one byte (the words cover the id's head, its
+ * tail and, past 18 bytes, leave a middle), and for random words. */
 static void find_card_both_ways(const enc_pool *pool, const char *name)
 {
 	ck_assert_msg(hg_enc_find_card(pool, name) == hg_enc_find_card_by_names(pool, name),
@@ -406,22 +407,27 @@ START_TEST(card_ids_find_as_names_do)
 			find_card_both_ways(pool, buf);
 			snprintf(buf, sizeof buf, "%.*s", (int)(len ? len - 1 : 0), names[k]);
 			find_card_both_ways(pool, buf);
-			for (size_t at = 0; at < len && at < 4; at++) {
+			for (size_t at = 0; at < len && at + 1 < sizeof buf; at++) {
 				snprintf(buf, sizeof buf, "%s", names[k]);
 				buf[at] = buf[at] == 'e' ? 'a' : 'e';
+				find_card_both_ways(pool, buf);
+			}
+			/* a byte dropped anywhere: the length is one less */
+			for (size_t at = 0; at < len && len < sizeof buf; at++) {
+				snprintf(buf, sizeof buf, "%.*s%s", (int)at, names[k], names[k] + at + 1);
 				find_card_both_ways(pool, buf);
 			}
 		}
 		/* the ids of the bundled cards are plain: found by the index */
 		int k = pool->by_id_from[26 * 26];
 		for (int j = 0; j < k; j++)
-			by_id += pool->by_id[j] == (short)i;
+			by_id += pool->by_id[j].card == (short)i;
 	}
 	ck_assert_int_eq(by_id, (int)pool->ncards);
 	hg_prng r;
 	hg_prng_seed(&r, "card-ids");
 	for (int t = 0; t < 5000; t++) {
-		size_t len = 1 + hg_prng_below(&r, 10);
+		size_t len = 1 + hg_prng_below(&r, 24);
 		for (size_t k = 0; k < len; k++)
 			buf[k] = "abcdeilmnoprst-?.2"[hg_prng_below(&r, 18)];
 		buf[len] = '\0';
@@ -799,6 +805,60 @@ static void check_zone_cards(const hg_state *s, int seat, int zone)
 	}
 }
 
+/* The earliest instance (by order) of the seat's zone that holds `card`
+ * (any card: -1), how many do, and whether they all hold one card. */
+static int earliest_in(const hg_state *s, int seat, int zone, int card, int *n, int *alike)
+{
+	const enc_player *p = &s->p[seat];
+	int best = -1;
+	*n = 0;
+	*alike = 1;
+	for (int i = 0; i < p->ninst; i++) {
+		if (p->inst[i].zone != zone || (card >= 0 && p->inst[i].card != card))
+			continue;
+		if (best >= 0 && p->inst[i].card != p->inst[best].card)
+			*alike = 0;
+		if (best < 0 || p->inst[i].order < p->inst[best].order)
+			best = i;
+		(*n)++;
+	}
+	return best;
+}
+
+static void check_finds(const hg_state *s, int seat)
+{
+	const enc_player *p = &s->p[seat];
+	int unseen = 0, n, alike;
+	for (int i = 0; i < p->ninst; i++)
+		unseen |= p->inst[i].zone == ENC_Z_HAND && p->inst[i].card < 0;
+	/* the cards of the seat's deck (once each), and one it has not */
+	for (int i = 0; i <= p->ninst; i++) {
+		int card = i < p->ninst ? p->inst[i].card : (int)s->data->pool.ncards;
+		int first = card >= 0;
+		for (int j = 0; j < i && first && i < p->ninst; j++)
+			first = p->inst[j].card != card;
+		if (!first)
+			continue;
+		int want = earliest_in(s, seat, ENC_Z_HAND, card, &n, &alike);
+		if (!unseen)
+			ck_assert_int_eq(hg_enc_hand_find(s, seat, card), want);
+		want = earliest_in(s, seat, ENC_Z_TOWN, card, &n, &alike);
+		ck_assert_int_eq(hg_enc_town_find(s, seat, card, 0), want);
+		int usable = hg_enc_town_find(s, seat, card, 1);
+		if (n <= 1) {
+			ck_assert_int_eq(usable, want);
+		} else {
+			ck_assert_int_ge(usable, 0);
+			ck_assert_int_eq(p->inst[usable].zone, ENC_Z_TOWN);
+			ck_assert_int_eq(p->inst[usable].card, card);
+		}
+	}
+	if (!unseen) {
+		int want = earliest_in(s, seat, ENC_Z_HAND, -1, &n, &alike);
+		ck_assert_int_eq(hg_enc_hand_find(s, seat, -2), want < 0 ? -1 : alike ? want : -3);
+	}
+}
+
 /* What the engine keeps to go fast agrees with what it summarises: the
  * zone and stack sets with each card's zone, the remembered activity with
  * rule 2,
@@ -864,6 +924,12 @@ static void check_bookkeeping(const hg_state *s)
 			ck_assert_int_eq(hg_enc_stack_at(s, seat, st, 0), n ? v[0] : -1);
 			ck_assert_int_eq(hg_enc_stack_at(s, seat, st, n + 1), -1);
 		}
+		/* enc_hand_find and enc_town_find (state.c: the copies gathered
+		 * as a set, one copy taken as it is) against a scan of every
+		 * instance: for each card of the seat's deck, the earliest copy
+		 * in the zone; '?' in a hand is its earliest card when all are
+		 * alike. */
+		check_finds(s, seat);
 		/* ... and what is left of a pile is in index order (enc_pile_top
 		 * takes the lowest index). */
 		for (int pile = 0; pile < ENC_PILES; pile++) {
@@ -1522,6 +1588,49 @@ START_TEST(words_match_as_the_patterns_do)
 							some_words[hg_prng_below(&r, HG_ARRAY_LEN(some_words))]);
 			parse_both_ways(g.st, seats[hg_prng_below(&r, HG_ARRAY_LEN(seats))], text,
 					&changed);
+		}
+		/* Every verb with one of its bytes changed (a letter, a capital,
+		 * another letter, a digit, a '-') and with a word after it or
+		 * none: verb_of reads a verb by its length and words of four
+		 * bytes from its start and its end, which must tell them all. */
+		if (round == 0)
+			for (size_t i = 0; i < HG_ARRAY_LEN(some_verbs); i++) {
+				size_t vlen = strlen(some_verbs[i]);
+				for (size_t at = 0; at < vlen && vlen < 64; at++)
+					for (int how = 0; how < 4; how++) {
+						char verb[64];
+						memcpy(verb, some_verbs[i], vlen + 1);
+						char c = verb[at];
+						verb[at] = how == 0 ? (char)(c >= 'a' && c <= 'z' ? c - 32 : c) :
+							   how == 1 ? (char)(c == 'z' ? 'a' : c + 1) :
+							   how == 2 ? '7' : '-';
+						snprintf(text, sizeof text, "%s", verb);
+						parse_both_ways(g.st, "P1", text, &changed);
+						snprintf(text, sizeof text, "%s b.2 golem", verb);
+						parse_both_ways(g.st, "P2", text, &changed);
+					}
+			}
+		/* ... and so for the keywords match_words reads (word_is). */
+		static const char *const keyed[][2] = {
+			{ "put golem ", "hidden" }, { "put golem ", "visible" },
+			{ "put lancero ", "oculta" }, { "put golem ", "oculto b.2" },
+			{ "target ", "tower" }, { "target ", "torre" }, { "target ", "army b" },
+			{ "target ", "ejercito c" }, { "use ", "tower / energia" },
+			{ "use ", "torre" },
+		};
+		for (size_t i = 0; round == 0 && i < HG_ARRAY_LEN(keyed); i++) {
+			size_t klen = strcspn(keyed[i][1], " ");
+			for (size_t at = 0; at < klen; at++)
+				for (int how = 0; how < 4; how++) {
+					char word[64];
+					snprintf(word, sizeof word, "%s", keyed[i][1]);
+					char c = word[at];
+					word[at] = how == 0 ? (char)(c >= 'a' && c <= 'z' ? c - 32 : c) :
+						   how == 1 ? (char)(c == 'z' ? 'a' : c + 1) :
+						   how == 2 ? '7' : '-';
+					snprintf(text, sizeof text, "%s%s", keyed[i][0], word);
+					parse_both_ways(g.st, "P1", text, &changed);
+				}
 		}
 		game_close(&g);
 	}

@@ -82,6 +82,28 @@ static int id_pair(const char *name)
 	return 26 * (name[0] - 'a') + (name[1] - 'a');
 }
 
+/* enc_id_entry's words of a name of `len` bytes (len >= 2), which cover
+ * its bytes from 2 on: from 10 bytes, eight from byte 2 and the last
+ * eight; from 4 to 9, four from byte 2 (or from the start, for 4 and 5)
+ * and the last four, without a loop over the bytes; under 4, the bytes. */
+static inline void id_words(const char *name, size_t len, uint64_t *head, uint64_t *tail)
+{
+	*head = 0;
+	*tail = 0;
+	if (len >= 10) {
+		memcpy(head, name + 2, 8);
+		memcpy(tail, name + len - 8, 8);
+	} else if (len >= 4) {
+		uint32_t a, b;
+		memcpy(&a, name + (len >= 6 ? 2 : len - 4), 4);
+		memcpy(&b, name + len - 4, 4);
+		*head = a;
+		*tail = b;
+	} else {
+		memcpy(head, name + 2, len - 2);
+	}
+}
+
 /* enc_pool.by_id: a card whose id card_names finds as itself (so not one
  * whose id is another card's alias, nor one with capitals) is listed
  * under its id's first two letters.  A name equal to its id, byte for
@@ -94,6 +116,8 @@ static void index_ids(enc_pool *pool)
 	for (size_t i = 0; i < ncards; i++) {
 		const char *id = pool->cards[i].id;
 		pair[i] = id_pair(id);
+		if (strlen(id) > 0xffff)
+			pair[i] = -1;	/* left to card_names */
 		if (pair[i] >= 0 && hg_names_find(pool->card_names, id) != (int)i)
 			pair[i] = -1;
 		if (pair[i] >= 0)
@@ -107,23 +131,38 @@ static void index_ids(enc_pool *pool)
 	}
 	pool->by_id_from[26 * 26] = (unsigned short)count[26 * 26];
 	free(pool->by_id);
-	pool->by_id = hg_xmalloc((ncards ? ncards : 1) * sizeof pool->by_id[0]);
+	pool->by_id = hg_xcalloc(ncards ? ncards : 1, sizeof pool->by_id[0]);
 	for (size_t i = 0; i < ncards; i++)
-		if (pair[i] >= 0)
-			pool->by_id[count[pair[i]]++] = (short)i;
+		if (pair[i] >= 0) {
+			enc_id_entry *e = &pool->by_id[count[pair[i]]++];
+			const char *id = pool->cards[i].id;
+			e->len = (unsigned short)strlen(id);
+			e->card = (short)i;
+			id_words(id, e->len, &e->head, &e->tail);
+		}
 	free(pair);
 }
 
 int enc_find_card(const enc_pool *pool, const char *name)
 {
+	return enc_find_card_n(pool, name, strlen(name));
+}
+
+int enc_find_card_n(const enc_pool *pool, const char *name, size_t len)
+{
 	int k = pool->by_id ? id_pair(name) : -1;
-	if (k >= 0)
+	if (k >= 0 && len <= 0xffff) {
+		/* The first two letters are the pair's: compare the rest.  The
+		 * words cover all of it up to 18 bytes. */
+		uint64_t head, tail;
+		id_words(name, len, &head, &tail);
 		for (int i = pool->by_id_from[k]; i < pool->by_id_from[k + 1]; i++) {
-			/* The first two letters are the pair's: compare the rest. */
-			const char *id = pool->cards[pool->by_id[i]].id;
-			if (id[2] == name[2] && strcmp(id + 2, name + 2) == 0)
-				return pool->by_id[i];
+			const enc_id_entry *e = &pool->by_id[i];
+			if (e->len == len && e->head == head && e->tail == tail &&
+			    (len <= 18 || memcmp(pool->cards[e->card].id + 10, name + 10, len - 18) == 0))
+				return e->card;
 		}
+	}
 	return hg_names_find(pool->card_names, name);
 }
 

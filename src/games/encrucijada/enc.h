@@ -204,6 +204,18 @@ typedef struct enc_deck {
 /* -------------------------------------------------------- the loaded data */
 typedef struct enc_patterns enc_patterns;
 
+/* A card listed in enc_pool.by_id: its id's length and two words of its
+ * bytes after the first two (data.c, id_words: eight from byte 2 and the
+ * last eight, or fewer for a shorter id), so that enc_find_card_n
+ * compares a name with the few ids of its first two letters by their
+ * lengths and two words each, from one small array, and reads an id
+ * itself only to confirm the middle of one longer than 18 bytes. */
+typedef struct enc_id_entry {
+	uint64_t head, tail;
+	unsigned short len;
+	short card;
+} enc_id_entry;
+
 typedef struct enc_pool {
 	enc_resource res[ENC_MAX_RES];
 	int nres;
@@ -215,13 +227,13 @@ typedef struct enc_pool {
 	hg_names *card_names;	/* ids, names and aliases of cards and towers */
 	/* The cards (and towers) by their ids as written, for enc_find_card:
 	 * records name a card by its id (herald fmt writes ids), and an exact
-	 * id is found by a string compare among the few ids that begin with
-	 * the same two letters, cheaper than card_names' walk.  by_id lists
-	 * the cards whose id card_names finds as that card, grouped by the
-	 * first two letters (a to z); those of pair k (26 * a + b) are
-	 * by_id[by_id_from[k]] to by_id[by_id_from[k + 1] - 1].  NULL until
-	 * enc_pool_finish. */
-	short *by_id;
+	 * id is found by comparing its length and words (enc_id_entry) with
+	 * the few ids that begin with the same two letters, cheaper than
+	 * card_names' walk.  by_id lists (enc_id_entry.card) the cards whose
+	 * id card_names finds as that card, grouped by the first two letters
+	 * (a to z); those of pair k (26 * a + b) are by_id[by_id_from[k]] to
+	 * by_id[by_id_from[k + 1] - 1].  NULL until enc_pool_finish. */
+	enc_id_entry *by_id;
 	unsigned short by_id_from[26 * 26 + 1];
 	hg_names *civ_names;
 	char **files;		/* every file read, for messages */
@@ -574,6 +586,9 @@ int enc_pool_finish(enc_pool *pool, hg_pos where, hg_diags *d);
 /* Loads the bundled card files found along the data path. */
 int enc_pool_load_bundled(enc_pool *pool, const hg_datapath *path, hg_diags *d);
 int enc_find_card(const enc_pool *pool, const char *name);
+/* The same for a name of `len` bytes (strlen(name)), which most records'
+ * tokens know already (hg_atok.len). */
+int enc_find_card_n(const enc_pool *pool, const char *name, size_t len);
 /* enc_find_card without enc_pool.by_id, for the tests. */
 int hg_enc_find_card_by_names(const enc_pool *pool, const char *name);
 int hg_enc_find_card(const enc_pool *pool, const char *name);
@@ -653,6 +668,9 @@ int enc_identify(hg_state *s, int seat, int inst, int card, hg_pos pos, hg_diags
 /* A card of the hand by name (-2 = '?'): the instance, or -1. */
 int enc_hand_find(const hg_state *s, int seat, int card);
 int enc_town_find(const hg_state *s, int seat, int card, int usable_only);
+/* enc_hand_find and enc_town_find, for the tests. */
+int hg_enc_hand_find(const hg_state *s, int seat, int card);
+int hg_enc_town_find(const hg_state *s, int seat, int card, int usable_only);
 int enc_teammates(const hg_state *s, int a, int b);
 int enc_next_seat(const hg_state *s, int seat);
 

@@ -64,14 +64,23 @@ struct enc_patterns {
 	 * index) that may_begin allows. */
 	uint32_t begins[26][26];
 	/* The action patterns' verbs that are plain ASCII words, lowercase,
-	 * and by their first two letters the verbs (bits by index) that begin
-	 * so: match_words reads an action's first word against them. */
+	 * and the verbs (bits by index) by their first letter, their second
+	 * and their length: match_words reads an action's first word against
+	 * the verbs in all three, mostly one or none.  Three small tables
+	 * rather than one by the pair of letters: read for every action,
+	 * they stay in the cache. */
 	struct verb {
 		char word[VERB_MAX];
 		unsigned char len, pattern;
+		/* A verb of 3 to 8 letters as two words of four bytes, from
+		 * its start and from tail_at (the last four; a verb of three
+		 * is read with the byte after it, a space: verb_of). */
+		unsigned char tail_at;
+		uint32_t head, tail;
 	} verb[64];
 	int nverbs;
-	uint64_t verbs_by_pair[26][26];
+	uint64_t verbs_by_first[26], verbs_by_second[26];
+	uint64_t verbs_by_len[VERB_MAX];
 };
 _Static_assert(P_REF <= 32, "enc_patterns.begins holds a bit per action pattern");
 
@@ -117,8 +126,15 @@ static void verb_words(enc_patterns *ps, int i)
 				vb->word[k] = (char)ascii_lower(v[k]);
 			vb->len = (unsigned char)len;
 			vb->pattern = (unsigned char)i;
-			ps->verbs_by_pair[vb->word[0] - 'a'][vb->word[1] - 'a'] |=
-				(uint64_t)1 << ps->nverbs;
+			char key[VERB_MAX + 4] = { 0 };
+			memcpy(key, vb->word, len);
+			key[len] = ' ';
+			vb->tail_at = (unsigned char)(len >= 4 ? len - 4 : 0);
+			memcpy(&vb->head, key, 4);
+			memcpy(&vb->tail, key + vb->tail_at, 4);
+			ps->verbs_by_first[vb->word[0] - 'a'] |= (uint64_t)1 << ps->nverbs;
+			ps->verbs_by_second[vb->word[1] - 'a'] |= (uint64_t)1 << ps->nverbs;
+			ps->verbs_by_len[len] |= (uint64_t)1 << ps->nverbs;
 			ps->nverbs++;
 		}
 		v += len + 1;
@@ -201,7 +217,7 @@ static int plain_words(const hg_action_text *t, words *w)
 	if (!t->ascii)
 		return -1;	/* the lexer says: not plain ASCII */
 	w->text = t->text;
-	w->len = strlen(t->text);
+	w->len = t->len;	/* set with ascii (hg_action_text_make) */
 	w->n = t->ntoks;
 	w->toks = t->toks;
 	return 0;
@@ -214,16 +230,31 @@ static size_t word_end(const words *w, size_t k)
 	return k + 1 < w->n ? w->toks[k + 1].off - 1 : w->len;
 }
 
-/* Is word k the word `lower` (lowercase letters), ignoring case?  For a
- * small letter l, (c | 0x20) == l holds for l and its capital only. */
-static int word_is(const words *w, size_t k, const char *lower)
+/* Is word k the word `lower` (3 to 8 small letters), ignoring case?  For
+ * a small letter l, (c | 0x20) == l holds for l and its capital only, and
+ * no other byte becomes a letter so: the word is compared as two words of
+ * four bytes, from its start and its end, without a loop (a word of three
+ * with the NUL after it, which | 0x20 is a space, as the NUL after lower
+ * is). */
+static inline int word_is(const words *w, size_t k, const char *lower)
 {
+	size_t n = strlen(lower);
+	if (w->toks[k].len != n)
+		return 0;
 	const char *p = w->toks[k].text;
-	size_t i = 0;
-	for (; p[i]; i++)
-		if (!lower[i] || (p[i] | 0x20) != lower[i])
-			return 0;
-	return lower[i] == '\0';
+	if (n < 3 || n > 8) {	/* not so for the words asked (constants) */
+		for (size_t i = 0; i < n; i++)
+			if ((p[i] | 0x20) != lower[i])
+				return 0;
+		return 1;
+	}
+	size_t tail = n >= 4 ? n - 4 : 0;
+	uint32_t x, y, a, b;
+	memcpy(&x, p, 4);
+	memcpy(&y, p + tail, 4);
+	memcpy(&a, lower, 4);
+	memcpy(&b, lower + tail, 4);
+	return ((x | 0x20202020u) == (a | 0x20202020u)) & ((y | 0x20202020u) == (b | 0x20202020u));
 }
 
 /* Is word k the one character c? */
@@ -273,20 +304,33 @@ static void group_rest(hg_match *m, const words *w, int g, size_t start)
 }
 
 /* Which pattern's verb word 0 is, or -1: among the verbs that begin with
- * its first two letters. */
+ * its first two letters and are as long. */
 static int verb_of(const enc_patterns *ps, const words *w)
 {
 	int a = ascii_lower(w->text[0]), b = ascii_lower(w->text[1]);
-	if (a < 0 || b < 0)
+	size_t len0 = w->toks[0].len;
+	if (a < 0 || b < 0 || len0 >= VERB_MAX)
 		return -1;
-	/* The first two letters are the pair's: compare the rest (word_is,
-	 * knowing the length). */
+	/* The first two letters are the pair's, the length the verb's:
+	 * compare the rest. */
 	const char *p = w->text;
-	size_t len0 = word_end(w, 0);
-	for (uint64_t try = ps->verbs_by_pair[a - 'a'][b - 'a']; try; try &= try - 1) {
+	uint64_t try = ps->verbs_by_first[a - 'a'] & ps->verbs_by_second[b - 'a'] &
+		       ps->verbs_by_len[len0];
+	for (; try; try &= try - 1) {
 		const struct verb *v = &ps->verb[enc_set_first(try)];
-		if (v->len != len0)
+		if (v->len <= 8) {
+			/* By words, without a loop whose end the processor
+			 * mispredicts: each byte | 0x20 turns a capital into
+			 * its small letter and no other byte into a letter;
+			 * after a word of three comes a space or the NUL,
+			 * both 0x20 so (bytes the text has: len0 + 1). */
+			uint32_t x, y;
+			memcpy(&x, p, 4);
+			memcpy(&y, p + v->tail_at, 4);
+			if (((x | 0x20202020u) == v->head) & ((y | 0x20202020u) == v->tail))
+				return v->pattern;
 			continue;
+		}
 		size_t i = 2;
 		while (i < v->len && (p[i] | 0x20) == v->word[i])
 			i++;
@@ -523,6 +567,14 @@ static inline const char *gtext(pctx *c, int g)
 	return gtext_found(c, g);
 }
 
+/* The length of gtext's text w for group g: a whole token's is known. */
+static inline size_t gtext_len(const pctx *c, int g, const char *w)
+{
+	if (g < WORD_GROUPS && c->gtok[g] >= 0)
+		return c->t->toks[c->gtok[g]].len;
+	return strlen(w);
+}
+
 /* gtext for a group matched by PCRE2: its token, found by its offset, or
  * a copy. */
 static const char *gtext_found(pctx *c, int g)
@@ -544,13 +596,13 @@ static const char *gtext_found(pctx *c, int g)
 	return c->spare;
 }
 
-/* A card name or '?' (-2); -1 after a diagnostic. */
-static int card_word(const pctx *c, const char *w, hg_pos pos)
+/* A card name of `len` bytes or '?' (-2); -1 after a diagnostic. */
+static int card_word(const pctx *c, const char *w, size_t len, hg_pos pos)
 {
 	if (w[0] == '?' && !w[1])
 		return -2;
 	const enc_pool *pool = &c->s->data->pool;
-	int k = enc_find_card(pool, w);
+	int k = enc_find_card_n(pool, w, len);
 	if (k >= 0 && !pool->cards[k].tower)
 		return k;
 	hg_diag *dg = hg_diag_add(c->d, HG_ERROR, pos, "enc.unknown-card",
@@ -568,7 +620,8 @@ static int card_group(pctx *c, int g, int *out, hg_pos *pos)
 	if (!gset(c, g))
 		return 0;
 	*pos = gpos(c, g);
-	int k = card_word(c, gtext(c, g), *pos);
+	const char *w = gtext(c, g);
+	int k = card_word(c, w, gtext_len(c, g, w), *pos);
 	if (k == -1)
 		return -1;
 	*out = k;
@@ -683,7 +736,7 @@ static int parse_item(const pctx *c, const hg_atok *tk, enc_item *it)
 		return 0;
 	}
 	const enc_pool *pool = &c->s->data->pool;
-	int k = tk->kind == HG_ATOK_WORD ? enc_find_card(pool, tk->text) : -1;
+	int k = tk->kind == HG_ATOK_WORD ? enc_find_card_n(pool, tk->text, tk->len) : -1;
 	if (k >= 0 && !pool->cards[k].tower) {
 		it->kind = ENC_ITEM_CARD;
 		it->card = (short)k;
@@ -810,11 +863,15 @@ static int parse_use(pctx *c, hg_action *a)
 	/* Most sources are cards: a word that begins with another ASCII
 	 * letter than t is neither keyword, without folding it. */
 	int may_be_tower = (src[0] | 0x20) == 't' || (unsigned char)src[0] >= 0x80;
+	/* In a plain ASCII text hg_name_eq is ASCII case: a word of another
+	 * length than five is neither. */
+	if (may_be_tower && c->t->ascii && gtext_len(c, 1, src) != 5)
+		may_be_tower = 0;
 	if (may_be_tower && (hg_name_eq(src, "tower") || hg_name_eq(src, "torre"))) {
 		a->src = ENC_SRC_TOWER;
 	} else {
 		a->src = ENC_SRC_TOWN;
-		a->src_card = card_word(c, src, a->src_pos);
+		a->src_card = card_word(c, src, gtext_len(c, 1, src), a->src_pos);
 		if (a->src_card == -2) {
 			hg_diag_add(c->d, HG_ERROR, a->src_pos, "enc.syntax",
 				    "an effect's card is seen by all: name it");
@@ -879,7 +936,7 @@ static int parse_setup_cards(pctx *c, hg_action *a)
 		memset(it, 0, sizeof *it);
 		it->where = t->toks[i].pos;
 		it->inst = -1;
-		int k = card_word(c, t->toks[i].text, t->toks[i].pos);
+		int k = card_word(c, t->toks[i].text, t->toks[i].len, t->toks[i].pos);
 		if (k == -1)
 			return -1;
 		it->kind = k == -2 ? ENC_ITEM_UNKNOWN : ENC_ITEM_CARD;
@@ -912,9 +969,10 @@ static hg_action *parse_body(pctx *c, int which, int seat)
 		rc = card_group(c, 1, &a->card, &a->card_pos);
 		/* Group 2 is hidden, visible, oculta or oculto, in any case
 		 * (no other letter matches h, v or o caselessly): only a v
-		 * may begin "visible". */
+		 * may begin "visible".  Matched word by word (gtok), it is
+		 * one of the four in ASCII letters: the v says which. */
 		a->visible = (c->m.subject[c->m.start[2]] | 0x20) == 'v' &&
-			     hg_name_eq(gtext(c, 2), "visible");
+			     (c->gtok[2] >= 0 || hg_name_eq(gtext(c, 2), "visible"));
 		if (gset(c, 3)) {
 			if (a->visible) {
 				hg_diag_add(c->d, HG_ERROR, gpos(c, 3), "enc.syntax",

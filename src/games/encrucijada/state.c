@@ -224,10 +224,10 @@ int enc_stack_at(const hg_state *s, int seat, int stack, int pos)
 {
 	const enc_player *p = &s->p[seat];
 	enc_set set = stack_set(p, stack);
-	int n = few_count(set);
 	if (pos == 0)
 		pos = 1;
-	if (pos < 1 || pos > n)
+	/* The top (most references) is there when the stack is: no count. */
+	if (pos < 1 || set == 0 || (pos > 1 && pos > few_count(set)))
 		return -1;
 	/* Numbered 0 to n-1 from the top (enc_stack_list): the card numbered
 	 * pos - 1, without listing the stack. */
@@ -271,11 +271,13 @@ void enc_stack_insert(hg_state *s, int seat, int inst, int stack, int pos)
 	leave_zone(s, seat, inst, ENC_Z_STACK);
 	enc_player *p = &s->p[seat];
 	enc_set set = stack_set(p, stack);
-	int n = few_count(set);
 	if (pos <= 0 && pos != -1)
 		pos = 1;
-	if (pos == -1 || pos > n + 1)
-		pos = n + 1;
+	if (pos != 1) {		/* the top needs no count */
+		int n = few_count(set);
+		if (pos == -1 || pos > n + 1)
+			pos = n + 1;
+	}
 	/* Make room: the stack is numbered 0 to n-1 from the top
 	 * (enc_stack_list), and the cards from pos on move one down. */
 	for (; set; set &= set - 1) {
@@ -364,30 +366,36 @@ int enc_identify(hg_state *s, int seat, int inst, int card, hg_pos pos, hg_diags
 int enc_hand_find(const hg_state *s, int seat, int card)
 {
 	const enc_player *p = &s->p[seat];
-	/* When every card of the hand is known (always, with a Seed), what the
-	 * loop below finds is the earliest copy of the card, or the earliest
-	 * card and whether all are the same: no need to sort the hand. */
-	int match = -1, earliest = -1, alike = 1, any_unseen = 0;
+	/* When every card of the hand is known (always, with a Seed), the
+	 * card named is its earliest copy (most hands hold one), and '?' the
+	 * earliest card if all are the same: no need to sort the hand.  The
+	 * copies and the unseen cards are gathered as sets, without a branch
+	 * for each card. */
+	enc_set copies = 0, unseen_set = 0;
 	for (enc_set hand = p->in_zone[ENC_Z_HAND]; hand; hand &= hand - 1) {
 		int i = enc_set_first(hand);
-		const enc_inst *c = &p->inst[i];
-		if (c->card < 0) {
-			any_unseen = 1;
-			break;
-		}
-		if (card >= 0) {
-			if (c->card == card && (match < 0 || c->order < p->inst[match].order))
-				match = i;
-			continue;
-		}
-		if (earliest >= 0 && c->card != p->inst[earliest].card)
-			alike = 0;
-		if (earliest < 0 || c->order < p->inst[earliest].order)
-			earliest = i;
+		copies |= (enc_set)(p->inst[i].card == card) << i;
+		unseen_set |= (enc_set)(p->inst[i].card < 0) << i;
 	}
-	if (!any_unseen) {
-		if (card >= 0)
-			return match;
+	if (!unseen_set && card >= 0) {
+		int match = -1;
+		for (; copies; copies &= copies - 1) {
+			int i = enc_set_first(copies);
+			if (match < 0 || p->inst[i].order < p->inst[match].order)
+				match = i;
+		}
+		return match;
+	}
+	if (!unseen_set) {
+		int earliest = -1, alike = 1;
+		for (enc_set hand = p->in_zone[ENC_Z_HAND]; hand; hand &= hand - 1) {
+			int i = enc_set_first(hand);
+			const enc_inst *c = &p->inst[i];
+			if (earliest >= 0 && c->card != p->inst[earliest].card)
+				alike = 0;
+			if (earliest < 0 || c->order < p->inst[earliest].order)
+				earliest = i;
+		}
 		return earliest < 0 ? -1 : alike ? earliest : -3;
 	}
 	int unseen = -1, first = -1, same = 1;
@@ -420,20 +428,22 @@ int enc_hand_find(const hg_state *s, int seat, int card)
 int enc_town_find(const hg_state *s, int seat, int card, int usable_only)
 {
 	/* The town's copies of the card, in town order (not the whole town:
-	 * sorting it cost more than the rest). */
+	 * sorting it cost more than the rest).  One copy is the answer
+	 * whether it is usable or not (the first copy is, when none is):
+	 * most towns hold one copy of a card. */
 	const enc_player *p = &s->p[seat];
-	int v[ENC_MAX_DECK];
-	int n = 0;
+	enc_set copies = 0;
 	for (enc_set town = p->in_zone[ENC_Z_TOWN]; town; town &= town - 1) {
 		int i = enc_set_first(town);
-		if (p->inst[i].card == card)
-			v[n++] = i;
+		copies |= (enc_set)(p->inst[i].card == card) << i;
 	}
+	if ((copies & (copies - 1)) == 0)
+		return copies ? enc_set_first(copies) : -1;
+	int v[ENC_MAX_DECK];
+	int n = set_list(copies, v);
 	sort_by_order(p, v, n);
 	int first = -1;
 	for (int k = 0; k < n; k++) {
-		if (s->p[seat].inst[v[k]].card != card)
-			continue;
 		if (first < 0)
 			first = v[k];
 		if (!usable_only || (enc_is_active(s, seat, v[k]) &&
@@ -441,6 +451,16 @@ int enc_town_find(const hg_state *s, int seat, int card, int usable_only)
 			return v[k];
 	}
 	return first;
+}
+
+int hg_enc_hand_find(const hg_state *s, int seat, int card)
+{
+	return enc_hand_find(s, seat, card);
+}
+
+int hg_enc_town_find(const hg_state *s, int seat, int card, int usable_only)
+{
+	return enc_town_find(s, seat, card, usable_only);
 }
 
 /* ------------------------------------------------------------ set-up */

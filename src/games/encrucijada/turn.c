@@ -337,7 +337,6 @@ int enc_apply_put(hg_state *s, const hg_action *a, hg_diags *d)
 		if (a->has_ref) {
 			stack = a->ref2.stack;
 			pos = a->ref2.pos ? a->ref2.pos : 1;
-			int n = enc_stack_count(s, a->seat, stack);
 			if (p->stacks[stack].state == ENC_STACK_BLOCKED) {
 				hg_diag_add(d, HG_ERROR, a->ref2.where, "enc.stack-blocked",
 					    "stack '%c' of %s is a used army, blocked for a round (rule 6.D4)",
@@ -353,6 +352,9 @@ int enc_apply_put(hg_state *s, const hg_action *a, hg_diags *d)
 					    'a' + stack, enc_seat_name(a->seat));
 				return -1;
 			}
+			/* the top is always a place: the stack is counted only
+			 * for a place below it */
+			int n = pos > 1 ? enc_stack_count(s, a->seat, stack) : 0;
 			if (pos > n + 1) {
 				hg_diag_add(d, HG_ERROR, a->ref2.where, "enc.no-card",
 					    "stack '%c' of %s holds %d card%s: a card goes in at position 1 to %d (rule 3)",
