@@ -87,10 +87,27 @@ void hg_prng_shuffle(hg_prng *r, void *base, size_t n, size_t size)
 	for (size_t i = n - 1; i > 0; i--) {
 		size_t j = hg_prng_below(r, (uint32_t)(i + 1));
 		unsigned char *a = v + i * size, *b = v + j * size;
-		if (size == 1) {	/* the games shuffle bytes: no loop */
+		/* the games shuffle bytes and ints: swapped whole, no loop */
+		if (size == 1) {
 			unsigned char t = *a;
 			*a = *b;
 			*b = t;
+			continue;
+		}
+		if (size == 4) {
+			uint32_t x, y;
+			memcpy(&x, a, 4);
+			memcpy(&y, b, 4);
+			memcpy(a, &y, 4);
+			memcpy(b, &x, 4);
+			continue;
+		}
+		if (size == 8) {
+			uint64_t x, y;
+			memcpy(&x, a, 8);
+			memcpy(&y, b, 8);
+			memcpy(a, &y, 8);
+			memcpy(b, &x, 8);
 			continue;
 		}
 		for (size_t k = 0; j != i && k < size; k++) {

@@ -99,21 +99,32 @@ START_TEST(below_is_as_stated)
 }
 END_TEST
 
-/* Bytes (the games' decks) are shuffled as any other items are. */
-START_TEST(byte_shuffle_is_the_same_permutation)
+/* Bytes, ints and 8-byte items (swapped whole) are shuffled as items of
+ * another size are (swapped byte by byte). */
+START_TEST(item_shuffles_are_the_same_permutation)
 {
 	for (int n = 0; n < 60; n++) {
 		unsigned char bytes[60];
-		int ints[60];
-		for (int i = 0; i < n; i++)
+		uint32_t ints[60];
+		uint64_t longs[60];
+		struct three { unsigned char v[3]; } threes[60];
+		for (int i = 0; i < n; i++) {
 			ints[i] = bytes[i] = (unsigned char)i;
-		hg_prng a, b;
+			longs[i] = (uint64_t)i << 40 | (uint64_t)i;
+			memset(threes[i].v, i, sizeof threes[i].v);
+		}
+		hg_prng a, b, c, e;
 		hg_prng_seed(&a, "decks");
-		b = a;
+		b = c = e = a;
 		hg_prng_shuffle(&a, bytes, (size_t)n, 1);
 		hg_prng_shuffle(&b, ints, (size_t)n, sizeof ints[0]);
-		for (int i = 0; i < n; i++)
-			ck_assert_int_eq(bytes[i], ints[i]);
+		hg_prng_shuffle(&c, longs, (size_t)n, sizeof longs[0]);
+		hg_prng_shuffle(&e, threes, (size_t)n, sizeof threes[0]);
+		for (int i = 0; i < n; i++) {
+			ck_assert_uint_eq(bytes[i], threes[i].v[0]);
+			ck_assert_uint_eq(ints[i], threes[i].v[1]);
+			ck_assert_uint_eq(longs[i], (uint64_t)threes[i].v[2] << 40 | threes[i].v[2]);
+		}
 	}
 }
 END_TEST
@@ -189,7 +200,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, below_large_known_answer);
 	tcase_add_test(tc, below_stays_in_range_and_is_fair);
 	tcase_add_test(tc, below_is_as_stated);
-	tcase_add_test(tc, byte_shuffle_is_the_same_permutation);
+	tcase_add_test(tc, item_shuffles_are_the_same_permutation);
 	tcase_add_test(tc, shuffle_is_a_permutation_of_any_size);
 	tcase_add_test(tc, same_seed_same_stream_other_seed_other_stream);
 	suite_add_tcase(s, tc);
