@@ -518,17 +518,27 @@ int ck_draw_cards(hg_state *s, int seat, int n, const ck_items *items, hg_pos po
 	 * record's list is that order (8.3). */
 	int scripted = ck_scripted(s, seat);
 	if (p->exact) {
-		/* The Seed deals the cards: the record's must be among them. */
+		/* The Seed deals the cards: the record's must be among them.
+		 * They are the pile's next k (it holds that many), taken in
+		 * one step: drawn one by one, the pile's counts were stored
+		 * and loaded again around every card the hand took. */
 		int dealt[CK_MAX_CARDS] = { 0 }, order[CK_MAX_DECK];
-		for (int i = 0; i < k; i++) {
-			int c = ck_pile_draw(s, r);
-			dealt[c]++;
-			order[i] = c;
-			if (!scripted)
-				ck_hand_add(&s->p[seat].hand, r, c);
+		const unsigned char *deal = &p->order[p->head];
+		if (k > 0) {	/* (a count below none draws none) */
+			p->head += k;
+			p->n -= k;
 		}
-		if (scripted)
+		for (int i = 0; i < k; i++) {
+			order[i] = deal[i];
+			dealt[deal[i]]++;
+		}
+		if (scripted) {
 			ck_stack_push_n(s, seat, r, order, k);
+		} else {
+			ck_hand *h = &s->p[seat].hand;
+			for (int i = 0; i < k; i++)
+				ck_hand_add(h, r, order[i]);
+		}
 		for (int i = 0; explicit_list && i < items->n; i++) {
 			const ck_item *it = &items->v[i];
 			if (it->card[r] < 0 && it->card[!r] < 0)

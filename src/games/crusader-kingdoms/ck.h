@@ -494,10 +494,31 @@ const char *ck_religion_name(int religion);
 
 /* ------------------------------------------- byte comparisons (inline) */
 /* memcmp(a, b, n) == 0 for ids, and hg_ascii_caseless_eq for keywords
- * (kw: n small letters), without a call: hg_ascii_same. */
+ * (kw: n small letters), without a call: hg_ascii_same.  An id may be
+ * longer than hg_ascii_same's loads cover (16 bytes; ids run to
+ * CK_MAX_ID), and its memcmp then made every name lookup save registers
+ * for a call: ids of 8 bytes or more are compared 8 at a time, the last
+ * 8 overlapping, the shortest byte by byte. */
 static inline int ck_same_bytes(const char *a, const char *b, size_t n)
 {
-	return hg_ascii_same(a, b, n, 0);
+	if (n < 4) {
+		for (size_t k = 0; k < n; k++)
+			if (a[k] != b[k])
+				return 0;
+		return 1;
+	}
+	if (n < 8)
+		return hg_ascii_same(a, b, n, 0);
+	uint64_t x, y;
+	for (size_t k = 0; k + 8 < n; k += 8) {
+		memcpy(&x, a + k, 8);
+		memcpy(&y, b + k, 8);
+		if (x != y)
+			return 0;
+	}
+	memcpy(&x, a + n - 8, 8);
+	memcpy(&y, b + n - 8, 8);
+	return x == y;
 }
 
 static inline int ck_same_letters(const char *w, const char *kw, size_t n)
@@ -653,7 +674,9 @@ int ck_draw_cards(hg_state *s, int seat, int n, const ck_items *items, hg_pos po
 /* ---------------------------------------------------------- script-cards.c */
 static inline int ck_scripted(const hg_state *s, int faction)
 {
-	return faction >= 0 && !s->sc->factions[faction].player;
+	/* the scenario's mask (data.c, from factions[].player): one load
+	 * fewer in a chain asked at every round and every combat */
+	return faction >= 0 && ((s->sc->scripted_mask >> faction) & 1);
 }
 /* A scripted side's face-down cards (its hand is rebuilt from them). */
 void ck_stack_push(hg_state *s, int f, int religion, int card);

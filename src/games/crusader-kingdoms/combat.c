@@ -480,9 +480,19 @@ static void dice_text(const int *v, int n, hg_buf *b)
 
 _Static_assert(CK_MAX_LIST < 256, "a count of one face must fit in a byte");
 
-/* One side's roll as recorded, against the count and the Seed (4.2). */
+/* A die showing v (1 to 6) in a count of each face, face f in byte f (at
+ * most CK_MAX_LIST dice: a count fits in its byte), kept in a register
+ * rather than an array whose every increment waits for the one before. */
+static inline uint64_t face_bit(int v)
+{
+	return (uint64_t)1 << (8 * v);
+}
+
+/* One side's roll as recorded, against the count and the Seed (4.2):
+ * seeded (NULL without a Seed) holds the Seed's dice, seeded_faces their
+ * count of each face (face_bit), counted as they were rolled. */
 static int check_roll(const hg_state *s, combat *c, int side, const ck_roll *roll,
-		      const int *seeded, int *out, hg_diags *d)
+		      const int *seeded, uint64_t seeded_faces, int *out, hg_diags *d)
 {
 	int who = side == 0 ? c->seat : c->defender;
 	const char *name = who >= 0 ? faction_id(s, who) : "the independent area";
@@ -497,10 +507,7 @@ static int check_roll(const hg_state *s, combat *c, int side, const ck_roll *rol
 		hg_buf_free(&why);
 		return -1;
 	}
-	/* The count of each face, face f in byte f (at most CK_MAX_LIST
-	 * dice: a count fits in its byte), kept in a register rather than
-	 * an array whose every increment waits for the one before. */
-	uint64_t faces = 0;
+	uint64_t faces = 0;	/* the record's count of each face */
 	for (int i = 0; i < roll->ndice; i++) {
 		int v = roll->dice[i].v;
 		if (v < 1 || v > 6) {
@@ -509,15 +516,13 @@ static int check_roll(const hg_state *s, combat *c, int side, const ck_roll *rol
 			return -1;
 		}
 		out[i] = v;
-		faces += (uint64_t)1 << (8 * v);
+		faces += face_bit(v);
 	}
 	if (seeded) {
 		/* The same dice in any order: the same count of each face (the
-		 * record's are 1 to 6, checked above, and so are the Seed's). */
-		uint64_t want = 0;
-		for (int i = 0; i < roll->ndice; i++)
-			want += (uint64_t)1 << (8 * seeded[i]);
-		if (faces != want) {
+		 * record's are 1 to 6, checked above, and so are the Seed's;
+		 * as many dice, checked above). */
+		if (faces != seeded_faces) {
 			hg_buf t;
 			hg_buf_init(&t);
 			dice_text(seeded, roll->ndice, &t);
@@ -584,7 +589,7 @@ static int check_script_mods(const hg_state *s, const combat *c, int side, const
 			     const int *v, int n, hg_diags *d)
 {
 	int who = side == 0 ? c->seat : c->defender;
-	if (!ck_scripted(s, who) || c->points[side] == 0)
+	if (c->points[side] == 0 || !ck_scripted(s, who))	/* nearly always no points */
 		return 0;
 	ck_mod want[CK_MAX_LIST];
 	int k = hg_ck_script_mods(v, n, c->points[side], want);
@@ -748,14 +753,19 @@ static int resolve(hg_state *s, combat *c, const ck_attack *a, const ck_effect *
 	/* 4.2: the rolls.  The Seed rolls the attacker's dice, then the
 	 * defender's. */
 	int seeded[2][CK_MAX_LIST], v[2][CK_MAX_LIST], known = 1;
-	for (int side = 0; s->seeded && side < 2; side++)
-		for (int i = 0; i < c->dice[side]; i++)
+	uint64_t seeded_faces[2] = { 0, 0 };
+	for (int side = 0; s->seeded && side < 2; side++) {
+		int n = c->dice[side];	/* (not loaded again after every call) */
+		for (int i = 0; i < n; i++) {
 			seeded[side][i] = (int)hg_prng_die(&s->dice, 6);
+			seeded_faces[side] += face_bit(seeded[side][i]);
+		}
+	}
 	for (int side = 0; side < 2; side++) {
 		const ck_roll *roll = &a->roll[side];
 		if (roll->given) {
-			if (check_roll(s, c, side, roll, s->seeded ? seeded[side] : NULL, v[side],
-				       d) != 0)
+			if (check_roll(s, c, side, roll, s->seeded ? seeded[side] : NULL,
+				       seeded_faces[side], v[side], d) != 0)
 				return -1;
 		} else if (s->seeded) {
 			memcpy(v[side], seeded[side], (size_t)c->dice[side] * sizeof(int));

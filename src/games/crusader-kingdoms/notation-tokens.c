@@ -43,6 +43,9 @@ enum {
 
 /* Longer actions are left to the patterns. */
 #define MAX_TOKENS 1024
+/* Tokens of nearly every action (hg_ck_parse_tokens). */
+#define SHORT_ACTION 64
+_Static_assert(SHORT_ACTION <= MAX_TOKENS, "the short action's words fit the reader");
 
 typedef struct reader {
 	const hg_state *s;
@@ -253,6 +256,18 @@ static int find_seat(const hg_state *s, const char *w, size_t len)
 	return e ? e->value[0] : hg_names_find(s->sc->seats, w);
 }
 
+/* A card spelled otherwise than its id (an alias, capitals, accents), by
+ * the decks' names tables.  Out of line (and cold: records written by
+ * herald spell ids): find_item then saves no registers for this call on
+ * its every use. */
+static __attribute__((cold, noinline)) int find_item_by_names(const reader *r, const char *w,
+							       ck_item *it)
+{
+	for (int x = 0; x < CK_NRELIGIONS; x++)
+		it->card[x] = (short)hg_names_find(r->s->data->decks[x].names, w);
+	return it->card[0] >= 0 || it->card[1] >= 0 ? 0 : -1;
+}
+
 /* A card of either deck, or '?' (resolve_item: whose card it is matters
  * only to its diagnostics). */
 static int find_item(const reader *r, size_t i, ck_item *it)
@@ -269,9 +284,7 @@ static int find_item(const reader *r, size_t i, ck_item *it)
 		it->card[1] = (short)e->value[1];
 		return 0;
 	}
-	for (int x = 0; x < CK_NRELIGIONS; x++)
-		it->card[x] = (short)hg_names_find(r->s->data->decks[x].names, t->text);
-	return it->card[0] >= 0 || it->card[1] >= 0 ? 0 : -1;
+	return find_item_by_names(r, t->text, it);
 }
 
 static int name_area(reader *r, int *area, hg_pos *pos)
@@ -629,8 +642,8 @@ hg_action *hg_ck_parse_tokens(const hg_state *s, const hg_action_text *t)
 {
 	if (t->ntoks == 0 || !t->text || !t->ascii)
 		return NULL;
-	const char *sw = t->seat ? t->seat : "";
-	int seat = find_seat(s, sw, strlen(sw));
+	/* the seat's length comes with it (herald.h: seat_len, its strlen) */
+	int seat = t->seat ? find_seat(s, t->seat, t->seat_len) : find_seat(s, "", 0);
 	if (seat < 0)
 		return NULL;
 	if (t->ntoks > MAX_TOKENS)
@@ -640,7 +653,13 @@ hg_action *hg_ck_parse_tokens(const hg_state *s, const hg_action_text *t)
 	r.tok = t->toks;
 	r.n = t->ntoks;
 	r.i = 1;
-	memset(r.word, W_UNSET, r.n);
+	/* the usual short action: a fixed count, stored inline (the memset
+	 * of a count that changes with every action mispredicted its
+	 * branches); the bytes past r.n are never read */
+	if (r.n <= SHORT_ACTION)
+		memset(r.word, W_UNSET, SHORT_ACTION);
+	else
+		memset(r.word, W_UNSET, r.n);
 	const char *first = t->toks[0].text;
 	size_t len = tok_len(&r, 0);
 	int kind = -1;

@@ -66,7 +66,7 @@ int hg_ck_draw_count(int cards, int bonus, int kept)
 static int entry_active(const hg_state *s, int i)
 {
 	int f = s->sc->order[i];
-	if (!s->sc->factions[f].player)
+	if (ck_scripted(s, f))
 		return s->p[f].hand.size > 0;
 	if (s->sc->final_pass)
 		return !((s->passed >> f) & 1);
@@ -163,7 +163,7 @@ void ck_next_round(hg_state *s, int passed)
 {
 	int seat = s->sc->order[s->cursor];
 	s->round++;
-	if (s->sc->factions[seat].player) {
+	if (!ck_scripted(s, seat)) {
 		s->passes = passed ? s->passes + 1 : 0;
 		if (passed)
 			s->passed |= 1u << seat;
