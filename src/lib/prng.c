@@ -79,6 +79,16 @@ unsigned hg_prng_die(hg_prng *r, unsigned sides)
 	return 1 + hg_prng_below(r, sides);
 }
 
+/* Swaps the n bytes (at most 8) at a and b.  Inline, each size the
+ * caller names is a pair of plain loads and stores. */
+static inline HG_ALWAYS_INLINE void swap_small(unsigned char *a, unsigned char *b, size_t n)
+{
+	unsigned char t[8];
+	memcpy(t, a, n);
+	memcpy(a, b, n);
+	memcpy(b, t, n);
+}
+
 void hg_prng_shuffle(hg_prng *r, void *base, size_t n, size_t size)
 {
 	unsigned char *v = base;
@@ -88,27 +98,10 @@ void hg_prng_shuffle(hg_prng *r, void *base, size_t n, size_t size)
 		size_t j = hg_prng_below(r, (uint32_t)(i + 1));
 		unsigned char *a = v + i * size, *b = v + j * size;
 		/* the games shuffle bytes and ints: swapped whole, no loop */
-		if (size == 1) {
-			unsigned char t = *a;
-			*a = *b;
-			*b = t;
-			continue;
-		}
-		if (size == 4) {
-			uint32_t x, y;
-			memcpy(&x, a, 4);
-			memcpy(&y, b, 4);
-			memcpy(a, &y, 4);
-			memcpy(b, &x, 4);
-			continue;
-		}
-		if (size == 8) {
-			uint64_t x, y;
-			memcpy(&x, a, 8);
-			memcpy(&y, b, 8);
-			memcpy(a, &y, 8);
-			memcpy(b, &x, 8);
-			continue;
+		switch (size) {
+		case 1: swap_small(a, b, 1); continue;
+		case 4: swap_small(a, b, 4); continue;
+		case 8: swap_small(a, b, 8); continue;
 		}
 		for (size_t k = 0; j != i && k < size; k++) {
 			unsigned char t = a[k];
