@@ -271,11 +271,12 @@ typedef struct hg_atok {
 
 /* An action as written: `seat: body`.  `text` is the body's tokens joined
  * by single spaces, the string each game's action parser matches.
- * The parser and hg_action_text_set make the whole action in one
- * allocation, `block` (seat, tokens and texts point into it); an action
- * built piece by piece (block NULL) owns each piece.  The parser takes the
- * block from its record's arena (`in_arena`), freed with the record, and
- * there the actions of one seat share one copy of its name. */
+ * hg_action_text_set makes the whole action in one allocation, `block`
+ * (seat, tokens and texts point into it); an action built piece by piece
+ * (block NULL) owns each piece.  The parser puts all of a game's actions
+ * in its record's arena (`in_arena`: the tokens and texts of the game in
+ * one block, and one copy of a seat's name for the actions of a run),
+ * freed with the record. */
 typedef struct hg_action_text {
 	char *seat;
 	size_t seat_len;	/* strlen(seat) */

@@ -647,8 +647,10 @@ static void action_gathered(hg_parser *p, hg_line *line, hg_node *n, hg_pos seat
 	hg_atok_list_keep(l);
 }
 
-/* Token lists longer than this are not kept for the next game. */
+/* A token list longer than this, or with more bytes of text, is not kept
+ * for the next game: memory stays bounded by the usual game. */
 #define TOKS_KEPT_MAX (1u << 16)
+#define TOKS_TEXT_KEPT_MAX (1u << 20)
 
 /* Gives the game's actions their tokens and texts: the gathered ones,
  * copied once into the record's arena. */
@@ -678,17 +680,17 @@ static void actions_make(hg_parser *p, hg_game_record *g)
 		}
 	}
 	p->nmade = 0;
-	if (l->cap > TOKS_KEPT_MAX)
+	if (l->cap > TOKS_KEPT_MAX || l->text.cap > TOKS_TEXT_KEPT_MAX)
 		hg_atok_list_free(l);
 	else
 		hg_atok_list_clear(l);
 }
 
 /* The body of an action whose seat prefix (at seat_pos) is read, and its
- * glyph.  The body is gathered into the game's token list, and the
- * tokens are made into the record when the game ends.  Returns 1 when the lexer took the
- * plain seat prefix that comes next (*next; p->t is NULL until the next
- * body is read), so the next action's body follows at once. */
+ * glyph.  The body is gathered into the game's token list, made into the
+ * record when the game ends.  Returns 1 when the lexer took the plain
+ * seat prefix that comes next (*next; p->t is NULL until the next body is
+ * read), so the next action's body follows at once. */
 static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
 		      hg_plain_seat *next)
 {

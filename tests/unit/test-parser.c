@@ -811,12 +811,20 @@ START_TEST(each_game_has_its_own_tokens)
 	const size_t actions = 12000;	/* 72,000 tokens: a list not kept */
 	for (size_t i = 0; i < actions; i++)
 		hg_buf_printf(&b, "P%d: w1 w2 w3 w4 w5 w%zu\n", (int)(i % 2) + 1, i);
-	hg_buf_puts(&b, "*\n\n" HEAD_R "P1: x y *\n\n" HEAD_R "P2: z *\n");
+	hg_buf_puts(&b, "*\n\n" HEAD_R "P1: x y *\n\n" HEAD_R "P2: z *\n\n" HEAD_R);
+	/* then few tokens but more text than is kept: 200 of 6,000 bytes */
+	for (size_t i = 0; i < 200; i++) {
+		hg_buf_printf(&b, "P1: %zu", i);
+		for (int k = 0; k < 6000; k++)
+			hg_buf_putc(&b, 'a' + k % 26);
+		hg_buf_puts(&b, "\n");
+	}
+	hg_buf_puts(&b, "*\n\n" HEAD_R "P2: v *\n");
 #undef HEAD_R
 	hg_diags d;
 	hg_diags_init(&d);
 	games gs;
-	ck_assert_uint_eq(parse_n(b.data, b.len, NULL, &d, &gs), 3);
+	ck_assert_uint_eq(parse_n(b.data, b.len, NULL, &d, &gs), 5);
 	ck_assert_uint_eq(d.nerrors, 0);
 	const hg_line *m = &gs.v[0]->moves;
 	ck_assert_uint_eq(m->n, actions);
@@ -837,6 +845,11 @@ START_TEST(each_game_has_its_own_tokens)
 	ck_assert_str_eq(gs.v[1]->moves.nodes[0].action.toks[1].text, "y");
 	ck_assert_str_eq(gs.v[2]->moves.nodes[0].action.text, "z");
 	ck_assert_str_eq(gs.v[2]->moves.nodes[0].action.seat, "P2");
+	const hg_line *longs = &gs.v[3]->moves;
+	ck_assert_uint_eq(longs->n, 200);
+	ck_assert_uint_eq(longs->nodes[199].action.toks[0].len, 6003);
+	ck_assert_int_eq(strncmp(longs->nodes[199].action.text, "199abc", 6), 0);
+	ck_assert_str_eq(gs.v[4]->moves.nodes[0].action.text, "v");
 	games_free(&gs);
 	hg_diags_free(&d);
 	hg_buf_free(&b);
