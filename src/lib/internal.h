@@ -47,34 +47,47 @@ int hg_ascii_caseless_eq(const char *word, const char *lower);
  * OR'ed with `fold` first?  With fold 0 this is memcmp(a, b, n) == 0.
  * With fold 0x20 and b in small letters it is hg_ascii_caseless_eq: c |
  * 0x20 is a small letter only when c is that letter, small or capital (a
- * token holds no control character).  Two overlapping loads of each side
- * cover 4 to 16 bytes. */
+ * token holds no control character).  Words of 2, 4 or 8 bytes are
+ * compared, the last one overlapping the one before: no loop but for
+ * more than 16 bytes. */
 static inline int hg_ascii_same(const char *a, const char *b, size_t n, unsigned char fold)
 {
-	if (n >= 8 && n <= 16) {
+	if (n >= 8) {
 		const uint64_t low = fold * UINT64_C(0x0101010101010101);
+		uint64_t x, y;
+		for (size_t k = 0; k + 16 < n; k += 8) {	/* past 16 bytes */
+			memcpy(&x, a + k, 8);
+			memcpy(&y, b + k, 8);
+			if ((x | low) != y)
+				return 0;
+		}
+		size_t k = n > 16 ? n - 16 : 0;
 		uint64_t a0, b0, a1, b1;
-		memcpy(&a0, a, 8);
-		memcpy(&b0, b, 8);
+		memcpy(&a0, a + k, 8);
+		memcpy(&b0, b + k, 8);
 		memcpy(&a1, a + n - 8, 8);
 		memcpy(&b1, b + n - 8, 8);
-		return (a0 | low) == b0 && (a1 | low) == b1;
+		return ((a0 | low) == b0) & ((a1 | low) == b1);
 	}
-	if (n >= 4 && n < 8) {
+	if (n >= 4) {
 		const uint32_t low = fold * 0x01010101u;
 		uint32_t a0, b0, a1, b1;
 		memcpy(&a0, a, 4);
 		memcpy(&b0, b, 4);
 		memcpy(&a1, a + n - 4, 4);
 		memcpy(&b1, b + n - 4, 4);
-		return (a0 | low) == b0 && (a1 | low) == b1;
+		return ((a0 | low) == b0) & ((a1 | low) == b1);
 	}
-	if (!fold)
-		return memcmp(a, b, n) == 0;
-	for (size_t k = 0; k < n; k++)
-		if ((unsigned char)(a[k] | fold) != (unsigned char)b[k])
-			return 0;
-	return 1;
+	if (n >= 2) {
+		const uint16_t low = (uint16_t)(fold * 0x0101u);
+		uint16_t a0, b0, a1, b1;
+		memcpy(&a0, a, 2);
+		memcpy(&b0, b, 2);
+		memcpy(&a1, a + n - 2, 2);
+		memcpy(&b1, b + n - 2, 2);
+		return ((uint16_t)(a0 | low) == b0) & ((uint16_t)(a1 | low) == b1);
+	}
+	return n == 0 || (unsigned char)(a[0] | fold) == (unsigned char)b[0];
 }
 
 /* Appends s in single quotes for a message: control characters escaped,

@@ -622,19 +622,33 @@ static hg_tk read_word(hg_lexer *lx)
 	return digits_only ? HG_TK_NUMBER : HG_TK_WORD;
 }
 
-/* A string (hgn.ebnf: string): no line feed inside, escapes \" and \\. */
-/* Inside a string, the run of plain characters (printable ASCII but '"'
- * and '\\') from the current one, taken at once but for its last
- * character, which save_next() takes as it takes any.  Nothing is taken
- * where a character needs a look of its own: near the window's end, or
- * where a limit could be reached. */
+/* The window's last byte the plain path may step onto: next() keeps four
+ * bytes (one whole code point) ahead of the current character while the
+ * stream has more. */
+static inline const unsigned char *plain_limit(const hg_lexer *lx)
+{
+	return lx->at_eof ? lx->end : lx->end - 4;
+}
+
+/* The end of the run of a string's plain characters from q (printable
+ * ASCII but '"' and '\\', which end or escape), before lim. */
+static inline const unsigned char *string_plain_end(const unsigned char *q,
+						    const unsigned char *lim)
+{
+	while (q < lim && *q >= 0x20 && *q <= 0x7E && *q != '"' && *q != '\\')
+		q++;
+	return q;
+}
+
+/* Inside a string, the run of plain characters from the current one,
+ * taken at once but for its last character, which save_next() takes as
+ * it takes any.  Nothing is taken where a character needs a look of its
+ * own: near the window's end, or where a limit could be reached. */
 static int string_run(hg_lexer *lx)
 {
 	if (lx->careful_only || lx->clen != 1 || lx->c < 0x20 || lx->c > 0x7E)
 		return 0;
-	const unsigned char *q = lx->p, *lim = lx->at_eof ? lx->end : lx->end - 4, *r = q;
-	while (r < lim && *r >= 0x20 && *r <= 0x7E && *r != '"' && *r != '\\')
-		r++;
+	const unsigned char *q = lx->p, *r = string_plain_end(q, plain_limit(lx));
 	size_t n = (size_t)(r - q);
 	if (n < 2 || lx->buf.len + n > lx->lim.token || lx->line_bytes + n > lx->lim.line ||
 	    lx->game_bytes + n > lx->lim.game)
@@ -650,6 +664,7 @@ static int string_run(hg_lexer *lx)
 	return 1;
 }
 
+/* A string (hgn.ebnf: string): no line feed inside, escapes \" and \\. */
 static void read_string(hg_lexer *lx)
 {
 	next(lx);
@@ -981,14 +996,6 @@ static inline int plain_ready(const hg_lexer *lx)
 	       lx->c > 0 && lx->c < 0x80 && !lx->careful_only;
 }
 
-/* The window's last byte the plain path may step onto: next() keeps four
- * bytes (one whole code point) ahead of the current character while the
- * stream has more. */
-static inline const unsigned char *plain_limit(const hg_lexer *lx)
-{
-	return lx->at_eof ? lx->end : lx->end - 4;
-}
-
 /* Skips the blanks from q (at most one line feed: a blank line is for
  * lex() to see), moving *at along.  Returns the first other character, or
  * NULL to give up. */
@@ -1252,8 +1259,7 @@ static const hg_token *plain_tag_token(hg_lexer *lx, const unsigned char *t,
 	size_t len = 1;
 	hg_tk kind = *t == '[' ? HG_TK_LBRACKET : *t == ']' ? HG_TK_RBRACKET : HG_TK_STRING;
 	if (kind == HG_TK_STRING) {
-		while (r < lim && *r >= 0x20 && *r <= 0x7E && *r != '"' && *r != '\\')
-			r++;
+		r = string_plain_end(r, lim);
 		if (r >= lim || *r != '"')
 			return NULL;	/* an escape, a line's end: for read_string() */
 		text = t + 1;
@@ -1382,21 +1388,34 @@ static inline HG_ALWAYS_INLINE size_t twin_put(char *joined, char *split, size_t
 	return at;
 }
 
+/* Is there no room for one more token of tn bytes in a list of n tokens
+ * (room for cap) and len bytes of text (room for tcap)?  A token takes a
+ * separator, a SHORT_COPY move or its bytes, and a NUL. */
+static inline int atok_full(size_t n, size_t cap, size_t len, size_t tcap, size_t tn)
+{
+	return n == cap || tcap - len < tn + SHORT_COPY + 2;
+}
+
+/* Room in the list for one more token of tn bytes. */
+static void atok_room(hg_atok_list *l, size_t tn)
+{
+	HG_GROW(l->v, l->cap, l->n + 1);
+	atok_text_room(l, l->text.len + tn + SHORT_COPY + 2);
+}
+
 /* Appends one token of `n` bytes at `s` (already classified) to the list;
  * `end` is the end of the readable bytes after s. */
 static inline void atok_put(hg_atok_list *l, hg_atok_kind kind, hg_pos pos,
 			    const unsigned char *s, size_t n, const unsigned char *end)
 {
-	HG_GROW(l->v, l->cap, l->n + 1);
+	if (atok_full(l->n, l->cap, l->text.len, l->text.cap, n))
+		atok_room(l, n);
 	hg_atok *a = &l->v[l->n++];
 	a->kind = kind;
 	a->len = (unsigned)n;
 	a->text = NULL;
 	a->pos = pos;
-	size_t at = l->text.len;
-	if (l->text.cap - at < 1 + (n > SHORT_COPY ? n : SHORT_COPY) + 1)
-		atok_text_room(l, at + 1 + (n > SHORT_COPY ? n : SHORT_COPY) + 1);
-	l->text.len = twin_put(l->text.data, l->split, at, l->text0, s, n, end, &a->off);
+	l->text.len = twin_put(l->text.data, l->split, l->text.len, l->text0, s, n, end, &a->off);
 }
 
 void hg_atok_list_keep(hg_atok_list *l)
@@ -1433,14 +1452,6 @@ static inline const unsigned char *stop_after(const unsigned char *ref, size_t b
 		return ref;
 	size_t room = limit - base;
 	return room < (size_t)(cap - ref) ? ref + room + 1 : cap;
-}
-
-/* Room in the list for one more token of n bytes (gather_body's list,
- * kept in its locals, given back first and taken again after). */
-static void atok_room(hg_atok_list *l, size_t n)
-{
-	HG_GROW(l->v, l->cap, l->n + 1);
-	atok_text_room(l, l->text.len + n + SHORT_COPY + 2);
 }
 
 size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
@@ -1539,7 +1550,7 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 			line_n0 = n;
 		}
 		/* the token, put as atok_put() puts one */
-		if (n == cap || tcap - len < tn + SHORT_COPY + 2) {
+		if (atok_full(n, cap, len, tcap, tn)) {
 			l->n = n;
 			l->text.len = len;
 			atok_room(l, tn);

@@ -494,31 +494,10 @@ const char *ck_religion_name(int religion);
 
 /* ------------------------------------------- byte comparisons (inline) */
 /* memcmp(a, b, n) == 0 for ids, and hg_ascii_caseless_eq for keywords
- * (kw: n small letters), without a call: hg_ascii_same.  An id may be
- * longer than hg_ascii_same's loads cover (16 bytes; ids run to
- * CK_MAX_ID), and its memcmp then made every name lookup save registers
- * for a call: ids of 8 bytes or more are compared 8 at a time, the last
- * 8 overlapping, the shortest byte by byte. */
+ * (kw: n small letters), without a call: hg_ascii_same. */
 static inline int ck_same_bytes(const char *a, const char *b, size_t n)
 {
-	if (n < 4) {
-		for (size_t k = 0; k < n; k++)
-			if (a[k] != b[k])
-				return 0;
-		return 1;
-	}
-	if (n < 8)
-		return hg_ascii_same(a, b, n, 0);
-	uint64_t x, y;
-	for (size_t k = 0; k + 8 < n; k += 8) {
-		memcpy(&x, a + k, 8);
-		memcpy(&y, b + k, 8);
-		if (x != y)
-			return 0;
-	}
-	memcpy(&x, a + n - 8, 8);
-	memcpy(&y, b + n - 8, 8);
-	return x == y;
+	return hg_ascii_same(a, b, n, 0);
 }
 
 static inline int ck_same_letters(const char *w, const char *kw, size_t n)

@@ -90,12 +90,6 @@ static void *take_room(reader *r, size_t n, size_t size)
 }
 
 
-/* A token's length (herald.h: hg_atok.len, its strlen). */
-static inline size_t tok_len(const reader *r, size_t i)
-{
-	return r->tok[i].len;
-}
-
 /* Is the word w of len bytes the keyword kw (small letters) in any case
  * (ck_same_letters)?  No call for a short compare made at every clause. */
 static inline int word_is(const char *w, size_t len, const char *kw, size_t kwlen)
@@ -110,13 +104,12 @@ static inline int word_is(const char *w, size_t len, const char *kw, size_t kwle
  * other byte a small letter). */
 #define PAIR(a, b) ((a) << 8 | (b))
 
-static int keyword_of(const reader *r, size_t i)
+static int keyword_of(const hg_atok *t)
 {
-	const hg_atok *t = &r->tok[i];
 	const char *w = t->text;
 	if (t->kind != HG_ATOK_WORD)
 		return W_NAME;
-	size_t n = tok_len(r, i);
+	size_t n = t->len;
 	switch (PAIR(w[0] | 0x20, w[1] | 0x20)) {
 	case PAIR('a', 't'):
 		return WORD_IS(w, n, "attack") ? W_ATTACK : WORD_IS(w, n, "at") ? W_AT : W_NAME;
@@ -154,7 +147,7 @@ static int keyword_of(const reader *r, size_t i)
 /* Reads the word w (in lower case), no keyword, if it comes next. */
 static int accept_word_n(reader *r, const char *w, size_t len)
 {
-	if (r->i < r->n && word_is(r->tok[r->i].text, tok_len(r, r->i), w, len)) {
+	if (r->i < r->n && word_is(r->tok[r->i].text, r->tok[r->i].len, w, len)) {
 		r->i++;
 		return 1;
 	}
@@ -174,7 +167,7 @@ static int next_word(reader *r)
 	if (r->i >= r->n)
 		return W_NAME;
 	if (r->word[r->i] == W_UNSET)
-		r->word[r->i] = (unsigned char)keyword_of(r, r->i);
+		r->word[r->i] = (unsigned char)keyword_of(&r->tok[r->i]);
 	return r->word[r->i];
 }
 
@@ -242,12 +235,10 @@ static int die_value(const hg_atok *t)
 }
 
 /* ------------------------------------------------------------------ names */
-/* Names by their token (i: its index; the length comes with it). */
-static int find_area(const reader *r, size_t i)
+static int find_area(const reader *r, const hg_atok *t)
 {
-	const char *w = r->tok[i].text;
-	const ck_spelling *e = ck_spelling_find_n(&r->s->map->spell, w, tok_len(r, i));
-	return e ? e->value[0] : hg_names_find(r->s->map->names, w);
+	const ck_spelling *e = ck_spelling_find_n(&r->s->map->spell, t->text, t->len);
+	return e ? e->value[0] : hg_names_find(r->s->map->names, t->text);
 }
 
 static int find_seat(const hg_state *s, const char *w, size_t len)
@@ -270,15 +261,13 @@ static __attribute__((cold, noinline)) int find_item_by_names(const reader *r, c
 
 /* A card of either deck, or '?' (resolve_item: whose card it is matters
  * only to its diagnostics). */
-static int find_item(const reader *r, size_t i, ck_item *it)
+static int find_item(const reader *r, const hg_atok *t, ck_item *it)
 {
-	const hg_atok *t = &r->tok[i];
 	it->pos = t->pos;
 	it->card[0] = it->card[1] = -1;
 	if (t->kind == HG_ATOK_UNKNOWN)
 		return 0;
-	const ck_spelling *e = ck_spelling_find_n(&r->s->data->card_spell, t->text,
-						     tok_len(r, i));
+	const ck_spelling *e = ck_spelling_find_n(&r->s->data->card_spell, t->text, t->len);
 	if (e) {		/* a spelling names a card of some deck */
 		it->card[0] = (short)e->value[0];
 		it->card[1] = (short)e->value[1];
@@ -293,7 +282,7 @@ static int name_area(reader *r, int *area, hg_pos *pos)
 	if (!t)
 		return -1;
 	*pos = t->pos;
-	*area = find_area(r, r->i - 1);
+	*area = find_area(r, t);
 	return *area < 0 ? -1 : 0;
 }
 
@@ -303,7 +292,7 @@ static int name_seat(reader *r, int *seat, hg_pos *pos)
 	if (!t)
 		return -1;
 	*pos = t->pos;
-	*seat = find_seat(r->s, t->text, tok_len(r, r->i - 1));
+	*seat = find_seat(r->s, t->text, t->len);
 	return *seat < 0 ? -1 : 0;
 }
 
@@ -328,7 +317,7 @@ static int list_end(reader *r, const void *v, int n, size_t size)
 static int next_item(const reader *r, ck_item *it)
 {
 	const hg_atok *t = peek(r);
-	return t && (t->kind == HG_ATOK_UNKNOWN || is_name(t)) && find_item(r, r->i, it) == 0;
+	return t && (t->kind == HG_ATOK_UNKNOWN || is_name(t)) && find_item(r, t, it) == 0;
 }
 
 /* LIST: one or more items (parse_items). */
@@ -431,10 +420,10 @@ static int read_responses(reader *r, ck_attack *a)
 		const hg_atok *t = &r->tok[r->i];
 		ck_response *rp = &a->resp[a->nresp];
 		rp->pos = t[0].pos;
-		rp->seat = find_seat(r->s, t[1].text, tok_len(r, r->i + 1));
-		if (rp->seat < 0 || find_item(r, r->i + 2, &rp->card) != 0)
+		rp->seat = find_seat(r->s, t[1].text, t[1].len);
+		if (rp->seat < 0 || find_item(r, &t[2], &rp->card) != 0)
 			return -1;
-		size_t n = tok_len(r, r->i + 3);
+		size_t n = t[3].len;
 		if (WORD_IS(t[3].text, n, "attack"))
 			rp->side = CK_SIDE_ATTACK;
 		else if (WORD_IS(t[3].text, n, "defence") || WORD_IS(t[3].text, n, "defense"))
@@ -457,7 +446,7 @@ static int read_turned(reader *r, ck_attack *a)
 		const hg_atok *t = &r->tok[r->i];
 		ck_num *n = &a->turned[a->nturned];
 		n->pos = t->pos;
-		n->v = find_area(r, r->i);
+		n->v = find_area(r, t);
 		if (n->v < 0)
 			break;	/* a keyword, or the patterns' to read */
 		for (int i = 0; i < a->nturned; i++)
@@ -598,7 +587,7 @@ static int read_play(reader *r, hg_action *a)
 {
 	ck_play *pl = &a->play;
 	const hg_atok *t = take_name(r);
-	if (!t || find_item(r, r->i - 1, &pl->card) != 0 || read_effect_args(r, 1, pl) != 0)
+	if (!t || find_item(r, t, &pl->card) != 0 || read_effect_args(r, 1, pl) != 0)
 		return -1;
 	if (r->i < r->n) {
 		pl->has_attack = 1;
@@ -613,7 +602,7 @@ static int read_reveal(reader *r, hg_action *a)
 {
 	ck_reveal *rv = &a->rev;
 	const hg_atok *t = take_name(r);
-	if (!t || find_item(r, r->i - 1, &rv->card) != 0 || read_effect_args(r, 0, &rv->args) != 0)
+	if (!t || find_item(r, t, &rv->card) != 0 || read_effect_args(r, 0, &rv->args) != 0)
 		return -1;
 	t = peek(r);
 	int w = next_word(r);
@@ -661,7 +650,7 @@ hg_action *hg_ck_parse_tokens(const hg_state *s, const hg_action_text *t)
 	else
 		memset(r.word, W_UNSET, r.n);
 	const char *first = t->toks[0].text;
-	size_t len = tok_len(&r, 0);
+	size_t len = t->toks[0].len;
 	int kind = -1;
 	switch (*first | 0x20) {
 	case 'a':

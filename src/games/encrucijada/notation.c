@@ -223,38 +223,18 @@ static int plain_words(const hg_action_text *t, words *w)
 	return 0;
 }
 
-/* Where word k ends in the text: at the space before the next, or at the
- * end. */
+/* Where word k ends in the text. */
 static size_t word_end(const words *w, size_t k)
 {
-	return k + 1 < w->n ? w->toks[k + 1].off - 1 : w->len;
+	return w->toks[k].off + w->toks[k].len;
 }
 
-/* Is word k the word `lower` (3 to 8 small letters), ignoring case?  For
- * a small letter l, (c | 0x20) == l holds for l and its capital only, and
- * no other byte becomes a letter so: the word is compared as two words of
- * four bytes, from its start and its end, without a loop (a word of three
- * with the NUL after it, which | 0x20 is a space, as the NUL after lower
- * is). */
+/* Is word k the word `lower` (small letters), ignoring case
+ * (hg_ascii_same: no call, no loop for the words asked)? */
 static inline int word_is(const words *w, size_t k, const char *lower)
 {
 	size_t n = strlen(lower);
-	if (w->toks[k].len != n)
-		return 0;
-	const char *p = w->toks[k].text;
-	if (n < 3 || n > 8) {	/* not so for the words asked (constants) */
-		for (size_t i = 0; i < n; i++)
-			if ((p[i] | 0x20) != lower[i])
-				return 0;
-		return 1;
-	}
-	size_t tail = n >= 4 ? n - 4 : 0;
-	uint32_t x, y, a, b;
-	memcpy(&x, p, 4);
-	memcpy(&y, p + tail, 4);
-	memcpy(&a, lower, 4);
-	memcpy(&b, lower + tail, 4);
-	return ((x | 0x20202020u) == (a | 0x20202020u)) & ((y | 0x20202020u) == (b | 0x20202020u));
+	return w->toks[k].len == n && hg_ascii_same(w->toks[k].text, lower, n, 0x20);
 }
 
 /* Is word k the one character c? */
