@@ -1661,6 +1661,92 @@ START_TEST(same_bytes_agrees_with_memcmp)
 }
 END_TEST
 
+/* ck_same_id (the ids' comparison without a branch on the length) says
+ * what memcmp says at every length, with one byte changed at each place
+ * in turn: every byte of the n is compared, none past them.  The words
+ * sit at the end of their buffers (the sanitizer build sees a read past
+ * the n bytes). */
+START_TEST(same_id_agrees_with_memcmp)
+{
+	hg_prng r;
+	hg_prng_seed(&r, "same-id");
+	int same = 0, differ = 0;
+	for (size_t n = 0; n <= 40; n++) {
+		for (int k = 0; k < 400; k++) {
+			char *a = hg_xmalloc(n + 1), *b = hg_xmalloc(n + 1);
+			for (size_t i = 0; i < n; i++)
+				a[i] = b[i] = (char)('a' + hg_prng_below(&r, 3));
+			a[n] = b[n] = '\0';
+			if (n && k % 2)	/* each place in turn, each bit */
+				b[(size_t)k / 2 % n] ^= (char)(1 << hg_prng_below(&r, 8));
+			int want = memcmp(a, b, n) == 0;
+			ck_assert_msg(ck_same_id(a, b, n) == want, "'%s' and '%s' (%zu bytes)", a, b,
+				      n);
+			same += want;
+			differ += !want;
+			free(a);
+			free(b);
+		}
+	}
+	ck_assert_int_gt(same, 8000);
+	ck_assert_int_gt(differ, 7000);
+}
+END_TEST
+
+/* The hits of a roll counted from its count of each face (ck_face_hits,
+ * combat.c's unmodified rolls) are those counted die by die (hg_ck_hits),
+ * for rolls of no die up to the most one roll may hold. */
+START_TEST(face_hits_agree_with_the_dice)
+{
+	hg_prng r;
+	hg_prng_seed(&r, "face-hits");
+	int seen[CK_MAX_LIST + 1] = { 0 };
+	for (int k = 0; k < 20000; k++) {
+		int dice[CK_MAX_LIST], n = (int)hg_prng_below(&r, CK_MAX_LIST + 1);
+		uint64_t faces = 0;
+		for (int i = 0; i < n; i++) {
+			/* mostly fair dice, some rolls all of one face */
+			dice[i] = k % 8 ? (int)hg_prng_die(&r, 6) : 1 + k / 8 % 6;
+			faces += ck_face_bit(dice[i]);
+		}
+		int want = hg_ck_hits(dice, n);
+		ck_assert_int_eq(ck_face_hits(faces), want);
+		seen[want] = 1;
+	}
+	for (int h = 0; h <= CK_MAX_LIST; h++)	/* every count of hits came up */
+		ck_assert_msg(seen[h], "no roll made %d hits", h);
+}
+END_TEST
+
+/* hg_ck_deck_lay_out (a fixed store for each card) lays out what a loop over
+ * each card's copies lays out, for both shipped decks, with none, some,
+ * all or more than all of a card's copies elsewhere. */
+START_TEST(deck_lay_out_agrees_with_a_loop)
+{
+	hg_prng r;
+	hg_prng_seed(&r, "deck-lay-out");
+	int emptied = 0, full = 0;
+	for (int k = 0; k < 4000; k++) {
+		const ck_deck *deck = &shared->decks[k % CK_NRELIGIONS];
+		int out[CK_MAX_CARDS];
+		unsigned char want[CK_MAX_DECK], got[CK_MAX_DECK];
+		int n = 0;
+		for (int c = 0; c < deck->ncards; c++) {
+			int copies = deck->cards[c].copies;
+			out[c] = k % 16 == 0 ? 0 : (int)hg_prng_below(&r, (uint32_t)copies + 3) - 1;
+			for (int x = 0; x < copies - out[c]; x++)
+				want[n++] = (unsigned char)c;
+		}
+		ck_assert_int_eq(hg_ck_deck_lay_out(deck, out, got), n);
+		ck_assert_int_eq(memcmp(got, want, (size_t)n), 0);
+		emptied += n == 0;
+		full += n == deck->total;
+	}
+	ck_assert_int_gt(full, 100);	/* the whole deck, as set up */
+	ck_assert_int_eq(emptied, 0);
+}
+END_TEST
+
 /* ck_same_letters says what hg_ascii_caseless_eq says for every keyword
  * of the notation, against words of the same length: the keyword in
  * mixed case, or with one byte changed (a letter's neighbour, a digit, a
@@ -2240,7 +2326,7 @@ START_TEST(token_reading_agrees_with_the_patterns)
 END_TEST
 
 /* Every keyword of the action syntax (notation.c, KW), in small letters
- * and in capitals, is read from the tokens (keyword_of, notation-tokens.c),
+ * and in capitals, is read from the tokens (accept_word, notation-tokens.c),
  * into what the patterns read. */
 START_TEST(token_reading_knows_every_keyword)
 {
@@ -2437,6 +2523,9 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, scenario_masks_agree_with_the_factions);
 	tcase_add_test(tc, borders_are_symmetric);
 	tcase_add_test(tc, same_bytes_agrees_with_memcmp);
+	tcase_add_test(tc, same_id_agrees_with_memcmp);
+	tcase_add_test(tc, face_hits_agree_with_the_dice);
+	tcase_add_test(tc, deck_lay_out_agrees_with_a_loop);
 	tcase_add_test(tc, same_letters_agrees_with_caseless_eq);
 	tcase_add_test(tc, spellings_agree_with_the_names);
 	tcase_add_test(tc, spellings_index_by_ends);

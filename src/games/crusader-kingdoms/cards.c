@@ -171,6 +171,20 @@ void ck_pile_discard_hidden(hg_state *s, int religion)
 	s->pile[religion].ndiscard++;
 }
 
+int hg_ck_deck_lay_out(const ck_deck *k, const int *out, unsigned char *order)
+{
+	/* room for the last card's fixed store past the deck's cards */
+	unsigned char v[CK_MAX_DECK + CK_MAX_COPIES];
+	int n = 0;
+	for (int c = 0; c < k->ncards; c++) {
+		int copies = k->cards[c].copies - out[c];
+		memset(v + n, c, CK_MAX_COPIES);
+		n += copies > 0 ? copies : 0;
+	}
+	memcpy(order, v, (size_t)n);
+	return n;
+}
+
 /* Rule 5: discards, undrawn cards and the P events are shuffled together,
  * each deck apart.  The new pile is every card of the deck outside the
  * hands and off the table (a scripted side's army and responses stay,
@@ -210,10 +224,7 @@ void ck_piles_reshuffle(hg_state *s)
 				for (int c = 0; c < CK_MAX_CARDS; c++)
 					out[c] += s->p[i].hand.sure[r][c];
 			}
-			n = 0;
-			for (int c = 0; c < k->ncards; c++)
-				for (int x = 0; x < k->cards[c].copies - out[c]; x++)
-					p->order[n++] = (unsigned char)c;
+			n = hg_ck_deck_lay_out(k, out, p->order);
 			/* after the last turn there is nothing to shuffle for */
 			if (s->turn < s->sc->turns)
 				hg_prng_shuffle(&s->shuffle[r][s->turn + 1], p->order, (size_t)n, 1);

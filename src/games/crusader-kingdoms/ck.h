@@ -28,6 +28,7 @@
 #ifndef HERALD_CK_H
 #define HERALD_CK_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -505,6 +506,35 @@ static inline int ck_same_letters(const char *w, const char *kw, size_t n)
 	return hg_ascii_same(w, kw, n, 0x20);
 }
 
+/* ck_same_bytes out of line (spellings.c), for the ids of other lengths:
+ * ck_same_id stays small where it is inlined. */
+int hg_ck_same_bytes_rare(const char *a, const char *b, size_t n) __attribute__((cold));
+
+/* ck_same_bytes for an id, without a branch on its length for ids of 4
+ * to 16 bytes (nearly every id the records write: "homs", "tropa-1",
+ * "reagrupamiento"), whose lengths follow no pattern: the branch between
+ * 4- and 8-byte words mispredicted at one name in two.  Four 4-byte words
+ * at 0, o1, o2 and n - 4 cover the n bytes: with n < 8, o1 = n - 4 and
+ * o2 = 0; from 8 on, o1 = 4 and o2 = n - 8 (the two halves, 8 bytes each
+ * at most, overlapping).  Every word lies within the n bytes. */
+static inline int ck_same_id(const char *a, const char *b, size_t n)
+{
+	if (n - 4 > 12)		/* (wraps below 4) */
+		return hg_ck_same_bytes_rare(a, b, n);
+	int wide = n >= 8;
+	size_t o1 = wide ? 4 : n - 4, o2 = wide ? n - 8 : 0;
+	uint32_t a0, b0, a1, b1, a2, b2, a3, b3;
+	memcpy(&a0, a, 4);
+	memcpy(&b0, b, 4);
+	memcpy(&a1, a + o1, 4);
+	memcpy(&b1, b + o1, 4);
+	memcpy(&a2, a + o2, 4);
+	memcpy(&b2, b + o2, 4);
+	memcpy(&a3, a + n - 4, 4);
+	memcpy(&b3, b + n - 4, 4);
+	return ((a0 ^ b0) | (a1 ^ b1) | (a2 ^ b2) | (a3 ^ b3)) == 0;
+}
+
 /* ----------------------------------------------------------- spellings.c */
 /* The entries for those of `ids` whose folded form is ASCII and names
  * something in tables[0..ntables) (at most CK_NRELIGIONS). */
@@ -519,9 +549,10 @@ const ck_spelling *hg_ck_spelling_find_n(const ck_spellings *sp, const char *wor
  * first and last bytes ("tropa-1" .. "tropa-4" differ there) are found by
  * a direct index on the two, nearly always one id, compared whole (a scan
  * of the ids with the same first byte cost a mispredicted branch or two
- * for every name). */
-static inline const ck_spelling *ck_spelling_find_n(const ck_spellings *sp, const char *word,
-						    size_t len)
+ * for every name).  Inlined in each caller: a call saved and restored
+ * five registers for a lookup of a few loads. */
+static inline HG_ALWAYS_INLINE const ck_spelling *ck_spelling_find_n(const ck_spellings *sp,
+								      const char *word, size_t len)
 {
 	if (len == 0 || sp->n == 0)
 		return NULL;
@@ -530,7 +561,7 @@ static inline const ck_spelling *ck_spelling_find_n(const ck_spellings *sp, cons
 		return NULL;
 	for (unsigned i = sp->by_ends[sp->row[f]][l]; i != CK_SPELL_NONE; i = sp->v[i].next) {
 		const ck_spelling *e = &sp->v[i];
-		if (e->len == len && ck_same_bytes(e->name, word, len))
+		if (e->len == len && ck_same_id(e->name, word, len))
 			return e;
 	}
 	return NULL;
@@ -620,6 +651,14 @@ static inline void ck_pile_discard(hg_state *s, int religion, int card)
 	s->pile[religion].ndiscard++;
 }
 void ck_pile_discard_hidden(hg_state *s, int religion);
+/* Lays the deck's cards out in its order, card c as many times as its
+ * copies less out[c] (none when out[c] is more), into order (room for
+ * CK_MAX_DECK); returns how many.  (The loader allows at most
+ * CK_MAX_COPIES of a card and CK_MAX_DECK in all, so each card's copies
+ * are put down with one store of CK_MAX_COPIES bytes, later ones over
+ * the surplus: a loop of a card's copies, which the compiler made a
+ * call to memset for each card.) */
+int hg_ck_deck_lay_out(const ck_deck *k, const int *out, unsigned char *order);
 /* Shuffles each deck's cards outside the hands into a new draw pile. */
 void ck_piles_reshuffle(hg_state *s);
 /* Picks a card of an exact hand at random (stream "random"); -1 when the
@@ -768,6 +807,23 @@ static inline int ck_hits(const int *dice, int n)
 
 int hg_ck_hits(const int *dice, int n);
 
+_Static_assert(CK_MAX_LIST < 256, "a count of one face must fit in a byte");
+
+/* A die showing v (1 to 6) in a count of each face, face f in byte f (at
+ * most CK_MAX_LIST dice: a count fits in its byte), kept in a register
+ * rather than an array whose every increment waits for the one before. */
+static inline uint64_t ck_face_bit(int v)
+{
+	return (uint64_t)1 << (8 * v);
+}
+
+/* ck_hits of the dice counted in `faces` (ck_face_bit): the 4s, 5s and
+ * 6s, without a loop over the dice. */
+static inline int ck_face_hits(uint64_t faces)
+{
+	return (int)((faces >> 32 & 0xff) + (faces >> 40 & 0xff) + (faces >> 48 & 0xff));
+}
+
 /* ----------------------------------------------------------- incursion.c */
 int ck_apply_incursion(hg_state *s, const hg_action *a, hg_diags *d);
 int ck_share_border(const hg_state *s, int a, int b);
@@ -799,11 +855,80 @@ void ck_format(const hg_state *s, const hg_action *a, hg_buf *seat, hg_buf *body
 void ck_free_action(hg_action *a);
 void ck_format_attack(const hg_state *s, int seat, const ck_attack *at, hg_buf *out);
 hg_action *ck_action_new(ck_kind kind, int seat);
-/* The same for the tokens' reading: the state's spare block (with its
- * lists' room) when there is one, holding a reference to s->sh. */
-hg_action *ck_parse_alloc(const hg_state *s, ck_kind kind, int seat);
-/* The same in place: zeroes `a`, then sets what is -1 when not written. */
-void ck_action_init(hg_action *a, ck_kind kind, int seat);
+/* memset(p, 0, n) out of line (notation.c), where the size is not
+ * known: inlined with its size, a clear of a few hundred bytes became
+ * `rep stos`, whose start-up cost more than the library's vector stores
+ * take for all of it. */
+void ck_clear_bytes(void *p, size_t n);
+/* ck_action_new in place: zeroes `a`, then sets what is -1 when not
+ * written.  Only the header and the kind's own arguments are cleared, the
+ * only part of an action that is set, read and freed: a pass or a draw
+ * clears a few dozen bytes, not the room a reveal needs.  A reveal's
+ * event arguments have no attack (read_effect_args, parse_reveal): that
+ * part of them is left alone too.  Inline, the token reader's call for
+ * each kind (a constant there) is left with that kind's stores, without
+ * a jump on the kind. */
+static inline void ck_action_init(hg_action *a, ck_kind kind, int seat)
+{
+	const size_t head = offsetof(hg_action, draw);
+	switch (kind) {
+	case CK_ACT_DRAW:
+		ck_clear_bytes(a, head + sizeof a->draw);
+		a->draw.count = -1;
+		break;
+	case CK_ACT_PASS:	/* the header alone: a few stores, inline */
+		memset(a, 0, head);
+		break;
+	case CK_ACT_DISCARD:
+		ck_clear_bytes(a, head + sizeof a->discard);
+		break;
+	case CK_ACT_INCURSION:
+		ck_clear_bytes(a, head + sizeof a->inc);
+		a->inc.die = -1;
+		break;
+	case CK_ACT_PLAY:
+		ck_clear_bytes(a, head + sizeof a->play);
+		a->play.on = a->play.at = a->play.castle = -1;
+		break;
+	case CK_ACT_ATTACK:
+		ck_clear_bytes(a, head + sizeof a->attack);
+		break;
+	case CK_ACT_REVEAL:
+		ck_clear_bytes(a, head + offsetof(ck_reveal, args.attack));
+		ck_clear_bytes(&a->rev.place, sizeof a->rev - offsetof(ck_reveal, place));
+		a->rev.args.on = a->rev.args.at = a->rev.args.castle = -1;
+		a->rev.args.draws.count = a->rev.args.takes.count = -1;
+		a->rev.args.discards.count = -1;
+		a->rev.die = -1;
+		break;
+	}
+	a->kind = kind;
+	a->seat = seat;
+}
+
+/* ck_action_new for the tokens' reading: the state's spare block (with
+ * its lists' room, kept: what is in it is written before it is read) when
+ * there is one, holding a reference to s->sh. */
+static inline hg_action *ck_parse_alloc(const hg_state *s, ck_kind kind, int seat)
+{
+	ck_shared *sh = s->sh;
+	hg_action *a = sh->spare_action;
+	void *lists = NULL;
+	size_t cap = 0;
+	if (a) {
+		sh->spare_action = NULL;
+		lists = a->lists;
+		cap = a->lists_cap;
+	} else {
+		a = hg_xmalloc(sizeof *a);
+	}
+	ck_action_init(a, kind, seat);
+	a->lists = lists;
+	a->lists_cap = cap;
+	a->home = sh;
+	sh->refs++;
+	return a;
+}
 void ck_free_attack(ck_attack *a);
 
 /* --------------------------------------------------------------- legal.c */

@@ -478,21 +478,13 @@ static void dice_text(const int *v, int n, hg_buf *b)
 		hg_buf_puts(b, "no dice");
 }
 
-_Static_assert(CK_MAX_LIST < 256, "a count of one face must fit in a byte");
-
-/* A die showing v (1 to 6) in a count of each face, face f in byte f (at
- * most CK_MAX_LIST dice: a count fits in its byte), kept in a register
- * rather than an array whose every increment waits for the one before. */
-static inline uint64_t face_bit(int v)
-{
-	return (uint64_t)1 << (8 * v);
-}
-
 /* One side's roll as recorded, against the count and the Seed (4.2):
  * seeded (NULL without a Seed) holds the Seed's dice, seeded_faces their
- * count of each face (face_bit), counted as they were rolled. */
+ * count of each face (ck_face_bit), counted as they were rolled.
+ * *faces_out gets the record's count. */
 static int check_roll(const hg_state *s, combat *c, int side, const ck_roll *roll,
-		      const int *seeded, uint64_t seeded_faces, int *out, hg_diags *d)
+		      const int *seeded, uint64_t seeded_faces, int *out, uint64_t *faces_out,
+		      hg_diags *d)
 {
 	int who = side == 0 ? c->seat : c->defender;
 	const char *name = who >= 0 ? faction_id(s, who) : "the independent area";
@@ -507,17 +499,26 @@ static int check_roll(const hg_state *s, combat *c, int side, const ck_roll *rol
 		hg_buf_free(&why);
 		return -1;
 	}
-	uint64_t faces = 0;	/* the record's count of each face */
+	/* the record's count of each face, and whether a die is out of
+	 * range, in one pass without a branch on each die (a die's face
+	 * is a byte of the count only once it is known to be 1 to 6) */
+	uint64_t faces = 0;
+	int bad = 0;
 	for (int i = 0; i < roll->ndice; i++) {
+		int v = roll->dice[i].v;
+		bad |= (v < 1) | (v > 6);
+		out[i] = v;
+		faces += ck_face_bit(v & 7);
+	}
+	for (int i = 0; bad && i < roll->ndice; i++) {
 		int v = roll->dice[i].v;
 		if (v < 1 || v > 6) {
 			hg_diag_add(d, HG_ERROR, roll->dice[i].pos, "ck.die-range",
 				    "a die shows 1 to 6, not %d (rule 4.2)", v);
 			return -1;
 		}
-		out[i] = v;
-		faces += face_bit(v);
 	}
+	*faces_out = faces;
 	if (seeded) {
 		/* The same dice in any order: the same count of each face (the
 		 * record's are 1 to 6, checked above, and so are the Seed's;
@@ -753,22 +754,23 @@ static int resolve(hg_state *s, combat *c, const ck_attack *a, const ck_effect *
 	/* 4.2: the rolls.  The Seed rolls the attacker's dice, then the
 	 * defender's. */
 	int seeded[2][CK_MAX_LIST], v[2][CK_MAX_LIST], known = 1;
-	uint64_t seeded_faces[2] = { 0, 0 };
+	uint64_t seeded_faces[2] = { 0, 0 }, faces[2] = { 0, 0 };
 	for (int side = 0; s->seeded && side < 2; side++) {
 		int n = c->dice[side];	/* (not loaded again after every call) */
 		for (int i = 0; i < n; i++) {
 			seeded[side][i] = (int)hg_prng_die(&s->dice, 6);
-			seeded_faces[side] += face_bit(seeded[side][i]);
+			seeded_faces[side] += ck_face_bit(seeded[side][i]);
 		}
 	}
 	for (int side = 0; side < 2; side++) {
 		const ck_roll *roll = &a->roll[side];
 		if (roll->given) {
 			if (check_roll(s, c, side, roll, s->seeded ? seeded[side] : NULL,
-				       seeded_faces[side], v[side], d) != 0)
+				       seeded_faces[side], v[side], &faces[side], d) != 0)
 				return -1;
 		} else if (s->seeded) {
 			memcpy(v[side], seeded[side], (size_t)c->dice[side] * sizeof(int));
+			faces[side] = seeded_faces[side];
 		} else {
 			known = 0;
 		}
@@ -781,8 +783,11 @@ static int resolve(hg_state *s, combat *c, const ck_attack *a, const ck_effect *
 					      d) != 0 ||
 			    apply_mods(s, c, side, &a->roll[side], v[side], c->dice[side], d) != 0)
 				return -1;
-			hits[side] = ck_hits(v[side], c->dice[side]);
+			/* unmodified (nearly always), the hits are counted
+			 * with the faces, not again die by die */
 			const ck_roll *roll = &a->roll[side];
+			hits[side] = roll->nmods ? ck_hits(v[side], c->dice[side]) :
+				     ck_face_hits(faces[side]);
 			if (roll->hits >= 0 && roll->hits != hits[side]) {
 				hg_buf t;
 				hg_buf_init(&t);

@@ -64,10 +64,13 @@ hg_state *hg_ck_state_new(const hg_gdata *g, const ck_scenario *sc, const char *
 	s->nsides = sc->nfactions;
 	for (int a = 0; a < CK_MAX_AREAS; a++)
 		s->owner[a] = -1;
+	/* each faction's deployment areas on the map, lowest first: the
+	 * bits of its mask, not a test of every area */
+	int nareas = s->map->nareas;
+	uint64_t on_map = nareas >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << nareas) - 1;
 	for (int f = 0; f < sc->nfactions; f++)
-		for (int a = 0; a < s->map->nareas; a++)
-			if ((sc->factions[f].deploy >> a) & 1)
-				ck_set_owner(s, a, f);
+		for (uint64_t m = sc->factions[f].deploy & on_map; m; m &= m - 1)
+			ck_set_owner(s, __builtin_ctzll(m), f);
 	s->turn = 1;
 	s->phase = CK_PHASE_DRAW;
 	s->cursor = 0;
@@ -81,10 +84,10 @@ hg_state *hg_ck_state_new(const hg_gdata *g, const ck_scenario *sc, const char *
 	}
 	for (int r = 0; r < CK_NRELIGIONS; r++) {
 		ck_pile *p = &s->pile[r];
-		const ck_deck *k = &g->decks[r];
-		for (int c = 0; c < k->ncards; c++)
-			for (int x = 0; x < k->cards[c].copies - sc->removed[r][c]; x++)
-				p->order[p->n++] = (unsigned char)c;
+		int removed[CK_MAX_CARDS];
+		for (int c = 0; c < CK_MAX_CARDS; c++)
+			removed[c] = sc->removed[r][c];
+		p->n = hg_ck_deck_lay_out(&g->decks[r], removed, p->order);
 		p->exact = s->seeded;
 		if (s->seeded)
 			hg_prng_shuffle(&s->shuffle[r][1], p->order, (size_t)p->n, 1);

@@ -28,31 +28,14 @@
 
 #include "ck.h"
 
-/* The keywords that end a list (notation.c, KW), found for a token when
- * the parser first asks (keyword_of), and kept: it asks at every optional
- * clause.  A token read as a name is never asked: the data keeps keywords
- * out of names (data.c, check_word), so a token that names something is
- * no keyword, and one that names nothing leaves the action to the
- * patterns whatever it is. */
-enum {
-	W_UNSET = 0xff,		/* not asked yet */
-	W_NAME = 0,		/* any other token */
-	W_ON, W_AT, W_DRAWS, W_TAKES, W_DISCARDS, W_CASTLE, W_ATTACK, W_FROM, W_WITH, W_TURN,
-	W_VS, W_MOD, W_END, W_ARMY, W_RESPONSE, W_DISCARDED
-};
-
 /* Longer actions are left to the patterns. */
 #define MAX_TOKENS 1024
-/* Tokens of nearly every action (hg_ck_parse_tokens). */
-#define SHORT_ACTION 64
-_Static_assert(SHORT_ACTION <= MAX_TOKENS, "the short action's words fit the reader");
 
 typedef struct reader {
 	const hg_state *s;
 	const hg_atok *tok;
 	size_t n;		/* tokens */
 	size_t i;		/* the next one */
-	unsigned char word[MAX_TOKENS];	/* the keyword each token is, W_UNSET */
 	hg_action *a;		/* what is read */
 	char *room;		/* the block of its lists (a->lists), taken at the
 				   first: the spare action's, or a new one */
@@ -99,53 +82,18 @@ static inline int word_is(const char *w, size_t len, const char *kw, size_t kwle
 
 #define WORD_IS(w, len, kw) word_is((w), (len), kw, sizeof kw - 1)
 
-/* Which keyword the token is (W_NAME: none), looked for among those that
- * begin with its first two letters (c | 0x20 lowers a capital and makes no
- * other byte a small letter). */
-#define PAIR(a, b) ((a) << 8 | (b))
-
-static int keyword_of(const hg_atok *t)
-{
-	const char *w = t->text;
-	if (t->kind != HG_ATOK_WORD)
-		return W_NAME;
-	size_t n = t->len;
-	switch (PAIR(w[0] | 0x20, w[1] | 0x20)) {
-	case PAIR('a', 't'):
-		return WORD_IS(w, n, "attack") ? W_ATTACK : WORD_IS(w, n, "at") ? W_AT : W_NAME;
-	case PAIR('a', 'r'):
-		return WORD_IS(w, n, "army") ? W_ARMY : W_NAME;
-	case PAIR('c', 'a'):
-		return WORD_IS(w, n, "castle") ? W_CASTLE : W_NAME;
-	case PAIR('d', 'i'):
-		return WORD_IS(w, n, "discards") ? W_DISCARDS :
-		       WORD_IS(w, n, "discarded") ? W_DISCARDED : W_NAME;
-	case PAIR('d', 'r'):
-		return WORD_IS(w, n, "draws") ? W_DRAWS : W_NAME;
-	case PAIR('e', 'n'):
-		return WORD_IS(w, n, "end") ? W_END : W_NAME;
-	case PAIR('f', 'r'):
-		return WORD_IS(w, n, "from") ? W_FROM : W_NAME;
-	case PAIR('m', 'o'):
-		return WORD_IS(w, n, "mod") ? W_MOD : W_NAME;
-	case PAIR('o', 'n'):
-		return WORD_IS(w, n, "on") ? W_ON : W_NAME;
-	case PAIR('r', 'e'):
-		return WORD_IS(w, n, "response") ? W_RESPONSE : W_NAME;
-	case PAIR('t', 'a'):
-		return WORD_IS(w, n, "takes") ? W_TAKES : W_NAME;
-	case PAIR('t', 'u'):
-		return WORD_IS(w, n, "turn") ? W_TURN : W_NAME;
-	case PAIR('v', 's'):
-		return WORD_IS(w, n, "vs") ? W_VS : W_NAME;
-	case PAIR('w', 'i'):
-		return WORD_IS(w, n, "with") ? W_WITH : W_NAME;
-	}
-	return W_NAME;
-}
-
-/* Reads the word w (in lower case), no keyword, if it comes next. */
-static int accept_word_n(reader *r, const char *w, size_t len)
+/* Reads the word w (in lower case) if it comes next.  Each clause asks
+ * for its own keyword (KW in notation.c) where the syntax allows it: a
+ * compare of the token's length with the keyword's, nearly always
+ * enough to say no, and of its bytes.  A token of another kind never
+ * matches (a number, a '?' or a punctuation character is no keyword); a
+ * token read as a name is never asked: the data keeps keywords out of
+ * names (data.c, check_word), so a token that names something is no
+ * keyword, and one that names nothing leaves the action to the patterns
+ * whatever it is.  (A classifier of every token by its first two letters,
+ * kept for the clauses that asked again, cost a mispredicted jump for
+ * nearly every token it saw.) */
+static inline HG_ALWAYS_INLINE int accept_word_n(reader *r, const char *w, size_t len)
 {
 	if (r->i < r->n && word_is(r->tok[r->i].text, r->tok[r->i].len, w, len)) {
 		r->i++;
@@ -161,30 +109,9 @@ static const hg_atok *peek(const reader *r)
 	return r->i < r->n ? &r->tok[r->i] : NULL;
 }
 
-/* The next token's keyword (W_NAME at the end). */
-static int next_word(reader *r)
-{
-	if (r->i >= r->n)
-		return W_NAME;
-	if (r->word[r->i] == W_UNSET)
-		r->word[r->i] = (unsigned char)keyword_of(&r->tok[r->i]);
-	return r->word[r->i];
-}
-
 static int is_name(const hg_atok *t)
 {
 	return t->kind == HG_ATOK_WORD || t->kind == HG_ATOK_NUMBER;
-}
-
-
-/* Reads the word w if it comes next. */
-static int accept(reader *r, int w)
-{
-	if (next_word(r) == w) {
-		r->i++;
-		return 1;
-	}
-	return 0;
 }
 
 /* Is the token the punctuation character c? */
@@ -364,7 +291,7 @@ static int read_roll(reader *r, ck_roll *roll)
 		roll->ndice = (int)k;
 		r->i += k;
 	}
-	if (accept(r, W_MOD)) {
+	if (accept_word(r, "mod")) {
 		size_t k = r->i;
 		while (k + 2 < r->n && r->tok[k].kind == HG_ATOK_NUMBER &&
 		       r->tok[k + 2].kind == HG_ATOK_NUMBER) {
@@ -462,15 +389,15 @@ static int read_turned(reader *r, ck_attack *a)
  * to the end of the action (parse_attack). */
 static int read_attack(reader *r, ck_attack *a)
 {
-	if (!accept(r, W_ATTACK))
+	if (!accept_word(r, "attack"))
 		return -1;
 	a->castle = -1;
 	a->from = -1;
 	if (name_area(r, &a->target, &a->target_pos) != 0)
 		return -1;
-	if (accept(r, W_FROM) && name_area(r, &a->from, &a->from_pos) != 0)
+	if (accept_word(r, "from") && name_area(r, &a->from, &a->from_pos) != 0)
 		return -1;
-	if (accept(r, W_WITH)) {
+	if (accept_word(r, "with")) {
 		size_t max;
 		a->with = list_room(r, sizeof *a->with, &max);
 		if (!a->with)
@@ -487,9 +414,9 @@ static int read_attack(reader *r, ck_attack *a)
 	}
 	if (read_responses(r, a) != 0)
 		return -1;
-	if (accept(r, W_TURN) && read_turned(r, a) != 0)
+	if (accept_word(r, "turn") && read_turned(r, a) != 0)
 		return -1;
-	if (!accept_punct(r, '/') || read_roll(r, &a->roll[0]) != 0 || !accept(r, W_VS) ||
+	if (!accept_punct(r, '/') || read_roll(r, &a->roll[0]) != 0 || !accept_word(r, "vs") ||
 	    read_roll(r, &a->roll[1]) != 0 || !accept_punct(r, '/'))
 		return -1;
 	const hg_atok *t = peek(r);
@@ -498,7 +425,7 @@ static int read_attack(reader *r, ck_attack *a)
 		return -1;
 	a->outcome_pos = t->pos;
 	t = peek(r);
-	int castle = accept(r, W_CASTLE);
+	int castle = accept_word(r, "castle");
 	if (castle || accept_word(r, "bonus")) {
 		a->castle_pos = t->pos;
 		/* 'castle' takes the area, 'bonus' none (the end follows) */
@@ -544,7 +471,7 @@ static int read_incursion(reader *r, hg_action *a)
 {
 	ck_incursion *in = &a->inc;
 	in->discards.count = -1;
-	if (name_seat(r, &in->target, &in->target_pos) != 0 || !accept(r, W_WITH))
+	if (name_seat(r, &in->target, &in->target_pos) != 0 || !accept_word(r, "with"))
 		return -1;
 	if (!next_item(r, &in->card))
 		return -1;
@@ -557,7 +484,7 @@ static int read_incursion(reader *r, hg_action *a)
 		in->die_pos = t->pos;
 		in->die = die_value(t);
 	}
-	if (accept(r, W_DISCARDS) && read_items(r, &in->discards) != 0)
+	if (accept_word(r, "discards") && read_items(r, &in->discards) != 0)
 		return -1;
 	return 0;
 }
@@ -569,15 +496,15 @@ static int read_effect_args(reader *r, int draws, ck_play *p)
 {
 	p->on = p->at = p->castle = -1;
 	p->draws.count = p->takes.count = p->discards.count = -1;
-	if (accept(r, W_ON) && name_seat(r, &p->on, &p->on_pos) != 0)
+	if (accept_word(r, "on") && name_seat(r, &p->on, &p->on_pos) != 0)
 		return -1;
-	if (accept(r, W_AT) && name_area(r, &p->at, &p->at_pos) != 0)
+	if (accept_word(r, "at") && name_area(r, &p->at, &p->at_pos) != 0)
 		return -1;
-	if ((draws && accept(r, W_DRAWS) && read_items(r, &p->draws) != 0) ||
-	    (accept(r, W_TAKES) && read_items(r, &p->takes) != 0) ||
-	    (accept(r, W_DISCARDS) && read_items(r, &p->discards) != 0))
+	if ((draws && accept_word(r, "draws") && read_items(r, &p->draws) != 0) ||
+	    (accept_word(r, "takes") && read_items(r, &p->takes) != 0) ||
+	    (accept_word(r, "discards") && read_items(r, &p->discards) != 0))
 		return -1;
-	if (accept(r, W_CASTLE) && name_area(r, &p->castle, &p->castle_pos) != 0)
+	if (accept_word(r, "castle") && name_area(r, &p->castle, &p->castle_pos) != 0)
 		return -1;
 	return 0;
 }
@@ -605,12 +532,12 @@ static int read_reveal(reader *r, hg_action *a)
 	if (!t || find_item(r, t, &rv->card) != 0 || read_effect_args(r, 0, &rv->args) != 0)
 		return -1;
 	t = peek(r);
-	int w = next_word(r);
-	if (w == W_ARMY || w == W_RESPONSE || w == W_DISCARDED) {
-		r->i++;
+	int place = accept_word(r, "army") ? CK_PLACE_ARMY :
+		    accept_word(r, "response") ? CK_PLACE_RESPONSE :
+		    accept_word(r, "discarded") ? CK_PLACE_DISCARDED : CK_PLACE_NONE;
+	if (place != CK_PLACE_NONE) {
 		rv->place_pos = t->pos;
-		rv->place = w == W_ARMY ? CK_PLACE_ARMY : w == W_RESPONSE ? CK_PLACE_RESPONSE :
-			    CK_PLACE_DISCARDED;
+		rv->place = place;
 	}
 	if (accept_punct(r, '/')) {
 		t = peek(r);
@@ -642,71 +569,60 @@ hg_action *hg_ck_parse_tokens(const hg_state *s, const hg_action_text *t)
 	r.tok = t->toks;
 	r.n = t->ntoks;
 	r.i = 1;
-	/* the usual short action: a fixed count, stored inline (the memset
-	 * of a count that changes with every action mispredicted its
-	 * branches); the bytes past r.n are never read */
-	if (r.n <= SHORT_ACTION)
-		memset(r.word, W_UNSET, SHORT_ACTION);
-	else
-		memset(r.word, W_UNSET, r.n);
-	const char *first = t->toks[0].text;
-	size_t len = t->toks[0].len;
-	int kind = -1;
-	switch (*first | 0x20) {
-	case 'a':
-		kind = WORD_IS(first, len, "attack") ? CK_ACT_ATTACK : -1;
-		break;
-	case 'd':
-		kind = WORD_IS(first, len, "draw") ? CK_ACT_DRAW :
-		       WORD_IS(first, len, "discard") ? CK_ACT_DISCARD : -1;
-		break;
-	case 'i':
-		kind = WORD_IS(first, len, "incursion") ? CK_ACT_INCURSION : -1;
-		break;
-	case 'p':
-		kind = WORD_IS(first, len, "pass") ? CK_ACT_PASS :
-		       WORD_IS(first, len, "play") ? CK_ACT_PLAY : -1;
-		break;
-	case 'r':
-		kind = WORD_IS(first, len, "reveal") ? CK_ACT_REVEAL : -1;
-		break;
-	}
-	if (kind < 0)
-		return NULL;
-	hg_action *a = ck_parse_alloc(s, (ck_kind)kind, seat);
-	r.a = a;
 	r.room = NULL;
 	r.used = 0;
 	r.cap = r.n * ROOM_PER_TOKEN;
+	/* The first word says which action it is, and the case for it reads
+	 * the rest: one jump on the word, not a second one on the kind. */
+	const char *first = t->toks[0].text;
+	size_t len = t->toks[0].len;
+	hg_action *a = NULL;
 	int rc = -1;
-	switch (a->kind) {
-	case CK_ACT_DRAW:
-		rc = read_draw(&r, a);
-		break;
-	case CK_ACT_PASS:
-		a->end = accept(&r, W_END);
-		rc = 0;
-		break;
-	case CK_ACT_DISCARD:
-		if (next_item(&r, &a->discard)) {
-			r.i++;
-			rc = 0;
+	switch (*first | 0x20) {
+	case 'a':
+		if (WORD_IS(first, len, "attack")) {
+			a = r.a = ck_parse_alloc(s, CK_ACT_ATTACK, seat);
+			r.i = 0;
+			rc = read_attack(&r, &a->attack);
 		}
 		break;
-	case CK_ACT_INCURSION:
-		rc = read_incursion(&r, a);
+	case 'd':
+		if (WORD_IS(first, len, "draw")) {
+			a = r.a = ck_parse_alloc(s, CK_ACT_DRAW, seat);
+			rc = read_draw(&r, a);
+		} else if (WORD_IS(first, len, "discard")) {
+			a = r.a = ck_parse_alloc(s, CK_ACT_DISCARD, seat);
+			if (next_item(&r, &a->discard)) {
+				r.i++;
+				rc = 0;
+			}
+		}
 		break;
-	case CK_ACT_PLAY:
-		rc = read_play(&r, a);
+	case 'i':
+		if (WORD_IS(first, len, "incursion")) {
+			a = r.a = ck_parse_alloc(s, CK_ACT_INCURSION, seat);
+			rc = read_incursion(&r, a);
+		}
 		break;
-	case CK_ACT_ATTACK:
-		r.i = 0;
-		rc = read_attack(&r, &a->attack);
+	case 'p':
+		if (WORD_IS(first, len, "pass")) {
+			a = r.a = ck_parse_alloc(s, CK_ACT_PASS, seat);
+			a->end = accept_word(&r, "end");
+			rc = 0;
+		} else if (WORD_IS(first, len, "play")) {
+			a = r.a = ck_parse_alloc(s, CK_ACT_PLAY, seat);
+			rc = read_play(&r, a);
+		}
 		break;
-	case CK_ACT_REVEAL:
-		rc = read_reveal(&r, a);
+	case 'r':
+		if (WORD_IS(first, len, "reveal")) {
+			a = r.a = ck_parse_alloc(s, CK_ACT_REVEAL, seat);
+			rc = read_reveal(&r, a);
+		}
 		break;
 	}
+	if (!a)
+		return NULL;
 	if (rc != 0 || r.i != r.n) {
 		ck_free_action(a);
 		return NULL;

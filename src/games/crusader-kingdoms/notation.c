@@ -705,85 +705,11 @@ hg_action *ck_action_new(ck_kind kind, int seat)
 	return a;
 }
 
-/* The spare block goes back into use cleared like a new one (its room for
- * lists kept: what is in it is written before it is read). */
-hg_action *ck_parse_alloc(const hg_state *s, ck_kind kind, int seat)
+/* Out of line, the size is not known here: a call to the library's
+ * memset, never `rep stos` (ck.h). */
+void ck_clear_bytes(void *p, size_t n)
 {
-	ck_shared *sh = s->sh;
-	hg_action *a = sh->spare_action;
-	void *lists = NULL;
-	size_t cap = 0;
-	if (a) {
-		sh->spare_action = NULL;
-		lists = a->lists;
-		cap = a->lists_cap;
-	} else {
-		a = hg_xmalloc(sizeof *a);
-	}
-	ck_action_init(a, kind, seat);
-	a->lists = lists;
-	a->lists_cap = cap;
-	a->home = sh;
-	sh->refs++;
-	return a;
-}
-
-/* memset through a pointer the compiler cannot see through: inlined, a
- * clear of a few hundred bytes becomes `rep stos`, whose start-up costs
- * more than the library's vector stores take for all of it. */
-static void *(*const volatile clear_bytes)(void *, int, size_t) = memset;
-
-/* Zeroes the header and the kind's own arguments, the only part of an
- * action that is set, read and freed (ck.h): a pass or a draw clears a
- * few dozen bytes, not the room a reveal needs.  A reveal's event
- * arguments have no attack (read_effect_args, parse_reveal): that part
- * of them is left alone too. */
-static void action_clear(hg_action *a, ck_kind kind)
-{
-	size_t head = offsetof(hg_action, draw), arg = 0;
-	switch (kind) {
-	case CK_ACT_DRAW: arg = sizeof a->draw; break;
-	case CK_ACT_PASS:	/* the header alone: a few stores, inline */
-		memset(a, 0, head);
-		return;
-	case CK_ACT_DISCARD: arg = sizeof a->discard; break;
-	case CK_ACT_INCURSION: arg = sizeof a->inc; break;
-	case CK_ACT_PLAY: arg = sizeof a->play; break;
-	case CK_ACT_ATTACK: arg = sizeof a->attack; break;
-	case CK_ACT_REVEAL:
-		clear_bytes(a, 0, head + offsetof(ck_reveal, args.attack));
-		clear_bytes(&a->rev.place, 0, sizeof a->rev - offsetof(ck_reveal, place));
-		return;
-	}
-	clear_bytes(a, 0, head + arg);
-}
-
-void ck_action_init(hg_action *a, ck_kind kind, int seat)
-{
-	action_clear(a, kind);
-	a->kind = kind;
-	a->seat = seat;
-	switch (kind) {
-	case CK_ACT_DRAW:
-		a->draw.count = -1;
-		break;
-	case CK_ACT_INCURSION:
-		a->inc.die = -1;
-		break;
-	case CK_ACT_PLAY:
-		a->play.on = a->play.at = a->play.castle = -1;
-		break;
-	case CK_ACT_REVEAL:
-		a->rev.args.on = a->rev.args.at = a->rev.args.castle = -1;
-		a->rev.args.draws.count = a->rev.args.takes.count = -1;
-		a->rev.args.discards.count = -1;
-		a->rev.die = -1;
-		break;
-	case CK_ACT_PASS:
-	case CK_ACT_DISCARD:
-	case CK_ACT_ATTACK:
-		break;
-	}
+	memset(p, 0, n);
 }
 
 void ck_free_attack(ck_attack *a)

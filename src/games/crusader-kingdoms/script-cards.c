@@ -151,8 +151,10 @@ int hg_ck_army_strength(const hg_state *s, int f)
 	int n = 0;
 	for (int i = 0; i < t->narmy; i++) {
 		const ck_card *c = ck_card_at(s, t->army[i].religion, t->army[i].card);
-		if (c->type == CK_TROOP)
-			n += c->strength;
+		/* a troop's strength, a response none: a product, not a
+		 * branch on the mix of the army's cards (asked at every
+		 * scripted round) */
+		n += (c->type == CK_TROOP) * c->strength;
 	}
 	return n;
 }

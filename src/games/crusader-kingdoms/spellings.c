@@ -91,6 +91,11 @@ void hg_ck_spellings_free(ck_spellings *sp)
 	memset(sp, 0, sizeof *sp);
 }
 
+int hg_ck_same_bytes_rare(const char *a, const char *b, size_t n)
+{
+	return ck_same_bytes(a, b, n);
+}
+
 const ck_spelling *hg_ck_spelling_find(const ck_spellings *sp, const char *word)
 {
 	return hg_ck_spelling_find_n(sp, word, strlen(word));
