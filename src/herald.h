@@ -379,6 +379,35 @@ uint64_t hg_parser_game_offset(const hg_parser *p);
 /* How many bytes of the source have been read (for progress reports). */
 uint64_t hg_parser_offset(const hg_parser *p);
 
+/* Reading one file in pieces, each from its own parser (herald check -j N
+ * parses the pieces of a large file in parallel).  A resume point is a
+ * place in a file where a game begins and where a parser opened there
+ * reads exactly what a parser that read the file from its start would:
+ * the same games, diagnostics and positions. */
+typedef struct hg_resume {
+	uint64_t offset;	/* the game's '[', which begins its line */
+	unsigned line;		/* the line it is on */
+	uint64_t game_bytes;	/* bytes already counted against the game's
+				   size limit (those after the termination
+				   marker before it, less one) */
+} hg_resume;
+/* A likely resume point: the first '[' at or after `at_least` that begins
+ * a line after a blank line, where the bytes before it back to the
+ * previous game's last character are blanks.  `from` is a known resume
+ * point (or { 0, 1, 0 } for the start of the file) at or before at_least:
+ * lines are counted from it.  1: found, in *out; 0: none before the end
+ * of the file; -1: a read error (errno set).  A candidate only: a comment,
+ * string or broken game may hold such a line, which
+ * hg_parser_resumes_at() tells. */
+int hg_resume_find(int fd, const hg_resume *from, uint64_t at_least, hg_resume *out);
+/* Opens `path` at a resume point: the parser reads from there on, with
+ * offsets and lines as in the whole file. */
+hg_parser *hg_parser_open_file_at(const char *path, const hg_resume *at, hg_diags *d);
+/* Called after hg_parser_next() returned a game: 1 when the next game
+ * begins at `at` and a parser opened there (hg_parser_open_file_at) would
+ * read on exactly as this one will, else 0. */
+int hg_parser_resumes_at(const hg_parser *p, const hg_resume *at);
+
 /* ------------------------------------------------------------------------
  * Writing: canonical HGN, JSON and YAML.  The writers print the model as it
  * stands; hg_canonicalize rewrites each action in its game's canonical

@@ -71,6 +71,7 @@ struct hg_lexer {
 	unsigned tokens_on_line;
 	int cut_at_game;	/* a comment stopped at the next game's '[' */
 	int careful_only;	/* no plain path (tests compare the two) */
+	int resumed;		/* opened at a resume point, not at the start */
 	/* The token that ended a gathered body, scanned but not made yet:
 	 * hg_lexer_next() makes it, hg_lexer_take_seat() takes a seat
 	 * prefix without making it.  The lexer stands before its blanks. */
@@ -126,6 +127,36 @@ hg_lexer *hg_lexer_open_stream(const char *name, FILE *fp, int owned)
 	lx->win = hg_xmalloc(WINDOW);
 	lx->p = lx->end = lx->base = lx->win;
 	return lx;
+}
+
+hg_lexer *hg_lexer_open_stream_at(const char *name, FILE *fp, int owned, const hg_resume *at)
+{
+	hg_lexer *lx = hg_lexer_open_stream(name, fp, owned);
+	lx->resumed = 1;
+	lx->base_off = at->offset;
+	lx->line = at->line;
+	lx->game_bytes = (size_t)at->game_bytes;
+	return lx;
+}
+
+/* What a lexer opened at `at` is, once it has read the '[' there: the
+ * state a lexer that read the file from its start must be in for both to
+ * read on alike (every field that a later token or diagnostic depends on;
+ * the window is not one). */
+int hg_lexer_resumes_at(const hg_lexer *lx, const hg_token *t, const hg_resume *at)
+{
+	return t->kind == HG_TK_LBRACKET && t->newline && !t->bad && t->off == at->offset &&
+	       t->pos.line == at->line && t->pos.col == 1 &&
+	       /* on the character after the '[': plain ASCII, nothing reported */
+	       hg_lexer_offset(lx) == at->offset + 1 && lx->line == at->line && lx->col == 2 &&
+	       lx->c > 0 && lx->c < 0x80 && lx->clen == 1 && lx->bad_run == BAD_NONE &&
+	       lx->known && !lx->skipping && !lx->ioerr &&
+	       /* the line's and the game's accounting */
+	       lx->line_bytes == 2 && !lx->line_reported && !lx->line_clean &&
+	       lx->game_bytes == at->game_bytes + 2 && !lx->game_over && lx->nerrors == 0 &&
+	       !lx->gave_up &&
+	       /* nothing carried to the next token */
+	       lx->tokens_on_line == 1 && !lx->attach && !lx->cut_at_game && !lx->pending;
 }
 
 void hg_lexer_close(hg_lexer *lx)
@@ -486,6 +517,11 @@ static int wrong_encoding(hg_lexer *lx)
 static void start(hg_lexer *lx)
 {
 	lx->started = 1;
+	if (lx->resumed) {	/* a byte order mark only begins the file */
+		decode(lx);
+		account(lx);
+		return;
+	}
 	if (wrong_encoding(lx)) {
 		lx->c = EOZ;
 		lx->clen = 0;

@@ -73,6 +73,8 @@ hg_lexer *hg_lexer_open_mem(const char *name, const char *text, size_t len);
 /* Reads `fp` through a fixed window; closes it at hg_lexer_close when
  * `owned`. */
 hg_lexer *hg_lexer_open_stream(const char *name, FILE *fp, int owned);
+/* The same from a resume point (herald.h): fp stands at at->offset. */
+hg_lexer *hg_lexer_open_stream_at(const char *name, FILE *fp, int owned, const hg_resume *at);
 void hg_lexer_close(hg_lexer *lx);
 void hg_lexer_set_limits(hg_lexer *lx, const hg_limits *l);
 /* Turns the plain path (plain ASCII read in one pass) off or on; it must
@@ -92,6 +94,10 @@ void hg_lexer_set_origin(hg_lexer *lx, hg_pos pos);
 
 /* The next token (owned by the lexer, valid until the next call). */
 const hg_token *hg_lexer_next(hg_lexer *lx);
+
+/* 1 when the lexer, having just read the token t (a '['), is in the state
+ * a lexer opened at `at` is in after reading the '[' there. */
+int hg_lexer_resumes_at(const hg_lexer *lx, const hg_token *t, const hg_resume *at);
 
 /* Per-game accounting: the byte count for HG_MAX_GAME and the error count
  * for HG_MAX_ERRORS start again from zero. */

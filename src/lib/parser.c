@@ -97,6 +97,32 @@ hg_parser *hg_parser_open_file(const char *path, hg_diags *d)
 	return parser_new(hg_lexer_open_stream(path, fp, 1));
 }
 
+hg_parser *hg_parser_open_file_at(const char *path, const hg_resume *at, hg_diags *d)
+{
+	FILE *fp = fopen(path, "rb");
+	if (!fp || fseeko(fp, (off_t)at->offset, SEEK_SET) != 0) {
+		hg_pos pos = { path, 0, 0 };
+		hg_diag_add(d, HG_ERROR, pos, "hgn.io-error", "cannot open the file: %s",
+			    strerror(errno));
+		if (fp)
+			fclose(fp);
+		return NULL;
+	}
+	hg_parser *p = parser_new(hg_lexer_open_stream_at(path, fp, 1, at));
+	/* The game's accounting has begun: the lexer counts from at->game_bytes. */
+	p->begun = 1;
+	return p;
+}
+
+/* At a game's '[', the parser carries nothing of the game before: no
+ * comments or diagnostics read ahead, no pending error (last_end is
+ * replaced at the '[' before any use). */
+int hg_parser_resumes_at(const hg_parser *p, const hg_resume *at)
+{
+	return p->started && p->begun && !p->glued && !p->stop && p->pending.n == 0 &&
+	       p->held.n == 0 && p->t && hg_lexer_resumes_at(p->lx, p->t, at);
+}
+
 uint64_t hg_parser_game_offset(const hg_parser *p)
 {
 	return p->game_off;

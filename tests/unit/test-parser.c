@@ -5,6 +5,7 @@
 #include "unit.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1049,6 +1050,242 @@ START_TEST(hostile_bytes_never_break_it)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------
+ * Resume points (herald check -j N reads a large file in pieces)
+ * ------------------------------------------------------------------------ */
+
+/* What a parser reads from here on, game by game: each game as written,
+ * its line and its diagnostics; then what the end of the input says.
+ * at[i] is set to whether the parser resumes at each of the ncands
+ * candidates after game i (at may be NULL). */
+typedef struct reading {
+	char **game;	/* one dump per game, then one for the end */
+	size_t n;
+	int *resumes;	/* [game * ncands + candidate] */
+} reading;
+
+static void read_all(hg_parser *p, const hg_resume *cands, size_t ncands, reading *rd)
+{
+	memset(rd, 0, sizeof *rd);
+	hg_diags d;
+	hg_diags_init(&d);
+	for (;;) {
+		hg_game_record *g = NULL;
+		int rc = hg_parser_next(p, &g, &d);
+		hg_buf b;
+		hg_buf_init(&b);
+		if (g) {
+			hg_buf_printf(&b, "game at line %u\n", g->pos.line);
+			hg_write_hgn(g, &b);
+			hg_record_free(g);
+		} else {
+			hg_buf_printf(&b, "end %d\n", rc);
+		}
+		char *dt = diag_text(&d);
+		hg_buf_puts(&b, dt);
+		free(dt);
+		hg_diags_clear(&d);
+		rd->game = hg_xrealloc(rd->game, (rd->n + 1) * sizeof *rd->game);
+		rd->resumes = hg_xrealloc(rd->resumes, (rd->n + 1) * (ncands + 1) * sizeof *rd->resumes);
+		for (size_t c = 0; c < ncands; c++)
+			rd->resumes[rd->n * ncands + c] = rc == 1 && hg_parser_resumes_at(p, &cands[c]);
+		rd->game[rd->n++] = hg_buf_steal(&b);
+		if (rc != 1)
+			break;
+	}
+	hg_diags_free(&d);
+}
+
+static void reading_free(reading *rd)
+{
+	for (size_t i = 0; i < rd->n; i++)
+		free(rd->game[i]);
+	free(rd->game);
+	free(rd->resumes);
+}
+
+/* Every candidate hg_resume_find() gives in the file at path, in order. */
+static size_t find_all(const char *path, hg_resume **out)
+{
+	int fd = open(path, O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	hg_resume from = { 0, 1, 0 }, next;
+	size_t n = 0;
+	*out = NULL;
+	while (hg_resume_find(fd, &from, from.offset + 1, &next) == 1) {
+		ck_assert_uint_gt(next.offset, from.offset);
+		*out = hg_xrealloc(*out, (n + 1) * sizeof **out);
+		(*out)[n++] = next;
+		from = next;
+	}
+	close(fd);
+	return n;
+}
+
+static void write_file(const char *path, const char *text, size_t len)
+{
+	FILE *fp = fopen(path, "wb");
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_uint_eq(fwrite(text, 1, len, fp), len);
+	ck_assert_int_eq(fclose(fp), 0);
+}
+
+/* Checks the resume points of the file at path: where a parser reading it
+ * whole says it resumes at a candidate, a parser opened there reads
+ * exactly what the whole reading read after that game.  Returns how many
+ * candidates were taken, and adds the refused ones to *refused. */
+static size_t check_resumes(const char *path, const hg_limits *lim, size_t *refused)
+{
+	hg_resume *cands;
+	size_t ncands = find_all(path, &cands), taken = 0;
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_parser *p = hg_parser_open_file(path, &d);
+	ck_assert_ptr_nonnull(p);
+	if (lim)
+		hg_parser_set_limits(p, lim);
+	reading whole;
+	read_all(p, cands, ncands, &whole);
+	hg_parser_close(p);
+	for (size_t c = 0; c < ncands; c++) {
+		size_t after = whole.n;
+		for (size_t g = 0; g + 1 < whole.n; g++)
+			if (whole.resumes[g * ncands + c]) {
+				ck_assert_uint_eq(after, whole.n);	/* after one game only */
+				after = g + 1;
+			}
+		if (after == whole.n) {
+			(*refused)++;
+			continue;
+		}
+		taken++;
+		p = hg_parser_open_file_at(path, &cands[c], &d);
+		ck_assert_ptr_nonnull(p);
+		if (lim)
+			hg_parser_set_limits(p, lim);
+		reading part;
+		read_all(p, NULL, 0, &part);
+		hg_parser_close(p);
+		ck_assert_uint_eq(part.n, whole.n - after);
+		for (size_t i = 0; i < part.n; i++)
+			ck_assert_str_eq(part.game[i], whole.game[after + i]);
+		reading_free(&part);
+	}
+	ck_assert_uint_eq(d.n, 0);
+	reading_free(&whole);
+	free(cands);
+	hg_diags_free(&d);
+	return taken;
+}
+
+START_TEST(a_parser_opened_at_a_resume_point_reads_as_the_whole_file)
+{
+	static const char *const pieces[] = {
+		"[", "]", "\"", "{", "}", ";", "\n", "\n\n", " ", "P1:", ":", "(", ")", "*",
+		"\xff", "\0", "\xc3\xad", "draw", "\r\n", "\n\n[", "\n\n[Game \"x\"]\n",
+		"*\n\n", "\"P1\"\n{after}\n\n", "\n{c\n\n[Game \"y\"]\n}\n",
+	};
+	hg_limits lim;
+	hg_limits_default(&lim);
+	lim.errors = 20;
+	char path[] = "/tmp/herald-resume-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	size_t taken = 0, refused = 0;
+	for (int round = 0; round < 60; round++) {
+		/* well-formed games, broken here and there */
+		size_t len;
+		char *games_text = many_games(6, &len);
+		hg_buf src;
+		hg_buf_init(&src);
+		size_t at = 0;
+		while (at < len) {
+			size_t step = 1 + rnd() % 600;
+			if (step > len - at)
+				step = len - at;
+			hg_buf_putn(&src, games_text + at, step);
+			at += step;
+			if (rnd() % 2) {
+				const char *pc = pieces[rnd() % HG_ARRAY_LEN(pieces)];
+				hg_buf_putn(&src, pc, *pc ? strlen(pc) : 1);
+			}
+		}
+		write_file(path, src.data, src.len);
+		/* a game limit about the games' size, which the bytes before
+		 * a game count against */
+		lim.game = 1000 + rnd() % 300;
+		taken += check_resumes(path, round % 2 ? &lim : NULL, &refused);
+		hg_buf_free(&src);
+		free(games_text);
+	}
+	/* both ways were tried */
+	ck_assert_uint_gt(taken, 100);
+	ck_assert_uint_gt(refused, 10);
+	unlink(path);
+}
+END_TEST
+
+START_TEST(resume_candidates_that_are_no_game_start_are_refused)
+{
+	char path[] = "/tmp/herald-resume-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	static const struct {
+		const char *between;	/* after the first game's marker */
+		int resumes;
+	} cases[] = {
+		{ "\n\n", 1 },
+		{ "  \r\n \t\n\n", 1 },
+		/* a trailer: the next game's size counts from the marker */
+		{ "\n{trailer}\n\n", 0 },
+		/* the next game's header comment, which holds a blank line
+		 * and a '[' that begins a line */
+		{ "\n\n{a comment\n\n[Game \"x\"]\n}\n", 0 },
+		/* no blank line: not a candidate at all */
+		{ "\n", -1 },
+	};
+	for (size_t i = 0; i < HG_ARRAY_LEN(cases); i++) {
+		hg_buf b;
+		hg_buf_init(&b);
+		hg_buf_printf(&b, HEAD "[Result \"*\"]\n\n1. P1: draw c1\n*%s" HEAD
+			      "[Result \"*\"]\n\n1. P1: draw c2\n*\n", cases[i].between);
+		write_file(path, b.data, b.len);
+		hg_resume *cands;
+		size_t n = find_all(path, &cands);
+		if (cases[i].resumes < 0) {
+			ck_assert_uint_eq(n, 0);
+			hg_buf_free(&b);
+			continue;
+		}
+		ck_assert_uint_eq(n, 1);
+		const char *second = strstr(b.data + 1, "\n[Game") + 1;
+		if (cases[i].resumes)
+			ck_assert_uint_eq(cands[0].offset, (uint64_t)(second - b.data));
+		hg_diags d;
+		hg_diags_init(&d);
+		hg_parser *p = hg_parser_open_file(path, &d);
+		hg_game_record *g;
+		ck_assert_int_eq(hg_parser_next(p, &g, &d), 1);
+		hg_record_free(g);
+		ck_assert_int_eq(hg_parser_resumes_at(p, &cands[0]), cases[i].resumes);
+		/* a candidate one byte off, or on another line, is no resume point */
+		hg_resume off = cands[0];
+		off.line++;
+		ck_assert_int_eq(hg_parser_resumes_at(p, &off), 0);
+		off = cands[0];
+		off.game_bytes++;
+		ck_assert_int_eq(hg_parser_resumes_at(p, &off), 0);
+		hg_parser_close(p);
+		hg_diags_free(&d);
+		free(cands);
+		hg_buf_free(&b);
+	}
+	unlink(path);
+}
+END_TEST
+
 START_TEST(malformed_records)
 {
 	const char *top = getenv("top_srcdir");
@@ -1131,6 +1368,8 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, each_game_has_its_own_tokens);
 	tcase_add_test(tc, hostile_bytes_never_break_it);
 	tcase_add_test(tc, malformed_records);
+	tcase_add_test(tc, a_parser_opened_at_a_resume_point_reads_as_the_whole_file);
+	tcase_add_test(tc, resume_candidates_that_are_no_game_start_are_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }
