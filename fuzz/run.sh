@@ -4,6 +4,8 @@
 # seconds on a corpus seeded from records/ and data/:
 #
 #   fuzz-hgn            the HGN lexer, parser and writer (fmt idempotence)
+#   fuzz-resume         a parser opened at a resume point (check -j N's
+#                       pieces) reads what the whole file's parser reads
 #   fuzz-yaml           the YAML tree loader and the JSON/YAML record readers
 #   fuzz-check          every game's replay, from whole records
 #   fuzz-game-GAME      one game's action parser and engine (move text after
@@ -53,7 +55,7 @@ game_tags() {
 	esac
 }
 games="kingdoms-of-crusaders crusader-kingdoms encrucijada"
-all="hgn yaml check"
+all="hgn resume yaml check"
 for g in $games; do
 	[ -d "$src/records/$g" ] && all="$all game-$g data-$g"
 done
