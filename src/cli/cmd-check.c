@@ -171,27 +171,28 @@ void check_discard_item(item *it)
 	memset(it, 0, sizeof *it);
 }
 
-void check_loose_item(item *it, const char *path, size_t input, hg_diags *d, int io)
+/* A new item of operand `input`, with the diagnostics in d (moved). */
+static void item_start(item *it, item_kind kind, const char *path, size_t input, hg_diags *d)
 {
 	memset(it, 0, sizeof *it);
-	it->kind = ITEM_LOOSE;
+	it->kind = kind;
 	it->path = path;
 	it->input = input;
-	it->io = io;
 	hg_diags_init(&it->d);
 	hg_diags_move(&it->d, d);
+}
+
+void check_loose_item(item *it, const char *path, size_t input, hg_diags *d, int io)
+{
+	item_start(it, ITEM_LOOSE, path, input, d);
+	it->io = io;
 }
 
 void check_game_item(item *it, const char *path, size_t input, hg_game_record *g,
 		     hg_diags *d, unsigned long long bytes_read)
 {
-	memset(it, 0, sizeof *it);
-	it->kind = ITEM_GAME;
-	it->path = path;
-	it->input = input;
+	item_start(it, ITEM_GAME, path, input, d);
 	it->rec = g;
-	hg_diags_init(&it->d);
-	hg_diags_move(&it->d, d);
 	it->bytes_read = bytes_read;
 }
 
