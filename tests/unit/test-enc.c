@@ -437,6 +437,50 @@ START_TEST(card_ids_find_as_names_do)
 }
 END_TEST
 
+/* enc_covers (two pairs per card, no loop) against the card's cost[]
+ * looked at resource by resource, for every card and many resources
+ * around its costs; and each card's shielded against its civilisation's. */
+START_TEST(cost_pairs_cover_as_the_cost_does)
+{
+	game g;
+	game_open(&g, two_decks);
+	const enc_pool *pool = &g.data->pool;
+	hg_prng r;
+	hg_prng_seed(&r, "cost-pairs");
+	int two = 0, shielded = 0, met = 0, unmet = 0;
+	for (size_t i = 0; i < pool->ncards; i++) {
+		const enc_card *c = &pool->cards[i];
+		ck_assert_int_eq(c->shielded, c->civ >= 0 && pool->civs[c->civ].shielded);
+		shielded += c->shielded;
+		int named = 0;
+		for (int res = 0; res < ENC_MAX_RES; res++)
+			named += c->cost[res] != 0;
+		two += named == 2;
+		for (int t = 0; t < 2000; t++) {
+			int res[ENC_MAX_RES];
+			for (int k = 0; k < ENC_MAX_RES; k++) {
+				/* mostly near the cost: just short, just met */
+				int at = c->cost[k] + (int)hg_prng_below(&r, 5) - 2;
+				res[k] = hg_prng_below(&r, 4) ? (at < 0 ? 0 : at) :
+					 (int)hg_prng_below(&r, 200);
+			}
+			int want = 1;
+			for (int k = 0; k < ENC_MAX_RES; k++)
+				if (c->cost[k] != 0 && res[k] < c->cost[k])
+					want = 0;
+			ck_assert_int_eq(enc_covers(c, res), want);
+			met += want;
+			unmet += !want;
+		}
+	}
+	ck_assert_int_gt(two, 0);
+	ck_assert_int_gt(shielded, 0);
+	ck_assert_int_gt(met, 0);
+	ck_assert_int_gt(unmet, 0);
+	game_close(&g);
+}
+END_TEST
+
 static const char *const unseeded[] = {
 	"Players", "Ana; Ben", "Deck1", "aurora-vanguardia", "Deck2", "ocaso-sombras", NULL
 };
@@ -825,6 +869,9 @@ static int earliest_in(const hg_state *s, int seat, int zone, int card, int *n, 
 	return best;
 }
 
+/* Positions where enc_town_find chose a usable copy among several. */
+static int town_finds_usable;
+
 static void check_finds(const hg_state *s, int seat)
 {
 	const enc_player *p = &s->p[seat];
@@ -844,14 +891,24 @@ static void check_finds(const hg_state *s, int seat)
 			ck_assert_int_eq(hg_enc_hand_find(s, seat, card), want);
 		want = earliest_in(s, seat, ENC_Z_TOWN, card, &n, &alike);
 		ck_assert_int_eq(hg_enc_town_find(s, seat, card, 0), want);
-		int usable = hg_enc_town_find(s, seat, card, 1);
-		if (n <= 1) {
-			ck_assert_int_eq(usable, want);
-		} else {
-			ck_assert_int_ge(usable, 0);
-			ck_assert_int_eq(p->inst[usable].zone, ENC_Z_TOWN);
-			ck_assert_int_eq(p->inst[usable].card, card);
+		/* usable: of the copies in town order (earliest first, the
+		 * lower index first among equal orders), the first that is
+		 * active and whose effect is unused; else the first */
+		int res[ENC_MAX_RES];
+		enc_set active = hg_enc_activity(s, seat, res);
+		int want_usable = -1;
+		for (int k = 0; k < p->ninst; k++) {
+			const enc_inst *c = &p->inst[k];
+			if (c->zone != ENC_Z_TOWN || c->card != card || !((active >> k) & 1) ||
+			    hg_enc_effect_used(s, seat, k))
+				continue;
+			if (want_usable < 0 || c->order < p->inst[want_usable].order)
+				want_usable = k;
 		}
+		if (want_usable >= 0 && n > 1)
+			town_finds_usable++;
+		ck_assert_int_eq(hg_enc_town_find(s, seat, card, 1),
+				 want_usable >= 0 ? want_usable : want);
 	}
 	if (!unseen) {
 		int want = earliest_in(s, seat, ENC_Z_HAND, -1, &n, &alike);
@@ -970,6 +1027,14 @@ static void check_bookkeeping(const hg_state *s)
 		 * fixed_point and memo_start) ... */
 		int res[ENC_MAX_RES], want_res[ENC_MAX_RES];
 		enc_set want = reference_activity(s, seat, want_res);
+		/* A settled position's memo (enc_settle's loop, or its path for
+		 * grown towns) is the activity itself, as the checks of
+		 * rule 4 and of the duel cards read it. */
+		if (s->mods_settled && s->zones_settled) {
+			ck_assert_uint_eq(p->memo_active, want);
+			for (int r = 0; r < ENC_MAX_RES; r++)
+				ck_assert_int_eq(p->memo_res[r], want_res[r]);
+		}
 		enc_set active = hg_enc_activity(s, seat, res);
 		ck_assert_uint_eq(active, want);
 		for (int r = 0; r < ENC_MAX_RES; r++)
@@ -1045,6 +1110,84 @@ static void check_settle_shortcut(const hg_state *s)
 	settle_checked_with_mods += s->nmods > 0;
 	hg_enc_class.free_state(quick);
 	hg_enc_class.free_state(full);
+}
+
+/* enc_settle's path for towns that have only grown (activation.c,
+ * towns_only_grew) against its loop.  A card of a seat's hand is put into
+ * its town as enc_to_zone does (a card put down visible); or, where that
+ * path must not be taken, a card of the town goes to the discard pile, or
+ * a card joins the town as a modifier on resources begins.  Settled both
+ * ways, the position holds the very same.  Counts the positions where
+ * the path was taken, and those with modifiers in force. */
+static int grown_settles, grown_settles_with_mods;
+
+static void move_card(hg_state *s, int seat, int inst, enc_zone to)
+{
+	enc_player *p = &s->p[seat];
+	p->in_zone[(int)p->inst[inst].zone] &= ~((enc_set)1 << inst);
+	p->in_zone[to] |= (enc_set)1 << inst;
+	p->inst[inst].zone = (signed char)to;
+	p->inst[inst].used_seat = -1;
+	p->inst[inst].order = (short)(s->seq++ & 0x7fff);
+	s->zones_settled = 0;
+}
+
+static void check_grown_town(const hg_state *s, hg_prng *r)
+{
+	if (hg_enc_class.result(s))
+		return;
+	int seat = (int)hg_prng_below(r, (uint32_t)s->nseats);
+	/* 0, 1: grow (1: with a stale settled_duel); 2: lose; 3: grow as a
+	 * modifier begins */
+	int how = (int)hg_prng_below(r, 4);
+	const enc_player *p = &s->p[seat];
+	int some[ENC_MAX_DECK], n = 0;
+	for (int i = 0; i < p->ninst; i++)
+		if (p->inst[i].zone == (how == 2 ? ENC_Z_TOWN : ENC_Z_HAND) && p->inst[i].card >= 0)
+			some[n++] = i;
+	if (n == 0 || (how == 3 && s->nmods >= ENC_MAX_MODS))
+		return;
+	hg_state *grown = hg_enc_class.clone(s);
+	move_card(grown, seat, some[hg_prng_below(r, (uint32_t)n)],
+		  how == 2 ? ENC_Z_DISCARD : ENC_Z_TOWN);
+	if (how == 1 && grown->nmods == 0) {
+		/* With no modifier, mods_settled may be clear and settled_duel
+		 * stale (nothing_to_settle leaves them so): the loop sets both. */
+		grown->mods_settled = 0;
+		for (int k = 0; k < s->nseats; k++)
+			grown->p[k].settled_duel = ~(enc_set)0;
+	}
+	if (how == 3) {
+		enc_mod m;
+		memset(&m, 0, sizeof m);
+		m.seat = m.src_seat = (signed char)seat;
+		m.src_inst = -1;	/* the tower's */
+		m.inst = -1;
+		m.res = (signed char)hg_prng_below(r, (uint32_t)s->data->pool.nres);
+		m.res_amount = (short)(hg_prng_below(r, 2) ? 5 : -5);
+		m.dur = ENC_DUR_TURN;
+		grown->mods[grown->nmods++] = m;
+		grown->mods_settled = 0;	/* as enc_mod_add does */
+	}
+	int path = hg_enc_settle_path(grown);
+	hg_state *quick = hg_enc_class.clone(grown), *full = hg_enc_class.clone(grown);
+	hg_enc_settle_with(quick, 1);
+	hg_enc_settle_with(full, 0);
+	for (int k = 0; k < s->nseats; k++) {
+		ck_assert_uint_eq(quick->p[k].memo_active, full->p[k].memo_active);
+		for (int res = 0; res < ENC_MAX_RES; res++)
+			ck_assert_int_eq(quick->p[k].memo_res[res], full->p[k].memo_res[res]);
+	}
+	ck_assert_int_eq(quick->over, full->over);
+	ck_assert_msg(memcmp(quick, full, sizeof *quick) == 0,
+		      "enc_settle for grown towns and its loop leave different states");
+	if (path == 2) {
+		grown_settles++;
+		grown_settles_with_mods += s->nmods > 0;
+	}
+	hg_enc_class.free_state(quick);
+	hg_enc_class.free_state(full);
+	hg_enc_class.free_state(grown);
 }
 
 /* Two states that played the same from the same position hold the same
@@ -1207,10 +1350,11 @@ START_TEST(random_games_end_and_round_trip)
 		"aurora-vanguardia", "aurora-cosecha", "ocaso-sombras", "ocaso-ritual",
 		"concordia-mixta"
 	};
-	hg_prng r;
+	hg_prng r, grow;
 	char seed[32];
 	snprintf(seed, sizeof seed, "unit-random-%d", _i);
 	hg_prng_seed(&r, seed);
+	hg_prng_seed(&grow, "unit-grown-town");	/* apart: r picks the game */
 	int players = 2 + _i % 5;
 	hg_buf names;
 	hg_buf_init(&names);
@@ -1279,6 +1423,7 @@ START_TEST(random_games_end_and_round_trip)
 		ck_assert_uint_eq(g.d.n, 0);
 		check_bookkeeping(g.st);
 		check_settle_shortcut(g.st);
+		check_grown_town(g.st, &grow);
 		for (size_t i = 0; i < l.n; i++)
 			hg_enc_class.free_action(l.v[i]);
 		free(l.v);
@@ -1295,6 +1440,14 @@ START_TEST(random_games_end_and_round_trip)
 	ck_assert_ptr_null(hg_enc_class.to_move(g.st));
 	/* The shortcut was taken with modifiers in force, not only without. */
 	ck_assert_int_gt(settle_checked_with_mods, 0);
+	/* enc_town_find chose among several copies. */
+	if (steps >= 500)
+		ck_assert_int_gt(town_finds_usable, 0);
+	/* So was the path for grown towns (a short game may have had no
+	 * modifier where it was). */
+	ck_assert_int_gt(grown_settles, 0);
+	if (grown_settles >= 20)
+		ck_assert_int_gt(grown_settles_with_mods, 0);
 	/* Effects were compared, and in longer games some whose steps could
 	 * not be done (in the spoilt positions, mostly). */
 	ck_assert_int_gt(effects.uses, 0);
@@ -1766,6 +1919,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, seed_shuffles_each_pile_as_documented);
 	tcase_add_test(tc, draw_against_the_seed);
 	tcase_add_test(tc, card_ids_find_as_names_do);
+	tcase_add_test(tc, cost_pairs_cover_as_the_cost_does);
 	tcase_add_test(tc, phase_a_draws_up_to_six_then_one);
 	tcase_add_test(tc, four_cards_down_then_only_for_cards_taken_back);
 	tcase_add_test(tc, no_war_in_the_first_round_on_a_player_without_a_turn);

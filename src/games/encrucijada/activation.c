@@ -60,14 +60,13 @@ static inline int drained(int raw, int shield, int drain)
 
 /* Adds what an active card provides to the resources, and brings the
  * resources it changes up to date. */
-static inline void provide(const enc_pool *pool, const enc_card *c, const enc_res_effects *e,
+static inline void provide(const enc_card *c, const enc_res_effects *e,
 			   int raw[ENC_MAX_RES], int shield[ENC_MAX_RES], int res[ENC_MAX_RES])
 {
-	int shielded = c->civ >= 0 && pool->civs[c->civ].shielded;
 	for (int j = 0; j < c->nprovides; j++) {
 		int r = c->provides_list[j];
 		raw[r] += c->provides[r];
-		if (shielded)
+		if (c->shielded)
 			shield[r] += c->provides[r];
 		res[r] = drained(raw[r], shield[r], e->drain[r]);
 	}
@@ -88,11 +87,7 @@ static int quiet_growth(const hg_state *s, int seat, const enc_player *from, enc
 	for (enc_set fresh = p->in_zone[ENC_Z_TOWN] & ~from->memo_town; fresh; fresh &= fresh - 1) {
 		int i = enc_set_first(fresh);
 		const enc_card *c = &pool->cards[p->inst[i].card];
-		int ok = 1;
-		for (int j = 0; j < c->ncost && ok; j++)
-			if (from->memo_res[c->cost_list[j]] < c->cost[c->cost_list[j]])
-				ok = 0;
-		if (!ok)
+		if (!enc_covers(c, from->memo_res))
 			continue;
 		if (c->nprovides > 0)
 			return 0;
@@ -165,18 +160,14 @@ static enc_set fixed_point(const hg_state *s, int seat, const enc_res_effects *e
 		int kept = 0, changed = 0;
 		for (int k = 0; k < n; k++) {
 			const enc_card *c = card[k];
-			int ok = 1;
-			for (int j = 0; j < c->ncost && ok; j++)
-				if (res[c->cost_list[j]] < c->cost[c->cost_list[j]])
-					ok = 0;
-			if (!ok) {
+			if (!enc_covers(c, res)) {
 				waiting[kept] = waiting[k];
 				card[kept++] = c;
 				continue;
 			}
 			active |= (enc_set)1 << waiting[k];
 			changed = 1;
-			provide(pool, c, e, raw, shield, res);
+			provide(c, e, raw, shield, res);
 		}
 		n = kept;
 		if (!changed)
@@ -242,32 +233,39 @@ uint64_t hg_enc_activity(const hg_state *s, int seat, int res[ENC_MAX_RES])
 	return enc_activity(s, seat, res);
 }
 
-/* enc_activity, remembered; *res is set to the remembered resources.  A
- * new memo may change the seat's resources: when one grows, Gobernar is
- * looked at again (enc_check_victory). */
+/* A new memo of the seat's activity, for its town as it is under the
+ * effects e (n of them), worked out from `from` (memo_start).  It may
+ * change the seat's resources: when one grows, Gobernar is looked at
+ * again (enc_check_victory). */
+static void remember_activity(hg_state *s, int seat, int n, const enc_res_effects *e,
+			      const enc_player *from)
+{
+	enc_player *p = &s->p[seat];
+	int before[ENC_MAX_RES];
+	memcpy(before, p->memo_res, sizeof before);
+	p->memo_active = fixed_point(s, seat, n ? e : &no_res_effects, from, p->memo_res, p);
+	p->memo_town = p->in_zone[ENC_Z_TOWN];
+	p->memo_neffects = n;
+	if (n && e != &p->memo_effects)	/* with none, memo_same_effects does not look at them */
+		p->memo_effects = *e;
+	/* Gobernar is reached only by a resource that grows: one that
+	 * shrinks makes no winner where there was none. */
+	if (memcmp(before, p->memo_res, sizeof before) != 0)
+		for (int r = 0; r < s->data->pool.nres; r++)
+			if (p->memo_res[r] > before[r]) {
+				s->governed_checked = 0;
+				break;
+			}
+}
+
+/* enc_activity, remembered; *res is set to the remembered resources. */
 static enc_set settle_activity(hg_state *s, int seat, const int **res)
 {
 	enc_player *p = &s->p[seat];
 	enc_res_effects e;
 	int n = resource_effects(s, seat, &e);
-	if (!memo_holds(p, n, &e)) {
-		const enc_player *from = memo_start(s, p, n, &e);
-		int before[ENC_MAX_RES];
-		memcpy(before, p->memo_res, sizeof before);
-		p->memo_active = fixed_point(s, seat, n ? &e : &no_res_effects, from, p->memo_res, p);
-		p->memo_town = p->in_zone[ENC_Z_TOWN];
-		p->memo_neffects = n;
-		if (n)	/* with none, memo_same_effects does not look at them */
-			p->memo_effects = e;
-		/* Gobernar is reached only by a resource that grows: one that
-		 * shrinks makes no winner where there was none. */
-		if (memcmp(before, p->memo_res, sizeof before) != 0)
-			for (int r = 0; r < s->data->pool.nres; r++)
-				if (p->memo_res[r] > before[r]) {
-					s->governed_checked = 0;
-					break;
-				}
-	}
+	if (!memo_holds(p, n, &e))
+		remember_activity(s, seat, n, &e, memo_start(s, p, n, &e));
 	*res = p->memo_res;
 	return p->memo_active;
 }
@@ -277,13 +275,22 @@ void enc_resources(const hg_state *s, int seat, int out[ENC_MAX_RES])
 	enc_activity(s, seat, out);
 }
 
+enc_set enc_active_set(const hg_state *s, int seat)
+{
+	const enc_player *p = &s->p[seat];
+	enc_res_effects e;
+	int n = resource_effects(s, seat, &e);
+	if (memo_holds(p, n, &e))
+		return p->memo_active;	/* most of the time: no copy of the resources */
+	int res[ENC_MAX_RES];
+	return enc_activity(s, seat, res);
+}
+
 int enc_is_active(const hg_state *s, int seat, int inst)
 {
 	const enc_inst *c = &s->p[seat].inst[inst];
-	if (c->zone == ENC_Z_TOWN) {
-		int res[ENC_MAX_RES];
-		return (enc_activity(s, seat, res) >> inst) & 1;
-	}
+	if (c->zone == ENC_Z_TOWN)
+		return (enc_active_set(s, seat) >> inst) & 1;
 	if (c->card < 0)
 		return 0;
 	return enc_can_activate(s, seat, c->card);
@@ -292,11 +299,7 @@ int enc_is_active(const hg_state *s, int seat, int inst)
 /* Do the resources `res` cover the card's cost (rule 2, Costo)? */
 static int covers(const hg_state *s, const int res[ENC_MAX_RES], int card)
 {
-	const enc_card *c = &s->data->pool.cards[card];
-	for (int j = 0; j < c->ncost; j++)
-		if (res[c->cost_list[j]] < c->cost[c->cost_list[j]])
-			return 0;
-	return 1;
+	return enc_covers(&s->data->pool.cards[card], res);
 }
 
 /* A card outside the town (revealed in battle, turned up) activates when
@@ -394,6 +397,11 @@ int enc_effect_used(const hg_state *s, int seat, int inst)
 {
 	const enc_inst *c = &s->p[seat].inst[inst];
 	return c->used_seat >= 0 && !enc_round_over(s, c->used_seat, c->used_turn);
+}
+
+int hg_enc_effect_used(const hg_state *s, int seat, int inst)
+{
+	return enc_effect_used(s, seat, inst);
 }
 
 static int gone_turn_end(const hg_state *s, const enc_mod *m, const void *arg)
@@ -516,6 +524,54 @@ static void settled_already(hg_state *s)
 	enc_check_victory(s, res);
 }
 
+/* Have the towns only grown (a card put down visible or shown, most of
+ * the changes to a town) since enc_settle last found nothing to change,
+ * with no duel card?  The conditions are nothing_to_settle's, except that
+ * a town may hold cards its memo_town lacks (none fewer).  Then the loop
+ * of enc_settle would find, in its first pass:
+ *   - every seat's effects on resources as its memo's: the modifiers are
+ *     the same (mods_settled) and so are the sources that hold, which
+ *     were all in a town or a duel zone (any other would have ended) and
+ *     still are there; or, with no modifier, none, as the memos' were;
+ *   - each grown town's memo a start for its new one (memo_start: same
+ *     effects, no card lost), and more active cards, none fewer: no
+ *     modifier's source deactivates, none ends, and with no duel card
+ *     none goes home; nothing has changed, and the loop ends.
+ * settle_grown_towns does just that, without the look at the modifiers
+ * for each seat (test-enc.c compares it with the loop). */
+static inline int towns_only_grew(const hg_state *s)
+{
+	if (s->war.stage != ENC_WAR_NONE && (s->war.att_card >= 0 || s->war.def_card >= 0))
+		return 0;
+	if (!s->mods_settled && s->nmods != 0)
+		return 0;
+	for (int p = 0; p < s->nseats; p++) {
+		const enc_player *pl = &s->p[p];
+		if (pl->memo_town == ENC_NO_TOWN || (pl->memo_town & ~pl->in_zone[ENC_Z_TOWN]) != 0)
+			return 0;
+		if (s->mods_settled ? pl->settled_duel != pl->in_zone[ENC_Z_DUEL] :
+		    pl->memo_neffects != 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* enc_settle when the towns have only grown (towns_only_grew): the grown
+ * towns' memos, the flags the loop leaves when it finds nothing to
+ * change, and the victory checks with the fresh resources. */
+static void settle_grown_towns(hg_state *s)
+{
+	for (int p = 0; p < s->nseats; p++) {
+		enc_player *pl = &s->p[p];
+		if (pl->memo_town != pl->in_zone[ENC_Z_TOWN])
+			remember_activity(s, p, pl->memo_neffects, &pl->memo_effects, pl);
+		pl->settled_duel = pl->in_zone[ENC_Z_DUEL];
+	}
+	s->mods_settled = 1;
+	s->zones_settled = 1;
+	settled_already(s);
+}
+
 /* The loop of enc_settle, in a function of its own: the shortcut (most
  * calls) then does not pay for its frame. */
 static void settle_loop(hg_state *s)
@@ -582,6 +638,8 @@ void enc_settle(hg_state *s)
 {
 	if (nothing_to_settle(s))
 		settled_already(s);
+	else if (towns_only_grew(s))
+		settle_grown_towns(s);
 	else
 		settle_loop(s);
 }
@@ -589,6 +647,11 @@ void enc_settle(hg_state *s)
 int hg_enc_settle_skips(const hg_state *s)
 {
 	return nothing_to_settle(s);
+}
+
+int hg_enc_settle_path(const hg_state *s)
+{
+	return nothing_to_settle(s) ? 1 : towns_only_grew(s) ? 2 : 0;
 }
 
 void hg_enc_settle_with(hg_state *s, int may_skip)

@@ -4,6 +4,7 @@
  * herald-encrucijada(7), CARD FILES. */
 #include "config.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -554,6 +555,11 @@ static int load_card(enc_pool *pool, const hg_ynode *c, int civ, int tower, hg_d
 	}
 	list_amounts(card.provides, card.provides_list, &card.nprovides);
 	list_amounts(card.cost, card.cost_list, &card.ncost);
+	for (int j = 0; j < 2; j++) {
+		card.cost_res[j] = j < card.ncost ? card.cost_list[j] : 0;
+		card.cost_amount[j] = j < card.ncost ? card.cost[card.cost_list[j]] : INT_MIN;
+	}
+	card.shielded = civ >= 0 && pool->civs[civ].shielded;
 	HG_GROW(pool->cards, pool->capcards, pool->ncards + 1);
 	int index = (int)pool->ncards;
 	pool->cards[pool->ncards++] = card;

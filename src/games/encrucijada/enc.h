@@ -173,12 +173,29 @@ typedef struct enc_card {
 	 * the activation checks that run after every action. */
 	signed char provides_list[ENC_MAX_RES], cost_list[ENC_MAX_RES];
 	int nprovides, ncost;
+	/* The same cost as two pairs (resource, amount), for enc_covers'
+	 * check without a loop: a cost names at most 2 resources (rule 2,
+	 * Costo; load_card), and a pair it leaves unused is (0, INT_MIN),
+	 * which any resources meet.  And the civilisation's shielded, read
+	 * with the card.  Both set with cost_list (data.c). */
+	signed char cost_res[2];
+	int cost_amount[2];
+	int shielded;
 	unsigned marks;		/* characteristics, invade, defence */
 	char *klass;
 	int evento;		/* class EVENTO: one level more priority */
 	int tower;		/* an Atempus tower */
 	enc_effect *effect;	/* NULL: no effect */
 } enc_card;
+
+/* Do the resources `res` cover the card's cost (rule 2, Costo)?  Both
+ * pairs are compared, without a branch on how many the cost has: the
+ * activation checks after every action make this test over and over. */
+static inline int enc_covers(const enc_card *c, const int res[ENC_MAX_RES])
+{
+	return (res[c->cost_res[0]] >= c->cost_amount[0]) &
+	       (res[c->cost_res[1]] >= c->cost_amount[1]);
+}
 
 /* ------------------------------------------------------------------ decks */
 typedef struct enc_deck_entry {
@@ -680,6 +697,8 @@ void enc_resources(const hg_state *s, int seat, int out[ENC_MAX_RES]);
 enc_set enc_activity(const hg_state *s, int seat, int res[ENC_MAX_RES]);
 /* The same, exported for the unit tests. */
 uint64_t hg_enc_activity(const hg_state *s, int seat, int res[ENC_MAX_RES]);
+/* enc_activity's active cards alone, without the resources. */
+enc_set enc_active_set(const hg_state *s, int seat);
 int enc_is_active(const hg_state *s, int seat, int inst);
 int enc_can_activate(const hg_state *s, int seat, int card);
 int enc_value(const hg_state *s, int seat, int inst);
@@ -690,6 +709,9 @@ void enc_settle(hg_state *s);
 /* For the unit tests: would enc_settle skip its work (nothing_to_settle),
  * and enc_settle with that shortcut or without it. */
 int hg_enc_settle_skips(const hg_state *s);
+/* Which way enc_settle goes: 0 its loop, 1 nothing to settle, 2 only the
+ * grown towns (towns_only_grew); for the tests. */
+int hg_enc_settle_path(const hg_state *s);
 void hg_enc_settle_with(hg_state *s, int may_skip);
 void enc_mod_add(hg_state *s, const enc_mod *m);
 /* End-of-turn and start-of-turn expiry. */
@@ -699,6 +721,7 @@ void enc_expire_war_end(hg_state *s, int war);
 int enc_round_over(const hg_state *s, int seat, unsigned turn);
 int enc_banned(const hg_state *s, int seat, enc_forbid what);
 int enc_effect_used(const hg_state *s, int seat, int inst);
+int hg_enc_effect_used(const hg_state *s, int seat, int inst);	/* for the tests */
 
 /* ------------------------------------------------------------ effect-run.c */
 int enc_apply_use(hg_state *s, const hg_action *a, hg_diags *d);

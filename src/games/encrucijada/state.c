@@ -363,6 +363,19 @@ int enc_identify(hg_state *s, int seat, int inst, int card, hg_pos pos, hg_diags
 	return 0;
 }
 
+/* The instance of a set (not empty) that comes first in its zone's order,
+ * the first by index among equal orders: enc_zone_list's first. */
+static int earliest_of(const enc_player *p, enc_set set)
+{
+	int first = enc_set_first(set);
+	for (set &= set - 1; set; set &= set - 1) {
+		int i = enc_set_first(set);
+		if (p->inst[i].order < p->inst[first].order)
+			first = i;
+	}
+	return first;
+}
+
 int enc_hand_find(const hg_state *s, int seat, int card)
 {
 	const enc_player *p = &s->p[seat];
@@ -439,18 +452,19 @@ int enc_town_find(const hg_state *s, int seat, int card, int usable_only)
 	}
 	if ((copies & (copies - 1)) == 0)
 		return copies ? enc_set_first(copies) : -1;
-	int v[ENC_MAX_DECK];
-	int n = set_list(copies, v);
-	sort_by_order(p, v, n);
-	int first = -1;
-	for (int k = 0; k < n; k++) {
-		if (first < 0)
-			first = v[k];
-		if (!usable_only || (enc_is_active(s, seat, v[k]) &&
-				     !enc_effect_used(s, seat, v[k])))
-			return v[k];
+	/* The first usable copy in town order, else the first copy: the
+	 * usable ones are the active copies (one look at the activity for
+	 * all) whose effect has not been used. */
+	enc_set usable = 0;
+	if (usable_only) {
+		usable = copies & enc_active_set(s, seat);
+		for (enc_set left = usable; left; left &= left - 1) {
+			int i = enc_set_first(left);
+			if (enc_effect_used(s, seat, i))
+				usable &= ~((enc_set)1 << i);
+		}
 	}
-	return first;
+	return earliest_of(p, usable ? usable : copies);
 }
 
 int hg_enc_hand_find(const hg_state *s, int seat, int card)
