@@ -259,12 +259,16 @@ static void check_piece(check_pool *pool, unit *u)
 				: hg_parser_open_file_at(f->path, &u->start, &d);
 	item it;
 	if (!p) {
-		/* the file went away since it was cut */
+		/* the file went away since it was cut: said, and the pieces
+		 * after this one are not read either (as a parser that cannot
+		 * read on ends the file) */
 		check_loose_item(&it, f->path, f->input, &d, 1);
 		pthread_mutex_lock(&pool->lock);
 		unit_put(u, &it);
-		drop_after(u);
+		if (!u->dropped)	/* a dropped piece's chain is the one before's */
+			drop_after(u);
 		pthread_mutex_unlock(&pool->lock);
+		hg_diags_free(&d);
 		return;
 	}
 	for (;;) {
@@ -279,7 +283,7 @@ static void check_piece(check_pool *pool, unit *u)
 			pthread_mutex_lock(&pool->lock);
 			if (loose)
 				unit_put(u, &it);
-			if (u->has_end && !u->dropped)
+			if (u->has_end && !u->dropped)	/* as above */
 				drop_after(u);
 			pthread_mutex_unlock(&pool->lock);
 			break;
