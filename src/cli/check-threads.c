@@ -58,7 +58,6 @@ typedef struct unit {
 	int finished;		/* its thread is done with it */
 	/* a piece only */
 	piece_file *file;
-	int first;		/* the file's first piece: no resume point */
 	hg_resume start, end;
 	int has_end;		/* else it reads to the end of the file */
 	int dropped;		/* the piece before read through it */
@@ -68,7 +67,7 @@ typedef struct unit {
 	size_t nbatch;
 } unit;
 
-struct check_pool {
+typedef struct check_pool {
 	check_run *r;
 	pthread_mutex_t lock;
 	pthread_cond_t changed;	/* anything below changed */
@@ -79,7 +78,7 @@ struct check_pool {
 	size_t next_input;
 	piece_file *cutting;	/* the file being cut, if one is */
 	piece_file *files;
-};
+} check_pool;
 
 /* ------------------------------------------------------------------------
  * Making units: one thread at a time, outside the lock
@@ -140,7 +139,6 @@ static unit *cut_piece(check_pool *pool)
 	piece_file *f = pool->cutting;
 	unit *u = unit_new();
 	u->file = f;
-	u->first = f->next_start.offset == 0;
 	u->start = f->next_start;
 	uint64_t want = u->start.offset + pool->r->piece_bytes;
 	/* a last piece of less than half a piece joins the one before */
@@ -187,7 +185,7 @@ static unit *make_unit(check_pool *pool)
 			return NULL;
 		size_t input = pool->next_input++;
 		r->files++;
-		if (r->jobs > 1 && open_pieces(pool, input))
+		if (open_pieces(pool, input))
 			continue;
 		item failed;
 		if (check_stream_open(r, input, &failed) < 0) {
@@ -255,8 +253,10 @@ static void check_piece(check_pool *pool, unit *u)
 	piece_file *f = u->file;
 	hg_diags d;
 	hg_diags_init(&d);
-	hg_parser *p = u->first ? hg_parser_open_file(f->path, &d)
-				: hg_parser_open_file_at(f->path, &u->start, &d);
+	/* the file's first piece has no resume point: it may begin with a
+	 * byte order mark, or with no game at all */
+	hg_parser *p = u->start.offset == 0 ? hg_parser_open_file(f->path, &d)
+					    : hg_parser_open_file_at(f->path, &u->start, &d);
 	item it;
 	if (!p) {
 		/* the file went away since it was cut: said, and the pieces

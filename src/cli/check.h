@@ -4,7 +4,6 @@
 #ifndef HERALD_CHECK_H
 #define HERALD_CHECK_H
 
-#include <pthread.h>
 #include <time.h>
 
 #include "cli.h"
@@ -28,8 +27,6 @@ typedef struct item {
 	size_t actions;
 } item;
 
-typedef struct check_pool check_pool;
-
 typedef struct check_run {
 	cli_common common;
 	unsigned long jobs;
@@ -46,7 +43,6 @@ typedef struct check_run {
 
 	/* the stream reader: one input read game by game */
 	const cli_inputs *inputs;
-	size_t rd_next;		/* the next input to open */
 	int rd_open;
 	cli_source rd_src;
 	size_t rd_input;

@@ -83,24 +83,11 @@ hg_parser *hg_parser_open_mem(const char *name, const char *text, size_t len)
 	return parser_new(hg_lexer_open_mem(name, text, len));
 }
 
-hg_parser *hg_parser_open_file(const char *path, hg_diags *d)
-{
-	if (strcmp(path, "-") == 0)
-		return parser_new(hg_lexer_open_stream(path, stdin, 0));
-	FILE *fp = fopen(path, "rb");
-	if (!fp) {
-		hg_pos pos = { path, 0, 0 };
-		hg_diag_add(d, HG_ERROR, pos, "hgn.io-error", "cannot open the file: %s",
-			    strerror(errno));
-		return NULL;
-	}
-	return parser_new(hg_lexer_open_stream(path, fp, 1));
-}
-
-hg_parser *hg_parser_open_file_at(const char *path, const hg_resume *at, hg_diags *d)
+/* path opened for reading at byte `offset`, or NULL (diagnosed in d). */
+static FILE *open_at(const char *path, uint64_t offset, hg_diags *d)
 {
 	FILE *fp = fopen(path, "rb");
-	if (!fp || fseeko(fp, (off_t)at->offset, SEEK_SET) != 0) {
+	if (!fp || (offset && fseeko(fp, (off_t)offset, SEEK_SET) != 0)) {
 		hg_pos pos = { path, 0, 0 };
 		hg_diag_add(d, HG_ERROR, pos, "hgn.io-error", "cannot open the file: %s",
 			    strerror(errno));
@@ -108,6 +95,22 @@ hg_parser *hg_parser_open_file_at(const char *path, const hg_resume *at, hg_diag
 			fclose(fp);
 		return NULL;
 	}
+	return fp;
+}
+
+hg_parser *hg_parser_open_file(const char *path, hg_diags *d)
+{
+	if (strcmp(path, "-") == 0)
+		return parser_new(hg_lexer_open_stream(path, stdin, 0));
+	FILE *fp = open_at(path, 0, d);
+	return fp ? parser_new(hg_lexer_open_stream(path, fp, 1)) : NULL;
+}
+
+hg_parser *hg_parser_open_file_at(const char *path, const hg_resume *at, hg_diags *d)
+{
+	FILE *fp = open_at(path, at->offset, d);
+	if (!fp)
+		return NULL;
 	hg_parser *p = parser_new(hg_lexer_open_stream_at(path, fp, 1, at));
 	/* The game's accounting has begun: the lexer counts from at->game_bytes. */
 	p->begun = 1;
