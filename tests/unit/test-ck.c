@@ -1661,18 +1661,18 @@ START_TEST(same_bytes_agrees_with_memcmp)
 }
 END_TEST
 
-/* ck_same_id (the ids' comparison without a branch on the length) says
- * what memcmp says at every length, with one byte changed at each place
- * in turn: every byte of the n is compared, none past them.  The words
- * sit at the end of their buffers (the sanitizer build sees a read past
- * the n bytes). */
+/* ck_same_id_4_16 (the ids' comparison without a branch on the length)
+ * says what memcmp says at every length it takes, with one byte changed
+ * at each place in turn: every byte of the n is compared, none past them.
+ * The words sit at the end of their buffers (the sanitizer build sees a
+ * read past the n bytes). */
 START_TEST(same_id_agrees_with_memcmp)
 {
 	hg_prng r;
 	hg_prng_seed(&r, "same-id");
 	int same = 0, differ = 0;
-	for (size_t n = 0; n <= 40; n++) {
-		for (int k = 0; k < 400; k++) {
+	for (size_t n = 4; n <= 16; n++) {
+		for (int k = 0; k < 1200; k++) {
 			char *a = hg_xmalloc(n + 1), *b = hg_xmalloc(n + 1);
 			for (size_t i = 0; i < n; i++)
 				a[i] = b[i] = (char)('a' + hg_prng_below(&r, 3));
@@ -1680,16 +1680,17 @@ START_TEST(same_id_agrees_with_memcmp)
 			if (n && k % 2)	/* each place in turn, each bit */
 				b[(size_t)k / 2 % n] ^= (char)(1 << hg_prng_below(&r, 8));
 			int want = memcmp(a, b, n) == 0;
-			ck_assert_msg(ck_same_id(a, b, n) == want, "'%s' and '%s' (%zu bytes)", a, b,
-				      n);
+			ck_assert_msg(ck_same_id_4_16(a, b, n) == want, "'%s' and '%s' (%zu bytes)",
+				      a, b, n);
 			same += want;
 			differ += !want;
 			free(a);
 			free(b);
 		}
 	}
-	ck_assert_int_gt(same, 8000);
-	ck_assert_int_gt(differ, 7000);
+	/* half the pairs equal, half with a byte changed */
+	ck_assert_int_eq(same, 13 * 600);
+	ck_assert_int_eq(differ, 13 * 600);
 }
 END_TEST
 
@@ -1794,7 +1795,11 @@ START_TEST(spellings_index_by_ends)
 	static const char *const ids[] = {
 		"trovadores", "turcopolos", "tropa-1", "tropa-2", "tropa-11", "t1", "t", "tt",
 		"axb", "ayb", "azb", "ab", "a-very-long-id-of-forty-bytes-or-so-x",
-		"homs", "hama", "h", "Capital", "acre", "alepo", "a", "b", "ba", "bab"
+		"homs", "hama", "h", "Capital", "acre", "alepo", "a", "b", "ba", "bab",
+		/* ids past 16 bytes, which ck_spelling_find_n looks up out of
+		 * line (17, 18, 32 bytes; 33 is too long for an entry) */
+		"a-seventeen-bytes", "peregrinos-armados", "an-id-thirty-two-bytes-long-xyzw",
+		"a-thirty-three-bytes-long-id-xyzw", "a-seventeen-bytez"
 	};
 	const int nids = (int)HG_ARRAY_LEN(ids);
 	hg_names *names = hg_names_new();
@@ -1803,9 +1808,9 @@ START_TEST(spellings_index_by_ends)
 	const hg_names *t[] = { names };
 	ck_spellings sp;
 	hg_ck_spellings_build(&sp, ids, nids, t, 1);
-	/* every id but the over-long one has an entry ("Capital" folded),
+	/* every id but the two over-long ones has an entry ("Capital" folded),
 	 * and each chain holds ids with the same ends, in sorted order */
-	ck_assert_int_eq(sp.n, nids - 1);
+	ck_assert_int_eq(sp.n, nids - 2);
 	for (int i = 0; i < sp.n; i++) {
 		const ck_spelling *e = &sp.v[i];
 		ck_assert_uint_le(e->len, CK_MAX_ID);
@@ -1827,6 +1832,10 @@ START_TEST(spellings_index_by_ends)
 		ck_assert_int_eq(sp.by_ends[0][l], CK_SPELL_NONE);
 	ck_assert_ptr_null(hg_ck_spelling_find(&sp, "a-very-long-id-of-forty-bytes-or-so-x"));
 	ck_assert_int_eq(hg_names_find(names, "a-very-long-id-of-forty-bytes-or-so-x"), 12);
+	ck_assert_ptr_null(hg_ck_spelling_find(&sp, "a-thirty-three-bytes-long-id-xyzw"));
+	ck_assert_int_eq(hg_ck_spelling_find(&sp, "an-id-thirty-two-bytes-long-xyzw")->value[0],
+			 nids - 3);
+	ck_assert_int_eq(hg_ck_spelling_find(&sp, "a-seventeen-bytez")->value[0], nids - 1);
 	/* each id, each prefix of it, each with a byte changed, and words of
 	 * other bytes: what the index finds is what a scan finds */
 	for (int i = 0; i < nids; i++) {
@@ -1857,6 +1866,45 @@ START_TEST(spellings_index_by_ends)
 	ck_assert_ptr_null(hg_ck_spelling_find(&sp, "homs"));
 	hg_ck_spellings_free(&sp);
 	hg_names_free(names);
+}
+END_TEST
+
+/* hg_ck_count_players (the set-up's count of the Players tag's names,
+ * without copying them) says what hg_record_players says, on many tags of
+ * names, separators and blanks, and without the tag (Seat tags). */
+START_TEST(player_count_agrees_with_the_record)
+{
+	static const char *const pieces[] = { ";", " ", "\t", "Ana", "B", " ;", "; ", "x y" };
+	hg_prng r;
+	hg_prng_seed(&r, "player-count");
+	int counts[8] = { 0 };
+	for (int k = 0; k < 3000; k++) {
+		hg_game_record *rec = hg_record_new("test.hgn");
+		hg_buf b;
+		hg_buf_init(&b);
+		int n = (int)hg_prng_below(&r, 7);
+		for (int i = 0; i < n; i++)
+			hg_buf_puts(&b, pieces[hg_prng_below(&r, (uint32_t)HG_ARRAY_LEN(pieces))]);
+		if (k % 10 == 9) {	/* no Players tag: the Seat tags */
+			for (int i = 0; i < n; i++) {
+				char tag[16];
+				snprintf(tag, sizeof tag, "Seat%d", i + 1);
+				hg_record_set_tag(rec, tag, b.len ? b.data : "");
+			}
+		} else {
+			hg_record_set_tag(rec, "Players", b.len ? b.data : "");
+		}
+		char **names = NULL;
+		size_t want = hg_record_players(rec, &names);
+		hg_strv_free(names, want);
+		ck_assert_msg(hg_ck_count_players(rec) == want, "'%s': %zu names",
+			      b.len ? b.data : "", want);
+		counts[want < 7 ? want : 7]++;
+		hg_buf_free(&b);
+		hg_record_free(rec);
+	}
+	for (int i = 0; i < 4; i++)	/* none, one and more were all tried */
+		ck_assert_int_gt(counts[i], 50);
 }
 END_TEST
 
@@ -2528,6 +2576,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, deck_lay_out_agrees_with_a_loop);
 	tcase_add_test(tc, same_letters_agrees_with_caseless_eq);
 	tcase_add_test(tc, spellings_agree_with_the_names);
+	tcase_add_test(tc, player_count_agrees_with_the_record);
 	tcase_add_test(tc, spellings_index_by_ends);
 	tcase_add_test(tc, token_reading_knows_every_keyword);
 	tcase_add_test(tc, token_reading_agrees_with_the_patterns);

@@ -506,21 +506,16 @@ static inline int ck_same_letters(const char *w, const char *kw, size_t n)
 	return hg_ascii_same(w, kw, n, 0x20);
 }
 
-/* ck_same_bytes out of line (spellings.c), for the ids of other lengths:
- * ck_same_id stays small where it is inlined. */
-int hg_ck_same_bytes_rare(const char *a, const char *b, size_t n) __attribute__((cold));
-
-/* ck_same_bytes for an id, without a branch on its length for ids of 4
- * to 16 bytes (nearly every id the records write: "homs", "tropa-1",
- * "reagrupamiento"), whose lengths follow no pattern: the branch between
- * 4- and 8-byte words mispredicted at one name in two.  Four 4-byte words
- * at 0, o1, o2 and n - 4 cover the n bytes: with n < 8, o1 = n - 4 and
- * o2 = 0; from 8 on, o1 = 4 and o2 = n - 8 (the two halves, 8 bytes each
- * at most, overlapping).  Every word lies within the n bytes. */
-static inline int ck_same_id(const char *a, const char *b, size_t n)
+/* ck_same_bytes for an id of 4 to 16 bytes (nearly every id the records
+ * write: "homs", "tropa-1", "reagrupamiento"; ck_spelling_find_n compares
+ * the others out of line), without a branch on its length, which follows
+ * no pattern: the branch between 4- and 8-byte words mispredicted at one
+ * name in two.  Four 4-byte words at 0, o1, o2 and n - 4 cover the n
+ * bytes: with n < 8, o1 = n - 4 and o2 = 0; from 8 on, o1 = 4 and o2 =
+ * n - 8 (the two halves, 8 bytes each at most, overlapping).  Every word
+ * lies within the n bytes. */
+static inline int ck_same_id_4_16(const char *a, const char *b, size_t n)
 {
-	if (n - 4 > 12)		/* (wraps below 4) */
-		return hg_ck_same_bytes_rare(a, b, n);
 	int wide = n >= 8;
 	size_t o1 = wide ? 4 : n - 4, o2 = wide ? n - 8 : 0;
 	uint32_t a0, b0, a1, b1, a2, b2, a3, b3;
@@ -545,23 +540,39 @@ void hg_ck_spellings_free(ck_spellings *sp);
 const ck_spelling *hg_ck_spelling_find(const ck_spellings *sp, const char *word);
 /* The same for a word of `len` bytes (its length known: a token's). */
 const ck_spelling *hg_ck_spelling_find_n(const ck_spellings *sp, const char *word, size_t len);
+/* The lookup of ck_spelling_find_n for a word of any length, out of line
+ * (spellings.c). */
+const ck_spelling *ck_spelling_find_any(const ck_spellings *sp, const char *word, size_t len);
+
 /* The same, inline for the parser's every name: the ids with the word's
  * first and last bytes ("tropa-1" .. "tropa-4" differ there) are found by
  * a direct index on the two, nearly always one id, compared whole (a scan
  * of the ids with the same first byte cost a mispredicted branch or two
  * for every name).  Inlined in each caller: a call saved and restored
- * five registers for a lookup of a few loads. */
+ * five registers for a lookup of a few loads.  A word of 4 to 16 bytes
+ * (ck_spelling_inline_len: nearly every one) is compared inline; any
+ * other is looked up by ck_spelling_find_any.  The token reader sends
+ * such a word there itself, before this lookup, with a tail call: with a
+ * call to come back from left in the lookup, rare as it was, each caller
+ * saved and restored six registers at every name. */
+static inline int ck_spelling_inline_len(size_t len)
+{
+	return len - 4 <= 12;	/* 4 to 16 (wraps below 4) */
+}
+
 static inline HG_ALWAYS_INLINE const ck_spelling *ck_spelling_find_n(const ck_spellings *sp,
 								      const char *word, size_t len)
 {
-	if (len == 0 || sp->n == 0)
+	if (!ck_spelling_inline_len(len))
+		return ck_spelling_find_any(sp, word, len);
+	if (sp->n == 0)
 		return NULL;
 	unsigned f = (unsigned char)word[0], l = (unsigned char)word[len - 1];
 	if ((f | l) >= 128)	/* no id holds such a byte */
 		return NULL;
 	for (unsigned i = sp->by_ends[sp->row[f]][l]; i != CK_SPELL_NONE; i = sp->v[i].next) {
 		const ck_spelling *e = &sp->v[i];
-		if (e->len == len && ck_same_id(e->name, word, len))
+		if (e->len == len && ck_same_id_4_16(e->name, word, len))
 			return e;
 	}
 	return NULL;
@@ -716,6 +727,8 @@ int hg_ck_on_table(const hg_state *s, int religion, int card);
 int ck_against(const hg_state *s);
 int hg_ck_army_strength(const hg_state *s, int f);
 int ck_script_rolls(const hg_state *s, int f);
+/* Its second condition: some player side holds an area. */
+int ck_crusaders_hold_area(const hg_state *s);
 int hg_ck_script_target(const hg_state *s, int f, int against);
 /* The area of `mask` with the lowest identification number (8.3), or -1. */
 int ck_lowest_numbered(const hg_state *s, uint64_t mask);
@@ -749,7 +762,20 @@ void ck_next_round(hg_state *s, int passed);
  * to +1 (the area `castle`, -1 when none was named). */
 int ck_bonus_gain(hg_state *s, int seat, int n, int castle, hg_pos pos, hg_diags *d);
 void hg_ck_bonus_lose(hg_state *s, int seat, int n);
-int ck_seat_to_act(const hg_state *s);
+/* The faction whose action comes next, or -1 when the game is over
+ * (inline: asked before every action). */
+static inline int ck_seat_to_act(const hg_state *s)
+{
+	switch (s->phase) {
+	case CK_PHASE_DRAW:
+		return s->cursor;
+	case CK_PHASE_ROUNDS:
+		return s->sc->order[s->cursor];
+	case CK_PHASE_OVER:
+		break;
+	}
+	return -1;
+}
 int hg_ck_castles_on_map(const hg_state *s, int faction);
 static inline int ck_borders(const hg_state *s, int a, int b)
 {
@@ -940,5 +966,7 @@ void ck_render(const hg_state *s, hg_buf *out);
 /* -------------------------------------------------------------- engine.c */
 extern const hg_game_class hg_ck_class;
 hg_state *hg_ck_state_new(const hg_gdata *g, const ck_scenario *sc, const char *seed);
+/* What hg_record_players counts, without its copies of the names. */
+size_t hg_ck_count_players(const hg_game_record *rec);
 
 #endif

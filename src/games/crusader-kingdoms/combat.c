@@ -486,9 +486,9 @@ static int check_roll(const hg_state *s, combat *c, int side, const ck_roll *rol
 		      const int *seeded, uint64_t seeded_faces, int *out, uint64_t *faces_out,
 		      hg_diags *d)
 {
-	int who = side == 0 ? c->seat : c->defender;
-	const char *name = who >= 0 ? faction_id(s, who) : "the independent area";
 	if (roll->ndice != c->dice[side]) {
+		int who = side == 0 ? c->seat : c->defender;
+		const char *name = who >= 0 ? faction_id(s, who) : "the independent area";
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, roll->pos, "ck.dice-count",
 					  "%s rolls %d %s dice, the record shows %d (rule 4.2)",
 					  name, c->dice[side], side_name[side], roll->ndice);
@@ -756,11 +756,15 @@ static int resolve(hg_state *s, combat *c, const ck_attack *a, const ck_effect *
 	int seeded[2][CK_MAX_LIST], v[2][CK_MAX_LIST], known = 1;
 	uint64_t seeded_faces[2] = { 0, 0 }, faces[2] = { 0, 0 };
 	for (int side = 0; s->seeded && side < 2; side++) {
-		int n = c->dice[side];	/* (not loaded again after every call) */
+		/* (the count and the faces in registers, not loaded and
+		 * stored again around every call) */
+		int n = c->dice[side];
+		uint64_t faces_rolled = 0;
 		for (int i = 0; i < n; i++) {
 			seeded[side][i] = (int)hg_prng_die(&s->dice, 6);
-			seeded_faces[side] += ck_face_bit(seeded[side][i]);
+			faces_rolled += ck_face_bit(seeded[side][i]);
 		}
+		seeded_faces[side] = faces_rolled;
 	}
 	for (int side = 0; side < 2; side++) {
 		const ck_roll *roll = &a->roll[side];

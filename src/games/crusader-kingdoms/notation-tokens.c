@@ -33,6 +33,10 @@
 
 typedef struct reader {
 	const hg_state *s;
+	/* the spellings every name is looked up in, found once for the
+	 * action: a lookup starts from its table, not from the state two
+	 * or three loads away */
+	const ck_spellings *cards, *areas, *seats;
 	const hg_atok *tok;
 	size_t n;		/* tokens */
 	size_t i;		/* the next one */
@@ -150,40 +154,78 @@ static long number_value(const char *s, long cap)
 	return v;
 }
 
-/* A die as written: '?' is 0, more than two digits 99. */
+/* A die written as a number: more than two digits 99. */
+static int die_number(const char *x, unsigned len)
+{
+	if (len == 1)
+		return x[0] - '0';
+	return len > 2 ? 99 : (x[0] - '0') * 10 + (x[1] - '0');
+}
+
+/* A die as written: '?' is 0, a number die_number. */
 static int die_value(const hg_atok *t)
 {
-	const char *x = t->text;
-	if (t->kind == HG_ATOK_UNKNOWN)
-		return 0;
-	if (t->len == 1)
-		return x[0] - '0';
-	return t->len > 2 ? 99 : (x[0] - '0') * 10 + (x[1] - '0');
+	return t->kind == HG_ATOK_UNKNOWN ? 0 : die_number(t->text, t->len);
 }
 
 /* ------------------------------------------------------------------ names */
-static int find_area(const reader *r, const hg_atok *t)
+/* Each lookup below is written so that its common case, an id of 4 to 16
+ * bytes (ck_spelling_find_n inline), makes no call that returns to it:
+ * its other cases end in a tail call (a word of another length looked up
+ * whole out of line, a spelling that is no id by the names tables).
+ * With a call to come back from, each lookup saved and restored four to
+ * six registers at every name. */
+static int find_area_any(const reader *r, const hg_atok *t)
 {
-	const ck_spelling *e = ck_spelling_find_n(&r->s->map->spell, t->text, t->len);
+	const ck_spelling *e = ck_spelling_find_any(r->areas, t->text, t->len);
 	return e ? e->value[0] : hg_names_find(r->s->map->names, t->text);
 }
 
-static int find_seat(const hg_state *s, const char *w, size_t len)
+static int find_area(const reader *r, const hg_atok *t)
 {
-	const ck_spelling *e = ck_spelling_find_n(&s->sc->spell, w, len);
-	return e ? e->value[0] : hg_names_find(s->sc->seats, w);
+	if (!ck_spelling_inline_len(t->len))
+		return find_area_any(r, t);
+	const ck_spelling *e = ck_spelling_find_n(r->areas, t->text, t->len);
+	return e ? e->value[0] : hg_names_find(r->s->map->names, t->text);
+}
+
+static int find_seat_any(const reader *r, const char *w, size_t len)
+{
+	const ck_spelling *e = ck_spelling_find_any(r->seats, w, len);
+	return e ? e->value[0] : hg_names_find(r->s->sc->seats, w);
+}
+
+static int find_seat(const reader *r, const char *w, size_t len)
+{
+	if (!ck_spelling_inline_len(len))
+		return find_seat_any(r, w, len);
+	const ck_spelling *e = ck_spelling_find_n(r->seats, w, len);
+	return e ? e->value[0] : hg_names_find(r->s->sc->seats, w);
 }
 
 /* A card spelled otherwise than its id (an alias, capitals, accents), by
  * the decks' names tables.  Out of line (and cold: records written by
- * herald spell ids): find_item then saves no registers for this call on
- * its every use. */
+ * herald spell ids). */
 static __attribute__((cold, noinline)) int find_item_by_names(const reader *r, const char *w,
 							       ck_item *it)
 {
 	for (int x = 0; x < CK_NRELIGIONS; x++)
 		it->card[x] = (short)hg_names_find(r->s->data->decks[x].names, w);
 	return it->card[0] >= 0 || it->card[1] >= 0 ? 0 : -1;
+}
+
+static int item_from(const ck_spelling *e, ck_item *it)
+{
+	it->card[0] = (short)e->value[0];
+	it->card[1] = (short)e->value[1];
+	return 0;
+}
+
+static __attribute__((noinline)) int find_item_any(const reader *r, const hg_atok *t,
+						   ck_item *it)
+{
+	const ck_spelling *e = ck_spelling_find_any(r->cards, t->text, t->len);
+	return e ? item_from(e, it) : find_item_by_names(r, t->text, it);
 }
 
 /* A card of either deck, or '?' (resolve_item: whose card it is matters
@@ -194,13 +236,11 @@ static int find_item(const reader *r, const hg_atok *t, ck_item *it)
 	it->card[0] = it->card[1] = -1;
 	if (t->kind == HG_ATOK_UNKNOWN)
 		return 0;
-	const ck_spelling *e = ck_spelling_find_n(&r->s->data->card_spell, t->text, t->len);
-	if (e) {		/* a spelling names a card of some deck */
-		it->card[0] = (short)e->value[0];
-		it->card[1] = (short)e->value[1];
-		return 0;
-	}
-	return find_item_by_names(r, t->text, it);
+	if (!ck_spelling_inline_len(t->len))
+		return find_item_any(r, t, it);
+	const ck_spelling *e = ck_spelling_find_n(r->cards, t->text, t->len);
+	/* a spelling names a card of some deck */
+	return e ? item_from(e, it) : find_item_by_names(r, t->text, it);
 }
 
 static int name_area(reader *r, int *area, hg_pos *pos)
@@ -219,7 +259,7 @@ static int name_seat(reader *r, int *seat, hg_pos *pos)
 	if (!t)
 		return -1;
 	*pos = t->pos;
-	*seat = find_seat(r->s, t->text, t->len);
+	*seat = find_seat(r, t->text, t->len);
 	return *seat < 0 ? -1 : 0;
 }
 
@@ -282,8 +322,13 @@ static int read_roll(reader *r, ck_roll *roll)
 		if (!dice)
 			return -1;
 		for (; k < max && run[k].kind == HG_ATOK_NUMBER; k++) {
-			dice[k].pos = run[k].pos;
-			dice[k].v = die_value(&run[k]);
+			/* the token read once, before the stores (which
+			 * might alias it, for all the compiler knows) */
+			const char *x = run[k].text;
+			unsigned len = run[k].len;
+			hg_pos pos = run[k].pos;
+			dice[k].pos = pos;
+			dice[k].v = die_number(x, len);
 		}
 		if (list_end(r, dice, (int)k, sizeof *dice) != 0)
 			return -1;
@@ -347,7 +392,7 @@ static int read_responses(reader *r, ck_attack *a)
 		const hg_atok *t = &r->tok[r->i];
 		ck_response *rp = &a->resp[a->nresp];
 		rp->pos = t[0].pos;
-		rp->seat = find_seat(r->s, t[1].text, t[1].len);
+		rp->seat = find_seat(r, t[1].text, t[1].len);
 		if (rp->seat < 0 || find_item(r, &t[2], &rp->card) != 0)
 			return -1;
 		size_t n = t[3].len;
@@ -558,14 +603,17 @@ hg_action *hg_ck_parse_tokens(const hg_state *s, const hg_action_text *t)
 {
 	if (t->ntoks == 0 || !t->text || !t->ascii)
 		return NULL;
-	/* the seat's length comes with it (herald.h: seat_len, its strlen) */
-	int seat = t->seat ? find_seat(s, t->seat, t->seat_len) : find_seat(s, "", 0);
-	if (seat < 0)
-		return NULL;
 	if (t->ntoks > MAX_TOKENS)
 		return NULL;
 	reader r;
 	r.s = s;
+	r.cards = &s->data->card_spell;
+	r.areas = &s->map->spell;
+	r.seats = &s->sc->spell;
+	/* the seat's length comes with it (herald.h: seat_len, its strlen) */
+	int seat = t->seat ? find_seat(&r, t->seat, t->seat_len) : find_seat(&r, "", 0);
+	if (seat < 0)
+		return NULL;
 	r.tok = t->toks;
 	r.n = t->ntoks;
 	r.i = 1;

@@ -163,8 +163,11 @@ int hg_ck_army_strength(const hg_state *s, int f)
  * player side) hold no area. */
 int ck_script_rolls(const hg_state *s, int f)
 {
-	if (hg_ck_army_strength(s, f) == 0)
-		return 0;
+	return hg_ck_army_strength(s, f) != 0 && ck_crusaders_hold_area(s);
+}
+
+int ck_crusaders_hold_area(const hg_state *s)
+{
 	for (int p = 0; p < s->nsides; p++)
 		if (s->sc->factions[p].player && ck_areas_of(s, p))
 			return 1;
@@ -229,16 +232,17 @@ int ck_script_castle(const hg_state *s, int f)
 int hg_ck_script_placement(const hg_state *s, int f, int religion, int card, int stolen)
 {
 	const ck_card *c = ck_card_at(s, religion, card);
-	int army = hg_ck_army_strength(s, f) > 0;
 	switch (c->type) {
 	case CK_TROOP:
 		return CK_PLACE_ARMY;
 	case CK_RESPONSE:
+		/* the army's strength only where it decides (a troop, the
+		 * card nearly every round reveals, goes to the army anyway) */
 		switch (c->script) {
 		case CK_SP_ARMY_OR_RESPONSE:
-			return army ? CK_PLACE_ARMY : CK_PLACE_RESPONSE;
+			return hg_ck_army_strength(s, f) > 0 ? CK_PLACE_ARMY : CK_PLACE_RESPONSE;
 		case CK_SP_ARMY_OR_DISCARD:
-			return army ? CK_PLACE_ARMY : CK_PLACE_DISCARDED;
+			return hg_ck_army_strength(s, f) > 0 ? CK_PLACE_ARMY : CK_PLACE_DISCARDED;
 		case CK_SP_RESPONSE:
 			break;
 		}

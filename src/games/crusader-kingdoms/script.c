@@ -327,17 +327,18 @@ static int check_unused(const hg_state *s, int r, int c, const ck_reveal *rv, co
 static int script_roll(hg_state *s, int seat, int against, const ck_reveal *rv, hg_pos pos,
 		       hg_diags *d)
 {
-	if (!ck_script_rolls(s, seat)) {
+	/* ck_script_rolls, with the army's strength counted once */
+	int strength = hg_ck_army_strength(s, seat);
+	if (strength == 0 || !ck_crusaders_hold_area(s)) {
 		if (rv->die < 0)
 			return 0;
 		hg_diag_add(d, HG_ERROR, rv->die_pos, "ck.script-roll",
-			    hg_ck_army_strength(s, seat) == 0 ?
+			    strength == 0 ?
 			    "%s has no army on the table: it rolls no die (rule 8.3)" :
 			    "the crusaders hold no area: %s does not roll for its army (rule 8.3)",
 			    faction_id(s, seat));
 		return -1;
 	}
-	int strength = hg_ck_army_strength(s, seat);
 	int die = rv->die;
 	if (die > 6) {
 		hg_diag_add(d, HG_ERROR, rv->die_pos, "ck.die-range",

@@ -38,20 +38,6 @@ int hg_ck_castles_on_map(const hg_state *s, int faction)
 	return __builtin_popcountll(ck_areas_of(s, faction));
 }
 
-/* The faction whose action comes next, or -1 when the game is over. */
-int ck_seat_to_act(const hg_state *s)
-{
-	switch (s->phase) {
-	case CK_PHASE_DRAW:
-		return s->cursor;
-	case CK_PHASE_ROUNDS:
-		return s->sc->order[s->cursor];
-	case CK_PHASE_OVER:
-		break;
-	}
-	return -1;
-}
-
 /* Rule 6 and its example: the table's cards, plus or minus the bonus, less
  * the cards kept from the previous turn; never fewer than none. */
 int hg_ck_draw_count(int cards, int bonus, int kept)
