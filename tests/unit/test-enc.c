@@ -987,6 +987,16 @@ static void check_bookkeeping(const hg_state *s)
 		 * in the zone; '?' in a hand is its earliest card when all are
 		 * alike. */
 		check_finds(s, seat);
+		/* enc_shared.copies (state.c, with a Seed): each card's
+		 * instances, against a look at every instance's card. */
+		for (size_t card = 0; s->sh->copies && card < s->data->pool.ncards; card++) {
+			enc_set want = 0;
+			for (int i = 0; i < p->ninst; i++)
+				if (p->inst[i].card == (int)card)
+					want |= (enc_set)1 << i;
+			ck_assert_uint_eq(enc_card_copies(s, seat, (int)card), want);
+		}
+		ck_assert(s->seeded ? s->sh->copies != NULL : s->sh->copies == NULL);
 		/* ... and what is left of a pile is in index order (enc_pile_top
 		 * takes the lowest index). */
 		for (int pile = 0; pile < ENC_PILES; pile++) {
@@ -1603,6 +1613,9 @@ static const char *const some_verbs[] = {
 	"cambiar", "force", "obligar", "regroup", "withdraw", "reagrupar", "retirar", "end",
 	"fin", "DRAW", "Show", "tAkE", "ta\xe2\x84\xaa" "e", "drawx", "dra", "en", "re",
 	"bat", "ejerc", "?", "1", "/",
+	/* as long as a verb with its first letter, another word (verb_of) */
+	"drew", "pat", "shoe", "mostraz", "batallaz", "objetivx", "tomaz", "invadix",
+	"fighx", "forcf", "revelax", "reagrupax",
 };
 
 /* One of the words of `body` (split at spaces) changed, dropped, added,

@@ -258,14 +258,36 @@ static void remember_activity(hg_state *s, int seat, int n, const enc_res_effect
 			}
 }
 
-/* enc_activity, remembered; *res is set to the remembered resources. */
-static enc_set settle_activity(hg_state *s, int seat, const int **res)
+/* resource_effects for every seat at once, in one pass over the
+ * modifiers (settle_loop looks at every seat): n[seat] of them, e[seat]
+ * set where there are any. */
+static void all_resource_effects(const hg_state *s, enc_res_effects e[ENC_MAX_SEATS],
+				 int n[ENC_MAX_SEATS])
+{
+	for (int p = 0; p < s->nseats; p++)
+		n[p] = 0;
+	for (int i = 0; i < s->nmods; i++) {
+		const enc_mod *m = &s->mods[i];
+		int seat = m->seat;
+		if (m->res < 0 || seat < 0 || seat >= s->nseats || !mod_source_ok(s, m))
+			continue;
+		if (n[seat]++ == 0)
+			e[seat] = no_res_effects;
+		if (m->res_amount > 0)
+			e[seat].gain[m->res] += m->res_amount;
+		else
+			e[seat].drain[m->res] -= m->res_amount;
+	}
+}
+
+/* enc_activity under the effects e (n of them, resource_effects),
+ * remembered; *res is set to the remembered resources. */
+static enc_set settle_activity(hg_state *s, int seat, int n, const enc_res_effects *e,
+			       const int **res)
 {
 	enc_player *p = &s->p[seat];
-	enc_res_effects e;
-	int n = resource_effects(s, seat, &e);
-	if (!memo_holds(p, n, &e))
-		remember_activity(s, seat, n, &e, memo_start(s, p, n, &e));
+	if (!memo_holds(p, n, e))
+		remember_activity(s, seat, n, e, memo_start(s, p, n, e));
 	*res = p->memo_res;
 	return p->memo_active;
 }
@@ -585,8 +607,11 @@ static void settle_loop(hg_state *s)
 	s->zones_settled = 0;
 	for (int guard = 0; guard < 4 * ENC_MAX_DECK; guard++) {
 		enc_set active[ENC_MAX_SEATS];
+		enc_res_effects e[ENC_MAX_SEATS];
+		int n[ENC_MAX_SEATS];
+		all_resource_effects(s, e, n);
 		for (int p = 0; p < s->nseats; p++)
-			active[p] = settle_activity(s, p, &res[p]);
+			active[p] = settle_activity(s, p, n[p], &e[p], &res[p]);
 		int before = s->nmods;
 		drop_mods(s, gone_source, active);
 		int changed = s->nmods != before;

@@ -312,13 +312,14 @@ typedef struct enc_res_effects {
 	int drain[ENC_MAX_RES];
 } enc_res_effects;
 
-/* One physical card of a player. */
+/* One physical card of a player: 12 bytes, no padding (the zone scans
+ * read many of them). */
 typedef struct enc_inst {
 	short card;		/* pool index, -1 while unseen (no Seed) */
+	short order;		/* position in its pile, stack, hand or town */
 	signed char pile;	/* pile it started in */
 	signed char zone;
 	signed char stack;	/* ENC_Z_STACK, ENC_Z_DUEL: the stack */
-	short order;		/* position in its pile, stack, hand or town */
 	signed char used_seat;	/* effect used: whose turn it was, or -1 */
 	unsigned used_turn;	/* ... and which turn */
 } enc_inst;
@@ -548,6 +549,13 @@ struct enc_shared {
 	 * cost more than the rest of a short action's parse.  No part of the
 	 * position: the only thing parse() writes. */
 	hg_action *spare_action;
+	/* With a Seed, every instance's card is dealt at set-up and never
+	 * changes (enc_identify names only unseen ones), in every copy of
+	 * the position: so, by seat and card (seat * pool.ncards + card),
+	 * the instances of that card, for the hand and town finds without a
+	 * look at each card of the zone (enc_card_copies).  NULL without a
+	 * Seed. */
+	enc_set *copies;
 };
 
 /* ---------------------------------------------------------------- actions */
@@ -655,6 +663,13 @@ static inline int enc_find_seat(const hg_state *s, const char *word)
 	if (word[0] == 'P' && word[1] >= '1' && word[1] < '1' + s->nseats && !word[2])
 		return word[1] - '1';
 	return enc_find_seat_named(s, word);
+}
+/* The seat's instances of `card` (enc_shared.copies); callers look only
+ * when the copies are known (s->sh->copies). */
+static inline enc_set enc_card_copies(const hg_state *s, int seat, int card)
+{
+	size_t ncards = s->data->pool.ncards;
+	return card >= 0 && (size_t)card < ncards ? s->sh->copies[(size_t)seat * ncards + (size_t)card] : 0;
 }
 const enc_card *enc_card_of(const hg_state *s, int seat, int inst);
 const char *enc_card_id(const hg_state *s, int card);

@@ -49,6 +49,7 @@ static const char *const sources[P_COUNT] = {
 
 /* Room for the longest verb match_words knows ("reagrupar") and its NUL. */
 #define VERB_MAX 12
+#define VERB_SEVERAL 0xff
 
 struct enc_patterns {
 	hg_pattern *p[P_COUNT];
@@ -81,6 +82,13 @@ struct enc_patterns {
 	int nverbs;
 	uint64_t verbs_by_first[26], verbs_by_second[26];
 	uint64_t verbs_by_len[VERB_MAX];
+	/* By the first letter and the length, the one verb of up to 8
+	 * letters there is (its index + 1), 0 for none, VERB_SEVERAL for
+	 * more (fight and force; regroup, retirar and revelar) or a longer
+	 * one: most actions' verb is then found with one read of this small
+	 * table and one of the verb, the three tables above being for the
+	 * rest (verb_of). */
+	unsigned char verb_at[26][VERB_MAX];
 };
 _Static_assert(P_REF <= 32, "enc_patterns.begins holds a bit per action pattern");
 
@@ -135,6 +143,8 @@ static void verb_words(enc_patterns *ps, int i)
 			ps->verbs_by_first[vb->word[0] - 'a'] |= (uint64_t)1 << ps->nverbs;
 			ps->verbs_by_second[vb->word[1] - 'a'] |= (uint64_t)1 << ps->nverbs;
 			ps->verbs_by_len[len] |= (uint64_t)1 << ps->nverbs;
+			unsigned char *at = &ps->verb_at[vb->word[0] - 'a'][len];
+			*at = *at == 0 && len <= 8 ? (unsigned char)(ps->nverbs + 1) : VERB_SEVERAL;
 			ps->nverbs++;
 		}
 		v += len + 1;
@@ -283,31 +293,46 @@ static void group_rest(hg_match *m, const words *w, int g, size_t start)
 	m->ngroups = g + 1;
 }
 
-/* Which pattern's verb word 0 is, or -1: among the verbs that begin with
- * its first two letters and are as long. */
+/* Is the word at p, as long as verb v (3 to 8 letters), v?  By words,
+ * without a loop whose end the processor mispredicts: each byte | 0x20
+ * turns a capital into its small letter and no other byte into a letter;
+ * after a word of three comes a space or the NUL, both 0x20 so (bytes
+ * the text has: the word's and one more). */
+static inline int verb_words_same(const struct verb *v, const char *p)
+{
+	uint32_t x, y;
+	memcpy(&x, p, 4);
+	memcpy(&y, p + v->tail_at, 4);
+	return ((x | 0x20202020u) == v->head) & ((y | 0x20202020u) == v->tail);
+}
+
+/* Which pattern's verb word 0 is, or -1: the one verb that begins with
+ * its first letter and is as long, or among those that begin with its
+ * first two letters and are as long. */
 static int verb_of(const enc_patterns *ps, const words *w)
 {
 	int a = ascii_lower(w->text[0]), b = ascii_lower(w->text[1]);
 	size_t len0 = w->toks[0].len;
 	if (a < 0 || b < 0 || len0 >= VERB_MAX)
 		return -1;
+	const char *p = w->text;
+	int at = ps->verb_at[a - 'a'][len0];
+	if (at != VERB_SEVERAL) {
+		/* The one verb there can be (or none): its words hold all
+		 * of it, the first two letters too. */
+		if (at == 0)
+			return -1;
+		const struct verb *v = &ps->verb[at - 1];
+		return verb_words_same(v, p) ? v->pattern : -1;
+	}
 	/* The first two letters are the pair's, the length the verb's:
 	 * compare the rest. */
-	const char *p = w->text;
 	uint64_t try = ps->verbs_by_first[a - 'a'] & ps->verbs_by_second[b - 'a'] &
 		       ps->verbs_by_len[len0];
 	for (; try; try &= try - 1) {
 		const struct verb *v = &ps->verb[enc_set_first(try)];
 		if (v->len <= 8) {
-			/* By words, without a loop whose end the processor
-			 * mispredicts: each byte | 0x20 turns a capital into
-			 * its small letter and no other byte into a letter;
-			 * after a word of three comes a space or the NUL,
-			 * both 0x20 so (bytes the text has: len0 + 1). */
-			uint32_t x, y;
-			memcpy(&x, p, 4);
-			memcpy(&y, p + v->tail_at, 4);
-			if (((x | 0x20202020u) == v->head) & ((y | 0x20202020u) == v->tail))
+			if (verb_words_same(v, p))
 				return v->pattern;
 			continue;
 		}

@@ -164,7 +164,10 @@ int enc_zone_cards(const hg_state *s, int seat, enc_zone zone, int card, int *ou
 	 * sort is stable and starts from index order either way. */
 	const enc_player *p = &s->p[seat];
 	int n = 0;
-	for (enc_set set = p->in_zone[zone]; set; set &= set - 1) {
+	enc_set set = p->in_zone[zone];
+	if (s->sh->copies)	/* every card known: the copies of `card`, or none unseen */
+		set &= enc_card_copies(s, seat, card);
+	for (; set; set &= set - 1) {
 		int i = enc_set_first(set);
 		if (card < 0 ? p->inst[i].card < 0 : p->inst[i].card == card)
 			out[n++] = i;
@@ -379,7 +382,13 @@ static int earliest_of(const enc_player *p, enc_set set)
 int enc_hand_find(const hg_state *s, int seat, int card)
 {
 	const enc_player *p = &s->p[seat];
-	/* When every card of the hand is known (always, with a Seed), the
+	/* With a Seed every card is known, and its copies too: the card
+	 * named is the earliest of those in the hand. */
+	if (s->sh->copies && card >= 0) {
+		enc_set copies = enc_card_copies(s, seat, card) & p->in_zone[ENC_Z_HAND];
+		return copies ? earliest_of(p, copies) : -1;
+	}
+	/* When every card of the hand is known (with a Seed, always), the
 	 * card named is its earliest copy (most hands hold one), and '?' the
 	 * earliest card if all are the same: no need to sort the hand.  The
 	 * copies and the unseen cards are gathered as sets, without a branch
@@ -446,9 +455,13 @@ int enc_town_find(const hg_state *s, int seat, int card, int usable_only)
 	 * most towns hold one copy of a card. */
 	const enc_player *p = &s->p[seat];
 	enc_set copies = 0;
-	for (enc_set town = p->in_zone[ENC_Z_TOWN]; town; town &= town - 1) {
-		int i = enc_set_first(town);
-		copies |= (enc_set)(p->inst[i].card == card) << i;
+	if (s->sh->copies) {
+		copies = enc_card_copies(s, seat, card) & p->in_zone[ENC_Z_TOWN];
+	} else {
+		for (enc_set town = p->in_zone[ENC_Z_TOWN]; town; town &= town - 1) {
+			int i = enc_set_first(town);
+			copies |= (enc_set)(p->inst[i].card == card) << i;
+		}
 	}
 	if ((copies & (copies - 1)) == 0)
 		return copies ? enc_set_first(copies) : -1;
@@ -493,7 +506,21 @@ void enc_shared_free(enc_shared *sh)
 	hg_strv_free(sh->names, sh->nnames);
 	free(sh->seed);
 	free(sh->spare_action);
+	free(sh->copies);
 	free(sh);
+}
+
+/* enc_shared.copies, once the Seed has dealt every pile. */
+static void index_copies(hg_state *s)
+{
+	size_t ncards = s->data->pool.ncards;
+	enc_set *copies = hg_xcalloc((size_t)s->nseats * ncards + 1, sizeof *copies);
+	for (int seat = 0; seat < s->nseats; seat++) {
+		const enc_player *p = &s->p[seat];
+		for (int i = 0; i < p->ninst; i++)
+			copies[(size_t)seat * ncards + (size_t)p->inst[i].card] |= (enc_set)1 << i;
+	}
+	s->sh->copies = copies;
 }
 
 static hg_pos tag_pos(const hg_game_record *rec, const char *name)
@@ -713,6 +740,8 @@ hg_state *enc_setup(const hg_gdata *data, const hg_game_record *rec, hg_diags *d
 	s->war.att_used = s->war.def_used = -1;
 	s->seq = 1;
 	s->loss_unchecked = 1;	/* a deck may have an empty pile */
+	if (s->seeded)
+		index_copies(s);
 	return s;
 }
 
