@@ -10,11 +10,15 @@
 # that many megabytes of generated games.  Nothing here is a pass/fail test:
 # the figures go into the notes of the work they measure.
 #
+# With PHASES (bench/phases), each corpus is then checked once more by it,
+# which times reading and replaying apart.
+#
 # BENCH_DIR keeps the corpora (generated once, reused while they exist);
 # BENCH_GAMES shrinks them for a quick look.
 set -eu
-herald=${1:?usage: run.sh HERALD DATADIR}
-export HERALD_DATA_PATH=${2:?usage: run.sh HERALD DATADIR}
+herald=${1:?usage: run.sh HERALD DATADIR [PHASES]}
+export HERALD_DATA_PATH=${2:?usage: run.sh HERALD DATADIR [PHASES]}
+phases=${3:-}
 games_per_corpus=${BENCH_GAMES:-100000}
 dir=${BENCH_DIR:-$(mktemp -d)}
 [ -n "${BENCH_DIR:-}" ] || trap 'rm -rf "$dir"' EXIT INT TERM
@@ -48,6 +52,10 @@ for game in $("$herald" games --ids); do
 		mv "$corpus.tmp" "$corpus"
 	fi
 	python3 "$here/measure.py" "$game" "$corpus" "$herald"
+	if [ -n "$phases" ]; then
+		echo "  one core's time, by phase (bench/phases):"
+		"$phases" "$corpus" | sed -n 's/^  /    /p'
+	fi
 done
 
 # Start-up: one small record, best of 20 runs (the run is mostly loading
