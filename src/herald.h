@@ -351,6 +351,8 @@ void hg_record_set_tag(hg_game_record *g, const char *name, const char *value);
  * else the tags Seat1, Seat2, ... in order.  Returns the count; *names is a
  * malloc'd array of malloc'd strings (free with hg_strv_free). */
 size_t hg_record_players(const hg_game_record *g, char ***names);
+/* How many players hg_record_players() would name, without naming them. */
+size_t hg_record_nplayers(const hg_game_record *g);
 void hg_strv_free(char **v, size_t n);
 
 hg_node *hg_line_push(hg_line *l, hg_node_kind kind, hg_pos pos);

@@ -181,6 +181,28 @@ size_t hg_record_players(const hg_game_record *g, char ***names)
 	return n;
 }
 
+size_t hg_record_nplayers(const hg_game_record *g)
+{
+	const char *players = hg_record_tag_value(g, "Players");
+	if (players) {
+		size_t n = 1;
+		for (const char *s = players; (s = strchr(s, ';')) != NULL; s++)
+			n++;
+		/* one name, and that empty: nobody (as hg_record_players) */
+		if (n == 1 && players[strspn(players, " \t")] == '\0')
+			return 0;
+		return n;
+	}
+	size_t n = 0;
+	for (;;) {
+		char name[32];
+		snprintf(name, sizeof name, "Seat%zu", n + 1);
+		if (!hg_record_tag_value(g, name))
+			return n;
+		n++;
+	}
+}
+
 void hg_action_list_push(hg_action_list *l, hg_action *a)
 {
 	HG_GROW(l->v, l->cap, l->n + 1);

@@ -355,6 +355,39 @@ START_TEST(record_players_and_tags)
 }
 END_TEST
 
+/* hg_record_nplayers counts what hg_record_players names, for every shape
+ * of the tags: empty, blank and padded names, empty names between ';',
+ * seat tags with a gap, and a Players tag beside seat tags. */
+START_TEST(record_nplayers_counts_what_players_names)
+{
+	static const char *const players[] = {
+		"", " ", "\t \t", "Ana", " Ana ", ";", " ; ", "Ana;Ben", "Ana;;Ben", ";Ana",
+		"Ana;", "a; b ;c;d", " ;\t", NULL,
+	};
+	for (size_t i = 0; i < sizeof players / sizeof players[0]; i++)
+		for (unsigned seats = 0; seats < 4; seats++)
+			for (int gap = 0; gap < 2; gap++) {
+				hg_game_record *g = hg_record_new("x.hgn");
+				if (players[i])
+					hg_record_set_tag(g, "Players", players[i]);
+				for (unsigned k = 1; k <= seats; k++) {
+					char name[16];
+					snprintf(name, sizeof name, "Seat%u", k + (gap && k > 1));
+					hg_record_set_tag(g, name, "x");
+				}
+				char **names;
+				size_t n = hg_record_players(g, &names);
+				ck_assert_msg(hg_record_nplayers(g) == n,
+					      "Players '%s', %u seat tags%s: %zu, names %zu",
+					      players[i] ? players[i] : "(none)", seats,
+					      gap ? " from Seat1 then Seat3" : "",
+					      hg_record_nplayers(g), n);
+				hg_strv_free(names, n);
+				hg_record_free(g);
+			}
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -370,6 +403,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, atomic_write_keeps_mode_and_never_loses_data);
 	tcase_add_test(tc, datapath_search_order);
 	tcase_add_test(tc, record_players_and_tags);
+	tcase_add_test(tc, record_nplayers_counts_what_players_names);
 	suite_add_tcase(s, tc);
 	return s;
 }
