@@ -35,6 +35,43 @@ struct hg_arena *hg_arena_new(void);
 void *hg_arena_alloc(struct hg_arena *a, size_t size);
 void hg_arena_free(struct hg_arena *a);
 
+/* The PRNG's words and draws inline (prng.c), for the library's own hot
+ * callers: a die of constant sides then costs a multiplication where the
+ * call to hg_prng_die() costs a division and two calls.  hg_prng_below()
+ * and hg_prng_die() are these; the stream is the one of
+ * herald-notation(5), CHANCE. */
+void hg_prng_next_block(hg_prng *r);
+
+static inline HG_ALWAYS_INLINE uint32_t hg_prng_word(hg_prng *r)
+{
+	if (r->used + 4 > sizeof r->stream)
+		hg_prng_next_block(r);
+	const unsigned char *p = r->stream + r->used;
+	r->used += 4;
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static inline HG_ALWAYS_INLINE uint32_t hg_prng_below_inline(hg_prng *r, uint32_t n)
+{
+	if (n <= 1)
+		return 0;
+	for (;;) {
+		uint32_t w = hg_prng_word(r);
+		/* Accepted when w < 2^32 - (2^32 mod n).  As 2^32 mod n < n,
+		 * every w below 2^32 - n is, and only the few above need the
+		 * division: 2^32 mod n, computed in 32 bits, is
+		 * (2^32 - n) mod n. */
+		if (w < 0u - n || (uint64_t)w < ((uint64_t)1 << 32) - (0u - n) % n)
+			return w % n;
+	}
+}
+
+static inline HG_ALWAYS_INLINE unsigned hg_prng_die_inline(hg_prng *r, unsigned sides)
+{
+	return 1 + hg_prng_below_inline(r, sides);
+}
+
 /* True when no byte of s[0..n) is above 0x7f. */
 int hg_is_ascii(const char *s, size_t n);
 

@@ -33,8 +33,8 @@ void hg_prng_seed(hg_prng *r, const char *seed)
 	r->used = sizeof r->stream;
 }
 
-/* The stream's next block. */
-static void next_block(hg_prng *r)
+/* The stream's next block (hg_prng_word() reads it). */
+void hg_prng_next_block(hg_prng *r)
 {
 	static const unsigned char zeros[64];
 	static const unsigned char nonce[crypto_stream_chacha20_ietf_NONCEBYTES];
@@ -44,39 +44,19 @@ static void next_block(hg_prng *r)
 	r->used = 0;
 }
 
-static inline uint32_t next_u32(hg_prng *r)
-{
-	if (r->used + 4 > sizeof r->stream)
-		next_block(r);
-	const unsigned char *p = r->stream + r->used;
-	r->used += 4;
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
 uint32_t hg_prng_u32(hg_prng *r)
 {
-	return next_u32(r);
+	return hg_prng_word(r);
 }
 
 uint32_t hg_prng_below(hg_prng *r, uint32_t n)
 {
-	if (n <= 1)
-		return 0;
-	for (;;) {
-		uint32_t w = next_u32(r);
-		/* Accepted when w < 2^32 - (2^32 mod n).  As 2^32 mod n < n,
-		 * every w below 2^32 - n is, and only the few above need the
-		 * division: 2^32 mod n, computed in 32 bits, is
-		 * (2^32 - n) mod n. */
-		if (w < 0u - n || (uint64_t)w < ((uint64_t)1 << 32) - (0u - n) % n)
-			return w % n;
-	}
+	return hg_prng_below_inline(r, n);
 }
 
 unsigned hg_prng_die(hg_prng *r, unsigned sides)
 {
-	return 1 + hg_prng_below(r, sides);
+	return hg_prng_die_inline(r, sides);
 }
 
 /* Swaps the n bytes (at most 8) at a and b.  Inline, each size the
@@ -95,7 +75,7 @@ void hg_prng_shuffle(hg_prng *r, void *base, size_t n, size_t size)
 	if (n < 2)
 		return;
 	for (size_t i = n - 1; i > 0; i--) {
-		size_t j = hg_prng_below(r, (uint32_t)(i + 1));
+		size_t j = hg_prng_below_inline(r, (uint32_t)(i + 1));
 		unsigned char *a = v + i * size, *b = v + j * size;
 		/* the games shuffle bytes and ints: swapped whole, no loop */
 		switch (size) {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "herald.h"
+#include "internal.h"
 
 /* RFC 8439, A.1 test vector #1: an all-zero key and nonce, block 0, begins
  * with the bytes 76 b8 e0 ad: the keystream is read as little-endian words. */
@@ -95,6 +96,26 @@ START_TEST(below_is_as_stated)
 			uint32_t n = bounds[i] - (uint32_t)(round % 3);
 			ck_assert_uint_eq(hg_prng_below(&a, n), below_as_stated(&b, n));
 		}
+	ck_assert_uint_eq(hg_prng_u32(&a), hg_prng_u32(&b));
+}
+END_TEST
+
+/* The inline draws the games call with constant bounds (a die's six
+ * sides), the bounds constant as in the games, small and near 2^32 (most
+ * words rejected): as stated, and the streams stay in step. */
+START_TEST(inline_draws_are_as_stated)
+{
+	hg_prng a, b;
+	hg_prng_seed(&a, "inline draws");
+	b = a;
+	for (int i = 0; i < 20000; i++) {
+		ck_assert_uint_eq(hg_prng_die_inline(&a, 6), 1 + below_as_stated(&b, 6));
+		ck_assert_uint_eq(hg_prng_below_inline(&a, 52), below_as_stated(&b, 52));
+		ck_assert_uint_eq(hg_prng_below_inline(&a, 0xFFFFFFF0u),
+				  below_as_stated(&b, 0xFFFFFFF0u));
+		ck_assert_uint_eq(hg_prng_below_inline(&a, 1), 0);
+		ck_assert_uint_eq(hg_prng_word(&a), hg_prng_u32(&b));
+	}
 	ck_assert_uint_eq(hg_prng_u32(&a), hg_prng_u32(&b));
 }
 END_TEST
@@ -200,6 +221,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, below_large_known_answer);
 	tcase_add_test(tc, below_stays_in_range_and_is_fair);
 	tcase_add_test(tc, below_is_as_stated);
+	tcase_add_test(tc, inline_draws_are_as_stated);
 	tcase_add_test(tc, item_shuffles_are_the_same_permutation);
 	tcase_add_test(tc, shuffle_is_a_permutation_of_any_size);
 	tcase_add_test(tc, same_seed_same_stream_other_seed_other_stream);
