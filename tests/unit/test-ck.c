@@ -1869,45 +1869,6 @@ START_TEST(spellings_index_by_ends)
 }
 END_TEST
 
-/* hg_ck_count_players (the set-up's count of the Players tag's names,
- * without copying them) says what hg_record_players says, on many tags of
- * names, separators and blanks, and without the tag (Seat tags). */
-START_TEST(player_count_agrees_with_the_record)
-{
-	static const char *const pieces[] = { ";", " ", "\t", "Ana", "B", " ;", "; ", "x y" };
-	hg_prng r;
-	hg_prng_seed(&r, "player-count");
-	int counts[8] = { 0 };
-	for (int k = 0; k < 3000; k++) {
-		hg_game_record *rec = hg_record_new("test.hgn");
-		hg_buf b;
-		hg_buf_init(&b);
-		int n = (int)hg_prng_below(&r, 7);
-		for (int i = 0; i < n; i++)
-			hg_buf_puts(&b, pieces[hg_prng_below(&r, (uint32_t)HG_ARRAY_LEN(pieces))]);
-		if (k % 10 == 9) {	/* no Players tag: the Seat tags */
-			for (int i = 0; i < n; i++) {
-				char tag[16];
-				snprintf(tag, sizeof tag, "Seat%d", i + 1);
-				hg_record_set_tag(rec, tag, b.len ? b.data : "");
-			}
-		} else {
-			hg_record_set_tag(rec, "Players", b.len ? b.data : "");
-		}
-		char **names = NULL;
-		size_t want = hg_record_players(rec, &names);
-		hg_strv_free(names, want);
-		ck_assert_msg(hg_ck_count_players(rec) == want, "'%s': %zu names",
-			      b.len ? b.data : "", want);
-		counts[want < 7 ? want : 7]++;
-		hg_buf_free(&b);
-		hg_record_free(rec);
-	}
-	for (int i = 0; i < 4; i++)	/* none, one and more were all tried */
-		ck_assert_int_gt(counts[i], 50);
-}
-END_TEST
-
 START_TEST(spellings_agree_with_the_names)
 {
 	const char *ids[2 * CK_MAX_CARDS + CK_MAX_AREAS];
@@ -2576,7 +2537,6 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, deck_lay_out_agrees_with_a_loop);
 	tcase_add_test(tc, same_letters_agrees_with_caseless_eq);
 	tcase_add_test(tc, spellings_agree_with_the_names);
-	tcase_add_test(tc, player_count_agrees_with_the_record);
 	tcase_add_test(tc, spellings_index_by_ends);
 	tcase_add_test(tc, token_reading_knows_every_keyword);
 	tcase_add_test(tc, token_reading_agrees_with_the_patterns);

@@ -388,6 +388,44 @@ START_TEST(record_nplayers_counts_what_players_names)
 }
 END_TEST
 
+/* The same on many random tags of names, separators and blanks, and
+ * without the tag (Seat tags). */
+START_TEST(record_nplayers_agrees_on_random_tags)
+{
+	static const char *const pieces[] = { ";", " ", "\t", "Ana", "B", " ;", "; ", "x y" };
+	hg_prng r;
+	hg_prng_seed(&r, "player-count");
+	int counts[8] = { 0 };
+	for (int k = 0; k < 3000; k++) {
+		hg_game_record *rec = hg_record_new("test.hgn");
+		hg_buf b;
+		hg_buf_init(&b);
+		int n = (int)hg_prng_below(&r, 7);
+		for (int i = 0; i < n; i++)
+			hg_buf_puts(&b, pieces[hg_prng_below(&r, (uint32_t)HG_ARRAY_LEN(pieces))]);
+		if (k % 10 == 9) {	/* no Players tag: the Seat tags */
+			for (int i = 0; i < n; i++) {
+				char tag[16];
+				snprintf(tag, sizeof tag, "Seat%d", i + 1);
+				hg_record_set_tag(rec, tag, b.len ? b.data : "");
+			}
+		} else {
+			hg_record_set_tag(rec, "Players", b.len ? b.data : "");
+		}
+		char **names = NULL;
+		size_t want = hg_record_players(rec, &names);
+		hg_strv_free(names, want);
+		ck_assert_msg(hg_record_nplayers(rec) == want, "'%s': %zu names",
+			      b.len ? b.data : "", want);
+		counts[want < 7 ? want : 7]++;
+		hg_buf_free(&b);
+		hg_record_free(rec);
+	}
+	for (int i = 0; i < 4; i++)	/* none, one and more were all tried */
+		ck_assert_int_gt(counts[i], 50);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -404,6 +442,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, datapath_search_order);
 	tcase_add_test(tc, record_players_and_tags);
 	tcase_add_test(tc, record_nplayers_counts_what_players_names);
+	tcase_add_test(tc, record_nplayers_agrees_on_random_tags);
 	suite_add_tcase(s, tc);
 	return s;
 }

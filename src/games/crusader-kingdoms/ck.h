@@ -966,7 +966,5 @@ void ck_render(const hg_state *s, hg_buf *out);
 /* -------------------------------------------------------------- engine.c */
 extern const hg_game_class hg_ck_class;
 hg_state *hg_ck_state_new(const hg_gdata *g, const ck_scenario *sc, const char *seed);
-/* What hg_record_players counts, without its copies of the names. */
-size_t hg_ck_count_players(const hg_game_record *rec);
 
 #endif

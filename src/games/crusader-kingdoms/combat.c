@@ -761,7 +761,7 @@ static int resolve(hg_state *s, combat *c, const ck_attack *a, const ck_effect *
 		int n = c->dice[side];
 		uint64_t faces_rolled = 0;
 		for (int i = 0; i < n; i++) {
-			seeded[side][i] = (int)hg_prng_die(&s->dice, 6);
+			seeded[side][i] = (int)hg_prng_die_inline(&s->dice, 6);
 			faces_rolled += ck_face_bit(seeded[side][i]);
 		}
 		seeded_faces[side] = faces_rolled;

@@ -132,31 +132,9 @@ static const ck_scenario *choose_scenario(const hg_gdata *g, const hg_game_recor
 	return NULL;
 }
 
-size_t hg_ck_count_players(const hg_game_record *rec)
-{
-	/* hg_record_players counts the Players tag's names, separated by
-	 * ';' and trimmed of blanks, none when the tag holds only blanks:
-	 * the count without the copy of every name (a few mallocs and frees
-	 * a game).  The Seat tags are left to it. */
-	const char *players = hg_record_tag_value(rec, "Players");
-	if (!players) {
-		char **names = NULL;
-		size_t n = hg_record_players(rec, &names);
-		hg_strv_free(names, n);
-		return n;
-	}
-	size_t n = 1;
-	int blank = 1;
-	for (const char *p = players; *p; p++) {
-		n += *p == ';';
-		blank &= *p == ' ' || *p == '\t';
-	}
-	return n == 1 && blank ? 0 : n;
-}
-
 static hg_state *ck_setup(const hg_gdata *g, const hg_game_record *rec, hg_diags *d)
 {
-	size_t n = hg_ck_count_players(rec);
+	size_t n = hg_record_nplayers(rec);
 	const ck_scenario *sc = choose_scenario(g, rec, n, d);
 	if (!sc)
 		return NULL;
