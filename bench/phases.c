@@ -13,6 +13,9 @@
  * could give at most.  Not a test: the figures go into the notes. */
 #include "config.h"
 
+#ifdef HAVE_MALLOC_H
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -100,6 +103,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: phases FILE...\n");
 		return 2;
 	}
+#if defined(HAVE_MALLOPT) && defined(HAVE_MALLOC_H) && defined(M_TRIM_THRESHOLD)
+	mallopt(M_TRIM_THRESHOLD, 16 * 1024 * 1024);	/* as herald does (herald.c) */
+#endif
 	hg_session *s = hg_session_new(NULL);
 	phases all = { 0 };
 	int status = 0;

@@ -274,9 +274,9 @@ typedef struct hg_atok {
  * hg_action_text_set makes the whole action in one allocation, `block`
  * (seat, tokens and texts point into it); an action built piece by piece
  * (block NULL) owns each piece.  The parser puts all of a game's actions
- * in its record's arena (`in_arena`: the tokens and texts of the game in
- * one block, and one copy of a seat's name for the actions of a run),
- * freed with the record. */
+ * in its record's arena (`in_arena`: the game's tokens and texts, gathered
+ * there as they are read, and one copy of a seat's name for the actions of
+ * a run), freed with the record. */
 typedef struct hg_action_text {
 	char *seat;
 	size_t seat_len;	/* strlen(seat) */

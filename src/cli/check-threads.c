@@ -25,9 +25,6 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
-#ifdef HAVE_MALLOC_H
-#include <malloc.h>
-#endif
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -427,16 +424,6 @@ static void *pool_thread(void *arg)
 
 void check_in_threads(check_run *r, const cli_inputs *in)
 {
-#if defined(HAVE_MALLOPT) && defined(HAVE_MALLOC_H) && defined(M_TRIM_THRESHOLD)
-	/* glibc gives every further thread a heap of its own, and hands the
-	 * free top of such a heap back to the system once it passes the trim
-	 * threshold (128 KiB): a game's record and state, freed after each
-	 * game, were then faulted in again for the next one (69,000 page
-	 * faults in 100,000 Crusader Kingdoms games, a tenth of the time
-	 * -j 2 gained).  What is freed is kept for reuse instead, up to
-	 * 16 MiB; memory in use is unchanged. */
-	mallopt(M_TRIM_THRESHOLD, 16 * 1024 * 1024);
-#endif
 	check_pool pool;
 	memset(&pool, 0, sizeof pool);
 	pool.r = r;

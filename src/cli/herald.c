@@ -3,6 +3,9 @@
 #include "config.h"
 
 #include <errno.h>
+#ifdef HAVE_MALLOC_H
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,5 +135,15 @@ int main(int argc, char **argv)
 	const command *c = find_command(first);
 	if (!c)
 		return unknown_command(first);
+#if defined(HAVE_MALLOPT) && defined(HAVE_MALLOC_H) && defined(M_TRIM_THRESHOLD)
+	/* The commands read records one game at a time, each game's record
+	 * and state freed before the next is made.  glibc hands the free top
+	 * of a heap back to the system once it passes the trim threshold
+	 * (128 KiB), and the next game then faults it in again: 23,000 page
+	 * faults in 100,000 Crusader Kingdoms games on one thread, 69,000 on
+	 * -j 2's further threads, each heap its own.  What is freed is kept
+	 * for reuse instead, up to 16 MiB; memory in use is unchanged. */
+	mallopt(M_TRIM_THRESHOLD, 16 * 1024 * 1024);
+#endif
 	return close_stdout(c->run(argc - 1, argv + 1));
 }

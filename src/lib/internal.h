@@ -17,6 +17,9 @@
 #define HG_ALWAYS_INLINE
 #endif
 
+/* Says that `n` bytes could not be allocated, and aborts. */
+void hg_out_of_memory(size_t n) __attribute__((noreturn));
+
 /* Grows *v (of *cap elements of `size` bytes) so that it holds `need`. */
 void hg_grow(void **v, size_t *cap, size_t need, size_t size);
 /* The same, the test for room kept inline (it is made for every element

@@ -1389,13 +1389,65 @@ const char *hg_tk_name(hg_tk kind)
  * Action bodies cut out of their context
  * ------------------------------------------------------------------------ */
 
+/* The capacity `cap` doubled until it holds `need` (at least 8). */
+static size_t atok_grown(size_t cap, size_t need, size_t size)
+{
+	if (cap < 8)
+		cap = 8;
+	while (cap < need) {
+		if (cap > ((size_t)-1) / 2 / size)
+			hg_out_of_memory(need * size);
+		cap *= 2;
+	}
+	return cap;
+}
+
+/* Makes the arena list's room a new block of the arena for cap tokens and
+ * tcap bytes of each text, what it holds copied there.  The tokens' texts
+ * still point into the old block's split, which stays as it is: an arena
+ * frees nothing before its record, and the old block is written no more. */
+static void atok_arena_block(hg_atok_list *l, size_t cap, size_t tcap)
+{
+	if (cap > ((size_t)-1 - 2 * (size_t)tcap) / sizeof *l->v)
+		hg_out_of_memory(cap);
+	hg_atok *v = hg_arena_alloc(l->arena, cap * sizeof *v + 2 * tcap);
+	char *joined = (char *)(v + cap), *split = joined + tcap;
+	if (l->n)
+		memcpy(v, l->v, l->n * sizeof *v);
+	if (l->text.len) {
+		memcpy(joined, l->text.data, l->text.len);
+		memcpy(split, l->split, l->text.len);
+	}
+	l->v = v;
+	l->cap = cap;
+	l->text.data = joined;
+	l->split = split;
+	l->text.cap = tcap;
+}
+
 /* Room for `need` bytes in the list's twin texts. */
 static void atok_text_room(hg_atok_list *l, size_t need)
 {
 	if (need <= l->text.cap)
 		return;
+	if (l->arena) {
+		atok_arena_block(l, l->cap, atok_grown(l->text.cap, need, 2));
+		return;
+	}
 	HG_GROW(l->text.data, l->text.cap, need);
 	l->split = hg_xrealloc(l->split, l->text.cap);
+}
+
+void hg_atok_list_attach(hg_atok_list *l, struct hg_arena *a, size_t toks, size_t bytes)
+{
+	hg_atok_list_free(l);
+	l->arena = a;
+	atok_arena_block(l, toks < 8 ? 8 : toks, bytes < 64 ? 64 : bytes);
+}
+
+void hg_atok_list_detach(hg_atok_list *l)
+{
+	memset(l, 0, sizeof *l);
 }
 
 /* Writes the n bytes at s (`end` the end of the readable bytes after
@@ -1435,8 +1487,15 @@ static inline int atok_full(size_t n, size_t cap, size_t len, size_t tcap, size_
 /* Room in the list for one more token of tn bytes. */
 static void atok_room(hg_atok_list *l, size_t tn)
 {
+	size_t need = l->text.len + tn + SHORT_COPY + 2;
+	if (l->arena) {
+		if (l->n + 1 > l->cap || need > l->text.cap)
+			atok_arena_block(l, atok_grown(l->cap, l->n + 1, sizeof *l->v),
+					 atok_grown(l->text.cap, need, 2));
+		return;
+	}
 	HG_GROW(l->v, l->cap, l->n + 1);
-	atok_text_room(l, l->text.len + tn + SHORT_COPY + 2);
+	atok_text_room(l, need);
 }
 
 /* Appends one token of `n` bytes at `s` (already classified) to the list;
@@ -1449,9 +1508,9 @@ static inline void atok_put(hg_atok_list *l, hg_atok_kind kind, hg_pos pos,
 	hg_atok *a = &l->v[l->n++];
 	a->kind = kind;
 	a->len = (unsigned)n;
-	a->text = NULL;
 	a->pos = pos;
 	l->text.len = twin_put(l->text.data, l->split, l->text.len, l->text0, s, n, end, &a->off);
+	a->text = l->arena ? l->split + l->text0 + a->off : NULL;
 }
 
 void hg_atok_list_keep(hg_atok_list *l)
@@ -1516,6 +1575,7 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 	char *joined = l->text.data, *split = l->split;
 	size_t n = l->n, cap = l->cap, len = l->text.len, tcap = l->text.cap;
 	const size_t n0 = n, text0 = l->text0;
+	const int texts_set = l->arena != NULL;
 	size_t line_n0 = n;	/* the tokens before the current line's */
 	/* the seat prefix or move number that ends the body, if one does */
 	const unsigned char *end_t = NULL, *end_r = NULL;
@@ -1599,11 +1659,11 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 		hg_atok *a = &v[n++];
 		a->kind = kind;
 		a->len = (unsigned)tn;
-		a->text = NULL;
 		a->pos.file = file;
 		a->pos.line = line;
 		a->pos.col = col0 + (unsigned)(t - ls);
 		len = twin_put(joined, split, len, text0, t, tn, end, &a->off);
+		a->text = texts_set ? split + text0 + a->off : NULL;
 		q = r;
 	}
 	l->n = n;
@@ -1707,9 +1767,11 @@ int hg_lexer_take_next_seat(hg_lexer *lx, hg_plain_seat *seat)
 
 void hg_atok_list_free(hg_atok_list *l)
 {
-	free(l->v);
-	hg_buf_free(&l->text);
-	free(l->split);
+	if (!l->arena) {	/* (an arena's room is the arena's) */
+		free(l->v);
+		hg_buf_free(&l->text);
+		free(l->split);
+	}
 	memset(l, 0, sizeof *l);
 }
 

@@ -144,6 +144,11 @@ typedef struct hg_atok_list {
 	size_t first;		/* the action being gathered: v[first..n), */
 	size_t text0;		/* and its texts from this offset on */
 	int not_ascii;		/* one of its tokens has a byte above 0x7f */
+	/* When set, the room is blocks of this arena (a record's): the
+	 * tokens and texts are where the record keeps them, and each token's
+	 * text points into split from when it is put.  Else malloc's, the
+	 * list's own, and the texts' pointers are left NULL. */
+	struct hg_arena *arena;
 } hg_atok_list;
 
 /* Appends a body token; its position is re-pointed at `file` (the record's
@@ -207,6 +212,11 @@ static inline void hg_atok_list_restart(hg_atok_list *l)
  * begins after it. */
 void hg_atok_list_keep(hg_atok_list *l);
 void hg_atok_list_free(hg_atok_list *l);
+/* Makes the list empty, its room a block of arena `a` for `toks` tokens
+ * and `bytes` bytes of text (it grows as it must, in new blocks of `a`). */
+void hg_atok_list_attach(hg_atok_list *l, struct hg_arena *a, size_t toks, size_t bytes);
+/* Leaves the arena's room to it: the list is empty, with no room. */
+void hg_atok_list_detach(hg_atok_list *l);
 /* Makes *t from the seat and the action being gathered in one block
  * (t->block) from malloc: the token array, the joined text, each token's
  * text and the seat.  t->pos is the first token's position (the seat's

@@ -56,6 +56,7 @@ struct hg_parser {
 	} *made;
 	size_t nmade, capmade;
 	size_t moves_hint;	/* elements of the longest main line so far */
+	size_t toks_room, text_room;	/* a game's first room (actions_start) */
 };
 
 /* A game's main line is made room for at once, as long as the longest
@@ -676,43 +677,45 @@ static void action_gathered(hg_parser *p, hg_line *line, hg_node *n, hg_pos seat
 	hg_atok_list_keep(l);
 }
 
-/* A token list longer than this, or with more bytes of text, is not kept
- * for the next game: memory stays bounded by the usual game. */
-#define TOKS_KEPT_MAX (1u << 16)
-#define TOKS_TEXT_KEPT_MAX (1u << 20)
+/* The room a game's tokens get at first: the last game's, and half as much
+ * again, at least this and at most the second (a larger game grows its
+ * room: memory follows the games' size). */
+#define TOKS_ROOM_MIN 64u
+#define TOKS_ROOM_MAX (1u << 16)
+#define TOKS_TEXT_ROOM_MIN 1024u
+#define TOKS_TEXT_ROOM_MAX (1u << 20)
 
-/* Gives the game's actions their tokens and texts: the gathered ones,
- * copied once into the record's arena. */
-static void actions_make(hg_parser *p, hg_game_record *g)
+static size_t room_for(size_t used, size_t min, size_t max)
+{
+	size_t want = used + used / 2;
+	return want < min ? min : want > max ? max : want;
+}
+
+/* Gathers the game's action tokens and texts into the record's arena,
+ * where they stay (no copy when the game ends). */
+static void actions_start(hg_parser *p, hg_game_record *g)
+{
+	if (!g->arena)
+		g->arena = hg_arena_new();
+	hg_atok_list_attach(&p->toks, g->arena, p->toks_room ? p->toks_room : TOKS_ROOM_MIN,
+			    p->text_room ? p->text_room : TOKS_TEXT_ROOM_MIN);
+}
+
+/* Gives the game's actions their tokens and texts, gathered in its
+ * arena (each token's text pointed there as it was gathered). */
+static void actions_make(hg_parser *p)
 {
 	hg_atok_list *l = &p->toks;
-	if (p->nmade) {
-		/* what was kept: an action dropped at the end is not */
-		size_t tokbytes = l->first * sizeof *l->v, bytes = l->text0;
-		if (!g->arena)
-			g->arena = hg_arena_new();
-		char *block = hg_arena_alloc(g->arena, tokbytes + 2 * bytes);
-		hg_atok *toks = (hg_atok *)(void *)block;
-		char *joined = block + tokbytes, *split = joined + bytes;
-		if (tokbytes)
-			memcpy(toks, l->v, tokbytes);
-		memcpy(joined, l->text.data, bytes);
-		memcpy(split, l->split, bytes);
-		for (size_t i = 0; i < p->nmade; i++) {
-			const struct action_at *a = &p->made[i];
-			hg_action_text *t = &a->line->nodes[a->index].action;
-			t->block = block;
-			t->text = joined + a->text0;
-			t->toks = t->ntoks ? toks + a->first : NULL;
-			for (size_t k = 0; k < t->ntoks; k++)
-				t->toks[k].text = split + a->text0 + t->toks[k].off;
-		}
+	for (size_t i = 0; i < p->nmade; i++) {
+		const struct action_at *a = &p->made[i];
+		hg_action_text *t = &a->line->nodes[a->index].action;
+		t->text = l->text.data + a->text0;
+		t->toks = t->ntoks ? l->v + a->first : NULL;
 	}
 	p->nmade = 0;
-	if (l->cap > TOKS_KEPT_MAX || l->text.cap > TOKS_TEXT_KEPT_MAX)
-		hg_atok_list_free(l);
-	else
-		hg_atok_list_clear(l);
+	p->toks_room = room_for(l->first, TOKS_ROOM_MIN, TOKS_ROOM_MAX);
+	p->text_room = room_for(l->text0, TOKS_TEXT_ROOM_MIN, TOKS_TEXT_ROOM_MAX);
+	hg_atok_list_detach(l);
 }
 
 /* The body of an action whose seat prefix (at seat_pos) is read, and its
@@ -1157,8 +1160,9 @@ int hg_parser_next(hg_parser *p, hg_game_record **out, hg_diags *d)
 	move_comments(&g->header, &p->pending, g->file);
 	if (p->stop || hg_lexer_game_abandoned(p->lx))
 		p->stop = 1;
+	actions_start(p, g);
 	parse_game(p);
-	actions_make(p, g);
+	actions_make(p);
 	p->g = NULL;
 	hg_lexer_set_diags(p->lx, &p->held);
 

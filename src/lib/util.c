@@ -13,7 +13,7 @@ const char *hg_version(void)
 	return PACKAGE_VERSION;
 }
 
-static void out_of_memory(size_t n)
+void hg_out_of_memory(size_t n)
 {
 	fprintf(stderr, "herald: out of memory (%zu bytes)\n", n);
 	abort();
@@ -23,7 +23,7 @@ void *hg_xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 	if (!p)
-		out_of_memory(n);
+		hg_out_of_memory(n);
 	return p;
 }
 
@@ -39,10 +39,10 @@ void *hg_xcalloc(size_t n, size_t size)
 	if (n == 0 || size == 0)
 		n = size = 1;
 	if (n > (size_t)-1 / size)
-		out_of_memory((size_t)-1);
+		hg_out_of_memory((size_t)-1);
 	void *p = malloc(n * size);
 	if (!p)
-		out_of_memory(n * size);
+		hg_out_of_memory(n * size);
 	zero_fill(p, 0, n * size);
 	return p;
 }
@@ -51,7 +51,7 @@ void *hg_xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);
 	if (!q)
-		out_of_memory(n);
+		hg_out_of_memory(n);
 	return q;
 }
 
@@ -77,7 +77,7 @@ void hg_grow(void **v, size_t *cap, size_t need, size_t size)
 		c = 8;
 	while (c < need) {
 		if (c > ((size_t)-1) / 2 / size)
-			out_of_memory(need * size);
+			hg_out_of_memory(need * size);
 		c *= 2;
 	}
 	*v = hg_xrealloc(*v, c * size);
@@ -108,12 +108,12 @@ void *hg_arena_alloc(struct hg_arena *a, size_t size)
 {
 	size_t need = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
 	if (need < size)
-		out_of_memory(size);
+		hg_out_of_memory(size);
 	arena_chunk *c = a->head;
 	if (!c || c->size - c->used < need) {
 		size_t cap = need > ARENA_CHUNK / 4 ? need : ARENA_CHUNK;
 		if (cap > (size_t)-1 - sizeof *c)
-			out_of_memory(size);
+			hg_out_of_memory(size);
 		c = hg_xmalloc(sizeof *c + cap);
 		c->size = cap;
 		c->used = 0;

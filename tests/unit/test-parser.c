@@ -800,9 +800,9 @@ START_TEST(plain_bodies_change_nothing)
 }
 END_TEST
 
-/* The parser gathers a game's tokens into one list, made into the record
- * at the game's end, and gives a very long list back rather than keep it
- * for the next game: each record has its own, right, tokens. */
+/* The parser gathers a game's tokens in its record's arena, in room sized
+ * by the games before it and grown as the game needs: each record has its
+ * own, right, tokens, after a very long game as after a short one. */
 START_TEST(each_game_has_its_own_tokens)
 {
 	hg_buf b;
@@ -851,6 +851,91 @@ START_TEST(each_game_has_its_own_tokens)
 	ck_assert_uint_eq(longs->nodes[199].action.toks[0].len, 6003);
 	ck_assert_int_eq(strncmp(longs->nodes[199].action.text, "199abc", 6), 0);
 	ck_assert_str_eq(gs.v[4]->moves.nodes[0].action.text, "v");
+	games_free(&gs);
+	hg_diags_free(&d);
+	hg_buf_free(&b);
+}
+END_TEST
+
+/* Checks that each token's own text in the actions of `line` (and of its
+ * variations) is its action's text at the token's offset; returns how many
+ * tokens it checked. */
+static size_t token_texts_checked(const hg_line *line)
+{
+	size_t seen = 0;
+	for (size_t i = 0; i < line->n; i++) {
+		const hg_node *n = &line->nodes[i];
+		if (n->kind == HG_NODE_VARIATION)
+			seen += token_texts_checked(n->variation);
+		if (n->kind != HG_NODE_ACTION)
+			continue;
+		const hg_action_text *t = &n->action;
+		for (size_t k = 0; k < t->ntoks; k++) {
+			const hg_atok *a = &t->toks[k];
+			ck_assert_uint_le(a->off + a->len, t->len);
+			ck_assert_int_eq(memcmp(a->text, t->text + a->off, a->len), 0);
+			ck_assert_int_eq(a->text[a->len], '\0');
+			seen++;
+		}
+	}
+	return seen;
+}
+
+/* Every token's own text, in every action of every game, is the action's
+ * text at the token's offset: the texts point where the tokens were
+ * gathered, and follow them when a game outgrows its room, in tokens or
+ * in bytes, from one token on or half-way through an action.  Games of
+ * many sizes one after the other (the room follows the last game's), with
+ * tokens the plain path reads and tokens it leaves to the lexer (letters
+ * beyond ASCII, a '?'), and variations. */
+START_TEST(token_texts_follow_their_room)
+{
+	static const size_t actions[] = { 1, 40, 3, 700, 2, 5000, 60, 1, 900 };
+	hg_prng r;
+	hg_prng_seed(&r, "token texts");
+	hg_buf b;
+	hg_buf_init(&b);
+	size_t want_tokens = 0;
+	for (size_t g = 0; g < sizeof actions / sizeof actions[0]; g++) {
+		hg_buf_puts(&b, HEAD "[Result \"*\"]\n\n");
+		for (size_t i = 0; i < actions[g]; i++) {
+			hg_buf_printf(&b, "P%d:", (int)(i % 2) + 1);
+			unsigned n = 1 + hg_prng_below(&r, 12);
+			for (unsigned k = 0; k < n; k++) {
+				switch (hg_prng_below(&r, 8)) {
+				case 0:	/* a long word: the texts outgrow their room */
+					hg_buf_putc(&b, ' ');
+					for (unsigned c = 200 + hg_prng_below(&r, 400); c > 0; c--)
+						hg_buf_putc(&b, 'a' + (char)(c % 26));
+					break;
+				case 1:
+					hg_buf_puts(&b, " caf\xc3\xa9");
+					break;
+				case 2:
+					hg_buf_puts(&b, " ?");
+					break;
+				default:
+					hg_buf_printf(&b, " w%u", hg_prng_below(&r, 1000));
+				}
+			}
+			want_tokens += n;
+			if (i % 97 == 5) {
+				hg_buf_puts(&b, " (P2: v1 v2)");
+				want_tokens += 2;
+			}
+			hg_buf_putc(&b, '\n');
+		}
+		hg_buf_puts(&b, "*\n\n");
+	}
+	hg_diags d;
+	hg_diags_init(&d);
+	games gs;
+	ck_assert_uint_eq(parse_n(b.data, b.len, NULL, &d, &gs), sizeof actions / sizeof actions[0]);
+	ck_assert_uint_eq(d.nerrors, 0);
+	size_t seen = 0;
+	for (size_t g = 0; g < gs.n; g++)
+		seen += token_texts_checked(&gs.v[g]->moves);
+	ck_assert_uint_eq(seen, want_tokens);
 	games_free(&gs);
 	hg_diags_free(&d);
 	hg_buf_free(&b);
@@ -1368,6 +1453,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, each_game_has_its_own_tokens);
 	tcase_add_test(tc, hostile_bytes_never_break_it);
 	tcase_add_test(tc, malformed_records);
+	tcase_add_test(tc, token_texts_follow_their_room);
 	tcase_add_test(tc, a_parser_opened_at_a_resume_point_reads_as_the_whole_file);
 	tcase_add_test(tc, resume_candidates_that_are_no_game_start_are_refused);
 	suite_add_tcase(s, tc);
