@@ -20,6 +20,9 @@
 /* Says that `n` bytes could not be allocated, and aborts. */
 void hg_out_of_memory(size_t n) __attribute__((noreturn));
 
+/* The capacity `cap` doubled (from 8 at least) until it holds `need`
+ * elements of `size` bytes. */
+size_t hg_grown(size_t cap, size_t need, size_t size);
 /* Grows *v (of *cap elements of `size` bytes) so that it holds `need`. */
 void hg_grow(void **v, size_t *cap, size_t need, size_t size);
 /* The same, the test for room kept inline (it is made for every element

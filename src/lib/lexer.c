@@ -1389,19 +1389,6 @@ const char *hg_tk_name(hg_tk kind)
  * Action bodies cut out of their context
  * ------------------------------------------------------------------------ */
 
-/* The capacity `cap` doubled until it holds `need` (at least 8). */
-static size_t atok_grown(size_t cap, size_t need, size_t size)
-{
-	if (cap < 8)
-		cap = 8;
-	while (cap < need) {
-		if (cap > ((size_t)-1) / 2 / size)
-			hg_out_of_memory(need * size);
-		cap *= 2;
-	}
-	return cap;
-}
-
 /* Makes the arena list's room a new block of the arena for cap tokens and
  * tcap bytes of each text, what it holds copied there.  The tokens' texts
  * still point into the old block's split, which stays as it is: an arena
@@ -1431,7 +1418,7 @@ static void atok_text_room(hg_atok_list *l, size_t need)
 	if (need <= l->text.cap)
 		return;
 	if (l->arena) {
-		atok_arena_block(l, l->cap, atok_grown(l->text.cap, need, 2));
+		atok_arena_block(l, l->cap, hg_grown(l->text.cap, need, 2));
 		return;
 	}
 	HG_GROW(l->text.data, l->text.cap, need);
@@ -1490,8 +1477,8 @@ static void atok_room(hg_atok_list *l, size_t tn)
 	size_t need = l->text.len + tn + SHORT_COPY + 2;
 	if (l->arena) {
 		if (l->n + 1 > l->cap || need > l->text.cap)
-			atok_arena_block(l, atok_grown(l->cap, l->n + 1, sizeof *l->v),
-					 atok_grown(l->text.cap, need, 2));
+			atok_arena_block(l, hg_grown(l->cap, l->n + 1, sizeof *l->v),
+					 hg_grown(l->text.cap, need, 2));
 		return;
 	}
 	HG_GROW(l->v, l->cap, l->n + 1);

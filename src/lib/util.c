@@ -68,18 +68,23 @@ char *hg_xstrndup(const char *s, size_t n)
 	return p;
 }
 
+size_t hg_grown(size_t cap, size_t need, size_t size)
+{
+	if (cap < 8)
+		cap = 8;
+	while (cap < need) {
+		if (cap > ((size_t)-1) / 2 / size)
+			hg_out_of_memory(need * size);
+		cap *= 2;
+	}
+	return cap;
+}
+
 void hg_grow(void **v, size_t *cap, size_t need, size_t size)
 {
-	size_t c = *cap;
-	if (need <= c)
+	if (need <= *cap)
 		return;
-	if (c < 8)
-		c = 8;
-	while (c < need) {
-		if (c > ((size_t)-1) / 2 / size)
-			hg_out_of_memory(need * size);
-		c *= 2;
-	}
+	size_t c = hg_grown(*cap, need, size);
 	*v = hg_xrealloc(*v, c * size);
 	*cap = c;
 }

@@ -560,22 +560,33 @@ static inline int ck_spelling_inline_len(size_t len)
 	return len - 4 <= 12;	/* 4 to 16 (wraps below 4) */
 }
 
-static inline HG_ALWAYS_INLINE const ck_spelling *ck_spelling_find_n(const ck_spellings *sp,
-								      const char *word, size_t len)
+/* The walk of both lookups down the ids with the word's first and last
+ * bytes; `id_4_16` (a constant where it is inlined): the word has 4 to 16
+ * bytes, compared by ck_same_id_4_16, else by ck_same_bytes. */
+static inline HG_ALWAYS_INLINE const ck_spelling *ck_spelling_walk(const ck_spellings *sp,
+								    const char *word, size_t len,
+								    int id_4_16)
 {
-	if (!ck_spelling_inline_len(len))
-		return ck_spelling_find_any(sp, word, len);
-	if (sp->n == 0)
+	if ((!id_4_16 && len == 0) || sp->n == 0)
 		return NULL;
 	unsigned f = (unsigned char)word[0], l = (unsigned char)word[len - 1];
 	if ((f | l) >= 128)	/* no id holds such a byte */
 		return NULL;
 	for (unsigned i = sp->by_ends[sp->row[f]][l]; i != CK_SPELL_NONE; i = sp->v[i].next) {
 		const ck_spelling *e = &sp->v[i];
-		if (e->len == len && ck_same_id_4_16(e->name, word, len))
+		if (e->len == len && (id_4_16 ? ck_same_id_4_16(e->name, word, len) :
+						ck_same_bytes(e->name, word, len)))
 			return e;
 	}
 	return NULL;
+}
+
+static inline HG_ALWAYS_INLINE const ck_spelling *ck_spelling_find_n(const ck_spellings *sp,
+								      const char *word, size_t len)
+{
+	if (!ck_spelling_inline_len(len))
+		return ck_spelling_find_any(sp, word, len);
+	return ck_spelling_walk(sp, word, len, 1);
 }
 
 /* Builds every map's, scenario's and the decks' spellings. */

@@ -93,17 +93,7 @@ void hg_ck_spellings_free(ck_spellings *sp)
 
 const ck_spelling *ck_spelling_find_any(const ck_spellings *sp, const char *word, size_t len)
 {
-	if (len == 0 || sp->n == 0)
-		return NULL;
-	unsigned f = (unsigned char)word[0], l = (unsigned char)word[len - 1];
-	if ((f | l) >= 128)	/* no id holds such a byte */
-		return NULL;
-	for (unsigned i = sp->by_ends[sp->row[f]][l]; i != CK_SPELL_NONE; i = sp->v[i].next) {
-		const ck_spelling *e = &sp->v[i];
-		if (e->len == len && ck_same_bytes(e->name, word, len))
-			return e;
-	}
-	return NULL;
+	return ck_spelling_walk(sp, word, len, 0);
 }
 
 const ck_spelling *hg_ck_spelling_find(const ck_spellings *sp, const char *word)
