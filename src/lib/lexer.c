@@ -1429,12 +1429,7 @@ void hg_atok_list_attach(hg_atok_list *l, struct hg_arena *a, size_t toks, size_
 {
 	hg_atok_list_free(l);
 	l->arena = a;
-	atok_arena_block(l, toks < 8 ? 8 : toks, bytes < 64 ? 64 : bytes);
-}
-
-void hg_atok_list_detach(hg_atok_list *l)
-{
-	memset(l, 0, sizeof *l);
+	atok_arena_block(l, toks, bytes);
 }
 
 /* Writes the n bytes at s (`end` the end of the readable bytes after

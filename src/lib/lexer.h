@@ -213,10 +213,9 @@ static inline void hg_atok_list_restart(hg_atok_list *l)
 void hg_atok_list_keep(hg_atok_list *l);
 void hg_atok_list_free(hg_atok_list *l);
 /* Makes the list empty, its room a block of arena `a` for `toks` tokens
- * and `bytes` bytes of text (it grows as it must, in new blocks of `a`). */
+ * and `bytes` bytes of text (it grows as it must, in new blocks of `a`).
+ * hg_atok_list_free() then leaves the room to the arena. */
 void hg_atok_list_attach(hg_atok_list *l, struct hg_arena *a, size_t toks, size_t bytes);
-/* Leaves the arena's room to it: the list is empty, with no room. */
-void hg_atok_list_detach(hg_atok_list *l);
 /* Makes *t from the seat and the action being gathered in one block
  * (t->block) from malloc: the token array, the joined text, each token's
  * text and the seat.  t->pos is the first token's position (the seat's

@@ -56,7 +56,7 @@ struct hg_parser {
 	} *made;
 	size_t nmade, capmade;
 	size_t moves_hint;	/* elements of the longest main line so far */
-	size_t toks_room, text_room;	/* a game's first room (actions_start) */
+	size_t toks_used, text_used;	/* by the last game's actions (actions_start) */
 };
 
 /* A game's main line is made room for at once, as long as the longest
@@ -697,8 +697,9 @@ static void actions_start(hg_parser *p, hg_game_record *g)
 {
 	if (!g->arena)
 		g->arena = hg_arena_new();
-	hg_atok_list_attach(&p->toks, g->arena, p->toks_room ? p->toks_room : TOKS_ROOM_MIN,
-			    p->text_room ? p->text_room : TOKS_TEXT_ROOM_MIN);
+	hg_atok_list_attach(&p->toks, g->arena,
+			    room_for(p->toks_used, TOKS_ROOM_MIN, TOKS_ROOM_MAX),
+			    room_for(p->text_used, TOKS_TEXT_ROOM_MIN, TOKS_TEXT_ROOM_MAX));
 }
 
 /* Gives the game's actions their tokens and texts, gathered in its
@@ -713,9 +714,9 @@ static void actions_make(hg_parser *p)
 		t->toks = t->ntoks ? l->v + a->first : NULL;
 	}
 	p->nmade = 0;
-	p->toks_room = room_for(l->first, TOKS_ROOM_MIN, TOKS_ROOM_MAX);
-	p->text_room = room_for(l->text0, TOKS_TEXT_ROOM_MIN, TOKS_TEXT_ROOM_MAX);
-	hg_atok_list_detach(l);
+	p->toks_used = l->first;
+	p->text_used = l->text0;
+	hg_atok_list_free(l);	/* (the room is the record's) */
 }
 
 /* The body of an action whose seat prefix (at seat_pos) is read, and its

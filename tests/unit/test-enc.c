@@ -1092,6 +1092,17 @@ static void check_gain_noticed(const hg_state *s, const hg_action *a)
 	hg_enc_class.free_state(c);
 }
 
+/* Each seat's remembered activity and resources, settled two ways: the
+ * same (before the whole states are compared, to say where they differ). */
+static void assert_same_memos(const hg_state *quick, const hg_state *full)
+{
+	for (int seat = 0; seat < quick->nseats; seat++) {
+		ck_assert_uint_eq(quick->p[seat].memo_active, full->p[seat].memo_active);
+		for (int r = 0; r < ENC_MAX_RES; r++)
+			ck_assert_int_eq(quick->p[seat].memo_res[r], full->p[seat].memo_res[r]);
+	}
+}
+
 /* enc_settle's shortcut (activation.c, nothing_to_settle) against the loop
  * it skips: where it says there is nothing to settle, settling with the
  * loop leaves the very same state.  Counts the positions where modifiers
@@ -1109,11 +1120,7 @@ static void check_settle_shortcut(const hg_state *s)
 	quick->mods_settled = full->mods_settled;
 	for (int seat = 0; seat < s->nseats; seat++)
 		quick->p[seat].settled_duel = full->p[seat].settled_duel;
-	for (int seat = 0; seat < s->nseats; seat++) {
-		ck_assert_uint_eq(quick->p[seat].memo_active, full->p[seat].memo_active);
-		for (int r = 0; r < ENC_MAX_RES; r++)
-			ck_assert_int_eq(quick->p[seat].memo_res[r], full->p[seat].memo_res[r]);
-	}
+	assert_same_memos(quick, full);
 	ck_assert_int_eq(quick->nmods, full->nmods);
 	ck_assert_msg(memcmp(quick, full, sizeof *quick) == 0,
 		      "enc_settle's shortcut and its loop leave different states");
@@ -1183,11 +1190,7 @@ static void check_grown_town(const hg_state *s, hg_prng *r)
 	hg_state *quick = hg_enc_class.clone(grown), *full = hg_enc_class.clone(grown);
 	hg_enc_settle_with(quick, 1);
 	hg_enc_settle_with(full, 0);
-	for (int k = 0; k < s->nseats; k++) {
-		ck_assert_uint_eq(quick->p[k].memo_active, full->p[k].memo_active);
-		for (int res = 0; res < ENC_MAX_RES; res++)
-			ck_assert_int_eq(quick->p[k].memo_res[res], full->p[k].memo_res[res]);
-	}
+	assert_same_memos(quick, full);
 	ck_assert_int_eq(quick->over, full->over);
 	ck_assert_msg(memcmp(quick, full, sizeof *quick) == 0,
 		      "enc_settle for grown towns and its loop leave different states");

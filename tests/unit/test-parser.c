@@ -1263,6 +1263,15 @@ static size_t check_resumes(const char *path, const hg_limits *lim, size_t *refu
 	return taken;
 }
 
+/* Makes an empty file of the name mkstemp() makes of `path` (a template),
+ * for a test to write and read again. */
+static void empty_temp_file(char *path)
+{
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+}
+
 START_TEST(a_parser_opened_at_a_resume_point_reads_as_the_whole_file)
 {
 	static const char *const pieces[] = {
@@ -1274,9 +1283,7 @@ START_TEST(a_parser_opened_at_a_resume_point_reads_as_the_whole_file)
 	hg_limits_default(&lim);
 	lim.errors = 20;
 	char path[] = "/tmp/herald-resume-XXXXXX";
-	int fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	close(fd);
+	empty_temp_file(path);
 	size_t taken = 0, refused = 0;
 	for (int round = 0; round < 60; round++) {
 		/* well-formed games, broken here and there */
@@ -1314,9 +1321,7 @@ END_TEST
 START_TEST(resume_candidates_that_are_no_game_start_are_refused)
 {
 	char path[] = "/tmp/herald-resume-XXXXXX";
-	int fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	close(fd);
+	empty_temp_file(path);
 	static const struct {
 		const char *between;	/* after the first game's marker */
 		int resumes;

@@ -27,6 +27,18 @@ static int mod_source_ok(const hg_state *s, const enc_mod *m)
  * enc_settle, run after every action. */
 static const enc_res_effects no_res_effects;
 
+/* Adds modifier m's gain or drain to *e, the effects of *n modifiers so
+ * far (from none at the first: *e is only written then). */
+static inline void add_res_effect(enc_res_effects *e, int *n, const enc_mod *m)
+{
+	if ((*n)++ == 0)
+		*e = no_res_effects;
+	if (m->res_amount > 0)
+		e->gain[m->res] += m->res_amount;
+	else
+		e->drain[m->res] -= m->res_amount;
+}
+
 /* What the effects in force give and take of the seat's resources, and
  * how many modifiers that is: with none, *e is left alone (most of the
  * time no effect touches resources). */
@@ -37,14 +49,8 @@ static inline int resource_effects(const hg_state *s, int seat, enc_res_effects 
 		return 0;
 	for (int i = 0; i < s->nmods; i++) {
 		const enc_mod *m = &s->mods[i];
-		if (m->seat != seat || m->res < 0 || !mod_source_ok(s, m))
-			continue;
-		if (n++ == 0)
-			*e = no_res_effects;
-		if (m->res_amount > 0)
-			e->gain[m->res] += m->res_amount;
-		else
-			e->drain[m->res] -= m->res_amount;
+		if (m->seat == seat && m->res >= 0 && mod_source_ok(s, m))
+			add_res_effect(e, &n, m);
 	}
 	return n;
 }
@@ -269,14 +275,8 @@ static void all_resource_effects(const hg_state *s, enc_res_effects e[ENC_MAX_SE
 	for (int i = 0; i < s->nmods; i++) {
 		const enc_mod *m = &s->mods[i];
 		int seat = m->seat;
-		if (m->res < 0 || seat < 0 || seat >= s->nseats || !mod_source_ok(s, m))
-			continue;
-		if (n[seat]++ == 0)
-			e[seat] = no_res_effects;
-		if (m->res_amount > 0)
-			e[seat].gain[m->res] += m->res_amount;
-		else
-			e[seat].drain[m->res] -= m->res_amount;
+		if (m->res >= 0 && seat >= 0 && seat < s->nseats && mod_source_ok(s, m))
+			add_res_effect(&e[seat], &n[seat], m);
 	}
 }
 
@@ -504,6 +504,23 @@ static int gone_source(const hg_state *s, const enc_mod *m, const void *arg)
 	return 1;
 }
 
+/* What both shortcuts of enc_settle ask first: no duel card in play, and
+ * the modifiers as the last settling left them (or none). */
+static inline int duel_and_mods_quiet(const hg_state *s)
+{
+	if (s->war.stage != ENC_WAR_NONE && (s->war.att_card >= 0 || s->war.def_card >= 0))
+		return 0;
+	return s->mods_settled || s->nmods == 0;
+}
+
+/* ... and of each seat: its duel zone as the last settling left it, or,
+ * the modifiers not settled (there are none), no effect remembered. */
+static inline int seat_duel_quiet(const hg_state *s, const enc_player *pl)
+{
+	return s->mods_settled ? pl->settled_duel == pl->in_zone[ENC_Z_DUEL] :
+	       pl->memo_neffects == 0;
+}
+
 /* Is there nothing to settle?  settle_loop reads the towns, the modifiers,
  * which of their sources are in a town or a duel, and the duel cards.
  * With no duel card and every seat's memo made for its town as it is, it
@@ -517,18 +534,13 @@ static int gone_source(const hg_state *s, const enc_mod *m, const void *arg)
  * state so. */
 static inline int nothing_to_settle(const hg_state *s)
 {
-	if (s->war.stage != ENC_WAR_NONE && (s->war.att_card >= 0 || s->war.def_card >= 0))
-		return 0;
-	if (!s->mods_settled && s->nmods != 0)
+	if (!duel_and_mods_quiet(s))
 		return 0;
 	if (s->mods_settled && s->zones_settled)
 		return 1;	/* the loop below would find every seat as it was left */
 	for (int p = 0; p < s->nseats; p++) {
 		const enc_player *pl = &s->p[p];
-		if (pl->memo_town != pl->in_zone[ENC_Z_TOWN])
-			return 0;
-		if (s->mods_settled ? pl->settled_duel != pl->in_zone[ENC_Z_DUEL] :
-		    pl->memo_neffects != 0)
+		if (pl->memo_town != pl->in_zone[ENC_Z_TOWN] || !seat_duel_quiet(s, pl))
 			return 0;
 	}
 	return 1;
@@ -563,16 +575,12 @@ static void settled_already(hg_state *s)
  * for each seat (test-enc.c compares it with the loop). */
 static inline int towns_only_grew(const hg_state *s)
 {
-	if (s->war.stage != ENC_WAR_NONE && (s->war.att_card >= 0 || s->war.def_card >= 0))
-		return 0;
-	if (!s->mods_settled && s->nmods != 0)
+	if (!duel_and_mods_quiet(s))
 		return 0;
 	for (int p = 0; p < s->nseats; p++) {
 		const enc_player *pl = &s->p[p];
-		if (pl->memo_town == ENC_NO_TOWN || (pl->memo_town & ~pl->in_zone[ENC_Z_TOWN]) != 0)
-			return 0;
-		if (s->mods_settled ? pl->settled_duel != pl->in_zone[ENC_Z_DUEL] :
-		    pl->memo_neffects != 0)
+		if (pl->memo_town == ENC_NO_TOWN || (pl->memo_town & ~pl->in_zone[ENC_Z_TOWN]) != 0 ||
+		    !seat_duel_quiet(s, pl))
 			return 0;
 	}
 	return 1;
