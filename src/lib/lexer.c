@@ -1389,39 +1389,48 @@ const char *hg_tk_name(hg_tk kind)
  * Action bodies cut out of their context
  * ------------------------------------------------------------------------ */
 
-/* Makes the arena list's room a new block of the arena for cap tokens and
- * tcap bytes of each text, what it holds copied there.  The tokens' texts
- * still point into the old block's split, which stays as it is: an arena
- * frees nothing before its record, and the old block is written no more. */
+/* Makes the arena list's room a new block of the arena, for cap tokens
+ * and tcap bytes of each text, and moves the action being gathered there
+ * (at least that much room is asked for): the actions kept stay where
+ * they are, in the old block, which is written no more (an arena frees
+ * nothing before its record).  The action's tokens already gathered keep
+ * their texts in the old block's split; their offsets are the action's
+ * own, so they do not change. */
 static void atok_arena_block(hg_atok_list *l, size_t cap, size_t tcap)
 {
 	if (cap > ((size_t)-1 - 2 * (size_t)tcap) / sizeof *l->v)
 		hg_out_of_memory(cap);
 	hg_atok *v = hg_arena_alloc(l->arena, cap * sizeof *v + 2 * tcap);
 	char *joined = (char *)(v + cap), *split = joined + tcap;
-	if (l->n)
-		memcpy(v, l->v, l->n * sizeof *v);
-	if (l->text.len) {
-		memcpy(joined, l->text.data, l->text.len);
-		memcpy(split, l->split, l->text.len);
+	size_t n = l->n - l->first, len = l->text.len - l->text0;
+	if (n)
+		memcpy(v, l->v + l->first, n * sizeof *v);
+	if (len) {
+		memcpy(joined, l->text.data + l->text0, len);
+		memcpy(split, l->split + l->text0, len);
 	}
 	l->v = v;
 	l->cap = cap;
+	l->n = n;
+	l->first = 0;
 	l->text.data = joined;
 	l->split = split;
 	l->text.cap = tcap;
+	l->text.len = len;
+	l->text0 = 0;
 }
 
-/* Room for `need` bytes in the list's twin texts. */
-static void atok_text_room(hg_atok_list *l, size_t need)
+/* Room for `more` bytes after the list's twin texts. */
+static void atok_text_room(hg_atok_list *l, size_t more)
 {
-	if (need <= l->text.cap)
+	if (more <= l->text.cap - l->text.len)
 		return;
 	if (l->arena) {
-		atok_arena_block(l, l->cap, hg_grown(l->text.cap, need, 2));
+		atok_arena_block(l, l->cap,
+				 hg_grown(l->text.cap, l->text.len - l->text0 + more, 2));
 		return;
 	}
-	HG_GROW(l->text.data, l->text.cap, need);
+	HG_GROW(l->text.data, l->text.cap, l->text.len + more);
 	l->split = hg_xrealloc(l->split, l->text.cap);
 }
 
@@ -1466,18 +1475,20 @@ static inline int atok_full(size_t n, size_t cap, size_t len, size_t tcap, size_
 	return n == cap || tcap - len < tn + SHORT_COPY + 2;
 }
 
-/* Room in the list for one more token of tn bytes. */
+/* Room in the list for one more token of tn bytes.  An arena list goes
+ * on in a block as large as the last, or larger if the action being
+ * gathered needs it: only that action moves. */
 static void atok_room(hg_atok_list *l, size_t tn)
 {
-	size_t need = l->text.len + tn + SHORT_COPY + 2;
+	size_t more = tn + SHORT_COPY + 2;
 	if (l->arena) {
-		if (l->n + 1 > l->cap || need > l->text.cap)
-			atok_arena_block(l, hg_grown(l->cap, l->n + 1, sizeof *l->v),
-					 hg_grown(l->text.cap, need, 2));
+		if (l->n + 1 > l->cap || more > l->text.cap - l->text.len)
+			atok_arena_block(l, hg_grown(l->cap, l->n - l->first + 1, sizeof *l->v),
+					 hg_grown(l->text.cap, l->text.len - l->text0 + more, 2));
 		return;
 	}
 	HG_GROW(l->v, l->cap, l->n + 1);
-	atok_text_room(l, need);
+	atok_text_room(l, more);
 }
 
 /* Appends one token of `n` bytes at `s` (already classified) to the list;
@@ -1495,10 +1506,12 @@ static inline void atok_put(hg_atok_list *l, hg_atok_kind kind, hg_pos pos,
 	a->text = l->arena ? l->split + l->text0 + a->off : NULL;
 }
 
-void hg_atok_list_keep(hg_atok_list *l)
+void hg_atok_list_keep(hg_atok_list *l, hg_atok **toks, char **text)
 {
 	/* an action without tokens has no NUL yet */
-	atok_text_room(l, l->text.len + 1);
+	atok_text_room(l, 1);
+	*toks = l->n > l->first ? l->v + l->first : NULL;
+	*text = l->text.data + l->text0;
 	l->text.data[l->text.len] = l->split[l->text.len] = '\0';
 	l->text.len++;
 	l->first = l->n;
@@ -1556,7 +1569,7 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 	hg_atok *v = l->v;
 	char *joined = l->text.data, *split = l->split;
 	size_t n = l->n, cap = l->cap, len = l->text.len, tcap = l->text.cap;
-	const size_t n0 = n, text0 = l->text0;
+	size_t n0 = n, text0 = l->text0;
 	const int texts_set = l->arena != NULL;
 	size_t line_n0 = n;	/* the tokens before the current line's */
 	/* the seat prefix or move number that ends the body, if one does */
@@ -1632,6 +1645,14 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 			l->n = n;
 			l->text.len = len;
 			atok_room(l, tn);
+			/* an arena list's action may have moved to the
+			 * start of a new block: the counts move with it */
+			size_t moved = n - l->n;
+			n0 -= moved;
+			line_n0 -= moved;
+			n = l->n;
+			len = l->text.len;
+			text0 = l->text0;
 			v = l->v;
 			cap = l->cap;
 			joined = l->text.data;

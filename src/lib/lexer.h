@@ -135,7 +135,8 @@ static inline int hg_lexer_is_body(hg_tk kind)
  * by single spaces; in `split`, at the same offsets, each token ends in a
  * NUL.  Both end each action with a NUL.  v[first..n) and the bytes from
  * text0 are the action being gathered; what comes before, the actions
- * kept.  The tokens' own text pointers are set when an action is made. */
+ * kept.  In an arena list each token's text pointer is set when it is
+ * put; a malloc'd list leaves it NULL (hg_action_text_make sets it). */
 typedef struct hg_atok_list {
 	hg_atok *v;
 	size_t n, cap;
@@ -209,8 +210,10 @@ static inline void hg_atok_list_restart(hg_atok_list *l)
 	l->not_ascii = 0;
 }
 /* Keeps the action gathered: it ends (its NUL) at text.len, and the next
- * begins after it. */
-void hg_atok_list_keep(hg_atok_list *l);
+ * begins after it.  *toks and *text are set to where its tokens (NULL if
+ * none) and its joined text are: in an arena list they stay there, as
+ * only the action being gathered moves when the list grows. */
+void hg_atok_list_keep(hg_atok_list *l, hg_atok **toks, char **text);
 void hg_atok_list_free(hg_atok_list *l);
 /* Makes the list empty, its room a block of arena `a` for `toks` tokens
  * and `bytes` bytes of text (it grows as it must, in new blocks of `a`).

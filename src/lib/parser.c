@@ -45,18 +45,11 @@ struct hg_parser {
 	const char *seat;	/* the last action's seat, kept once in the record's
 				   arena for all its actions (and for a note) */
 	size_t seat_len;
-	/* The game's actions' tokens, gathered one action after another and
-	 * made into the record when the game ends (actions_make): until then
-	 * the list may move, so the actions only say where theirs begin. */
+	/* The game's actions' tokens, gathered one action after another in
+	 * its record's arena, where each action kept stays. */
 	hg_atok_list toks;
-	struct action_at {
-		hg_line *line;	/* the action is line->nodes[index] */
-		size_t index;
-		size_t first, text0;	/* where its tokens and texts begin in toks */
-	} *made;
-	size_t nmade, capmade;
 	size_t moves_hint;	/* elements of the longest main line so far */
-	size_t toks_used, text_used;	/* by the last game's actions (actions_start) */
+	size_t toks_used, text_used;	/* by this game's actions, and the last's */
 };
 
 /* A game's main line is made room for at once, as long as the longest
@@ -159,7 +152,6 @@ static void clear_game_state(hg_parser *p)
 	p->seat = NULL;
 	p->seat_len = 0;
 	hg_atok_list_clear(&p->toks);
-	p->nmade = 0;
 }
 
 void hg_parser_close(hg_parser *p)
@@ -171,7 +163,6 @@ void hg_parser_close(hg_parser *p)
 	hg_diags_free(&p->held);
 	hg_diags_free(&p->sink);
 	hg_atok_list_free(&p->toks);
-	free(p->made);
 	free(p->open);
 	hg_lexer_close(p->lx);
 	free(p);
@@ -654,9 +645,9 @@ static void set_seat(hg_parser *p, const char *text, size_t len)
 	}
 }
 
-/* Makes node n of `line` the action just gathered, of the current seat
- * (at seat_pos).  Its tokens and texts are set by actions_make(). */
-static void action_gathered(hg_parser *p, hg_line *line, hg_node *n, hg_pos seat_pos)
+/* Makes node n the action just gathered, of the current seat (at
+ * seat_pos). */
+static void action_gathered(hg_parser *p, hg_node *n, hg_pos seat_pos)
 {
 	hg_atok_list *l = &p->toks;
 	hg_action_text *t = &n->action;
@@ -668,13 +659,9 @@ static void action_gathered(hg_parser *p, hg_line *line, hg_node *n, hg_pos seat
 	t->ascii = !l->not_ascii;	/* plain-path tokens are ASCII */
 	t->pos = t->ntoks ? l->v[l->first].pos : seat_pos;
 	t->in_arena = 1;
-	HG_GROW(p->made, p->capmade, p->nmade + 1);
-	struct action_at *a = &p->made[p->nmade++];
-	a->line = line;
-	a->index = (size_t)(n - line->nodes);
-	a->first = l->first;
-	a->text0 = l->text0;
-	hg_atok_list_keep(l);
+	p->toks_used += t->ntoks;
+	p->text_used += t->len + 1;
+	hg_atok_list_keep(l, &t->toks, &t->text);
 }
 
 /* The room a game's tokens get at first: the last game's, and half as much
@@ -700,23 +687,7 @@ static void actions_start(hg_parser *p, hg_game_record *g)
 	hg_atok_list_attach(&p->toks, g->arena,
 			    room_for(p->toks_used, TOKS_ROOM_MIN, TOKS_ROOM_MAX),
 			    room_for(p->text_used, TOKS_TEXT_ROOM_MIN, TOKS_TEXT_ROOM_MAX));
-}
-
-/* Gives the game's actions their tokens and texts, gathered in its
- * arena (each token's text pointed there as it was gathered). */
-static void actions_make(hg_parser *p)
-{
-	hg_atok_list *l = &p->toks;
-	for (size_t i = 0; i < p->nmade; i++) {
-		const struct action_at *a = &p->made[i];
-		hg_action_text *t = &a->line->nodes[a->index].action;
-		t->text = l->text.data + a->text0;
-		t->toks = t->ntoks ? l->v + a->first : NULL;
-	}
-	p->nmade = 0;
-	p->toks_used = l->first;
-	p->text_used = l->text0;
-	hg_atok_list_free(l);	/* (the room is the record's) */
+	p->toks_used = p->text_used = 0;
 }
 
 /* The body of an action whose seat prefix (at seat_pos) is read, and its
@@ -790,7 +761,7 @@ static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
 	}
 	if (!bad && !p->stop) {
 		hg_node *n = hg_line_push(line, HG_NODE_ACTION, seat_pos);
-		action_gathered(p, line, n, seat_pos);
+		action_gathered(p, n, seat_pos);
 		n->glyph = glyph ? hg_xstrdup(glyph) : NULL;
 	}
 	if (glyph)
@@ -1163,7 +1134,7 @@ int hg_parser_next(hg_parser *p, hg_game_record **out, hg_diags *d)
 		p->stop = 1;
 	actions_start(p, g);
 	parse_game(p);
-	actions_make(p);
+	hg_atok_list_free(&p->toks);	/* (the room is the record's) */
 	p->g = NULL;
 	hg_lexer_set_diags(p->lx, &p->held);
 
