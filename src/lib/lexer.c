@@ -1604,7 +1604,14 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 		unsigned char cls = ascii_class[*t];
 		const unsigned char *r;
 		hg_atok_kind kind;
-		if (cls & C_PUNCT) {
+		if (t + 1 < tstop && t[1] == ' ' && (cls & (C_PUNCT | C_WORD))) {
+			/* one character, then a blank (a die, '/', '='): not
+			 * a seat prefix or a move number, which go on with
+			 * ':' or '.'; no word scan */
+			r = t + 1;
+			kind = cls & C_PUNCT ? HG_ATOK_PUNCT :
+			       cls & C_DIGIT ? HG_ATOK_NUMBER : HG_ATOK_WORD;
+		} else if (cls & C_PUNCT) {
 			r = t + 1;
 			kind = HG_ATOK_PUNCT;
 		} else if (cls & C_WORD) {
