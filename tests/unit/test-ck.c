@@ -865,6 +865,23 @@ END_TEST
 
 /* ------------------------------------------------- random legal games */
 
+/* The hand of scripted side f is what a scan of its stack says: the known
+ * cards sure, the others wild, no pool. */
+static void hand_is_the_stacks_view(const hg_state *s, int f)
+{
+	ck_hand scan;
+	memset(&scan, 0, sizeof scan);
+	const ck_tableau *t = &s->p[f].tab;
+	for (int i = 0; i < t->nstack; i++) {
+		if (t->stack[i].card == CK_UNKNOWN)
+			scan.wild++;
+		else
+			scan.sure[t->stack[i].religion][t->stack[i].card]++;
+	}
+	scan.size = t->nstack;
+	ck_assert(memcmp(&scan, &s->p[f].hand, sizeof scan) == 0);
+}
+
 /* Plays a game picking uniformly among legal(); each action is written,
  * read back and applied to a second position, as `herald check` would. */
 static void random_game(const char *scenario, const char *players, const char *seed)
@@ -905,6 +922,12 @@ static void random_game(const char *scenario, const char *players, const char *s
 		/* held[] says what a scan of owner[] says */
 		for (int f = 0; f < CK_MAX_SIDES; f++)
 			ck_assert_uint_eq(s->held[f], hg_ck_areas_scan(s, f));
+		/* a scripted side's hand is the view of its face-down cards
+		 * (a reveal takes one count off it, ck_stack_reveal_top,
+		 * rather than rebuild it) */
+		for (int f = 0; f < s->nsides; f++)
+			if (!s->sc->factions[f].player)
+				hand_is_the_stacks_view(s, f);
 		/* sumpool is the sum of the pool's bounds (normalise trusts it) */
 		for (int f = 0; f < s->nsides; f++) {
 			const ck_hand *h = &s->p[f].hand;
@@ -2492,6 +2515,110 @@ START_TEST(spare_action_block_agrees_with_a_new_one)
 }
 END_TEST
 
+/* A scripted side's hand is a view of its face-down cards: after a card
+ * taken by name (ck_stack_take_named, which rebuilds it once, after both
+ * of its changes), its known cards sure, the others wild, as a scan of
+ * the stack says, over many random stacks and takes. */
+START_TEST(stack_take_named_leaves_the_hand_a_view)
+{
+	hg_state *s = game8("1st-crusade", "Bohemond", NULL);
+	int f = faction(s, "musulmanes");
+	const ck_deck *k = &s->data->decks[CK_MUSLIM];
+	hg_prng r;
+	hg_prng_seed(&r, "unit-take-named");
+	int taken = 0;
+	for (int round = 0; round < 3000; round++) {
+		s->p[f].tab.nstack = 0;
+		int n = 1 + (int)hg_prng_below(&r, 12);
+		for (int i = 0; i < n; i++) {
+			int c = hg_prng_below(&r, 4) == 0 ? -1 :
+				(int)hg_prng_below(&r, (uint32_t)k->ncards);
+			hg_ck_stack_push(s, f, CK_MUSLIM, c);
+		}
+		int want = hg_prng_below(&r, 5) == 0 ? -1 :
+			   (int)hg_prng_below(&r, (uint32_t)k->ncards);
+		int before = s->p[f].tab.nstack;
+		if (hg_ck_stack_take_named(s, f, CK_MUSLIM, want) == 0) {
+			ck_assert_int_eq(s->p[f].tab.nstack, before - 1);
+			taken++;
+		} else {
+			ck_assert_int_eq(s->p[f].tab.nstack, before);
+		}
+		hand_is_the_stacks_view(s, f);
+	}
+	ck_assert_int_gt(taken, 1000);
+	hg_ck_class.free_state(s);
+}
+END_TEST
+
+/* A pile just shuffled (nothing drawn from it yet) is its cards in the
+ * order the stream "<Seed>/<deck>/<turn>" shuffles them into, from the
+ * order hg_ck_deck_lay_out puts them in (by card, ascending). */
+static void pile_is_the_seeds_shuffle(const hg_state *s, const char *seed, int r)
+{
+	const ck_pile *p = &s->pile[r];
+	ck_assert(p->exact);
+	ck_assert_int_eq(p->head, 0);
+	unsigned char want[CK_MAX_DECK];
+	int count[CK_MAX_CARDS] = { 0 }, n = 0;
+	for (int i = 0; i < p->n; i++)
+		count[p->order[i]]++;
+	for (int c = 0; c < CK_MAX_CARDS; c++)
+		for (int k = 0; k < count[c]; k++)
+			want[n++] = (unsigned char)c;
+	char key[128];
+	snprintf(key, sizeof key, "%s/%s/%d", seed, s->data->decks[r].id, s->turn);
+	hg_prng stream;
+	hg_prng_seed(&stream, key);
+	hg_prng_shuffle(&stream, want, (size_t)n, 1);
+	ck_assert_int_eq(n, p->n);
+	ck_assert(memcmp(want, p->order, (size_t)n) == 0);
+}
+
+/* Each turn's new pile (the set-up's, each turn's end) is the shuffle of
+ * that turn's stream, "<Seed>/<deck>/<turn>" formatted and seeded here
+ * apart from the engine's seeding, in random games of each scenario. */
+START_TEST(each_turns_shuffle_follows_the_seed)
+{
+	static const char *const games[][2] = {
+		{ "2nd-crusade", "A; B; C; D" }, { "saladin", "A; B; C" },
+		{ "3rd-crusade", "A; B" }, { "1st-crusade", "A" },
+	};
+	char seed[32];
+	snprintf(seed, sizeof seed, "unit-turns-%d", _i);
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_state *s = new_game(games[_i % 4][0], games[_i % 4][1], seed, &d);
+	ck_assert_ptr_nonnull(s);
+	hg_prng pick;
+	hg_prng_seed(&pick, seed);
+	int turn = 0, checked = 0;
+	for (size_t steps = 0; !hg_ck_class.result(s); steps++) {
+		ck_assert_uint_lt(steps, 20000);
+		if (s->turn != turn) {
+			turn = s->turn;
+			for (int r = 0; r < CK_NRELIGIONS; r++)
+				if (s->pile[r].exact) {
+					pile_is_the_seeds_shuffle(s, seed, r);
+					checked++;
+				}
+		}
+		hg_action_list l = { NULL, 0, 0 };
+		hg_ck_class.legal(s, &l);
+		ck_assert_uint_gt(l.n, 0);
+		ck_assert_int_eq(hg_ck_class.apply(s, l.v[hg_prng_below(&pick, (uint32_t)l.n)], &d),
+				 0);
+		for (size_t i = 0; i < l.n; i++)
+			hg_ck_class.free_action(l.v[i]);
+		free(l.v);
+	}
+	/* the first turn's piles at least */
+	ck_assert_int_ge(checked, 2);
+	hg_ck_class.free_state(s);
+	hg_diags_free(&d);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("crusader-kingdoms");
@@ -2541,6 +2668,8 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, token_reading_knows_every_keyword);
 	tcase_add_test(tc, token_reading_agrees_with_the_patterns);
 	tcase_add_test(tc, spare_action_block_agrees_with_a_new_one);
+	tcase_add_loop_test(tc, each_turns_shuffle_follows_the_seed, 0, 24);
+	tcase_add_test(tc, stack_take_named_leaves_the_hand_a_view);
 	suite_add_tcase(s, tc);
 	return s;
 }

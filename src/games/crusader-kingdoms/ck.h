@@ -725,10 +725,17 @@ void ck_stack_push(hg_state *s, int f, int religion, int card);
 void ck_stack_push_n(hg_state *s, int f, int religion, const int *cards, int n);
 /* Takes the card at position i out. */
 ck_cardref ck_stack_take_at(hg_state *s, int f, int i);
+/* The same for the top card revealed (8.3), in a position the rules
+ * reached, where the hand is the stack's view: that card's count less,
+ * the hand not rebuilt. */
+ck_cardref ck_stack_reveal_top(hg_state *s, int f);
 /* Takes a card the record names (card -1: unseen) out; where it was is
  * not known, so the cards it may have been among lose their identity.
  * -1 when the stack cannot hold it. */
 int ck_stack_take_named(hg_state *s, int f, int religion, int card);
+/* The same two for the tests. */
+void hg_ck_stack_push(hg_state *s, int f, int religion, int card);
+int hg_ck_stack_take_named(hg_state *s, int f, int religion, int card);
 int ck_stack_exact(const hg_state *s, int f);
 void ck_table_push(ck_cardref *v, int *n, int religion, int card);
 void ck_table_remove(ck_cardref *v, int *n, int i);

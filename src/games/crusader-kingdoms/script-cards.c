@@ -4,7 +4,8 @@
  * The Muslims of the 1- and 2-player games draw their cards face down and
  * reveal them one per round, in the order drawn (8.3): their hand is a
  * stack, stack[0] the next card, and the hand the rest of the engine sees
- * (ck_hand: sizes, what is surely where) is rebuilt from it.  A card the
+ * (ck_hand: sizes, what is surely where) is its view, rebuilt from it
+ * (or, for the card revealed, one count less).  A card the
  * record has not shown is CK_UNKNOWN.  Troops revealed form one army, and
  * responses stay face up in the order they came; both carry over from turn
  * to turn (8.3).
@@ -61,13 +62,38 @@ void ck_stack_push_n(hg_state *s, int f, int religion, const int *cards, int n)
 	sync_hand(s, f);
 }
 
-ck_cardref ck_stack_take_at(hg_state *s, int f, int i)
+/* The card at position i leaves the stack (the hand is left to the
+ * caller to rebuild). */
+static ck_cardref stack_cut(ck_tableau *t, int i)
 {
-	ck_tableau *t = &s->p[f].tab;
 	ck_cardref c = t->stack[i];
 	memmove(&t->stack[i], &t->stack[i + 1], (size_t)(t->nstack - i - 1) * sizeof *t->stack);
 	t->nstack--;
+	return c;
+}
+
+ck_cardref ck_stack_take_at(hg_state *s, int f, int i)
+{
+	ck_cardref c = stack_cut(&s->p[f].tab, i);
 	sync_hand(s, f);
+	return c;
+}
+
+/* 8.3: the next card revealed leaves the top of the stack, and the hand
+ * loses that one card: in a position the rules reached (the apply path)
+ * the hand is the stack's view already (every change to a scripted
+ * side's cards goes through the stack), so one count less is the view of
+ * what remains, without the hand rebuilt for every card revealed.
+ * (ck_stack_take_at, for legal()'s scratch copies too, rebuilds it.) */
+ck_cardref ck_stack_reveal_top(hg_state *s, int f)
+{
+	ck_hand *h = &s->p[f].hand;
+	ck_cardref c = stack_cut(&s->p[f].tab, 0);
+	if (c.card == CK_UNKNOWN)
+		h->wild--;
+	else
+		h->sure[c.religion][c.card]--;
+	h->size--;
 	return c;
 }
 
@@ -91,11 +117,22 @@ int ck_stack_take_named(hg_state *s, int f, int religion, int card)
 	}
 	if (first < 0)
 		return -1;
-	ck_stack_take_at(s, f, first);
+	/* the hand rebuilt once, after both changes */
+	stack_cut(t, first);
 	for (int i = first; i < last; i++)
 		t->stack[i].card = CK_UNKNOWN;
 	sync_hand(s, f);
 	return 0;
+}
+
+void hg_ck_stack_push(hg_state *s, int f, int religion, int card)
+{
+	ck_stack_push(s, f, religion, card);
+}
+
+int hg_ck_stack_take_named(hg_state *s, int f, int religion, int card)
+{
+	return ck_stack_take_named(s, f, religion, card);
 }
 
 int ck_stack_exact(const hg_state *s, int f)

@@ -57,7 +57,7 @@ static int reveal_card(hg_state *s, int seat, const ck_item *it, int *r, int *c,
 		}
 		*r = top.religion;
 		*c = top.card;
-		ck_stack_take_at(s, seat, 0);
+		ck_stack_reveal_top(s, seat);
 		return 0;
 	}
 	/* The record did not show this card when it was drawn. */
@@ -78,7 +78,7 @@ static int reveal_card(hg_state *s, int seat, const ck_item *it, int *r, int *c,
 		    ck_card_at(s, own, it->card[own])->id, faction_id(s, seat));
 	*r = own;
 	*c = it->card[own];
-	ck_stack_take_at(s, seat, 0);
+	ck_stack_reveal_top(s, seat);
 	return 0;
 }
 
