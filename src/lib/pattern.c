@@ -4,6 +4,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,9 +21,21 @@ typedef struct named_group {
 	int number;
 } named_group;
 
+/* JIT compiling a pattern costs far more than compiling it (a third of
+ * Crusader Kingdoms' start-up), and the games' token readers leave most
+ * patterns to the odd spelling, so a pattern is JIT-compiled only once it
+ * has been matched this many times: a copy of it, made by the thread
+ * that counts to it, and published whole for every thread to use. */
+#define JIT_AFTER 32
+
+typedef struct jit_slot {
+	_Atomic(pcre2_code *) code;	/* the JIT-compiled copy, once made */
+	atomic_uint matches;		/* counted up to JIT_AFTER */
+} jit_slot;
+
 struct hg_pattern {
-	pcre2_code *code;
-	int jit;		/* JIT-compiled: matched through pcre2_jit_match() */
+	pcre2_code *code;	/* matched by the interpreter until jit->code */
+	jit_slot *jit;
 	named_group *names;
 	int nnames;
 };
@@ -42,11 +55,11 @@ hg_pattern *hg_pattern_new(const char *re)
 			re, (size_t)erroff, (const char *)msg);
 		abort();
 	}
-	/* JIT is an optimisation; without it matching is merely slower. */
-	int jit = pcre2_jit_compile(code, PCRE2_JIT_COMPLETE) == 0;
 	hg_pattern *p = hg_xcalloc(1, sizeof *p);
 	p->code = code;
-	p->jit = jit;
+	p->jit = hg_xmalloc(sizeof *p->jit);
+	atomic_init(&p->jit->code, NULL);
+	atomic_init(&p->jit->matches, 0);
 	uint32_t count = 0, entry = 0;
 	PCRE2_SPTR table = NULL;
 	pcre2_pattern_info(code, PCRE2_INFO_NAMECOUNT, &count);
@@ -74,7 +87,32 @@ void hg_pattern_free(hg_pattern *p)
 		free(p->names[i].name);
 	free(p->names);
 	pcre2_code_free(p->code);
+	pcre2_code_free(atomic_load(&p->jit->code));
+	free(p->jit);
 	free(p);
+}
+
+/* The pattern's JIT-compiled copy, made by the match that counts to
+ * JIT_AFTER; NULL before, or where JIT is not to be had.  JIT is an
+ * optimisation: without it matching is merely slower.  The copy is made
+ * whole before it is published (release), so a thread that sees it
+ * (acquire) sees it compiled; the interpreter's code is never written. */
+static pcre2_code *jit_code(const hg_pattern *p)
+{
+	pcre2_code *jc = atomic_load_explicit(&p->jit->code, memory_order_acquire);
+	if (jc)
+		return jc;
+	if (atomic_load_explicit(&p->jit->matches, memory_order_relaxed) >= JIT_AFTER ||
+	    atomic_fetch_add_explicit(&p->jit->matches, 1, memory_order_relaxed) + 1 != JIT_AFTER)
+		return NULL;
+	jc = pcre2_code_copy(p->code);	/* (the JIT data is not copied) */
+	if (jc && pcre2_jit_compile(jc, PCRE2_JIT_COMPLETE) != 0) {
+		pcre2_code_free(jc);
+		jc = NULL;
+	}
+	if (jc)
+		atomic_store_explicit(&p->jit->code, jc, memory_order_release);
+	return jc;
 }
 
 /* Without JIT (or without a thread's matcher), the match data of one call
@@ -188,11 +226,12 @@ int hg_pattern_match(const hg_pattern *p, const char *subject, hg_match *m)
 	 * its own; an invalid subject matches nothing, as before. */
 	if (hg_utf8_invalid_at(subject, len) != (size_t)-1)
 		return 0;
-	matcher *tm = p->jit ? thread_matcher() : NULL;
+	pcre2_code *jc = jit_code(p);
+	matcher *tm = jc ? thread_matcher() : NULL;
 	if (tm) {
 		/* pcre2_jit_match() is pcre2_match() without the checks that
 		 * cannot fail here (valid UTF-8, fixed options) */
-		int rc = pcre2_jit_match(p->code, (PCRE2_SPTR)subject, len, 0, 0, tm->md,
+		int rc = pcre2_jit_match(jc, (PCRE2_SPTR)subject, len, 0, 0, tm->md,
 					 tm->mc);
 		if (rc > 0)
 			take_groups(m, subject, rc, tm->md);
@@ -212,6 +251,11 @@ int hg_pattern_match(const hg_pattern *p, const char *subject, hg_match *m)
 	pcre2_match_data_free(md);
 	pcre2_general_context_free(gc);
 	return rc > 0;
+}
+
+int hg_pattern_jit_ready(const hg_pattern *p)
+{
+	return atomic_load_explicit(&p->jit->code, memory_order_acquire) != NULL;
 }
 
 int hg_pattern_group(const hg_pattern *p, const char *name)

@@ -1,10 +1,11 @@
 /* pattern.h - PCRE2 patterns for the games' action syntax (internal).
  *
  * Patterns are compiled once (at data load) with PCRE2_UTF | PCRE2_UCP |
- * PCRE2_CASELESS, anchored at both ends, JIT-compiled where available.
- * Each thread matches with match data of its own, and a hg_match holds its
- * own results, so one compiled pattern may be used by several threads at
- * once. */
+ * PCRE2_CASELESS, anchored at both ends; a pattern matched often (a few
+ * dozen times) is JIT-compiled then, where JIT is available, which start-up
+ * does not wait for.  Each thread matches with match data of its own, and a
+ * hg_match holds its own results, so one compiled pattern may be used by
+ * several threads at once. */
 #ifndef HERALD_PATTERN_H
 #define HERALD_PATTERN_H
 
@@ -27,6 +28,8 @@ hg_pattern *hg_pattern_new(const char *re);
 void hg_pattern_free(hg_pattern *p);
 /* 1 when the whole subject matches (m filled), 0 when not. */
 int hg_pattern_match(const hg_pattern *p, const char *subject, hg_match *m);
+/* For the tests: 1 once matches go through the JIT-compiled copy. */
+int hg_pattern_jit_ready(const hg_pattern *p);
 /* The number of a named group, or -1. */
 int hg_pattern_group(const hg_pattern *p, const char *name);
 /* A malloc'd copy of group g, or NULL when it did not take part. */

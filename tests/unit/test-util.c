@@ -7,11 +7,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
 #include "herald.h"
 #include "internal.h"
+#include "pattern.h"
 
 START_TEST(buf_grows_and_formats)
 {
@@ -426,6 +431,106 @@ START_TEST(record_nplayers_agrees_on_random_tags)
 }
 END_TEST
 
+/* ------------------------------------------------------------ patterns */
+
+/* An action's shape, with named groups that may or may not take part. */
+#define TEST_RE "(?:draw|draws)(?: (?<count>\\d+))?(?<items>(?: [a-z0-9-]+)*)"
+
+static const char *const pattern_subjects[] = {
+	"draw", "draw 3", "draw 3 tropa-1 tropa-2", "Draws tropa-1", "DRAW 12 lider",
+	"draw 3 4", "drew 3", "draw tropa_1", "", "draw  tropa-1", "draw 3 tropa-1 ",
+};
+#define NSUBJECTS HG_ARRAY_LEN(pattern_subjects)
+
+/* What one match says: whether it matched, and where each group is. */
+typedef struct match_seen {
+	int matched;
+	size_t start[3], end[3];
+} match_seen;
+
+static match_seen match_once(const hg_pattern *p, const char *subject)
+{
+	hg_match m;
+	match_seen seen;
+	memset(&seen, 0xff, sizeof seen);
+	seen.matched = hg_pattern_match(p, subject, &m);
+	for (int g = 0; seen.matched && g < 3; g++) {
+		seen.start[g] = m.start[g];
+		seen.end[g] = m.end[g];
+	}
+	return seen;
+}
+
+/* A pattern is JIT-compiled only after a few dozen matches (start-up does
+ * not wait for it), and matches the same before and after. */
+START_TEST(pattern_matches_alike_before_and_after_jit)
+{
+	hg_pattern *p = hg_pattern_new(TEST_RE);
+	match_seen first[NSUBJECTS];
+	for (size_t i = 0; i < NSUBJECTS; i++)
+		first[i] = match_once(p, pattern_subjects[i]);
+	ck_assert(first[2].matched && first[4].matched && !first[6].matched);
+	ck_assert_uint_eq(first[2].start[1], 5);	/* count: "3" */
+	ck_assert_uint_eq(first[2].end[1], 6);
+	ck_assert(first[0].start[1] == (size_t)-1);	/* no count */
+	ck_assert(!hg_pattern_jit_ready(p));
+	for (int round = 0; round < 20; round++)
+		for (size_t i = 0; i < NSUBJECTS; i++) {
+			match_seen again = match_once(p, pattern_subjects[i]);
+			ck_assert_msg(memcmp(&again, &first[i], sizeof again) == 0,
+				      "'%s' in round %d", pattern_subjects[i], round);
+		}
+	int jit = 0;
+	pcre2_config(PCRE2_CONFIG_JIT, &jit);
+	ck_assert_int_eq(hg_pattern_jit_ready(p), jit != 0);
+	hg_pattern_free(p);
+}
+END_TEST
+
+typedef struct matching_thread {
+	const hg_pattern *p;
+	const match_seen *want;
+	int wrong;
+} matching_thread;
+
+static void *match_many(void *arg)
+{
+	matching_thread *t = arg;
+	for (int k = 0; k < 2000; k++) {
+		size_t i = (size_t)k % NSUBJECTS;
+		match_seen seen = match_once(t->p, pattern_subjects[i]);
+		if (memcmp(&seen, &t->want[i], sizeof seen) != 0)
+			t->wrong++;
+	}
+	return NULL;
+}
+
+/* Threads sharing a pattern while one of them makes its JIT copy all
+ * match as one alone would (the sanitizer builds run this too). */
+START_TEST(pattern_is_shared_by_threads_across_its_jit)
+{
+	hg_pattern *ref = hg_pattern_new(TEST_RE), *p = hg_pattern_new(TEST_RE);
+	match_seen want[NSUBJECTS];
+	for (size_t i = 0; i < NSUBJECTS; i++)
+		want[i] = match_once(ref, pattern_subjects[i]);
+	matching_thread t[4];
+	pthread_t id[4];
+	for (int i = 0; i < 4; i++) {
+		t[i] = (matching_thread){ p, want, 0 };
+		ck_assert_int_eq(pthread_create(&id[i], NULL, match_many, &t[i]), 0);
+	}
+	for (int i = 0; i < 4; i++) {
+		pthread_join(id[i], NULL);
+		ck_assert_int_eq(t[i].wrong, 0);
+	}
+	int jit = 0;
+	pcre2_config(PCRE2_CONFIG_JIT, &jit);
+	ck_assert_int_eq(hg_pattern_jit_ready(p), jit != 0);
+	hg_pattern_free(p);
+	hg_pattern_free(ref);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -443,6 +548,8 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, record_players_and_tags);
 	tcase_add_test(tc, record_nplayers_counts_what_players_names);
 	tcase_add_test(tc, record_nplayers_agrees_on_random_tags);
+	tcase_add_test(tc, pattern_matches_alike_before_and_after_jit);
+	tcase_add_test(tc, pattern_is_shared_by_threads_across_its_jit);
 	suite_add_tcase(s, tc);
 	return s;
 }
