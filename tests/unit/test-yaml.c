@@ -789,6 +789,77 @@ START_TEST(kinds_and_keys)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------
+ * A document loaded whole (its nodes in an arena) and the same streamed
+ * (each item malloc'd and freed in turn) are the same tree.
+ * ------------------------------------------------------------------------ */
+
+/* a and b are the same tree: kinds, positions, texts, lists. */
+static void same_tree(const hg_ynode *a, const hg_ynode *b)
+{
+	ck_assert_int_eq(a->kind, b->kind);
+	ck_assert_uint_eq(a->pos.line, b->pos.line);
+	ck_assert_uint_eq(a->pos.col, b->pos.col);
+	ck_assert_uint_eq(a->n, b->n);
+	if (a->kind == HG_Y_SCALAR) {
+		ck_assert_str_eq(a->scalar, b->scalar);
+		ck_assert_int_eq(a->plain, b->plain);
+	}
+	for (size_t i = 0; i < a->n; i++)
+		same_tree(a->items[i], b->items[i]);
+}
+
+typedef struct whole_and_streamed {
+	const hg_ynode *games;	/* the whole document's list */
+	size_t seen;
+} whole_and_streamed;
+
+static void same_as_whole(void *ctx, const hg_ynode *item, hg_diags *d)
+{
+	(void)d;
+	whole_and_streamed *w = ctx;
+	ck_assert_uint_lt(w->seen, w->games->n);
+	same_tree(w->games->items[w->seen++], item);
+}
+
+START_TEST(whole_and_streamed_documents_agree)
+{
+	/* lists long enough to grow many times, scalars longer than an arena
+	 * chunk's share, quoted and plain, nested mappings */
+	hg_buf b;
+	hg_buf_init(&b);
+	hg_buf_puts(&b, "name: test\ngames:\n");
+	for (int g = 0; g < 300; g++) {
+		hg_buf_printf(&b, "  - id: g%d\n    moves: [", g);
+		for (int m = 0; m < g % 70; m++)
+			hg_buf_printf(&b, "%s'm%d'", m ? ", " : "", m);
+		hg_buf_puts(&b, "]\n    note: ");
+		for (int k = 0; k < (g % 50 == 7 ? 12000 : g % 9); k++)
+			hg_buf_puts(&b, "x");
+		hg_buf_printf(&b, "\n    deep: {a: {b: [%d, {c: \"%d\"}]}}\n", g, g);
+	}
+	hg_buf_puts(&b, "tail: [1, 2, 3]\n");
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_ydoc *whole = hg_yaml_load_mem("w.yaml", b.data, b.len, &d);
+	ck_assert_ptr_nonnull(whole);
+	ck_assert_uint_eq(d.n, 0);
+	whole_and_streamed w = { hg_ymap_get(whole->root, "games"), 0 };
+	ck_assert_ptr_nonnull(w.games);
+	ck_assert_uint_eq(w.games->n, 300);
+	hg_ydoc *streamed = hg_yaml_load_items("w.yaml", b.data, b.len, "games", same_as_whole,
+					       &w, &d);
+	ck_assert_ptr_nonnull(streamed);
+	ck_assert_uint_eq(d.n, 0);
+	ck_assert_uint_eq(w.seen, 300);
+	same_tree(hg_ymap_get(whole->root, "tail"), hg_ymap_get(streamed->root, "tail"));
+	hg_ydoc_free(streamed);
+	hg_ydoc_free(whole);
+	hg_diags_free(&d);
+	hg_buf_free(&b);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("yaml");
@@ -815,6 +886,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, integers);
 	tcase_add_test(tc, booleans_strings_words);
 	tcase_add_test(tc, kinds_and_keys);
+	tcase_add_test(tc, whole_and_streamed_documents_agree);
 	suite_add_tcase(s, tc);
 	return s;
 }
