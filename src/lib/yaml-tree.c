@@ -877,6 +877,17 @@ static void suggest_key_note(hg_diag *dg, const char *key, const char *const *ke
 	hg_names_free(t);
 }
 
+/* Where a key error is, in words: `what`, or the map described; made
+ * (into *where) at the first error only. */
+static const char *keys_where(hg_buf *where, const char *what, const hg_ynode *map)
+{
+	if (what)
+		return what;
+	if (!where->data)
+		describe(where, map);
+	return where->data ? where->data : "";
+}
+
 int hg_ycheck_keys(const hg_ynode *map, const char *const *keys, const char *what,
 		   hg_diags *d)
 {
@@ -884,10 +895,6 @@ int hg_ycheck_keys(const hg_ynode *map, const char *const *keys, const char *wha
 		return -1;
 	hg_buf where;
 	hg_buf_init(&where);
-	if (what)
-		hg_buf_puts(&where, what);
-	else
-		describe(&where, map);
 	int rc = 0;
 	size_t n = hg_ymap_len(map);
 	for (size_t i = 0; i < n; i++) {
@@ -903,7 +910,8 @@ int hg_ycheck_keys(const hg_ynode *map, const char *const *keys, const char *wha
 		hg_buf_init(&q);
 		hg_quote(&q, k->scalar);
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, k->pos, "data.unknown-key",
-					  "unknown key %s in %s", q.data, where.data);
+					  "unknown key %s in %s", q.data,
+					  keys_where(&where, what, map));
 		hg_buf_free(&q);
 		suggest_key_note(dg, k->scalar, keys);
 		allowed_keys_note(dg, keys);
@@ -913,7 +921,7 @@ int hg_ycheck_keys(const hg_ynode *map, const char *const *keys, const char *wha
 		if (keys[j][0] != '!' || hg_ymap_get(map, keys[j] + 1))
 			continue;
 		hg_diag_add(d, HG_ERROR, map->pos, "data.missing-key",
-			    "missing key '%s' in %s", keys[j] + 1, where.data);
+			    "missing key '%s' in %s", keys[j] + 1, keys_where(&where, what, map));
 		rc = -1;
 	}
 	hg_buf_free(&where);
@@ -944,28 +952,33 @@ static void int_range(hg_buf *b, long min, long max)
 		hg_buf_printf(b, " of at most %ld", max);
 }
 
+/* A mismatch at n, saying what a node there may be: an integer from min to
+ * max.  (The words are made only for a diagnostic.) */
+static void int_mismatch(hg_diags *d, const char *code, const hg_ynode *n, long min, long max)
+{
+	hg_buf expected;
+	hg_buf_init(&expected);
+	int_range(&expected, min, max);
+	mismatch(d, code, n, expected.data, NULL);
+	hg_buf_free(&expected);
+}
+
 int hg_yint(const hg_ynode *n, long min, long max, long *out, hg_diags *d)
 {
 	if (!n)
 		return no_node(d);
-	hg_buf expected;
-	hg_buf_init(&expected);
-	int_range(&expected, min, max);
-	int rc = -1;
 	if (n->kind != HG_Y_SCALAR || !n->plain || !is_decimal_int(n->scalar)) {
-		mismatch(d, "data.type", n, expected.data, NULL);
-	} else {
-		errno = 0;
-		long v = strtol(n->scalar, NULL, 10);
-		if (errno == ERANGE || v < min || v > max) {
-			mismatch(d, "data.range", n, expected.data, NULL);
-		} else {
-			*out = v;
-			rc = 0;
-		}
+		int_mismatch(d, "data.type", n, min, max);
+		return -1;
 	}
-	hg_buf_free(&expected);
-	return rc;
+	errno = 0;
+	long v = strtol(n->scalar, NULL, 10);
+	if (errno == ERANGE || v < min || v > max) {
+		int_mismatch(d, "data.range", n, min, max);
+		return -1;
+	}
+	*out = v;
+	return 0;
 }
 
 int hg_ybool(const hg_ynode *n, int *out, hg_diags *d)
@@ -981,15 +994,12 @@ int hg_ybool(const hg_ynode *n, int *out, hg_diags *d)
 	return 0;
 }
 
-int hg_yword(const hg_ynode *n, const char *const *words, int *out, hg_diags *d)
+/* A mismatch at n, saying what a node there may be: one of the words. */
+static void word_mismatch(hg_diags *d, const char *code, const hg_ynode *n,
+			  const char *const *words, size_t nwords)
 {
-	if (!n)
-		return no_node(d);
 	hg_buf expected;
 	hg_buf_init(&expected);
-	size_t nwords = 0;
-	while (words[nwords])
-		nwords++;
 	if (nwords == 1)
 		hg_buf_printf(&expected, "'%s'", words[0]);
 	else
@@ -997,19 +1007,26 @@ int hg_yword(const hg_ynode *n, const char *const *words, int *out, hg_diags *d)
 	for (size_t i = 0; nwords > 1 && i < nwords; i++)
 		hg_buf_printf(&expected, "%s'%s'", i == 0 ? "" : i + 1 == nwords ? " or " : ", ",
 			      words[i]);
-	int rc = -1;
-	if (n->kind != HG_Y_SCALAR || (n->plain && is_core_null(n->scalar))) {
-		mismatch(d, "data.type", n, expected.data, NULL);
-	} else {
-		for (size_t i = 0; i < nwords; i++)
-			if (hg_name_eq(n->scalar, words[i])) {
-				*out = (int)i;
-				rc = 0;
-				break;
-			}
-		if (rc != 0)
-			mismatch(d, "data.range", n, expected.data, NULL);
-	}
+	mismatch(d, code, n, expected.data, NULL);
 	hg_buf_free(&expected);
-	return rc;
+}
+
+int hg_yword(const hg_ynode *n, const char *const *words, int *out, hg_diags *d)
+{
+	if (!n)
+		return no_node(d);
+	size_t nwords = 0;
+	while (words[nwords])
+		nwords++;
+	if (n->kind != HG_Y_SCALAR || (n->plain && is_core_null(n->scalar))) {
+		word_mismatch(d, "data.type", n, words, nwords);
+		return -1;
+	}
+	for (size_t i = 0; i < nwords; i++)
+		if (hg_name_eq(n->scalar, words[i])) {
+			*out = (int)i;
+			return 0;
+		}
+	word_mismatch(d, "data.range", n, words, nwords);
+	return -1;
 }
