@@ -1420,16 +1420,27 @@ static void atok_arena_block(hg_atok_list *l, size_t cap, size_t tcap)
 	l->text0 = 0;
 }
 
+/* Room in an arena list for `toks` more tokens and `more` more bytes of
+ * text: where it lacks either, it goes on in a block as large as the
+ * last, or larger if the action being gathered needs it (only that action
+ * moves). */
+static void atok_arena_room(hg_atok_list *l, size_t toks, size_t more)
+{
+	if (l->n + toks <= l->cap && more <= l->text.cap - l->text.len)
+		return;
+	atok_arena_block(l, hg_grown(l->cap, l->n - l->first + toks, sizeof *l->v),
+			 hg_grown(l->text.cap, l->text.len - l->text0 + more, 2));
+}
+
 /* Room for `more` bytes after the list's twin texts. */
 static void atok_text_room(hg_atok_list *l, size_t more)
 {
-	if (more <= l->text.cap - l->text.len)
-		return;
 	if (l->arena) {
-		atok_arena_block(l, l->cap,
-				 hg_grown(l->text.cap, l->text.len - l->text0 + more, 2));
+		atok_arena_room(l, 0, more);
 		return;
 	}
+	if (more <= l->text.cap - l->text.len)
+		return;
 	HG_GROW(l->text.data, l->text.cap, l->text.len + more);
 	l->split = hg_xrealloc(l->split, l->text.cap);
 }
@@ -1475,16 +1486,12 @@ static inline int atok_full(size_t n, size_t cap, size_t len, size_t tcap, size_
 	return n == cap || tcap - len < tn + SHORT_COPY + 2;
 }
 
-/* Room in the list for one more token of tn bytes.  An arena list goes
- * on in a block as large as the last, or larger if the action being
- * gathered needs it: only that action moves. */
+/* Room in the list for one more token of tn bytes. */
 static void atok_room(hg_atok_list *l, size_t tn)
 {
 	size_t more = tn + SHORT_COPY + 2;
 	if (l->arena) {
-		if (l->n + 1 > l->cap || more > l->text.cap - l->text.len)
-			atok_arena_block(l, hg_grown(l->cap, l->n - l->first + 1, sizeof *l->v),
-					 hg_grown(l->text.cap, l->text.len - l->text0 + more, 2));
+		atok_arena_room(l, 1, more);
 		return;
 	}
 	HG_GROW(l->v, l->cap, l->n + 1);

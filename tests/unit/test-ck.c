@@ -2516,7 +2516,7 @@ START_TEST(spare_action_block_agrees_with_a_new_one)
 END_TEST
 
 /* A scripted side's hand is a view of its face-down cards: after a card
- * taken by name (ck_stack_take_named, which rebuilds it once, after both
+ * taken by name (hg_ck_stack_take_named, which rebuilds it once, after both
  * of its changes), its known cards sure, the others wild, as a scan of
  * the stack says, over many random stacks and takes. */
 START_TEST(stack_take_named_leaves_the_hand_a_view)

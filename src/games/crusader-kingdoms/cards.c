@@ -309,7 +309,7 @@ static int take_from_stack(hg_state *s, int seat, const ck_item *it, const char 
 				    "%s has no card left (%s)", s->sc->factions[seat].id, rule);
 			return -1;
 		}
-		ck_stack_take_named(s, seat, own, -1);
+		hg_ck_stack_take_named(s, seat, own, -1);
 		return 0;
 	}
 	for (int i = 0; i < 2; i++) {
@@ -317,7 +317,7 @@ static int take_from_stack(hg_state *s, int seat, const ck_item *it, const char 
 		if (c >= 0 && h->sure[r][c] > 0) {
 			*religion = r;
 			*card = c;
-			ck_stack_take_named(s, seat, r, c);
+			hg_ck_stack_take_named(s, seat, r, c);
 			return 0;
 		}
 	}
@@ -326,7 +326,7 @@ static int take_from_stack(hg_state *s, int seat, const ck_item *it, const char 
 		if (c >= 0 && h->wild > 0 && ck_available(s, r, c) > 0) {
 			*religion = r;
 			*card = c;
-			ck_stack_take_named(s, seat, r, c);
+			hg_ck_stack_take_named(s, seat, r, c);
 			unverified_card(s, d, it->pos, seat, ck_card_at(s, r, c)->id, rule);
 			return 0;
 		}
@@ -444,7 +444,7 @@ static int random_one(hg_state *s, int victim, const ck_item *it, hg_pos pos, co
 			return -1;
 	} else if (c < 0 && ck_scripted(s, victim)) {
 		r = s->sc->factions[victim].religion;
-		ck_stack_take_named(s, victim, r, -1);
+		hg_ck_stack_take_named(s, victim, r, -1);
 	} else if (c < 0) {
 		r = hidden_religion(s, victim);
 		ck_hand_take_hidden(h);
@@ -585,7 +585,7 @@ int ck_draw_cards(hg_state *s, int seat, int n, const ck_items *items, hg_pos po
 		ck_pile_draw(s, r);
 		if (!it || (it->card[0] < 0 && it->card[1] < 0)) {
 			if (scripted)
-				ck_stack_push(s, seat, r, -1);
+				hg_ck_stack_push(s, seat, r, -1);
 			else
 				ck_hand_add_wild(&s->p[seat].hand);
 			continue;
@@ -606,7 +606,7 @@ int ck_draw_cards(hg_state *s, int seat, int n, const ck_items *items, hg_pos po
 			return -1;
 		}
 		if (scripted)
-			ck_stack_push(s, seat, r, c);
+			hg_ck_stack_push(s, seat, r, c);
 		else
 			ck_hand_add(&s->p[seat].hand, r, c);
 	}

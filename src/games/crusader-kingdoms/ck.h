@@ -719,7 +719,7 @@ static inline int ck_scripted(const hg_state *s, int faction)
 	return faction >= 0 && ((s->sc->scripted_mask >> faction) & 1);
 }
 /* A scripted side's face-down cards (its hand is rebuilt from them). */
-void ck_stack_push(hg_state *s, int f, int religion, int card);
+void hg_ck_stack_push(hg_state *s, int f, int religion, int card);
 /* The same for n cards at once (a draw): the hand rebuilt once, not once
  * a card. */
 void ck_stack_push_n(hg_state *s, int f, int religion, const int *cards, int n);
@@ -732,9 +732,6 @@ ck_cardref ck_stack_reveal_top(hg_state *s, int f);
 /* Takes a card the record names (card -1: unseen) out; where it was is
  * not known, so the cards it may have been among lose their identity.
  * -1 when the stack cannot hold it. */
-int ck_stack_take_named(hg_state *s, int f, int religion, int card);
-/* The same two for the tests. */
-void hg_ck_stack_push(hg_state *s, int f, int religion, int card);
 int hg_ck_stack_take_named(hg_state *s, int f, int religion, int card);
 int ck_stack_exact(const hg_state *s, int f);
 void ck_table_push(ck_cardref *v, int *n, int religion, int card);

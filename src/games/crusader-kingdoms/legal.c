@@ -428,7 +428,7 @@ static int random_pick(hg_state *tmp, int victim, int *r)
 				return x.card;
 			}
 		}
-		ck_stack_take_named(tmp, victim, *r, -1);
+		hg_ck_stack_take_named(tmp, victim, *r, -1);
 		return -1;
 	}
 	if (tmp->seeded)

@@ -49,7 +49,7 @@ static void stack_put(ck_tableau *t, int religion, int card)
 	t->nstack++;
 }
 
-void ck_stack_push(hg_state *s, int f, int religion, int card)
+void hg_ck_stack_push(hg_state *s, int f, int religion, int card)
 {
 	stack_put(&s->p[f].tab, religion, card);
 	sync_hand(s, f);
@@ -101,7 +101,7 @@ ck_cardref ck_stack_reveal_top(hg_state *s, int f)
  * copies and of the unknown cards.  Taken from the first of them, the
  * cards between the first and the last are no longer known: the card may
  * have come from any of those places. */
-int ck_stack_take_named(hg_state *s, int f, int religion, int card)
+int hg_ck_stack_take_named(hg_state *s, int f, int religion, int card)
 {
 	ck_tableau *t = &s->p[f].tab;
 	int first = -1, last = -1;
@@ -123,16 +123,6 @@ int ck_stack_take_named(hg_state *s, int f, int religion, int card)
 		t->stack[i].card = CK_UNKNOWN;
 	sync_hand(s, f);
 	return 0;
-}
-
-void hg_ck_stack_push(hg_state *s, int f, int religion, int card)
-{
-	ck_stack_push(s, f, religion, card);
-}
-
-int hg_ck_stack_take_named(hg_state *s, int f, int religion, int card)
-{
-	return ck_stack_take_named(s, f, religion, card);
 }
 
 int ck_stack_exact(const hg_state *s, int f)
