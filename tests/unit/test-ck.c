@@ -1809,16 +1809,19 @@ START_TEST(same_letters_agrees_with_caseless_eq)
 }
 END_TEST
 
-/* The index by first and last byte: ids that share both (and their
- * length: "trovadores", "turcopolos"), ids that differ only in the middle
- * or only in length, one-byte ids, and ids longer than an entry holds
- * (left to hg_names_find) are each found exactly as a scan finds them. */
+/* The index by the buckets of the first and last bytes: ids that share
+ * both bytes (and their length: "trovadores", "turcopolos"), ids whose
+ * bytes differ but share buckets ("quq" and "1uq": 'q' and '1' have the
+ * same low five bits), ids that differ only in the middle or only in
+ * length, one-byte ids, and ids longer than an entry holds (left to
+ * hg_names_find) are each found exactly as a scan finds them. */
 START_TEST(spellings_index_by_ends)
 {
 	static const char *const ids[] = {
 		"trovadores", "turcopolos", "tropa-1", "tropa-2", "tropa-11", "t1", "t", "tt",
 		"axb", "ayb", "azb", "ab", "a-very-long-id-of-forty-bytes-or-so-x",
 		"homs", "hama", "h", "Capital", "acre", "alepo", "a", "b", "ba", "bab",
+		"quq", "1uq", "p-0", "0-p",
 		/* ids past 16 bytes, which ck_spelling_find_n looks up out of
 		 * line (17, 18, 32 bytes; 33 is too long for an entry) */
 		"a-seventeen-bytes", "peregrinos-armados", "an-id-thirty-two-bytes-long-xyzw",
@@ -1832,7 +1835,7 @@ START_TEST(spellings_index_by_ends)
 	ck_spellings sp;
 	hg_ck_spellings_build(&sp, ids, nids, t, 1);
 	/* every id but the two over-long ones has an entry ("Capital" folded),
-	 * and each chain holds ids with the same ends, in sorted order */
+	 * and each chain holds ids whose ends share buckets, in sorted order */
 	ck_assert_int_eq(sp.n, nids - 2);
 	for (int i = 0; i < sp.n; i++) {
 		const ck_spelling *e = &sp.v[i];
@@ -1840,19 +1843,35 @@ START_TEST(spellings_index_by_ends)
 		if (e->next != CK_SPELL_NONE) {
 			const ck_spelling *f = &sp.v[e->next];
 			ck_assert_int_gt(e->next, i);
-			ck_assert_int_eq(f->name[0], e->name[0]);
-			ck_assert_int_eq(f->name[f->len - 1], e->name[e->len - 1]);
+			ck_assert_uint_eq(ck_spell_bucket((unsigned char)f->name[0]),
+					  ck_spell_bucket((unsigned char)e->name[0]));
+			ck_assert_uint_eq(ck_spell_bucket((unsigned char)f->name[f->len - 1]),
+					  ck_spell_bucket((unsigned char)e->name[e->len - 1]));
 		}
 	}
-	/* a row for each first byte an entry has, row 0 for any other */
-	for (int c = 0; c < 128; c++) {
-		int first = 0;
-		for (int i = 0; i < sp.n; i++)
-			first |= (unsigned char)sp.v[i].name[0] == c;
-		ck_assert_int_eq(sp.row[c] != 0, first);
-	}
-	for (int l = 0; l < 128; l++)
-		ck_assert_int_eq(sp.by_ends[0][l], CK_SPELL_NONE);
+	/* each bucket pair's chain is exactly its entries: every entry on
+	 * its own pair's chain, and the chains together as many as the
+	 * entries */
+	int chained = 0;
+	for (int f = 0; f < CK_SPELL_BUCKETS; f++)
+		for (int l = 0; l < CK_SPELL_BUCKETS; l++)
+			for (unsigned i = sp.by_ends[f][l]; i != CK_SPELL_NONE; i = sp.v[i].next) {
+				ck_assert_uint_lt(i, (unsigned)sp.n);
+				ck_assert_uint_eq(ck_spell_bucket((unsigned char)sp.v[i].name[0]),
+						  (unsigned)f);
+				ck_assert_uint_eq(ck_spell_bucket((unsigned char)sp.v[i].name
+								  [sp.v[i].len - 1]),
+						  (unsigned)l);
+				chained++;
+			}
+	ck_assert_int_eq(chained, sp.n);
+	/* ids whose ends share buckets, not bytes, are told apart */
+	ck_assert_int_eq(hg_ck_spelling_find(&sp, "quq")->value[0], nids - 9);
+	ck_assert_int_eq(hg_ck_spelling_find(&sp, "1uq")->value[0], nids - 8);
+	ck_assert_int_eq(hg_ck_spelling_find(&sp, "p-0")->value[0], nids - 7);
+	ck_assert_int_eq(hg_ck_spelling_find(&sp, "0-p")->value[0], nids - 6);
+	ck_assert_ptr_null(hg_ck_spelling_find(&sp, "1uQ"));
+	ck_assert_ptr_null(hg_ck_spelling_find(&sp, "Quq"));
 	ck_assert_ptr_null(hg_ck_spelling_find(&sp, "a-very-long-id-of-forty-bytes-or-so-x"));
 	ck_assert_int_eq(hg_names_find(names, "a-very-long-id-of-forty-bytes-or-so-x"), 12);
 	ck_assert_ptr_null(hg_ck_spelling_find(&sp, "a-thirty-three-bytes-long-id-xyzw"));
@@ -1883,9 +1902,11 @@ START_TEST(spellings_index_by_ends)
 			ck_assert_int_eq(e->value[0], i);
 	}
 	hg_ck_spellings_free(&sp);
-	/* no ids: no index, and nothing found */
+	/* no ids: an empty index, and nothing found */
 	hg_ck_spellings_build(&sp, ids, 0, t, 1);
-	ck_assert_ptr_null(sp.by_ends);
+	for (int f = 0; f < CK_SPELL_BUCKETS; f++)
+		for (int l = 0; l < CK_SPELL_BUCKETS; l++)
+			ck_assert_int_eq(sp.by_ends[f][l], CK_SPELL_NONE);
 	ck_assert_ptr_null(hg_ck_spelling_find(&sp, "homs"));
 	hg_ck_spellings_free(&sp);
 	hg_names_free(names);
@@ -2619,6 +2640,50 @@ START_TEST(each_turns_shuffle_follows_the_seed)
 }
 END_TEST
 
+/* A state is allocated for its scenario's sides (ck_state_size), not for
+ * CK_MAX_SIDES: a clone must copy every side, and be a position of its
+ * own.  In random games of each scenario, at every action the clone is the
+ * position, side by side, and the action applied to both leaves them the
+ * same. */
+START_TEST(clone_copies_every_side)
+{
+	static const char *const games[][2] = {
+		{ "2nd-crusade", "A; B; C; D" }, { "saladin", "A; B; C" },
+		{ "3rd-crusade", "A; B" }, { "1st-crusade", "A" },
+	};
+	char seed[32];
+	snprintf(seed, sizeof seed, "unit-clone-%d", _i);
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_state *s = new_game(games[_i % 4][0], games[_i % 4][1], _i % 8 < 4 ? seed : NULL, &d);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_int_eq(s->nsides, s->sc->nfactions);
+	ck_assert_uint_eq(ck_state_size(s),
+			  offsetof(hg_state, p) + (size_t)s->nsides * sizeof(ck_player));
+	hg_prng pick;
+	hg_prng_seed(&pick, seed);
+	for (size_t steps = 0; !hg_ck_class.result(s); steps++) {
+		ck_assert_uint_lt(steps, 20000);
+		hg_state *c = hg_ck_class.clone(s);
+		ck_assert(same_state(c, s));
+		ck_assert(memcmp(c->p, s->p, (size_t)s->nsides * sizeof *s->p) == 0);
+		hg_action_list l = { NULL, 0, 0 };
+		hg_ck_class.legal(s, &l);
+		ck_assert_uint_gt(l.n, 0);
+		hg_action *a = l.v[hg_prng_below(&pick, (uint32_t)l.n)];
+		ck_assert_int_eq(hg_ck_class.apply(c, a, &d), 0);
+		ck_assert_int_eq(hg_ck_class.apply(s, a, &d), 0);
+		ck_assert(same_state(c, s));
+		hg_ck_class.free_state(c);
+		for (size_t i = 0; i < l.n; i++)
+			hg_ck_class.free_action(l.v[i]);
+		free(l.v);
+	}
+	hg_ck_class.free_state(s);
+	hg_diags_free(&d);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("crusader-kingdoms");
@@ -2653,6 +2718,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, script_face_down_cards);
 	tcase_add_test(tc, victory_points_and_levels);
 	tcase_add_loop_test(tc, random_games_1p, 0, 40);
+	tcase_add_loop_test(tc, clone_copies_every_side, 0, 16);
 	tcase_add_loop_test(tc, random_games_2p, 0, 40);
 	tcase_add_loop_test(tc, random_games_section8_unseeded, 0, 4);
 	tcase_add_test(tc, gen_tags_pick_a_scenario);

@@ -64,8 +64,8 @@ enum { CK_MUSLIM, CK_CHRISTIAN, CK_NRELIGIONS };
 typedef struct ck_spelling {
 	size_t len;		/* strlen(name) */
 	int value[CK_NRELIGIONS];	/* in each table; -1 (and [1] with one table) */
-	unsigned char next;	/* the next entry with the same first and last
-				   bytes, CK_SPELL_NONE */
+	unsigned char next;	/* the next entry whose first and last bytes
+				   are in the same buckets, CK_SPELL_NONE */
 	char name[CK_MAX_ID + 1];	/* folded, ASCII (in the entry: one load
 					   less for each name looked up) */
 } ck_spelling;
@@ -75,15 +75,26 @@ typedef struct ck_spelling {
 #define CK_SPELL_MAX 255
 #define CK_SPELL_NONE 255
 
+/* The index's buckets: a byte's low five bits, each letter's own (a
+ * capital shares its small letter's, a digit or a sign some letter's:
+ * the walk's compare of the whole name tells them apart). */
+#define CK_SPELL_BUCKETS 32
+
+static inline unsigned ck_spell_bucket(unsigned char c)
+{
+	return c & (CK_SPELL_BUCKETS - 1);
+}
+
 typedef struct ck_spellings {
 	ck_spelling *v;
 	int n;
-	/* by_ends[row[f]][l]: the first entry whose name begins with byte f
-	 * and ends with byte l (ASCII), CK_SPELL_NONE.  A row for each first
-	 * byte the ids have, and row 0 for the others (all CK_SPELL_NONE):
-	 * a few hundred bytes that stay in the cache.  NULL when n is 0. */
-	unsigned char row[128];
-	unsigned char (*by_ends)[128];
+	/* by_ends[bucket(f)][bucket(l)]: the first entry whose name begins
+	 * with a byte of f's bucket and ends with one of l's, CK_SPELL_NONE.
+	 * Found with one load from the word's two bytes, in the structure
+	 * itself (1 KB, which stays in the cache): a row for each first
+	 * byte, looked up first in a table of rows, was a load more on the
+	 * way of every name. */
+	unsigned char by_ends[CK_SPELL_BUCKETS][CK_SPELL_BUCKETS];
 } ck_spellings;
 
 typedef struct ck_area {
@@ -346,10 +357,30 @@ struct hg_state {
 	hg_prng dice;		/* "<Seed>/dice" */
 	hg_prng random;		/* "<Seed>/random" */
 	hg_prng shuffle[CK_NRELIGIONS][CK_MAX_TURNS + 1];	/* "<Seed>/<deck>/<turn>" */
-	ck_player p[CK_MAX_SIDES];
-	ck_shared *sh;		/* shared with the clones (last: not a part of the
-				   position, which tests compare byte by byte) */
+	ck_shared *sh;		/* shared with the clones (after the streams: not
+				   a part of the position, which tests compare
+				   byte by byte) */
+	/* The sides, nsides of them: a state is allocated for its
+	 * scenario's sides (ck_state_size), not for CK_MAX_SIDES, each of
+	 * which is nearly a kilobyte that every game cleared and every
+	 * copy copied.  So a state is copied with ck_state_size bytes, never
+	 * by assignment (which copies no side). */
+	ck_player p[];
 };
+
+/* The bytes of a state of n sides. */
+static inline size_t ck_state_size_n(int nsides)
+{
+	return offsetof(hg_state, p) + (size_t)nsides * sizeof(ck_player);
+}
+
+static inline size_t ck_state_size(const hg_state *s)
+{
+	return ck_state_size_n(s->nsides);
+}
+
+/* A copy of the whole state (clone, and legal()'s scratch positions). */
+hg_state *ck_state_copy(const hg_state *s);
 
 /* ---------------------------------------------------------------- actions */
 typedef enum ck_kind {
@@ -546,9 +577,9 @@ const ck_spelling *ck_spelling_find_any(const ck_spellings *sp, const char *word
 
 /* The same, inline for the parser's every name: the ids with the word's
  * first and last bytes ("tropa-1" .. "tropa-4" differ there) are found by
- * a direct index on the two, nearly always one id, compared whole (a scan
- * of the ids with the same first byte cost a mispredicted branch or two
- * for every name).  Inlined in each caller: a call saved and restored
+ * a direct index on their buckets, nearly always one id, compared whole
+ * (a scan of the ids with the same first byte cost a mispredicted branch
+ * or two for every name).  Inlined in each caller: a call saved and restored
  * five registers for a lookup of a few loads.  A word of 4 to 16 bytes
  * (ck_spelling_inline_len: nearly every one) is compared inline; any
  * other is looked up by ck_spelling_find_any.  The token reader sends
@@ -572,7 +603,8 @@ static inline HG_ALWAYS_INLINE const ck_spelling *ck_spelling_walk(const ck_spel
 	unsigned f = (unsigned char)word[0], l = (unsigned char)word[len - 1];
 	if ((f | l) >= 128)	/* no id holds such a byte */
 		return NULL;
-	for (unsigned i = sp->by_ends[sp->row[f]][l]; i != CK_SPELL_NONE; i = sp->v[i].next) {
+	for (unsigned i = sp->by_ends[ck_spell_bucket(f)][ck_spell_bucket(l)]; i != CK_SPELL_NONE;
+	     i = sp->v[i].next) {
 		const ck_spelling *e = &sp->v[i];
 		if (e->len == len && (id_4_16 ? ck_same_id_4_16(e->name, word, len) :
 						ck_same_bytes(e->name, word, len)))

@@ -478,15 +478,33 @@ static void dice_text(const int *v, int n, hg_buf *b)
 		hg_buf_puts(b, "no dice");
 }
 
-/* One side's roll as recorded, against the count and the Seed (4.2):
- * seeded (NULL without a Seed) holds the Seed's dice, seeded_faces their
- * count of each face (ck_face_bit), counted as they were rolled.
- * *faces_out gets the record's count. */
-static int check_roll(const hg_state *s, combat *c, int side, const ck_roll *roll,
-		      const int *seeded, uint64_t seeded_faces, int *out, uint64_t *faces_out,
-		      hg_diags *d)
+/* One side's roll (4.2): with a Seed, its dice drawn from the stream
+ * "dice" (the attacker's roll before the defender's); the record's, when
+ * written, against the count and the Seed.  out gets the dice the side
+ * rolled and *faces_out their count of each face (ck_face_bit).  Returns
+ * 1 when they are known, 0 when they are neither written nor seeded, -1
+ * after a diagnostic.  The Seed's dice and the record's are read in one
+ * loop: a loop over a roll ends at a count that follows no pattern, and
+ * each loop's end was a mispredicted jump. */
+static int roll_side(hg_state *s, combat *c, int side, const ck_roll *roll, int *out,
+		     uint64_t *faces_out, hg_diags *d)
 {
-	if (roll->ndice != c->dice[side]) {
+	int n = c->dice[side];
+	if (!roll->given) {
+		if (!s->seeded)
+			return 0;
+		/* (the faces in a register, not loaded and stored again
+		 * around every die) */
+		uint64_t faces_rolled = 0;
+		for (int i = 0; i < n; i++) {
+			int x = (int)hg_prng_die_inline(&s->dice, 6);
+			out[i] = x;
+			faces_rolled += ck_face_bit(x);
+		}
+		*faces_out = faces_rolled;
+		return 1;
+	}
+	if (roll->ndice != n) {
 		int who = side == 0 ? c->seat : c->defender;
 		const char *name = who >= 0 ? faction_id(s, who) : "the independent area";
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, roll->pos, "ck.dice-count",
@@ -501,16 +519,30 @@ static int check_roll(const hg_state *s, combat *c, int side, const ck_roll *rol
 	}
 	/* the record's count of each face, and whether a die is out of
 	 * range, in one pass without a branch on each die (a die's face
-	 * is a byte of the count only once it is known to be 1 to 6) */
-	uint64_t faces = 0;
+	 * is a byte of the count only once it is known to be 1 to 6); with
+	 * a Seed, its dice and their count in the same pass */
+	int seeded[CK_MAX_LIST];
+	uint64_t faces = 0, seeded_faces = 0;
 	int bad = 0;
-	for (int i = 0; i < roll->ndice; i++) {
-		int v = roll->dice[i].v;
-		bad |= (v < 1) | (v > 6);
-		out[i] = v;
-		faces += ck_face_bit(v & 7);
+	if (s->seeded) {
+		for (int i = 0; i < n; i++) {
+			int x = (int)hg_prng_die_inline(&s->dice, 6);
+			seeded[i] = x;
+			seeded_faces += ck_face_bit(x);
+			int v = roll->dice[i].v;
+			bad |= (v < 1) | (v > 6);
+			out[i] = v;
+			faces += ck_face_bit(v & 7);
+		}
+	} else {
+		for (int i = 0; i < n; i++) {
+			int v = roll->dice[i].v;
+			bad |= (v < 1) | (v > 6);
+			out[i] = v;
+			faces += ck_face_bit(v & 7);
+		}
 	}
-	for (int i = 0; bad && i < roll->ndice; i++) {
+	for (int i = 0; bad && i < n; i++) {
 		int v = roll->dice[i].v;
 		if (v < 1 || v > 6) {
 			hg_diag_add(d, HG_ERROR, roll->dice[i].pos, "ck.die-range",
@@ -519,14 +551,14 @@ static int check_roll(const hg_state *s, combat *c, int side, const ck_roll *rol
 		}
 	}
 	*faces_out = faces;
-	if (seeded) {
+	if (s->seeded) {
 		/* The same dice in any order: the same count of each face (the
 		 * record's are 1 to 6, checked above, and so are the Seed's;
 		 * as many dice, checked above). */
 		if (faces != seeded_faces) {
 			hg_buf t;
 			hg_buf_init(&t);
-			dice_text(seeded, roll->ndice, &t);
+			dice_text(seeded, n, &t);
 			hg_diag_add(d, HG_ERROR, roll->pos, "ck.dice-seed",
 				    "the Seed rolls %s for the %s, not what the record shows (herald-crusader-kingdoms(7), CHANCE)",
 				    t.data, side_name[side]);
@@ -534,7 +566,7 @@ static int check_roll(const hg_state *s, combat *c, int side, const ck_roll *rol
 			return -1;
 		}
 	}
-	return 0;
+	return 1;
 }
 
 /* Die modifications (Líder): each raises one die of the roll; together
@@ -753,31 +785,13 @@ static int resolve(hg_state *s, combat *c, const ck_attack *a, const ck_effect *
 
 	/* 4.2: the rolls.  The Seed rolls the attacker's dice, then the
 	 * defender's. */
-	int seeded[2][CK_MAX_LIST], v[2][CK_MAX_LIST], known = 1;
-	uint64_t seeded_faces[2] = { 0, 0 }, faces[2] = { 0, 0 };
-	for (int side = 0; s->seeded && side < 2; side++) {
-		/* (the count and the faces in registers, not loaded and
-		 * stored again around every call) */
-		int n = c->dice[side];
-		uint64_t faces_rolled = 0;
-		for (int i = 0; i < n; i++) {
-			seeded[side][i] = (int)hg_prng_die_inline(&s->dice, 6);
-			faces_rolled += ck_face_bit(seeded[side][i]);
-		}
-		seeded_faces[side] = faces_rolled;
-	}
+	int v[2][CK_MAX_LIST], known = 1;
+	uint64_t faces[2] = { 0, 0 };
 	for (int side = 0; side < 2; side++) {
-		const ck_roll *roll = &a->roll[side];
-		if (roll->given) {
-			if (check_roll(s, c, side, roll, s->seeded ? seeded[side] : NULL,
-				       seeded_faces[side], v[side], &faces[side], d) != 0)
-				return -1;
-		} else if (s->seeded) {
-			memcpy(v[side], seeded[side], (size_t)c->dice[side] * sizeof(int));
-			faces[side] = seeded_faces[side];
-		} else {
-			known = 0;
-		}
+		int rc = roll_side(s, c, side, &a->roll[side], v[side], &faces[side], d);
+		if (rc < 0)
+			return -1;
+		known &= rc;
 	}
 	int won = a->won;
 	if (known) {

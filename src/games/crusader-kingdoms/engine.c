@@ -55,7 +55,8 @@ static void seed_stream(hg_prng *r, const char *seed, const char *purpose, int n
  * deck is shuffled (cards.c, CHANCE). */
 hg_state *hg_ck_state_new(const hg_gdata *g, const ck_scenario *sc, const char *seed)
 {
-	hg_state *s = hg_xcalloc(1, sizeof *s);
+	/* (the loader allows CK_MAX_SIDES factions at most) */
+	hg_state *s = hg_xcalloc(1, ck_state_size_n(sc->nfactions));
 	s->sh = hg_xcalloc(1, sizeof *s->sh);
 	s->sh->refs = 1;
 	s->data = g;
@@ -153,10 +154,17 @@ static hg_state *ck_setup(const hg_gdata *g, const hg_game_record *rec, hg_diags
 	return hg_ck_state_new(g, sc, hg_record_tag_value(rec, "Seed"));
 }
 
+hg_state *ck_state_copy(const hg_state *s)
+{
+	size_t n = ck_state_size(s);
+	hg_state *c = hg_xmalloc(n);
+	memcpy(c, s, n);
+	return c;
+}
+
 static hg_state *ck_clone(const hg_state *s)
 {
-	hg_state *c = hg_xmalloc(sizeof *c);
-	memcpy(c, s, sizeof *c);
+	hg_state *c = ck_state_copy(s);
 	c->sh->refs++;
 	return c;
 }

@@ -455,8 +455,7 @@ static void legal_incursions(const hg_state *s, int seat, hg_action_list *out)
 			a->inc.target = f;
 			a->inc.card = make_item(s, cards[i].r, cards[i].c);
 			if (s->seeded) {
-				hg_state *tmp = hg_xmalloc(sizeof *tmp);
-				memcpy(tmp, s, sizeof *tmp);
+				hg_state *tmp = ck_state_copy(s);
 				a->inc.die = (int)hg_prng_die(&tmp->dice, 6);
 				if (a->inc.die >= 4 && tmp->p[f].hand.size > 0) {
 					int r, c = random_pick(tmp, f, &r);
@@ -641,10 +640,11 @@ static void legal_event(const hg_state *s, int seat, int r, int cidx, hg_action_
 		ats[nat++] = -1;
 	}
 	const ck_effect *afx = ck_event_attack(c);
-	hg_state *tmp = hg_xmalloc(sizeof *tmp);
+	size_t size = ck_state_size(s);
+	hg_state *tmp = hg_xmalloc(size);
 	for (int i = 0; i < non; i++)
 		for (int j = 0; j < nat; j++) {
-			memcpy(tmp, s, sizeof *tmp);
+			memcpy(tmp, s, size);
 			take_known(&tmp->p[seat].hand, r, cidx);
 			ck_play p;
 			memset(&p, 0, sizeof p);
@@ -707,9 +707,7 @@ static void legal_discards(const hg_state *s, int seat, hg_action_list *out)
 
 static hg_state *scratch(const hg_state *s)
 {
-	hg_state *t = hg_xmalloc(sizeof *t);
-	memcpy(t, s, sizeof *t);
-	return t;
+	return ck_state_copy(s);
 }
 
 static hg_action *reveal_copy(const hg_action *src)
@@ -868,7 +866,7 @@ static void steal_step(hg_state *tmp, int seat, int against, const ck_card *k, i
 	for (int i = 0; i < n; i++) {
 		hg_state *t2 = scratch(tmp);
 		if (seeded) {
-			memcpy(t2, seeded, sizeof *t2);
+			memcpy(t2, seeded, ck_state_size(seeded));
 		} else {
 			if (t2->seeded)
 				hg_prng_below(&t2->random, (uint32_t)t2->p[against].hand.size);

@@ -8,6 +8,7 @@
  * crusaders' victory points. */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "ck.h"
@@ -114,11 +115,12 @@ static void render_script(const hg_state *s, hg_buf *out)
 	hg_buf_putc(out, '\n');
 	if (k->type == CK_EVENT && place == CK_PLACE_NONE)
 		return;		/* what follows an event depends on it */
-	hg_state tmp;
-	memcpy(&tmp, s, sizeof tmp);
+	hg_state *tmp = ck_state_copy(s);
 	if (place == CK_PLACE_ARMY)
-		ck_table_push(tmp.p[f].tab.army, &tmp.p[f].tab.narmy, r, c);
-	if (!ck_script_rolls(&tmp, f)) {
+		ck_table_push(tmp->p[f].tab.army, &tmp->p[f].tab.narmy, r, c);
+	int rolls = ck_script_rolls(tmp, f);
+	free(tmp);
+	if (!rolls) {
 		hg_buf_puts(out, "  then no die: no army, or the crusaders hold no area\n");
 		return;
 	}

@@ -5,9 +5,10 @@
  * gen) write the canonical ids, already folded: "tropa-2", "homs",
  * "damasco".  hg_names_find folds the word and hashes it for each lookup;
  * a word spelled exactly as one of these ids is found here by a byte
- * comparison or two instead: the ids that begin and end with the word's
- * first and last bytes ("tropa-1" .. "tropa-4" differ there), found by a
- * direct index on the two bytes (nearly always one id), compared whole.
+ * comparison or two instead: the ids that begin and end with bytes of the
+ * buckets of the word's first and last bytes ("tropa-1" .. "tropa-4"
+ * differ there), found by a direct index on the two buckets (nearly
+ * always one id), compared whole.
  * Only ids whose folded form is plain ASCII are kept: a word equal to one
  * of them folds to itself (ASCII folds by lowering case, and the id has
  * no capitals), so hg_names_find would give it the very values stored
@@ -31,6 +32,7 @@ void hg_ck_spellings_build(ck_spellings *sp, const char *const *ids, int nids,
 			   const hg_names *const *tables, int ntables)
 {
 	memset(sp, 0, sizeof *sp);
+	memset(sp->by_ends, CK_SPELL_NONE, sizeof sp->by_ends);
 	if (nids <= 0)
 		return;
 	sp->v = hg_xcalloc((size_t)nids, sizeof *sp->v);
@@ -61,24 +63,13 @@ void hg_ck_spellings_build(ck_spellings *sp, const char *const *ids, int nids,
 		sp->n++;
 	}
 	qsort(sp->v, (size_t)sp->n, sizeof *sp->v, by_name);
-	if (sp->n == 0)
-		return;
-	/* a row for each first byte (sorted, the names that begin alike
-	 * sit together), after row 0 */
-	int nrows = 1;
-	for (int i = 0; i < sp->n; i++) {
-		unsigned char f = (unsigned char)sp->v[i].name[0];
-		if (!sp->row[f])
-			sp->row[f] = (unsigned char)nrows++;
-	}
-	sp->by_ends = hg_xmalloc((size_t)nrows * sizeof *sp->by_ends);
-	memset(sp->by_ends, CK_SPELL_NONE, (size_t)nrows * sizeof *sp->by_ends);
-	/* each chain of names with the same ends in their sorted order:
-	 * built from the last name back */
+	/* each chain of names whose ends share buckets in their sorted
+	 * order: built from the last name back */
 	for (int i = sp->n - 1; i >= 0; i--) {
 		ck_spelling *e = &sp->v[i];
-		unsigned char *head = &sp->by_ends[sp->row[(unsigned char)e->name[0]]]
-						  [(unsigned char)e->name[e->len - 1]];
+		unsigned char *head =
+			&sp->by_ends[ck_spell_bucket((unsigned char)e->name[0])]
+				    [ck_spell_bucket((unsigned char)e->name[e->len - 1])];
 		e->next = *head;
 		*head = (unsigned char)i;
 	}
@@ -87,8 +78,8 @@ void hg_ck_spellings_build(ck_spellings *sp, const char *const *ids, int nids,
 void hg_ck_spellings_free(ck_spellings *sp)
 {
 	free(sp->v);
-	free(sp->by_ends);
 	memset(sp, 0, sizeof *sp);
+	memset(sp->by_ends, CK_SPELL_NONE, sizeof sp->by_ends);
 }
 
 const ck_spelling *ck_spelling_find_any(const ck_spellings *sp, const char *word, size_t len)
