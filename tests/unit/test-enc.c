@@ -1203,6 +1203,63 @@ static void check_grown_town(const hg_state *s, hg_prng *r)
 	hg_enc_class.free_state(grown);
 }
 
+/* enc_activity from a memo the position has moved away from (activation.c,
+ * memo_start): a gain on resources begins or a drain ends (the memo is a
+ * start under other effects), a drain begins or a gain ends or a town card
+ * leaves (only the memo's active cards may stay active), a card joins the
+ * town; one change or two.  Worked out from the memo, the activity is the
+ * reference's.  Counts the starts taken (hg_enc_activity_start). */
+static int activity_starts[5];
+
+static void check_activity_starts(const hg_state *s, hg_prng *r)
+{
+	if (hg_enc_class.result(s))
+		return;
+	int seat = (int)hg_prng_below(r, (uint32_t)s->nseats);
+	hg_state *c = hg_enc_class.clone(s);
+	for (int changes = 1 + (int)hg_prng_below(r, 2); changes > 0; changes--) {
+		/* 0: a gain begins; 1: a drain; 2: a modifier on resources
+		 * ends; 3: a town card leaves; 4: a hand card joins the town */
+		int how = (int)hg_prng_below(r, 5);
+		if (how <= 1 && c->nmods < ENC_MAX_MODS) {
+			enc_mod m;
+			memset(&m, 0, sizeof m);
+			m.seat = m.src_seat = (signed char)seat;
+			m.src_inst = -1;	/* the tower's */
+			m.inst = -1;
+			m.res = (signed char)hg_prng_below(r, (uint32_t)s->data->pool.nres);
+			m.res_amount = (short)((1 + (int)hg_prng_below(r, 6)) * (how == 0 ? 1 : -1));
+			m.dur = ENC_DUR_TURN;
+			c->mods[c->nmods++] = m;
+		} else if (how == 2) {
+			for (int i = 0; i < c->nmods; i++)
+				if (c->mods[i].seat == seat && c->mods[i].res >= 0) {
+					memmove(&c->mods[i], &c->mods[i + 1],
+						sizeof c->mods[0] * (size_t)(c->nmods - i - 1));
+					c->nmods--;
+					break;
+				}
+		} else if (how >= 3) {
+			const enc_player *p = &c->p[seat];
+			int some[ENC_MAX_DECK], n = 0;
+			for (int i = 0; i < p->ninst; i++)
+				if (p->inst[i].zone == (how == 3 ? ENC_Z_TOWN : ENC_Z_HAND) &&
+				    p->inst[i].card >= 0)
+					some[n++] = i;
+			if (n > 0)
+				move_card(c, seat, some[hg_prng_below(r, (uint32_t)n)],
+					  how == 3 ? ENC_Z_DISCARD : ENC_Z_TOWN);
+		}
+	}
+	activity_starts[hg_enc_activity_start(c, seat)]++;
+	int res[ENC_MAX_RES], want_res[ENC_MAX_RES];
+	enc_set want = reference_activity(c, seat, want_res);
+	ck_assert_uint_eq(hg_enc_activity(c, seat, res), want);
+	for (int k = 0; k < ENC_MAX_RES; k++)
+		ck_assert_int_eq(res[k], want_res[k]);
+	hg_enc_class.free_state(c);
+}
+
 /* Two states that played the same from the same position hold the same
  * (what state.c's copies copy: the rest is never read). */
 static void assert_same_live_state(const hg_state *a, const hg_state *b, const char *text)
@@ -1437,6 +1494,7 @@ START_TEST(random_games_end_and_round_trip)
 		check_bookkeeping(g.st);
 		check_settle_shortcut(g.st);
 		check_grown_town(g.st, &grow);
+		check_activity_starts(g.st, &grow);
 		for (size_t i = 0; i < l.n; i++)
 			hg_enc_class.free_action(l.v[i]);
 		free(l.v);
@@ -1461,6 +1519,10 @@ START_TEST(random_games_end_and_round_trip)
 	ck_assert_int_gt(grown_settles, 0);
 	if (grown_settles >= 20)
 		ck_assert_int_gt(grown_settles_with_mods, 0);
+	/* So was each start of enc_activity from a memo that no longer
+	 * holds. */
+	for (int k = 1; k <= 4 && steps >= 300; k++)
+		ck_assert_msg(activity_starts[k] > 0, "enc_activity never started as %d", k);
 	/* Effects were compared, and in longer games some whose steps could
 	 * not be done (in the spoilt positions, mostly). */
 	ck_assert_int_gt(effects.uses, 0);

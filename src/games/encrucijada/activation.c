@@ -78,6 +78,17 @@ static inline void provide(const enc_card *c, const enc_res_effects *e,
 	}
 }
 
+/* Where fixed_point starts (memo_start): from a memo whose active cards
+ * are active still (`from`, or NULL), made under the effects `was` when
+ * they are not the ones now (else NULL); without one, only the town cards
+ * in `may` can be active.  not_quiet: quiet_growth has said no already. */
+typedef struct activity_start {
+	const enc_player *from;
+	const enc_res_effects *was;
+	enc_set may;
+	int not_quiet;
+} activity_start;
+
 /* Does the town grow from the memo `from` (same effects, a smaller town)
  * without any change to the resources?  So it does when each card new to
  * it either is not covered by the memo's resources (it stays inactive) or
@@ -117,17 +128,25 @@ static int quiet_growth(const hg_state *s, int seat, const enc_player *from, enc
  * town may also have had cards the town has lost, if none of them gave
  * anything (memo_start): its active cards still in the town are then the
  * least fixed point of what is left of it, with the same resources.
+ * The memo may also have been made under other effects, if these give
+ * every resource as much or more and drain it as much or less
+ * (st->was, the memo's): resources are then as large or larger for any
+ * set of cards, so its active cards stay active and the same argument
+ * holds, once its gains are swapped for these.
+ * Without a memo to start from, st->may is the town cards that can be
+ * active at all (memo_start): the others are never looked at.
  * `memo`, when not NULL, receives what the active cards provide
  * (enc_player.memo_raw). */
 static enc_set fixed_point(const hg_state *s, int seat, const enc_res_effects *e,
-			   const enc_player *from, int res[ENC_MAX_RES], enc_player *memo)
+			   const activity_start *st, int res[ENC_MAX_RES], enc_player *memo)
 {
 	const enc_pool *pool = &s->data->pool;
 	const enc_player *p = &s->p[seat];
 	const enc_card *tower = &pool->cards[p->tower];
+	const enc_player *from = st->from;
 	int raw[ENC_MAX_RES], shield[ENC_MAX_RES];
 	enc_set active = 0;
-	if (from && quiet_growth(s, seat, from, &active)) {
+	if (from && !st->was && !st->not_quiet && quiet_growth(s, seat, from, &active)) {
 		/* The memo's resources stand; so do its raw and shield. */
 		if (res != from->memo_res)
 			memcpy(res, from->memo_res, sizeof from->memo_res);
@@ -141,6 +160,9 @@ static enc_set fixed_point(const hg_state *s, int seat, const enc_res_effects *e
 		active = from->memo_active & p->in_zone[ENC_Z_TOWN];
 		memcpy(raw, from->memo_raw, sizeof raw);
 		memcpy(shield, from->memo_shield, sizeof shield);
+		if (st->was)	/* the memo's gains out, these in */
+			for (int r = 0; r < ENC_MAX_RES; r++)
+				raw[r] += e->gain[r] - st->was->gain[r];
 	} else {
 		for (int r = 0; r < ENC_MAX_RES; r++) {
 			raw[r] = tower->provides[r] + e->gain[r];
@@ -151,7 +173,7 @@ static enc_set fixed_point(const hg_state *s, int seat, const enc_res_effects *e
 	int waiting[ENC_MAX_DECK];
 	const enc_card *card[ENC_MAX_DECK];
 	int n = 0;
-	for (enc_set town = p->in_zone[ENC_Z_TOWN] & ~active; town; town &= town - 1) {
+	for (enc_set town = p->in_zone[ENC_Z_TOWN] & ~active & st->may; town; town &= town - 1) {
 		int i = enc_set_first(town);
 		waiting[n] = i;
 		card[n++] = &pool->cards[p->inst[i].card];
@@ -198,22 +220,67 @@ static int memo_holds(const enc_player *p, int n, const enc_res_effects *e)
 	return p->memo_town == p->in_zone[ENC_Z_TOWN] && memo_same_effects(p, n, e);
 }
 
-/* Where fixed_point may start: the memo, when the town has only grown
- * since, under the same effects (a card put down or shown), or has lost
- * only cards that gave nothing to the resources: inactive ones, or active
- * ones that provide nothing (a card destroyed or discarded); else NULL. */
-static inline const enc_player *memo_start(const hg_state *s, const enc_player *p, int n,
-					   const enc_res_effects *e)
+/* How the effects x stand to y over the pool's nres resources (no effect
+ * touches another): EFFECTS_MORE when x gives each as much as y or more
+ * and drains it as much or less, EFFECTS_LESS the other way round (both
+ * when they are alike).  Under EFFECTS_MORE any set of active cards has
+ * as many resources as under y, or more: drained() grows with the raw
+ * amount and shrinks with the drain. */
+enum { EFFECTS_MORE = 1, EFFECTS_LESS = 2 };
+
+static int compare_effects(const enc_res_effects *x, const enc_res_effects *y, int nres)
 {
-	if (p->memo_town == ENC_NO_TOWN || !memo_same_effects(p, n, e))
-		return NULL;
+	int more = 1, less = 1;
+	for (int r = 0; r < nres; r++) {
+		more &= (x->gain[r] >= y->gain[r]) & (x->drain[r] <= y->drain[r]);
+		less &= (x->gain[r] <= y->gain[r]) & (x->drain[r] >= y->drain[r]);
+	}
+	return more * EFFECTS_MORE | less * EFFECTS_LESS;
+}
+
+/* Have the cards the town lost since the memo (if any) given nothing to
+ * the resources: inactive ones, or active ones that provide nothing? */
+static int lost_gave_nothing(const hg_state *s, const enc_player *p)
+{
 	for (enc_set lost = p->memo_town & ~p->in_zone[ENC_Z_TOWN] & p->memo_active; lost;
 	     lost &= lost - 1) {
 		int card = p->inst[enc_set_first(lost)].card;
 		if (card < 0 || s->data->pool.cards[card].nprovides > 0)
-			return NULL;
+			return 0;
 	}
-	return p;
+	return 1;
+}
+
+/* Where fixed_point may start, for the town as it is under the effects e
+ * (n of them, resource_effects).  From the memo, when the town has only
+ * grown since (a card put down or shown), or has lost only cards that gave
+ * nothing to the resources (inactive ones, or active ones that provide
+ * nothing: a card destroyed or discarded), under the same effects or ones
+ * that give as much or more (a gain begins, a drain ends).  Else, when
+ * the town has gained no card and the effects give as much or less (a
+ * gain ends, a drain begins, a card that provided left): the least fixed
+ * point can only have shrunk, so only the memo's active cards may be
+ * active.  Else from nothing. */
+static ENC_NOINLINE void memo_start(const hg_state *s, const enc_player *p, int n,
+				    const enc_res_effects *e, activity_start *st)
+{
+	st->from = NULL;
+	st->was = NULL;
+	st->may = ~(enc_set)0;
+	st->not_quiet = 0;
+	if (p->memo_town == ENC_NO_TOWN)
+		return;
+	const enc_res_effects *was = p->memo_neffects ? &p->memo_effects : &no_res_effects;
+	int same = memo_same_effects(p, n, e);
+	int how = same ? EFFECTS_MORE | EFFECTS_LESS :
+		  compare_effects(n ? e : &no_res_effects, was, s->data->pool.nres);
+	if ((how & EFFECTS_MORE) && lost_gave_nothing(s, p)) {
+		st->from = p;
+		st->was = same ? NULL : was;
+		return;
+	}
+	if ((how & EFFECTS_LESS) && (p->in_zone[ENC_Z_TOWN] & ~p->memo_town) == 0)
+		st->may = p->memo_active;
 }
 
 /* A seat's activity follows from its town and the effects on its
@@ -228,10 +295,11 @@ enc_set enc_activity(const hg_state *s, int seat, int res[ENC_MAX_RES])
 		memcpy(res, p->memo_res, sizeof p->memo_res);
 		return p->memo_active;
 	}
-	const enc_player *from = memo_start(s, p, n, &e);
 	if (n == 0)
 		e = no_res_effects;
-	return fixed_point(s, seat, &e, from, res, NULL);
+	activity_start st;
+	memo_start(s, p, n, &e, &st);
+	return fixed_point(s, seat, &e, &st, res, NULL);
 }
 
 uint64_t hg_enc_activity(const hg_state *s, int seat, int res[ENC_MAX_RES])
@@ -239,17 +307,31 @@ uint64_t hg_enc_activity(const hg_state *s, int seat, int res[ENC_MAX_RES])
 	return enc_activity(s, seat, res);
 }
 
+int hg_enc_activity_start(const hg_state *s, int seat)
+{
+	const enc_player *p = &s->p[seat];
+	enc_res_effects e;
+	int n = resource_effects(s, seat, &e);
+	if (n == 0)
+		e = no_res_effects;
+	if (memo_holds(p, n, &e))
+		return 0;
+	activity_start st;
+	memo_start(s, p, n, &e, &st);
+	return st.from ? (st.was ? 2 : 1) : st.may != ~(enc_set)0 ? 3 : 4;
+}
+
 /* A new memo of the seat's activity, for its town as it is under the
- * effects e (n of them), worked out from `from` (memo_start).  It may
+ * effects e (n of them), worked out from where memo_start says.  It may
  * change the seat's resources: when one grows, Gobernar is looked at
  * again (enc_check_victory). */
 static void remember_activity(hg_state *s, int seat, int n, const enc_res_effects *e,
-			      const enc_player *from)
+			      const activity_start *st)
 {
 	enc_player *p = &s->p[seat];
 	int before[ENC_MAX_RES];
 	memcpy(before, p->memo_res, sizeof before);
-	p->memo_active = fixed_point(s, seat, n ? e : &no_res_effects, from, p->memo_res, p);
+	p->memo_active = fixed_point(s, seat, n ? e : &no_res_effects, st, p->memo_res, p);
 	p->memo_town = p->in_zone[ENC_Z_TOWN];
 	p->memo_neffects = n;
 	if (n && e != &p->memo_effects)	/* with none, memo_same_effects does not look at them */
@@ -286,8 +368,11 @@ static enc_set settle_activity(hg_state *s, int seat, int n, const enc_res_effec
 			       const int **res)
 {
 	enc_player *p = &s->p[seat];
-	if (!memo_holds(p, n, e))
-		remember_activity(s, seat, n, e, memo_start(s, p, n, e));
+	if (!memo_holds(p, n, e)) {
+		activity_start st;
+		memo_start(s, p, n, e, &st);
+		remember_activity(s, seat, n, e, &st);
+	}
 	*res = p->memo_res;
 	return p->memo_active;
 }
@@ -586,15 +671,33 @@ static inline int towns_only_grew(const hg_state *s)
 	return 1;
 }
 
+/* The memo of a seat whose town has only grown since it was made, under
+ * the same effects (settle_grown_towns). */
+static void grow_memo(hg_state *s, int seat)
+{
+	enc_player *pl = &s->p[seat];
+	enc_set active;
+	if (quiet_growth(s, seat, pl, &active)) {
+		/* Most new town cards: the resources stand, and with them all
+		 * that remember_activity would keep of the memo but its town
+		 * and its active cards. */
+		pl->memo_active = active;
+		pl->memo_town = pl->in_zone[ENC_Z_TOWN];
+		return;
+	}
+	activity_start st = { pl, NULL, ~(enc_set)0, 1 };	/* same effects, not quiet */
+	remember_activity(s, seat, pl->memo_neffects, &pl->memo_effects, &st);
+}
+
 /* enc_settle when the towns have only grown (towns_only_grew): the grown
  * towns' memos, the flags the loop leaves when it finds nothing to
  * change, and the victory checks with the fresh resources. */
-static void settle_grown_towns(hg_state *s)
+static ENC_NOINLINE void settle_grown_towns(hg_state *s)
 {
 	for (int p = 0; p < s->nseats; p++) {
 		enc_player *pl = &s->p[p];
 		if (pl->memo_town != pl->in_zone[ENC_Z_TOWN])
-			remember_activity(s, p, pl->memo_neffects, &pl->memo_effects, pl);
+			grow_memo(s, p);
 		pl->settled_duel = pl->in_zone[ENC_Z_DUEL];
 	}
 	s->mods_settled = 1;
@@ -604,7 +707,7 @@ static void settle_grown_towns(hg_state *s)
 
 /* The loop of enc_settle, in a function of its own: the shortcut (most
  * calls) then does not pay for its frame. */
-static void settle_loop(hg_state *s)
+static ENC_NOINLINE void settle_loop(hg_state *s)
 {
 	/* Each seat's resources, while they describe the state as it stands
 	 * (fresh): the duel and victory checks then need not work them out

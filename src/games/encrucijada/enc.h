@@ -27,6 +27,14 @@
 #include "internal.h"
 #include "pattern.h"
 
+/* For a function off a hot path's shortcut, that the shortcut does not
+ * pay for its frame (the registers it saves) where it is inlined. */
+#if defined(__GNUC__)
+#define ENC_NOINLINE __attribute__((noinline))
+#else
+#define ENC_NOINLINE
+#endif
+
 /* ------------------------------------------------------------------ limits */
 #define ENC_MIN_SEATS 2
 #define ENC_MAX_SEATS 6		/* rule 1: "De 2 a 6 jugadores" */
@@ -712,6 +720,11 @@ void enc_resources(const hg_state *s, int seat, int out[ENC_MAX_RES]);
 enc_set enc_activity(const hg_state *s, int seat, int res[ENC_MAX_RES]);
 /* The same, exported for the unit tests. */
 uint64_t hg_enc_activity(const hg_state *s, int seat, int res[ENC_MAX_RES]);
+/* Where enc_activity starts for the seat, for the tests: 0 the memo holds;
+ * 1 from the memo; 2 from the memo, made under other effects; 3 from
+ * nothing, the memo's active cards the only ones that may be; 4 from
+ * nothing. */
+int hg_enc_activity_start(const hg_state *s, int seat);
 /* enc_activity's active cards alone, without the resources. */
 enc_set enc_active_set(const hg_state *s, int seat);
 int enc_is_active(const hg_state *s, int seat, int inst);

@@ -239,11 +239,11 @@ static int dispatch(hg_state *s, const hg_action *a, hg_diags *d)
 	return -1;
 }
 
-/* A player out of the game in its own turn: the turn passes on. */
-static void pass_turn_of_fallen(hg_state *s)
+/* A player out of the game in its own turn: the turn passes on.  Called
+ * only when it must (enc_apply looks after every action), out of line:
+ * the look is all that most actions pay. */
+static ENC_NOINLINE void pass_turn_of_fallen(hg_state *s)
 {
-	if (s->over || s->phase == ENC_PH_SETUP || enc_alive(s, s->current))
-		return;
 	enc_war_end(s);
 	s->ex.active = 0;
 	enc_expire_turn_end(s);
@@ -256,8 +256,9 @@ static void pass_turn_of_fallen(hg_state *s)
 }
 
 /* An illegal action reports why; what it would have left unverified on
- * the way does not matter any more. */
-static void move_errors(hg_diags *d, const hg_diags *from)
+ * the way does not matter any more.  Off the path of a legal action, whose
+ * frame it would make larger. */
+static ENC_NOINLINE void move_errors(hg_diags *d, const hg_diags *from)
 {
 	for (size_t i = 0; i < from->n; i++) {
 		const hg_diag *x = &from->v[i];
@@ -284,7 +285,8 @@ int enc_apply(hg_state *s, const hg_action *a, hg_diags *d)
 	int rc = dispatch(s, a, &local);
 	if (rc == 0 && local.nerrors == 0) {
 		enc_settle(s);
-		pass_turn_of_fallen(s);
+		if (!s->over && s->phase != ENC_PH_SETUP && !enc_alive(s, s->current))
+			pass_turn_of_fallen(s);
 		if (local.n)
 			hg_diags_move(d, &local);
 	} else {

@@ -308,8 +308,9 @@ static inline int verb_words_same(const struct verb *v, const char *p)
 
 /* Which pattern's verb word 0 is, or -1: the one verb that begins with
  * its first letter and is as long, or among those that begin with its
- * first two letters and are as long. */
-static int verb_of(const enc_patterns *ps, const words *w)
+ * first two letters and are as long.  Inline, as match_words is: every
+ * action asks. */
+static inline HG_ALWAYS_INLINE int verb_of(const enc_patterns *ps, const words *w)
 {
 	int a = ascii_lower(w->text[0]), b = ascii_lower(w->text[1]);
 	size_t len0 = w->toks[0].len;
@@ -346,9 +347,11 @@ static int verb_of(const enc_patterns *ps, const words *w)
 }
 
 /* The pattern a plain text matches, and its groups in m, read from its
- * words (sources[] above, clause by clause); -1: left to PCRE2. */
-static int match_words(const enc_patterns *ps, const hg_action_text *t, hg_match *m,
-		       signed char tok[WORD_GROUPS])
+ * words (sources[] above, clause by clause); -1: left to PCRE2.  Inline
+ * in parse_action, which every action goes through: no call, and the
+ * action text's fields read once. */
+static inline HG_ALWAYS_INLINE int match_words(const enc_patterns *ps, const hg_action_text *t,
+					       hg_match *m, signed char tok[WORD_GROUPS])
 {
 	words w;
 	memset(tok, -1, WORD_GROUPS);
@@ -601,8 +604,21 @@ static const char *gtext_found(pctx *c, int g)
 	return c->spare;
 }
 
-/* A card name of `len` bytes or '?' (-2); -1 after a diagnostic. */
-static int card_word(const pctx *c, const char *w, size_t len, hg_pos pos)
+/* Says that w (found as card k, or -1) names no card an action takes. */
+static ENC_NOINLINE void unknown_card(const pctx *c, const char *w, int k, hg_pos pos)
+{
+	const enc_pool *pool = &c->s->data->pool;
+	hg_diag *dg = hg_diag_add(c->d, HG_ERROR, pos, "enc.unknown-card",
+				  "unknown card '%s'", w);
+	if (k < 0)
+		enc_suggest_cards(pool, w, dg);
+	else
+		hg_diag_note(dg, "'%s' is a tower: a tower's effect is used as 'use tower'", w);
+}
+
+/* A card name of `len` bytes or '?' (-2); -1 after a diagnostic.  Inline
+ * (the diagnostic apart): most actions name a card. */
+static inline HG_ALWAYS_INLINE int card_word(const pctx *c, const char *w, size_t len, hg_pos pos)
 {
 	if (w[0] == '?' && !w[1])
 		return -2;
@@ -610,12 +626,7 @@ static int card_word(const pctx *c, const char *w, size_t len, hg_pos pos)
 	int k = enc_find_card_n(pool, w, len);
 	if (k >= 0 && !pool->cards[k].tower)
 		return k;
-	hg_diag *dg = hg_diag_add(c->d, HG_ERROR, pos, "enc.unknown-card",
-				  "unknown card '%s'", w);
-	if (k < 0)
-		enc_suggest_cards(pool, w, dg);
-	else
-		hg_diag_note(dg, "'%s' is a tower: a tower's effect is used as 'use tower'", w);
+	unknown_card(c, w, k, pos);
 	return -1;
 }
 
@@ -644,8 +655,9 @@ static int seat_word(const pctx *c, const char *w, hg_pos pos)
 	return seat;
 }
 
-/* "b" is stack b, top; "b.3" its third card from the top. */
-static void parse_ref(const char *w, hg_pos pos, enc_item *it)
+/* "b" is stack b, top; "b.3" its third card from the top.  Inline: a
+ * show, a take, a move and many a put name a stack. */
+static inline HG_ALWAYS_INLINE void parse_ref(const char *w, hg_pos pos, enc_item *it)
 {
 	memset(it, 0, sizeof *it);
 	it->kind = ENC_ITEM_REF;
@@ -1133,9 +1145,9 @@ static hg_action *parse_action(const hg_state *s, const hg_action_text *t, hg_di
 	c.t = t;
 	c.d = d;
 	c.spare = NULL;
-	hg_pos seat_pos = t->seat_pos.line ? t->seat_pos : t->pos;
 	int seat = enc_find_seat(s, t->seat ? t->seat : "");
 	if (seat < 0) {
+		hg_pos seat_pos = t->seat_pos.line ? t->seat_pos : t->pos;
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, seat_pos, "enc.unknown-seat",
 					  "unknown seat '%s'", t->seat ? t->seat : "");
 		hg_diag_note(dg, "the seats are P1 to P%d, or the players' names", s->nseats);

@@ -90,15 +90,6 @@ static int few_count(enc_set set)
 	return n;
 }
 
-/* Puts an instance in a zone, keeping the player's zone sets. */
-static void set_zone(enc_player *p, int inst, enc_zone zone)
-{
-	enc_set bit = (enc_set)1 << inst;
-	p->in_zone[(int)p->inst[inst].zone] &= ~bit;
-	p->in_zone[zone] |= bit;
-	p->inst[inst].zone = (signed char)zone;
-}
-
 /* The instances of a stack; a letter beyond 'z' names none. */
 static enc_set stack_set(const enc_player *p, int stack)
 {
@@ -244,34 +235,40 @@ int enc_stack_at(const hg_state *s, int seat, int stack, int pos)
 	return v[pos - 1];
 }
 
-static void leave_zone(hg_state *s, int seat, int inst, enc_zone to)
+/* Reads what it needs before it writes: a store to a signed char field
+ * may alias anything, and the compiler would read the rest again.  Inline
+ * in its two callers, which every move of a card goes through. */
+static inline HG_ALWAYS_INLINE void leave_zone(hg_state *s, int seat, int inst, enc_zone to)
 {
-	enc_inst *c = &s->p[seat].inst[inst];
-	int from = c->zone, stack = c->stack, order = c->order;
+	enc_player *p = &s->p[seat];
+	enc_inst *c = &p->inst[inst];
+	int from = c->zone, stack = c->stack, order = c->order, pile = c->pile;
+	enc_set bit = (enc_set)1 << inst;
+	p->in_zone[from] &= ~bit;
+	p->in_zone[to] |= bit;
+	/* Resistir (rule 4): the pile may have run out.  No card goes back to
+	 * a pile, so the seat has lost by its piles only once one is empty. */
+	if (from == ENC_Z_PILE && (p->in_zone[ENC_Z_PILE] & p->from_pile[pile]) == 0)
+		s->loss_unchecked = 1;
 	/* A card that leaves the table is new when it comes back (rule 3:
 	 * "volverla oculta borra el incremento (pero permite volver a usarlo
 	 * como nuevo)"); a duel card is still the army's. */
 	if (!(from == ENC_Z_DUEL && to == ENC_Z_STACK) && !(from == ENC_Z_STACK && to == ENC_Z_DUEL))
 		c->used_seat = -1;
-	set_zone(&s->p[seat], inst, to);
+	c->zone = (signed char)to;
+	c->stack = -1;
 	if (((1u << from | 1u << to) & (1u << ENC_Z_TOWN | 1u << ENC_Z_DUEL)) != 0)
 		s->zones_settled = 0;	/* a town or a duel zone has changed */
-	c->stack = -1;
-	/* Resistir (rule 4): the pile may have run out.  No card goes back to
-	 * a pile, so the seat has lost by its piles only once one is empty. */
-	if (from == ENC_Z_PILE &&
-	    (s->p[seat].in_zone[ENC_Z_PILE] & s->p[seat].from_pile[(int)c->pile]) == 0)
-		s->loss_unchecked = 1;
 	if (from == ENC_Z_STACK) {
 		if (stack >= 0 && stack < ENC_MAX_STACKS)
-			s->p[seat].in_stack[stack] &= ~((enc_set)1 << inst);
+			p->in_stack[stack] &= ~bit;
 		close_gap(s, seat, stack, order);
 	}
 }
 
 void enc_stack_insert(hg_state *s, int seat, int inst, int stack, int pos)
 {
-	leave_zone(s, seat, inst, ENC_Z_STACK);
+	leave_zone(s, seat, inst, ENC_Z_STACK);	/* in_zone and zone: the stack's */
 	enc_player *p = &s->p[seat];
 	enc_set set = stack_set(p, stack);
 	if (pos <= 0 && pos != -1)
@@ -289,7 +286,6 @@ void enc_stack_insert(hg_state *s, int seat, int inst, int stack, int pos)
 			k->order++;
 	}
 	enc_inst *c = &p->inst[inst];
-	set_zone(p, inst, ENC_Z_STACK);
 	c->stack = (signed char)stack;
 	if (stack >= 0 && stack < ENC_MAX_STACKS)
 		p->in_stack[stack] |= (enc_set)1 << inst;
