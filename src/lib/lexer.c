@@ -1552,8 +1552,10 @@ static inline const unsigned char *stop_after(const unsigned char *ref, size_t b
 }
 
 size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
-			    hg_pos *last_end)
+			    hg_pos *last_end, size_t seats, hg_plain_run *run)
 {
+	if (run)
+		run->n = 0;
 	if (!plain_ready(lx))
 		return 0;
 	/* Every character on this path is one ASCII byte, so a column and
@@ -1576,9 +1578,14 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 	hg_atok *v = l->v;
 	char *joined = l->text.data, *split = l->split;
 	size_t n = l->n, cap = l->cap, len = l->text.len, tcap = l->text.cap;
-	size_t n0 = n, text0 = l->text0;
+	size_t first = l->first, text0 = l->text0;
 	const int texts_set = l->arena != NULL;
-	size_t line_n0 = n;	/* the tokens before the current line's */
+	/* seat prefixes are taken only where the actions kept stay put */
+	if (!texts_set || !run)
+		seats = 0;
+	size_t act0 = n;	/* the tokens gathered here for the current action */
+	size_t taken = 0;	/* seat prefixes taken */
+	unsigned on_line = lx->tokens_on_line;	/* tokens on the current line */
 	/* the seat prefix or move number that ends the body, if one does */
 	const unsigned char *end_t = NULL, *end_r = NULL;
 	plain_pos end_at = { 0, 0, 0, 0 };
@@ -1628,12 +1635,48 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 			/* a seat prefix or a move number ends the body (a number
 			 * with dots may be one): it is read as the next token */
 			if (dot || (r < tstop && *r == ':')) {
+				plain_pos at = { tline, tcol0 + (unsigned)(t - tls),
+						 tlbytes0 + (size_t)(t - tls),
+						 lx->game_bytes + (size_t)(t - p0) };
+				size_t sl = (size_t)(r - t);
+				/* A seat prefix after the current action's tokens
+				 * ends it, where hg_lexer_take_seat() would take
+				 * it: the action is kept, and the next begins. */
+				if (!dot && taken < seats && n > act0 && r + 1 < lim &&
+				    plain_fits(lx, t, r, lim, &at) &&
+				    plain_seat_fits(lx, r, lim, &at, sl)) {
+					hg_plain_action *pa = &run->v[taken++];
+					pa->toks = v + first;
+					pa->ntoks = n - first;
+					pa->text = joined + text0;
+					pa->len = len - text0;
+					pa->ascii = !l->not_ascii;
+					l->not_ascii = 0;
+					/* its NUL is there already, after its last token */
+					first = n;
+					text0 = ++len;
+					act0 = n;
+					pa->next.text = (const char *)t;
+					pa->next.len = sl;
+					pa->next.line = tline;
+					pa->next.col = at.col;
+					pa->next.end_line = tline;
+					pa->next.end_col = at.col + (unsigned)sl + 1;
+					if (tline != line) {
+						line = tline;
+						ls = tls;
+						col0 = tcol0;
+						lbytes0 = tlbytes0;
+						stop = tstop;
+						on_line = 0;
+					}
+					on_line++;
+					q = r + 1;
+					continue;
+				}
 				end_t = t;
 				end_r = r;
-				end_at.line = tline;
-				end_at.col = tcol0 + (unsigned)(t - tls);
-				end_at.line_bytes = tlbytes0 + (size_t)(t - tls);
-				end_at.game_bytes = lx->game_bytes + (size_t)(t - p0);
+				end_at = at;
 				end_kind = k;
 				end_dot = dot;
 				break;
@@ -1652,19 +1695,20 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 			col0 = tcol0;
 			lbytes0 = tlbytes0;
 			stop = tstop;
-			line_n0 = n;
+			on_line = 0;
 		}
 		/* the token, put as atok_put() puts one */
 		if (atok_full(n, cap, len, tcap, tn)) {
 			l->n = n;
 			l->text.len = len;
+			l->first = first;
+			l->text0 = text0;
 			atok_room(l, tn);
 			/* an arena list's action may have moved to the
 			 * start of a new block: the counts move with it */
-			size_t moved = n - l->n;
-			n0 -= moved;
-			line_n0 -= moved;
+			act0 -= n - l->n;
 			n = l->n;
+			first = l->first;
 			len = l->text.len;
 			text0 = l->text0;
 			v = l->v;
@@ -1681,18 +1725,23 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 		a->pos.col = col0 + (unsigned)(t - ls);
 		len = twin_put(joined, split, len, text0, t, tn, end, &a->off);
 		a->text = texts_set ? split + text0 + a->off : NULL;
+		on_line++;
 		q = r;
 	}
 	l->n = n;
 	l->text.len = len;
-	size_t gathered = n - n0;
-	if (gathered) {
-		unsigned on_line = (unsigned)(n - line_n0) +
-				   (line == lx->line ? lx->tokens_on_line : 0);
+	l->first = first;
+	l->text0 = text0;
+	size_t gathered = n - act0;
+	if (run)
+		run->n = taken;
+	if (gathered || taken) {
 		plain_pos at = { line, col0 + (unsigned)(q - ls), lbytes0 + (size_t)(q - ls),
 				 lx->game_bytes + (size_t)(q - p0) };
 		plain_commit(lx, q, &at, 0, on_line);
-		lx->attach = 1;
+		lx->attach = gathered != 0;
+	}
+	if (gathered) {
 		last_end->file = lx->name;
 		last_end->line = lx->line;
 		last_end->col = lx->col;

@@ -155,15 +155,6 @@ typedef struct hg_atok_list {
 /* Appends a body token; its position is re-pointed at `file` (the record's
  * own copy of the source name). */
 void hg_atok_list_push(hg_atok_list *l, const hg_token *tk, const char *file);
-/* Gathers, in one pass, the plain body tokens that come next (ASCII words,
- * numbers and punctuation, within the window and the limits), as
- * hg_lexer_next() and hg_atok_list_push() would one at a time; stops before
- * anything else (a seat prefix, a move number, a comment, a glyph, a
- * non-ASCII character, a blank line), which hg_lexer_next() then reads.
- * Returns how many it gathered, and sets *last_end to the end of the last
- * one when it gathered any. */
-size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
-			    hg_pos *last_end);
 /* A seat prefix that ended a gathered body, taken on the plain path: its
  * name (in the lexer's window: valid until the lexer is next called, and
  * not NUL-terminated), where it begins, and where its ':' ends. */
@@ -176,6 +167,35 @@ typedef struct hg_plain_seat {
 	unsigned line, col;		/* where it begins */
 	unsigned end_line, end_col;	/* where its ':' ends */
 } hg_plain_seat;
+/* The actions of a run of plain actions (most of a record), each ended by
+ * the seat prefix of the next and kept in the list as hg_atok_list_keep()
+ * keeps one: its tokens, its joined text, and that seat prefix. */
+#define HG_PLAIN_RUN 16
+typedef struct hg_plain_action {
+	hg_atok *toks;
+	size_t ntoks;
+	char *text;
+	size_t len;
+	int ascii;
+	hg_plain_seat next;	/* the seat prefix after it */
+} hg_plain_action;
+typedef struct hg_plain_run {
+	size_t n;
+	hg_plain_action v[HG_PLAIN_RUN];
+} hg_plain_run;
+/* Gathers, in one pass, the plain body tokens that come next (ASCII words,
+ * numbers and punctuation, within the window and the limits), as
+ * hg_lexer_next() and hg_atok_list_push() would one at a time; stops before
+ * anything else (a seat prefix, a move number, a comment, a glyph, a
+ * non-ASCII character, a blank line), which hg_lexer_next() then reads.
+ * On the way it takes up to `seats` seat prefixes (at most HG_PLAIN_RUN,
+ * and only in an arena's list), as hg_lexer_take_seat() would, each
+ * ending an action that has tokens gathered by this call: those actions
+ * are kept and described in *run (run may be NULL when seats is 0).
+ * Returns how many tokens it gathered for the action it stopped in, and
+ * then sets *last_end to the end of the last one. */
+size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
+			    hg_pos *last_end, size_t seats, hg_plain_run *run);
 /* Right after hg_lexer_gather_body() gathered a body that a plain seat
  * prefix ends, takes that prefix without making it a token (the next
  * action follows): returns 1, and the lexer stands after the ':'.  Returns

@@ -664,6 +664,36 @@ static void action_gathered(hg_parser *p, hg_node *n, hg_pos seat_pos)
 	hg_atok_list_keep(l, &t->toks, &t->text);
 }
 
+/* Makes nodes of the actions of a run the lexer ended, each by the seat
+ * prefix of the next, the first of the current seat (at seat_pos); sets
+ * the seat of what follows the last, and returns where its prefix is. */
+static hg_pos actions_ended(hg_parser *p, hg_line *line, hg_pos seat_pos,
+			    const hg_plain_run *run)
+{
+	for (size_t i = 0; i < run->n; i++) {
+		const hg_plain_action *a = &run->v[i];
+		hg_node *n = hg_line_push(line, HG_NODE_ACTION, seat_pos);
+		hg_action_text *t = &n->action;
+		t->seat = (char *)p->seat;
+		t->seat_len = p->seat_len;
+		t->seat_pos = seat_pos;
+		t->toks = a->toks;
+		t->ntoks = a->ntoks;
+		t->text = a->text;
+		t->len = a->len;
+		t->ascii = a->ascii;
+		t->pos = a->toks[0].pos;	/* (an action ended so has tokens) */
+		t->in_arena = 1;
+		p->toks_used += a->ntoks;
+		p->text_used += a->len + 1;
+		p->actions++;	/* within the limit: the lexer took no more */
+		p->after_glyph = 0;
+		seat_pos = line_col(p, a->next.line, a->next.col);
+		set_seat(p, a->next.text, a->next.len);
+	}
+	return seat_pos;
+}
+
 /* The room a game's tokens get at first: the last game's, and half as much
  * again, at least this and at most the second (a larger game grows its
  * room: memory follows the games' size). */
@@ -703,10 +733,31 @@ static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
 	/* a plain move number taken after the body: pushed after the action */
 	int movenum = 0;
 	hg_plain_movenum number;
+	hg_plain_run run;
 	hg_atok_list_restart(&p->toks);
 	/* The plain tokens come from the lexer in bulk, the rest one by one. */
 	for (;;) {
-		if (hg_lexer_gather_body(p->lx, &p->toks, p->g->file, &p->last_end)) {
+		/* the seat prefixes the lexer may take after an action, each
+		 * ending it (as ends_well says below) */
+		size_t seats = 0;
+		if (!bad && !p->stop && p->actions < limits(p)->actions) {
+			seats = limits(p)->actions - p->actions;
+			if (seats > HG_PLAIN_RUN)
+				seats = HG_PLAIN_RUN;
+		}
+		size_t got = hg_lexer_gather_body(p->lx, &p->toks, p->g->file, &p->last_end,
+						  seats, &run);
+		if (run.n) {
+			/* the actions the lexer ended: the one begun here and
+			 * those after it; what follows is the last one's */
+			seat_pos = actions_ended(p, line, seat_pos, &run);
+			seat = p->seat;
+			p->t = NULL;
+			if (!got)
+				set_last_end(p, run.v[run.n - 1].next.end_line,
+					     run.v[run.n - 1].next.end_col);
+		}
+		if (got) {
 			/* A plain seat prefix or move number next: this action
 			 * ends well (its body is not empty, it has no glyph,
 			 * reading what follows said nothing), so what follows is

@@ -684,8 +684,10 @@ static void dump_line(hg_buf *b, const hg_line *l, int depth)
 	}
 }
 
-/* Every record and diagnostic parsed from `text`, plain path on or off. */
-static char *parse_dump(const char *text, size_t len, int careful, const hg_limits *lim)
+/* Every record and diagnostic parsed from `text`, plain path on or off,
+ * from memory or (from_file) from a file, read through the lexer's window. */
+static char *parse_dump_from(const char *text, size_t len, int careful, const hg_limits *lim,
+			     int from_file)
 {
 	hg_diags d;
 	hg_diags_init(&d);
@@ -694,12 +696,27 @@ static char *parse_dump(const char *text, size_t len, int careful, const hg_limi
 	 * sanitizer build sees any read past the end of the input */
 	char *exact = hg_xmalloc(len ? len : 1);
 	memcpy(exact, text, len);
-	hg_parser *p = hg_parser_open_mem("t.hgn", exact, len);
+	/* one name for the process: it is in the diagnostics compared */
+	char path[64];
+	snprintf(path, sizeof path, "/tmp/herald-test-parser-%ld.hgn", (long)getpid());
+	hg_parser *p;
+	if (from_file) {
+		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		ck_assert_int_ge(fd, 0);
+		ck_assert_int_eq(write(fd, text, len), (ssize_t)len);
+		close(fd);
+		p = hg_parser_open_file(path, &d);
+		ck_assert_ptr_nonnull(p);
+	} else {
+		p = hg_parser_open_mem("t.hgn", exact, len);
+	}
 	hg_parser_set_careful_only(p, careful);
 	if (lim)
 		hg_parser_set_limits(p, lim);
 	ck_assert_int_eq(parse_with(p, &d, &gs), 0);
 	hg_parser_close(p);
+	if (from_file)
+		unlink(path);
 	free(exact);
 	hg_buf b;
 	hg_buf_init(&b);
@@ -714,6 +731,11 @@ static char *parse_dump(const char *text, size_t len, int careful, const hg_limi
 	games_free(&gs);
 	hg_diags_free(&d);
 	return hg_buf_steal(&b);
+}
+
+static char *parse_dump(const char *text, size_t len, int careful, const hg_limits *lim)
+{
+	return parse_dump_from(text, len, careful, lim, 0);
 }
 
 /* Where the parser takes a seat prefix or a move number straight from the
@@ -737,6 +759,11 @@ START_TEST(taken_seats_and_move_numbers_change_nothing)
 		HEAD "\n1. P1: a 2.P2: c 3.. P1: d\n\n4. P2: e *",
 		HEAD "\n1. P1: a P2: b P1:c P2: d: e *",
 		HEAD "\n1. P1: a 2. {c} P2: b 3. ; x\nP1: c *",
+		/* a '[' after a seat prefix the lexer took in a run: on a
+		 * line that has a token already, it begins no game */
+		HEAD "\n1. P1: a\nP2: [Date \"x\"]\nP1: b *",
+		HEAD "\n1. P1: a b P2: c\nP1: [Date \"x\"]\n*",
+		HEAD "\n1. P1: a P2:\n[Date \"x\"]\n*",
 	};
 	for (size_t i = 0; i < HG_ARRAY_LEN(text); i++) {
 		char *careful = parse_dump(text[i], strlen(text[i]), 1, NULL);
@@ -797,6 +824,56 @@ START_TEST(plain_bodies_change_nothing)
 		free(plain);
 		hg_buf_free(&b);
 	}
+}
+END_TEST
+
+/* Runs of plain actions, each ended by the next one's seat prefix, are
+ * taken by the lexer in one go, at most HG_PLAIN_RUN at a time and never
+ * past the limit on actions: runs longer than that, limits just around
+ * it, long tokens that make the room grow within a run, and a file read
+ * through the lexer's window (a run cut at its edge), as the careful
+ * path reads them. */
+START_TEST(runs_of_plain_actions_change_nothing)
+{
+	hg_buf b;
+	hg_buf_init(&b);
+	for (int game = 0; game < 40; game++) {
+		hg_buf_puts(&b, HEAD "[Result \"*\"]\n\n");
+		for (int i = 0; i < 40 + game * 37; i++) {
+			hg_buf_printf(&b, "%s: w%d", i % 3 ? "P1" : "seat-two", i);
+			for (int k = 0; k < i % 5; k++)
+				hg_buf_puts(&b, " 3 / x");
+			if (i % 97 == 50)	/* a long token: the room grows */
+				for (int k = 0; k < 3000; k++)
+					hg_buf_putc(&b, 'a' + k % 26);
+			hg_buf_puts(&b, i % 7 == 6 ? "\n" : " ");
+			if (i % 151 == 150)
+				hg_buf_puts(&b, "{c} ");
+		}
+		hg_buf_puts(&b, "*\n\n");
+	}
+	static const size_t actions[] = { 0, 1, 15, 16, 17, 31, 32, 33, 200 };
+	for (size_t i = 0; i < HG_ARRAY_LEN(actions); i++) {
+		hg_limits lim;
+		hg_limits_default(&lim);
+		if (actions[i])
+			lim.actions = actions[i];
+		for (int from_file = 0; from_file < 2; from_file++) {
+			char *careful = parse_dump_from(b.data, b.len, 1, &lim, from_file);
+			char *plain = parse_dump_from(b.data, b.len, 0, &lim, from_file);
+			size_t at = 0;
+			while (careful[at] && careful[at] == plain[at])
+				at++;
+			ck_assert_msg(careful[at] == plain[at],
+				      "limit %zu, file %d: the plain path differs at '%.80s' (careful: '%.80s')",
+				      actions[i], from_file, plain + at, careful + at);
+			ck_assert_uint_gt(strlen(careful), actions[i] == 0 ? 500000 : 5000);
+			free(careful);
+			free(plain);
+		}
+	}
+	ck_assert_uint_gt(b.len, 3 * 65536);	/* several windows */
+	hg_buf_free(&b);
 }
 END_TEST
 
@@ -1450,6 +1527,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, a_caller_may_pass_no_diagnostics_list);
 	tcase_add_test(tc, records_outlive_their_parser);
 	tcase_add_test(tc, plain_bodies_change_nothing);
+	tcase_add_test(tc, runs_of_plain_actions_change_nothing);
 	tcase_add_test(tc, taken_seats_and_move_numbers_change_nothing);
 	tcase_add_test(tc, nesting_limit_default);
 	tcase_add_test(tc, error_limit_default);
