@@ -1,12 +1,16 @@
 /* fuzz-hgn.c - libFuzzer target: the HGN parser and writer on any bytes.
  * Every game that parses without error must write canonically, and the
- * canonical text must parse without error and write identically again. */
+ * canonical text must parse without error and write identically again.
+ * The lexer's plain path (plain ASCII read in bulk, runs of actions in
+ * one call) must read exactly what its careful path reads: the same
+ * records, token positions and diagnostics. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "herald.h"
+#include "lexer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -36,7 +40,65 @@ static void check_idempotent(const hg_game_record *g)
 	hg_buf_free(&twice);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void dump_line(const hg_line *l, hg_buf *out)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const hg_node *n = &l->nodes[i];
+		hg_buf_printf(out, "%d %u:%u", (int)n->kind, n->pos.line, n->pos.col);
+		if (n->kind == HG_NODE_ACTION) {
+			const hg_action_text *t = &n->action;
+			hg_buf_printf(out, " %s@%u:%u %u:%u [%s] %d", t->seat, t->seat_pos.line,
+				      t->seat_pos.col, t->pos.line, t->pos.col, t->text, t->ascii);
+			for (size_t k = 0; k < t->ntoks; k++)
+				hg_buf_printf(out, " %d'%s'%u:%u+%zu", (int)t->toks[k].kind,
+					      t->toks[k].text, t->toks[k].pos.line,
+					      t->toks[k].pos.col, t->toks[k].off);
+		} else if (n->kind == HG_NODE_VARIATION) {
+			hg_buf_puts(out, " (\n");
+			dump_line(n->variation, out);
+			hg_buf_puts(out, ")");
+		}
+		hg_buf_puts(out, "\n");
+	}
+}
+
+/* Everything parsed from the input, by one path of the lexer. */
+static void dump_all(const uint8_t *data, size_t size, int careful, hg_buf *out)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_parser *p = hg_parser_open_mem("fuzz.hgn", (const char *)data, size);
+	hg_parser_set_careful_only(p, careful);
+	hg_game_record *g;
+	while (hg_parser_next(p, &g, &d) == 1) {
+		hg_write_hgn(g, out);
+		dump_line(&g->moves, out);
+		hg_record_free(g);
+	}
+	hg_parser_close(p);
+	for (size_t i = 0; i < d.n; i++)
+		hg_diag_format(&d.v[i], out, 0);
+	hg_diags_free(&d);
+}
+
+static void check_paths_agree(const uint8_t *data, size_t size)
+{
+	hg_buf plain, careful;
+	hg_buf_init(&plain);
+	hg_buf_init(&careful);
+	dump_all(data, size, 0, &plain);
+	dump_all(data, size, 1, &careful);
+	if (plain.len != careful.len || (plain.len && memcmp(plain.data, careful.data, plain.len))) {
+		fprintf(stderr, "the plain path reads otherwise than the careful one:\n%s---\n%s",
+			plain.data ? plain.data : "", careful.data ? careful.data : "");
+		abort();
+	}
+	hg_buf_free(&plain);
+	hg_buf_free(&careful);
+}
+
+/* Every game read without error writes canonically. */
+static void check_canonical(const uint8_t *data, size_t size)
 {
 	hg_diags d;
 	hg_diags_init(&d);
@@ -52,5 +114,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	hg_parser_close(p);
 	hg_diags_free(&d);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	check_canonical(data, size);
+	check_paths_agree(data, size);
 	return 0;
 }

@@ -3,7 +3,8 @@
 # libFuzzer targets with clang, ASan and UBSan, and run each for SECONDS
 # seconds on a corpus seeded from records/ and data/:
 #
-#   fuzz-hgn            the HGN lexer, parser and writer (fmt idempotence)
+#   fuzz-hgn            the HGN lexer, parser and writer (fmt idempotence;
+#                       the plain path reads as the careful one)
 #   fuzz-resume         a parser opened at a resume point (check -j N's
 #                       pieces) reads what the whole file's parser reads
 #   fuzz-yaml           the YAML tree loader and the JSON/YAML record readers
