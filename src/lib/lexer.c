@@ -1551,6 +1551,15 @@ static inline const unsigned char *stop_after(const unsigned char *ref, size_t b
 	return room < (size_t)(cap - ref) ? ref + room + 1 : cap;
 }
 
+/* A line as the gatherer sees it: where it begins (ls) and its column
+ * and byte count there, and the first byte a token on it may not end on
+ * (stop). */
+typedef struct gather_line {
+	const unsigned char *ls, *stop;
+	unsigned line, col0;
+	size_t lbytes0;
+} gather_line;
+
 size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 			    hg_pos *last_end, size_t seats, hg_plain_run *run)
 {
@@ -1560,8 +1569,8 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 		return 0;
 	/* Every character on this path is one ASCII byte, so a column and
 	 * the counts of the line's and the game's bytes are distances: from
-	 * `ls`, where the line's counts are `col0` and `lbytes0`, and from p0
-	 * for the game's.  A token may end anywhere before `stop`, which is
+	 * the line's start (gather_line) for the line's, and from p0 for the
+	 * game's.  A token may end anywhere before the line's stop, which is
 	 * the window's plain end or where a limit would be passed: the counts
 	 * only grow, so one comparison checks them all. */
 	const unsigned char *const p0 = lx->p, *const lim = plain_limit(lx);
@@ -1569,10 +1578,9 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 		stop_after(p0, lx->game_bytes, lx->lim.game, lim);
 	const unsigned char *const end = lx->end;
 	const size_t max_token = lx->lim.token;
-	const unsigned char *q = p0, *ls = p0;
-	unsigned line = lx->line, col0 = lx->col;
-	size_t lbytes0 = lx->line_bytes;
-	const unsigned char *stop = stop_after(ls, lbytes0, lx->lim.line, game_stop);
+	const unsigned char *q = p0;
+	gather_line cur = { p0, NULL, lx->line, lx->col, lx->line_bytes };
+	cur.stop = stop_after(cur.ls, cur.lbytes0, lx->lim.line, game_stop);
 	/* The list, in locals while tokens are put: its stores are bytes,
 	 * which may alias anything, and would have it read again after each. */
 	hg_atok *v = l->v;
@@ -1594,31 +1602,30 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 	for (;;) {
 		/* The blanks from q (the current character), then one plain
 		 * body token; nothing moves until the token is taken. */
-		const unsigned char *t = q, *tls = ls, *tstop = stop;
-		unsigned tline = line, tcol0 = col0;
-		size_t tlbytes0 = lbytes0;
-		if (t[0] == ' ' && t + 1 < tstop && t[1] > ' ') {
+		const unsigned char *t = q;
+		gather_line tl = cur;	/* the line of the token */
+		if (t[0] == ' ' && t + 1 < tl.stop && t[1] > ' ') {
 			t++;	/* one blank, the common case */
 		} else {
-			while (t < tstop && (*t == ' ' || *t == '\t' || *t == '\r'))
+			while (t < tl.stop && (*t == ' ' || *t == '\t' || *t == '\r'))
 				t++;
-			if (t < tstop && *t == '\n') {
+			if (t < tl.stop && *t == '\n') {
 				/* one line feed (a blank line is for lex() to see) */
-				tline++;
-				tls = ++t;
-				tcol0 = 1;
-				tlbytes0 = 1;
-				tstop = stop_after(tls, tlbytes0, lx->lim.line, game_stop);
-				while (t < tstop && (*t == ' ' || *t == '\t' || *t == '\r'))
+				tl.line++;
+				tl.ls = ++t;
+				tl.col0 = 1;
+				tl.lbytes0 = 1;
+				tl.stop = stop_after(tl.ls, tl.lbytes0, lx->lim.line, game_stop);
+				while (t < tl.stop && (*t == ' ' || *t == '\t' || *t == '\r'))
 					t++;
 			}
 		}
-		if (t >= tstop)
+		if (t >= tl.stop)
 			break;
 		unsigned char cls = ascii_class[*t];
 		const unsigned char *r;
 		hg_atok_kind kind;
-		if (t + 1 < tstop && t[1] == ' ' && (cls & (C_PUNCT | C_WORD))) {
+		if (t + 1 < tl.stop && t[1] == ' ' && (cls & (C_PUNCT | C_WORD))) {
 			/* one character, then a blank (a die, '/', '='): not
 			 * a seat prefix or a move number, which go on with
 			 * ':' or '.'; no word scan */
@@ -1631,12 +1638,12 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 		} else if (cls & C_WORD) {
 			hg_tk k;
 			int dot;
-			r = plain_word(t, tstop, &k, &dot);
+			r = plain_word(t, tl.stop, &k, &dot);
 			/* a seat prefix or a move number ends the body (a number
 			 * with dots may be one): it is read as the next token */
-			if (dot || (r < tstop && *r == ':')) {
-				plain_pos at = { tline, tcol0 + (unsigned)(t - tls),
-						 tlbytes0 + (size_t)(t - tls),
+			if (dot || (r < tl.stop && *r == ':')) {
+				plain_pos at = { tl.line, tl.col0 + (unsigned)(t - tl.ls),
+						 tl.lbytes0 + (size_t)(t - tl.ls),
 						 lx->game_bytes + (size_t)(t - p0) };
 				size_t sl = (size_t)(r - t);
 				/* A seat prefix after the current action's tokens
@@ -1658,18 +1665,13 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 					act0 = n;
 					pa->next.text = (const char *)t;
 					pa->next.len = sl;
-					pa->next.line = tline;
+					pa->next.line = tl.line;
 					pa->next.col = at.col;
-					pa->next.end_line = tline;
+					pa->next.end_line = tl.line;
 					pa->next.end_col = at.col + (unsigned)sl + 1;
-					if (tline != line) {
-						line = tline;
-						ls = tls;
-						col0 = tcol0;
-						lbytes0 = tlbytes0;
-						stop = tstop;
+					if (tl.line != cur.line)
 						on_line = 0;
-					}
+					cur = tl;
 					on_line++;
 					q = r + 1;
 					continue;
@@ -1687,16 +1689,11 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 		}
 		/* r becomes the current character: it must be plain too */
 		size_t tn = (size_t)(r - t);
-		if (r >= tstop || *r == 0 || *r >= 0x80 || tn > max_token)
+		if (r >= tl.stop || *r == 0 || *r >= 0x80 || tn > max_token)
 			break;
-		if (tline != line) {
-			line = tline;
-			ls = tls;
-			col0 = tcol0;
-			lbytes0 = tlbytes0;
-			stop = tstop;
+		if (tl.line != cur.line)
 			on_line = 0;
-		}
+		cur = tl;
 		/* the token, put as atok_put() puts one */
 		if (atok_full(n, cap, len, tcap, tn)) {
 			l->n = n;
@@ -1721,8 +1718,8 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 		a->kind = kind;
 		a->len = (unsigned)tn;
 		a->pos.file = file;
-		a->pos.line = line;
-		a->pos.col = col0 + (unsigned)(t - ls);
+		a->pos.line = cur.line;
+		a->pos.col = cur.col0 + (unsigned)(t - cur.ls);
 		len = twin_put(joined, split, len, text0, t, tn, end, &a->off);
 		a->text = texts_set ? split + text0 + a->off : NULL;
 		on_line++;
@@ -1736,7 +1733,8 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 	if (run)
 		run->n = taken;
 	if (gathered || taken) {
-		plain_pos at = { line, col0 + (unsigned)(q - ls), lbytes0 + (size_t)(q - ls),
+		plain_pos at = { cur.line, cur.col0 + (unsigned)(q - cur.ls),
+				 cur.lbytes0 + (size_t)(q - cur.ls),
 				 lx->game_bytes + (size_t)(q - p0) };
 		plain_commit(lx, q, &at, 0, on_line);
 		lx->attach = gathered != 0;

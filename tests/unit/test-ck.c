@@ -2596,20 +2596,22 @@ static void pile_is_the_seeds_shuffle(const hg_state *s, const char *seed, int r
 	ck_assert(memcmp(want, p->order, (size_t)n) == 0);
 }
 
+/* A scenario of each size, and its players. */
+static const char *const every_scenario[][2] = {
+	{ "2nd-crusade", "A; B; C; D" }, { "saladin", "A; B; C" },
+	{ "3rd-crusade", "A; B" }, { "1st-crusade", "A" },
+};
+
 /* Each turn's new pile (the set-up's, each turn's end) is the shuffle of
  * that turn's stream, "<Seed>/<deck>/<turn>" formatted and seeded here
  * apart from the engine's seeding, in random games of each scenario. */
 START_TEST(each_turns_shuffle_follows_the_seed)
 {
-	static const char *const games[][2] = {
-		{ "2nd-crusade", "A; B; C; D" }, { "saladin", "A; B; C" },
-		{ "3rd-crusade", "A; B" }, { "1st-crusade", "A" },
-	};
 	char seed[32];
 	snprintf(seed, sizeof seed, "unit-turns-%d", _i);
 	hg_diags d;
 	hg_diags_init(&d);
-	hg_state *s = new_game(games[_i % 4][0], games[_i % 4][1], seed, &d);
+	hg_state *s = new_game(every_scenario[_i % 4][0], every_scenario[_i % 4][1], seed, &d);
 	ck_assert_ptr_nonnull(s);
 	hg_prng pick;
 	hg_prng_seed(&pick, seed);
@@ -2647,15 +2649,11 @@ END_TEST
  * same. */
 START_TEST(clone_copies_every_side)
 {
-	static const char *const games[][2] = {
-		{ "2nd-crusade", "A; B; C; D" }, { "saladin", "A; B; C" },
-		{ "3rd-crusade", "A; B" }, { "1st-crusade", "A" },
-	};
 	char seed[32];
 	snprintf(seed, sizeof seed, "unit-clone-%d", _i);
 	hg_diags d;
 	hg_diags_init(&d);
-	hg_state *s = new_game(games[_i % 4][0], games[_i % 4][1], _i % 8 < 4 ? seed : NULL, &d);
+	hg_state *s = new_game(every_scenario[_i % 4][0], every_scenario[_i % 4][1], _i % 8 < 4 ? seed : NULL, &d);
 	ck_assert_ptr_nonnull(s);
 	ck_assert_int_eq(s->nsides, s->sc->nfactions);
 	ck_assert_uint_eq(ck_state_size(s),

@@ -1149,6 +1149,20 @@ static void move_card(hg_state *s, int seat, int inst, enc_zone to)
 	s->zones_settled = 0;
 }
 
+/* A modifier from the seat's tower on one resource, for this turn. */
+static enc_mod tower_mod(int seat, int res, int amount)
+{
+	enc_mod m;
+	memset(&m, 0, sizeof m);
+	m.seat = m.src_seat = (signed char)seat;
+	m.src_inst = -1;	/* the tower's */
+	m.inst = -1;
+	m.res = (signed char)res;
+	m.res_amount = (short)amount;
+	m.dur = ENC_DUR_TURN;
+	return m;
+}
+
 static void check_grown_town(const hg_state *s, hg_prng *r)
 {
 	if (hg_enc_class.result(s))
@@ -1175,15 +1189,9 @@ static void check_grown_town(const hg_state *s, hg_prng *r)
 			grown->p[k].settled_duel = ~(enc_set)0;
 	}
 	if (how == 3) {
-		enc_mod m;
-		memset(&m, 0, sizeof m);
-		m.seat = m.src_seat = (signed char)seat;
-		m.src_inst = -1;	/* the tower's */
-		m.inst = -1;
-		m.res = (signed char)hg_prng_below(r, (uint32_t)s->data->pool.nres);
-		m.res_amount = (short)(hg_prng_below(r, 2) ? 5 : -5);
-		m.dur = ENC_DUR_TURN;
-		grown->mods[grown->nmods++] = m;
+		int res = (int)hg_prng_below(r, (uint32_t)s->data->pool.nres);
+		grown->mods[grown->nmods++] =
+			tower_mod(seat, res, hg_prng_below(r, 2) ? 5 : -5);
 		grown->mods_settled = 0;	/* as enc_mod_add does */
 	}
 	int path = hg_enc_settle_path(grown);
@@ -1222,15 +1230,9 @@ static void check_activity_starts(const hg_state *s, hg_prng *r)
 		 * ends; 3: a town card leaves; 4: a hand card joins the town */
 		int how = (int)hg_prng_below(r, 5);
 		if (how <= 1 && c->nmods < ENC_MAX_MODS) {
-			enc_mod m;
-			memset(&m, 0, sizeof m);
-			m.seat = m.src_seat = (signed char)seat;
-			m.src_inst = -1;	/* the tower's */
-			m.inst = -1;
-			m.res = (signed char)hg_prng_below(r, (uint32_t)s->data->pool.nres);
-			m.res_amount = (short)((1 + (int)hg_prng_below(r, 6)) * (how == 0 ? 1 : -1));
-			m.dur = ENC_DUR_TURN;
-			c->mods[c->nmods++] = m;
+			int res = (int)hg_prng_below(r, (uint32_t)s->data->pool.nres);
+			int amount = (1 + (int)hg_prng_below(r, 6)) * (how == 0 ? 1 : -1);
+			c->mods[c->nmods++] = tower_mod(seat, res, amount);
 		} else if (how == 2) {
 			for (int i = 0; i < c->nmods; i++)
 				if (c->mods[i].seat == seat && c->mods[i].res >= 0) {
