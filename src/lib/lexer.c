@@ -1599,33 +1599,40 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 	plain_pos end_at = { 0, 0, 0, 0 };
 	hg_tk end_kind = HG_TK_WORD;
 	int end_dot = 0;
+	/* The line before the last line feed read, and its count of tokens:
+	 * where no token is taken after the line feed, the position goes
+	 * back there (q, the current character, is still on that line). */
+	gather_line before_lf = cur;
+	unsigned on_line_before_lf = on_line;
 	for (;;) {
 		/* The blanks from q (the current character), then one plain
-		 * body token; nothing moves until the token is taken. */
+		 * body token; q moves only when the token is taken. */
 		const unsigned char *t = q;
-		gather_line tl = cur;	/* the line of the token */
-		if (t[0] == ' ' && t + 1 < tl.stop && t[1] > ' ') {
+		if (t[0] == ' ' && t + 1 < cur.stop && t[1] > ' ') {
 			t++;	/* one blank, the common case */
 		} else {
-			while (t < tl.stop && (*t == ' ' || *t == '\t' || *t == '\r'))
+			while (t < cur.stop && (*t == ' ' || *t == '\t' || *t == '\r'))
 				t++;
-			if (t < tl.stop && *t == '\n') {
+			if (t < cur.stop && *t == '\n') {
 				/* one line feed (a blank line is for lex() to see) */
-				tl.line++;
-				tl.ls = ++t;
-				tl.col0 = 1;
-				tl.lbytes0 = 1;
-				tl.stop = stop_after(tl.ls, tl.lbytes0, lx->lim.line, game_stop);
-				while (t < tl.stop && (*t == ' ' || *t == '\t' || *t == '\r'))
+				before_lf = cur;
+				on_line_before_lf = on_line;
+				on_line = 0;
+				cur.line++;
+				cur.ls = ++t;
+				cur.col0 = 1;
+				cur.lbytes0 = 1;
+				cur.stop = stop_after(cur.ls, cur.lbytes0, lx->lim.line, game_stop);
+				while (t < cur.stop && (*t == ' ' || *t == '\t' || *t == '\r'))
 					t++;
 			}
 		}
-		if (t >= tl.stop)
+		if (t >= cur.stop)
 			break;
 		unsigned char cls = ascii_class[*t];
 		const unsigned char *r;
 		hg_atok_kind kind;
-		if (t + 1 < tl.stop && t[1] == ' ' && (cls & (C_PUNCT | C_WORD))) {
+		if (t + 1 < cur.stop && t[1] == ' ' && (cls & (C_PUNCT | C_WORD))) {
 			/* one character, then a blank (a die, '/', '='): not
 			 * a seat prefix or a move number, which go on with
 			 * ':' or '.'; no word scan */
@@ -1638,12 +1645,12 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 		} else if (cls & C_WORD) {
 			hg_tk k;
 			int dot;
-			r = plain_word(t, tl.stop, &k, &dot);
+			r = plain_word(t, cur.stop, &k, &dot);
 			/* a seat prefix or a move number ends the body (a number
 			 * with dots may be one): it is read as the next token */
-			if (dot || (r < tl.stop && *r == ':')) {
-				plain_pos at = { tl.line, tl.col0 + (unsigned)(t - tl.ls),
-						 tl.lbytes0 + (size_t)(t - tl.ls),
+			if (dot || (r < cur.stop && *r == ':')) {
+				plain_pos at = { cur.line, cur.col0 + (unsigned)(t - cur.ls),
+						 cur.lbytes0 + (size_t)(t - cur.ls),
 						 lx->game_bytes + (size_t)(t - p0) };
 				size_t sl = (size_t)(r - t);
 				/* A seat prefix after the current action's tokens
@@ -1665,13 +1672,10 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 					act0 = n;
 					pa->next.text = (const char *)t;
 					pa->next.len = sl;
-					pa->next.line = tl.line;
+					pa->next.line = cur.line;
 					pa->next.col = at.col;
-					pa->next.end_line = tl.line;
+					pa->next.end_line = cur.line;
 					pa->next.end_col = at.col + (unsigned)sl + 1;
-					if (tl.line != cur.line)
-						on_line = 0;
-					cur = tl;
 					on_line++;
 					q = r + 1;
 					continue;
@@ -1689,11 +1693,8 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 		}
 		/* r becomes the current character: it must be plain too */
 		size_t tn = (size_t)(r - t);
-		if (r >= tl.stop || *r == 0 || *r >= 0x80 || tn > max_token)
+		if (r >= cur.stop || *r == 0 || *r >= 0x80 || tn > max_token)
 			break;
-		if (tl.line != cur.line)
-			on_line = 0;
-		cur = tl;
 		/* the token, put as atok_put() puts one */
 		if (atok_full(n, cap, len, tcap, tn)) {
 			l->n = n;
@@ -1729,6 +1730,10 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 	l->text.len = len;
 	l->first = first;
 	l->text0 = text0;
+	if (q < cur.ls) {
+		cur = before_lf;
+		on_line = on_line_before_lf;
+	}
 	size_t gathered = n - act0;
 	if (run)
 		run->n = taken;
