@@ -247,6 +247,8 @@ char *hg_datapath_find(const hg_datapath *p, const char *relname);
 /* ------------------------------------------------------------------------
  * The record model: one game-independent structure for every game.
  * ------------------------------------------------------------------------ */
+/* A tag pair.  Its name and value belong to its record (a parsed game's
+ * are in its arena): read them, and change them with hg_record_set_tag(). */
 typedef struct hg_tag {
 	char *name;
 	char *value;
@@ -339,6 +341,8 @@ typedef struct hg_game_record {
 	char *file;		/* owned copy of the source name */
 	struct hg_arena *arena;	/* the parser's blocks for the actions (or NULL);
 				   internal, freed with the record */
+	int tags_in_arena;	/* the tags' names and values are the arena's
+				   (internal: change tags with hg_record_set_tag) */
 } hg_game_record;
 
 hg_game_record *hg_record_new(const char *file);

@@ -41,6 +41,12 @@ struct hg_arena *hg_arena_new(void);
 void *hg_arena_alloc(struct hg_arena *a, size_t size);
 void hg_arena_free(struct hg_arena *a);
 
+/* A copy of the n bytes at s for a tag of g: in its arena where its tags
+ * are (tags_in_arena), else malloc'd; hg_record_str_drop() lets a copy go
+ * that did not become a tag. */
+char *hg_record_strndup(hg_game_record *g, const char *s, size_t n);
+void hg_record_str_drop(const hg_game_record *g, char *s);
+
 /* The PRNG's words and draws inline (prng.c), for the library's own hot
  * callers: a die of constant sides then costs a multiplication where the
  * call to hg_prng_die() costs a division and two calls.  hg_prng_below()

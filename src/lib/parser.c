@@ -521,8 +521,8 @@ static void store_tag(hg_parser *p, char *name, hg_pos name_pos, char *value,
 		hg_diag *dg = error(p, name_pos, "hgn.duplicate-tag", "duplicate tag '%s'", name);
 		if (dg)
 			hg_diag_note(dg, "'%s' was first given at line %u", name, first->pos.line);
-		free(name);
-		free(value);
+		hg_record_str_drop(g, name);
+		hg_record_str_drop(g, value);
 		return;
 	}
 	HG_GROW(g->tags, g->captags, g->ntags + 1);
@@ -555,7 +555,7 @@ static void parse_tag(hg_parser *p)
 		hg_buf_free(&what);
 		return;
 	}
-	char *name = hg_xstrndup(p->t->text, p->t->len);
+	char *name = hg_record_strndup(p->g, p->t->text, p->t->len);
 	hg_pos name_pos = p->t->pos;
 	advance(p);
 	if (p->t->kind != HG_TK_STRING || p->t->newline) {
@@ -568,12 +568,12 @@ static void parse_tag(hg_parser *p)
 		if (dg)
 			hg_diag_note(dg, "a tag's value is a string in double quotes, as in [%s \"...\"]", name);
 		remember_bad_tag(p, name);
-		free(name);
+		hg_record_str_drop(p->g, name);
 		skip_tag(p);
 		hg_buf_free(&what);
 		return;
 	}
-	char *value = hg_xstrndup(p->t->text, p->t->len);
+	char *value = hg_record_strndup(p->g, p->t->text, p->t->len);
 	hg_pos value_pos = p->t->pos;
 	int value_bad = p->t->bad;
 	advance(p);
@@ -635,8 +635,6 @@ static void set_seat(hg_parser *p, const char *text, size_t len)
 		while (same < len && p->seat[same] == text[same])
 			same++;
 	if (!p->seat || p->seat_len != len || same != len) {
-		if (!p->g->arena)
-			p->g->arena = hg_arena_new();
 		char *copy = hg_arena_alloc(p->g->arena, len + 1);
 		memcpy(copy, text, len);
 		copy[len] = '\0';
@@ -712,8 +710,7 @@ static size_t room_for(size_t used, size_t min, size_t max)
  * where they stay (no copy when the game ends). */
 static void actions_start(hg_parser *p, hg_game_record *g)
 {
-	if (!g->arena)
-		g->arena = hg_arena_new();
+	g->arena = hg_arena_new();
 	hg_atok_list_attach(&p->toks, g->arena,
 			    room_for(p->toks_used, TOKS_ROOM_MIN, TOKS_ROOM_MAX),
 			    room_for(p->text_used, TOKS_TEXT_ROOM_MIN, TOKS_TEXT_ROOM_MAX));
@@ -1184,6 +1181,9 @@ int hg_parser_next(hg_parser *p, hg_game_record **out, hg_diags *d)
 	if (p->stop || hg_lexer_game_abandoned(p->lx))
 		p->stop = 1;
 	actions_start(p, g);
+	/* the tags go in the arena with the actions: no allocation and no
+	 * free() for each name and value */
+	g->tags_in_arena = 1;
 	parse_game(p);
 	hg_atok_list_free(&p->toks);	/* (the room is the record's) */
 	p->g = NULL;

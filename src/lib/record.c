@@ -17,6 +17,22 @@ hg_game_record *hg_record_new(const char *file)
 	return g;
 }
 
+char *hg_record_strndup(hg_game_record *g, const char *s, size_t n)
+{
+	if (!g->tags_in_arena)
+		return hg_xstrndup(s, n);
+	char *copy = hg_arena_alloc(g->arena, n + 1);
+	memcpy(copy, s, n);
+	copy[n] = '\0';
+	return copy;
+}
+
+void hg_record_str_drop(const hg_game_record *g, char *s)
+{
+	if (!g->tags_in_arena)	/* (an arena's copy goes with the arena) */
+		free(s);
+}
+
 void hg_action_text_free(hg_action_text *t)
 {
 	if (t->in_arena) {
@@ -90,8 +106,8 @@ void hg_record_free(hg_game_record *g)
 		return;
 	hg_line_free(&g->header);
 	for (size_t i = 0; i < g->ntags; i++) {
-		free(g->tags[i].name);
-		free(g->tags[i].value);
+		hg_record_str_drop(g, g->tags[i].name);
+		hg_record_str_drop(g, g->tags[i].value);
 	}
 	free(g->tags);
 	hg_line_free(&g->moves);
@@ -123,14 +139,14 @@ void hg_record_set_tag(hg_game_record *g, const char *name, const char *value)
 {
 	for (size_t i = 0; i < g->ntags; i++)
 		if (strcmp(g->tags[i].name, name) == 0) {
-			free(g->tags[i].value);
-			g->tags[i].value = hg_xstrdup(value);
+			hg_record_str_drop(g, g->tags[i].value);
+			g->tags[i].value = hg_record_strndup(g, value, strlen(value));
 			return;
 		}
 	HG_GROW(g->tags, g->captags, g->ntags + 1);
 	hg_tag *t = &g->tags[g->ntags++];
-	t->name = hg_xstrdup(name);
-	t->value = hg_xstrdup(value);
+	t->name = hg_record_strndup(g, name, strlen(name));
+	t->value = hg_record_strndup(g, value, strlen(value));
 	t->pos = g->pos;
 }
 

@@ -173,6 +173,41 @@ START_TEST(brief_example_builds_the_record)
 }
 END_TEST
 
+/* A parsed game's tags live in its arena (no allocation each); a duplicate
+ * tag's copies are let go, and hg_record_set_tag() changes and adds tags
+ * of a parsed record and of a record built by hand alike. */
+START_TEST(tags_live_in_the_record_arena)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	games gs;
+	ck_assert_uint_eq(parse(HEAD "[Seed \"s1\"]\n[Seed \"s2\"]\n[Result \"*\"]\n\n"
+				"1. P1: draw c12\n*\n", &d, &gs), 1);
+	ck_assert_uint_eq(d.n, 1);
+	ck_assert_str_eq(d.v[0].code, "hgn.duplicate-tag");
+	hg_game_record *g = gs.v[0];
+	ck_assert_int_eq(g->tags_in_arena, 1);
+	ck_assert_uint_eq(g->ntags, 5);
+	ck_assert_str_eq(hg_record_tag_value(g, "Seed"), "s1");
+	hg_record_set_tag(g, "Seed", "a longer seed than before");
+	hg_record_set_tag(g, "Round", "3");
+	ck_assert_uint_eq(g->ntags, 6);
+	ck_assert_str_eq(hg_record_tag_value(g, "Seed"), "a longer seed than before");
+	ck_assert_str_eq(hg_record_tag_value(g, "Round"), "3");
+	ck_assert_str_eq(hg_record_tag_value(g, "Players"), "Ana; Ben");
+	games_free(&gs);
+
+	hg_game_record *h = hg_record_new("by-hand");
+	ck_assert_int_eq(h->tags_in_arena, 0);
+	hg_record_set_tag(h, "Game", "kingdoms-of-crusaders");
+	hg_record_set_tag(h, "Game", "encrucijada");
+	ck_assert_uint_eq(h->ntags, 1);
+	ck_assert_str_eq(hg_record_tag_value(h, "Game"), "encrucijada");
+	hg_record_free(h);
+	hg_diags_free(&d);
+}
+END_TEST
+
 START_TEST(bodies_span_lines)
 {
 	hg_diags d;
@@ -1511,6 +1546,7 @@ Suite *unit_suite(void)
 	TCase *tc = tcase_create("parser");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, brief_example_builds_the_record);
+	tcase_add_test(tc, tags_live_in_the_record_arena);
 	tcase_add_test(tc, bodies_span_lines);
 	tcase_add_test(tc, variations_nest);
 	tcase_add_test(tc, comments_everywhere);
