@@ -1633,6 +1633,7 @@ Suite *unit_suite(void)
 {
 	Suite *s = suite_create("kingdoms-of-crusaders");
 	TCase *tc = tcase_create("army");
+	tcase_set_timeout(tc, 60);	/* (ranking_is_a_strict_weak_order compares 300 armies) */
 	tcase_add_test(tc, squads_of_an_army);
 	tcase_add_test(tc, key_is_the_sum_over_kinds);
 	tcase_add_test(tc, card_symbols_print_weakest_first);
