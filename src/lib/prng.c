@@ -24,11 +24,24 @@ static void sodium_ready(void)
 	}
 }
 
-void hg_prng_seed(hg_prng *r, const char *seed)
+/* key = BLAKE2b-256(seed) */
+static void seed_key(unsigned char key[32], const char *seed)
 {
 	sodium_ready();
-	crypto_generichash(r->key, sizeof r->key, (const unsigned char *)seed,
-			   strlen(seed), NULL, 0);
+	crypto_generichash(key, 32, (const unsigned char *)seed, strlen(seed), NULL, 0);
+}
+
+/* Blocks block, block+1, ... of the keystream, as many as fill out[0..n). */
+static void keystream(unsigned char *out, size_t n, const unsigned char key[32], uint32_t block)
+{
+	static const unsigned char zeros[64 * HG_PRNG_WIDE_BLOCKS];
+	static const unsigned char nonce[crypto_stream_chacha20_ietf_NONCEBYTES];
+	crypto_stream_chacha20_ietf_xor_ic(out, zeros, n, nonce, block, key);
+}
+
+void hg_prng_seed(hg_prng *r, const char *seed)
+{
+	seed_key(r->key, seed);
 	r->block = 0;
 	r->used = sizeof r->stream;
 }
@@ -36,11 +49,22 @@ void hg_prng_seed(hg_prng *r, const char *seed)
 /* The stream's next block (hg_prng_word() reads it). */
 void hg_prng_next_block(hg_prng *r)
 {
-	static const unsigned char zeros[64];
-	static const unsigned char nonce[crypto_stream_chacha20_ietf_NONCEBYTES];
-	crypto_stream_chacha20_ietf_xor_ic(r->stream, zeros, sizeof r->stream, nonce, r->block,
-					   r->key);
+	keystream(r->stream, sizeof r->stream, r->key, r->block);
 	r->block++;
+	r->used = 0;
+}
+
+void hg_prng_wide_seed(hg_prng_wide *r, const char *seed)
+{
+	seed_key(r->key, seed);
+	r->block = 0;
+	r->used = sizeof r->stream;
+}
+
+void hg_prng_wide_next_blocks(hg_prng_wide *r)
+{
+	keystream(r->stream, sizeof r->stream, r->key, r->block);
+	r->block += HG_PRNG_WIDE_BLOCKS;
 	r->used = 0;
 }
 

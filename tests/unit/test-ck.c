@@ -102,12 +102,24 @@ static void act_ok(hg_state *s, const char *seat, const char *body)
 /* Two streams will draw the same: the same key and block, and the same
  * bytes left of the block drawn (hg_prng_seed draws none: the rest of
  * `stream` is never read). */
+static int same_stream(const unsigned char *ka, const unsigned char *kb, uint32_t block_a,
+		       uint32_t block_b, unsigned used_a, unsigned used_b,
+		       const unsigned char *sa, const unsigned char *sb, size_t size)
+{
+	return memcmp(ka, kb, 32) == 0 && block_a == block_b && used_a == used_b &&
+	       (used_a >= size || memcmp(sa + used_a, sb + used_b, size - used_a) == 0);
+}
+
 static int same_prng(const hg_prng *a, const hg_prng *b)
 {
-	return memcmp(a->key, b->key, sizeof a->key) == 0 && a->block == b->block &&
-	       a->used == b->used &&
-	       (a->used >= sizeof a->stream ||
-		memcmp(a->stream + a->used, b->stream + b->used, sizeof a->stream - a->used) == 0);
+	return same_stream(a->key, b->key, a->block, b->block, a->used, b->used, a->stream,
+			   b->stream, sizeof a->stream);
+}
+
+static int same_prng_wide(const hg_prng_wide *a, const hg_prng_wide *b)
+{
+	return same_stream(a->key, b->key, a->block, b->block, a->used, b->used, a->stream,
+			   b->stream, sizeof a->stream);
 }
 
 /* Two positions are the same: every byte hg_ck_state_new sets and the
@@ -118,7 +130,7 @@ static int same_state(const hg_state *a, const hg_state *b)
 	if (memcmp(a, b, offsetof(hg_state, dice)) != 0)
 		return 0;
 	if (a->seeded) {
-		if (!same_prng(&a->dice, &b->dice) || !same_prng(&a->random, &b->random))
+		if (!same_prng_wide(&a->dice, &b->dice) || !same_prng(&a->random, &b->random))
 			return 0;
 		for (int r = 0; r < CK_NRELIGIONS; r++)
 			for (int t = 1; t <= a->sc->turns; t++)

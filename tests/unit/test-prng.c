@@ -120,6 +120,39 @@ START_TEST(inline_draws_are_as_stated)
 }
 END_TEST
 
+/* The wide stream (eight blocks a call) is the stream: the same words and
+ * dice as hg_prng's of the same seed, across many batches, with dice and
+ * words interleaved so that batches end at every offset. */
+START_TEST(wide_stream_is_the_stream)
+{
+	static const char *const seeds[] = { "herald", "84c903547bba52ef/dice", "" };
+	for (size_t k = 0; k < sizeof seeds / sizeof *seeds; k++) {
+		hg_prng narrow;
+		hg_prng_wide wide;
+		hg_prng_seed(&narrow, seeds[k]);
+		hg_prng_wide_seed(&wide, seeds[k]);
+		ck_assert_mem_eq(narrow.key, wide.key, sizeof narrow.key);
+		for (int i = 0; i < 6000; i++) {
+			if (i % 3 == 0)
+				ck_assert_uint_eq(hg_prng_wide_word(&wide), hg_prng_u32(&narrow));
+			ck_assert_uint_eq(hg_prng_wide_die(&wide, 6), hg_prng_die(&narrow, 6));
+			if (i % 7 == 0)
+				ck_assert_uint_eq(hg_prng_wide_die(&wide, 0xFFFFFFF0u),
+						  hg_prng_die(&narrow, 0xFFFFFFF0u));
+		}
+		ck_assert_uint_eq(hg_prng_wide_die(&wide, 1), 1);
+		ck_assert_uint_eq(hg_prng_wide_word(&wide), hg_prng_u32(&narrow));
+	}
+	/* the known answer of dice_known_answer, from the wide stream */
+	static const unsigned want[20] = { 4, 6, 5, 5, 6, 6, 5, 4, 4, 1,
+					   4, 5, 1, 3, 5, 4, 3, 3, 6, 3 };
+	hg_prng_wide w;
+	hg_prng_wide_seed(&w, "herald");
+	for (int i = 0; i < 20; i++)
+		ck_assert_uint_eq(hg_prng_wide_die(&w, 6), want[i]);
+}
+END_TEST
+
 /* Bytes, ints and 8-byte items (swapped whole) are shuffled as items of
  * another size are (swapped byte by byte). */
 START_TEST(item_shuffles_are_the_same_permutation)
@@ -222,6 +255,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, below_stays_in_range_and_is_fair);
 	tcase_add_test(tc, below_is_as_stated);
 	tcase_add_test(tc, inline_draws_are_as_stated);
+	tcase_add_test(tc, wide_stream_is_the_stream);
 	tcase_add_test(tc, item_shuffles_are_the_same_permutation);
 	tcase_add_test(tc, shuffle_is_a_permutation_of_any_size);
 	tcase_add_test(tc, same_seed_same_stream_other_seed_other_stream);

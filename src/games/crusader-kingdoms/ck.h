@@ -354,7 +354,7 @@ struct hg_state {
 	int round;		/* rounds played this turn */
 	int seeded;
 	char result[CK_MAX_SIDES * (CK_MAX_ID + 2) + 1];
-	hg_prng dice;		/* "<Seed>/dice" */
+	hg_prng_wide dice;	/* "<Seed>/dice" */
 	hg_prng random;		/* "<Seed>/random" */
 	hg_prng shuffle[CK_NRELIGIONS][CK_MAX_TURNS + 1];	/* "<Seed>/<deck>/<turn>" */
 	ck_shared *sh;		/* shared with the clones (after the streams: not

@@ -497,7 +497,7 @@ static int roll_side(hg_state *s, combat *c, int side, const ck_roll *roll, int 
 		 * around every die) */
 		uint64_t faces_rolled = 0;
 		for (int i = 0; i < n; i++) {
-			int x = (int)hg_prng_die_inline(&s->dice, 6);
+			int x = (int)hg_prng_wide_die(&s->dice, 6);
 			out[i] = x;
 			faces_rolled += ck_face_bit(x);
 		}
@@ -526,7 +526,7 @@ static int roll_side(hg_state *s, combat *c, int side, const ck_roll *roll, int 
 	int bad = 0;
 	if (s->seeded) {
 		for (int i = 0; i < n; i++) {
-			int x = (int)hg_prng_die_inline(&s->dice, 6);
+			int x = (int)hg_prng_wide_die(&s->dice, 6);
 			seeded[i] = x;
 			seeded_faces += ck_face_bit(x);
 			int v = roll->dice[i].v;

@@ -17,12 +17,12 @@
 
 #include "ck.h"
 
-static void seed_stream(hg_prng *r, const char *seed, const char *purpose, int n)
+/* The name of a stream, "<seed>/<purpose>[/<n>]", put piece by piece in
+ * buf (or, for a long seed, a malloc'd copy the caller frees): a game
+ * seeds up to twenty streams, and formatting cost more than the seeding. */
+static char *stream_name(char buf[128], const char *seed, const char *purpose, int n)
 {
-	/* "<seed>/<purpose>[/<n>]", put piece by piece (on the stack unless
-	 * the seed is long): a game seeds up to twenty streams, and
-	 * formatting cost more than the seeding. */
-	char buf[128], digits[16];
+	char digits[16];
 	size_t ls = strlen(seed), lp = strlen(purpose), nd = 0;
 	if (n >= 0) {
 		unsigned v = (unsigned)n;
@@ -31,7 +31,7 @@ static void seed_stream(hg_prng *r, const char *seed, const char *purpose, int n
 		while ((v /= 10) > 0);
 	}
 	size_t size = ls + 1 + lp + 1 + nd + 1;
-	char *key = size <= sizeof buf ? buf : hg_xmalloc(size);
+	char *key = size <= 128 ? buf : hg_xmalloc(size);
 	char *at = key;
 	memcpy(at, seed, ls);
 	at += ls;
@@ -44,9 +44,25 @@ static void seed_stream(hg_prng *r, const char *seed, const char *purpose, int n
 			*at++ = digits[--nd];
 	}
 	*at = '\0';
-	hg_prng_seed(r, key);
-	if (key != buf)
-		free(key);
+	return key;
+}
+
+static void seed_stream(hg_prng *r, const char *seed, const char *purpose, int n)
+{
+	char buf[128], *name = stream_name(buf, seed, purpose, n);
+	hg_prng_seed(r, name);
+	if (name != buf)
+		free(name);
+}
+
+/* The dice: the same stream, drawn from all game long, made eight blocks
+ * at a time (hg_prng_wide). */
+static void seed_dice(hg_prng_wide *r, const char *seed)
+{
+	char buf[128], *name = stream_name(buf, seed, "dice", -1);
+	hg_prng_wide_seed(r, name);
+	if (name != buf)
+		free(name);
 }
 
 /* Rule 7.1: one castle, regular side up, in each deployment area; empty
@@ -77,7 +93,7 @@ hg_state *hg_ck_state_new(const hg_gdata *g, const ck_scenario *sc, const char *
 	s->cursor = 0;
 	s->seeded = seed != NULL;
 	if (seed) {
-		seed_stream(&s->dice, seed, "dice", -1);
+		seed_dice(&s->dice, seed);
 		seed_stream(&s->random, seed, "random", -1);
 		for (int r = 0; r < CK_NRELIGIONS; r++)
 			for (int t = 1; t <= sc->turns; t++)

@@ -80,7 +80,7 @@ int ck_apply_incursion(hg_state *s, const hg_action *a, hg_diags *d)
 		return -1;
 	}
 	if (s->seeded) {
-		int rolled = (int)hg_prng_die_inline(&s->dice, 6);
+		int rolled = (int)hg_prng_wide_die(&s->dice, 6);
 		if (die > 0 && die != rolled) {
 			hg_diag_add(d, HG_ERROR, in->die_pos, "ck.dice-seed",
 				    "the Seed rolls %d for this incursion, not %d (herald-crusader-kingdoms(7), CHANCE)",

@@ -204,7 +204,7 @@ static void roll_attack(const hg_state *s, int seat, ck_attack *a, const ck_effe
 	}
 	int counts[2];
 	ck_dice_counts(s, seat, a, fx, army, counts);
-	hg_prng rng = s->dice;
+	hg_prng_wide rng = s->dice;
 	int points[2] = { 0, 0 };
 	const ck_tableau *t = &s->p[seat].tab;
 	for (int i = 0; army && i < t->narmy; i++) {
@@ -227,7 +227,7 @@ static void roll_attack(const hg_state *s, int seat, ck_attack *a, const ck_effe
 		roll->ndice = counts[side];
 		roll->dice = hg_xcalloc((size_t)counts[side] + 1, sizeof *roll->dice);
 		for (int i = 0; i < counts[side]; i++)
-			roll->dice[i].v = (int)hg_prng_die(&rng, 6);
+			roll->dice[i].v = (int)hg_prng_wide_die(&rng, 6);
 	}
 	for (int side = 0; side < 2; side++) {
 		ck_roll *roll = &a->roll[side];
@@ -456,7 +456,7 @@ static void legal_incursions(const hg_state *s, int seat, hg_action_list *out)
 			a->inc.card = make_item(s, cards[i].r, cards[i].c);
 			if (s->seeded) {
 				hg_state *tmp = ck_state_copy(s);
-				a->inc.die = (int)hg_prng_die(&tmp->dice, 6);
+				a->inc.die = (int)hg_prng_wide_die(&tmp->dice, 6);
 				if (a->inc.die >= 4 && tmp->p[f].hand.size > 0) {
 					int r, c = random_pick(tmp, f, &r);
 					items_push(&a->inc.discards,
@@ -765,7 +765,7 @@ static void script_roll_options(const hg_state *tmp, int seat, int against, hg_a
 	hg_state *t2 = scratch(tmp);
 	int strength = hg_ck_army_strength(t2, seat);
 	int target = hg_ck_script_target(t2, seat, against);
-	int die = t2->seeded ? (int)hg_prng_die(&t2->dice, 6) : 0;
+	int die = t2->seeded ? (int)hg_prng_wide_die(&t2->dice, 6) : 0;
 	int attacks = target >= 0 && (die == 0 || die < strength);
 	a->rev.die = die;
 	if (die == 0 || !attacks)

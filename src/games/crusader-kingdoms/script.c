@@ -346,7 +346,7 @@ static int script_roll(hg_state *s, int seat, int against, const ck_reveal *rv, 
 		return -1;
 	}
 	if (s->seeded) {
-		int rolled = (int)hg_prng_die_inline(&s->dice, 6);
+		int rolled = (int)hg_prng_wide_die(&s->dice, 6);
 		if (die > 0 && die != rolled) {
 			hg_diag_add(d, HG_ERROR, rv->die_pos, "ck.dice-seed",
 				    "the Seed rolls %d for the army, not %d (herald-crusader-kingdoms(7), CHANCE)",
