@@ -1560,6 +1560,124 @@ typedef struct gather_line {
 	size_t lbytes0;
 } gather_line;
 
+/* The list and the line, as gather_run() takes and gives them back. */
+typedef struct run_state {
+	hg_atok *v;
+	size_t n, cap;
+	char *joined, *split;
+	size_t len, tcap, text0;
+	unsigned line;
+	uintptr_t col_origin;	/* a byte's column is its address less this */
+} run_state;
+
+/* Puts the plain body tokens from q, the current character, on to the
+ * next thing the gatherer's loop reads itself (a line feed, two blanks,
+ * a token with no blank before it, a seat prefix, a move number, the
+ * line's stop, a token that might not fit): returns the current
+ * character after them.  Each token is read as
+ * that loop reads it, and put with the same fields and texts.  This is
+ * the loop's common case, on its own with only what it needs.
+ *
+ * The texts of tokens one blank apart are the source's bytes as they are
+ * (with a NUL after each token in the split text): such a span is copied
+ * SPAN_AHEAD bytes at a time, ahead of the tokens, not token by token. */
+#define SPAN_AHEAD 64	/* bytes of a span copied at a time */
+
+static __attribute__((noinline)) const unsigned char *
+gather_run(const unsigned char *q, const unsigned char *stop, const unsigned char *end,
+	   size_t max_token, const char *file, int texts_set, run_state *st)
+{
+	hg_atok *a = st->v + st->n;
+	char *const joined = st->joined, *const split = st->split;
+	size_t len = st->len;
+	const size_t text0 = st->text0;
+	const unsigned line = st->line;
+	const uintptr_t col_origin = st->col_origin;
+	const uintptr_t keep = texts_set ? ~(uintptr_t)0 : 0;	/* NULL texts without an arena */
+	/* Room: each token here takes a blank and at least one byte of the
+	 * source, and as many bytes of text (a separator and its own), so a
+	 * token ending before run_stop has a slot, and SPAN_AHEAD + 2 bytes
+	 * of text after it (where the loop's atok_full() wants SHORT_COPY +
+	 * 2); and the bytes copied ahead of it are readable. */
+	size_t room = st->tcap - len;
+	room = room > SPAN_AHEAD + 2 ? room - SPAN_AHEAD - 2 : 0;
+	if (st->cap - st->n < room)
+		room = st->cap - st->n;
+	const unsigned char *run_stop = (size_t)(stop - q) > room ? q + room : stop;
+	if (end - run_stop < SPAN_AHEAD)
+		run_stop = end - q > SPAN_AHEAD ? end - SPAN_AHEAD : q;
+	/* the tokens' bytes in the source, from src (NULL: none yet), go at
+	 * span_at in the texts; copied up to `copied` */
+	const unsigned char *src = NULL, *copied = NULL;
+	size_t span_at = 0;
+	for (;;) {
+		/* one blank (a branch, nearly always taken, where computing t
+		 * from the byte would make the token wait for its load) */
+		if (q[0] != ' ')
+			break;
+		const unsigned char *t = q + 1;
+		if (t + 1 >= run_stop)
+			break;
+		unsigned char cls = ascii_class[*t];
+		const unsigned char *r;
+		hg_atok_kind kind;
+		if (t[1] == ' ' && (cls & (C_PUNCT | C_WORD))) {
+			r = t + 1;
+			kind = cls & C_PUNCT ? HG_ATOK_PUNCT :
+			       cls & C_DIGIT ? HG_ATOK_NUMBER : HG_ATOK_WORD;
+		} else if (cls & C_PUNCT) {
+			r = t + 1;
+			kind = HG_ATOK_PUNCT;
+		} else if (cls & C_WORD) {
+			hg_tk k;
+			int dot;
+			r = plain_word(t, run_stop, &k, &dot);
+			if (dot || (r < run_stop && *r == ':'))
+				break;
+			kind = k == HG_TK_NUMBER ? HG_ATOK_NUMBER : HG_ATOK_WORD;
+		} else {
+			break;
+		}
+		size_t tn = (size_t)(r - t);
+		if (r >= run_stop || (signed char)*r <= 0 || tn > max_token)
+			break;	/* (a NUL, or a byte from 0x80 up, after it) */
+		size_t at = len + (len != text0);	/* after the separator */
+		if (!src) {
+			joined[len] = ' ';	/* (overwritten where nothing is before it) */
+			split[len] = '\0';
+			src = t;
+			span_at = at;
+			memcpy(joined + at, t, SPAN_AHEAD);
+			memcpy(split + at, t, SPAN_AHEAD);
+			copied = t + SPAN_AHEAD;
+		}
+		/* the span's bytes up to the one after the token: a NUL put
+		 * there is not overwritten (a line is mostly copied at once) */
+		while (copied <= r) {
+			size_t o = span_at + (size_t)(copied - src);
+			memcpy(joined + o, copied, SPAN_AHEAD);
+			memcpy(split + o, copied, SPAN_AHEAD);
+			copied += SPAN_AHEAD;
+		}
+		len = at + tn;
+		split[len] = '\0';
+		a->kind = kind;
+		a->len = (unsigned)tn;
+		a->pos.file = file;
+		a->pos.line = line;
+		a->pos.col = (unsigned)((uintptr_t)t - col_origin);
+		a->off = at - text0;
+		a->text = (char *)((uintptr_t)(split + at) & keep);
+		a++;
+		q = r;
+	}
+	if (src)
+		joined[len] = '\0';
+	st->n = (size_t)(a - st->v);
+	st->len = len;
+	return q;
+}
+
 size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 			    hg_pos *last_end, size_t seats, hg_plain_run *run)
 {
@@ -1605,6 +1723,15 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 	gather_line before_lf = cur;
 	unsigned on_line_before_lf = on_line;
 	for (;;) {
+		/* the common case first, then one step of any other */
+		{
+			run_state st = { v, n, cap, joined, split, len, tcap, text0, cur.line,
+					 (uintptr_t)cur.ls - cur.col0 };
+			q = gather_run(q, cur.stop, end, max_token, file, texts_set, &st);
+			on_line += (unsigned)(st.n - n);
+			n = st.n;
+			len = st.len;
+		}
 		/* The blanks from q (the current character), then one plain
 		 * body token; q moves only when the token is taken. */
 		const unsigned char *t = q;

@@ -912,6 +912,69 @@ START_TEST(runs_of_plain_actions_change_nothing)
 }
 END_TEST
 
+/* Lines of many tokens one blank apart, which the lexer copies from the
+ * source a run at a time: runs longer than the bytes copied at once,
+ * words of the sizes about them and about the 16 bytes classed at once,
+ * runs broken by two blanks, a tab or a token with no blank before it,
+ * runs that end the input with or without a line feed (read from a block
+ * of exactly the input's size), room that runs out within a run, and a
+ * file read through the lexer's window; as the careful path reads them,
+ * and each token's text its action's at its offset. */
+static size_t token_texts_checked(const hg_line *line);
+
+START_TEST(long_runs_of_tokens_change_nothing)
+{
+	static const char *const word[] = {
+		"a", "7", "/", "=", "tropa-3", "0123456789abcde", "0123456789abcdef",
+		"0123456789abcdefg", "abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz01",
+		"abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz012", "12", "won",
+	};
+	static const char *const gap[] = { " ", " ", " ", " ", " ", " ", "  ", "\t", "" };
+	hg_prng r;
+	hg_prng_seed(&r, "long runs");
+	for (int i = 0; i < 120; i++) {
+		hg_buf b;
+		hg_buf_init(&b);
+		hg_buf_puts(&b, HEAD "[Result \"*\"]\n\n");
+		unsigned lines = 1 + hg_prng_below(&r, 40);
+		for (unsigned k = 0; k < lines; k++) {
+			hg_buf_printf(&b, "P%u:", k % 2 + 1);
+			unsigned n = 1 + hg_prng_below(&r, k % 4 == 3 ? 400 : 40);
+			for (unsigned j = 0; j < n; j++) {
+				hg_buf_puts(&b, j == 0 ? " " : gap[hg_prng_below(&r, HG_ARRAY_LEN(gap))]);
+				hg_buf_puts(&b, word[hg_prng_below(&r, HG_ARRAY_LEN(word))]);
+			}
+			if (k + 1 < lines || i % 2)
+				hg_buf_puts(&b, "\n");
+		}
+		hg_limits lim;
+		hg_limits_default(&lim);
+		if (i % 5 == 4)
+			lim.token = 16;
+		for (int from_file = 0; from_file < 2; from_file++) {
+			char *careful = parse_dump_from(b.data, b.len, 1, &lim, from_file);
+			char *plain = parse_dump_from(b.data, b.len, 0, &lim, from_file);
+			size_t at = 0;
+			while (careful[at] && careful[at] == plain[at])
+				at++;
+			ck_assert_msg(careful[at] == plain[at],
+				      "text %d, file %d: the plain path differs at '%.80s' (careful: '%.80s')",
+				      i, from_file, plain + at, careful + at);
+			free(careful);
+			free(plain);
+		}
+		hg_diags d;
+		hg_diags_init(&d);
+		games gs;
+		ck_assert_uint_eq(parse_n(b.data, b.len, NULL, &d, &gs), 1);
+		ck_assert_uint_gt(token_texts_checked(&gs.v[0]->moves), lines - 1);
+		games_free(&gs);
+		hg_diags_free(&d);
+		hg_buf_free(&b);
+	}
+}
+END_TEST
+
 /* The parser gathers a game's tokens in its record's arena, in room sized
  * by the games before it and grown as the game needs: each record has its
  * own, right, tokens, after a very long game as after a short one. */
@@ -1564,6 +1627,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, records_outlive_their_parser);
 	tcase_add_test(tc, plain_bodies_change_nothing);
 	tcase_add_test(tc, runs_of_plain_actions_change_nothing);
+	tcase_add_test(tc, long_runs_of_tokens_change_nothing);
 	tcase_add_test(tc, taken_seats_and_move_numbers_change_nothing);
 	tcase_add_test(tc, nesting_limit_default);
 	tcase_add_test(tc, error_limit_default);
