@@ -54,14 +54,23 @@ void hg_record_str_drop(const hg_game_record *g, char *s);
  * herald-notation(5), CHANCE. */
 void hg_prng_next_block(hg_prng *r);
 
+/* The keystream's next word, read little-endian at *used (which it
+ * advances): the caller has refilled the stream if fewer than 4 bytes
+ * were left. */
+static inline HG_ALWAYS_INLINE uint32_t hg_prng_take_word(const unsigned char *stream,
+							  unsigned *used)
+{
+	const unsigned char *p = stream + *used;
+	*used += 4;
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
 static inline HG_ALWAYS_INLINE uint32_t hg_prng_word(hg_prng *r)
 {
 	if (r->used + 4 > sizeof r->stream)
 		hg_prng_next_block(r);
-	const unsigned char *p = r->stream + r->used;
-	r->used += 4;
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
+	return hg_prng_take_word(r->stream, &r->used);
 }
 
 /* The rule of below(n) for one word w (n > 1): 1 with *v = w mod n when w
@@ -113,10 +122,7 @@ static inline HG_ALWAYS_INLINE uint32_t hg_prng_wide_word(hg_prng_wide *r)
 {
 	if (r->used + 4 > sizeof r->stream)
 		hg_prng_wide_next_blocks(r);
-	const unsigned char *p = r->stream + r->used;
-	r->used += 4;
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
+	return hg_prng_take_word(r->stream, &r->used);
 }
 
 static inline HG_ALWAYS_INLINE unsigned hg_prng_wide_die(hg_prng_wide *r, unsigned sides)

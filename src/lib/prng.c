@@ -24,48 +24,47 @@ static void sodium_ready(void)
 	}
 }
 
-/* key = BLAKE2b-256(seed) */
-static void seed_key(unsigned char key[32], const char *seed)
+/* A stream at its start: key = BLAKE2b-256(seed), block 0 next, none of
+ * its `size` bytes of keystream left. */
+static void stream_seed(unsigned char key[32], uint32_t *block, unsigned *used, unsigned size,
+			const char *seed)
 {
 	sodium_ready();
 	crypto_generichash(key, 32, (const unsigned char *)seed, strlen(seed), NULL, 0);
+	*block = 0;
+	*used = size;
 }
 
-/* Blocks block, block+1, ... of the keystream, as many as fill out[0..n). */
-static void keystream(unsigned char *out, size_t n, const unsigned char key[32], uint32_t block)
+/* The stream's next blocks, as many as fill its `size` bytes. */
+static void stream_next(unsigned char *stream, unsigned size, const unsigned char key[32],
+			uint32_t *block, unsigned *used)
 {
 	static const unsigned char zeros[64 * HG_PRNG_WIDE_BLOCKS];
 	static const unsigned char nonce[crypto_stream_chacha20_ietf_NONCEBYTES];
-	crypto_stream_chacha20_ietf_xor_ic(out, zeros, n, nonce, block, key);
+	crypto_stream_chacha20_ietf_xor_ic(stream, zeros, size, nonce, *block, key);
+	*block += size / 64;
+	*used = 0;
 }
 
 void hg_prng_seed(hg_prng *r, const char *seed)
 {
-	seed_key(r->key, seed);
-	r->block = 0;
-	r->used = sizeof r->stream;
+	stream_seed(r->key, &r->block, &r->used, sizeof r->stream, seed);
 }
 
 /* The stream's next block (hg_prng_word() reads it). */
 void hg_prng_next_block(hg_prng *r)
 {
-	keystream(r->stream, sizeof r->stream, r->key, r->block);
-	r->block++;
-	r->used = 0;
+	stream_next(r->stream, sizeof r->stream, r->key, &r->block, &r->used);
 }
 
 void hg_prng_wide_seed(hg_prng_wide *r, const char *seed)
 {
-	seed_key(r->key, seed);
-	r->block = 0;
-	r->used = sizeof r->stream;
+	stream_seed(r->key, &r->block, &r->used, sizeof r->stream, seed);
 }
 
 void hg_prng_wide_next_blocks(hg_prng_wide *r)
 {
-	keystream(r->stream, sizeof r->stream, r->key, r->block);
-	r->block += HG_PRNG_WIDE_BLOCKS;
-	r->used = 0;
+	stream_next(r->stream, sizeof r->stream, r->key, &r->block, &r->used);
 }
 
 uint32_t hg_prng_u32(hg_prng *r)

@@ -773,6 +773,26 @@ static char *parse_dump(const char *text, size_t len, int careful, const hg_limi
 	return parse_dump_from(text, len, careful, lim, 0);
 }
 
+/* Asserts that the plain path reads `text` as the careful path does
+ * (`what` names the case where it does not); returns the length of the
+ * careful path's reading. */
+static size_t same_reading(const char *text, size_t len, const hg_limits *lim, int from_file,
+			   const char *what)
+{
+	char *careful = parse_dump_from(text, len, 1, lim, from_file);
+	char *plain = parse_dump_from(text, len, 0, lim, from_file);
+	size_t at = 0;
+	while (careful[at] && careful[at] == plain[at])
+		at++;
+	ck_assert_msg(careful[at] == plain[at],
+		      "%s: the plain path differs at '%.80s' (careful: '%.80s')", what, plain + at,
+		      careful + at);
+	size_t n = strlen(careful);
+	free(careful);
+	free(plain);
+	return n;
+}
+
 /* Where the parser takes a seat prefix or a move number straight from the
  * lexer after a body, and where it must not. */
 START_TEST(taken_seats_and_move_numbers_change_nothing)
@@ -846,17 +866,9 @@ START_TEST(plain_bodies_change_nothing)
 				hg_buf_putc(&b, ' ');
 		}
 		const hg_limits *lim = i % 3 == 0 ? &small : NULL;
-		char *careful = parse_dump(b.data, b.len, 1, lim);
-		char *plain = parse_dump(b.data, b.len, 0, lim);
-		size_t at = 0;
-		while (careful[at] && careful[at] == plain[at])
-			at++;
-		ck_assert_msg(careful[at] == plain[at],
-			      "text %d: the plain path differs at '%.80s' (careful: '%.80s')", i,
-			      plain + at, careful + at);
-		ck_assert_uint_gt(strlen(careful), 40);
-		free(careful);
-		free(plain);
+		char what[32];
+		snprintf(what, sizeof what, "text %d", i);
+		ck_assert_uint_gt(same_reading(b.data, b.len, lim, 0, what), 40);
 		hg_buf_free(&b);
 	}
 }
@@ -894,17 +906,10 @@ START_TEST(runs_of_plain_actions_change_nothing)
 		if (actions[i])
 			lim.actions = actions[i];
 		for (int from_file = 0; from_file < 2; from_file++) {
-			char *careful = parse_dump_from(b.data, b.len, 1, &lim, from_file);
-			char *plain = parse_dump_from(b.data, b.len, 0, &lim, from_file);
-			size_t at = 0;
-			while (careful[at] && careful[at] == plain[at])
-				at++;
-			ck_assert_msg(careful[at] == plain[at],
-				      "limit %zu, file %d: the plain path differs at '%.80s' (careful: '%.80s')",
-				      actions[i], from_file, plain + at, careful + at);
-			ck_assert_uint_gt(strlen(careful), actions[i] == 0 ? 500000 : 5000);
-			free(careful);
-			free(plain);
+			char what[48];
+			snprintf(what, sizeof what, "limit %zu, file %d", actions[i], from_file);
+			ck_assert_uint_gt(same_reading(b.data, b.len, &lim, from_file, what),
+					  actions[i] == 0 ? 500000 : 5000);
 		}
 	}
 	ck_assert_uint_gt(b.len, 3 * 65536);	/* several windows */
@@ -952,16 +957,9 @@ START_TEST(long_runs_of_tokens_change_nothing)
 		if (i % 5 == 4)
 			lim.token = 16;
 		for (int from_file = 0; from_file < 2; from_file++) {
-			char *careful = parse_dump_from(b.data, b.len, 1, &lim, from_file);
-			char *plain = parse_dump_from(b.data, b.len, 0, &lim, from_file);
-			size_t at = 0;
-			while (careful[at] && careful[at] == plain[at])
-				at++;
-			ck_assert_msg(careful[at] == plain[at],
-				      "text %d, file %d: the plain path differs at '%.80s' (careful: '%.80s')",
-				      i, from_file, plain + at, careful + at);
-			free(careful);
-			free(plain);
+			char what[32];
+			snprintf(what, sizeof what, "text %d, file %d", i, from_file);
+			same_reading(b.data, b.len, &lim, from_file, what);
 		}
 		hg_diags d;
 		hg_diags_init(&d);
