@@ -1,7 +1,8 @@
 #!/bin/sh
 # fuzz/run.sh SRCDIR BUILDDIR SECONDS [TARGET...] - `make fuzz`: build the
 # libFuzzer targets with clang, ASan and UBSan, and run each for SECONDS
-# seconds on a corpus seeded from records/ and data/:
+# seconds on a corpus seeded from records/ and data/ (TARGET: some of them
+# only, named with or without `fuzz-`; an unknown name exits 2 at once):
 #
 #   fuzz-hgn            the HGN lexer, parser and writer (fmt idempotence;
 #                       the plain path reads as the careful one)
@@ -26,9 +27,29 @@ shift 3 || shift $#
 cc=${FUZZ_CC:-clang}
 out="$build/fuzz/out"
 objs="$build/fuzz/obj"
-mkdir -p "$out" "$objs"
+
+games="kingdoms-of-crusaders crusader-kingdoms encrucijada"
+known="hgn resume yaml check"
+for g in $games; do
+	[ -d "$src/records/$g" ] && known="$known game-$g data-$g"
+done
+all=$known
+if [ $# -gt 0 ]; then
+	all=""
+	for t in "$@"; do
+		t=${t#fuzz-}
+		case " $known " in
+		*" $t "*) all="$all $t" ;;
+		*)
+			echo "fuzz: no target '$t'; the targets are: $known" >&2
+			exit 2
+			;;
+		esac
+	done
+fi
 
 command -v "$cc" >/dev/null || { echo "fuzz: $cc not found (apt-get install clang)"; exit 2; }
+mkdir -p "$out" "$objs"
 deps="yaml-0.1 libpcre2-8 jansson libsodium"
 san="-fsanitize=address,undefined -fno-sanitize-recover=all"
 cflags="-g -O1 -fno-omit-frame-pointer $san \
@@ -55,12 +76,6 @@ game_tags() {
 	encrucijada) echo '"CardFile"' ;;
 	esac
 }
-games="kingdoms-of-crusaders crusader-kingdoms encrucijada"
-all="hgn resume yaml check"
-for g in $games; do
-	[ -d "$src/records/$g" ] && all="$all game-$g data-$g"
-done
-[ $# -gt 0 ] && all="$*"
 
 for target in $all; do
 	bin="$out/fuzz-$target"
