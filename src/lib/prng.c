@@ -41,6 +41,9 @@ static void stream_next(unsigned char *stream, unsigned size, const unsigned cha
 {
 	static const unsigned char zeros[64 * HG_PRNG_WIDE_BLOCKS];
 	static const unsigned char nonce[crypto_stream_chacha20_ietf_NONCEBYTES];
+	_Static_assert(sizeof((hg_prng *)0)->stream <= sizeof zeros &&
+		       sizeof((hg_prng_wide *)0)->stream <= sizeof zeros,
+		       "a stream's buffer is filled from the zeros");
 	crypto_stream_chacha20_ietf_xor_ic(stream, zeros, size, nonce, *block, key);
 	*block += size / 64;
 	*used = 0;

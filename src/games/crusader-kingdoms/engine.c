@@ -17,10 +17,14 @@
 
 #include "ck.h"
 
+/* The room on the stack for a stream's name (a longer one is malloc'd). */
+#define STREAM_NAME_ROOM 128
+
 /* The name of a stream, "<seed>/<purpose>[/<n>]", put piece by piece in
  * buf (or, for a long seed, a malloc'd copy the caller frees): a game
  * seeds up to twenty streams, and formatting cost more than the seeding. */
-static char *stream_name(char buf[128], const char *seed, const char *purpose, int n)
+static char *stream_name(char buf[STREAM_NAME_ROOM], const char *seed, const char *purpose,
+			 int n)
 {
 	char digits[16];
 	size_t ls = strlen(seed), lp = strlen(purpose), nd = 0;
@@ -31,7 +35,7 @@ static char *stream_name(char buf[128], const char *seed, const char *purpose, i
 		while ((v /= 10) > 0);
 	}
 	size_t size = ls + 1 + lp + 1 + nd + 1;
-	char *key = size <= 128 ? buf : hg_xmalloc(size);
+	char *key = size <= STREAM_NAME_ROOM ? buf : hg_xmalloc(size);
 	char *at = key;
 	memcpy(at, seed, ls);
 	at += ls;
@@ -49,7 +53,7 @@ static char *stream_name(char buf[128], const char *seed, const char *purpose, i
 
 static void seed_stream(hg_prng *r, const char *seed, const char *purpose, int n)
 {
-	char buf[128], *name = stream_name(buf, seed, purpose, n);
+	char buf[STREAM_NAME_ROOM], *name = stream_name(buf, seed, purpose, n);
 	hg_prng_seed(r, name);
 	if (name != buf)
 		free(name);
@@ -59,7 +63,7 @@ static void seed_stream(hg_prng *r, const char *seed, const char *purpose, int n
  * at a time (hg_prng_wide). */
 static void seed_dice(hg_prng_wide *r, const char *seed)
 {
-	char buf[128], *name = stream_name(buf, seed, "dice", -1);
+	char buf[STREAM_NAME_ROOM], *name = stream_name(buf, seed, "dice", -1);
 	hg_prng_wide_seed(r, name);
 	if (name != buf)
 		free(name);
