@@ -1409,6 +1409,11 @@ static void atok_arena_block(hg_atok_list *l, size_t cap, size_t tcap)
 		memcpy(joined, l->text.data + l->text0, len);
 		memcpy(split, l->split + l->text0, len);
 	}
+	/* the NUL after its last token, which a seat prefix ending the
+	 * action finds there: room made ahead of a run of tokens that then
+	 * took none moves the action without putting a token after it */
+	if (len < tcap)
+		joined[len] = split[len] = '\0';
 	l->v = v;
 	l->cap = cap;
 	l->n = n;
@@ -1486,16 +1491,21 @@ static inline int atok_full(size_t n, size_t cap, size_t len, size_t tcap, size_
 	return n == cap || tcap - len < tn + SHORT_COPY + 2;
 }
 
+/* Room in the list for `toks` more tokens and `more` more bytes of text. */
+static void atok_room_n(hg_atok_list *l, size_t toks, size_t more)
+{
+	if (l->arena) {
+		atok_arena_room(l, toks, more);
+		return;
+	}
+	HG_GROW(l->v, l->cap, l->n + toks);
+	atok_text_room(l, more);
+}
+
 /* Room in the list for one more token of tn bytes. */
 static void atok_room(hg_atok_list *l, size_t tn)
 {
-	size_t more = tn + SHORT_COPY + 2;
-	if (l->arena) {
-		atok_arena_room(l, 1, more);
-		return;
-	}
-	HG_GROW(l->v, l->cap, l->n + 1);
-	atok_text_room(l, more);
+	atok_room_n(l, 1, tn + SHORT_COPY + 2);
 }
 
 /* Appends one token of `n` bytes at `s` (already classified) to the list;
@@ -1560,6 +1570,198 @@ typedef struct gather_line {
 	size_t lbytes0;
 } gather_line;
 
+#ifdef __SSE2__
+/* A run of tokens read at once: the 64 bytes from a token's start are
+ * classed together (one bit a byte), and every token that ends on a blank
+ * before the first byte the run may not hold is taken from the masks.
+ * Token by token, each start waited on the last token's end (the load of
+ * the word, its classing, the scan for its end); here only the run waits
+ * on the run before it.
+ *
+ * The run holds words of letters, digits, '_', '-', '\'' and '#', and the
+ * punctuation ',', '/', '=', '>' and '&' standing alone, one blank apart:
+ * what the other paths read there as the same tokens, and where the
+ * action's text (tokens joined by single blanks) is the bytes as written.
+ * Anything else ends it: another byte ('.', which may end a move number,
+ * ':', which ends a seat prefix, a tab, a line feed, a non-ASCII or NUL
+ * byte), two blanks, or punctuation touching a word; the token-by-token
+ * path reads on from there. */
+#define RUN_BYTES 64
+/* Masks classed for a run that began at most this far back are shifted,
+ * not classed again: the run after a seat prefix, which ended the run
+ * before it. */
+#define RUN_REUSE 24
+/* The most tokens a run holds, and the room its text takes: a separator,
+ * its bytes copied whole, a NUL. */
+#define RUN_TOKENS (RUN_BYTES / 2)
+#define RUN_TEXT (RUN_BYTES + 2)
+
+/* The 64 bytes from `at`, one bit a byte: blanks, the punctuation a run
+ * holds, bytes that are not digits, and bytes no run holds (`bad`; bytes
+ * past a shifted run's end are taken as those). */
+typedef struct run_masks {
+	const unsigned char *at;
+	unsigned known;		/* bytes from `at` classed */
+	uint64_t blank, punct, nondigit, bad;
+} run_masks;
+
+static inline HG_ALWAYS_INLINE void run_class16(const unsigned char *p, unsigned shift,
+						 run_masks *m)
+{
+	const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	const __m128i low = _mm_or_si128(x, _mm_set1_epi8(0x20));	/* 'A'-'Z' -> 'a'-'z' */
+	const __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(low, _mm_set1_epi8('a' - 1)),
+					     _mm_cmpgt_epi8(_mm_set1_epi8('z' + 1), low));
+	const __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
+					    _mm_cmpgt_epi8(_mm_set1_epi8('9' + 1), x));
+	const __m128i mark = _mm_or_si128(
+		_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('_')), _mm_cmpeq_epi8(x, _mm_set1_epi8('-'))),
+		_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\'')), _mm_cmpeq_epi8(x, _mm_set1_epi8('#'))));
+	const __m128i punct = _mm_or_si128(
+		_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('/')), _mm_cmpeq_epi8(x, _mm_set1_epi8('='))),
+		_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('>')),
+					  _mm_cmpeq_epi8(x, _mm_set1_epi8('&'))),
+			     _mm_cmpeq_epi8(x, _mm_set1_epi8(','))));
+	const __m128i blank = _mm_cmpeq_epi8(x, _mm_set1_epi8(' '));
+	const __m128i good = _mm_or_si128(_mm_or_si128(_mm_or_si128(letter, digit), mark),
+					  _mm_or_si128(punct, blank));
+	m->blank |= (uint64_t)(unsigned)_mm_movemask_epi8(blank) << shift;
+	m->punct |= (uint64_t)(unsigned)_mm_movemask_epi8(punct) << shift;
+	m->nondigit |= (uint64_t)(~(unsigned)_mm_movemask_epi8(digit) & 0xffffu) << shift;
+	m->bad |= (uint64_t)(~(unsigned)_mm_movemask_epi8(good) & 0xffffu) << shift;
+}
+
+/* The masks of the run at t: those of a run before it, shifted, while at
+ * most RUN_REUSE of its bytes are gone, else the 64 bytes at t classed. */
+static inline HG_ALWAYS_INLINE void run_masks_at(run_masks *m, const unsigned char *t)
+{
+	if (m->at && t >= m->at && (size_t)(t - m->at) + (RUN_BYTES - RUN_REUSE) <= m->known) {
+		unsigned d = (unsigned)(t - m->at);
+		if (d) {
+			m->blank >>= d;
+			m->punct >>= d;
+			m->nondigit >>= d;
+			m->bad = (m->bad >> d) | ~(~(uint64_t)0 >> d);
+			m->at = t;
+			m->known -= d;
+		}
+		return;
+	}
+	m->at = t;
+	m->known = RUN_BYTES;
+	m->blank = m->punct = m->nondigit = m->bad = 0;
+	run_class16(t, 0, m);
+	run_class16(t + 16, 16, m);
+	run_class16(t + 32, 32, m);
+	run_class16(t + 48, 48, m);
+}
+
+/* Copies the 16 bytes at p to joined and to split, with NULs for its
+ * blanks in split. */
+static inline HG_ALWAYS_INLINE void run_copy16(const unsigned char *p, char *joined, char *split)
+{
+	const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	_mm_storeu_si128((__m128i *)(void *)joined, x);
+	_mm_storeu_si128((__m128i *)(void *)split,
+			 _mm_andnot_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')), x));
+}
+
+/* The tokens of the run at t (RUN_BYTES readable, t a token's first byte
+ * or one the token-by-token path reads), put as atok_put() puts each
+ * (the list has room for RUN_TOKENS more and RUN_TEXT bytes): their
+ * count, 0 when the run holds no whole token.  *r gets the byte after the
+ * last: a blank, or the tab, carriage return or line feed that ended the
+ * run. */
+static inline HG_ALWAYS_INLINE size_t
+gather_run(const unsigned char *t, run_masks *mk, const gather_line *cur, const char *file,
+	   int texts_set, hg_atok *v, size_t *n, size_t cap, char *joined, char *split,
+	   size_t *len, size_t tcap, size_t text0, const unsigned char **r)
+{
+	run_masks_at(mk, t);
+	const uint64_t word = ~mk->blank;	/* (bad bytes too: they end the run) */
+	/* punctuation touching a word, and a blank after a blank, end it */
+	uint64_t bad = mk->bad | (mk->punct & ((word << 1) | (word >> 1))) |
+		       (mk->blank & (mk->blank >> 1));
+	/* the tokens: each starts after a blank (or at t), and ends on the
+	 * blank after it, before the first bad byte, or on that byte if it
+	 * is white space (the token-by-token path reads on from there) */
+	const uint64_t first_bad = bad & -bad;
+	uint64_t ends = mk->blank & (word << 1) & (first_bad - 1);
+	if (first_bad && (word << 1) & first_bad) {
+		unsigned char c = t[__builtin_ctzll(first_bad)];
+		if (c == ' ' || c == '\n' || c == '\t' || c == '\r')
+			ends |= first_bad;
+	}
+	if (!ends)
+		return 0;
+	uint64_t starts = word & ~(word << 1);
+	/* the texts as written, the joined with its blanks, the split with
+	 * NULs for them; bytes after the last token are overwritten later */
+	size_t at = *len;
+	joined[at] = ' ';
+	split[at] = '\0';
+	at += at != text0;
+	run_copy16(t, joined + at, split + at);
+	run_copy16(t + 16, joined + at + 16, split + at + 16);
+	run_copy16(t + 32, joined + at + 32, split + at + 32);
+	run_copy16(t + 48, joined + at + 48, split + at + 48);
+	const unsigned col0 = cur->col0 + (unsigned)(t - cur->ls), line = cur->line;
+	const size_t off0 = at - text0;
+	char *const texts = split + at;
+	hg_atok *const a0 = v + *n;
+	hg_atok *a = a0;
+	unsigned e;
+	do {
+		const uint64_t sb = starts & -starts, eb = ends & -ends;
+		const unsigned s = (unsigned)__builtin_ctzll(starts);
+		e = (unsigned)__builtin_ctzll(ends);
+		starts ^= sb;
+		ends ^= eb;
+		/* punctuation stands alone, and is no digit */
+		_Static_assert(HG_ATOK_WORD == 0 && HG_ATOK_NUMBER == 1 && HG_ATOK_PUNCT == 3,
+			       "a kind is number + 3 * punct");
+		const unsigned number = !(mk->nondigit & (eb - sb)), punct = !!(mk->punct & sb);
+		a->kind = (hg_atok_kind)(number + 3 * punct);
+		a->len = e - s;
+		a->pos.file = file;
+		a->pos.line = line;
+		a->pos.col = col0 + s;
+		a->off = off0 + s;
+		a->text = texts_set ? texts + s : NULL;
+		a++;
+	} while (ends);
+	at += e;
+	joined[at] = split[at] = '\0';
+	*len = at;
+	*n += (size_t)(a - a0);
+	*r = t + e;
+	return (size_t)(a - a0);
+}
+#endif
+
+/* In hg_lexer_gather_body(): room for `toks` more tokens and `more` more
+ * bytes of text, the list's locals put back in it and taken again (an
+ * arena list's action may have moved to the start of a new block: the
+ * counts move with it). */
+#define GATHER_ROOM(toks, more)						\
+	do {								\
+		l->n = n;						\
+		l->text.len = len;					\
+		l->first = first;					\
+		l->text0 = text0;					\
+		atok_room_n(l, (toks), (more));				\
+		act0 -= n - l->n;					\
+		n = l->n;						\
+		first = l->first;					\
+		len = l->text.len;					\
+		text0 = l->text0;					\
+		v = l->v;						\
+		cap = l->cap;						\
+		joined = l->text.data;					\
+		split = l->split;					\
+		tcap = l->text.cap;					\
+	} while (0)
+
 size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 			    hg_pos *last_end, size_t seats, hg_plain_run *run)
 {
@@ -1578,6 +1780,11 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 		stop_after(p0, lx->game_bytes, lx->lim.game, lim);
 	const unsigned char *const end = lx->end;
 	const size_t max_token = lx->lim.token;
+#ifdef __SSE2__
+	/* runs hold tokens of up to RUN_BYTES - 1 bytes */
+	const int runs = max_token >= RUN_BYTES;
+	run_masks rm = { NULL, 0, 0, 0, 0, 0 };
+#endif
 	const unsigned char *q = p0;
 	gather_line cur = { p0, NULL, lx->line, lx->col, lx->line_bytes };
 	cur.stop = stop_after(cur.ls, cur.lbytes0, lx->lim.line, game_stop);
@@ -1629,6 +1836,20 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 		}
 		if (t >= cur.stop)
 			break;
+#ifdef __SSE2__
+		if (runs && cur.stop - t >= RUN_BYTES) {
+			const unsigned char *r;
+			if (cap - n < RUN_TOKENS || tcap - len < RUN_TEXT)
+				GATHER_ROOM(RUN_TOKENS, RUN_TEXT);
+			size_t k = gather_run(t, &rm, &cur, file, texts_set, v, &n, cap, joined,
+					      split, &len, tcap, text0, &r);
+			if (k) {
+				on_line += (unsigned)k;
+				q = r;
+				continue;
+			}
+		}
+#endif
 		unsigned char cls = ascii_class[*t];
 		const unsigned char *r;
 		hg_atok_kind kind;
@@ -1696,25 +1917,8 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 		if (r >= cur.stop || *r == 0 || *r >= 0x80 || tn > max_token)
 			break;
 		/* the token, put as atok_put() puts one */
-		if (atok_full(n, cap, len, tcap, tn)) {
-			l->n = n;
-			l->text.len = len;
-			l->first = first;
-			l->text0 = text0;
-			atok_room(l, tn);
-			/* an arena list's action may have moved to the
-			 * start of a new block: the counts move with it */
-			act0 -= n - l->n;
-			n = l->n;
-			first = l->first;
-			len = l->text.len;
-			text0 = l->text0;
-			v = l->v;
-			cap = l->cap;
-			joined = l->text.data;
-			split = l->split;
-			tcap = l->text.cap;
-		}
+		if (atok_full(n, cap, len, tcap, tn))
+			GATHER_ROOM(1, tn + SHORT_COPY + 2);
 		hg_atok *a = &v[n++];
 		a->kind = kind;
 		a->len = (unsigned)tn;

@@ -973,6 +973,59 @@ START_TEST(long_runs_of_tokens_change_nothing)
 }
 END_TEST
 
+/* The lexer reads a run of plain tokens one blank apart from the masks of
+ * 64 bytes at once, and ends the run at what it does not hold: each of
+ * those, and tokens about the run's 64 bytes long, at every offset from
+ * the run's start, with limits that cut lines and tokens inside a run, as
+ * the careful path reads them. */
+START_TEST(runs_read_at_once_change_nothing)
+{
+	static const char *const odd[] = {
+		"/", "=", ">", "&", ",", "+", "<", "@", "|", "~", "^", "%", ".", "12.", "a.b", "7.5",
+		"?", "P1:", "P2:", "x:", "#3", "'", "_a", "-", "é", "tropa-3", "a/b", "//", "=7",
+		"7=", ">&", "12", "0", "\"P1\"", "{c}", "!", "(",
+	};
+	static const char *const gap[] = {
+		" ", " ", " ", " ", " ", " ", " ", " ", " ", " ", "  ", "\t", "\r\n", "\n", "",
+	};
+	hg_prng r;
+	hg_prng_seed(&r, "runs read at once");
+	for (int i = 0; i < 200; i++) {
+		hg_buf b;
+		hg_buf_init(&b);
+		hg_buf_puts(&b, HEAD "[Result \"*\"]\n\nP1:");
+		unsigned pieces = 20 + hg_prng_below(&r, 300);
+		for (unsigned k = 0; k < pieces; k++) {
+			hg_buf_puts(&b, gap[hg_prng_below(&r, HG_ARRAY_LEN(gap))]);
+			unsigned pick = hg_prng_below(&r, 10);
+			if (pick == 0) {
+				hg_buf_puts(&b, odd[hg_prng_below(&r, HG_ARRAY_LEN(odd))]);
+				continue;
+			}
+			/* a word or a number, mostly short, sometimes about 64 */
+			unsigned n = pick < 8 ? 1 + hg_prng_below(&r, 12) : 56 + hg_prng_below(&r, 14);
+			int digits = hg_prng_below(&r, 4) == 0;
+			for (unsigned c = 0; c < n; c++)
+				hg_buf_putc(&b, digits ? (char)('0' + c % 10) : (char)('a' + (c * 7 + k) % 26));
+		}
+		hg_buf_puts(&b, i % 2 ? " *\n" : "\n");
+		hg_limits lim;
+		hg_limits_default(&lim);
+		switch (i % 5) {
+		case 1: lim.line = 70 + hg_prng_below(&r, 60); break;
+		case 2: lim.token = 63 + hg_prng_below(&r, 3); break;
+		case 3: lim.game = 300 + hg_prng_below(&r, 900); break;
+		}
+		for (int from_file = 0; from_file < 2; from_file++) {
+			char what[48];
+			snprintf(what, sizeof what, "text %d, file %d", i, from_file);
+			same_reading(b.data, b.len, &lim, from_file, what);
+		}
+		hg_buf_free(&b);
+	}
+}
+END_TEST
+
 /* The parser gathers a game's tokens in its record's arena, in room sized
  * by the games before it and grown as the game needs: each record has its
  * own, right, tokens, after a very long game as after a short one. */
@@ -1626,6 +1679,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, plain_bodies_change_nothing);
 	tcase_add_test(tc, runs_of_plain_actions_change_nothing);
 	tcase_add_test(tc, long_runs_of_tokens_change_nothing);
+	tcase_add_test(tc, runs_read_at_once_change_nothing);
 	tcase_add_test(tc, taken_seats_and_move_numbers_change_nothing);
 	tcase_add_test(tc, nesting_limit_default);
 	tcase_add_test(tc, error_limit_default);
