@@ -1966,6 +1966,70 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 	return gathered;
 }
 
+/* Moves `at` over the n one-byte characters of a token. */
+static inline void plain_step(plain_pos *at, size_t n)
+{
+	at->col += (unsigned)n;
+	at->line_bytes += n;
+	at->game_bytes += n;
+}
+
+/* A tag pair's name as the parser takes one: a letter, then letters,
+ * digits and '_' (the plain word [t, r)). */
+static int plain_tag_name(const unsigned char *t, const unsigned char *r)
+{
+	if (!((*t | 0x20) >= 'a' && (*t | 0x20) <= 'z'))
+		return 0;
+	for (t++; t < r; t++)
+		if (!((*t | 0x20) >= 'a' && (*t | 0x20) <= 'z') && !(*t >= '0' && *t <= '9') &&
+		    *t != '_')
+			return 0;
+	return 1;
+}
+
+int hg_lexer_take_tag(hg_lexer *lx, hg_plain_tag *tag)
+{
+	if (lx->pending || !plain_ready(lx))
+		return 0;
+	/* The three tokens plain_next() would read, each where plain_fits()
+	 * lets it: the name (a word), the string, the ']', on this line. */
+	const unsigned char *const lim = plain_limit(lx);
+	const unsigned line = lx->line;
+	plain_pos at = { lx->line, lx->col, lx->line_bytes, lx->game_bytes };
+	const unsigned char *t = plain_blanks(lx, lx->p, lim, &at);
+	if (!t || at.line != line || !(ascii_class[*t] & C_WORD))
+		return 0;
+	hg_tk kind;
+	int dot;
+	const unsigned char *r = plain_word(t, lim, &kind, &dot);
+	if (kind != HG_TK_WORD || dot || !plain_tag_name(t, r) || !plain_fits(lx, t, r, lim, &at))
+		return 0;
+	tag->name = (const char *)t;
+	tag->name_len = (size_t)(r - t);
+	tag->name_pos = (hg_pos){ lx->name, at.line, at.col };
+	plain_step(&at, (size_t)(r - t));
+	t = plain_blanks(lx, r, lim, &at);
+	if (!t || at.line != line || *t != '"')
+		return 0;
+	r = string_plain_end(t + 1, lim);
+	if (r >= lim || *r != '"')
+		return 0;	/* an escape, a line's end: for read_string() */
+	r++;
+	if (!plain_fits(lx, t, r, lim, &at))
+		return 0;
+	tag->value = (const char *)t + 1;
+	tag->value_len = (size_t)(r - t) - 2;
+	tag->value_pos = (hg_pos){ lx->name, at.line, at.col };
+	plain_step(&at, (size_t)(r - t));
+	t = plain_blanks(lx, r, lim, &at);
+	if (!t || at.line != line || *t != ']' || !plain_fits(lx, t, t + 1, lim, &at))
+		return 0;
+	plain_commit(lx, t + 1, &at, 1, lx->tokens_on_line + 3);
+	lx->attach = 0;
+	tag->end = (hg_pos){ lx->name, lx->line, lx->col };
+	return 1;
+}
+
 /* Takes the plain run [t, r) at `at` as a seat prefix, as plain_emit()
  * would make it one, ':' and all, without making a token: 1, or 0 having
  * changed nothing. */

@@ -214,6 +214,21 @@ int hg_lexer_take_movenum(hg_lexer *lx, hg_plain_movenum *m);
 /* Takes a plain seat prefix as the next token (after a move number taken
  * so): 1, or 0 taking nothing. */
 int hg_lexer_take_next_seat(hg_lexer *lx, hg_plain_seat *seat);
+/* The rest of a tag pair whose '[' is the current token, taken whole:
+ * its name, its value (the string's text, without quotes) and where each
+ * begins, and where its ']' ends. */
+typedef struct hg_plain_tag {
+	const char *name, *value;	/* in the input: not NUL-terminated */
+	size_t name_len, value_len;
+	hg_pos name_pos, value_pos, end;
+} hg_plain_tag;
+/* Takes `Name "value"]` on the current line by the plain path, as
+ * hg_lexer_next() would read its three tokens, when the name is a letter
+ * then letters, digits and '_' and the value printable ASCII without
+ * escapes, all within the limits: returns 1, and the lexer stands after
+ * the ']'.  Returns 0, taking nothing, for anything else, which
+ * hg_lexer_next() then reads token by token. */
+int hg_lexer_take_tag(hg_lexer *lx, hg_plain_tag *tag);
 /* Empties the list, kept actions and all (its room is kept). */
 static inline void hg_atok_list_clear(hg_atok_list *l)
 {

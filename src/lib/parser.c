@@ -539,6 +539,17 @@ static void store_tag(hg_parser *p, char *name, hg_pos name_pos, char *value,
 /* tag pair = "[", tag name, string, "]" on one line (rule L3). */
 static void parse_tag(hg_parser *p)
 {
+	/* a plain tag pair, taken whole: its three tokens are never made */
+	hg_plain_tag pt;
+	if (hg_lexer_take_tag(p->lx, &pt)) {
+		char *name = hg_record_strndup(p->g, pt.name, pt.name_len);
+		char *value = hg_record_strndup(p->g, pt.value, pt.value_len);
+		p->t = NULL;	/* advance() past the ']' */
+		p->last_end = pt.end;
+		advance(p);
+		store_tag(p, name, pt.name_pos, value, pt.value_pos, 0);
+		return;
+	}
 	hg_buf what;
 	hg_buf_init(&what);
 	advance(p);

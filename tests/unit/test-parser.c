@@ -758,6 +758,12 @@ static char *parse_dump_from(const char *text, size_t len, int careful, const hg
 	for (size_t i = 0; i < gs.n; i++) {
 		hg_buf_printf(&b, "game %zu result %s\n", i,
 			      gs.v[i]->result ? gs.v[i]->result : "-");
+		for (size_t k = 0; k < gs.v[i]->ntags; k++) {
+			const hg_tag *tag = &gs.v[i]->tags[k];
+			hg_buf_printf(&b, "[%s \"%s\"] %u:%u\n", tag->name, tag->value, tag->pos.line,
+				      tag->pos.col);
+		}
+		dump_line(&b, &gs.v[i]->header, 0);
 		dump_line(&b, &gs.v[i]->moves, 0);
 	}
 	char *diags = diag_text(&d);
@@ -827,6 +833,48 @@ START_TEST(taken_seats_and_move_numbers_change_nothing)
 			      plain, careful);
 		free(careful);
 		free(plain);
+	}
+}
+END_TEST
+
+/* The parser takes a plain tag pair whole from the lexer, its three tokens
+ * never made; every other tag pair it reads token by token.  Both read
+ * each of these as the careful path does: names it rejects, blanks and
+ * tabs, values it cannot take whole, pairs cut by a line's end, limits
+ * reached within the pair, and what follows the ']'. */
+START_TEST(tag_pairs_taken_whole_change_nothing)
+{
+	static const char *const pair[] = {
+		"[Date \"2026.11.21\"]", "[Round \"\"]", "[Event    \"x y\"]", "[\tEvent\t\"a\"\t]",
+		"[Event\"glued\"]", "[ Event \"lead\" ]", "[E \"1\"]", "[E_2 \"1\"]", "[e \"1\"]",
+		"[2E \"1\"]", "[E-2 \"1\"]", "[E.2 \"1\"]", "[E: \"1\"]", "[E \"a\\\"b\"]",
+		"[E \"a\\\\\"]", "[E \"é\"]", "[É \"x\"]", "[E \"open]", "[E \"x\"", "[E \"x\" x]",
+		"[E]", "[ ]", "[\"x\"]", "[E \"x\"]]", "[E \"x\"] [F \"y\"]", "[E \"x\"] ; c",
+		"[E \"x\"] {c}", "[E \"x\"]*", "[E\n\"x\"]", "[E \"x\"\n]", "[E \"tab\there\"]",
+		"[E \"x\"] P1: a", "[Event \"x\"]\r", "[Event \"0123456789abcdefghij\"]",
+		"[EventEventEventEventEvent \"x\"]", "[Date \"2026.13.45\"]",
+	};
+	hg_prng r;
+	hg_prng_seed(&r, "tag pairs");
+	hg_limits small;
+	hg_limits_default(&small);
+	small.token = 12;
+	small.line = 40;
+	for (int i = 0; i < 300; i++) {
+		hg_buf b;
+		hg_buf_init(&b);
+		hg_buf_puts(&b, "[Game \"kingdoms-of-crusaders\"]\n");
+		unsigned n = 1 + hg_prng_below(&r, 8);
+		for (unsigned k = 0; k < n; k++) {
+			hg_buf_puts(&b, pair[hg_prng_below(&r, HG_ARRAY_LEN(pair))]);
+			hg_buf_puts(&b, hg_prng_below(&r, 5) ? "\n" : " ");
+		}
+		hg_buf_puts(&b, "\nP1: a *\n");
+		const hg_limits *lim = i % 4 == 3 ? &small : NULL;
+		char what[32];
+		snprintf(what, sizeof what, "text %d", i);
+		same_reading(b.data, b.len, lim, i % 2, what);
+		hg_buf_free(&b);
 	}
 }
 END_TEST
@@ -1680,6 +1728,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, runs_of_plain_actions_change_nothing);
 	tcase_add_test(tc, long_runs_of_tokens_change_nothing);
 	tcase_add_test(tc, runs_read_at_once_change_nothing);
+	tcase_add_test(tc, tag_pairs_taken_whole_change_nothing);
 	tcase_add_test(tc, taken_seats_and_move_numbers_change_nothing);
 	tcase_add_test(tc, nesting_limit_default);
 	tcase_add_test(tc, error_limit_default);
