@@ -17,6 +17,14 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+/* Where the compiler can build a function for SSSE3 beside the rest (for
+ * the processors that have it, found at run time), runs of tokens are
+ * classed with its byte shuffles. */
+#if defined(__SSE2__) && !defined(__SSSE3__) && defined(__GNUC__) && \
+	(defined(__x86_64__) || defined(__i386__))
+#define RUN_SSSE3_BESIDE 1
+#include <tmmintrin.h>
+#endif
 
 #include "lexer.h"
 
@@ -71,6 +79,7 @@ struct hg_lexer {
 	unsigned tokens_on_line;
 	int cut_at_game;	/* a comment stopped at the next game's '[' */
 	int careful_only;	/* no plain path (tests compare the two) */
+	int run_ssse3;		/* runs classed with SSSE3 (tests turn it off) */
 	int resumed;		/* opened at a resume point, not at the start */
 	/* The token that ended a gathered body, scanned but not made yet:
 	 * hg_lexer_next() makes it, hg_lexer_take_seat() takes a seat
@@ -93,6 +102,21 @@ void hg_limits_default(hg_limits *l)
 	l->actions = HG_MAX_ACTIONS;
 	l->errors = HG_MAX_ERRORS;
 }
+/* Does this processor have SSSE3, for the runs' classing (asked once)? */
+static int run_ssse3_here(void)
+{
+#ifdef RUN_SSSE3_BESIDE
+	static int known, have;
+	if (!known) {	/* (a race only asks twice) */
+		have = __builtin_cpu_supports("ssse3") != 0;
+		known = 1;
+	}
+	return have;
+#else
+	return 0;
+#endif
+}
+
 
 /* ------------------------------------------------------------------------
  * Opening and closing
@@ -102,6 +126,7 @@ static hg_lexer *lexer_new(const char *name)
 {
 	hg_lexer *lx = hg_xcalloc(1, sizeof *lx);
 	lx->name = hg_xstrdup(name ? name : "-");
+	lx->run_ssse3 = run_ssse3_here();
 	hg_limits_default(&lx->lim);
 	lx->line = lx->col = 1;
 	lx->known = 1;
@@ -169,6 +194,11 @@ void hg_lexer_close(hg_lexer *lx)
 	free(lx->name);
 	hg_buf_free(&lx->buf);
 	free(lx);
+}
+
+void hg_lexer_set_plain_ssse3(hg_lexer *lx, int on)
+{
+	lx->run_ssse3 = on && run_ssse3_here();
 }
 
 void hg_lexer_set_careful_only(hg_lexer *lx, int on)
@@ -1631,9 +1661,56 @@ static inline HG_ALWAYS_INLINE void run_class16(const unsigned char *p, unsigned
 	m->bad |= (uint64_t)(~(unsigned)_mm_movemask_epi8(good) & 0xffffu) << shift;
 }
 
+#ifdef RUN_SSSE3_BESIDE
+/* The same with SSSE3: each byte's classes looked up by its two halves,
+ * one bit for each of these sets (its first half x, second y), the byte
+ * in a set when both halves' bits are:
+ *   bit 0  ' '                          x 2,    y 0
+ *   bit 1  digits                       x 3,    y 0-9
+ *   bit 2  '&' ',' '/'                  x 2,    y 6 C F
+ *   bit 3  '=' '>'                      x 3,    y D E
+ *   bit 4  ' ' '#' '&' '\'' ',' '-' '/'   x 2,    y 0 3 6 7 C D F
+ *   bit 5  letters                      x 4 6,  y 1-F
+ *   bit 6  letters                      x 5 7,  y 0-A
+ *   bit 7  '_'                          x 5,    y F
+ * so blanks are bit 0, digits bit 1, the punctuation bits 2 and 3, and
+ * what a run holds bits 1 and 3 to 7.  A byte from 0x80 up is in none (its
+ * first half, 8 to F, has no bit). */
+__attribute__((target("ssse3"))) static void run_class64_ssse3(const unsigned char *p,
+							       run_masks *m)
+{
+	const __m128i by_y = _mm_setr_epi8(0x53, 0x62, 0x62, 0x72, 0x62, 0x62, 0x76, 0x72, 0x62,
+					   0x62, 0x60, 0x20, 0x34, 0x38, 0x28, (char)0xb4);
+	const __m128i by_x = _mm_setr_epi8(0, 0, 0x15, 0x0a, 0x20, (char)0xc0, 0x20, 0x40, 0, 0,
+					   0, 0, 0, 0, 0, 0);
+	const __m128i half = _mm_set1_epi8(0x0f), zero = _mm_setzero_si128();
+	m->blank = m->punct = m->nondigit = m->bad = 0;
+	for (unsigned i = 0; i < RUN_BYTES; i += 16) {
+		const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+		const __m128i c = _mm_and_si128(
+			_mm_shuffle_epi8(by_y, _mm_and_si128(x, half)),
+			_mm_shuffle_epi8(by_x, _mm_and_si128(_mm_srli_epi16(x, 4), half)));
+		/* a bit to each byte's top by a 16-bit shift: the low byte's
+		 * other bits go to the high byte's low ones, never its top */
+		unsigned blank = (unsigned)_mm_movemask_epi8(_mm_slli_epi16(c, 7));
+		unsigned digit = (unsigned)_mm_movemask_epi8(_mm_slli_epi16(c, 6));
+		unsigned nopunct = (unsigned)_mm_movemask_epi8(
+			_mm_cmpeq_epi8(_mm_and_si128(c, _mm_set1_epi8(0x0c)), zero));
+		unsigned bad = (unsigned)_mm_movemask_epi8(
+			_mm_cmpeq_epi8(_mm_and_si128(c, _mm_set1_epi8((char)0xfa)), zero));
+		m->blank |= (uint64_t)blank << i;
+		m->punct |= (uint64_t)(~nopunct & 0xffffu) << i;
+		m->nondigit |= (uint64_t)(~digit & 0xffffu) << i;
+		m->bad |= (uint64_t)bad << i;
+	}
+}
+#endif
+
 /* The masks of the run at t: those of a run before it, shifted, while at
- * most RUN_REUSE of its bytes are gone, else the 64 bytes at t classed. */
-static inline HG_ALWAYS_INLINE void run_masks_at(run_masks *m, const unsigned char *t)
+ * most RUN_REUSE of its bytes are gone, else the 64 bytes at t classed
+ * (with SSSE3 where `ssse3`, a constant where this is inlined). */
+static inline HG_ALWAYS_INLINE void run_masks_at(run_masks *m, const unsigned char *t,
+						  const int ssse3)
 {
 	if (m->at && t >= m->at && (size_t)(t - m->at) + (RUN_BYTES - RUN_REUSE) <= m->known) {
 		unsigned d = (unsigned)(t - m->at);
@@ -1649,6 +1726,14 @@ static inline HG_ALWAYS_INLINE void run_masks_at(run_masks *m, const unsigned ch
 	}
 	m->at = t;
 	m->known = RUN_BYTES;
+#ifdef RUN_SSSE3_BESIDE
+	if (ssse3) {
+		run_class64_ssse3(t, m);
+		return;
+	}
+#else
+	(void)ssse3;
+#endif
 	m->blank = m->punct = m->nondigit = m->bad = 0;
 	run_class16(t, 0, m);
 	run_class16(t + 16, 16, m);
@@ -1673,11 +1758,11 @@ static inline HG_ALWAYS_INLINE void run_copy16(const unsigned char *p, char *joi
  * last: a blank, or the tab, carriage return or line feed that ended the
  * run. */
 static inline HG_ALWAYS_INLINE size_t
-gather_run(const unsigned char *t, run_masks *mk, const gather_line *cur, const char *file,
-	   int texts_set, hg_atok *v, size_t *n, size_t cap, char *joined, char *split,
-	   size_t *len, size_t tcap, size_t text0, const unsigned char **r)
+gather_run(const unsigned char *t, run_masks *mk, const int ssse3, const gather_line *cur,
+	   const char *file, int texts_set, hg_atok *v, size_t *n, size_t cap, char *joined,
+	   char *split, size_t *len, size_t tcap, size_t text0, const unsigned char **r)
 {
-	run_masks_at(mk, t);
+	run_masks_at(mk, t, ssse3);
 	const uint64_t word = ~mk->blank;	/* (bad bytes too: they end the run) */
 	/* punctuation touching a word, and a blank after a blank, end it */
 	uint64_t bad = mk->bad | (mk->punct & ((word << 1) | (word >> 1))) |
@@ -1762,8 +1847,11 @@ gather_run(const unsigned char *t, run_masks *mk, const gather_line *cur, const 
 		tcap = l->text.cap;					\
 	} while (0)
 
-size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
-			    hg_pos *last_end, size_t seats, hg_plain_run *run)
+/* hg_lexer_gather_body(), its runs classed with SSSE3 where `ssse3` (a
+ * constant in each of the two functions this is inlined in). */
+static inline HG_ALWAYS_INLINE size_t gather_body(hg_lexer *lx, hg_atok_list *l,
+						  const char *file, hg_pos *last_end, size_t seats,
+						  hg_plain_run *run, const int ssse3)
 {
 	if (run)
 		run->n = 0;
@@ -1841,8 +1929,8 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 			const unsigned char *r;
 			if (cap - n < RUN_TOKENS || tcap - len < RUN_TEXT)
 				GATHER_ROOM(RUN_TOKENS, RUN_TEXT);
-			size_t k = gather_run(t, &rm, &cur, file, texts_set, v, &n, cap, joined,
-					      split, &len, tcap, text0, &r);
+			size_t k = gather_run(t, &rm, ssse3, &cur, file, texts_set, v, &n, cap,
+					      joined, split, &len, tcap, text0, &r);
 			if (k) {
 				on_line += (unsigned)k;
 				q = r;
@@ -1964,6 +2052,25 @@ size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
 		}
 	}
 	return gathered;
+}
+
+#ifdef RUN_SSSE3_BESIDE
+__attribute__((target("ssse3"), noinline)) static size_t
+gather_body_ssse3(hg_lexer *lx, hg_atok_list *l, const char *file, hg_pos *last_end,
+		  size_t seats, hg_plain_run *run)
+{
+	return gather_body(lx, l, file, last_end, seats, run, 1);
+}
+#endif
+
+size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
+			    hg_pos *last_end, size_t seats, hg_plain_run *run)
+{
+#ifdef RUN_SSSE3_BESIDE
+	if (lx->run_ssse3)
+		return gather_body_ssse3(lx, l, file, last_end, seats, run);
+#endif
+	return gather_body(lx, l, file, last_end, seats, run, 0);
 }
 
 /* Moves `at` over the n one-byte characters of a token. */

@@ -81,6 +81,9 @@ void hg_lexer_set_limits(hg_lexer *lx, const hg_limits *l);
  * make no difference but speed, and the unit tests check that it makes
  * none. */
 void hg_lexer_set_careful_only(hg_lexer *lx, int on);
+/* Whether the plain path classes runs of tokens with SSSE3 where the
+ * processor has it (the default), or with SSE2 only: tests read both. */
+void hg_lexer_set_plain_ssse3(hg_lexer *lx, int on);
 const hg_limits *hg_lexer_limits(const hg_lexer *lx);
 /* The source name every position points to (owned by the lexer). */
 const char *hg_lexer_name(const hg_lexer *lx);
@@ -265,5 +268,7 @@ void hg_action_text_make(hg_action_text *t, const char *seat, size_t seat_len,
 void hg_parser_set_limits(hg_parser *p, const hg_limits *l);
 /* hg_lexer_set_careful_only() for the parser's lexer; for tests. */
 void hg_parser_set_careful_only(hg_parser *p, int on);
+/* hg_lexer_set_plain_ssse3() for the parser's lexer; for tests. */
+void hg_parser_set_plain_ssse3(hg_parser *p, int on);
 
 #endif

@@ -130,6 +130,11 @@ uint64_t hg_parser_offset(const hg_parser *p)
 	return hg_lexer_offset(p->lx);
 }
 
+void hg_parser_set_plain_ssse3(hg_parser *p, int on)
+{
+	hg_lexer_set_plain_ssse3(p->lx, on);
+}
+
 void hg_parser_set_careful_only(hg_parser *p, int on)
 {
 	hg_lexer_set_careful_only(p->lx, on);
