@@ -1751,6 +1751,37 @@ static inline HG_ALWAYS_INLINE void run_copy16(const unsigned char *p, char *joi
 			 _mm_andnot_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')), x));
 }
 
+/* Puts the run's tokens, one for each bit of `ends` (a start for each in
+ * `starts`), at a (their texts at `texts`, where texts_set, a constant
+ * where this is inlined): their count; *last_end gets the last's end. */
+static inline HG_ALWAYS_INLINE size_t
+run_tokens(hg_atok *a, uint64_t starts, uint64_t ends, uint64_t punct_at, uint64_t numbers_end,
+	   const char *file, unsigned line, unsigned col0, size_t off0, char *texts,
+	   const int texts_set, unsigned *last_end)
+{
+	_Static_assert(HG_ATOK_WORD == 0 && HG_ATOK_NUMBER == 1 && HG_ATOK_PUNCT == 3,
+		       "a kind is number + 3 * punct");
+	hg_atok *const a0 = a;
+	unsigned e;
+	do {
+		const unsigned s = (unsigned)__builtin_ctzll(starts);
+		e = (unsigned)__builtin_ctzll(ends);
+		starts &= starts - 1;
+		ends &= ends - 1;
+		a->kind = (hg_atok_kind)((unsigned)(numbers_end >> e & 1) +
+					 3 * (unsigned)(punct_at >> s & 1));
+		a->len = e - s;
+		a->pos.file = file;
+		a->pos.line = line;
+		a->pos.col = col0 + s;
+		a->off = off0 + s;
+		a->text = texts_set ? texts + s : NULL;
+		a++;
+	} while (ends);
+	*last_end = e;
+	return (size_t)(a - a0);
+}
+
 /* The tokens of the run at t (RUN_BYTES readable, t a token's first byte
  * or one the token-by-token path reads), put as atok_put() puts each
  * (the list has room for RUN_TOKENS more and RUN_TEXT bytes): their
@@ -1790,37 +1821,28 @@ gather_run(const unsigned char *t, run_masks *mk, const int ssse3, const gather_
 	run_copy16(t + 16, joined + at + 16, split + at + 16);
 	run_copy16(t + 32, joined + at + 32, split + at + 32);
 	run_copy16(t + 48, joined + at + 48, split + at + 48);
-	const unsigned col0 = cur->col0 + (unsigned)(t - cur->ls), line = cur->line;
-	const size_t off0 = at - text0;
-	char *const texts = split + at;
+	const unsigned col0 = cur->col0 + (unsigned)(t - cur->ls);
 	hg_atok *const a0 = v + *n;
-	hg_atok *a = a0;
+	/* Each token's kind from two masks: a punctuation token's start is in
+	 * punct_at (it stands alone, and is no digit); a number's digits run
+	 * from its start to its end, so adding its start's bit to the digits
+	 * carries to its end's (numbers_end).  Past a shifted run's known
+	 * bytes a token may end on white space: no byte there is a digit, so
+	 * the carry stops where such a token ends. */
+	const uint64_t digits = ~(mk->nondigit | mk->bad), punct_at = mk->punct & starts;
+	const uint64_t numbers_end = (digits + (starts & digits)) & ends;
 	unsigned e;
-	do {
-		const uint64_t sb = starts & -starts, eb = ends & -ends;
-		const unsigned s = (unsigned)__builtin_ctzll(starts);
-		e = (unsigned)__builtin_ctzll(ends);
-		starts ^= sb;
-		ends ^= eb;
-		/* punctuation stands alone, and is no digit */
-		_Static_assert(HG_ATOK_WORD == 0 && HG_ATOK_NUMBER == 1 && HG_ATOK_PUNCT == 3,
-			       "a kind is number + 3 * punct");
-		const unsigned number = !(mk->nondigit & (eb - sb)), punct = !!(mk->punct & sb);
-		a->kind = (hg_atok_kind)(number + 3 * punct);
-		a->len = e - s;
-		a->pos.file = file;
-		a->pos.line = line;
-		a->pos.col = col0 + s;
-		a->off = off0 + s;
-		a->text = texts_set ? texts + s : NULL;
-		a++;
-	} while (ends);
+	size_t k = texts_set ?
+		   run_tokens(a0, starts, ends, punct_at, numbers_end, file, cur->line, col0,
+			      at - text0, split + at, 1, &e) :
+		   run_tokens(a0, starts, ends, punct_at, numbers_end, file, cur->line, col0,
+			      at - text0, split + at, 0, &e);
 	at += e;
 	joined[at] = split[at] = '\0';
 	*len = at;
-	*n += (size_t)(a - a0);
+	*n += k;
 	*r = t + e;
-	return (size_t)(a - a0);
+	return k;
 }
 #endif
 

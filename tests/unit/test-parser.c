@@ -844,6 +844,42 @@ START_TEST(taken_seats_and_move_numbers_change_nothing)
 }
 END_TEST
 
+/* After a seat prefix the lexer shifts the masks of the run before it,
+ * the bytes past them unknown: tokens of digits, words and punctuation
+ * ending right at that edge, after seats of every length, on lines that
+ * then end or go on. */
+START_TEST(runs_after_seats_of_every_length_change_nothing)
+{
+	static const char *const body[] = {
+		"7 8 9 1 2 3 4 5 6 7 8 9 1 2 3 4 5 6 7 8 9 1 2 3 4 5 6 7 8 9 1 2 3 4 5 6 7",
+		"12 3 45 6 78 9 12 3 45 6 78 9 12 3 45 6 78 9 12 3 45 6 78 9 12 3 45 6",
+		"a 1 / 2 = 3 vs 4 b 5 / 6 = 7 vs 8 c 9 / 1 = 2 vs 3 d 4 / 5 = 6 vs 7 e",
+		"tropa-3 7 tropa-2 88 x 999 y 1 z 22 w 333 v 4 u 55 t 666 s 7 r 88 q 999",
+	};
+	for (size_t k = 0; k < HG_ARRAY_LEN(body); k++) {
+		hg_buf b;
+		hg_buf_init(&b);
+		hg_buf_puts(&b, HEAD "[Result \"*\"]\n\n");
+		for (int seat = 1; seat <= 30; seat++) {
+			for (int prefix = 0; prefix < 2; prefix++) {
+				/* a seat prefix that ends the run before, or one
+				 * the line begins with */
+				hg_buf_puts(&b, prefix ? "P1: w " : "");
+				for (int c = 0; c < seat; c++)
+					hg_buf_putc(&b, (char)('a' + c % 26));
+				hg_buf_puts(&b, ": ");
+				hg_buf_putn(&b, body[k], strlen(body[k]) - (size_t)(seat % 7));
+				hg_buf_puts(&b, seat % 3 ? "\n" : " P2: z\n");
+			}
+		}
+		char what[32];
+		snprintf(what, sizeof what, "body %zu", k);
+		same_reading(b.data, b.len, NULL, 0, what);
+		hg_buf_free(&b);
+	}
+}
+END_TEST
+
 /* The parser takes a plain tag pair whole from the lexer, its three tokens
  * never made; every other tag pair it reads token by token.  Both read
  * each of these as the careful path does: names it rejects, blanks and
@@ -1736,6 +1772,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, long_runs_of_tokens_change_nothing);
 	tcase_add_test(tc, runs_read_at_once_change_nothing);
 	tcase_add_test(tc, tag_pairs_taken_whole_change_nothing);
+	tcase_add_test(tc, runs_after_seats_of_every_length_change_nothing);
 	tcase_add_test(tc, taken_seats_and_move_numbers_change_nothing);
 	tcase_add_test(tc, nesting_limit_default);
 	tcase_add_test(tc, error_limit_default);
