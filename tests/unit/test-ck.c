@@ -2390,6 +2390,88 @@ START_TEST(token_reading_agrees_with_the_patterns)
 }
 END_TEST
 
+/* The actions of random games, written as a record (several to a line,
+ * as generated records put them) and read back by the parser, whose lexer
+ * gathers their tokens in runs: each is read from those tokens, not left
+ * to the patterns, and into what the patterns read.  (A token read with
+ * the wrong kind would send its action to the patterns, which read it
+ * right: the checks' results alone would not show it.) */
+START_TEST(parsed_records_are_read_from_their_tokens)
+{
+	static const char *const setups[][2] = {
+		{ "2nd-crusade", "Ana; Ben; Cid; Dora" }, { "saladin", "A; B; C" },
+		{ "3rd-crusade", "Ana; Ben" },
+	};
+	const char *const *setup = setups[_i % 3];
+	char seed[32];
+	snprintf(seed, sizeof seed, "parsed-%d", _i);
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_state *s = new_game(setup[0], setup[1], seed, &d);
+	ck_assert_ptr_nonnull(s);
+	hg_prng pick;
+	hg_prng_seed(&pick, seed);
+	hg_buf text, seat, body;
+	hg_buf_init(&text);
+	hg_buf_init(&seat);
+	hg_buf_init(&body);
+	hg_buf_printf(&text, "[Game \"crusader-kingdoms\"]\n[Date \"????.??.??\"]\n"
+		      "[Players \"%s\"]\n[Result \"*\"]\n[Scenario \"%s\"]\n[Seed \"%s\"]\n\n",
+		      setup[1], setup[0], seed);
+	size_t actions = 0;
+	while (!hg_ck_class.result(s)) {
+		hg_action_list l = { NULL, 0, 0 };
+		hg_ck_class.legal(s, &l);
+		ck_assert_uint_gt(l.n, 0);
+		hg_action *a = l.v[hg_prng_below(&pick, (uint32_t)l.n)];
+		hg_buf_clear(&seat);
+		hg_buf_clear(&body);
+		hg_ck_class.format(s, a, &seat, &body);
+		ck_assert_int_eq(hg_ck_class.apply(s, a, &d), 0);
+		hg_buf_printf(&text, "%s: %s%s", seat.data, body.data,
+			      hg_prng_below(&pick, 3) ? "\n" : " ");
+		actions++;
+		for (size_t i = 0; i < l.n; i++)
+			hg_ck_class.free_action(l.v[i]);
+		free(l.v);
+	}
+	hg_buf_puts(&text, "*\n");
+	hg_ck_class.free_state(s);
+
+	hg_parser *p = hg_parser_open_mem("parsed.hgn", text.data, text.len);
+	hg_game_record *g;
+	ck_assert_int_eq(hg_parser_next(p, &g, &d), 1);
+	ck_assert_uint_eq(d.n, 0);
+	s = new_game(setup[0], setup[1], seed, &d);
+	size_t read = 0;
+	for (size_t i = 0; i < g->moves.n; i++) {
+		const hg_node *n = &g->moves.nodes[i];
+		if (n->kind != HG_NODE_ACTION)
+			continue;
+		hg_action *a = hg_ck_parse_tokens(s, &n->action);
+		ck_assert_msg(a != NULL, "'%s: %s' left to the patterns", n->action.seat,
+			      n->action.text);
+		hg_action *b = hg_ck_parse_patterns(s, &n->action, &d);
+		ck_assert_ptr_nonnull(b);
+		same_action(a, b, n->action.text);
+		ck_assert_int_eq(hg_ck_class.apply(s, a, &d), 0);
+		ck_assert_uint_eq(d.nerrors, 0);
+		hg_ck_class.free_action(a);
+		hg_ck_class.free_action(b);
+		read++;
+	}
+	ck_assert_uint_eq(read, actions);
+	ck_assert_ptr_nonnull(hg_ck_class.result(s));
+	hg_ck_class.free_state(s);
+	hg_record_free(g);
+	hg_parser_close(p);
+	hg_buf_free(&text);
+	hg_buf_free(&seat);
+	hg_buf_free(&body);
+	hg_diags_free(&d);
+}
+END_TEST
+
 /* Every keyword of the action syntax (notation.c, KW), in small letters
  * and in capitals, is read from the tokens (accept_word, notation-tokens.c),
  * into what the patterns read. */
@@ -2743,6 +2825,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, spellings_index_by_ends);
 	tcase_add_test(tc, token_reading_knows_every_keyword);
 	tcase_add_test(tc, token_reading_agrees_with_the_patterns);
+	tcase_add_loop_test(tc, parsed_records_are_read_from_their_tokens, 0, 12);
 	tcase_add_test(tc, spare_action_block_agrees_with_a_new_one);
 	tcase_add_loop_test(tc, each_turns_shuffle_follows_the_seed, 0, 24);
 	tcase_add_test(tc, stack_take_named_leaves_the_hand_a_view);
