@@ -896,6 +896,10 @@ START_TEST(tag_pairs_taken_whole_change_nothing)
 		"[E \"x\"] {c}", "[E \"x\"]*", "[E\n\"x\"]", "[E \"x\"\n]", "[E \"tab\there\"]",
 		"[E \"x\"] P1: a", "[Event \"x\"]\r", "[Event \"0123456789abcdefghij\"]",
 		"[EventEventEventEventEvent \"x\"]", "[Date \"2026.13.45\"]",
+		/* values about the 16 bytes a string's end is looked for in */
+		"[E \"0123456789abcdef\\\"x\"]", "[E \"0123456789abcde\x7f\"]",
+		"[E \"0123456789abcdefghé\"]", "[E \"0123456789abcdef0123456789abcdef\"]",
+		"[E \"0123456789abcdef0123456789abcde\x01\"]",
 	};
 	hg_prng r;
 	hg_prng_seed(&r, "tag pairs");
