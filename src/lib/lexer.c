@@ -17,11 +17,11 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
-/* Where the compiler can build a function for SSSE3 beside the rest (for
- * the processors that have it, found at run time), runs of tokens are
- * classed with its byte shuffles. */
-#if defined(__SSE2__) && !defined(__SSSE3__) && defined(__GNUC__) && \
-	(defined(__x86_64__) || defined(__i386__))
+/* Where the compiler can build a function for SSSE3, BMI1 and BMI2 beside
+ * the rest (for the processors that have them, found at run time), runs
+ * of tokens are classed with SSSE3's byte shuffles and their masks read
+ * with the bit instructions. */
+#if defined(__SSE2__) && defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #define RUN_SSSE3_BESIDE 1
 #include <tmmintrin.h>
 #endif
@@ -102,13 +102,15 @@ void hg_limits_default(hg_limits *l)
 	l->actions = HG_MAX_ACTIONS;
 	l->errors = HG_MAX_ERRORS;
 }
-/* Does this processor have SSSE3, for the runs' classing (asked once)? */
+/* Does this processor have SSSE3, BMI1 and BMI2, for the runs of tokens
+ * (asked once)? */
 static int run_ssse3_here(void)
 {
 #ifdef RUN_SSSE3_BESIDE
 	static int known, have;
 	if (!known) {	/* (a race only asks twice) */
-		have = __builtin_cpu_supports("ssse3") != 0;
+		have = __builtin_cpu_supports("ssse3") && __builtin_cpu_supports("bmi") &&
+		       __builtin_cpu_supports("bmi2");
 		known = 1;
 	}
 	return have;
@@ -1694,8 +1696,8 @@ static inline HG_ALWAYS_INLINE void run_class16(const unsigned char *p, unsigned
  * so blanks are bit 0, digits bit 1, the punctuation bits 2 and 3, and
  * what a run holds bits 1 and 3 to 7.  A byte from 0x80 up is in none (its
  * first half, 8 to F, has no bit). */
-__attribute__((target("ssse3"))) static void run_class64_ssse3(const unsigned char *p,
-							       run_masks *m)
+__attribute__((target("ssse3,bmi,bmi2"))) static void
+run_class64_ssse3(const unsigned char *p, run_masks *m)
 {
 	const __m128i by_y = _mm_setr_epi8(0x53, 0x62, 0x62, 0x72, 0x62, 0x62, 0x76, 0x72, 0x62,
 					   0x62, 0x60, 0x20, 0x34, 0x38, 0x28, (char)0xb4);
@@ -2095,7 +2097,9 @@ static inline HG_ALWAYS_INLINE size_t gather_body(hg_lexer *lx, hg_atok_list *l,
 }
 
 #ifdef RUN_SSSE3_BESIDE
-__attribute__((target("ssse3"), noinline)) static size_t
+/* The gatherer for SSSE3, BMI1 and BMI2: the bit instructions read the
+ * masks in fewer instructions too (a tenth of the gatherer's). */
+__attribute__((target("ssse3,bmi,bmi2"), noinline)) static size_t
 gather_body_ssse3(hg_lexer *lx, hg_atok_list *l, const char *file, hg_pos *last_end,
 		  size_t seats, hg_plain_run *run)
 {

@@ -81,8 +81,9 @@ void hg_lexer_set_limits(hg_lexer *lx, const hg_limits *l);
  * make no difference but speed, and the unit tests check that it makes
  * none. */
 void hg_lexer_set_careful_only(hg_lexer *lx, int on);
-/* Whether the plain path classes runs of tokens with SSSE3 where the
- * processor has it (the default), or with SSE2 only: tests read both. */
+/* Whether the plain path reads runs of tokens with SSSE3, BMI1 and BMI2
+ * where the processor has them (the default), or with SSE2 only: tests
+ * read both. */
 void hg_lexer_set_plain_ssse3(hg_lexer *lx, int on);
 const hg_limits *hg_lexer_limits(const hg_lexer *lx);
 /* The source name every position points to (owned by the lexer). */
