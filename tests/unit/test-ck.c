@@ -896,6 +896,29 @@ static void hand_is_the_stacks_view(const hg_state *s, int f)
 
 /* Plays a game picking uniformly among legal(); each action is written,
  * read back and applied to a second position, as `herald check` would. */
+/* The legal actions of s in *l, and one of them, picked with `pick`,
+ * written into seat and body (free_legal() frees the list). */
+static hg_action *pick_legal(hg_state *s, hg_prng *pick, hg_action_list *l, hg_buf *seat,
+			     hg_buf *body)
+{
+	l->v = NULL;
+	l->n = l->cap = 0;
+	hg_ck_class.legal(s, l);
+	ck_assert_uint_gt(l->n, 0);
+	hg_action *a = l->v[hg_prng_below(pick, (uint32_t)l->n)];
+	hg_buf_clear(seat);
+	hg_buf_clear(body);
+	hg_ck_class.format(s, a, seat, body);
+	return a;
+}
+
+static void free_legal(hg_action_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		hg_ck_class.free_action(l->v[i]);
+	free(l->v);
+}
+
 static void random_game(const char *scenario, const char *players, const char *seed)
 {
 	hg_diags d;
@@ -911,13 +934,8 @@ static void random_game(const char *scenario, const char *players, const char *s
 	hg_buf_init(&body);
 	while (!hg_ck_class.result(s)) {
 		ck_assert_uint_lt(++steps, 20000);
-		hg_action_list l = { NULL, 0, 0 };
-		hg_ck_class.legal(s, &l);
-		ck_assert_uint_gt(l.n, 0);
-		hg_action *a = l.v[hg_prng_below(&pick, (uint32_t)l.n)];
-		hg_buf_clear(&seat);
-		hg_buf_clear(&body);
-		hg_ck_class.format(s, a, &seat, &body);
+		hg_action_list l;
+		hg_action *a = pick_legal(s, &pick, &l, &seat, &body);
 		int rc = hg_ck_class.apply(s, a, &d);
 		if (rc != 0 || d.nerrors || (seed && d.n)) {
 			fprintf(stderr, "%s: %s\n", seat.data, body.data);
@@ -949,9 +967,7 @@ static void random_game(const char *scenario, const char *players, const char *s
 					sum += h->pool[r][c];
 			ck_assert_int_eq(h->sumpool, sum);
 		}
-		for (size_t i = 0; i < l.n; i++)
-			hg_ck_class.free_action(l.v[i]);
-		free(l.v);
+		free_legal(&l);
 	}
 	hg_buf out;
 	hg_buf_init(&out);
@@ -2420,20 +2436,13 @@ START_TEST(parsed_records_are_read_from_their_tokens)
 		      setup[1], setup[0], seed);
 	size_t actions = 0;
 	while (!hg_ck_class.result(s)) {
-		hg_action_list l = { NULL, 0, 0 };
-		hg_ck_class.legal(s, &l);
-		ck_assert_uint_gt(l.n, 0);
-		hg_action *a = l.v[hg_prng_below(&pick, (uint32_t)l.n)];
-		hg_buf_clear(&seat);
-		hg_buf_clear(&body);
-		hg_ck_class.format(s, a, &seat, &body);
+		hg_action_list l;
+		hg_action *a = pick_legal(s, &pick, &l, &seat, &body);
 		ck_assert_int_eq(hg_ck_class.apply(s, a, &d), 0);
 		hg_buf_printf(&text, "%s: %s%s", seat.data, body.data,
 			      hg_prng_below(&pick, 3) ? "\n" : " ");
 		actions++;
-		for (size_t i = 0; i < l.n; i++)
-			hg_ck_class.free_action(l.v[i]);
-		free(l.v);
+		free_legal(&l);
 	}
 	hg_buf_puts(&text, "*\n");
 	hg_ck_class.free_state(s);
