@@ -510,15 +510,6 @@ static void read_line(reader *r, const json_t *a, hg_line *line, line_kind kind,
 	}
 }
 
-/* tag name = ascii letter , { ascii letter | digit | "_" } (grammar/hgn.ebnf) */
-static int is_tag_name(const char *s)
-{
-	static const char letters[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-	return *s && strchr(letters, *s) &&
-	       strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") ==
-	       strlen(s);
-}
-
 static void read_tags(reader *r, const json_t *a)
 {
 	static const char *const keys[] = { "!name", "!value", NULL };
@@ -538,7 +529,7 @@ static void read_tags(reader *r, const json_t *a)
 		} else if (check_keys(r, o, keys) == 0) {
 			const char *name = get_string(r, o, "name", 1);
 			const char *value = get_string(r, o, "value", 1);
-			if (name && !is_tag_name(name)) {
+			if (name && !hg_tag_name_ok(name, strlen(name))) {
 				size_t m = path_push_key(r, "name");
 				hg_buf q;
 				hg_buf_init(&q);

@@ -486,15 +486,6 @@ static void read_line(reader *r, const hg_ynode *seq, hg_line *line, line_kind k
 		read_node(r, seq->items[i], line, kind, depth);
 }
 
-/* tag name = ascii letter , { ascii letter | digit | "_" } (grammar/hgn.ebnf) */
-static int is_tag_name(const char *s)
-{
-	static const char letters[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-	return *s && strchr(letters, *s) &&
-	       strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") ==
-	       strlen(s);
-}
-
 static void read_tags(reader *r, const hg_ynode *seq)
 {
 	static const char *const keys[] = { "!name", "!value", NULL };
@@ -508,7 +499,7 @@ static void read_tags(reader *r, const hg_ynode *seq)
 		const hg_ynode *name_node;
 		const char *name = get_string(r, map, "name", 1, &name_node);
 		const char *value = get_string(r, map, "value", 1, NULL);
-		if (name && !is_tag_name(name)) {
+		if (name && !hg_tag_name_ok(name, strlen(name))) {
 			hg_diag *dg = shape_error(r, name_node, "'%s' is not a tag name", name);
 			hg_diag_note(dg, "a tag name is an ASCII letter followed by ASCII "
 				     "letters, digits and '_'");

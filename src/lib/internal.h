@@ -45,6 +45,10 @@ void hg_arena_free(struct hg_arena *a);
  * are (tags_in_arena), else malloc'd; hg_record_str_drop() lets a copy go
  * that did not become a tag. */
 char *hg_record_strndup(hg_game_record *g, const char *s, size_t n);
+
+/* Are the n bytes at name a tag name: an ASCII letter, then ASCII letters,
+ * digits and '_' (grammar/hgn.ebnf, tag name)? */
+int hg_tag_name_ok(const char *name, size_t n);
 void hg_record_str_drop(const hg_game_record *g, char *s);
 
 /* The PRNG's words and draws inline (prng.c), for the library's own hot

@@ -2125,19 +2125,6 @@ static inline void plain_step(plain_pos *at, size_t n)
 	at->game_bytes += n;
 }
 
-/* A tag pair's name as the parser takes one: a letter, then letters,
- * digits and '_' (the plain word [t, r)). */
-static int plain_tag_name(const unsigned char *t, const unsigned char *r)
-{
-	if (!((*t | 0x20) >= 'a' && (*t | 0x20) <= 'z'))
-		return 0;
-	for (t++; t < r; t++)
-		if (!((*t | 0x20) >= 'a' && (*t | 0x20) <= 'z') && !(*t >= '0' && *t <= '9') &&
-		    *t != '_')
-			return 0;
-	return 1;
-}
-
 int hg_lexer_take_tag(hg_lexer *lx, hg_plain_tag *tag)
 {
 	if (lx->pending || !plain_ready(lx))
@@ -2153,7 +2140,8 @@ int hg_lexer_take_tag(hg_lexer *lx, hg_plain_tag *tag)
 	hg_tk kind;
 	int dot;
 	const unsigned char *r = plain_word(t, lim, &kind, &dot);
-	if (kind != HG_TK_WORD || dot || !plain_tag_name(t, r) || !plain_fits(lx, t, r, lim, &at))
+	if (kind != HG_TK_WORD || dot || !hg_tag_name_ok((const char *)t, (size_t)(r - t)) ||
+	    !plain_fits(lx, t, r, lim, &at))
 		return 0;
 	tag->name = (const char *)t;
 	tag->name_len = (size_t)(r - t);

@@ -323,17 +323,6 @@ static void skip_tag(hg_parser *p)
  * The tag section (hgn.ebnf: header, tag pair; rules L3, T1 to T5)
  * ------------------------------------------------------------------------ */
 
-static int valid_tag_name(const char *s)
-{
-	if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z')))
-		return 0;
-	for (s++; *s; s++)
-		if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
-		      (*s >= '0' && *s <= '9') || *s == '_'))
-			return 0;
-	return 1;
-}
-
 static void remember_bad_tag(hg_parser *p, const char *name)
 {
 	p->bad_tags = hg_xrealloc(p->bad_tags, (p->nbad_tags + 1) * sizeof *p->bad_tags);
@@ -550,7 +539,7 @@ static void parse_tag(hg_parser *p)
 		char *name = hg_record_strndup(p->g, pt.name, pt.name_len);
 		char *value = hg_record_strndup(p->g, pt.value, pt.value_len);
 		p->t = NULL;	/* advance() past the ']' */
-		p->last_end = pt.end;
+		set_last_end(p, pt.end.line, pt.end.col);
 		advance(p);
 		store_tag(p, name, pt.name_pos, value, pt.value_pos, 0);
 		return;
@@ -558,7 +547,7 @@ static void parse_tag(hg_parser *p)
 	hg_buf what;
 	hg_buf_init(&what);
 	advance(p);
-	if (p->t->kind != HG_TK_WORD || p->t->newline || !valid_tag_name(p->t->text)) {
+	if (p->t->kind != HG_TK_WORD || p->t->newline || !hg_tag_name_ok(p->t->text, p->t->len)) {
 		int same_line = !p->t->newline && p->t->kind != HG_TK_EOF;
 		if (same_line)
 			describe(p->t, &what);

@@ -135,6 +135,18 @@ const char *hg_record_tag_value(const hg_game_record *g, const char *name)
 	return t ? t->value : NULL;
 }
 
+int hg_tag_name_ok(const char *name, size_t n)
+{
+	const unsigned char *t = (const unsigned char *)name, *r = t + n;
+	if (n == 0 || !((*t | 0x20) >= 'a' && (*t | 0x20) <= 'z'))
+		return 0;
+	for (t++; t < r; t++)
+		if (!((*t | 0x20) >= 'a' && (*t | 0x20) <= 'z') && !(*t >= '0' && *t <= '9') &&
+		    *t != '_')
+			return 0;
+	return 1;
+}
+
 void hg_record_set_tag(hg_game_record *g, const char *name, const char *value)
 {
 	for (size_t i = 0; i < g->ntags; i++)
