@@ -724,6 +724,15 @@ static inline const unsigned char *string_plain_end(const unsigned char *q,
 	return q;
 }
 
+/* The end of the plain string whose '"' is at t (past its closing '"'),
+ * or NULL where an escape or a line's end comes first: for read_string(). */
+static inline const unsigned char *plain_string(const unsigned char *t,
+						const unsigned char *lim)
+{
+	const unsigned char *r = string_plain_end(t + 1, lim);
+	return r < lim && *r == '"' ? r + 1 : NULL;
+}
+
 /* Inside a string, the run of plain characters from the current one,
  * taken at once but for its last character, which save_next() takes as
  * it takes any.  Nothing is taken where a character needs a look of its
@@ -1115,20 +1124,32 @@ static inline const unsigned char *plain_blanks(const hg_lexer *lx, const unsign
  * per byte, whose last test (the word's end) the processor mostly
  * mispredicts.  Bytes from 0x80 up are negative as signed bytes: outside
  * every range below, so not word characters, as in ascii_class. */
+/* The ASCII letters and the decimal digits among the 16 bytes x (0xff a
+ * byte where it is one).  Bytes from 0x80 up are negative as signed
+ * bytes: outside both ranges. */
+static inline __m128i letters16(__m128i x)
+{
+	const __m128i low = _mm_or_si128(x, _mm_set1_epi8(0x20));	/* 'A'-'Z' -> 'a'-'z' */
+	return _mm_and_si128(_mm_cmpgt_epi8(low, _mm_set1_epi8('a' - 1)),
+			     _mm_cmpgt_epi8(_mm_set1_epi8('z' + 1), low));
+}
+
+static inline __m128i digits16(__m128i x)
+{
+	return _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
+			     _mm_cmpgt_epi8(_mm_set1_epi8('9' + 1), x));
+}
+
 static inline unsigned word_stops16(const unsigned char *p, unsigned *nondigit)
 {
 	const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
-	const __m128i low = _mm_or_si128(x, _mm_set1_epi8(0x20));	/* 'A'-'Z' -> 'a'-'z' */
-	__m128i letter = _mm_and_si128(_mm_cmpgt_epi8(low, _mm_set1_epi8('a' - 1)),
-				       _mm_cmpgt_epi8(_mm_set1_epi8('z' + 1), low));
-	__m128i digit = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
-				      _mm_cmpgt_epi8(_mm_set1_epi8('9' + 1), x));
+	__m128i digit = digits16(x);
 	__m128i mark = _mm_or_si128(
 		_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('_')), _mm_cmpeq_epi8(x, _mm_set1_epi8('-'))),
 		_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\'')),
 					  _mm_cmpeq_epi8(x, _mm_set1_epi8('.'))),
 			     _mm_cmpeq_epi8(x, _mm_set1_epi8('#'))));
-	__m128i word = _mm_or_si128(_mm_or_si128(letter, digit), mark);
+	__m128i word = _mm_or_si128(_mm_or_si128(letters16(x), digit), mark);
 	*nondigit = ~(unsigned)_mm_movemask_epi8(digit) & 0xffffu;
 	return ~(unsigned)_mm_movemask_epi8(word) & 0xffffu;
 }
@@ -1343,12 +1364,11 @@ static const hg_token *plain_tag_token(hg_lexer *lx, const unsigned char *t,
 	size_t len = 1;
 	hg_tk kind = *t == '[' ? HG_TK_LBRACKET : *t == ']' ? HG_TK_RBRACKET : HG_TK_STRING;
 	if (kind == HG_TK_STRING) {
-		r = string_plain_end(r, lim);
-		if (r >= lim || *r != '"')
-			return NULL;	/* an escape, a line's end: for read_string() */
+		r = plain_string(t, lim);
+		if (!r)
+			return NULL;
 		text = t + 1;
-		len = (size_t)(r - text);
-		r++;
+		len = (size_t)(r - text) - 1;
 	}
 	if (!plain_fits(lx, t, r, lim, &at))
 		return NULL;
@@ -1659,11 +1679,7 @@ static inline HG_ALWAYS_INLINE void run_class16(const unsigned char *p, unsigned
 						 run_masks *m)
 {
 	const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
-	const __m128i low = _mm_or_si128(x, _mm_set1_epi8(0x20));	/* 'A'-'Z' -> 'a'-'z' */
-	const __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(low, _mm_set1_epi8('a' - 1)),
-					     _mm_cmpgt_epi8(_mm_set1_epi8('z' + 1), low));
-	const __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
-					    _mm_cmpgt_epi8(_mm_set1_epi8('9' + 1), x));
+	const __m128i letter = letters16(x), digit = digits16(x);
 	const __m128i mark = _mm_or_si128(
 		_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('_')), _mm_cmpeq_epi8(x, _mm_set1_epi8('-'))),
 		_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\'')), _mm_cmpeq_epi8(x, _mm_set1_epi8('#'))));
@@ -2150,11 +2166,8 @@ int hg_lexer_take_tag(hg_lexer *lx, hg_plain_tag *tag)
 	t = plain_blanks(lx, r, lim, &at);
 	if (!t || at.line != line || *t != '"')
 		return 0;
-	r = string_plain_end(t + 1, lim);
-	if (r >= lim || *r != '"')
-		return 0;	/* an escape, a line's end: for read_string() */
-	r++;
-	if (!plain_fits(lx, t, r, lim, &at))
+	r = plain_string(t, lim);
+	if (!r || !plain_fits(lx, t, r, lim, &at))
 		return 0;
 	tag->value = (const char *)t + 1;
 	tag->value_len = (size_t)(r - t) - 2;
