@@ -107,7 +107,8 @@ void hg_diag_note(hg_diag *dg, const char *fmt, ...) HG_PRINTF(2, 3);
 void hg_diags_move(hg_diags *dst, hg_diags *src);
 const char *hg_severity_name(hg_severity s);
 /* GNU text form, with its notes, each line ending in '\n'.  colour: ANSI
- * escapes around the location and severity. */
+ * escapes around the location and severity.  Control characters in the
+ * file name, message and notes are escaped (hg_buf_put_visible). */
 void hg_diag_format(const hg_diag *dg, hg_buf *out, int colour);
 
 /* ------------------------------------------------------------------------
@@ -122,6 +123,15 @@ int hg_utf8_decode(const char *s, size_t len, uint32_t *cp);
 size_t hg_utf8_invalid_at(const char *s, size_t len);
 size_t hg_utf8_chars(const char *s, size_t len);
 void hg_utf8_put(hg_buf *b, uint32_t cp);
+/* Appends s[0..len) as it may be shown on a terminal (escape.c): control
+ * characters C0 and DEL as \xHH, C1 (U+0080 to U+009F) as \uHHHH, and
+ * bytes that are not UTF-8 as \xHH; everything else as it is.  keep_layout
+ * leaves line feeds and tabs alone (text shown as a page), otherwise they
+ * are escaped too (a diagnostic stays on its line).  A backslash is not
+ * escaped: the JSON formats give the exact text. */
+void hg_buf_put_visible(hg_buf *b, const char *s, size_t len, int keep_layout);
+/* hg_buf_put_visible(b, s, strlen(s), 0). */
+void hg_buf_puts_visible(hg_buf *b, const char *s);
 /* Case- and accent-folded copy (malloc'd); invalid UTF-8 is copied bytewise. */
 char *hg_name_fold(const char *s);
 /* The same fold into out[size], NUL-terminated and truncated to fit; returns

@@ -16,14 +16,36 @@
 void cli_error(const char *command, const char *fmt, ...)
 {
 	va_list ap;
+	hg_buf msg, shown;
+	hg_buf_init(&msg);
+	hg_buf_init(&shown);
+	va_start(ap, fmt);
+	hg_buf_vprintf(&msg, fmt, ap);
+	va_end(ap);
+	/* The message may quote a file name: control characters escaped. */
+	hg_buf_put_visible(&shown, msg.data ? msg.data : "", msg.len, 0);
 	if (command)
 		fprintf(stderr, "herald %s: ", command);
 	else
 		fputs("herald: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
+	fwrite(shown.data ? shown.data : "", 1, shown.len, stderr);
 	fputc('\n', stderr);
+	hg_buf_free(&msg);
+	hg_buf_free(&shown);
+}
+
+int cli_put_text(FILE *fp, const char *data, size_t len, int keep_layout)
+{
+	if (len == 0)
+		return 0;
+	if (!isatty(fileno(fp)))
+		return fwrite(data, 1, len, fp) == len ? 0 : -1;
+	hg_buf shown;
+	hg_buf_init(&shown);
+	hg_buf_put_visible(&shown, data, len, keep_layout);
+	int rc = fwrite(shown.data, 1, shown.len, fp) == shown.len ? 0 : -1;
+	hg_buf_free(&shown);
+	return rc;
 }
 
 /* NO_COLOR (https://no-color.org): present and not empty disables colour
@@ -158,7 +180,7 @@ void cli_hgn_append(hg_buf *out, const hg_game_record *g, size_t *count)
 int cli_flush_buf(const char *command, FILE *fp, hg_buf *b)
 {
 	int rc = 0;
-	if (b->len && fwrite(b->data, 1, b->len, fp) != b->len) {
+	if (cli_put_text(fp, b->data, b->len, 1) != 0) {
 		cli_error(command, "write error: %s", strerror(errno));
 		rc = -1;
 	}
