@@ -590,9 +590,22 @@ hg_game_record *hg_generate(hg_session *s, const hg_game_class *cls,
 			    const char *variant, hg_diags *d);
 
 /* Writes `len` bytes to `path` atomically: a temporary file in the same
- * directory, fsync, the original's mode kept, then rename.  On any error
- * the original is untouched; returns 0 or -1 with errno set. */
+ * directory, fsync, the original's owner, group and mode kept
+ * (hg_rewrite_attributes), then rename.  A symbolic link is written
+ * through: the file it leads to is replaced (hg_rewrite_target).  On any
+ * error the original is untouched; returns 0 or -1 with errno set. */
 int hg_write_file_atomic(const char *path, const char *data, size_t len);
+/* The file that rewriting `path` replaces: path itself, or, when it is a
+ * symbolic link, the file its links lead to (followed up to 40 times; the
+ * last need not exist), so that the link stays a link.  malloc'd; NULL
+ * with errno set (ELOOP, or readlink's). */
+char *hg_rewrite_target(const char *path);
+/* Gives fd, a new file about to replace `target`, the target's owner,
+ * group and permission bits (a new file's mode under the umask when there
+ * is no target).  An owner or group that cannot be given (not root) stays
+ * the writer's, and the setuid or setgid bit is dropped with it.  0, or -1
+ * with errno set. */
+int hg_rewrite_attributes(int fd, const char *target);
 
 #ifdef __cplusplus
 }

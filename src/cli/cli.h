@@ -121,13 +121,18 @@ int cli_write_output(const char *command, const char *path, const char *data,
 		     size_t len);
 
 /* A file written through a temporary file in the same directory and renamed
- * over `path` at the end (fsync'd, with the original's mode), so that a
- * failure at any point leaves the original as it was.  The writer streams:
- * nothing is held in memory. */
+ * over `path` at the end (fsync'd, with the original's owner, group and
+ * mode: hg_rewrite_attributes), so that a failure at any point leaves the
+ * original as it was.  A symbolic link is written through: the file it
+ * leads to is replaced (hg_rewrite_target).  The writer streams: nothing
+ * is held in memory.  SIGINT, SIGTERM or SIGHUP while it is open removes
+ * the temporary file before ending the process. */
 typedef struct cli_atomic {
-	char *path, *tmp;
+	char *path;		/* as given, for messages */
+	char *target;		/* the file replaced: path, links followed */
+	char *tmp;
 	FILE *fp;
-	mode_t mode;
+	struct cli_atomic *next;	/* the open ones (output.c) */
 } cli_atomic;
 
 /* 0, or -1 with errno set. */
