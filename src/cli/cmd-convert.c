@@ -137,16 +137,16 @@ static void emit_yaml_game(convert_run *r, hg_game_record *g)
 	hg_buf_free(&one);
 }
 
-/* Writes what is buffered to the sink.  The first write error is said
- * once, naming -o FILE, and stops the conversion: on a full disk every
- * later write would fail the same way. */
+/* Writes what is buffered to the sink.  The first write error stops the
+ * conversion (on a full disk every later write would fail the same way)
+ * and is said once: here for -o FILE, by herald's closing of standard
+ * output (herald.c) for standard output, where the data still buffered
+ * fails again. */
 static void flush_out(convert_run *r)
 {
 	if (!r->write_failed && cli_put_text(r->sink, r->out.data, r->out.len, 1) != 0) {
 		if (r->output)
 			cli_error("convert", "cannot write '%s': %s", r->output, strerror(errno));
-		else
-			cli_error("convert", "write error: %s", strerror(errno));
 		r->write_failed = 1;
 		r->io_error = 1;
 	}
