@@ -1,6 +1,7 @@
 /* escape.c - text from a record, a file name or a data file made safe to
  * show: what a terminal would act on (ESC, BEL, CSI, ...) is written as
- * an escape that shows instead (herald(1), CONTROL CHARACTERS). */
+ * an escape that shows instead (herald(1), DIAGNOSTICS, Control
+ * characters). */
 #include "config.h"
 
 #include "internal.h"
