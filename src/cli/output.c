@@ -210,8 +210,9 @@ int cli_write_output(const char *command, const char *path, const char *data, si
  * Rewriting files.  The temporary files being written are kept in a list
  * that a handler of SIGINT, SIGTERM and SIGHUP walks to remove them before
  * the signal ends the process as it would have.  The list changes only
- * with those signals blocked, so the handler never sees it half-changed;
- * the handler calls only unlink, sigaction and raise (async-signal-safe).
+ * with those signals blocked, so the handler never sees it half-changed
+ * (the commands that rewrite files do so on one thread); the handler calls
+ * only unlink, sigaction and raise (async-signal-safe).
  * ------------------------------------------------------------------------ */
 static cli_atomic *volatile pending;	/* the open temporary files */
 static const int fatal_signals[] = { SIGINT, SIGTERM, SIGHUP };
