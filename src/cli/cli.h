@@ -115,8 +115,8 @@ int cli_put_text(FILE *fp, const char *data, size_t len, int keep_layout);
 /* Writes the buffer to fp (cli_put_text, keeping the layout); 0, or -1
  * after reporting a write error. */
 int cli_flush_buf(const char *command, FILE *fp, hg_buf *b);
-/* Writes data to path (through hg_write_file_atomic, or to stdout for
- * "-"); 0, or -1 after reporting the error. */
+/* Writes data to path (atomically, through cli_atomic below, or to stdout
+ * for "-"); 0, or -1 after reporting the error. */
 int cli_write_output(const char *command, const char *path, const char *data,
 		     size_t len);
 

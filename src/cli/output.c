@@ -199,7 +199,20 @@ int cli_write_output(const char *command, const char *path, const char *data, si
 		}
 		return 0;
 	}
-	if (hg_write_file_atomic(path, data, len) != 0) {
+	/* Through cli_atomic rather than hg_write_file_atomic: the temporary
+	 * file is then removed on a signal too. */
+	cli_atomic a;
+	if (cli_atomic_open(&a, path) != 0) {
+		cli_error(command, "cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (len && fwrite(data, 1, len, a.fp) != len) {
+		int saved = errno;
+		cli_atomic_abort(&a);
+		cli_error(command, "cannot write '%s': %s", path, strerror(saved));
+		return -1;
+	}
+	if (cli_atomic_commit(&a) != 0) {
 		cli_error(command, "cannot write '%s': %s", path, strerror(errno));
 		return -1;
 	}
