@@ -107,7 +107,8 @@ void hg_diag_note(hg_diag *dg, const char *fmt, ...) HG_PRINTF(2, 3);
 void hg_diags_move(hg_diags *dst, hg_diags *src);
 const char *hg_severity_name(hg_severity s);
 /* GNU text form, with its notes, each line ending in '\n'.  colour: ANSI
- * escapes around the location and severity. */
+ * escapes around the location and severity.  Control characters in the
+ * file name, message and notes are escaped (hg_buf_put_visible). */
 void hg_diag_format(const hg_diag *dg, hg_buf *out, int colour);
 
 /* ------------------------------------------------------------------------
@@ -122,6 +123,15 @@ int hg_utf8_decode(const char *s, size_t len, uint32_t *cp);
 size_t hg_utf8_invalid_at(const char *s, size_t len);
 size_t hg_utf8_chars(const char *s, size_t len);
 void hg_utf8_put(hg_buf *b, uint32_t cp);
+/* Appends s[0..len) as it may be shown on a terminal (escape.c): control
+ * characters C0 and DEL as \xHH, C1 (U+0080 to U+009F) as \uHHHH, and
+ * bytes that are not UTF-8 as \xHH; everything else as it is.  keep_layout
+ * leaves line feeds and tabs alone (text shown as a page), otherwise they
+ * are escaped too (a diagnostic stays on its line).  A backslash is not
+ * escaped: the JSON formats give the exact text. */
+void hg_buf_put_visible(hg_buf *b, const char *s, size_t len, int keep_layout);
+/* hg_buf_put_visible(b, s, strlen(s), 0). */
+void hg_buf_puts_visible(hg_buf *b, const char *s);
 /* Case- and accent-folded copy (malloc'd); invalid UTF-8 is copied bytewise. */
 char *hg_name_fold(const char *s);
 /* The same fold into out[size], NUL-terminated and truncated to fit; returns
@@ -580,9 +590,22 @@ hg_game_record *hg_generate(hg_session *s, const hg_game_class *cls,
 			    const char *variant, hg_diags *d);
 
 /* Writes `len` bytes to `path` atomically: a temporary file in the same
- * directory, fsync, the original's mode kept, then rename.  On any error
- * the original is untouched; returns 0 or -1 with errno set. */
+ * directory, fsync, the original's owner, group and mode kept
+ * (hg_rewrite_attributes), then rename.  A symbolic link is written
+ * through: the file it leads to is replaced (hg_rewrite_target).  On any
+ * error the original is untouched; returns 0 or -1 with errno set. */
 int hg_write_file_atomic(const char *path, const char *data, size_t len);
+/* The file that rewriting `path` replaces: path itself, or, when it is a
+ * symbolic link, the file its links lead to (followed up to 40 times; the
+ * last need not exist), so that the link stays a link.  malloc'd; NULL
+ * with errno set (ELOOP, or readlink's). */
+char *hg_rewrite_target(const char *path);
+/* Gives fd, a new file about to replace `target`, the target's owner,
+ * group and permission bits (a new file's mode under the umask when there
+ * is no target).  An owner or group that cannot be given (not root) stays
+ * the writer's, and the setuid or setgid bit is dropped with it.  0, or -1
+ * with errno set. */
+int hg_rewrite_attributes(int fd, const char *target);
 
 #ifdef __cplusplus
 }

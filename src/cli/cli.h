@@ -87,7 +87,8 @@ void cli_print_version(FILE *fp);
  * Output (output.c).
  * ------------------------------------------------------------------------ */
 /* "herald NAME: message\n" on stderr, for problems that are not about a
- * position in a record (bad option values, write failures). */
+ * position in a record (bad option values, write failures); control
+ * characters in the message escaped. */
 void cli_error(const char *command, const char *fmt, ...) HG_PRINTF(2, 3);
 /* Whether to colour what goes to fp. */
 int cli_use_colour(const cli_common *common, FILE *fp);
@@ -107,21 +108,31 @@ void cli_print_suggestions(FILE *fp, const char *const *words, size_t n);
 /* Appends a game in canonical HGN to out; games after the first are
  * preceded by the blank line that separates games.  *count counts games. */
 void cli_hgn_append(hg_buf *out, const hg_game_record *g, size_t *count);
-/* Writes the buffer to fp; 0, or -1 after reporting a write error. */
+/* Writes text to fp; on a terminal, with control characters escaped
+ * (hg_buf_put_visible; keep_layout: but line feed and tab), since the text
+ * may come from a record or a file name.  0, or -1 with errno set. */
+int cli_put_text(FILE *fp, const char *data, size_t len, int keep_layout);
+/* Writes the buffer to fp (cli_put_text, keeping the layout); 0, or -1
+ * after reporting a write error. */
 int cli_flush_buf(const char *command, FILE *fp, hg_buf *b);
-/* Writes data to path (through hg_write_file_atomic, or to stdout for
- * "-"); 0, or -1 after reporting the error. */
+/* Writes data to path (atomically, through cli_atomic below, or to stdout
+ * for "-"); 0, or -1 after reporting the error. */
 int cli_write_output(const char *command, const char *path, const char *data,
 		     size_t len);
 
 /* A file written through a temporary file in the same directory and renamed
- * over `path` at the end (fsync'd, with the original's mode), so that a
- * failure at any point leaves the original as it was.  The writer streams:
- * nothing is held in memory. */
+ * over `path` at the end (fsync'd, with the original's owner, group and
+ * mode: hg_rewrite_attributes), so that a failure at any point leaves the
+ * original as it was.  A symbolic link is written through: the file it
+ * leads to is replaced (hg_rewrite_target).  The writer streams: nothing
+ * is held in memory.  SIGINT, SIGTERM or SIGHUP while it is open removes
+ * the temporary file before ending the process. */
 typedef struct cli_atomic {
-	char *path, *tmp;
+	char *path;		/* as given, for messages */
+	char *target;		/* the file replaced: path, links followed */
+	char *tmp;
 	FILE *fp;
-	mode_t mode;
+	struct cli_atomic *next;	/* the open ones (output.c) */
 } cli_atomic;
 
 /* 0, or -1 with errno set. */
@@ -137,7 +148,8 @@ void cli_atomic_abort(cli_atomic *a);
  * ------------------------------------------------------------------------ */
 /* The FILE... operands expanded: "-" is standard input, a directory stands
  * for every *.hgn file under it (recursively, hidden entries skipped, in
- * byte order of their paths). */
+ * byte order of their paths; regular files only, no symbolic link
+ * followed).  A named operand is taken whatever it is, as cat would. */
 typedef struct cli_inputs {
 	char **paths;
 	size_t n, cap;

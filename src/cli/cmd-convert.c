@@ -26,6 +26,7 @@ typedef struct convert_run {
 	FILE *sink;		/* standard output, or the temporary -o file */
 	cli_atomic tmp;
 	int io_error, bad;
+	int write_failed;	/* the output is lost: nothing more is converted */
 } convert_run;
 
 static cli_spec spec;	/* defined below; the option handler reports through it */
@@ -136,6 +137,22 @@ static void emit_yaml_game(convert_run *r, hg_game_record *g)
 	hg_buf_free(&one);
 }
 
+/* Writes what is buffered to the sink.  The first write error stops the
+ * conversion (on a full disk every later write would fail the same way)
+ * and is said once: here for -o FILE, by herald's closing of standard
+ * output (herald.c) for standard output, where the data still buffered
+ * fails again. */
+static void flush_out(convert_run *r)
+{
+	if (!r->write_failed && cli_put_text(r->sink, r->out.data, r->out.len, 1) != 0) {
+		if (r->output)
+			cli_error("convert", "cannot write '%s': %s", r->output, strerror(errno));
+		r->write_failed = 1;
+		r->io_error = 1;
+	}
+	hg_buf_clear(&r->out);
+}
+
 static void emit(convert_run *r, hg_game_record *g)
 {
 	switch ((out_format)r->to) {
@@ -158,8 +175,8 @@ static void emit(convert_run *r, hg_game_record *g)
 	hg_record_free(g);
 	/* Every format streams, to standard output or to the temporary file
 	 * that becomes -o FILE. */
-	if (r->sink && cli_flush_buf("convert", r->sink, &r->out) != 0)
-		r->io_error = 1;
+	if (r->sink)
+		flush_out(r);
 }
 
 static void convert_file(convert_run *r, const char *path)
@@ -175,7 +192,7 @@ static void convert_file(convert_run *r, const char *path)
 		hg_diags_free(&d);
 		return;
 	}
-	for (;;) {
+	while (!r->write_failed) {
 		hg_game_record *g;
 		int rc = cli_source_next(&src, &g, &d);
 		if (rc <= 0) {
@@ -242,7 +259,7 @@ int cli_convert_main(int argc, char **argv)
 			r.sink = r.tmp.fp;
 		}
 	}
-	for (size_t i = 0; r.sink && i < in.n; i++)
+	for (size_t i = 0; r.sink && !r.write_failed && i < in.n; i++)
 		convert_file(&r, in.paths[i]);
 	if (r.to == TO_JSON) {
 		if (r.written == 0)
@@ -253,10 +270,12 @@ int cli_convert_main(int argc, char **argv)
 	} else if (r.to == TO_YAML && r.written == 0) {
 		hg_write_yaml(NULL, 0, &r.out);
 	}
-	if (r.sink && cli_flush_buf("convert", r.sink, &r.out) != 0)
-		r.io_error = 1;
+	if (r.sink)
+		flush_out(&r);
 	if (r.output && r.sink) {
-		if (r.io_error || r.bad) {
+		if (r.write_failed) {
+			cli_atomic_abort(&r.tmp);	/* said by flush_out */
+		} else if (r.io_error || r.bad) {
 			cli_atomic_abort(&r.tmp);
 			cli_error("convert", "'%s' not written because of the errors above", r.output);
 		} else if (cli_atomic_commit(&r.tmp) != 0) {

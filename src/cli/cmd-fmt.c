@@ -205,7 +205,8 @@ static void fmt_file(fmt_run *r, const char *path)
 		r->bad = 1;	/* in place: the file stays as it is */
 	} else if (r->mode != TO_STDOUT && sink_longer(&k)) {
 		if (r->mode == CHECK_ONLY) {
-			printf("%s\n", path);
+			cli_put_text(stdout, path, strlen(path), 0);
+			putchar('\n');
 			r->unformatted = 1;
 		} else {
 			if (cli_atomic_commit(&k.tmp) != 0) {

@@ -46,9 +46,28 @@ static int by_bytes(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Opens a directory met in a walk without following a symbolic link, even
+ * one put in its place since it was seen. */
+static DIR *open_dir_nofollow(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	DIR *dp = fdopendir(fd);
+	if (!dp) {
+		int saved = errno;
+		close(fd);
+		errno = saved;
+	}
+	return dp;
+}
+
 /* Collects the *.hgn files under dir.  Entries whose names start with '.'
- * are skipped (version-control and editor files), and symbolic links to
- * directories are not followed. */
+ * are skipped (version-control and editor files).  Only regular files and
+ * directories are taken: a symbolic link is not followed, wherever it
+ * points (out of the tree it could name a secret or /dev/zero; within it,
+ * what it names is found under its own name), and a FIFO, socket or device
+ * is not read (it could block or never end). */
 static size_t walk(cli_inputs *in, const char *dir, unsigned depth, hg_diags *d)
 {
 	if (depth > MAX_DIR_DEPTH) {
@@ -57,7 +76,7 @@ static size_t walk(cli_inputs *in, const char *dir, unsigned depth, hg_diags *d)
 			    "directories nested more than %d deep are not searched", MAX_DIR_DEPTH);
 		return 1;
 	}
-	DIR *dp = opendir(dir);
+	DIR *dp = depth == 0 ? opendir(dir) : open_dir_nofollow(dir);
 	if (!dp) {
 		io_diag(d, dir, "cannot open the directory", errno);
 		return 1;
@@ -81,14 +100,9 @@ static size_t walk(cli_inputs *in, const char *dir, unsigned depth, hg_diags *d)
 			problems++;
 			continue;
 		}
-		if (S_ISDIR(st.st_mode)) {
+		if (S_ISDIR(st.st_mode))
 			problems += walk(in, path.data, depth + 1, d);
-			continue;
-		}
-		if (!has_suffix(e->d_name, ".hgn"))
-			continue;
-		/* A link to a record counts; a dangling one is reported when read. */
-		if (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))
+		else if (S_ISREG(st.st_mode) && has_suffix(e->d_name, ".hgn"))
 			push(in, hg_xstrdup(path.data));
 	}
 	closedir(dp);

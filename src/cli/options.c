@@ -42,10 +42,18 @@ void cli_print_version(FILE *fp)
 int cli_usage_error(const cli_spec *spec, const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(stderr, "herald %s: ", spec->name);
+	hg_buf msg, shown;
+	hg_buf_init(&msg);
+	hg_buf_init(&shown);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	hg_buf_vprintf(&msg, fmt, ap);
 	va_end(ap);
+	/* An operand quoted back may hold control characters: escaped. */
+	hg_buf_put_visible(&shown, msg.data ? msg.data : "", msg.len, 0);
+	fprintf(stderr, "herald %s: ", spec->name);
+	fwrite(shown.data ? shown.data : "", 1, shown.len, stderr);
+	hg_buf_free(&msg);
+	hg_buf_free(&shown);
 	fprintf(stderr, "\nTry 'herald %s --help' for more information.\n", spec->name);
 	return CLI_EXIT_USAGE;
 }

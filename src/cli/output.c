@@ -4,6 +4,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,14 +18,36 @@
 void cli_error(const char *command, const char *fmt, ...)
 {
 	va_list ap;
+	hg_buf msg, shown;
+	hg_buf_init(&msg);
+	hg_buf_init(&shown);
+	va_start(ap, fmt);
+	hg_buf_vprintf(&msg, fmt, ap);
+	va_end(ap);
+	/* The message may quote a file name: control characters escaped. */
+	hg_buf_put_visible(&shown, msg.data ? msg.data : "", msg.len, 0);
 	if (command)
 		fprintf(stderr, "herald %s: ", command);
 	else
 		fputs("herald: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
+	fwrite(shown.data ? shown.data : "", 1, shown.len, stderr);
 	fputc('\n', stderr);
+	hg_buf_free(&msg);
+	hg_buf_free(&shown);
+}
+
+int cli_put_text(FILE *fp, const char *data, size_t len, int keep_layout)
+{
+	if (len == 0)
+		return 0;
+	if (!isatty(fileno(fp)))
+		return fwrite(data, 1, len, fp) == len ? 0 : -1;
+	hg_buf shown;
+	hg_buf_init(&shown);
+	hg_buf_put_visible(&shown, data, len, keep_layout);
+	int rc = fwrite(shown.data, 1, shown.len, fp) == shown.len ? 0 : -1;
+	hg_buf_free(&shown);
+	return rc;
 }
 
 /* NO_COLOR (https://no-color.org): present and not empty disables colour
@@ -158,7 +182,7 @@ void cli_hgn_append(hg_buf *out, const hg_game_record *g, size_t *count)
 int cli_flush_buf(const char *command, FILE *fp, hg_buf *b)
 {
 	int rc = 0;
-	if (b->len && fwrite(b->data, 1, b->len, fp) != b->len) {
+	if (cli_put_text(fp, b->data, b->len, 1) != 0) {
 		cli_error(command, "write error: %s", strerror(errno));
 		rc = -1;
 	}
@@ -175,31 +199,112 @@ int cli_write_output(const char *command, const char *path, const char *data, si
 		}
 		return 0;
 	}
-	if (hg_write_file_atomic(path, data, len) != 0) {
+	/* Through cli_atomic rather than hg_write_file_atomic: the temporary
+	 * file is then removed on a signal too. */
+	cli_atomic a;
+	if (cli_atomic_open(&a, path) != 0) {
+		cli_error(command, "cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (len && fwrite(data, 1, len, a.fp) != len) {
+		int saved = errno;
+		cli_atomic_abort(&a);
+		cli_error(command, "cannot write '%s': %s", path, strerror(saved));
+		return -1;
+	}
+	if (cli_atomic_commit(&a) != 0) {
 		cli_error(command, "cannot write '%s': %s", path, strerror(errno));
 		return -1;
 	}
 	return 0;
 }
 
+/* ------------------------------------------------------------------------
+ * Rewriting files.  The temporary files being written are kept in a list
+ * that a handler of SIGINT, SIGTERM and SIGHUP walks to remove them before
+ * the signal ends the process as it would have.  The list changes only
+ * with those signals blocked, so the handler never sees it half-changed
+ * (the commands that rewrite files do so on one thread); the handler calls
+ * only unlink, sigaction and raise (async-signal-safe).
+ * ------------------------------------------------------------------------ */
+static cli_atomic *volatile pending;	/* the open temporary files */
+static const int fatal_signals[] = { SIGINT, SIGTERM, SIGHUP };
+#define NFATAL (sizeof fatal_signals / sizeof fatal_signals[0])
+
+static void remove_pending(int sig)
+{
+	for (cli_atomic *a = pending; a; a = a->next)
+		unlink(a->tmp);
+	struct sigaction dfl;
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(sig, &dfl, NULL);
+	raise(sig);	/* delivered when the handler returns: the default, death */
+}
+
+static void install_handlers(void)
+{
+	static int installed;
+	if (installed)
+		return;
+	installed = 1;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = remove_pending;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < NFATAL; i++)
+		sigaddset(&sa.sa_mask, fatal_signals[i]);
+	for (size_t i = 0; i < NFATAL; i++) {
+		struct sigaction old;
+		/* A signal ignored (nohup) stays ignored. */
+		if (sigaction(fatal_signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(fatal_signals[i], &sa, NULL);
+	}
+}
+
+static void block_fatal(sigset_t *saved)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	for (size_t i = 0; i < NFATAL; i++)
+		sigaddset(&set, fatal_signals[i]);
+	pthread_sigmask(SIG_BLOCK, &set, saved);
+}
+
+static void unblock_fatal(const sigset_t *saved)
+{
+	pthread_sigmask(SIG_SETMASK, saved, NULL);
+}
+
+/* Takes a out of the pending list; with the signals blocked. */
+static void unlist(cli_atomic *a)
+{
+	for (cli_atomic *volatile *p = &pending; *p; p = &(*p)->next)
+		if (*p == a) {
+			*p = a->next;
+			break;
+		}
+}
+
 int cli_atomic_open(cli_atomic *a, const char *path)
 {
 	memset(a, 0, sizeof *a);
-	struct stat st;
-	if (stat(path, &st) == 0) {
-		a->mode = st.st_mode & 07777;
-	} else {
-		mode_t mask = umask(0);
-		umask(mask);
-		a->mode = 0666 & ~mask;
-	}
+	char *target = hg_rewrite_target(path);
+	if (!target)
+		return -1;
 	hg_buf tmp;
 	hg_buf_init(&tmp);
-	hg_buf_printf(&tmp, "%s.herald-XXXXXX", path);
+	hg_buf_printf(&tmp, "%s.herald-XXXXXX", target);
+	install_handlers();
+	sigset_t saved_mask;
+	block_fatal(&saved_mask);
 	int fd = mkstemp(tmp.data);
 	if (fd < 0) {
 		int saved = errno;
+		unblock_fatal(&saved_mask);
 		hg_buf_free(&tmp);
+		free(target);
 		errno = saved;
 		return -1;
 	}
@@ -208,18 +313,25 @@ int cli_atomic_open(cli_atomic *a, const char *path)
 		int saved = errno;
 		close(fd);
 		unlink(tmp.data);
+		unblock_fatal(&saved_mask);
 		hg_buf_free(&tmp);
+		free(target);
 		errno = saved;
 		return -1;
 	}
 	a->tmp = hg_buf_steal(&tmp);
 	a->path = hg_xstrdup(path);
+	a->target = target;
+	a->next = pending;
+	pending = a;
+	unblock_fatal(&saved_mask);
 	return 0;
 }
 
 static void atomic_release(cli_atomic *a)
 {
 	free(a->path);
+	free(a->target);
 	free(a->tmp);
 	memset(a, 0, sizeof *a);
 }
@@ -229,17 +341,21 @@ int cli_atomic_commit(cli_atomic *a)
 	int saved = 0;
 	if (fflush(a->fp) != 0 || ferror(a->fp))
 		saved = errno ? errno : EIO;
-	if (!saved && fchmod(fileno(a->fp), a->mode) != 0)
+	if (!saved && hg_rewrite_attributes(fileno(a->fp), a->target) != 0)
 		saved = errno;
 	if (!saved && fsync(fileno(a->fp)) != 0)
 		saved = errno;
 	if (fclose(a->fp) != 0 && !saved)
 		saved = errno;
 	a->fp = NULL;
-	if (!saved && rename(a->tmp, a->path) != 0)
+	sigset_t saved_mask;
+	block_fatal(&saved_mask);
+	if (!saved && rename(a->tmp, a->target) != 0)
 		saved = errno;
 	if (saved)
 		unlink(a->tmp);
+	unlist(a);
+	unblock_fatal(&saved_mask);
 	atomic_release(a);
 	errno = saved;
 	return saved ? -1 : 0;
@@ -249,7 +365,11 @@ void cli_atomic_abort(cli_atomic *a)
 {
 	if (a->fp)
 		fclose(a->fp);
+	sigset_t saved_mask;
+	block_fatal(&saved_mask);
 	if (a->tmp)
 		unlink(a->tmp);
+	unlist(a);
+	unblock_fatal(&saved_mask);
 	atomic_release(a);
 }

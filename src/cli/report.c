@@ -146,9 +146,10 @@ json_t *cli_summary_json(const cli_summary *s)
  * XML (junit)
  * ------------------------------------------------------------------------ */
 
-/* Text for an attribute or element: markup escaped, and what XML 1.0 cannot
- * carry at all (invalid UTF-8, control characters but tab and line ends,
- * U+FFFE and U+FFFF) replaced by U+FFFD. */
+/* Text for an attribute or element: markup escaped; invalid UTF-8 and
+ * control characters but tab and line ends (which XML 1.0 cannot carry, or
+ * a viewer might pass to a terminal) escaped as in the text diagnostics
+ * (\x1b, \u009b); U+FFFE and U+FFFF replaced by U+FFFD. */
 static void xml_text(hg_buf *b, const char *s)
 {
 	size_t len = strlen(s), i = 0;
@@ -156,9 +157,15 @@ static void xml_text(hg_buf *b, const char *s)
 		uint32_t cp;
 		int n = hg_utf8_decode(s + i, len - i, &cp);
 		if (n <= 0 || (cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') ||
-		    cp == 0xFFFE || cp == 0xFFFF) {
+		    (cp >= 0x7f && cp <= 0x9f)) {
+			size_t k = n <= 0 ? 1 : (size_t)n;
+			hg_buf_put_visible(b, s + i, k, 0);
+			i += k;
+			continue;
+		}
+		if (cp == 0xFFFE || cp == 0xFFFF) {
 			hg_utf8_put(b, 0xFFFD);
-			i += n <= 0 ? 1 : (size_t)n;
+			i += (size_t)n;
 			continue;
 		}
 		switch (cp) {

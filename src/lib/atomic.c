@@ -1,4 +1,6 @@
-/* atomic.c - rewriting a file so that a failure never loses its contents. */
+/* atomic.c - rewriting a file so that a failure never loses its contents,
+ * and so that what replaces it is the same file to everyone else: the same
+ * owner, group and mode, and a symbolic link still a link to it. */
 #include "config.h"
 
 #include <errno.h>
@@ -11,25 +13,97 @@
 
 #include "internal.h"
 
-int hg_write_file_atomic(const char *path, const char *data, size_t len)
-{
-	hg_buf tmp;
-	hg_buf_init(&tmp);
-	hg_buf_printf(&tmp, "%s.herald-XXXXXX", path);
+/* As many links as Linux follows in one path before ELOOP. */
+#define MAX_LINKS 40
 
-	struct stat st;
-	mode_t mode;
-	if (stat(path, &st) == 0) {
-		mode = st.st_mode & 07777;
-	} else {
+/* The target of the link at `link` (whose lstat size is `size`), relative
+ * to the link's directory when it is not absolute; NULL with errno. */
+static char *link_target(const char *link, off_t size)
+{
+	size_t cap = size > 0 ? (size_t)size + 1 : 256;
+	for (;;) {
+		char *t = hg_xmalloc(cap);
+		ssize_t n = readlink(link, t, cap);
+		if (n < 0) {
+			int saved = errno;
+			free(t);
+			errno = saved;
+			return NULL;
+		}
+		if ((size_t)n < cap) {
+			t[n] = '\0';
+			const char *slash = strrchr(link, '/');
+			if (t[0] == '/' || !slash)
+				return t;
+			hg_buf b;
+			hg_buf_init(&b);
+			hg_buf_putn(&b, link, (size_t)(slash - link) + 1);
+			hg_buf_puts(&b, t);
+			free(t);
+			return hg_buf_steal(&b);
+		}
+		free(t);	/* the link grew since lstat */
+		cap *= 2;
+	}
+}
+
+char *hg_rewrite_target(const char *path)
+{
+	char *cur = hg_xstrdup(path);
+	for (int hops = 0; hops <= MAX_LINKS; hops++) {
+		struct stat st;
+		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+			return cur;	/* a file, or none yet: written here */
+		char *next = link_target(cur, st.st_size);
+		free(cur);
+		if (!next)
+			return NULL;
+		cur = next;
+	}
+	free(cur);
+	errno = ELOOP;
+	return NULL;
+}
+
+int hg_rewrite_attributes(int fd, const char *target)
+{
+	struct stat old;
+	if (stat(target, &old) != 0) {
 		mode_t mask = umask(0);
 		umask(mask);
-		mode = 0666 & ~mask;
+		return fchmod(fd, 0666 & ~mask);
 	}
+	/* Only root gives a file away; anyone may give it a group they are
+	 * in.  What cannot be kept is left as it is (the writer's). */
+	if (fchown(fd, old.st_uid, old.st_gid) != 0)
+		(void)fchown(fd, (uid_t)-1, old.st_gid);
+	struct stat now;
+	if (fstat(fd, &now) != 0)
+		return -1;
+	mode_t mode = old.st_mode & 07777;
+	/* A setuid or setgid file must not become the writer's own. */
+	if (now.st_uid != old.st_uid)
+		mode &= ~(mode_t)S_ISUID;
+	if (now.st_gid != old.st_gid)
+		mode &= ~(mode_t)S_ISGID;
+	return fchmod(fd, mode);
+}
+
+int hg_write_file_atomic(const char *path, const char *data, size_t len)
+{
+	char *target = hg_rewrite_target(path);
+	if (!target)
+		return -1;
+	hg_buf tmp;
+	hg_buf_init(&tmp);
+	hg_buf_printf(&tmp, "%s.herald-XXXXXX", target);
 
 	int fd = mkstemp(tmp.data);
 	if (fd < 0) {
+		int saved = errno;
 		hg_buf_free(&tmp);
+		free(target);
+		errno = saved;
 		return -1;
 	}
 	int saved = 0;
@@ -44,20 +118,18 @@ int hg_write_file_atomic(const char *path, const char *data, size_t len)
 		}
 		off += (size_t)w;
 	}
-	if (!saved && fchmod(fd, mode) != 0)
+	if (!saved && hg_rewrite_attributes(fd, target) != 0)
 		saved = errno;
 	if (!saved && fsync(fd) != 0)
 		saved = errno;
 	if (close(fd) != 0 && !saved)
 		saved = errno;
-	if (!saved && rename(tmp.data, path) != 0)
+	if (!saved && rename(tmp.data, target) != 0)
 		saved = errno;
-	if (saved) {
+	if (saved)
 		unlink(tmp.data);
-		hg_buf_free(&tmp);
-		errno = saved;
-		return -1;
-	}
 	hg_buf_free(&tmp);
-	return 0;
+	free(target);
+	errno = saved;
+	return saved ? -1 : 0;
 }

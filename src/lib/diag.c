@@ -1,4 +1,8 @@
-/* diag.c - diagnostics: collecting them and the GNU text form. */
+/* diag.c - diagnostics: collecting them and the GNU text form.  The text
+ * form escapes control characters (hg_buf_put_visible): a diagnostic
+ * quotes records, file names and data files, none of which may move a
+ * terminal's cursor or retitle its window.  The diagnostics themselves
+ * keep the exact text, for the JSON formats. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -121,7 +125,7 @@ static void location(const hg_diag *dg, hg_buf *out, int colour)
 	if (colour)
 		hg_buf_puts(out, "\033[1m");
 	if (dg->file) {
-		hg_buf_puts(out, dg->file);
+		hg_buf_puts_visible(out, dg->file);
 		if (dg->line) {
 			hg_buf_printf(out, ":%u", dg->line);
 			if (dg->col)
@@ -145,14 +149,18 @@ void hg_diag_format(const hg_diag *dg, hg_buf *out, int colour)
 	hg_buf_puts(out, ":");
 	if (colour)
 		hg_buf_puts(out, "\033[0m");
-	hg_buf_printf(out, " %s", dg->message);
-	if (dg->code && *dg->code)
-		hg_buf_printf(out, " [%s]", dg->code);
+	hg_buf_putc(out, ' ');
+	hg_buf_puts_visible(out, dg->message ? dg->message : "");
+	if (dg->code && *dg->code) {
+		hg_buf_puts(out, " [");
+		hg_buf_puts_visible(out, dg->code);
+		hg_buf_putc(out, ']');
+	}
 	hg_buf_putc(out, '\n');
 	for (size_t i = 0; i < dg->nnotes; i++) {
 		location(dg, out, colour);
 		hg_buf_puts(out, colour ? "\033[1;36mnote:\033[0m " : "note: ");
-		hg_buf_puts(out, dg->notes[i]);
+		hg_buf_puts_visible(out, dg->notes[i]);
 		hg_buf_putc(out, '\n');
 	}
 }

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef __SSE2__
@@ -107,13 +108,16 @@ void hg_limits_default(hg_limits *l)
 static int run_ssse3_here(void)
 {
 #ifdef RUN_SSSE3_BESIDE
-	static int known, have;
-	if (!known) {	/* (a race only asks twice) */
-		have = __builtin_cpu_supports("ssse3") && __builtin_cpu_supports("bmi") &&
-		       __builtin_cpu_supports("bmi2");
-		known = 1;
+	/* 0: not asked yet, else 1 + the answer.  Atomic: lexers open on many
+	 * threads at once (check -j); two that race both ask, no harm. */
+	static atomic_int answer;
+	int a = atomic_load_explicit(&answer, memory_order_relaxed);
+	if (!a) {
+		a = 1 + (__builtin_cpu_supports("ssse3") && __builtin_cpu_supports("bmi") &&
+			 __builtin_cpu_supports("bmi2"));
+		atomic_store_explicit(&answer, a, memory_order_relaxed);
 	}
-	return have;
+	return a - 1;
 #else
 	return 0;
 #endif

@@ -507,6 +507,19 @@ static void syntax_fails(hg_state *s, const char *seat, const char *body, const 
 	hg_diags_free(&d);
 }
 
+/* As syntax_fails, the message quoting `quoted` (a number as written). */
+static void quoting_fails(hg_state *s, const char *seat, const char *body, const char *code,
+			  const char *quoted)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	ck_assert_int_eq(act(s, seat, body, &d), -2);
+	ck_assert_uint_ge(d.nerrors, 1);
+	ck_assert_str_eq(d.v[0].code, code);
+	ck_assert_ptr_nonnull(strstr(d.v[0].message, quoted));
+	hg_diags_free(&d);
+}
+
 START_TEST(notation_canonical_forms)
 {
 	hg_state *s = game4(NULL);
@@ -529,8 +542,16 @@ START_TEST(notation_canonical_forms)
 	/* the first word picks the pattern; the roll is read by hand in ASCII */
 	canonical(s, "alepo", "PLAY Mercenaries ATTACK turbessel WITH t1 / 1 2 3 MOD 3>4 = 001 vs 4 5 = 2 / LOST",
 		  "alepo: play mercenarios attack turbessel with tropa-1 / 1 2 3 mod 3>4 = 1 vs 4 5 = 2 / lost");
-	canonical(s, "damasco", "attack homs with tropa-2 / 6 123 mod 0002 > 100 = 99999999999 vs ? Mod 1 > 2 / won bonus",
-		  "damasco: attack homs with tropa-2 / 6 99 mod 2>99 = 999 vs ? mod 1>2 / won bonus");
+	canonical(s, "damasco", "attack homs with tropa-2 / 6 007 mod 0002 > 10 = 0999 vs ? Mod 1 > 2 / won bonus",
+		  "damasco: attack homs with tropa-2 / 6 7 mod 2>10 = 999 vs ? mod 1>2 / won bonus");
+	/* a number too large for its field is quoted as written, not clamped */
+	quoting_fails(s, "damasco", "attack homs with tropa-2 / 6 4294967299 = 1 vs ? / won bonus",
+		      "ck.die-range", "not 4294967299 ");
+	quoting_fails(s, "damasco", "attack homs with tropa-2 / 6 1 mod 1 > 0100 = 1 vs ? / won bonus",
+		      "ck.mod-die", "not 0100 ");
+	quoting_fails(s, "damasco", "attack homs with tropa-2 / 6 1 = 99999999999999999999 vs ? / won",
+		      "ck.hits-wrong", "not 99999999999999999999 ");
+	quoting_fails(s, "damasco", "incursion alepo with tropa-1 / 100", "ck.die-range", "not 100 ");
 	/* a first word outside ASCII goes through every pattern: PCRE2's
 	 * caseless matching takes U+017F (long s) for 's' */
 	canonical(s, "damasco", "pa\u017fs", "damasco: pass");

@@ -302,6 +302,109 @@ START_TEST(atomic_write_keeps_mode_and_never_loses_data)
 }
 END_TEST
 
+/* Control characters from a record or a file name are shown as escapes. */
+static char *visible(const char *s, size_t len, int keep_layout)
+{
+	hg_buf b;
+	hg_buf_init(&b);
+	hg_buf_put_visible(&b, s, len, keep_layout);
+	hg_buf_putn(&b, "", 0);
+	return hg_buf_steal(&b);
+}
+
+START_TEST(visible_escapes_control_characters)
+{
+	static const struct {
+		const char *in;
+		int keep_layout;
+		const char *want;
+	} cases[] = {
+		{ "plain text, accents: Líder", 0, "plain text, accents: Líder" },
+		{ "\033]0;pwned\007", 0, "\\x1b]0;pwned\\x07" },
+		{ "a\033[2Jb", 1, "a\\x1b[2Jb" },
+		{ "tab\there\nline\r", 0, "tab\\x09here\\x0aline\\x0d" },
+		{ "tab\there\nline\r", 1, "tab\there\nline\\x0d" },
+		{ "del\177", 0, "del\\x7f" },
+		{ "c1 \302\233 csi", 0, "c1 \\u009b csi" },	/* U+009B in UTF-8 */
+		{ "nbsp \302\240 ok", 0, "nbsp \302\240 ok" },	/* U+00A0 is printable */
+		{ "raw \233 byte", 0, "raw \\x9b byte" },		/* not UTF-8 */
+		{ "cut \342\202", 0, "cut \\xe2\\x82" },
+		{ "back\\slash", 0, "back\\slash" },
+	};
+	for (size_t i = 0; i < HG_ARRAY_LEN(cases); i++) {
+		char *got = visible(cases[i].in, strlen(cases[i].in), cases[i].keep_layout);
+		ck_assert_str_eq(got, cases[i].want);
+		free(got);
+	}
+	/* NUL inside the text is escaped too */
+	char *got = visible("a\0b", 3, 0);
+	ck_assert_str_eq(got, "a\\x00b");
+	free(got);
+}
+END_TEST
+
+START_TEST(diag_text_escapes_file_message_and_notes)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_pos pos = { "bad\033]0;x\007.hgn", 2, 3 };
+	hg_diag *dg = hg_diag_add(&d, HG_ERROR, pos, "hgn.test", "'%s' is odd", "\033[2J");
+	hg_diag_note(dg, "note \302\233");
+	hg_buf b;
+	hg_buf_init(&b);
+	hg_diag_format(dg, &b, 0);
+	ck_assert_str_eq(b.data, "bad\\x1b]0;x\\x07.hgn:2:3: error: '\\x1b[2J' is odd [hgn.test]\n"
+				 "bad\\x1b]0;x\\x07.hgn:2:3: note: note \\u009b\n");
+	/* the diagnostic itself keeps the exact text (for the JSON formats) */
+	ck_assert_str_eq(d.v[0].message, "'\033[2J' is odd");
+	hg_buf_free(&b);
+	hg_diags_free(&d);
+}
+END_TEST
+
+/* A rewrite through a symbolic link replaces the file it leads to; the link
+ * stays a link. */
+START_TEST(atomic_write_goes_through_symbolic_links)
+{
+	char dir[] = "/tmp/herald-test-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char real[128], link1[128], link2[128], loop[128];
+	snprintf(real, sizeof real, "%s/real.hgn", dir);
+	snprintf(link1, sizeof link1, "%s/link1.hgn", dir);
+	snprintf(link2, sizeof link2, "%s/link2.hgn", dir);
+	snprintf(loop, sizeof loop, "%s/loop.hgn", dir);
+	FILE *f = fopen(real, "w");
+	fputs("old", f);
+	fclose(f);
+	chmod(real, 0600);
+	ck_assert_int_eq(symlink("real.hgn", link1), 0);
+	ck_assert_int_eq(symlink(link1, link2), 0);	/* absolute, to a link */
+	ck_assert_int_eq(symlink("loop.hgn", loop), 0);
+	char *target = hg_rewrite_target(link2);
+	ck_assert_str_eq(target, real);
+	free(target);
+	ck_assert_int_eq(hg_write_file_atomic(link2, "new", 3), 0);
+	ck_assert_str_eq(slurp(real), "new");
+	struct stat st;
+	ck_assert_int_eq(lstat(link1, &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+	ck_assert_int_eq(lstat(link2, &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+	ck_assert_int_eq(stat(real, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 07777, 0600);
+	/* a loop of links is an error, not a file written in its place */
+	ck_assert_ptr_null(hg_rewrite_target(loop));
+	ck_assert_int_eq(hg_write_file_atomic(loop, "x", 1), -1);
+	ck_assert_int_eq(lstat(loop, &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+	unlink(loop);
+	unlink(link2);
+	unlink(link1);
+	unlink(real);
+	rmdir(dir);
+}
+END_TEST
+
 START_TEST(datapath_search_order)
 {
 	char a[] = "/tmp/herald-a-XXXXXX", b[] = "/tmp/herald-b-XXXXXX";
@@ -544,6 +647,9 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, names_table_grows);
 	tcase_add_test(tc, names_find_agrees_with_name_eq);
 	tcase_add_test(tc, atomic_write_keeps_mode_and_never_loses_data);
+	tcase_add_test(tc, atomic_write_goes_through_symbolic_links);
+	tcase_add_test(tc, visible_escapes_control_characters);
+	tcase_add_test(tc, diag_text_escapes_file_message_and_notes);
 	tcase_add_test(tc, datapath_search_order);
 	tcase_add_test(tc, record_players_and_tags);
 	tcase_add_test(tc, record_nplayers_counts_what_players_names);

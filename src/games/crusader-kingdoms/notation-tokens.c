@@ -154,12 +154,24 @@ static long number_value(const char *s, long cap)
 	return v;
 }
 
-/* A die written as a number: more than two digits 99. */
+/* Longer numbers (leading zeros, or above the largest the patterns read)
+ * are left to the patterns, which read their value or quote them in a
+ * diagnostic (notation.c, number_fits). */
+#define DIE_DIGITS 2
+#define HITS_DIGITS 3
+
+/* A die written as a number of at most DIE_DIGITS digits. */
 static int die_number(const char *x, unsigned len)
 {
 	if (len == 1)
 		return x[0] - '0';
-	return len > 2 ? 99 : (x[0] - '0') * 10 + (x[1] - '0');
+	return (x[0] - '0') * 10 + (x[1] - '0');
+}
+
+/* Whether a die token is '?' or a number short enough for die_number. */
+static int die_fits(const hg_atok *t)
+{
+	return t->kind == HG_ATOK_UNKNOWN || t->len <= DIE_DIGITS;
 }
 
 /* A die as written: '?' is 0, a number die_number. */
@@ -327,6 +339,8 @@ static int read_roll(reader *r, ck_roll *roll)
 			const char *x = run[k].text;
 			unsigned len = run[k].len;
 			hg_pos pos = run[k].pos;
+			if (len > DIE_DIGITS)
+				return -1;
 			dice[k].pos = pos;
 			dice[k].v = die_number(x, len);
 		}
@@ -352,22 +366,21 @@ static int read_roll(reader *r, ck_roll *roll)
 		if (!roll->mods)
 			return -1;
 		for (; k > 0; k--, r->i += 3) {
+			if (r->tok[r->i].len > DIE_DIGITS || r->tok[r->i + 2].len > DIE_DIGITS)
+				return -1;
 			ck_mod *md = &roll->mods[roll->nmods++];
-			long from = number_value(r->tok[r->i].text, 99);
-			long to = number_value(r->tok[r->i + 2].text, 99);
 			md->pos = r->tok[r->i].pos;
-			md->from = from > 99 ? 99 : (int)from;
-			md->to = to > 99 ? 99 : (int)to;
+			md->from = (int)number_value(r->tok[r->i].text, 99);
+			md->to = (int)number_value(r->tok[r->i + 2].text, 99);
 		}
 	}
 	if (accept_punct(r, '=')) {
 		t = peek(r);
-		if (!t || t->kind != HG_ATOK_NUMBER)
+		if (!t || t->kind != HG_ATOK_NUMBER || t->len > HITS_DIGITS)
 			return -1;
 		r->i++;
 		roll->hits_pos = t->pos;
-		long h = number_value(t->text, 999);
-		roll->hits = h > 999 ? 999 : (int)h;
+		roll->hits = (int)number_value(t->text, 999);
 	}
 	return 0;
 }
@@ -523,7 +536,7 @@ static int read_incursion(reader *r, hg_action *a)
 	r->i++;
 	if (accept_punct(r, '/')) {
 		const hg_atok *t = peek(r);
-		if (!t || (t->kind != HG_ATOK_NUMBER && t->kind != HG_ATOK_UNKNOWN))
+		if (!t || (t->kind != HG_ATOK_NUMBER && t->kind != HG_ATOK_UNKNOWN) || !die_fits(t))
 			return -1;
 		r->i++;
 		in->die_pos = t->pos;
@@ -586,7 +599,7 @@ static int read_reveal(reader *r, hg_action *a)
 	}
 	if (accept_punct(r, '/')) {
 		t = peek(r);
-		if (!t || (t->kind != HG_ATOK_NUMBER && t->kind != HG_ATOK_UNKNOWN))
+		if (!t || (t->kind != HG_ATOK_NUMBER && t->kind != HG_ATOK_UNKNOWN) || !die_fits(t))
 			return -1;
 		r->i++;
 		rv->die_pos = t->pos;

@@ -366,6 +366,47 @@ static int group_item(parser *p, const hg_match *m, int g, int seat, ck_item *it
 	return rc;
 }
 
+/* The largest die (or modification's face) and hits a roll is read with;
+ * the engine says what is wrong with a smaller number, and
+ * notation-tokens.c leaves numbers of more digits to this reader. */
+#define DIE_MAX 99
+#define HITS_MAX 999
+
+/* A number above its field's largest (v, read saturating) is an error that
+ * quotes the record's digits: clamped to the field's largest value, it
+ * would be quoted later as if the record had written that value. */
+static int number_fits(parser *p, const char *digits, size_t len, long v, size_t off,
+		       long max, const char *code, const char *what, const char *rule)
+{
+	if (v >= 0 && v <= max)
+		return 1;
+	char *q = hg_xstrndup(digits, len);
+	hg_diag_add(p->d, HG_ERROR, pos_at(p, off), code, "%s, not %s (%s)", what, q, rule);
+	free(q);
+	p->failed = 1;
+	return 0;
+}
+
+static int die_fits(parser *p, const char *digits, size_t len, long v, size_t off,
+		    const char *rule)
+{
+	return number_fits(p, digits, len, v, off, DIE_MAX, "ck.die-range", "a die shows 1 to 6",
+			   rule);
+}
+
+static int face_fits(parser *p, const char *digits, size_t len, long v, size_t off)
+{
+	return number_fits(p, digits, len, v, off, DIE_MAX, "ck.mod-die",
+			   "a modification changes a die of 1 to 6 into one of 1 to 6",
+			   "rule 4.2; ruling 10");
+}
+
+static int hits_fit(parser *p, const char *digits, size_t len, long v, size_t off)
+{
+	return number_fits(p, digits, len, v, off, HITS_MAX, "ck.hits-wrong",
+			   "a roll makes at most one hit per die", "rule 4.2");
+}
+
 /* ROLL: the dice, the modifications, the hits (group g of m), through the
  * roll pattern: for a roll with bytes outside ASCII, where \\d takes any
  * Unicode digit. */
@@ -400,8 +441,13 @@ static int parse_roll_pcre(parser *p, const hg_match *m, int g, ck_roll *roll)
 			size_t j = i;
 			while (j < r.end[gd] && text[j] != ' ')
 				j++;
+			long v = strtol(text + i, NULL, 10);
+			if (!die_fits(p, text + i, j - i, v, base + i, "rule 4.2")) {
+				free(text);
+				return -1;
+			}
 			n->pos = pos_at(p, base + i);
-			n->v = j - i > 2 ? 99 : (int)strtol(text + i, NULL, 10);
+			n->v = (int)v;
 			i = j + 1;
 		}
 	}
@@ -417,16 +463,29 @@ static int parse_roll_pcre(parser *p, const hg_match *m, int g, ck_roll *roll)
 			md->pos = pos_at(p, base + i);
 			char *end;
 			long from = strtol(text + i, &end, 10);
-			long to = strtol(end + 3, &end, 10);	/* " > " */
-			md->from = from > 99 || from < 0 ? 99 : (int)from;
-			md->to = to > 99 || to < 0 ? 99 : (int)to;
+			size_t to_at = (size_t)(end - text) + 3;	/* " > " */
+			if (!face_fits(p, text + i, (size_t)(end - text) - i, from, base + i)) {
+				free(text);
+				return -1;
+			}
+			long to = strtol(text + to_at, &end, 10);
+			if (!face_fits(p, text + to_at, (size_t)(end - text) - to_at, to, base + to_at)) {
+				free(text);
+				return -1;
+			}
+			md->from = (int)from;
+			md->to = (int)to;
 			i = (size_t)(end - text) + 1;
 		}
 	}
 	if (hg_match_set(&r, gh)) {
-		roll->hits_pos = pos_at(p, base + r.start[gh]);
 		long h = strtol(text + r.start[gh], NULL, 10);
-		roll->hits = h > 999 ? 999 : (int)h;
+		if (!hits_fit(p, text + r.start[gh], r.end[gh] - r.start[gh], h, base + r.start[gh])) {
+			free(text);
+			return -1;
+		}
+		roll->hits_pos = pos_at(p, base + r.start[gh]);
+		roll->hits = (int)h;
 	}
 	free(text);
 	return 0;
@@ -496,8 +555,10 @@ static int parse_roll(parser *p, const hg_match *m, int g, ck_roll *roll)
 			ck_num *n = &roll->dice[roll->ndice++];
 			size_t j = k;
 			long v = read_number(x, &j, dice_end, 99);
+			if (!die_fits(p, x + k, j - k, v, k, "rule 4.2"))
+				return -1;
 			n->pos = pos_at(p, k);
-			n->v = j - k > 2 ? 99 : (int)v;
+			n->v = (int)v;
 			k = j + 1;
 		}
 	}
@@ -513,18 +574,27 @@ static int parse_roll(parser *p, const hg_match *m, int g, ck_roll *roll)
 			}
 			ck_mod *md = &roll->mods[roll->nmods++];
 			md->pos = pos_at(p, k);
+			size_t at = k;
 			long from = read_number(x, &k, mods_end, 99);
+			if (!face_fits(p, x + at, k - at, from, at))
+				return -1;
 			k += 3;	/* " > " */
+			at = k;
 			long to = read_number(x, &k, mods_end, 99);
-			md->from = from > 99 ? 99 : (int)from;
-			md->to = to > 99 ? 99 : (int)to;
+			if (!face_fits(p, x + at, k - at, to, at))
+				return -1;
+			md->from = (int)from;
+			md->to = (int)to;
 			k++;
 		}
 	}
 	if (hits != (size_t)-1) {
 		roll->hits_pos = pos_at(p, hits);
+		size_t at = hits;
 		long h = read_number(x, &hits, end, 999);
-		roll->hits = h > 999 ? 999 : (int)h;
+		if (!hits_fit(p, x + at, hits - at, h, at))
+			return -1;
+		roll->hits = (int)h;
 	}
 	return 0;
 }
@@ -815,7 +885,10 @@ static int parse_incursion(parser *p, hg_action *a, const hg_match *m)
 	if (hg_match_set(m, g)) {
 		in->die_pos = pos_at(p, m->start[g]);
 		const char *t = m->subject + m->start[g];
-		in->die = *t == '?' ? 0 : (m->end[g] - m->start[g] > 2 ? 99 : (int)strtol(t, NULL, 10));
+		long v = *t == '?' ? 0 : strtol(t, NULL, 10);
+		if (!die_fits(p, t, m->end[g] - m->start[g], v, m->start[g], "rule 4.3"))
+			return -1;
+		in->die = (int)v;
 	}
 	return parse_items(p, m, gr->inc_items, in->target, &in->discards);
 }
@@ -877,7 +950,10 @@ static int parse_reveal(parser *p, hg_action *a, const hg_match *m)
 	if (hg_match_set(m, g)) {
 		rv->die_pos = pos_at(p, m->start[g]);
 		const char *t = m->subject + m->start[g];
-		rv->die = *t == '?' ? 0 : (m->end[g] - m->start[g] > 2 ? 99 : (int)strtol(t, NULL, 10));
+		long v = *t == '?' ? 0 : strtol(t, NULL, 10);
+		if (!die_fits(p, t, m->end[g] - m->start[g], v, m->start[g], "rule 8.3"))
+			return -1;
+		rv->die = (int)v;
 	}
 	g = gr->rev_attack;
 	if (hg_match_set(m, g)) {
