@@ -540,6 +540,10 @@ static void read_tags(reader *r, const json_t *a)
 					     "letters, digits and '_'");
 				hg_buf_free(&q);
 				path_pop(r, m);
+			} else if (name && value && g->ntags >= HG_MAX_TAGS) {
+				shape_error(r, "more than %d tags in one game, at %s", HG_MAX_TAGS, where(r));
+				path_pop(r, mark);
+				return;
 			} else if (name && value) {
 				/* Appended, not set: the model keeps every tag as
 				 * written, repeats included, for the checker. */

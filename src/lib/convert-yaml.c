@@ -503,6 +503,9 @@ static void read_tags(reader *r, const hg_ynode *seq)
 			hg_diag *dg = shape_error(r, name_node, "'%s' is not a tag name", name);
 			hg_diag_note(dg, "a tag name is an ASCII letter followed by ASCII "
 				     "letters, digits and '_'");
+		} else if (name && value && g->ntags >= HG_MAX_TAGS) {
+			shape_error(r, map, "more than %d tags in one game", HG_MAX_TAGS);
+			return;
 		} else if (name && value) {
 			/* Appended, not set: the model keeps every tag as written,
 			 * repeats included, for the checker. */

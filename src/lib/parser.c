@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "lexer.h"
+#include "tagset.h"
 
 struct hg_parser {
 	hg_lexer *lx;
@@ -39,6 +40,8 @@ struct hg_parser {
 	size_t actions;
 	char **bad_tags;	/* names of malformed tag pairs (no missing-tag for them) */
 	size_t nbad_tags;
+	hg_tagset tagset;	/* the game's tag names, each with its index in g->tags */
+	int tags_over;		/* past the limit on tag pairs: the rest were dropped */
 	hg_pos *open;		/* positions of the open '(' */
 	size_t nopen, capopen;
 	int after_glyph;	/* the last element was an action ending in a glyph */
@@ -67,6 +70,7 @@ static hg_parser *parser_new(hg_lexer *lx)
 	hg_parser *p = hg_xcalloc(1, sizeof *p);
 	p->lx = lx;
 	p->lim = hg_lexer_limits(lx);
+	hg_tagset_init(&p->tagset);
 	hg_diags_init(&p->held);
 	hg_diags_init(&p->sink);
 	return p;
@@ -150,6 +154,8 @@ static void clear_game_state(hg_parser *p)
 	hg_strv_free(p->bad_tags, p->nbad_tags);
 	p->bad_tags = NULL;
 	p->nbad_tags = 0;
+	hg_tagset_clear(&p->tagset);
+	p->tags_over = 0;
 	p->nopen = 0;
 	p->actions = 0;
 	p->stop = 0;
@@ -168,6 +174,7 @@ void hg_parser_close(hg_parser *p)
 	hg_diags_free(&p->held);
 	hg_diags_free(&p->sink);
 	hg_atok_list_free(&p->toks);
+	hg_tagset_free(&p->tagset);
 	free(p->open);
 	hg_lexer_close(p->lx);
 	free(p);
@@ -459,7 +466,8 @@ static void check_players(hg_parser *p, const hg_game_record *g)
 		if (n > 1) {
 			char prev[32];
 			snprintf(prev, sizeof prev, "Seat%lu", n - 1);
-			if (!hg_record_tag(g, prev) && !is_bad_tag(p, prev)) {
+			if (hg_tagset_find(&p->tagset, prev) == HG_TAGSET_NONE &&
+			    !is_bad_tag(p, prev) && !p->tags_over) {
 				hg_diag *dg = error(p, tag->pos, "hgn.bad-players",
 						    "tag '%s' without '%s'", tag->name, prev);
 				if (dg)
@@ -472,7 +480,8 @@ static void check_players(hg_parser *p, const hg_game_record *g)
 static void missing_tag(hg_parser *p, const hg_game_record *g, const char *name,
 			const char *what, const char *example)
 {
-	if (hg_record_tag(g, name) || is_bad_tag(p, name))
+	/* past the limit, the tag may be among those dropped */
+	if (hg_record_tag(g, name) || is_bad_tag(p, name) || p->tags_over)
 		return;
 	hg_diag *dg = error(p, g->pos, "hgn.missing-tag", "missing required tag %s", what);
 	if (!dg)
@@ -510,15 +519,29 @@ static void store_tag(hg_parser *p, char *name, hg_pos name_pos, char *value,
 		      hg_pos value_pos, int value_bad)
 {
 	hg_game_record *g = p->g;
-	const hg_tag *first = hg_record_tag(g, name);
-	if (first) {
+	size_t first = hg_tagset_find(&p->tagset, name);
+	if (first != HG_TAGSET_NONE) {
 		hg_diag *dg = error(p, name_pos, "hgn.duplicate-tag", "duplicate tag '%s'", name);
 		if (dg)
-			hg_diag_note(dg, "'%s' was first given at line %u", name, first->pos.line);
+			hg_diag_note(dg, "'%s' was first given at line %u", name,
+				     g->tags[first].pos.line);
 		hg_record_str_drop(g, name);
 		hg_record_str_drop(g, value);
 		return;
 	}
+	if (g->ntags >= limits(p)->tags) {
+		if (!p->tags_over) {
+			hg_diag *dg = error(p, name_pos, "hgn.too-many-tags",
+					    "more than %zu tag pairs in one game", limits(p)->tags);
+			if (dg)
+				hg_diag_note(dg, "the game's tag pairs from here on are not read");
+		}
+		p->tags_over = 1;
+		hg_record_str_drop(g, name);
+		hg_record_str_drop(g, value);
+		return;
+	}
+	hg_tagset_add(&p->tagset, name, g->ntags);
 	HG_GROW(g->tags, g->captags, g->ntags + 1);
 	hg_tag *tag = &g->tags[g->ntags++];
 	tag->name = name;

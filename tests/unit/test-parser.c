@@ -374,6 +374,10 @@ static const struct {
 	  "5:7 hgn.too-many-errors\n", 1 },
 	{ HEAD "[Result \"*\"]\nP1: a P1: b P1: c P1: d\n*\n", "5:19 hgn.too-many-actions\n", 1 },
 	{ HEAD "[Result \"*\"]\nP1: a ((((P1: b))))\n*\n", "5:10 hgn.too-deep\n", 1 },
+	/* the tag limit: reported once, at the first tag over it; a repeat
+	 * after it is still a repeat */
+	{ HEAD "[Result \"*\"]\n[Event \"e\"]\n[Site \"s\"]\n[Round \"1\"]\n[Date \"x\"]\n*\n",
+	  "6:2 hgn.too-many-tags\n8:2 hgn.duplicate-tag\n", 1 },
 	{ HEAD "[Result \"*\"]\n1. draw c12\n*\n", "5:4 hgn.missing-seat\n", 0 },
 	{ HEAD "[Result \"*\"]\n: draw c12\n*\n", "5:1 hgn.stray-colon\n", 0 },
 	{ HEAD "[Result \"*\"]\nP1: P2: x\n*\n", "5:1 hgn.empty-action\n", 0 },
@@ -420,6 +424,7 @@ START_TEST(every_code)
 		lim.errors = 3;
 		lim.actions = 3;
 		lim.nesting = 3;
+		lim.tags = 5;
 	} else if (code_cases[i].limit == 2) {
 		lim.game = 200;
 	}
