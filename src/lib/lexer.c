@@ -737,18 +737,35 @@ static inline const unsigned char *plain_string(const unsigned char *t,
 /* Inside a string, the run of plain characters from the current one,
  * taken at once but for its last character, which save_next() takes as
  * it takes any.  Nothing is taken where a character needs a look of its
- * own: near the window's end, or where a limit could be reached. */
+ * own: near the window's end, or where a limit is reached.  The scan
+ * stops where a count would pass its limit, so it never reads further
+ * than it takes: a string far over the token limit costs what a comment
+ * does.  Past the token limit (reported), the run is passed over unsaved. */
 static int string_run(hg_lexer *lx)
 {
 	if (lx->careful_only || lx->clen != 1 || lx->c < 0x20 || lx->c > 0x7E)
 		return 0;
-	const unsigned char *q = lx->p, *r = string_plain_end(q, plain_limit(lx));
+	int keep = lx->buf.len < lx->lim.token;
+	if (!keep && !lx->tok.bad)
+		return 0;	/* save_next() reports the limit */
+	size_t room = 0;
+	if (lx->line_bytes < lx->lim.line && lx->game_bytes < lx->lim.game) {
+		room = lx->lim.line - lx->line_bytes;
+		if (lx->lim.game - lx->game_bytes < room)
+			room = lx->lim.game - lx->game_bytes;
+		if (keep && lx->lim.token - lx->buf.len < room)
+			room = lx->lim.token - lx->buf.len;
+	}
+	const unsigned char *q = lx->p, *lim = plain_limit(lx);
+	if (lim > q && (size_t)(lim - q) > room)
+		lim = q + room;
+	const unsigned char *r = string_plain_end(q, lim);
 	size_t n = (size_t)(r - q);
-	if (n < 2 || lx->buf.len + n > lx->lim.token || lx->line_bytes + n > lx->lim.line ||
-	    lx->game_bytes + n > lx->lim.game)
+	if (n < 2)
 		return 0;
 	size_t steps = n - 1;
-	hg_buf_putn(&lx->buf, (const char *)q, steps);
+	if (keep)
+		hg_buf_putn(&lx->buf, (const char *)q, steps);
 	lx->p = q + steps;
 	lx->c = *lx->p;
 	lx->col += (unsigned)steps;
