@@ -78,6 +78,7 @@ struct hg_lexer {
 	int attach;		/* the last token was a body token, nothing after it */
 	unsigned tokens_on_line;
 	int cut_at_game;	/* a comment stopped at the next game's '[' */
+	int control_seen;	/* the token has had its control character reported */
 	int careful_only;	/* no plain path (tests compare the two) */
 	int run_ssse3;		/* runs classed with SSSE3 (tests turn it off) */
 	int resumed;		/* opened at a resume point, not at the start */
@@ -775,6 +776,19 @@ static int string_run(hg_lexer *lx)
 	return 1;
 }
 
+/* A control character inside a comment or a string: an error (once per
+ * token), and then read as a blank, so it is never kept or written. */
+static void control_in_text(hg_lexer *lx)
+{
+	if (!lx->control_seen) {
+		lex_error(lx, here(lx), "hgn.unexpected-char", "control character U+%04lX in a %s",
+			  (unsigned long)lx->c, hg_tk_name(lx->tok.kind));
+		lx->control_seen = 1;
+		lx->tok.bad = 1;
+	}
+	lx->c = ' ';
+}
+
 /* A string (hgn.ebnf: string): no line feed inside, escapes \" and \\. */
 static void read_string(hg_lexer *lx)
 {
@@ -819,6 +833,8 @@ static void read_string(hg_lexer *lx)
 			break;
 		}
 		default:
+			if (is_control(lx->c))
+				control_in_text(lx);
 			save_next(lx);
 			break;
 		}
@@ -868,6 +884,11 @@ static void read_brace_comment(hg_lexer *lx)
 			}
 			/* fall through */
 		default:
+			if (is_control(lx->c)) {
+				control_in_text(lx);
+				save_next(lx);
+				break;
+			}
 			line_has_text = 1;
 			save_next(lx);
 			break;
@@ -879,10 +900,18 @@ static void read_brace_comment(hg_lexer *lx)
 static void read_line_comment(hg_lexer *lx)
 {
 	next(lx);
-	while (lx->c == ' ' || lx->c == '\t' || lx->c == '\r')
+	for (;;) {
+		if (is_control(lx->c))
+			control_in_text(lx);
+		if (lx->c != ' ' && lx->c != '\t' && lx->c != '\r')
+			break;
 		next(lx);
-	while (lx->c != '\n' && lx->c != EOZ)
+	}
+	while (lx->c != '\n' && lx->c != EOZ) {
+		if (is_control(lx->c))
+			control_in_text(lx);
 		save_next(lx);
+	}
 	while (lx->buf.len > 0) {
 		char ch = lx->buf.data[lx->buf.len - 1];
 		if (ch != ' ' && ch != '\t' && ch != '\r')
@@ -1002,6 +1031,7 @@ static hg_tk lex(hg_lexer *lx)
 		lx->tok.pos = here(lx);
 		lx->tok.off = hg_lexer_offset(lx);
 		lx->tok.bad = 0;
+		lx->control_seen = 0;
 		lx->tok.value = 0;
 		lx->tok.newline = lx->tokens_on_line == 0;
 		switch (lx->c) {
