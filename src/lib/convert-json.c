@@ -164,6 +164,7 @@ typedef struct reader {
 	int failed;
 	hg_game_record *g;	/* being read */
 	size_t actions;		/* in g, on every line */
+	size_t elements;	/* in g: move numbers, comments, NAGs, variations */
 	size_t errors_at_start;	/* d->nerrors before reading */
 	int gave_up;		/* MAX_ERRORS reached: the rest is unchecked */
 } reader;
@@ -446,6 +447,13 @@ static void read_node(reader *r, const json_t *o, hg_line *line, line_kind lk,
 		      "the trailer hold comments only", where(r), node_keys[kind]);
 		return;
 	}
+	/* each costs a node, as in HGN (herald-notation(5), LIMITS) */
+	if (kind != 1 && ++r->elements > HG_MAX_ELEMENTS) {
+		if (r->elements == HG_MAX_ELEMENTS + 1)
+			shape_error(r, "the game has more than %d move numbers, comments, NAGs and variations",
+				    HG_MAX_ELEMENTS);
+		return;
+	}
 	hg_node *n;
 	json_int_t v;
 	switch (kind) {
@@ -570,6 +578,7 @@ static hg_game_record *read_game(reader *r, const json_t *o)
 	g->pos.line = g->pos.col = 0;
 	r->g = g;
 	r->actions = 0;
+	r->elements = 0;
 	check_keys(r, o, keys);
 	size_t mark;
 	if (json_object_get(o, "tags")) {

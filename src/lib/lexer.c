@@ -102,6 +102,7 @@ void hg_limits_default(hg_limits *l)
 	l->game = HG_MAX_GAME;
 	l->actions = HG_MAX_ACTIONS;
 	l->tags = HG_MAX_TAGS;
+	l->elements = HG_MAX_ELEMENTS;
 	l->errors = HG_MAX_ERRORS;
 }
 /* Does this processor have SSSE3, BMI1 and BMI2, for the runs of tokens

@@ -38,6 +38,8 @@ struct hg_parser {
 	hg_game_record *g;
 	int stop;		/* abandoned: skip to the next game */
 	size_t actions;
+	size_t elements;	/* move numbers, comments, NAGs, variations */
+	int pending_over;	/* comments before the next game dropped at the limit */
 	char **bad_tags;	/* names of malformed tag pairs (no missing-tag for them) */
 	size_t nbad_tags;
 	hg_tagset tagset;	/* the game's tag names, each with its index in g->tags */
@@ -158,6 +160,7 @@ static void clear_game_state(hg_parser *p)
 	p->tags_over = 0;
 	p->nopen = 0;
 	p->actions = 0;
+	p->elements = 0;
 	p->stop = 0;
 	p->after_glyph = 0;
 	p->seat = NULL;
@@ -282,6 +285,23 @@ static int is_comment(const hg_token *t)
 	return t->kind == HG_TK_COMMENT || t->kind == HG_TK_LINE_COMMENT;
 }
 
+/* Counts an element of the game other than an action or a tag pair (a
+ * move number, comment, NAG or variation) against the limit: 0 once past
+ * it, which is reported once, and the rest of the game is skipped.  Each
+ * element costs a node, whatever few bytes it was written in. */
+static int count_element(hg_parser *p, hg_pos pos)
+{
+	if (++p->elements <= limits(p)->elements)
+		return 1;
+	if (!p->stop) {
+		error(p, pos, "hgn.too-many-elements",
+		      "more than %zu move numbers, comments, NAGs and variations in one game; "
+		      "skipping to the next game", limits(p)->elements);
+		p->stop = 1;
+	}
+	return 0;
+}
+
 static void push_comment(hg_line *line, const hg_token *t, const char *file)
 {
 	hg_pos pos = t->pos;
@@ -294,8 +314,18 @@ static void push_comment(hg_line *line, const hg_token *t, const char *file)
 /* Keeps a comment that precedes the next game's tags for that game. */
 static void push_pending(hg_parser *p)
 {
-	if (p->pending.n == 0)
+	if (p->pending.n == 0) {
 		p->pending_off = p->t->off;
+		p->pending_over = 0;
+	}
+	if (p->pending.n >= limits(p)->elements) {
+		if (!p->pending_over)
+			error(p, p->t->pos, "hgn.too-many-elements",
+			      "more than %zu comments before a game; the rest are not kept",
+			      limits(p)->elements);
+		p->pending_over = 1;
+		return;
+	}
 	push_comment(&p->pending, p->t, hg_lexer_name(p->lx));
 }
 
@@ -627,7 +657,8 @@ static void parse_header(hg_parser *p)
 	memset(&after, 0, sizeof after);
 	while (!p->stop) {
 		if (is_comment(p->t)) {
-			push_comment(&after, p->t, g->file);
+			if (count_element(p, p->t->pos))
+				push_comment(&after, p->t, g->file);
 			advance(p);
 		} else if (p->t->kind == HG_TK_LBRACKET) {
 			move_comments(&g->header, &after, g->file);
@@ -844,8 +875,9 @@ static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
 		advance(p);
 	if (movenum) {
 		/* as parse_moves() takes a move number */
-		hg_line_push(line, HG_NODE_MOVENUM, line_col(p, number.line, number.col))->number =
-			number.number;
+		hg_pos at = line_col(p, number.line, number.col);
+		if (count_element(p, at))
+			hg_line_push(line, HG_NODE_MOVENUM, at)->number = number.number;
 		p->after_glyph = 0;
 		if (!taken) {
 			p->t = hg_lexer_next(p->lx);
@@ -895,6 +927,8 @@ static void parse_variation(hg_parser *p, hg_line *line, size_t depth)
 		}
 		return;
 	}
+	if (!count_element(p, pos))
+		return;
 	size_t idx = line->n;
 	hg_line_push(line, HG_NODE_VARIATION, gpos(p, pos))->variation = hg_line_new();
 	HG_GROW(p->open, p->capopen, p->nopen + 1);
@@ -930,7 +964,7 @@ static void parse_moves(hg_parser *p, hg_line *line, size_t depth)
 		const hg_token *t = p->t;
 		switch (t->kind) {
 		case HG_TK_MOVENUM:
-			if (!t->bad)
+			if (!t->bad && count_element(p, t->pos))
 				hg_line_push(line, HG_NODE_MOVENUM, gpos(p, t->pos))->number =
 					(unsigned)t->value;
 			p->after_glyph = 0;
@@ -941,12 +975,15 @@ static void parse_moves(hg_parser *p, hg_line *line, size_t depth)
 			break;
 		case HG_TK_COMMENT:
 		case HG_TK_LINE_COMMENT:
-			push_comment(line, t, p->g->file);
+			if (count_element(p, t->pos))
+				push_comment(line, t, p->g->file);
 			p->after_glyph = 0;
 			advance(p);
 			break;
 		case HG_TK_NAG:
-			hg_line_push(line, HG_NODE_NAG, gpos(p, t->pos))->number = (unsigned)t->value;
+			if (count_element(p, t->pos))
+				hg_line_push(line, HG_NODE_NAG, gpos(p, t->pos))->number =
+					(unsigned)t->value;
 			p->after_glyph = 0;
 			advance(p);
 			break;
@@ -1067,7 +1104,8 @@ static void after_termination(hg_parser *p)
 		if (!is_comment(p->t) || blank_seen || hg_lexer_game_abandoned(p->lx))
 			break;
 		hg_diags_move(p->d, &p->held);
-		push_comment(&g->trailer, p->t, g->file);
+		if (count_element(p, p->t->pos))
+			push_comment(&g->trailer, p->t, g->file);
 		advance(p);
 	}
 	while (is_comment(p->t) && !hg_lexer_game_abandoned(p->lx)) {

@@ -374,6 +374,9 @@ static const struct {
 	  "5:7 hgn.too-many-errors\n", 1 },
 	{ HEAD "[Result \"*\"]\nP1: a P1: b P1: c P1: d\n*\n", "5:19 hgn.too-many-actions\n", 1 },
 	{ HEAD "[Result \"*\"]\nP1: a ((((P1: b))))\n*\n", "5:10 hgn.too-deep\n", 1 },
+	/* the element limit: move numbers, NAGs, variations and comments */
+	{ HEAD "[Result \"*\"]\n1. P1: a $1 $2 () () {c} 2. P1: b\n*\n",
+	  "5:26 hgn.too-many-elements\n", 1 },
 	/* a control character in a comment or a string: once per token */
 	{ HEAD "[Result \"*\"]\n{a\x1b b\x1b}\n; c\x7f\x7f\n*\n",
 	  "5:3 hgn.unexpected-char\n6:4 hgn.unexpected-char\n", 0 },
@@ -431,6 +434,7 @@ START_TEST(every_code)
 		lim.actions = 3;
 		lim.nesting = 3;
 		lim.tags = 5;
+		lim.elements = 6;
 	} else if (code_cases[i].limit == 2) {
 		lim.game = 200;
 	}
