@@ -171,6 +171,8 @@ typedef struct cli_source {
 	const char *path;
 	cli_informat format;
 	hg_parser *parser;
+	hg_json_reader *json;		/* JSON: read game by game */
+	FILE *fp;			/* the file it reads (NULL: standard input) */
 	hg_buf text;			/* the whole input, when read whole */
 	hg_game_record **games;		/* JSON, YAML */
 	size_t ngames, next;

@@ -211,6 +211,22 @@ int cli_source_open(cli_source *src, const char *path, cli_informat format,
 		src->parser = hg_parser_open_file(path, d);
 		return src->parser ? 0 : -1;
 	}
+	if (format == CLI_IN_JSON) {
+		/* Game by game: memory holds one game, whatever the file's size. */
+		int stdin_ = strcmp(path, "-") == 0;
+		FILE *fp = stdin_ ? stdin : fopen(path, "rb");
+		struct stat st;
+		if (!fp || (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode))) {
+			io_diag(d, path, fp ? "cannot read the file" : "cannot open the file",
+				fp ? EISDIR : errno);
+			if (fp && !stdin_)
+				fclose(fp);
+			return -1;
+		}
+		src->fp = stdin_ ? NULL : fp;
+		src->json = hg_json_reader_open(path, fp);
+		return 0;
+	}
 	if (cli_read_all(path, &src->text, d) != 0)
 		return -1;
 	int rc = 0;
@@ -223,8 +239,7 @@ int cli_source_open(cli_source *src, const char *path, cli_informat format,
 			return -1;
 		}
 		return 0;
-	case CLI_IN_JSON:
-		rc = hg_read_json(path, src->text.data, src->text.len, &src->games, &src->ngames, d);
+	case CLI_IN_JSON:	/* (streamed above) */
 		break;
 	case CLI_IN_YAML:
 		rc = hg_read_yaml(path, src->text.data, src->text.len, &src->games, &src->ngames, d);
@@ -246,6 +261,8 @@ int cli_source_next(cli_source *src, hg_game_record **g, hg_diags *d)
 			return 0;
 		return rc;
 	}
+	if (src->json)
+		return hg_json_reader_next(src->json, g, d);
 	if (src->next < src->ngames) {
 		*g = src->games[src->next++];
 		return 1;
@@ -257,6 +274,9 @@ void cli_source_close(cli_source *src)
 {
 	if (src->parser)
 		hg_parser_close(src->parser);
+	hg_json_reader_close(src->json);
+	if (src->fp)
+		fclose(src->fp);
 	free_games(src);
 	hg_buf_free(&src->text);
 	memset(src, 0, sizeof *src);
