@@ -98,6 +98,11 @@ static FILE *open_at(const char *path, uint64_t offset, hg_diags *d)
 	return fp;
 }
 
+hg_parser *hg_parser_open_stream(const char *name, FILE *fp, int owned)
+{
+	return parser_new(hg_lexer_open_stream(name, fp, owned));
+}
+
 hg_parser *hg_parser_open_file(const char *path, hg_diags *d)
 {
 	if (strcmp(path, "-") == 0)
