@@ -287,7 +287,6 @@ typedef struct reader {
 	size_t ngames, cap;
 	hg_game_record *g;	/* being read */
 	size_t actions;		/* in g, on every line */
-	size_t elements;	/* in g: move numbers, comments, NAGs, variations */
 	int gave_up;		/* MAX_ERRORS reached: the rest is unchecked */
 } reader;
 
@@ -433,13 +432,6 @@ static void read_node(reader *r, const hg_ynode *map, hg_line *line, line_kind l
 			    "the trailer hold comments only", node_keys[kind]);
 		return;
 	}
-	/* each costs a node, as in HGN (herald-notation(5), LIMITS) */
-	if (kind != 1 && ++r->elements > HG_MAX_ELEMENTS) {
-		if (r->elements == HG_MAX_ELEMENTS + 1)
-			shape_error(r, map, "the game has more than %d move numbers, comments, NAGs and "
-				    "variations", HG_MAX_ELEMENTS);
-		return;
-	}
 	hg_pos pos = model_pos(r, map);
 	hg_node *n;
 	long v;
@@ -535,7 +527,6 @@ static hg_game_record *read_game(reader *r, const char *name, const hg_ynode *ma
 	hg_game_record *g = hg_record_new(name);
 	r->g = g;
 	r->actions = 0;
-	r->elements = 0;
 	g->pos = model_pos(r, map);
 	hg_ycheck_keys(map, keys, "a game", r->d);
 	const hg_ynode *tags = hg_ymap_get(map, "tags");
