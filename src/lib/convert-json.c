@@ -818,7 +818,13 @@ static void unexpected(hg_json_reader *jr, const char *what)
 {
 	hg_pos pos = source_pos(jr);
 	int c = source_peek(&jr->src);
-	if (c == EOF) {
+	if (c == EOF && jr->src.io_error) {
+		pos.line = pos.col = 0;
+		hg_diag_add(jr->r.d, HG_ERROR, pos, "hgn.io-error", "read error: %s",
+			    strerror(jr->src.err));
+		jr->r.failed = 1;
+		jr->state = OUTER_DONE;
+	} else if (c == EOF) {
 		pos.col--;
 		syntax_error(jr, pos, "%s expected near end of file", what);
 	} else if (c > ' ' && c < 0x7f) {

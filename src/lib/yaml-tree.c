@@ -250,8 +250,9 @@ typedef struct loader {
 	/* A stream (hg_yaml_items_open): read from fp, an item at a time. */
 	FILE *fp;
 	size_t bytes_read;		/* from fp */
-	size_t item_start;		/* byte offset of the open item, or SIZE_MAX */
-	int item_capped;		/* the open item passed HG_YAML_ITEM_MAX_BYTES */
+	size_t region_start;		/* where the open item, or the text
+					   since the last one, began */
+	int item_capped;		/* that passed HG_YAML_ITEM_MAX_BYTES */
 	int item_done;			/* an item went to item_fn: pause */
 	int over;			/* the end, or a fatal error */
 } loader;
@@ -506,7 +507,7 @@ static ynode *add_node(loader *l, hg_ykind kind, yaml_mark_t m)
 	parent->pub.items[parent->pub.n++] = &y->pub;
 	if (is_stream_item(l, y)) {
 		l->errors_at_item = l->errors_at_event;
-		l->item_start = m.index;
+		l->region_start = l->parser.offset;
 	}
 	return y;
 }
@@ -611,7 +612,7 @@ static void complete(loader *l, ynode *y)
 	ynode *list = (ynode *)y->parent;
 	list->pub.items[y->index] = NULL;
 	l->nodes -= node_free(y);
-	l->item_start = SIZE_MAX;
+	l->region_start = l->parser.offset;
 	l->item_done = 1;
 }
 
@@ -712,13 +713,14 @@ static void too_big(hg_diags *d, const char *file)
 }
 
 /* A stream's reader: stops (as at the end of the input) once the open
- * item has run HG_YAML_ITEM_MAX_BYTES past its start, so that no item,
- * not even one scalar, is held in memory beyond that. */
+ * item, or the text since the last one, has run HG_YAML_ITEM_MAX_BYTES
+ * past its start, so that nothing, not even one scalar, is held in memory
+ * beyond that. */
 static int read_stream(void *data, unsigned char *buf, size_t size, size_t *got)
 {
 	loader *l = data;
-	if (l->item_start != SIZE_MAX && l->bytes_read > l->item_start &&
-	    l->bytes_read - l->item_start > HG_YAML_ITEM_MAX_BYTES) {
+	if (l->bytes_read > l->region_start &&
+	    l->bytes_read - l->region_start > HG_YAML_ITEM_MAX_BYTES) {
 		l->item_capped = 1;
 		*got = 0;
 		return 1;
@@ -739,7 +741,6 @@ static int load_start(hg_ydoc *doc, const char *text, size_t len, FILE *fp, load
 	l->fp = fp;
 	l->d = d;
 	l->errors_at_start = d->nerrors;
-	l->item_start = SIZE_MAX;
 	if (!l->item_fn)
 		((ydoc *)doc)->arena = hg_arena_new();
 	if (!yaml_parser_initialize(&l->parser)) {
@@ -766,7 +767,7 @@ static int load_run(loader *l)
 		if (!yaml_parser_parse(&l->parser, &ev)) {
 			if (l->item_capped)
 				hg_diag_add(l->d, HG_ERROR, mark_pos(l, l->parser.mark), "data.limit",
-					    "one item is longer than %u bytes",
+					    "one item, or the text between two, is longer than %u bytes",
 					    (unsigned)HG_YAML_ITEM_MAX_BYTES);
 			else if (l->fp && ferror(l->fp))
 				hg_diag_add(l->d, HG_ERROR, (hg_pos){ l->doc->file, 0, 0 },
