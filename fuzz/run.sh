@@ -78,8 +78,8 @@ for c in $(find "$src/src/lib" "$src/src/games" -name '*.c' | LC_ALL=C sort); do
 done
 
 # Seeds just under each limit (herald-notation(5), LIMITS) in DIR: HGN,
-# or (json, yaml) the record formats.
-limit_seeds() {	# limit_seeds DIR hgn|records
+# the record formats (JSON, YAML), or YAML data.
+limit_seeds() {	# limit_seeds DIR hgn|records|data
 	head='[Game "kingdoms-of-crusaders"]
 [Date "2026.11.21"]
 [Players "Ana; Ben"]
@@ -118,6 +118,11 @@ limit_seeds() {	# limit_seeds DIR hgn|records
 		  printf '  moves:\n'
 		  awk 'BEGIN { for (i = 0; i < 50000; i++) print "  - variation: []" }'
 		  printf '  result: "*"\n'; } >"$1/limit-record.yaml"
+		limit_seeds "$1" data
+		;;
+	data)	# collections nested just under the data loader's 144
+		awk 'BEGIN { for (i = 0; i < 143; i++) printf "["; for (i = 0; i < 143; i++) printf "]"; print "" }' \
+			</dev/null >"$1/limit-depth.yaml"
 		;;
 	esac
 }
@@ -162,6 +167,9 @@ for target in $all; do
 			done
 			k=$((k + 1))
 		done
+		limit_seeds "$seeds" data
+		{ printf '\000'; cat "$seeds/limit-depth.yaml"; } >"$seeds/limit-depth-0.yaml"
+		rm "$seeds/limit-depth.yaml"
 		max_len=1048576
 		;;
 	*)
