@@ -579,6 +579,40 @@ hg_game_record *hg_generate(hg_session *s, const hg_game_class *cls,
 			    const char *seed, unsigned players,
 			    const char *variant, hg_diags *d);
 
+/* ------------------------------------------------------------------------
+ * Provably fair chance (herald-notation(5), FAIR CHANCE).  The game
+ * master's secret is HG_FAIR_SECRET_BYTES random bytes, written as
+ * lowercase hex; the record carries SeedCommit = hex(BLAKE2b-256(secret)),
+ * each seat's entropy word as Entropy<n> (n: the seat's number from 1), and
+ * at the end SeedReveal = the secret.  The effective seed, which drives the
+ * PRNG as a Seed tag's value does, is
+ *   hex(BLAKE2b-256("herald-fair-seed-v1" NUL || secret || le32(N) ||
+ *       for n = 1..N: le32(len(Entropy<n>)) || Entropy<n>))
+ * with N the number of players and an absent Entropy<n> taken as empty.
+ * ------------------------------------------------------------------------ */
+#define HG_FAIR_SECRET_BYTES 32
+#define HG_FAIR_HEX_LEN 64
+/* A new secret from libsodium's randombytes_buf: 0, or -1 when libsodium
+ * cannot start. */
+int hg_fair_secret_new(char hex[HG_FAIR_HEX_LEN + 1]);
+/* The commitment to a secret: 0, or -1 when secret_hex is not a secret. */
+int hg_fair_commit(const char *secret_hex, char commit[HG_FAIR_HEX_LEN + 1]);
+/* The effective seed of the record's entropy tags with this secret: 0, or
+ * -1 when secret_hex is not a secret. */
+int hg_fair_effective_seed(const hg_game_record *rec, const char *secret_hex,
+			   char seed[HG_FAIR_HEX_LEN + 1]);
+/* The string a record's chance follows from: the Seed tag's value, else the
+ * effective seed of its SeedReveal; NULL when it has neither (or a
+ * malformed SeedReveal).  malloc'd.  Every engine reads its seed here. */
+char *hg_record_chance_seed(const hg_game_record *rec);
+/* The tag that gives the record's chance (Seed, else SeedReveal), or NULL. */
+const hg_tag *hg_record_chance_tag(const hg_game_record *rec);
+/* Checks the fairness tags (hgn.seed-commit): a SeedReveal must match its
+ * SeedCommit, a committed record has no Seed, entropy tags name seats and
+ * go with a commitment.  0, or -1 after diagnostics.  hg_check_game() runs
+ * it before the replay. */
+int hg_fair_check(const hg_game_record *rec, hg_diags *d);
+
 /* Writes `len` bytes to `path` atomically: a temporary file in the same
  * directory, fsync, the original's mode kept, then rename.  On any error
  * the original is untouched; returns 0 or -1 with errno set. */

@@ -226,6 +226,10 @@ int hg_check_game(hg_session *s, const hg_game_record *rec, hg_diags *d,
 		return -1;
 	if (cls_out)
 		*cls_out = cls;
+	/* A committed seed that its reveal does not match makes every card
+	 * and die meaningless: nothing is replayed. */
+	if (hg_fair_check(rec, d) != 0)
+		return -1;
 	hg_state *st = cls->setup(data, rec, d);
 	if (!st)
 		return -1;
