@@ -351,6 +351,8 @@ const hg_tag *hg_record_tag(const hg_game_record *g, const char *name);
 const char *hg_record_tag_value(const hg_game_record *g, const char *name);
 /* Sets (replaces, or appends) a tag. */
 void hg_record_set_tag(hg_game_record *g, const char *name, const char *value);
+/* Removes a tag (nothing when it is absent). */
+void hg_record_remove_tag(hg_game_record *g, const char *name);
 /* The player names in seat order: the `Players` tag split at ';' (trimmed),
  * else the tags Seat1, Seat2, ... in order.  Returns the count; *names is a
  * malloc'd array of malloc'd strings (free with hg_strv_free). */
@@ -522,6 +524,23 @@ typedef struct hg_game_class {
 	 * -1 after diagnostics.  NULL for a game without deck construction. */
 	int (*check_deck)(const hg_datapath *path, const char *const *card_files,
 			  size_t ncard_files, const char *deck_file, hg_diags *d);
+
+	/* Remote play (herald new, herald move; each game's master.c).  The
+	 * canonical name of the i-th seat (from 0) that a player holds, or
+	 * NULL past the last: the seats that move and may resign.  NULL for
+	 * a game without remote play. */
+	const char *(*seat)(const hg_state *s, unsigned i);
+	/* How much of an action the seat decides: the length of the prefix of
+	 * its canonical body that is the seat's choice; the rest is chance
+	 * that herald computes (dice, cards drawn or taken at random, the
+	 * outcome they give).  0: the whole action is herald's (a deal, a
+	 * draw, a move of a side no player holds); strlen(body): none of it.
+	 * NULL: every action is wholly its seat's. */
+	size_t (*chance_split)(const hg_state *s, const char *seat, const char *body);
+	/* The result when seat i resigns or forfeits (herald-notation(5),
+	 * ENDINGS).  NULL: the other seats share it, their names joined by
+	 * ", " in seat order. */
+	void (*resign_result)(const hg_state *s, unsigned seat, hg_buf *out);
 } hg_game_class;
 
 /* Applies `a` to *st, keeping the position when the action is illegal:
@@ -612,6 +631,31 @@ const hg_tag *hg_record_chance_tag(const hg_game_record *rec);
  * go with a commitment.  0, or -1 after diagnostics.  hg_check_game() runs
  * it before the replay. */
 int hg_fair_check(const hg_game_record *rec, hg_diags *d);
+
+/* ------------------------------------------------------------------------
+ * Endings that are not the rules' ending (herald-notation(5), ENDINGS): the
+ * action `SEAT: resign`, and the Termination tag (PGN's style) with the
+ * Forfeit and TerminationReason tags.
+ * ------------------------------------------------------------------------ */
+enum {
+	HG_END_NORMAL,		/* by the rules (no Termination tag, or "normal") */
+	HG_END_RESIGNATION,	/* a seat's `resign` action */
+	HG_END_AGREEMENT,	/* a result the seats agreed: shared by the seats it names */
+	HG_END_FORFEIT,		/* the Forfeit tag's seat lost on time or by absence */
+	HG_END_ADJUDICATION	/* the organiser's result, with a TerminationReason */
+};
+/* A Termination tag's value (NULL: none) as HG_END_*; -1 when unknown. */
+int hg_termination_kind(const char *value);
+const char *hg_termination_word(int kind);
+/* Is the action `resign`? */
+int hg_action_is_resign(const hg_action_text *t);
+/* The index of the seat a player holds named `name` (cls->seat), or -1. */
+int hg_seat_index(const hg_game_class *cls, const hg_state *st, const char *name);
+/* The seats players hold, joined by ", ". */
+void hg_seats_list(const hg_game_class *cls, const hg_state *st, hg_buf *out);
+/* The result the resignation (or forfeit) of seat i gives. */
+void hg_resign_result(const hg_game_class *cls, const hg_state *st, unsigned seat,
+		      hg_buf *out);
 
 /* Writes `len` bytes to `path` atomically: a temporary file in the same
  * directory, fsync, the original's mode kept, then rename.  On any error
