@@ -541,6 +541,11 @@ typedef struct hg_game_class {
 	 * ENDINGS).  NULL: the other seats share it, their names joined by
 	 * ", " in seat order. */
 	void (*resign_result)(const hg_state *s, unsigned seat, hg_buf *out);
+	/* The seat's canonical body with its chance written out as the seed
+	 * gives it in position s, into out; nothing written when the game
+	 * names no chance there (herald then matches the action against the
+	 * legal ones, by chance_split).  NULL: none. */
+	void (*chance_fill)(const hg_state *s, const char *seat, const char *body, hg_buf *out);
 } hg_game_class;
 
 /* Applies `a` to *st, keeping the position when the action is illegal:
@@ -656,6 +661,61 @@ void hg_seats_list(const hg_game_class *cls, const hg_state *st, hg_buf *out);
 /* The result the resignation (or forfeit) of seat i gives. */
 void hg_resign_result(const hg_game_class *cls, const hg_state *st, unsigned seat,
 		      hg_buf *out);
+
+/* ------------------------------------------------------------------------
+ * Remote play: herald as the game master (herald-new(1), herald-move(1),
+ * herald-reveal(1), herald-end(1)).  The secret seed is kept in the key
+ * file <record>.key (mode 0600); every change to a game holds an exclusive
+ * lock (flock) on that file, and rewrites the record atomically.
+ * Diagnostics: master.game, master.random, master.key, master.locked,
+ * master.record, master.over, master.stale, master.seat, master.turn,
+ * master.chance, master.io (herald-move(1)).
+ * ------------------------------------------------------------------------ */
+typedef struct hg_master_new_opts {
+	const char *file;		/* the record's name, for diagnostics */
+	const char *game;		/* id or alias */
+	const char *variant;		/* NULL: the game's default */
+	const char *date;		/* NULL: "????.??.??" */
+	char **players;			/* names, in seat order */
+	size_t nplayers;
+	char **entropy;			/* per seat (nplayers of them), NULL: none */
+} hg_master_new_opts;
+
+/* "<record_path>.key", malloc'd. */
+char *hg_master_key_path(const char *record_path);
+/* Creates the key file holding the secret (O_EXCL, mode 0600): 0, or -1
+ * with errno set (EEXIST when it exists: a key is never replaced). */
+int hg_master_key_create(const char *key_path, const char *secret);
+/* A new game's record: the tags, SeedCommit, the entropy tags, and the
+ * chance before any seat decides (the opening deal); `secret` receives the
+ * new secret.  NULL after diagnostics. */
+hg_game_record *hg_master_new(hg_session *s, const hg_master_new_opts *o,
+			      char secret[HG_FAIR_HEX_LEN + 1], hg_diags *d);
+
+typedef struct hg_master hg_master;
+/* Opens a master record under the exclusive lock of its key file (key_path
+ * NULL: <path>.key), waiting for it unless wait is 0, and replays it with
+ * the secret.  NULL after diagnostics. */
+hg_master *hg_master_open(hg_session *s, const char *path, const char *key_path,
+			  int wait, hg_diags *d);
+/* Releases the lock and frees everything. */
+void hg_master_close(hg_master *m);
+const hg_game_record *hg_master_record(const hg_master *m);
+/* The actions on the record's main line (what --after compares). */
+size_t hg_master_actions(const hg_master *m);
+/* One seat's action (`body`, or `SEAT: body` of that seat; `resign` in
+ * every game), then herald's chance after it; the record rewritten.
+ * after >= 0: the number of actions the seat saw (a stale move is refused).
+ * 0: written, and `told` gets what the seat is told; -1: nothing written. */
+int hg_master_move(hg_master *m, const char *seat, const char *body, long after,
+		   hg_buf *told, hg_diags *d);
+/* Publishes the secret as SeedReveal: 0, or -1 (nothing written). */
+int hg_master_reveal(hg_master *m, hg_diags *d);
+/* The organiser's ending (HG_END_AGREEMENT with its result, HG_END_FORFEIT
+ * of `seat`, HG_END_ADJUDICATION with its result and reason), checked as
+ * `herald check` will check it before it is written.  0, or -1. */
+int hg_master_end(hg_master *m, int kind, const char *result, const char *seat,
+		  const char *reason, hg_diags *d);
 
 /* Writes `len` bytes to `path` atomically: a temporary file in the same
  * directory, fsync, the original's mode kept, then rename.  On any error
