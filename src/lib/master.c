@@ -260,6 +260,22 @@ static int complete_chance(hg_master *m, const char *seat, const char *canon, hg
 	return found;
 }
 
+/* The seat named by its canonical name, or by its player's name (the
+ * Players tag in seat order); -1 when neither. */
+static int seat_of(const hg_master *m, const char *name)
+{
+	int seat = hg_seat_index(m->cls, m->st, name);
+	if (seat >= 0 || !name)
+		return seat;
+	char **players;
+	size_t n = hg_record_players(m->rec, &players);
+	for (size_t i = 0; i < n && seat < 0; i++)
+		if (hg_name_eq(players[i], name) && m->cls->seat(m->st, (unsigned)i))
+			seat = (int)i;
+	hg_strv_free(players, n);
+	return seat;
+}
+
 /* Is some legal action the seat's?  (Whose turn it is does not say: in a
  * war or an attack, other seats answer within the turn.) */
 static int may_act(hg_master *m, const char *seat)
@@ -618,7 +634,7 @@ int hg_master_move(hg_master *m, const char *seat_name, const char *text, long a
 		hg_diag_note(dg, "look at the game again ('herald next') and answer the position it shows");
 		return -1;
 	}
-	int seat_i = hg_seat_index(cls, m->st, seat_name);
+	int seat_i = seat_of(m, seat_name);
 	if (seat_i < 0) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, "master.seat",
 					  "'%s' holds no seat of this game", seat_name);
@@ -740,7 +756,7 @@ int hg_master_end(hg_master *m, int kind, const char *result, const char *seat_n
 	hg_buf want;
 	hg_buf_init(&want);
 	if (kind == HG_END_FORFEIT) {
-		int seat = hg_seat_index(cls, m->st, seat_name);
+		int seat = seat_of(m, seat_name);
 		if (seat < 0) {
 			hg_diag_add(d, HG_ERROR, pos, "master.seat", "'%s' holds no seat of this game",
 				    seat_name ? seat_name : "");
