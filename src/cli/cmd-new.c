@@ -188,8 +188,12 @@ int cli_new_main(int argc, char **argv)
 			unlink(key_path);
 			status = CLI_EXIT_USAGE;
 		} else {
-			printf("%s: a new game of %s; its secret seed is in %s (keep it to yourself)\n",
-			       r.output, hg_record_tag_value(rec, "Game"), key_path);
+			size_t actions = 0;
+			for (size_t i = 0; i < rec->moves.n; i++)
+				actions += rec->moves.nodes[i].kind == HG_NODE_ACTION;
+			printf("%s: a new game of %s; its secret seed is in %s (keep it to yourself)\n"
+			       "actions: %zu\n",
+			       r.output, hg_record_tag_value(rec, "Game"), key_path, actions);
 			status = CLI_EXIT_OK;
 		}
 		hg_buf_free(&out);
