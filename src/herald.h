@@ -658,6 +658,11 @@ int hg_action_is_resign(const hg_action_text *t);
 int hg_seat_index(const hg_game_class *cls, const hg_state *st, const char *name);
 /* The seats players hold, joined by ", ". */
 void hg_seats_list(const hg_game_class *cls, const hg_state *st, hg_buf *out);
+/* Does the record declare an ending that is not the rules' (a resignation
+ * on its main line, or a Termination of agreement, forfeit or
+ * adjudication)?  1, with the words that say it in why ("P1 resigned",
+ * "forfeit of P2: ..."); else 0. */
+int hg_record_ending(const hg_game_record *rec, hg_buf *why);
 /* The result the resignation (or forfeit) of seat i gives. */
 void hg_resign_result(const hg_game_class *cls, const hg_state *st, unsigned seat,
 		      hg_buf *out);

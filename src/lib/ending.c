@@ -57,6 +57,28 @@ void hg_seats_list(const hg_game_class *cls, const hg_state *st, hg_buf *out)
 		hg_buf_printf(out, "%s%s", i ? ", " : "", cls->seat(st, i));
 }
 
+int hg_record_ending(const hg_game_record *rec, hg_buf *why)
+{
+	const hg_line *l = &rec->moves;
+	for (size_t i = 0; i < l->n; i++)
+		if (l->nodes[i].kind == HG_NODE_ACTION && hg_action_is_resign(&l->nodes[i].action)) {
+			hg_buf_printf(why, "%s resigned", l->nodes[i].action.seat);
+			return 1;
+		}
+	const char *term = hg_record_tag_value(rec, "Termination");
+	int kind = hg_termination_kind(term);
+	if (kind <= HG_END_RESIGNATION)
+		return 0;
+	hg_buf_puts(why, hg_termination_word(kind));
+	const char *forfeit = hg_record_tag_value(rec, "Forfeit");
+	if (kind == HG_END_FORFEIT && forfeit)
+		hg_buf_printf(why, " of %s", forfeit);
+	const char *reason = hg_record_tag_value(rec, "TerminationReason");
+	if (reason)
+		hg_buf_printf(why, ": %s", reason);
+	return 1;
+}
+
 void hg_resign_result(const hg_game_class *cls, const hg_state *st, unsigned seat,
 		      hg_buf *out)
 {

@@ -624,7 +624,7 @@ int hg_master_move(hg_master *m, const char *seat_name, const char *text, long a
 		   hg_buf *told, hg_diags *d)
 {
 	const hg_game_class *cls = m->cls;
-	hg_pos pos = no_pos("<move>");
+	hg_pos pos = no_pos(m->path);
 	if (closed(m, d))
 		return -1;
 	if (after >= 0 && (size_t)after != m->nactions) {
@@ -750,7 +750,7 @@ int hg_master_end(hg_master *m, int kind, const char *result, const char *seat_n
 		  const char *reason, hg_diags *d)
 {
 	const hg_game_class *cls = m->cls;
-	hg_pos pos = no_pos("<end>");
+	hg_pos pos = no_pos(m->path);
 	if (closed(m, d))
 		return -1;
 	hg_buf want;
