@@ -103,7 +103,7 @@ int main(int argc, char **argv)
 	hg_diags d;
 	hg_diags_init(&d);
 	char *players[] = { "A", "B", "C", "D", "E", "F" };
-	hg_master_new_opts o = { path.data, "encrucijada", NULL, NULL, players, 6, NULL };
+	hg_master_new_opts o = { path.data, "encrucijada", NULL, NULL, players, 6, NULL, 0 };
 	char secret[HG_FAIR_HEX_LEN + 1];
 	hg_game_record *rec = hg_master_new(s, &o, secret, &d);
 	if (!rec || hg_master_key_create(key, secret) != 0) {

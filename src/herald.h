@@ -674,7 +674,7 @@ void hg_resign_result(const hg_game_class *cls, const hg_state *st, unsigned sea
  * lock (flock) on that file, and rewrites the record atomically.
  * Diagnostics: master.game, master.random, master.key, master.locked,
  * master.record, master.over, master.stale, master.seat, master.turn,
- * master.chance, master.io (herald-move(1)).
+ * master.entropy, master.io (herald-move(1)).
  * ------------------------------------------------------------------------ */
 typedef struct hg_master_new_opts {
 	const char *file;		/* the record's name, for diagnostics */
@@ -684,6 +684,8 @@ typedef struct hg_master_new_opts {
 	char **players;			/* names, in seat order */
 	size_t nplayers;
 	char **entropy;			/* per seat (nplayers of them), NULL: none */
+	int await_entropy;		/* 1: no deal until the seats' words are in
+					   (hg_master_entropy) */
 } hg_master_new_opts;
 
 /* "<record_path>.key", malloc'd. */
@@ -714,6 +716,12 @@ size_t hg_master_actions(const hg_master *m);
  * 0: written, and `told` gets what the seat is told; -1: nothing written. */
 int hg_master_move(hg_master *m, const char *seat, const char *body, long after,
 		   hg_buf *told, hg_diags *d);
+/* A seat's entropy word (seat NULL: none, and deal now), taken only while
+ * the record holds no action; once every seat has given one (or at once
+ * when seat is NULL) herald makes the opening deal.  0: written, `told`
+ * says whose words are awaited or what was dealt; -1: nothing written. */
+int hg_master_entropy(hg_master *m, const char *seat, const char *word, hg_buf *told,
+		      hg_diags *d);
 /* Publishes the secret as SeedReveal: 0, or -1 (nothing written). */
 int hg_master_reveal(hg_master *m, hg_diags *d);
 /* The organiser's ending (HG_END_AGREEMENT with its result, HG_END_FORFEIT

@@ -38,6 +38,7 @@ int cli_report_main(int argc, char **argv);
 int cli_deck_main(int argc, char **argv);
 int cli_new_main(int argc, char **argv);
 int cli_move_main(int argc, char **argv);
+int cli_entropy_main(int argc, char **argv);
 int cli_reveal_main(int argc, char **argv);
 int cli_end_main(int argc, char **argv);
 

@@ -19,6 +19,7 @@ typedef struct new_run {
 	const char *game, *variant, *players, *output, *date;
 	char *entropy_arg[NEW_MAX_SEATS];	/* SEAT=WORD, as given */
 	size_t nentropy;
+	int await_entropy;
 } new_run;
 
 static cli_spec spec;
@@ -32,6 +33,7 @@ static int new_option(void *ctx, int opt, const char *arg)
 	case 'P': r->players = arg; return 0;
 	case 'o': r->output = arg; return 0;
 	case 'D': r->date = arg; return 0;
+	case 'W': r->await_entropy = 1; return 0;
 	case 'e':
 		if (r->nentropy == NEW_MAX_SEATS)
 			return cli_usage_error(&spec, "too many --entropy options");
@@ -48,6 +50,7 @@ static const struct option longopts[] = {
 	{ "entropy", required_argument, NULL, 'e' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "date", required_argument, NULL, 'D' },
+	{ "await-entropy", no_argument, NULL, 'W' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -70,9 +73,11 @@ static cli_spec spec = {
 	"  -P, --players=LIST     the players' names in seat order, separated by ';'\n"
 	"  -e, --entropy=SEAT=WORD  a seat's contribution to the seed (SEAT: its\n"
 	"                         number from 1 or its player's name); repeatable\n"
+	"  -W, --await-entropy    deal nothing yet: the seats give their words with\n"
+	"                         'herald entropy' after the commitment is public\n"
 	"  -D, --date=YYYY.MM.DD  the Date tag (default: unknown)\n"
 	"  -o, --output=FILE      the master record to create (FILE.key beside it)\n",
-	.shortopts = "g:v:P:e:o:D:",
+	.shortopts = "g:v:P:e:o:D:W",
 	.longopts = longopts,
 	.option = new_option,
 };
@@ -170,7 +175,8 @@ int cli_new_main(int argc, char **argv)
 	char secret[HG_FAIR_HEX_LEN + 1] = "";
 	if (status < 0) {
 		session = hg_session_new(r.common.data_dir);
-		hg_master_new_opts o = { r.output, r.game, r.variant, r.date, players, n, entropy };
+		hg_master_new_opts o = { r.output, r.game, r.variant, r.date, players, n, entropy,
+					 r.await_entropy };
 		rec = hg_master_new(session, &o, secret, &d);
 		cli_print_diags(stderr, &d, cli_use_colour(&r.common, stderr), r.common.quiet);
 		if (!rec)

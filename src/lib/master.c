@@ -136,37 +136,43 @@ static void number_turn(hg_master *m)
 	}
 }
 
-/* Herald's own actions: while every legal action is wholly chance (a deal,
- * a draw, a move of a side no player holds), the seed decides it; herald
- * writes the first the engine lists (with the seed there is one, save
- * where a seat could add a response, which herald does not offer: see
- * herald-move(1), LIMITS).  0, or -1 after diagnostics. */
-static int fill_chance(hg_master *m, hg_diags *d)
+/* Is the next action herald's own: is every legal action wholly chance (a
+ * deal, a draw, a move of a side no player holds)?  Then 1, with the first
+ * the engine lists in seat and body: the seed decides it, so there is one,
+ * save where a seat could add a response, which herald does not offer (see
+ * herald-move(1), LIMITS). */
+static int next_chance(hg_master *m, hg_buf *seat, hg_buf *body)
 {
 	const hg_game_class *cls = m->cls;
+	if (cls->result(m->st))
+		return 0;
+	hg_action_list legal = { 0 };
+	cls->legal(m->st, &legal);
+	int all_chance = legal.n > 0;
+	for (size_t i = 0; i < legal.n && all_chance; i++) {
+		hg_buf_clear(seat);
+		hg_buf_clear(body);
+		cls->format(m->st, legal.v[i], seat, body);
+		all_chance = split_of(cls, m->st, seat->data ? seat->data : "",
+				      body->data ? body->data : "") == 0;
+	}
+	hg_buf_clear(seat);
+	hg_buf_clear(body);
+	if (all_chance)
+		cls->format(m->st, legal.v[0], seat, body);
+	free_list(cls, &legal);
+	return all_chance;
+}
+
+/* Herald's own actions, appended while there are any.  0, or -1 after
+ * diagnostics. */
+static int fill_chance(hg_master *m, hg_diags *d)
+{
 	hg_buf seat, body;
 	hg_buf_init(&seat);
 	hg_buf_init(&body);
 	int rc = 0;
-	for (size_t guard = 0; !cls->result(m->st) && guard < HG_MAX_ACTIONS; guard++) {
-		hg_action_list legal = { 0 };
-		cls->legal(m->st, &legal);
-		int all_chance = legal.n > 0;
-		for (size_t i = 0; i < legal.n && all_chance; i++) {
-			hg_buf_clear(&seat);
-			hg_buf_clear(&body);
-			cls->format(m->st, legal.v[i], &seat, &body);
-			all_chance = split_of(cls, m->st, seat.data ? seat.data : "",
-					      body.data ? body.data : "") == 0;
-		}
-		if (!all_chance) {
-			free_list(cls, &legal);
-			break;
-		}
-		hg_buf_clear(&seat);
-		hg_buf_clear(&body);
-		cls->format(m->st, legal.v[0], &seat, &body);
-		free_list(cls, &legal);
+	for (size_t guard = 0; guard < HG_MAX_ACTIONS && next_chance(m, &seat, &body); guard++) {
 		number_turn(m);
 		if (append_action(m, seat.data ? seat.data : "", body.data ? body.data : "", d) != 0) {
 			rc = -1;
@@ -385,7 +391,7 @@ hg_game_record *hg_master_new(hg_session *s, const hg_master_new_opts *o,
 	hg_record_set_tag(rec, "SeedReveal", secret);
 	m.st = cls->setup(data, rec, d);
 	hg_record_remove_tag(rec, "SeedReveal");
-	int rc = m.st ? fill_chance(&m, d) : -1;
+	int rc = m.st ? (o->await_entropy ? 0 : fill_chance(&m, d)) : -1;
 	if (m.st)
 		cls->free_state(m.st);
 	sodium_memzero(m.secret, sizeof m.secret);
@@ -691,6 +697,18 @@ int hg_master_move(hg_master *m, const char *seat_name, const char *text, long a
 			tell(m, seat, before, told);
 		goto out;
 	}
+	hg_buf chance_seat, chance_body;
+	hg_buf_init(&chance_seat);
+	hg_buf_init(&chance_body);
+	int awaiting = m->nactions == 0 && next_chance(m, &chance_seat, &chance_body);
+	hg_buf_free(&chance_seat);
+	hg_buf_free(&chance_body);
+	if (awaiting) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, "master.entropy",
+					  "the game waits for the seats' entropy before its first deal");
+		hg_diag_note(dg, "each seat gives its word with 'herald entropy'; the organiser may deal with 'herald entropy --deal'");
+		goto out;
+	}
 	const char *to_move = cls->to_move(m->st);
 	if (!may_act(m, seat)) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, "master.turn",
@@ -732,6 +750,79 @@ int hg_master_move(hg_master *m, const char *seat_name, const char *text, long a
 out:
 	hg_action_text_free(&t);
 	hg_buf_free(&body);
+	return rc;
+}
+
+/* Sets the position up again from the tags, with the secret: after the
+ * entropy changed, the effective seed did. */
+static int setup_again(hg_master *m, hg_diags *d)
+{
+	const hg_game_class *cls;
+	const hg_gdata *data;
+	if (hg_session_prepare(m->session, m->rec, &cls, &data, d) != 0)
+		return -1;
+	hg_record_set_tag(m->rec, "SeedReveal", m->secret);
+	hg_state *st = cls->setup(data, m->rec, d);
+	hg_record_remove_tag(m->rec, "SeedReveal");
+	if (!st)
+		return -1;
+	cls->free_state(m->st);
+	m->st = st;
+	return 0;
+}
+
+int hg_master_entropy(hg_master *m, const char *seat_name, const char *word, hg_buf *told,
+		      hg_diags *d)
+{
+	hg_pos pos = no_pos(m->path);
+	if (closed(m, d))
+		return -1;
+	if (m->nactions > 0) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, "master.entropy",
+					  "the game has begun: entropy is taken only before its first action");
+		hg_diag_note(dg, "the record holds %zu actions", m->nactions);
+		return -1;
+	}
+	char name[32];
+	if (seat_name) {
+		int seat = seat_of(m, seat_name);
+		if (seat < 0) {
+			hg_diag_add(d, HG_ERROR, pos, "master.seat", "'%s' holds no seat of this game",
+				    seat_name);
+			return -1;
+		}
+		snprintf(name, sizeof name, "Entropy%d", seat + 1);
+		if (hg_record_tag(m->rec, name)) {
+			hg_diag_add(d, HG_ERROR, pos, "master.entropy",
+				    "%s gave its word already: a word is given once",
+				    m->cls->seat(m->st, (unsigned)seat));
+			return -1;
+		}
+		hg_record_set_tag(m->rec, name, word ? word : "");
+	}
+	/* Who has not given a word yet. */
+	hg_buf waiting;
+	hg_buf_init(&waiting);
+	size_t players = hg_record_nplayers(m->rec);
+	for (size_t i = 0; i < players; i++) {
+		snprintf(name, sizeof name, "Entropy%zu", i + 1);
+		const char *seat = m->cls->seat(m->st, (unsigned)i);
+		if (!hg_record_tag(m->rec, name) && seat)
+			hg_buf_printf(&waiting, "%s%s", waiting.len ? ", " : "", seat);
+	}
+	int rc = 0;
+	if (!waiting.len || !seat_name) {
+		rc = setup_again(m, d);
+		if (rc == 0)
+			rc = fill_chance(m, d);
+	}
+	if (rc == 0)
+		rc = write_record(m, d);
+	if (rc == 0 && waiting.len && seat_name)
+		hg_buf_printf(told, "waiting for the entropy of: %s\nactions: 0\n", waiting.data);
+	else if (rc == 0)
+		tell(m, "", 0, told);
+	hg_buf_free(&waiting);
 	return rc;
 }
 
