@@ -454,6 +454,9 @@ static hg_game_record *read_record(const char *path, hg_diags *d)
 		hg_diag_add(d, HG_ERROR, no_pos(path), "master.record", "the file holds no game");
 	}
 	hg_parser_close(p);
+	if (rc == 1 && d->nerrors > errors)
+		hg_diag_add(d, HG_ERROR, no_pos(path), "master.record",
+			    "the master record is malformed: herald will not add to it");
 	if (rc != 1 || d->nerrors > errors) {
 		hg_record_free(rec);
 		return NULL;
