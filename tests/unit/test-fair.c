@@ -135,6 +135,60 @@ START_TEST(check_commitment)
 }
 END_TEST
 
+/* Endings (herald-notation(5), ENDINGS): the Termination words, and how a
+ * record says it ended. */
+START_TEST(termination_words)
+{
+	ck_assert_int_eq(hg_termination_kind(NULL), HG_END_NORMAL);
+	ck_assert_int_eq(hg_termination_kind("normal"), HG_END_NORMAL);
+	ck_assert_int_eq(hg_termination_kind("Resignation"), HG_END_RESIGNATION);
+	ck_assert_int_eq(hg_termination_kind("agreement"), HG_END_AGREEMENT);
+	ck_assert_int_eq(hg_termination_kind("forfeit"), HG_END_FORFEIT);
+	ck_assert_int_eq(hg_termination_kind("adjudication"), HG_END_ADJUDICATION);
+	ck_assert_int_eq(hg_termination_kind("abandoned"), -1);
+	ck_assert_str_eq(hg_termination_word(HG_END_FORFEIT), "forfeit");
+	ck_assert_ptr_null(hg_termination_word(99));
+}
+END_TEST
+
+static hg_game_record *parse_one(const char *text)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_parser *p = hg_parser_open_mem("t.hgn", text, strlen(text));
+	hg_game_record *g = NULL;
+	ck_assert_int_eq(hg_parser_next(p, &g, &d), 1);
+	ck_assert_uint_eq(d.nerrors, 0);
+	hg_parser_close(p);
+	hg_diags_free(&d);
+	return g;
+}
+
+START_TEST(record_endings)
+{
+	hg_buf why;
+	hg_buf_init(&why);
+	hg_game_record *g = parse_one("[Game \"koc\"]\n[Date \"????.??.??\"]\n"
+				      "[Players \"Ana; Ben\"]\n[Result \"P2\"]\n\n"
+				      "1. P1: resign\n\"P2\"\n");
+	ck_assert_int_eq(hg_record_ending(g, &why), 1);
+	ck_assert_str_eq(why.data, "P1 resigned");
+	ck_assert_int_eq(hg_action_is_resign(&g->moves.nodes[1].action), 1);
+	hg_record_free(g);
+	hg_buf_clear(&why);
+	g = parse_one("[Game \"koc\"]\n[Date \"????.??.??\"]\n[Players \"Ana; Ben\"]\n"
+		      "[Result \"P1\"]\n[Termination \"forfeit\"]\n[Forfeit \"P2\"]\n"
+		      "[TerminationReason \"no show\"]\n\n\"P1\"\n");
+	ck_assert_int_eq(hg_record_ending(g, &why), 1);
+	ck_assert_str_eq(why.data, "forfeit of P2: no show");
+	hg_record_set_tag(g, "Termination", "normal");
+	hg_buf_clear(&why);
+	ck_assert_int_eq(hg_record_ending(g, &why), 0);
+	hg_record_free(g);
+	hg_buf_free(&why);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("fair");
@@ -144,6 +198,8 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, contribution_matters);
 	tcase_add_test(tc, secret_is_random_and_committable);
 	tcase_add_test(tc, check_commitment);
+	tcase_add_test(tc, termination_words);
+	tcase_add_test(tc, record_endings);
 	suite_add_tcase(s, tc);
 	return s;
 }
