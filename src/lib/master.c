@@ -99,8 +99,9 @@ static size_t split_of(const hg_game_class *cls, const hg_state *st, const char 
 	return cls->chance_split ? cls->chance_split(st, seat, body) : strlen(body);
 }
 
-/* Appends `seat: body` to the main line (with the move number when the turn
- * changed) and applies it.  0, or -1 after diagnostics. */
+/* Applies `seat: body` to the position and appends it to the main line
+ * (number_turn() writes the move number first).  0, or -1 after
+ * diagnostics, with nothing appended. */
 static int append_action(hg_master *m, const char *seat, const char *body, hg_diags *d)
 {
 	hg_game_record *rec = m->rec;
@@ -459,6 +460,7 @@ static hg_game_record *read_record(const char *path, hg_diags *d)
 	hg_game_record *rec = NULL, *extra = NULL;
 	size_t errors = d->nerrors;
 	int rc = hg_parser_next(p, &rec, d);
+	int malformed = d->nerrors > errors;
 	if (rc == 1 && hg_parser_next(p, &extra, d) == 1) {
 		hg_diag_add(d, HG_ERROR, extra->pos, "master.record",
 			    "a master record holds one game; this file holds more");
@@ -467,7 +469,7 @@ static hg_game_record *read_record(const char *path, hg_diags *d)
 		hg_diag_add(d, HG_ERROR, no_pos(path), "master.record", "the file holds no game");
 	}
 	hg_parser_close(p);
-	if (rc == 1 && d->nerrors > errors)
+	if (rc == 1 && malformed)
 		hg_diag_add(d, HG_ERROR, no_pos(path), "master.record",
 			    "the master record is malformed: herald will not add to it");
 	if (rc != 1 || d->nerrors > errors) {
