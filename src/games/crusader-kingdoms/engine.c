@@ -408,4 +408,7 @@ const hg_game_class hg_ck_class = {
 	.to_move = ck_to_move,
 	.render = ck_render,
 	.gen_tags = ck_gen_tags,
+	.seat_find = ck_seat_find,
+	.seat_name = ck_view_seat_name,
+	.view_action = ck_view_action,
 };
