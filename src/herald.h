@@ -547,6 +547,11 @@ typedef struct hg_game_class {
 	void (*view_action)(const hg_state *before, const hg_state *after,
 			    const hg_action *a, unsigned seat, hg_buf *seat_out,
 			    hg_buf *body);
+	/* 1 when the legal action `a` (from legal()) names what chance
+	 * decides (a card drawn, a die rolled) rather than leaving it '?':
+	 * no seat chooses that, and `herald next --as` lists only the seat's
+	 * choices. */
+	int (*names_chance)(const hg_state *s, const hg_action *a);
 } hg_game_class;
 
 /* Applies `a` to *st, keeping the position when the action is illegal:

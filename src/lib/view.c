@@ -25,7 +25,7 @@ static int withheld(const char *tag)
 static int views_supported(const hg_game_class *cls, const hg_game_record *rec,
 			   hg_diags *d)
 {
-	if (cls->seat_find && cls->seat_name && cls->view_action)
+	if (cls->seat_find && cls->seat_name && cls->view_action && cls->names_chance)
 		return 1;
 	hg_diag_add(d, HG_ERROR, rec->pos, "view.unsupported",
 		    "the game '%s' has no seat views", cls->id);

@@ -411,4 +411,5 @@ const hg_game_class hg_ck_class = {
 	.seat_find = ck_seat_find,
 	.seat_name = ck_view_seat_name,
 	.view_action = ck_view_action,
+	.names_chance = ck_names_chance,
 };

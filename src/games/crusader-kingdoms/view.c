@@ -120,3 +120,35 @@ void ck_view_action(const hg_state *before, const hg_state *after, const hg_acti
 	}
 	ck_format(before, &seen, seat_out, body);
 }
+
+static int items_named(const ck_items *l)
+{
+	for (int i = 0; i < l->n; i++)
+		if (l->v[i].card[0] >= 0 || l->v[i].card[1] >= 0)
+			return 1;
+	return 0;
+}
+
+static int rolls_given(const ck_attack *at)
+{
+	return at->roll[0].given || at->roll[1].given;
+}
+
+int ck_names_chance(const hg_state *s, const hg_action *a)
+{
+	(void)s;
+	switch (a->kind) {
+	case CK_ACT_DRAW:
+		return items_named(&a->draw);
+	case CK_ACT_INCURSION:
+		return a->inc.die > 0 || items_named(&a->inc.discards);
+	case CK_ACT_PLAY:
+		return items_named(&a->play.draws) || items_named(&a->play.takes) ||
+		       items_named(&a->play.discards) ||
+		       (a->play.has_attack && rolls_given(&a->play.attack));
+	case CK_ACT_ATTACK:
+		return rolls_given(&a->attack);
+	default:
+		return 0;
+	}
+}

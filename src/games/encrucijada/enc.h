@@ -843,6 +843,7 @@ int enc_seat_find(const hg_state *s, const char *name);
 const char *enc_view_seat_name(const hg_state *s, unsigned seat);
 void enc_view_action(const hg_state *before, const hg_state *after, const hg_action *a,
 		     unsigned seat, hg_buf *seat_out, hg_buf *body);
+int enc_names_chance(const hg_state *s, const hg_action *a);
 void enc_format_item(const hg_state *s, const enc_item *it, hg_buf *b);
 void enc_format_ref(const enc_item *ref, hg_buf *b);
 /* An action with room for ENC_MAX_ITEMS items and ENC_MAX_OUTCOME parts. */

@@ -354,4 +354,5 @@ const hg_game_class hg_enc_class = {
 	.seat_find = enc_seat_find,
 	.seat_name = enc_view_seat_name,
 	.view_action = enc_view_action,
+	.names_chance = enc_names_chance,
 };

@@ -98,3 +98,15 @@ void enc_view_action(const hg_state *before, const hg_state *after, const hg_act
 	}
 	enc_format(before, &seen, seat_out, body);
 }
+
+int enc_names_chance(const hg_state *s, const hg_action *a)
+{
+	(void)s;
+	if (a->kind == ENC_A_DRAW)
+		return a->card >= 0;
+	if (a->kind == ENC_A_SETUP)
+		for (int i = 0; i < a->nitems; i++)
+			if (a->items[i].kind == ENC_ITEM_CARD)
+				return 1;
+	return 0;
+}

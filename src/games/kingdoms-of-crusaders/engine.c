@@ -830,4 +830,5 @@ const hg_game_class hg_koc_class = {
 	.seat_find = hg_koc_seat_find,
 	.seat_name = hg_koc_view_seat_name,
 	.view_action = hg_koc_view_action,
+	.names_chance = hg_koc_names_chance,
 };

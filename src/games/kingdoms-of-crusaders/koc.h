@@ -310,6 +310,7 @@ int hg_koc_seat_find(const hg_state *s, const char *name);
 const char *hg_koc_view_seat_name(const hg_state *s, unsigned seat);
 void hg_koc_view_action(const hg_state *before, const hg_state *after, const hg_action *a,
 			unsigned seat, hg_buf *seat_out, hg_buf *body);
+int hg_koc_names_chance(const hg_state *s, const hg_action *a);
 /* Rendering (render.c). */
 void hg_koc_render(const hg_state *s, hg_buf *out);
 

@@ -47,3 +47,14 @@ void hg_koc_view_action(const hg_state *before, const hg_state *after, const hg_
 	}
 	hg_koc_format(before, &seen, seat_out, body);
 }
+
+int hg_koc_names_chance(const hg_state *s, const hg_action *a)
+{
+	(void)s;
+	if (a->verb != KOC_DEAL && a->verb != KOC_DRAW)
+		return 0;
+	for (unsigned i = 0; i < a->ncards; i++)
+		if (a->card[i] != KOC_HIDDEN)
+			return 1;
+	return 0;
+}
