@@ -93,6 +93,7 @@ hg_game_record *hg_view_record(hg_session *s, const hg_game_record *rec,
 	const hg_gdata *data;
 	if (hg_session_prepare(s, rec, &cls, &data, d) != 0 || !views_supported(cls, rec, d))
 		return NULL;
+	size_t errors_before = d->nerrors;
 	hg_state *st = cls->setup(data, rec, d);
 	if (!st)
 		return NULL;
@@ -144,7 +145,7 @@ hg_game_record *hg_view_record(hg_session *s, const hg_game_record *rec,
 	hg_buf_free(&seat_buf);
 	hg_buf_free(&body);
 	cls->free_state(st);
-	if (bad || d->nerrors) {
+	if (bad || d->nerrors > errors_before) {
 		hg_diag_add(d, HG_ERROR, rec->pos, "view.illegal",
 			    "no view is made of a record whose main line is not legal");
 		hg_record_free(view);
