@@ -620,16 +620,22 @@ static int check_numbers(const enc_pool *pool, size_t first, hg_diags *d)
 	return rc;
 }
 
+const char *const enc_card_file_keys[] = {
+	"reconstructed", "source", "resources", "civilisation", "cards", "towers", NULL
+};
+
 int enc_pool_load_file(enc_pool *pool, const char *path, hg_diags *d)
 {
-	static const char *const keys[] = {
-		"reconstructed", "source", "resources", "civilisation", "cards", "towers", NULL
-	};
-	hg_ydoc *doc = hg_yaml_load_file(path, d);
+	return enc_pool_load_doc(pool, hg_yaml_load_file(path, d), d);
+}
+
+int enc_pool_load_doc(enc_pool *pool, hg_ydoc *doc, hg_diags *d)
+{
+	static const char *const *const keys = enc_card_file_keys;
 	if (!doc)
 		return -1;
 	HG_GROW(pool->files, pool->capfiles, pool->nfiles + 1);
-	pool->files[pool->nfiles++] = hg_xstrdup(path);
+	pool->files[pool->nfiles++] = hg_xstrdup(doc->file);
 	int rc = 0;
 	const hg_ynode *root = doc->root;
 	if (!root) {
