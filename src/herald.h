@@ -602,10 +602,23 @@ const hg_game_class *hg_game_find(const char *id_or_alias);
  * ------------------------------------------------------------------------ */
 typedef struct hg_session hg_session;
 
+/* Data sets loaded from files records name that a session keeps at once
+ * (each game's default data is kept besides); beyond, the least recently
+ * used that no thread holds is unloaded. */
+#define HG_SESSION_MAX_OWN_DATA 16
+
 hg_session *hg_session_new(const char *data_dir);
 void hg_session_free(hg_session *s);
 const hg_datapath *hg_session_datapath(const hg_session *s);
-/* The game class and data for a record (from its Game tag). */
+/* Lets records name data files under `dir` too (--allow-data-path). */
+void hg_session_allow_data_path(hg_session *s, const char *dir);
+/* How many data sets the session holds now. */
+size_t hg_session_loaded(hg_session *s);
+/* The game class and data for a record (from its Game tag).  The data
+ * stays loaded at least until the calling thread prepares another record
+ * with this session (hg_check_game, hg_canonicalize and hg_generate
+ * prepare one each): a state set up from it, such as hg_check_game's
+ * *final, is to be freed before then. */
 int hg_session_prepare(hg_session *s, const hg_game_record *rec,
 		       const hg_game_class **cls, const hg_gdata **data,
 		       hg_diags *d);

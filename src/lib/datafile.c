@@ -210,10 +210,14 @@ static int read_capped(int fd, size_t max, hg_buf *out)
 
 static void where_note(hg_diag *dg, const hg_data_name *n)
 {
-	if (n->search)
+	const char *beside = n->base_dir ? "the file that names it" : "the record";
+	if (n->search && *n->search)
 		hg_diag_note(dg, "it is looked for beside %s, then under '%s' along the data path",
-			     n->base_dir ? "the file that names it" : "the record",
-			     *n->search ? n->search : ".");
+			     beside, n->search);
+	else if (n->search)
+		hg_diag_note(dg, "it is looked for beside %s, then along the data path", beside);
+	else
+		hg_diag_note(dg, "it is looked for beside %s", beside);
 	hg_diag_note(dg, "a data file a record names must be a regular file inside the "
 		     "record's directory, the data path (--data-dir, HERALD_DATA_PATH, the "
 		     "installed data) or a directory given with --allow-data-path");
