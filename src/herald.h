@@ -225,6 +225,10 @@ int hg_ycheck_kind(const hg_ynode *n, hg_ykind kind, const char *what, hg_diags 
 int hg_ycheck_keys(const hg_ynode *map, const char *const *keys, const char *what,
 		   hg_diags *d);
 int hg_ystr(const hg_ynode *n, const char **out, hg_diags *d);
+/* An id, name or alias: a string of at most HG_MAX_DATA_NAME bytes (a
+ * longer one is a data.limit diagnostic). */
+#define HG_MAX_DATA_NAME 64
+int hg_yname(const hg_ynode *n, const char **out, hg_diags *d);
 int hg_yint(const hg_ynode *n, long min, long max, long *out, hg_diags *d);
 int hg_ybool(const hg_ynode *n, int *out, hg_diags *d);
 /* The index of the scalar among the NULL-terminated words, matched with

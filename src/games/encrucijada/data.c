@@ -294,7 +294,7 @@ static int load_resources(enc_pool *pool, const hg_ynode *list, hg_diags *d)
 		}
 		const hg_ynode *id = hg_ymap_get(r, "id");
 		const char *ids;
-		if (hg_ystr(id, &ids, d) != 0 || check_id(id, "resource", d) != 0) {
+		if (hg_yname(id, &ids, d) != 0 || check_id(id, "resource", d) != 0) {
 			rc = -1;
 			continue;
 		}
@@ -307,7 +307,7 @@ static int load_resources(enc_pool *pool, const hg_ynode *list, hg_diags *d)
 		memset(res, 0, sizeof *res);
 		const char *name = ids;
 		const hg_ynode *nn = hg_ymap_get(r, "name");
-		if (nn && hg_ystr(nn, &name, d) != 0)
+		if (nn && hg_yname(nn, &name, d) != 0)
 			rc = -1;
 		const hg_ynode *sp = hg_ymap_get(r, "special");
 		if (sp && hg_ybool(sp, &res->special, d) != 0)
@@ -326,7 +326,7 @@ static int load_resources(enc_pool *pool, const hg_ynode *list, hg_diags *d)
 			else
 				for (size_t k = 0; k < al->n; k++) {
 					const char *a;
-					if (hg_ystr(al->items[k], &a, d) != 0 ||
+					if (hg_yname(al->items[k], &a, d) != 0 ||
 					    bind_name(pool->res_names, al->items[k], a,
 						      pool->nres, "resource", res_id_of,
 						      pool, d) != 0)
@@ -460,11 +460,11 @@ static int load_card(enc_pool *pool, const hg_ynode *c, int civ, int tower, hg_d
 	int rc = 0;
 	const char *s;
 	const hg_ynode *n = hg_ymap_get(c, "id");
-	if (hg_ystr(n, &s, d) != 0 || check_id(n, tower ? "tower" : "card", d) != 0)
+	if (hg_yname(n, &s, d) != 0 || check_id(n, tower ? "tower" : "card", d) != 0)
 		return -1;
 	card.id = hg_xstrdup(s);
 	n = hg_ymap_get(c, "name");
-	if (hg_ystr(n, &s, d) != 0)
+	if (hg_yname(n, &s, d) != 0)
 		rc = -1;
 	card.name = hg_xstrdup(rc == 0 ? s : card.id);
 	if ((n = hg_ymap_get(c, "aliases")) != NULL) {
@@ -473,7 +473,7 @@ static int load_card(enc_pool *pool, const hg_ynode *c, int civ, int tower, hg_d
 		} else {
 			card.aliases = hg_xcalloc(n->n + 1, sizeof *card.aliases);
 			for (size_t k = 0; k < n->n; k++) {
-				if (hg_ystr(n->items[k], &s, d) != 0) {
+				if (hg_yname(n->items[k], &s, d) != 0) {
 					s = card.id;
 					rc = -1;
 				}
@@ -577,8 +577,8 @@ static int load_civ(enc_pool *pool, const hg_ynode *m, hg_diags *d)
 		return -1;
 	const hg_ynode *id = hg_ymap_get(m, "id"), *nm = hg_ymap_get(m, "name");
 	const char *ids, *name;
-	if (hg_ystr(id, &ids, d) != 0 || check_id(id, "civilisation", d) != 0 ||
-	    hg_ystr(nm, &name, d) != 0)
+	if (hg_yname(id, &ids, d) != 0 || check_id(id, "civilisation", d) != 0 ||
+	    hg_yname(nm, &name, d) != 0)
 		return -1;
 	int shielded = 0;
 	const hg_ynode *sh = hg_ymap_get(m, "shielded");

@@ -216,14 +216,14 @@ enc_deck *enc_deck_load_doc(const enc_pool *pool, hg_ydoc *doc, hg_diags *d)
 	if ((n = hg_ymap_get(root, "description")) != NULL && hg_ystr(n, &s, d) != 0)
 		rc = -1;
 	if ((n = hg_ymap_get(root, "id")) != NULL) {
-		if (hg_ystr(n, &s, d) != 0)
+		if (hg_yname(n, &s, d) != 0)
 			rc = -1;
 		else
 			deck->id = hg_xstrdup(s);
 	}
 	if (!deck->id)
 		deck->id = id_from_path(doc->file);
-	if ((n = hg_ymap_get(root, "name")) != NULL && hg_ystr(n, &s, d) == 0)
+	if ((n = hg_ymap_get(root, "name")) != NULL && hg_yname(n, &s, d) == 0)
 		deck->name = hg_xstrdup(s);
 	else if (n)
 		rc = -1;

@@ -66,7 +66,7 @@ static int card_word_ok(const char *s)
 
 static int card_name(const hg_ynode *n, const char **out, const char *what, hg_diags *d)
 {
-	if (hg_ystr(n, out, d) != 0)
+	if (hg_yname(n, out, d) != 0)
 		return -1;
 	if (!card_word_ok(*out)) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, n->pos, "data.range",
