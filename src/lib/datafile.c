@@ -319,6 +319,13 @@ hg_ydoc *hg_data_load(const hg_load_ctx *ctx, const hg_data_name *n,
 			hg_ydoc_free(doc);
 			doc = NULL;
 			not_recognised(n, kind, d);
+			/* A limit (nodes, nesting) is said, as it quotes nothing. */
+			for (size_t i = 0; i < quiet.n; i++)
+				if (strcmp(quiet.v[i].code, "data.limit") == 0) {
+					hg_pos at = { quiet.v[i].file, quiet.v[i].line, quiet.v[i].col };
+					hg_diag_add(d, HG_ERROR, at, "data.limit", "%s",
+						    quiet.v[i].message);
+				}
 		}
 		hg_diags_free(&quiet);
 	}

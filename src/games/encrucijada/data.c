@@ -597,27 +597,64 @@ static int load_civ(enc_pool *pool, const hg_ynode *m, hg_diags *d)
 	return index;
 }
 
-/* Collector numbers count within a civilisation (rule 2, "partes no usadas"). */
+/* Collector numbers count within a civilisation (rule 2, "partes no usadas").
+ * The numbered cards sorted by civilisation, number and place in the pool:
+ * each card from `first` on that is not the first of its run repeats that
+ * one (in time linear but for the sort, whatever a card file holds). */
+typedef struct numbered {
+	int civ, number;
+	size_t index;
+} numbered;
+
+static int numbered_cmp(const void *a, const void *b)
+{
+	const numbered *x = a, *y = b;
+	if (x->civ != y->civ)
+		return x->civ < y->civ ? -1 : 1;
+	if (x->number != y->number)
+		return x->number < y->number ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+typedef struct repeat {
+	size_t at, first;
+} repeat;
+
+static int repeat_cmp(const void *a, const void *b)
+{
+	const repeat *x = a, *y = b;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
 static int check_numbers(const enc_pool *pool, size_t first, hg_diags *d)
 {
-	int rc = 0;
-	for (size_t i = first; i < pool->ncards; i++) {
-		const enc_card *a = &pool->cards[i];
-		if (a->tower || a->number == 0)
-			continue;
-		for (size_t k = 0; k < i; k++) {
-			const enc_card *b = &pool->cards[k];
-			if (!b->tower && b->civ == a->civ && b->number == a->number) {
-				hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "data.duplicate-id",
-							  "collector number %d of '%s' is also that of '%s'",
-							  a->number, a->id, b->id);
-				hg_diag_note(dg, "each civilisation numbers its cards once (rule 2)");
-				rc = -1;
-				break;
-			}
-		}
+	numbered *v = hg_xcalloc(pool->ncards + 1, sizeof *v);
+	size_t n = 0;
+	for (size_t i = 0; i < pool->ncards; i++) {
+		const enc_card *c = &pool->cards[i];
+		if (!c->tower && c->number != 0)
+			v[n++] = (numbered){ c->civ, c->number, i };
 	}
-	return rc;
+	qsort(v, n, sizeof *v, numbered_cmp);
+	repeat *r = hg_xcalloc(n + 1, sizeof *r);
+	size_t nr = 0;
+	for (size_t i = 1, run = 0; i < n; i++) {
+		if (v[i].civ != v[run].civ || v[i].number != v[run].number)
+			run = i;
+		else if (v[i].index >= first)
+			r[nr++] = (repeat){ v[i].index, v[run].index };
+	}
+	qsort(r, nr, sizeof *r, repeat_cmp);
+	for (size_t i = 0; i < nr; i++) {
+		const enc_card *a = &pool->cards[r[i].at], *b = &pool->cards[r[i].first];
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "data.duplicate-id",
+					  "collector number %d of '%s' is also that of '%s'",
+					  a->number, a->id, b->id);
+		hg_diag_note(dg, "each civilisation numbers its cards once (rule 2)");
+	}
+	free(v);
+	free(r);
+	return nr ? -1 : 0;
 }
 
 const char *const enc_card_file_keys[] = {
