@@ -319,13 +319,17 @@ hg_ydoc *hg_data_load(const hg_load_ctx *ctx, const hg_data_name *n,
 			hg_ydoc_free(doc);
 			doc = NULL;
 			not_recognised(n, kind, d);
-			/* A limit (nodes, nesting) is said, as it quotes nothing. */
-			for (size_t i = 0; i < quiet.n; i++)
-				if (strcmp(quiet.v[i].code, "data.limit") == 0) {
-					hg_pos at = { quiet.v[i].file, quiet.v[i].line, quiet.v[i].col };
-					hg_diag_add(d, HG_ERROR, at, "data.limit", "%s",
-						    quiet.v[i].message);
-				}
+			/* A limit met (nodes, nesting) and an anchor are said, in
+			 * words that quote nothing of the file. */
+			for (size_t i = 0; i < quiet.n; i++) {
+				const hg_diag *qd = &quiet.v[i];
+				hg_pos at = { qd->file, qd->line, qd->col };
+				if (strcmp(qd->code, "data.limit") == 0)
+					hg_diag_add(d, HG_ERROR, at, qd->code, "%s", qd->message);
+				else if (strcmp(qd->code, "data.alias") == 0)
+					hg_diag_add(d, HG_ERROR, at, qd->code,
+						    "an anchor or alias, which data files do not use");
+			}
 		}
 		hg_diags_free(&quiet);
 	}
