@@ -470,8 +470,9 @@ typedef struct hg_load_ctx {
  * taken relative to `base_dir` (an absolute name as it is), then, when
  * `search` is not NULL, as search/name in each directory of the data
  * path.  The first of these that resolves (links followed) to a file
- * inside the record's directory, a directory of the data path or an
- * allowed directory (hg_datapath_allow) is the file; it is opened without
+ * inside the record's directory (or, for a file a data file names, that
+ * file's directory), a directory of the data path or an allowed directory
+ * (hg_datapath_allow) is the file; it is opened without
  * following a link out of that directory and must be a regular file of at
  * most HG_DATA_FILE_MAX_BYTES.  Not found, outside, or a dangling link:
  * one message, which does not tell whether a file outside exists. */

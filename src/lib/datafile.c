@@ -39,11 +39,14 @@ static void roots_add(roots *r, const char *dir)
 	r->v[r->n++] = real;
 }
 
-static void roots_init(roots *r, const hg_load_ctx *ctx)
+/* A file a record names may come from the record's directory; one that a
+ * data file names, from that file's directory (not the record's: what a
+ * file loads is then the same for every record that names it). */
+static void roots_init(roots *r, const hg_load_ctx *ctx, const hg_data_name *n)
 {
 	r->v = NULL;
 	r->n = 0;
-	roots_add(r, ctx->record_dir);
+	roots_add(r, n->base_dir ? n->base_dir : ctx->record_dir);
 	const hg_datapath *p = ctx->path;
 	for (size_t i = 0; p && i < p->n; i++)
 		roots_add(r, p->dirs[i]);
@@ -150,7 +153,7 @@ static opened open_named(const hg_load_ctx *ctx, const hg_data_name *n, int *fd,
 			 struct stat *st, char **shown)
 {
 	roots r;
-	roots_init(&r, ctx);
+	roots_init(&r, ctx, n);
 	const char *root = NULL;
 	char *real = locate(ctx, &r, n, &root, shown);
 	opened how = NOT_FOUND;

@@ -7,7 +7,10 @@
  *
  * The cache holds each game's default data for the whole run, and at most
  * HG_SESSION_MAX_OWN_DATA data sets loaded from files records name, the
- * least recently used going first.  Data handed out stays while the
+ * least recently used going first.  A set of files that failed to load is
+ * kept too, as its diagnostics: a record naming it again gets them again
+ * (at its own tags) without the files being read again, so that many
+ * records naming one large bad file cost one reading of it.  Data handed out stays while the
  * thread it went to may still use it: each thread pins the data of its
  * latest record (hg_session_prepare), and pinned data is never evicted. */
 #include "config.h"
@@ -21,9 +24,15 @@
 typedef struct loaded {
 	const hg_game_class *cls;
 	char *key;		/* which files (data_key()); NULL: the defaults */
-	hg_gdata *data;
+	hg_gdata *data;		/* NULL: the files failed to load */
 	unsigned pins;		/* threads whose latest record uses it */
 	uint64_t used;		/* the session's tick when last handed out */
+	/* A failed load: its diagnostics, and where the record that met it
+	 * had its data tags (each class's data_tags, in order) and began. */
+	hg_diags failure;
+	char *file;
+	hg_pos *tag_pos;
+	hg_pos rec_pos;
 } loaded;
 
 /* A thread's latest data. */
@@ -53,10 +62,79 @@ hg_session *hg_session_new(const char *data_dir)
 
 static void entry_free(loaded *e)
 {
-	if (e->cls->unload)
+	if (e->data && e->cls->unload)
 		e->cls->unload(e->data);
+	hg_diags_free(&e->failure);
+	free(e->file);
+	free(e->tag_pos);
 	free(e->key);
 	free(e);
+}
+
+/* Where record `rec` has its data tags, in the class's order. */
+static void tag_positions(const hg_game_class *cls, const hg_game_record *rec, hg_pos *out)
+{
+	size_t i = 0;
+	for (const hg_data_tag *t = cls->data_tags; t && t->name; t++, i++) {
+		const hg_tag *tag = hg_record_tag(rec, t->name);
+		out[i] = tag ? tag->pos : (hg_pos){ NULL, 0, 0 };
+	}
+}
+
+static size_t count_data_tags(const hg_game_class *cls)
+{
+	size_t n = 0;
+	for (const hg_data_tag *t = cls->data_tags; t && t->name; t++)
+		n++;
+	return n;
+}
+
+/* Keeps a failed load's diagnostics for the entry. */
+static void keep_failure(loaded *e, const hg_game_record *rec, const hg_diags *d)
+{
+	hg_diags_init(&e->failure);
+	for (size_t i = 0; i < d->n; i++) {
+		const hg_diag *x = &d->v[i];
+		hg_pos pos = { x->file, x->line, x->col };
+		hg_diag *dg = hg_diag_add(&e->failure, x->severity, pos, x->code, "%s", x->message);
+		for (size_t k = 0; k < x->nnotes; k++)
+			hg_diag_note(dg, "%s", x->notes[k]);
+	}
+	e->file = hg_xstrdup(rec->file ? rec->file : "");
+	size_t n = count_data_tags(e->cls);
+	e->tag_pos = hg_xcalloc(n + 1, sizeof *e->tag_pos);
+	tag_positions(e->cls, rec, e->tag_pos);
+	e->rec_pos = rec->pos;
+}
+
+static int same_place(hg_pos a, unsigned line, unsigned col)
+{
+	return a.line == line && a.col == col;
+}
+
+/* A failed load's diagnostics again, for record `rec`: what was at the
+ * first record's tags (or its start) is at this record's. */
+static void replay_failure(const loaded *e, const hg_game_record *rec, hg_diags *d)
+{
+	size_t n = count_data_tags(e->cls);
+	hg_pos *here = hg_xcalloc(n + 1, sizeof *here);
+	tag_positions(e->cls, rec, here);
+	for (size_t i = 0; i < e->failure.n; i++) {
+		const hg_diag *x = &e->failure.v[i];
+		hg_pos pos = { x->file, x->line, x->col };
+		if (x->file && strcmp(x->file, e->file) == 0) {
+			pos.file = rec->file;
+			for (size_t k = 0; k < n; k++)
+				if (e->tag_pos[k].line && same_place(e->tag_pos[k], x->line, x->col))
+					pos = here[k];
+			if (same_place(e->rec_pos, x->line, x->col))
+				pos = rec->pos;
+		}
+		hg_diag *dg = hg_diag_add(d, x->severity, pos, x->code, "%s", x->message);
+		for (size_t k = 0; k < x->nnotes; k++)
+			hg_diag_note(dg, "%s", x->notes[k]);
+	}
+	free(here);
 }
 
 void hg_session_free(hg_session *s)
@@ -252,27 +330,37 @@ int hg_session_prepare(hg_session *s, const hg_game_record *rec,
 	if (!e) {
 		hg_buf loader_key;
 		hg_buf_init(&loader_key);
-		hg_gdata *fresh = cls->load(&ctx, &loader_key, d);
+		hg_diags loading;
+		hg_diags_init(&loading);
+		hg_gdata *fresh = cls->load(&ctx, &loader_key, &loading);
 		hg_buf_free(&loader_key);
-		if (fresh) {
+		/* The defaults failing is no record's doing: not kept. */
+		if (fresh || key) {
 			e = hg_xcalloc(1, sizeof *e);
 			e->cls = cls;
 			e->key = key;
 			e->data = fresh;
 			key = NULL;
+			if (!fresh)
+				keep_failure(e, rec, &loading);
 			HG_GROW(s->v, s->cap, s->n + 1);
 			s->v[s->n++] = e;
 			if (e->key)
 				s->nown++;
-		} else {
-			rc = -1;
 		}
+		hg_diags_move(d, &loading);
+		hg_diags_free(&loading);
+	} else if (!e->data) {
+		replay_failure(e, rec, d);
 	}
 	if (e) {
 		pin_to(s, e);
-		*data_out = e->data;
 		evict(s);
 	}
+	if (e && e->data)
+		*data_out = e->data;
+	else
+		rc = -1;
 	pthread_mutex_unlock(&s->lock);
 	free(dir);
 	free(key);

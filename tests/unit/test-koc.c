@@ -74,20 +74,22 @@ START_TEST(session_cache)
 	ck_assert_ptr_eq(prepared(s, dir, "DeckFile", "alias.yaml"), d0);
 	ck_assert_ptr_eq(prepared(s, dir, "DeckFile", "./sub/../d0.yaml"), d0);
 	ck_assert_uint_eq(hg_session_loaded(s), 1);
-	/* outside the record's directory, until the user allows it */
+	/* outside the record's directory, until the user allows it (the
+	 * failure is kept, as a failure of its own) */
 	ck_assert_ptr_null(prepared(s, sub, "DeckFile", "../d0.yaml"));
+	ck_assert_uint_eq(hg_session_loaded(s), 2);
 	hg_session_allow_data_path(s, dir);
 	ck_assert_ptr_eq(prepared(s, sub, "DeckFile", "../d0.yaml"), d0);
-	ck_assert_uint_eq(hg_session_loaded(s), 1);
-	ck_assert_ptr_ne(prepared(s, dir, "DeckFile", "d1.yaml"), d0);
 	ck_assert_uint_eq(hg_session_loaded(s), 2);
+	ck_assert_ptr_ne(prepared(s, dir, "DeckFile", "d1.yaml"), d0);
+	ck_assert_uint_eq(hg_session_loaded(s), 3);
 
 	/* a tag that only ends in "File" loads nothing of its own */
 	const hg_gdata *dflt = prepared(s, dir, "NoteFile", "d2.yaml");
 	ck_assert_ptr_nonnull(dflt);
 	ck_assert_ptr_eq(prepared(s, dir, "NoteFile", "d3.yaml"), dflt);
 	ck_assert_ptr_eq(prepared(s, dir, "ScenarioFile", "d4.yaml"), dflt);
-	ck_assert_uint_eq(hg_session_loaded(s), 3);
+	ck_assert_uint_eq(hg_session_loaded(s), 4);
 
 	/* forty decks: at most HG_SESSION_MAX_OWN_DATA kept, the defaults
 	 * besides */
@@ -107,6 +109,43 @@ START_TEST(session_cache)
 	unlink(path);
 	rmdir(sub);
 	rmdir(dir);
+}
+END_TEST
+
+/* A file that failed to load is not read again: each record naming it gets
+ * the diagnostics again, at its own tag. */
+START_TEST(session_cache_keeps_failures)
+{
+	static const char text[] =
+		"[Game \"kingdoms-of-crusaders\"]\n[Date \"????.??.??\"]\n[Players \"Ana; Ben\"]\n"
+		"[DeckFile \"missing.yaml\"]\n[Result \"*\"]\n\n*\n\n"
+		"[Game \"kingdoms-of-crusaders\"]\n[Event \"x\"]\n[Date \"????.??.??\"]\n"
+		"[Players \"Ana; Ben\"]\n[DeckFile \"missing.yaml\"]\n[Result \"*\"]\n\n*\n";
+	hg_session *s = hg_session_new(NULL);
+	hg_parser *p = hg_parser_open_mem("/nonexistent-dir/games.hgn", text, strlen(text));
+	hg_game_record *g;
+	hg_diags d;
+	hg_diags_init(&d);
+	unsigned lines[] = { 4, 13 };
+	for (int k = 0; k < 2; k++) {
+		ck_assert_int_eq(hg_parser_next(p, &g, &d), 1);
+		ck_assert_uint_eq(d.n, 0);
+		const hg_game_class *cls;
+		const hg_gdata *data;
+		ck_assert_int_eq(hg_session_prepare(s, g, &cls, &data, &d), -1);
+		ck_assert_uint_eq(d.n, 1);
+		ck_assert_str_eq(d.v[0].code, "data.file");
+		ck_assert_str_eq(d.v[0].file, "/nonexistent-dir/games.hgn");
+		ck_assert_uint_eq(d.v[0].line, lines[k]);
+		ck_assert_uint_eq(d.v[0].col, 11);
+		ck_assert_uint_eq(d.v[0].nnotes, 2);
+		ck_assert_uint_eq(hg_session_loaded(s), 1);
+		hg_diags_clear(&d);
+		hg_record_free(g);
+	}
+	hg_diags_free(&d);
+	hg_parser_close(p);
+	hg_session_free(s);
 }
 END_TEST
 
@@ -1751,6 +1790,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, shipped_deck);
 	tcase_add_test(tc, cards_by_number);
 	tcase_add_test(tc, session_cache);
+	tcase_add_test(tc, session_cache_keeps_failures);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("engine");
 	tcase_set_timeout(tc, 60);
