@@ -110,11 +110,19 @@ static char *locate(const hg_load_ctx *ctx, const roots *r, const hg_data_name *
 	return real;
 }
 
+/* Directories are opened only to look names up in them: where the system
+ * allows, without asking to read them (search permission is enough). */
+#ifdef O_PATH
+#define DIR_OPEN_FLAGS (O_PATH | O_DIRECTORY | O_CLOEXEC)
+#else
+#define DIR_OPEN_FLAGS (O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+#endif
+
 /* Opens `real` (inside `root`) from the root down, one component at a
  * time and following no link.  A descriptor, or -1 with errno set. */
 static int open_beneath(const char *root, const char *real)
 {
-	int dir = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int dir = open(root, DIR_OPEN_FLAGS);
 	if (dir < 0)
 		return -1;
 	const char *rest = real + strlen(root);
@@ -124,7 +132,7 @@ static int open_beneath(const char *root, const char *real)
 		const char *slash = strchr(rest, '/');
 		char *part = slash ? hg_xstrndup(rest, (size_t)(slash - rest)) : hg_xstrdup(rest);
 		/* O_NONBLOCK: a FIFO opens at once, and fstat then refuses it. */
-		int flags = slash ? O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
+		int flags = slash ? DIR_OPEN_FLAGS | O_NOFOLLOW
 				  : O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
 		int fd = *part ? openat(dir, part, flags) : -1;
 		int err = *part ? errno : EISDIR;
