@@ -532,6 +532,12 @@ typedef struct hg_game_class {
 	 * -1 after diagnostics.  NULL for a game without deck construction. */
 	int (*check_deck)(const hg_datapath *path, const char *const *card_files,
 			  size_t ncard_files, const char *deck_file, hg_diags *d);
+
+	/* For `herald replay --format=json|html`: the position as a JSON
+	 * object (a new jansson reference), with what render() shows and no
+	 * more (a hidden card stays hidden).  Its shape is documented per game
+	 * by grammar/herald-replay.schema.json. */
+	struct json_t *(*position_json)(const hg_state *s);
 } hg_game_class;
 
 /* Applies `a` to *st, keeping the position when the action is illegal:

@@ -408,4 +408,5 @@ const hg_game_class hg_ck_class = {
 	.to_move = ck_to_move,
 	.render = ck_render,
 	.gen_tags = ck_gen_tags,
+	.position_json = hg_ck_position_json,
 };

@@ -351,4 +351,5 @@ const hg_game_class hg_enc_class = {
 	.render = enc_render,
 	.gen_tags = enc_gen_tags,
 	.check_deck = hg_enc_deck_check_with,
+	.position_json = hg_enc_position_json,
 };

@@ -8,6 +8,7 @@
  *   setup.c     the set-up from the tags: seats, variant, deck order, lot
  *   engine.c    the turn sequence, territories, the end, legal actions
  *   render.c    the plain-text picture of a position
+ *   position-json.c  the position as JSON, for the replay's JSON and page
  * Rules are cited by the rule sheet's section titles and by the numbered
  * rulings of herald-kingdoms-of-crusaders(7).
  */
@@ -306,6 +307,8 @@ const char *hg_koc_to_move(const hg_state *s);
 hg_koc_key hg_koc_sector_key(const hg_state *s, unsigned seat, unsigned sector);
 /* Rendering (render.c). */
 void hg_koc_render(const hg_state *s, hg_buf *out);
+/* The position as JSON (position-json.c). */
+struct json_t *hg_koc_position_json(const hg_state *s);
 
 extern const hg_game_class hg_koc_class;
 
