@@ -23,7 +23,7 @@ typedef struct replay_run {
 	replay_writer *writer;
 } replay_run;
 
-static const char *const formats[] = { "text", "json", NULL };
+static const char *const formats[] = { "text", "json", "html", NULL };
 
 static const struct option longopts[] = {
 	{ "from", required_argument, NULL, OPT_FROM },
@@ -145,6 +145,9 @@ static int check_options(replay_run *r)
 				       "position is shown whole)");
 	if (r->print && r->common.format != FORMAT_HTML)
 		return cli_usage_error(&spec, "--print goes with --format=html");
+	if ((r->opts.from > 1 || r->opts.to) && r->common.format == FORMAT_HTML)
+		return cli_usage_error(&spec, "--from and --to go with text and json (the page "
+				       "holds the whole game)");
 	if (r->opts.compact && r->common.format != FORMAT_TEXT)
 		return cli_usage_error(&spec, "--compact goes with the text format");
 	return -1;
@@ -170,6 +173,9 @@ int cli_replay_main(int argc, char **argv)
 	switch (r.common.format) {
 	case FORMAT_JSON:
 		r.writer = replay_jsonl_new(&r.opts, &r.out);
+		break;
+	case FORMAT_HTML:
+		r.writer = replay_html_new(&r.opts, &r.out, hg_session_datapath(r.session), r.print);
 		break;
 	default:
 		r.writer = replay_text_new(&r.opts, &r.out);
