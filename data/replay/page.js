@@ -56,19 +56,20 @@
 
   function drawKoc(p, box) {
     var seats = p.players;
-    var w = 5 * 130 + 20, h = seats.length * 230 + 40;
+    var w = 5 * 130 + 20, h = seats.length * 270 + 20;
     var s = add(box, sv("svg", { viewBox: "0 0 " + w + " " + h, "class": "board koc",
                                 role: "img", "aria-label": "the five sectors" }));
     seats.forEach(function (pl, r) {
-      var y0 = 20 + r * 230;
+      var y0 = 10 + r * 270;
       add(s, sv("text", { x: 10, y: y0 + 12, "class": "seat" },
                 pl.seat + (pl.name ? " (" + pl.name + ")" : "") + (pl.first ? ", first" : "") +
-                ", " + pl.victory_markers + " marker" + (pl.victory_markers === 1 ? "" : "s")));
+                ", " + pl.victory_markers + " marker" + (pl.victory_markers === 1 ? "" : "s") +
+                (pl.points !== undefined ? ", " + pl.points + " points" : "")));
       pl.sectors.forEach(function (sec, k) {
         var x0 = 10 + k * 130;
         var g = add(s, sv("g", { "class": "sector", "data-seat": pl.seat, "data-sector": sec.sector,
           "data-cards": sec.cards.map(function (c) { return c.id; }).join(" ") }));
-        add(g, sv("rect", { x: x0, y: y0 + 20, width: 120, height: 190, rx: 6,
+        add(g, sv("rect", { x: x0, y: y0 + 20, width: 120, height: 235, rx: 6,
                             "class": sec.victory_marker ? "won" : "" }));
         add(g, sv("text", { x: x0 + 6, y: y0 + 36, "class": "small" }, "sector " + sec.sector));
         sec.cards.forEach(function (c, i) {
@@ -77,7 +78,7 @@
           c.symbols.forEach(function (k, j) {
             var sym = SYMBOL[k] || ["?", "#000"];
             add(g, sv("rect", { x: x0 + 44 + j * 14, y: y0 + 49 + i * 30, width: 13, height: 16, rx: 2,
-                                fill: sym[1], "data-symbol": k }));
+                                style: "fill:" + sym[1], "class": "symbox", "data-symbol": k }));
             add(g, sv("text", { x: x0 + 50.5 + j * 14, y: y0 + 62 + i * 30, "class": "sym mid" }, sym[0]));
           });
         });
@@ -87,12 +88,12 @@
         });
         if (!words.length && sec.cards.length) words.push("single symbols");
         words.forEach(function (t, j) {
-          add(g, sv("text", { x: x0 + 6, y: y0 + 166 + j * 13 - (words.length - 1) * 13, "class": "small" },
+          add(g, sv("text", { x: x0 + 6, y: y0 + 180 + j * 13, "class": "small" },
                     (j === 0 ? (a.complete ? "army: " : "so far: ") : "") + t));
         });
         if (sec.victory_marker) {
-          add(g, sv("circle", { cx: x0 + 100, cy: y0 + 196, r: 10, "class": "marker" }));
-          add(g, sv("text", { x: x0 + 96, y: y0 + 200, "class": "small" }, sec.victory_marker));
+          add(g, sv("circle", { cx: x0 + 104, cy: y0 + 36, r: 10, "class": "marker" }));
+          add(g, sv("text", { x: x0 + 104, y: y0 + 40, "class": "small mid" }, "#" + sec.victory_marker));
         }
       });
     });
@@ -188,7 +189,7 @@
       var frac = pl.tower.of > 0 ? Math.max(0, pl.tower.resistance) / pl.tower.of : 0;
       add(g, sv("rect", { x: 14, y: y0 + 24, width: 40, height: 120, "class": "towerbox" }));
       add(g, sv("rect", { x: 14, y: y0 + 24 + 120 * (1 - frac), width: 40, height: 120 * frac, "class": "towerfill" }));
-      add(g, sv("text", { x: 34, y: y0 + 160, "class": "small mid" }, pl.tower.id + " " + pl.tower.resistance + "/" + pl.tower.of));
+      add(g, sv("text", { x: 12, y: y0 + 160, "class": "small" }, "tower " + pl.tower.id + ": " + pl.tower.resistance + " of " + pl.tower.of));
       var town = add(s, sv("g", { "class": "town", "data-seat": pl.seat,
                                   "data-cards": pl.town.map(function (c) { return c.id; }).join(" ") }));
       pl.town.forEach(function (c, i) {
@@ -227,10 +228,29 @@
   var DRAW = { "kingdoms-of-crusaders": drawKoc, "crusader-kingdoms": drawCk, "encrucijada": drawEnc };
 
   /* ---------------------------------------------------------------- page */
+  /* A comment's text as a block: its later lines keep their indentation
+   * relative to each other, less what they all share. */
+  function block(text) {
+    var lines = text.replace(/^\s*\n/, "").replace(/\s+$/, "").split("\n"), common = null;
+    lines.slice(1).forEach(function (l) {
+      if (/\S/.test(l)) { var n = /^[ \t]*/.exec(l)[0].length; common = common === null ? n : Math.min(common, n); }
+    });
+    return lines.map(function (l, i) { return i ? l.slice(common || 0) : l.replace(/^\s+/, ""); }).join("\n");
+  }
+
+  /* Comments and NAGs, a run of ';' comments as one block. */
   function annotations(box, list) {
+    var run = null;
     (list || []).forEach(function (a) {
-      if ("nag" in a) add(box, el("p", { "class": "nag" }, "$" + a.nag + (a.words ? ": " + a.words : "")));
-      else add(box, el("p", { "class": "comment" }, a.comment.trim()));
+      if ("nag" in a) {
+        run = null;
+        add(box, el("p", { "class": "nag" }, "$" + a.nag + (a.words ? ": " + a.words : "")));
+      } else if (a.line_comment && run) {
+        run.textContent += "\n" + a.comment.replace(/^ /, "");
+      } else {
+        var p = add(box, el("p", { "class": "comment" }, a.line_comment ? a.comment.replace(/^ /, "") : block(a.comment)));
+        run = a.line_comment ? p : null;
+      }
     });
   }
 
@@ -278,7 +298,8 @@
     document.getElementById("status").textContent = cur + " / " + game.steps.length;
     var items = list.querySelectorAll("li");
     for (var k = 0; k < items.length; k++) items[k].classList.toggle("current", k === cur);
-    if (items[cur] && items[cur].scrollIntoView && !D.print) items[cur].scrollIntoView({ block: "nearest" });
+    /* the list scrolls, not the page */
+    if (items[cur]) list.scrollTop = items[cur].offsetTop - list.offsetTop - list.clientHeight / 2;
   }
 
   function build() {
@@ -337,4 +358,6 @@
       document.dispatchEvent(new KeyboardEvent("keydown", { key: names[c], bubbles: true }));
     });
   }
+  /* for bench/replay-page.sh: when the page was drawn, from its start */
+  app.setAttribute("data-drawn-ms", Math.round(performance.now()));
 })();

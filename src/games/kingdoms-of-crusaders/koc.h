@@ -303,6 +303,8 @@ void hg_koc_legal(const hg_state *s, hg_action_list *out);
 const char *hg_koc_result(const hg_state *s);
 unsigned hg_koc_turn(const hg_state *s);
 const char *hg_koc_to_move(const hg_state *s);
+/* The points each seat scores now ('Winner by the points', ruling 9). */
+void hg_koc_score_points(const hg_state *s, unsigned points[KOC_MAX_PLAYERS]);
 /* The key of a seat's army in a sector (complete or not). */
 hg_koc_key hg_koc_sector_key(const hg_state *s, unsigned seat, unsigned sector);
 /* Rendering (render.c). */

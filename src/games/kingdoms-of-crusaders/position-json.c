@@ -37,7 +37,7 @@ static json_t *army_json(const hg_state *s, unsigned p, unsigned k)
 			 "singles", kinds_json(hg_koc_key_kinds(key, 1)));
 }
 
-static json_t *player_json(const hg_state *s, unsigned p)
+static json_t *player_json(const hg_state *s, unsigned p, const unsigned *points)
 {
 	json_t *hand = json_array();
 	for (size_t c = 0; c < s->cards->n; c++)
@@ -63,6 +63,8 @@ static json_t *player_json(const hg_state *s, unsigned p)
 			      "victory_markers", (int)won,
 			      "hand", "count", (int)s->hand[p], "cards", hand, "hidden", (int)s->hidden[p],
 			      "sectors", sectors);
+	if (s->points)
+		json_object_set_new(o, "points", json_integer(points[p]));
 	if (s->names[p] && s->names[p][0])
 		json_object_set_new(o, "name", json_string(s->names[p]));
 	return o;
@@ -70,9 +72,11 @@ static json_t *player_json(const hg_state *s, unsigned p)
 
 json_t *hg_koc_position_json(const hg_state *s)
 {
+	unsigned points[KOC_MAX_PLAYERS];
+	hg_koc_score_points(s, points);
 	json_t *players = json_array();
 	for (unsigned p = 0; p < s->nplayers; p++)
-		json_array_append_new(players, player_json(s, p));
+		json_array_append_new(players, player_json(s, p, points));
 	json_t *territories = json_array();
 	for (unsigned k = 0; k < KOC_SECTORS; k++) {
 		json_t *t = json_pack("{s:i}", "sector", (int)k + 1);
