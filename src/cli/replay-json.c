@@ -111,11 +111,15 @@ json_t *replay_json_end(const hg_game_record *g, const hg_game_class *cls, const
 }
 
 /* ------------------------------------------------------------ changes */
+static int card_like(const json_t *v);
+
 /* A value as the compact text shows it: a string bare, null "-", an array
- * of plain values as a list. */
+ * of plain values (or of cards) as a list. */
 static void value_text(const json_t *v, hg_buf *out)
 {
-	if (json_is_string(v)) {
+	if (card_like(v)) {
+		value_text(json_object_get(v, "id"), out);
+	} else if (json_is_string(v)) {
 		hg_buf_puts(out, json_string_value(v));
 	} else if (json_is_null(v)) {
 		hg_buf_puts(out, "-");
@@ -134,11 +138,21 @@ static void value_text(const json_t *v, hg_buf *out)
 	}
 }
 
+/* A card as a position lists it: its id and what the id always means (its
+ * symbols): named by the id alone. */
+static int card_like(const json_t *v)
+{
+	return json_is_object(v) && json_is_string(json_object_get(v, "id")) &&
+	       json_object_size(v) == 2 && json_object_get(v, "symbols");
+}
+
 static int plain_array(const json_t *v)
 {
-	for (size_t i = 0; i < json_array_size(v); i++)
-		if (json_is_object(json_array_get(v, i)) || json_is_array(json_array_get(v, i)))
+	for (size_t i = 0; i < json_array_size(v); i++) {
+		const json_t *item = json_array_get(v, i);
+		if ((json_is_object(item) && !card_like(item)) || json_is_array(item))
 			return 0;
+	}
 	return 1;
 }
 
@@ -176,6 +190,8 @@ static void flatten(const json_t *v, hg_buf *path, json_t *order, json_t *by_pat
 		}
 		return;
 	}
+	if (json_is_array(v) && json_array_size(v) == 0)
+		return;		/* an empty list: its items come and go as "-" */
 	if (json_is_array(v) && !plain_array(v)) {
 		for (size_t i = 0; i < json_array_size(v); i++) {
 			hg_buf_putc(path, '[');
