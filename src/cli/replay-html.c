@@ -7,6 +7,8 @@
  * as text, never as markup. */
 #include "config.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -190,15 +192,23 @@ static json_t *yaml_json(const hg_ynode *n)
 static int read_part(html_writer *w, const char *rel, hg_buf *into)
 {
 	char *file = hg_datapath_find(w->path, rel);
-	hg_diags d;
-	hg_diags_init(&d);
-	int rc = file ? cli_read_all(file, into, &d) : -1;
-	if (!file)
+	if (!file) {
 		cli_error("replay", "cannot find '%s' in the data path (--data-dir, HERALD_DATA_PATH, "
 			  "the installed data)", rel);
-	else if (rc != 0)
-		cli_print_diags(stderr, &d, 0, 0);
-	hg_diags_free(&d);
+		return -1;
+	}
+	FILE *fp = fopen(file, "rb");
+	int rc = fp ? 0 : -1;
+	char chunk[8192];
+	size_t n;
+	while (fp && (n = fread(chunk, 1, sizeof chunk, fp)) > 0)
+		hg_buf_putn(into, chunk, n);
+	if (fp && ferror(fp))
+		rc = -1;
+	if (fp && fclose(fp) != 0)
+		rc = -1;
+	if (rc != 0)
+		cli_error("replay", "cannot read '%s': %s", file, strerror(errno));
 	free(file);
 	return rc;
 }
