@@ -144,9 +144,9 @@ static int pos_before(const hg_diag *dg, const hg_pos *p)
 	return dg->line < p->line || (dg->line == p->line && dg->col < p->col);
 }
 
-/* The diagnostics not yet given out that come before `limit` in the file
- * (all of them when limit is NULL); those without a line go with the
- * first taker. */
+/* The diagnostics not yet given out that come before `limit` in the record
+ * (all of them when limit is NULL); those without a line, or about another
+ * file (a data file), go with the first taker. */
 static const hg_diag **take_diags(walk *w, const hg_pos *limit, size_t *n)
 {
 	if (w->nshown < w->d->n) {
@@ -158,7 +158,8 @@ static const hg_diag **take_diags(walk *w, const hg_pos *limit, size_t *n)
 	*n = 0;
 	for (size_t i = 0; i < w->d->n; i++) {
 		const hg_diag *dg = &w->d->v[i];
-		if (w->shown[i] || (limit && dg->line && pos_before(dg, limit) == 0))
+		int placed = dg->line && dg->file && w->g->file && strcmp(dg->file, w->g->file) == 0;
+		if (w->shown[i] || (limit && placed && pos_before(dg, limit) == 0))
 			continue;
 		w->shown[i] = 1;
 		v = hg_xrealloc(v, (*n + 1) * sizeof *v);
