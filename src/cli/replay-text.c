@@ -86,12 +86,15 @@ void replay_comment_block(hg_buf *out, const hg_node *n, unsigned indent)
 	hg_buf_puts(out, "}\n");
 }
 
-static void diags_block(hg_buf *out, const hg_diag **v, size_t n, unsigned indent)
+/* An error about an action says "illegal"; about the tags, the data or the
+ * result, "error". */
+static void diags_block(hg_buf *out, const hg_diag **v, size_t n, unsigned indent,
+			const char *error_word)
 {
 	for (size_t i = 0; i < n; i++) {
 		const hg_diag *dg = v[i];
 		hg_buf_printf(out, "%*s%s: ", (int)indent, "",
-			      dg->severity == HG_ERROR ? "illegal" : hg_severity_name(dg->severity));
+			      dg->severity == HG_ERROR ? error_word : hg_severity_name(dg->severity));
 		hg_buf_puts(out, dg->message);
 		hg_buf_printf(out, " [%s]\n", dg->code);
 		for (size_t k = 0; k < dg->nnotes; k++)
@@ -127,7 +130,7 @@ static void text_start(void *ctx, const hg_game_record *g, const hg_game_class *
 		      w->base.index, w->base.path, g->pos.line, game ? game : "(no Game tag)");
 	for (size_t i = 0; i < g->header.n; i++)
 		replay_comment_block(w->out, &g->header.nodes[i], 0);
-	diags_block(w->out, diags, ndiags, 0);
+	diags_block(w->out, diags, ndiags, 0, "error");
 	for (size_t k = 0; k < MAX_DEPTH; k++) {
 		json_decref(w->last[k]);
 		json_decref(w->before_last[k]);
@@ -177,7 +180,7 @@ static void text_step(void *ctx, const hg_game_class *cls, const replay_step *st
 		hg_buf_printf(out, "%*s%s: %s\n", (int)indent + 4, "", n->glyph, words);
 	for (size_t i = 0; i < st->nafter; i++)
 		replay_comment_block(out, st->after[i], indent + 4);
-	diags_block(out, st->diags, st->ndiags, indent + 4);
+	diags_block(out, st->diags, st->ndiags, indent + 4, "illegal");
 	if (st->illegal) {
 		hg_buf_printf(out, "%*s(the %s stops here)\n", (int)indent + 4, "",
 			      st->depth ? "variation" : "game");
@@ -207,7 +210,7 @@ static void text_end(void *ctx, const hg_game_record *g, const hg_game_class *cl
 		else if (who)
 			hg_buf_printf(out, "not over: %s to move\n", who);
 	}
-	diags_block(out, diags, ndiags, 0);
+	diags_block(out, diags, ndiags, 0, "error");
 	for (size_t i = 0; i < g->trailer.n; i++)
 		replay_comment_block(out, &g->trailer.nodes[i], 0);
 }
