@@ -351,5 +351,7 @@ const hg_game_class hg_enc_class = {
 	.render = enc_render,
 	.gen_tags = enc_gen_tags,
 	.check_deck = hg_enc_deck_check_with,
+	.seat = enc_seat,
+	.chance_fill = enc_chance_fill,
 	.position_json = hg_enc_position_json,
 };

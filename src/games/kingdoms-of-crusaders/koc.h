@@ -309,6 +309,9 @@ void hg_koc_score_points(const hg_state *s, unsigned points[KOC_MAX_PLAYERS]);
 hg_koc_key hg_koc_sector_key(const hg_state *s, unsigned seat, unsigned sector);
 /* Rendering (render.c). */
 void hg_koc_render(const hg_state *s, hg_buf *out);
+/* master.c: remote play */
+const char *hg_koc_seat(const hg_state *s, unsigned i);
+size_t hg_koc_chance_split(const hg_state *s, const char *seat, const char *body);
 /* The position as JSON (position-json.c). */
 struct json_t *hg_koc_position_json(const hg_state *s);
 
