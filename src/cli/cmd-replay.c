@@ -65,6 +65,14 @@ static cli_spec spec = {
 	.option = option,
 };
 
+void replay_writer_flush(replay_writer *w, hg_buf *out)
+{
+	if (w->io_error)
+		hg_buf_clear(out);
+	else if (out->len >= 1 << 16 && cli_flush_buf("replay", stdout, out) != 0)
+		w->io_error = 1;
+}
+
 int replay_opts_shows(const replay_opts *o, unsigned ply)
 {
 	return ply >= o->from && (o->to == 0 || ply <= o->to);
@@ -132,7 +140,7 @@ static int show_game(void *ctx, const char *path, size_t index, const hg_game_re
 	r->writer->path = path;
 	r->writer->index = index;
 	int bad = replay_walk(r->session, g, d, &r->writer->sink) != 0;
-	return bad ? CLI_SHOW_BAD : 0;
+	return (bad ? CLI_SHOW_BAD : 0) | (r->writer->io_error ? CLI_SHOW_IO : 0);
 }
 
 static int check_options(replay_run *r)

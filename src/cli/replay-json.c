@@ -278,6 +278,7 @@ static void jsonl_step(void *ctx, const hg_game_class *cls, const replay_step *s
 	jsonl_writer *w = ctx;
 	if (replay_opts_shows(&w->opts, st->ply))
 		put_line(w, replay_json_step(cls, st));
+	replay_writer_flush(&w->base, w->out);
 }
 
 static void jsonl_end(void *ctx, const hg_game_record *g, const hg_game_class *cls,

@@ -191,6 +191,7 @@ static void text_step(void *ctx, const hg_game_class *cls, const replay_step *st
 	}
 	hg_buf_putc(out, '\n');
 	json_decref(now);
+	replay_writer_flush(&w->base, out);
 }
 
 static void text_end(void *ctx, const hg_game_record *g, const hg_game_class *cls,

@@ -85,7 +85,13 @@ struct replay_writer {
 	size_t index;
 	int (*finish)(replay_writer *w);	/* 0, or -1 after a message */
 	void (*free)(replay_writer *w);
+	int io_error;			/* a write failed (said once) */
 };
+
+/* The text and the JSON go out as they are made, so that a long game
+ * needs no memory for all of its output: writes `out` to standard output
+ * once it holds enough.  After a write error the rest is dropped. */
+void replay_writer_flush(replay_writer *w, hg_buf *out);
 
 replay_writer *replay_text_new(const replay_opts *o, hg_buf *out);
 replay_writer *replay_jsonl_new(const replay_opts *o, hg_buf *out);
