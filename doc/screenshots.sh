@@ -25,7 +25,7 @@ while read -r game record step; do
 	mv "$tmp/$game.png" "$outdir/$game.png"
 	echo "screenshots: $outdir/$game.png ($record, step $step)"
 done <<LIST
-crusader-kingdoms crusader-kingdoms/valid/worked-combat-example.hgn 10
+crusader-kingdoms crusader-kingdoms/valid/worked-combat-example.hgn 11
 kingdoms-of-crusaders kingdoms-of-crusaders/valid/levels-two-players.hgn 40
 encrucijada encrucijada/valid/example-wear.hgn 30
 LIST

@@ -113,7 +113,25 @@
 
   var COLOURS = { yellow: "#e0b000", blue: "#2f6fd0", red: "#c83232", green: "#2e9a4a" };
 
-  function drawCk(p, box) {
+  /* The dice of a combat as its action writes them (4.2): "/ 1 3 4 4 6 = 3
+   * vs 1 1 2 3 mod 2>4 3>4 = 2 /". */
+  function drawDice(st, box) {
+    var m = st && /\/\s*([\d ]+?)\s*(?:mod ([^=\/]*))?=\s*(\d+)\s+vs\s+([\d ]+?)\s*(?:mod ([^=\/]*))?=\s*(\d+)/.exec(st.action);
+    if (!m) return;
+    var sides = [["attack", m[1], m[2], m[3]], ["defence", m[4], m[5], m[6]]];
+    var s = add(box, sv("svg", { viewBox: "0 0 360 108", "class": "dice", role: "img", "aria-label": "the dice" }));
+    sides.forEach(function (sd, r) {
+      add(s, sv("text", { x: 0, y: 22 + r * 54, "class": "small" }, sd[0]));
+      sd[1].trim().split(/\s+/).forEach(function (v, i) {
+        add(s, sv("rect", { x: 60 + i * 30, y: 4 + r * 54, width: 26, height: 26, rx: 5, "class": "die", "data-die": v }));
+        add(s, sv("text", { x: 73 + i * 30, y: 22 + r * 54, "class": "mid" }, v));
+      });
+      add(s, sv("text", { x: 60, y: 46 + r * 54, "class": "small" },
+                sd[3] + (sd[3] === "1" ? " hit" : " hits") + (sd[2] ? " (modified " + sd[2].trim() + ")" : "")));
+    });
+  }
+
+  function drawCk(p, box, st) {
     var L = (D.layouts["crusader-kingdoms"] || {}), at = (L.maps || {})[p.map] || {};
     var colour = {};
     p.factions.forEach(function (f) { colour[f.id] = COLOURS[f.colour] || f.colour || "#888"; });
@@ -144,6 +162,7 @@
       if (a.number) add(g, sv("text", { x: xy[0] + 30, y: xy[1] + 30, "class": "small" }, "#" + a.number + " " + a.points + "VP"));
     });
     var info = add(box, el("div", { "class": "info" }));
+    drawDice(st, info);
     add(info, el("p", {}, "Scenario " + p.scenario + ", turn " + p.turn + " of " + p.turns + ", round " + p.round +
                   (p.result ? "; result: " + p.result : p.to_act ? "; " + p.to_act + " to act" : "") +
                   (p.victory_points !== undefined ? "; crusaders' victory points " + p.victory_points : "")));
@@ -283,7 +302,7 @@
       annotations(head, game.end.comments);
     }
     var board = add(sheet, el("div", { "class": "boardbox" }));
-    if (p && DRAW[p.game]) DRAW[p.game](p, board);
+    if (p && DRAW[p.game]) DRAW[p.game](p, board, st);
     return sheet;
   }
 
