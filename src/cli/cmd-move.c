@@ -9,6 +9,9 @@
 
 #include "cli.h"
 
+/* An action read from standard input: as long as a token may be in HGN. */
+#define ACTION_TEXT_MAX (64 * 1024)
+
 typedef struct move_run {
 	cli_common common;
 	const char *seat, *key;
@@ -88,7 +91,7 @@ int cli_move_main(int argc, char **argv)
 	if (first + 1 < argc) {
 		for (int i = first + 1; i < argc; i++)
 			hg_buf_printf(&action, "%s%s", i > first + 1 ? " " : "", argv[i]);
-	} else if (cli_read_all("-", &action, &d) != 0) {
+	} else if (cli_read_stdin_bounded(&action, ACTION_TEXT_MAX, &d) != 0) {
 		cli_print_diags(stderr, &d, cli_use_colour(&r.common, stderr), 0);
 		hg_diags_free(&d);
 		hg_buf_free(&action);
