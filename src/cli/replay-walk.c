@@ -17,6 +17,7 @@ typedef struct walk {
 	hg_diags *d;
 	size_t *shown;			/* per diagnostic: 1 once given out */
 	size_t nshown;
+	size_t first_unshown;		/* those before it are all given out */
 	const replay_sink *sink;
 	const hg_game_record *g;
 	const hg_game_class *cls;
@@ -156,7 +157,7 @@ static const hg_diag **take_diags(walk *w, const hg_pos *limit, size_t *n)
 	}
 	const hg_diag **v = NULL;
 	*n = 0;
-	for (size_t i = 0; i < w->d->n; i++) {
+	for (size_t i = w->first_unshown; i < w->d->n; i++) {
 		const hg_diag *dg = &w->d->v[i];
 		int placed = dg->line && dg->file && w->g->file && strcmp(dg->file, w->g->file) == 0;
 		if (w->shown[i] || (limit && placed && pos_before(dg, limit) == 0))
@@ -165,6 +166,8 @@ static const hg_diag **take_diags(walk *w, const hg_pos *limit, size_t *n)
 		v = hg_xrealloc(v, (*n + 1) * sizeof *v);
 		v[(*n)++] = dg;
 	}
+	while (w->first_unshown < w->nshown && w->shown[w->first_unshown])
+		w->first_unshown++;
 	return v;
 }
 
