@@ -290,7 +290,7 @@ static int seat_of(const hg_master *m, const char *name)
 	char **players;
 	size_t n = hg_record_players(m->rec, &players);
 	for (size_t i = 0; i < n && seat < 0; i++)
-		if (hg_name_eq(players[i], name) && m->cls->seat(m->st, (unsigned)i))
+		if (hg_name_eq(players[i], name) && m->cls->seat_name(m->st, (unsigned)i))
 			seat = (int)i;
 	hg_strv_free(players, n);
 	return seat;
@@ -332,7 +332,7 @@ hg_game_record *hg_master_new(hg_session *s, const hg_master_new_opts *o,
 			    o->game);
 		return NULL;
 	}
-	if (!cls->seat) {
+	if (!cls->seat_name) {
 		hg_diag_add(d, HG_ERROR, pos, "master.game", "%s cannot be played remotely",
 			    cls->title);
 		return NULL;
@@ -669,7 +669,7 @@ int hg_master_move(hg_master *m, const char *seat_name, const char *text, long a
 		hg_buf_free(&seats);
 		return -1;
 	}
-	const char *seat = cls->seat(m->st, (unsigned)seat_i);
+	const char *seat = cls->seat_name(m->st, (unsigned)seat_i);
 	/* `SEAT: body` in the text must be the same seat. */
 	const char *colon = strchr(text, ':');
 	hg_buf body;
@@ -821,7 +821,7 @@ int hg_master_entropy(hg_master *m, const char *seat_name, const char *word, hg_
 		if (hg_record_tag(m->rec, name)) {
 			hg_diag_add(d, HG_ERROR, pos, "master.entropy",
 				    "%s gave its word already: a word is given once",
-				    m->cls->seat(m->st, (unsigned)seat));
+				    m->cls->seat_name(m->st, (unsigned)seat));
 			return -1;
 		}
 		hg_record_set_tag(m->rec, name, word ? word : "");
@@ -832,7 +832,7 @@ int hg_master_entropy(hg_master *m, const char *seat_name, const char *word, hg_
 	size_t players = hg_record_nplayers(m->rec);
 	for (size_t i = 0; i < players; i++) {
 		snprintf(name, sizeof name, "Entropy%zu", i + 1);
-		const char *seat = m->cls->seat(m->st, (unsigned)i);
+		const char *seat = m->cls->seat_name(m->st, (unsigned)i);
 		if (!hg_record_tag(m->rec, name) && seat)
 			hg_buf_printf(&waiting, "%s%s", waiting.len ? ", " : "", seat);
 	}
@@ -880,7 +880,7 @@ int hg_master_end(hg_master *m, int kind, const char *result, const char *seat_n
 			hg_buf_free(&want);
 			return -1;
 		}
-		hg_record_set_tag(m->rec, "Forfeit", cls->seat(m->st, (unsigned)seat));
+		hg_record_set_tag(m->rec, "Forfeit", cls->seat_name(m->st, (unsigned)seat));
 		hg_resign_result(cls, m->st, (unsigned)seat, &want);
 		result = want.data ? want.data : "";
 	}

@@ -411,8 +411,11 @@ const hg_game_class hg_ck_class = {
 	.to_move = ck_to_move,
 	.render = ck_render,
 	.gen_tags = ck_gen_tags,
-	.seat = hg_ck_seat,
 	.chance_split = hg_ck_chance_split,
 	.resign_result = hg_ck_resign_result,
+	.seat_find = ck_seat_find,
+	.seat_name = ck_view_seat_name,
+	.view_action = ck_view_action,
+	.names_chance = ck_names_chance,
 	.position_json = hg_ck_position_json,
 };

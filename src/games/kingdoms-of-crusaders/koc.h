@@ -8,6 +8,7 @@
  *   setup.c     the set-up from the tags: seats, variant, deck order, lot
  *   engine.c    the turn sequence, territories, the end, legal actions
  *   render.c    the plain-text picture of a position
+ *   view.c      what one seat may see (herald view)
  *   position-json.c  the position as JSON, for the replay's JSON and page
  * Rules are cited by the rule sheet's section titles and by the numbered
  * rulings of herald-kingdoms-of-crusaders(7).
@@ -307,10 +308,15 @@ const char *hg_koc_to_move(const hg_state *s);
 void hg_koc_score_points(const hg_state *s, unsigned points[KOC_MAX_PLAYERS]);
 /* The key of a seat's army in a sector (complete or not). */
 hg_koc_key hg_koc_sector_key(const hg_state *s, unsigned seat, unsigned sector);
+/* Seat views (view.c; hg_game_class's view members). */
+int hg_koc_seat_find(const hg_state *s, const char *name);
+const char *hg_koc_view_seat_name(const hg_state *s, unsigned seat);
+void hg_koc_view_action(const hg_state *before, const hg_state *after, const hg_action *a,
+			unsigned seat, hg_buf *seat_out, hg_buf *body);
+int hg_koc_names_chance(const hg_state *s, const hg_action *a);
 /* Rendering (render.c). */
 void hg_koc_render(const hg_state *s, hg_buf *out);
 /* master.c: remote play */
-const char *hg_koc_seat(const hg_state *s, unsigned i);
 size_t hg_koc_chance_split(const hg_state *s, const char *seat, const char *body);
 /* The position as JSON (position-json.c). */
 struct json_t *hg_koc_position_json(const hg_state *s);
