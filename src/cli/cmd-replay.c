@@ -11,7 +11,7 @@
 
 #include "replay.h"
 
-enum { OPT_FROM = 0x100, OPT_TO, OPT_COMPACT, OPT_FULL, OPT_PRINT };
+enum { OPT_FROM = 0x100, OPT_TO, OPT_COMPACT, OPT_FULL, OPT_PRINT, OPT_AS = 'a' };
 enum { FORMAT_TEXT, FORMAT_JSON, FORMAT_HTML };
 
 typedef struct replay_run {
@@ -20,6 +20,7 @@ typedef struct replay_run {
 	hg_buf out;
 	replay_opts opts;
 	int print;
+	const char *as;			/* --as, or NULL */
 	replay_writer *writer;
 } replay_run;
 
@@ -31,6 +32,7 @@ static const struct option longopts[] = {
 	{ "compact", no_argument, NULL, OPT_COMPACT },
 	{ "full", required_argument, NULL, OPT_FULL },
 	{ "print", no_argument, NULL, OPT_PRINT },
+	{ "as", required_argument, NULL, OPT_AS },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -59,7 +61,11 @@ static cli_spec spec = {
 	"                         position at the start and the end)\n"
 	"      --full=N[,N]...    with --compact: the whole position after these\n"
 	"                         actions too\n"
-	"      --print            html: one position a printed page\n",
+	"      --print            html: one position a printed page\n"
+	"  -a, --as=SEAT          the game as the seat SEAT sees it: its view (see\n"
+	"                         'herald view'), without the Seed, the comments\n"
+	"                         and the variations; others' hidden cards as '?'\n",
+	.shortopts = "a:",
 	.formats = formats,
 	.longopts = longopts,
 	.option = option,
@@ -121,8 +127,69 @@ static int option(void *ctx, int opt, const char *arg)
 	case OPT_PRINT:
 		r->print = 1;
 		return 0;
+	case OPT_AS:
+		if (!*arg) {
+			cli_usage_error(&spec, "--as needs a seat");
+			return -1;
+		}
+		r->as = arg;
+		return 0;
 	}
 	return -1;
+}
+
+/* The canonical name of a seat of the record's game (NULL when the
+ * set-up fails): malloc'd. */
+static char *seat_name(replay_run *r, const hg_game_record *g, unsigned seat)
+{
+	const hg_game_class *cls;
+	const hg_gdata *data;
+	hg_diags scratch;
+	hg_diags_init(&scratch);
+	char *name = NULL;
+	if (hg_session_prepare(r->session, g, &cls, &data, &scratch) == 0) {
+		hg_state *st = cls->setup(data, g, &scratch);
+		if (st) {
+			const char *s = cls->seat_name(st, seat);
+			name = s ? hg_xstrdup(s) : NULL;
+			cls->free_state(st);
+		}
+	}
+	hg_diags_free(&scratch);
+	return name;
+}
+
+/* --as: the seat's view replayed.  What the view could not verify is no
+ * news to its seat and goes unsaid (as `herald next --as`); its errors
+ * are the game's. */
+static int show_view(replay_run *r, const hg_game_record *g, hg_diags *d)
+{
+	unsigned seat;
+	hg_game_record *view = NULL;
+	if (hg_view_seat(r->session, g, r->as, &seat, d) == 0)
+		view = hg_view_record(r->session, g, seat, d);
+	if (!view) {
+		if (r->common.format == FORMAT_TEXT)
+			hg_buf_printf(&r->out, "%sgame %zu (%s:%u): no view for '%s' (see the "
+				      "diagnostics)\n", r->writer->index > 1 ? "\n" : "",
+				      r->writer->index, r->writer->path, g->pos.line, r->as);
+		return CLI_SHOW_BAD;
+	}
+	char *name = seat_name(r, g, seat);
+	r->writer->as = name ? name : r->as;
+	hg_diags view_diags;
+	hg_diags_init(&view_diags);
+	int bad = replay_walk(r->session, view, &view_diags, &r->writer->sink, 1) != 0;
+	for (size_t i = 0; i < view_diags.n; i++)
+		if (view_diags.v[i].severity == HG_ERROR) {
+			hg_diags_move(d, &view_diags);
+			break;
+		}
+	hg_diags_free(&view_diags);
+	r->writer->as = NULL;
+	free(name);
+	hg_record_free(view);
+	return (bad ? CLI_SHOW_BAD : 0) | (r->writer->io_error ? CLI_SHOW_IO : 0);
 }
 
 /* One game for cli_show_games. */
@@ -139,7 +206,9 @@ static int show_game(void *ctx, const char *path, size_t index, const hg_game_re
 	}
 	r->writer->path = path;
 	r->writer->index = index;
-	int bad = replay_walk(r->session, g, d, &r->writer->sink) != 0;
+	if (r->as)
+		return show_view(r, g, d);
+	int bad = replay_walk(r->session, g, d, &r->writer->sink, 0) != 0;
 	return (bad ? CLI_SHOW_BAD : 0) | (r->writer->io_error ? CLI_SHOW_IO : 0);
 }
 

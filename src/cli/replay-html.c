@@ -112,6 +112,8 @@ static void html_start(void *ctx, const hg_game_record *g, const hg_game_class *
 	hg_buf_puts(&title, cls ? cls->title : "(unknown game)");
 	if (players)
 		hg_buf_printf(&title, ": %s", players);
+	if (w->base.as)
+		hg_buf_printf(&title, " (as %s sees it)", w->base.as);
 	w->game = json_pack("{s:o, s:O, s:[]}", "title", cli_json_string(title.data),
 			    "header_comments", json_object_get(s, "comments"), "steps");
 	hg_buf_free(&title);

@@ -270,7 +270,10 @@ static void jsonl_start(void *ctx, const hg_game_record *g, const hg_game_class 
 			const hg_state *start, const hg_diag **diags, size_t ndiags)
 {
 	jsonl_writer *w = ctx;
-	put_line(w, replay_json_start(g, cls, start, w->base.index, w->base.path, diags, ndiags));
+	json_t *o = replay_json_start(g, cls, start, w->base.index, w->base.path, diags, ndiags);
+	if (w->base.as)
+		json_object_set_new(o, "as", json_string(w->base.as));
+	put_line(w, o);
 }
 
 static void jsonl_step(void *ctx, const hg_game_class *cls, const replay_step *st)

@@ -18,6 +18,7 @@ typedef struct walk {
 	size_t *shown;			/* per diagnostic: 1 once given out */
 	size_t nshown;
 	size_t first_unshown;		/* those before it are all given out */
+	int errors_only;		/* the others are given to nobody */
 	const replay_sink *sink;
 	const hg_game_record *g;
 	const hg_game_class *cls;
@@ -163,6 +164,8 @@ static const hg_diag **take_diags(walk *w, const hg_pos *limit, size_t *n)
 		if (w->shown[i] || (limit && placed && pos_before(dg, limit) == 0))
 			continue;
 		w->shown[i] = 1;
+		if (w->errors_only && dg->severity != HG_ERROR)
+			continue;
 		v = hg_xrealloc(v, (*n + 1) * sizeof *v);
 		v[(*n)++] = dg;
 	}
@@ -238,10 +241,11 @@ static void after_action(void *ctx, const hg_game_class *cls, const hg_node *nod
 }
 
 int replay_walk(hg_session *session, const hg_game_record *g, hg_diags *d,
-		const replay_sink *sink)
+		const replay_sink *sink, int errors_only)
 {
 	walk w;
 	memset(&w, 0, sizeof w);
+	w.errors_only = errors_only;
 	w.d = d;
 	w.session = session;
 	w.sink = sink;

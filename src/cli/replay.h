@@ -44,9 +44,11 @@ typedef struct replay_sink {
 } replay_sink;
 
 /* Replays g, calling the sink in the record's order; returns 0 when the
- * game is legal, -1 when it is not (the diagnostics are in d). */
+ * game is legal, -1 when it is not (the diagnostics are in d).
+ * errors_only: the steps carry only the errors (a seat's view, whose
+ * unverified diagnostics are no news to the seat). */
 int replay_walk(hg_session *session, const hg_game_record *g, hg_diags *d,
-		const replay_sink *sink);
+		const replay_sink *sink, int errors_only);
 
 /* Annotations in words (herald-replay(1)): a glyph ("!") or NAG number;
  * NULL when it has none. */
@@ -83,6 +85,7 @@ struct replay_writer {
 	replay_sink sink;
 	const char *path;		/* the file and the game's number in it */
 	size_t index;
+	const char *as;			/* --as: the seat whose view it is, or NULL */
 	int (*finish)(replay_writer *w);	/* 0, or -1 after a message */
 	void (*free)(replay_writer *w);
 	int io_error;			/* a write failed (said once) */
