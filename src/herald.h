@@ -669,6 +669,12 @@ typedef struct hg_game_class {
 	 * no seat chooses that, and `herald next --as` lists only the seat's
 	 * choices. */
 	int (*names_chance)(const hg_state *s, const hg_action *a);
+
+	/* For `herald replay --format=json|html`: the position as a JSON
+	 * object (a new jansson reference), with what render() shows and no
+	 * more (a hidden card stays hidden).  Its shape is documented per game
+	 * by grammar/herald-replay.schema.json. */
+	struct json_t *(*position_json)(const hg_state *s);
 } hg_game_class;
 
 /* Applies `a` to *st, keeping the position when the action is illegal:

@@ -21,6 +21,7 @@
  *   legal.c      the legal actions (for `herald next` and `herald gen`)
  *   render.c     the plain-text picture of a position
  *   view.c       what one player's faction may see (herald view)
+ *   position-json.c  the position as JSON, for the replay's JSON and page
  *   engine.c     the hg_game_class: set-up, apply, the rest of the contract
  *
  * Names that unit tests call start with hg_ck_; everything else shared
@@ -1017,6 +1018,8 @@ void ck_legal(const hg_state *s, hg_action_list *out);
 
 /* -------------------------------------------------------------- render.c */
 void ck_render(const hg_state *s, hg_buf *out);
+/* The position as JSON (position-json.c). */
+struct json_t *hg_ck_position_json(const hg_state *s);
 
 /* -------------------------------------------------------------- engine.c */
 extern const hg_game_class hg_ck_class;

@@ -18,6 +18,7 @@
  *   notation.c    action syntax (PCRE2) and its canonical spelling
  *   render.c      the plain-text picture of a position
  *   view.c        what one seat may see (herald view)
+ *   position-json.c  the position as JSON, for the replay's JSON and page
  *   legal.c       the legal actions and the tags of a random game
  *   engine.c      the hg_game_class and the dispatch of actions
  */
@@ -858,6 +859,8 @@ void enc_free_action(hg_action *a);
 
 /* ------------------------------------------------------------ render.c */
 void enc_render(const hg_state *s, hg_buf *out);
+/* The position as JSON (position-json.c). */
+struct json_t *hg_enc_position_json(const hg_state *s);
 
 /* ------------------------------------------------------------ legal.c */
 void enc_legal(const hg_state *s, hg_action_list *out);

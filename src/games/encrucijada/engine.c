@@ -331,4 +331,5 @@ const hg_game_class hg_enc_class = {
 	.seat_name = enc_view_seat_name,
 	.view_action = enc_view_action,
 	.names_chance = enc_names_chance,
+	.position_json = hg_enc_position_json,
 };

@@ -174,7 +174,7 @@ static int marker_cmp(const hg_state *s, unsigned a, unsigned b)
 
 /* 'Winner by the points', ruling 9: 3 points for a territory won, 2 for the
  * second army there, 1 for the third; only complete armies rank. */
-static void score_points(const hg_state *s, unsigned points[KOC_MAX_PLAYERS])
+void hg_koc_score_points(const hg_state *s, unsigned points[KOC_MAX_PLAYERS])
 {
 	memset(points, 0, KOC_MAX_PLAYERS * sizeof *points);
 	for (unsigned k = 0; k < KOC_SECTORS; k++) {
@@ -199,7 +199,7 @@ static void score_points(const hg_state *s, unsigned points[KOC_MAX_PLAYERS])
 static void end_game(hg_state *s)
 {
 	unsigned points[KOC_MAX_PLAYERS];
-	score_points(s, points);
+	hg_koc_score_points(s, points);
 	unsigned best = 0;
 	for (unsigned p = 1; p < s->nplayers; p++) {
 		int c = s->points && points[p] != points[best] ? (points[p] > points[best] ? 1 : -1)
@@ -834,4 +834,5 @@ const hg_game_class hg_koc_class = {
 	.seat_name = hg_koc_view_seat_name,
 	.view_action = hg_koc_view_action,
 	.names_chance = hg_koc_names_chance,
+	.position_json = hg_koc_position_json,
 };
