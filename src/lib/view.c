@@ -12,7 +12,7 @@
 
 /* Seed gives every card and die: a view without it shows only what the
  * actions show.  (The secret of a committed seed is never in a record.) */
-const char *const hg_view_withheld_tags[] = { "Seed", NULL };
+const char *const hg_view_withheld_tags[] = { "Seed", "DeckOrder", NULL };
 
 static int withheld(const char *tag)
 {
