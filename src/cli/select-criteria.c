@@ -333,8 +333,10 @@ void select_spec_free(select_spec *s)
  * Matching
  * ------------------------------------------------------------------------ */
 
-/* A date tag's value, with each unknown digit ('?') the lowest or the
- * highest it may be: 0 when it is no date at all. */
+/* A Date tag's value, with a month or day not wholly known (a '?' in
+ * it) the lowest or the highest it may be (00, or 12 and 31): 0 when it
+ * is no date at all, or its year is not known (which says nothing of when
+ * the game was played). */
 static int widen_date(const char *v, int low, char out[11])
 {
 	if (!v || strlen(v) != 10 || v[4] != '.' || v[7] != '.')
@@ -342,16 +344,19 @@ static int widen_date(const char *v, int low, char out[11])
 	for (int i = 0; i < 10; i++) {
 		if (i == 4 || i == 7)
 			out[i] = '.';
-		else if (v[i] == '?')
-			out[i] = low ? '0' : '9';
-		else if (v[i] >= '0' && v[i] <= '9')
+		else if (v[i] == '?' || (v[i] >= '0' && v[i] <= '9'))
 			out[i] = v[i];
 		else
 			return 0;
 	}
 	out[10] = '\0';
-	/* a year unknown says nothing of when the game was played */
-	return v[0] != '?';
+	if (memchr(out, '?', 4))
+		return 0;
+	if (memchr(out + 5, '?', 2))
+		memcpy(out + 5, low ? "00" : "12", 2);
+	if (memchr(out + 8, '?', 2))
+		memcpy(out + 8, low ? "00" : "31", 2);
+	return 1;
 }
 
 static int tag_crit_match(const select_tag_crit *c, const hg_game_record *rec,

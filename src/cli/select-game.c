@@ -62,6 +62,14 @@ static void walk_one(action_walk *w, int seat_ok, const char *seat, const char *
 	}
 }
 
+/* The seat `name` names (also by its player's name), or -1. */
+static int seat_of(const hg_game_class *cls, const hg_state *st, const char *name)
+{
+	if (!st || !name)
+		return -1;
+	return cls->seat_find ? cls->seat_find(st, name) : hg_seat_index(cls, st, name);
+}
+
 /* Walks the main line: each action canonical where the game reads it (as
  * written where it does not, or where the game is unknown). */
 static void walk_actions(action_walk *w, hg_session *session, const hg_game_record *rec)
@@ -80,7 +88,7 @@ static void walk_actions(action_walk *w, hg_session *session, const hg_game_reco
 	}
 	int want_seat = -1;
 	if (w->s->seat)
-		want_seat = st ? hg_seat_index(cls, st, w->s->seat) : -1;
+		want_seat = seat_of(cls, st, w->s->seat);
 	hg_buf seat, body;
 	hg_buf_init(&seat);
 	hg_buf_init(&body);
@@ -104,7 +112,11 @@ static void walk_actions(action_walk *w, hg_session *session, const hg_game_reco
 		}
 		int seat_ok = 1;
 		if (w->s->seat)
-			seat_ok = want_seat >= 0 && hg_seat_index(cls, st, seat.data) == want_seat;
+			/* by the seat's own name (also a side no player holds,
+			 * which seat_find does not know), else as the game
+			 * names seats (a player's name) */
+			seat_ok = hg_name_eq(seat.data ? seat.data : "", w->s->seat) ||
+				  (want_seat >= 0 && seat_of(cls, st, seat.data) == want_seat);
 		walk_one(w, seat_ok, seat.data ? seat.data : "", body.data ? body.data : "");
 		hg_diags_clear(&quiet);
 	}
