@@ -37,16 +37,17 @@ typedef struct action_walk {
 	unsigned char *found;		/* per --action: matched by some action */
 	int limit;
 	int seat_acted;			/* --seat alone: the seat has an action */
-	crypto_generichash_state hash;
+	hg_buf hashed;			/* --unique: what the hash is of, hashed
+					   at once (an update per piece cost more) */
 } action_walk;
 
 static void walk_one(action_walk *w, int seat_ok, const char *seat, const char *body)
 {
 	if (w->s->unique) {
-		crypto_generichash_update(&w->hash, (const unsigned char *)seat, strlen(seat));
-		crypto_generichash_update(&w->hash, (const unsigned char *)": ", 2);
-		crypto_generichash_update(&w->hash, (const unsigned char *)body, strlen(body));
-		crypto_generichash_update(&w->hash, (const unsigned char *)"\n", 1);
+		hg_buf_puts(&w->hashed, seat);
+		hg_buf_puts(&w->hashed, ": ");
+		hg_buf_puts(&w->hashed, body);
+		hg_buf_putc(&w->hashed, '\n');
 	}
 	if (!seat_ok)
 		return;
@@ -83,8 +84,9 @@ static void walk_actions(action_walk *w, hg_session *session, const hg_game_reco
 		st = cls->setup(data, rec, &quiet);
 	const char *game = cls ? cls->id : hg_record_tag_value(rec, "Game");
 	if (w->s->unique) {
-		game = game ? game : "";
-		crypto_generichash_update(&w->hash, (const unsigned char *)game, strlen(game) + 1);
+		/* the game's id, then its actions one a line */
+		hg_buf_puts(&w->hashed, game ? game : "");
+		hg_buf_putc(&w->hashed, '\n');
 	}
 	int want_seat = -1;
 	if (w->s->seat)
@@ -144,8 +146,7 @@ void select_game(const select_spec *s, hg_session *session, const hg_game_record
 		unsigned char found[64];
 		w.found = s->nactions <= sizeof found ? found : hg_xcalloc(s->nactions, 1);
 		memset(w.found, 0, s->nactions <= sizeof found ? sizeof found : 0);
-		if (s->unique)
-			crypto_generichash_init(&w.hash, NULL, 0, SELECT_HASH_BYTES);
+		hg_buf_init(&w.hashed);
 		walk_actions(&w, session, rec);
 		for (size_t i = 0; i < s->nactions; i++)
 			if (!w.found[i])
@@ -155,9 +156,11 @@ void select_game(const select_spec *s, hg_session *session, const hg_game_record
 		if (w.limit)
 			out->limit = 1;
 		if (s->unique) {
-			crypto_generichash_final(&w.hash, out->hash, SELECT_HASH_BYTES);
+			crypto_generichash(out->hash, SELECT_HASH_BYTES,
+					   (const unsigned char *)w.hashed.data, w.hashed.len, NULL, 0);
 			out->hashed = 1;
 		}
+		hg_buf_free(&w.hashed);
 		if (w.found != found)
 			free(w.found);
 	}
