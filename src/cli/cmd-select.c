@@ -84,7 +84,7 @@ static cli_spec spec;
 enum {
 	OPT_TAG = 0x100, OPT_PLAYER, OPT_GAME, OPT_VARIANT, OPT_RESULT, OPT_DATE_FROM,
 	OPT_DATE_TO, OPT_CRITERIA, OPT_LEGAL, OPT_ILLEGAL, OPT_UNVERIFIED, OPT_CODE,
-	OPT_ACTION, OPT_SEAT, OPT_UNIQUE, OPT_DUPLICATES, OPT_COUNT, OPT_INVERT
+	OPT_ACTION, OPT_SEAT, OPT_POSITION, OPT_UNIQUE, OPT_DUPLICATES, OPT_COUNT, OPT_INVERT
 };
 
 static const struct option longopts[] = {
@@ -102,6 +102,7 @@ static const struct option longopts[] = {
 	{ "code", required_argument, NULL, OPT_CODE },
 	{ "action", required_argument, NULL, OPT_ACTION },
 	{ "seat", required_argument, NULL, OPT_SEAT },
+	{ "position", required_argument, NULL, OPT_POSITION },
 	{ "unique", no_argument, NULL, OPT_UNIQUE },
 	{ "duplicates", required_argument, NULL, OPT_DUPLICATES },
 	{ "count", no_argument, NULL, OPT_COUNT },
@@ -184,6 +185,15 @@ static int select_option(void *ctx, int opt, const char *arg)
 		}
 		s->seat = (char *)arg;
 		break;
+	case OPT_POSITION: {
+		select_position p;
+		rc = select_position_parse(&p, arg, &err);
+		if (rc == 0) {
+			s->positions = hg_xrealloc(s->positions, (s->npositions + 1) * sizeof *s->positions);
+			s->positions[s->npositions++] = p;
+		}
+		break;
+	}
 	case OPT_UNIQUE:
 		s->unique = 1;
 		break;
@@ -255,6 +265,9 @@ static cli_spec spec = {
 	"      --action=REGEX     an action's canonical body matches REGEX\n"
 	"                         (main line; repeatable: each by some action)\n"
 	"      --seat=SEAT        only SEAT's actions count for --action\n"
+	"      --position=EXPR    after some action of the main line, the position\n"
+	"                         holds 'FACT [ARG] OP VALUE' (repeatable: all at\n"
+	"                         once; e.g. 'owner homs = templarios')\n"
 	"      --unique           drop games whose actions repeat an earlier game's\n"
 	"      --duplicates=FILE  write the dropped games to FILE\n"
 	"      --invert           select the games that do not meet the criteria\n"

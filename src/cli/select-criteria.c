@@ -325,6 +325,9 @@ void select_spec_free(select_spec *s)
 	for (size_t i = 0; i < s->nactions; i++)
 		select_regex_free(s->actions[i]);
 	free(s->actions);
+	for (size_t i = 0; i < s->npositions; i++)
+		select_position_free(&s->positions[i]);
+	free(s->positions);
 	free(s->codes);	/* the strings are argv's */
 	memset(s, 0, sizeof *s);
 }

@@ -129,6 +129,41 @@ static void walk_actions(action_walk *w, hg_session *session, const hg_game_reco
 	hg_diags_free(&quiet);
 }
 
+/* --position: does some position of the main line, after one of its
+ * actions, hold every fact at once? */
+typedef struct position_walk {
+	const select_spec *s;
+	hg_buf value;
+	int found;
+} position_walk;
+
+static void after_action(void *ctx, const hg_game_class *cls, const hg_node *node,
+			 const hg_state *after, unsigned depth)
+{
+	position_walk *w = ctx;
+	(void)node;
+	if (depth != 0 || w->found)
+		return;
+	for (size_t i = 0; i < w->s->npositions; i++)
+		if (!select_position_holds(&w->s->positions[i], cls, after, &w->value))
+			return;
+	w->found = 1;
+}
+
+static int position_match(const select_spec *s, hg_session *session, const hg_game_record *rec)
+{
+	position_walk w = { s, { 0 }, 0 };
+	hg_buf_init(&w.value);
+	hg_replay_hooks hooks = { after_action, &w };
+	hg_diags quiet;	/* the verdict is asked apart (verdict_match) */
+	hg_diags_init(&quiet);
+	hg_check_result res;
+	hg_check_game(session, rec, &quiet, &hooks, &res, NULL, NULL);
+	hg_diags_free(&quiet);
+	hg_buf_free(&w.value);
+	return w.found;
+}
+
 void select_game(const select_spec *s, hg_session *session, const hg_game_record *rec,
 		 select_scratch *sc, hg_diags *d, select_outcome *out)
 {
@@ -164,6 +199,8 @@ void select_game(const select_spec *s, hg_session *session, const hg_game_record
 		if (w.found != found)
 			free(w.found);
 	}
+	if (matched && s->npositions)
+		matched = position_match(s, session, rec);
 	if (matched && (s->verdicts || s->ncodes))
 		matched = verdict_match(s, session, rec, d);
 	out->matched = matched;

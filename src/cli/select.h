@@ -45,6 +45,26 @@ typedef struct select_tag_list {
 	size_t n, cap;
 } select_tag_list;
 
+/* A position fact to hold (--position "FACT [ARG] OP VALUE"). */
+typedef enum select_op { SELECT_EQ, SELECT_NE, SELECT_LT, SELECT_LE, SELECT_GT, SELECT_GE } select_op;
+
+typedef struct select_position {
+	char *fact;		/* its name, one of a game's facts */
+	char *arg;		/* "" for a fact of the whole position */
+	select_op op;
+	char *value;
+	int numeric;		/* value is a whole number */
+	long number;
+} select_position;
+
+/* Parses --position's expression.  0, or -1 with the reason in err. */
+int select_position_parse(select_position *p, const char *expr, hg_buf *err);
+void select_position_free(select_position *p);
+/* Does the fact hold in the position?  A game without the fact, or an
+ * argument that names nothing in it, does not. */
+int select_position_holds(const select_position *p, const hg_game_class *cls,
+			  const hg_state *st, hg_buf *scratch);
+
 /* Everything a selection asks of a game. */
 typedef struct select_spec {
 	select_tag_list all;	/* the options' criteria: every one must hold */
@@ -56,6 +76,9 @@ typedef struct select_spec {
 	select_regex **actions;	/* --action: each matched by some action */
 	size_t nactions;
 	char *seat;		/* --seat: only that seat's actions count */
+	select_position *positions;	/* --position: all hold at once in a
+					   position of the main line */
+	size_t npositions;
 	int invert;		/* --invert */
 	int unique;		/* --unique: the hash of the actions is needed */
 } select_spec;

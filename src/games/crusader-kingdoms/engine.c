@@ -417,4 +417,6 @@ const hg_game_class hg_ck_class = {
 	.seat_name = ck_view_seat_name,
 	.view_action = ck_view_action,
 	.names_chance = ck_names_chance,
+	.facts = ck_facts,
+	.fact = ck_fact,
 };

@@ -356,4 +356,6 @@ const hg_game_class hg_enc_class = {
 	.seat_name = enc_view_seat_name,
 	.view_action = enc_view_action,
 	.names_chance = enc_names_chance,
+	.facts = enc_facts,
+	.fact = enc_fact,
 };

@@ -832,4 +832,6 @@ const hg_game_class hg_koc_class = {
 	.seat_name = hg_koc_view_seat_name,
 	.view_action = hg_koc_view_action,
 	.names_chance = hg_koc_names_chance,
+	.facts = hg_koc_facts,
+	.fact = hg_koc_fact,
 };
