@@ -179,8 +179,8 @@ void select_game(const select_spec *s, hg_session *session, const hg_game_record
 		w.s = s;
 		w.sc = sc;
 		unsigned char found[64];
-		w.found = s->nactions <= sizeof found ? found : hg_xcalloc(s->nactions, 1);
-		memset(w.found, 0, s->nactions <= sizeof found ? sizeof found : 0);
+		w.found = s->nactions <= sizeof found ? found : hg_xmalloc(s->nactions);
+		memset(w.found, 0, s->nactions);
 		hg_buf_init(&w.hashed);
 		walk_actions(&w, session, rec);
 		for (size_t i = 0; i < s->nactions; i++)

@@ -10,7 +10,7 @@
 #include "select.h"
 
 struct select_seen {
-	unsigned char *slots;	/* cap slots of SELECT_HASH_BYTES; all zero: empty */
+	unsigned char *slots;	/* cap slots of SELECT_HASH_BYTES each */
 	unsigned char *used;	/* 1 per slot taken (a hash may be all zero) */
 	size_t cap, n;
 };
