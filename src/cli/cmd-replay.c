@@ -243,7 +243,7 @@ int cli_replay_main(int argc, char **argv)
 	int status = cli_parse(&spec, argc, argv, &r.common, &first);
 	if (status >= 0)
 		return status;
-	r.session = hg_session_new(r.common.data_dir);
+	r.session = cli_session_new(&r.common);
 	status = cli_show_games(&spec, &r.common, argc, argv, first, show_game, &r, &r.out);
 	free(r.info);
 	hg_buf_free(&r.out);

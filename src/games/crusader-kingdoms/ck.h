@@ -518,6 +518,7 @@ struct hg_action {
 
 /* ------------------------------------------------------ data.c (loading) */
 hg_gdata *ck_load(const hg_load_ctx *ctx, hg_buf *key, hg_diags *d);
+extern const hg_data_tag ck_data_tags[];	/* { NULL }-ended */
 void hg_ck_unload(hg_gdata *g);
 /* Loads from explicit files (unit tests, user data); NULL after diagnostics. */
 hg_gdata *hg_ck_load_files(const char *scenarios, const char *const *maps,

@@ -396,6 +396,7 @@ const hg_game_class hg_ck_class = {
 	.aliases = aliases,
 	.variants = variants,
 	.data_files = data_files,
+	.data_tags = ck_data_tags,
 	.load = ck_load,
 	.unload = hg_ck_unload,
 	.setup = ck_setup,

@@ -805,6 +805,7 @@ static const char *const variants[] = {
 
 static const char *const aliases[] = { "koc", "kingdoms", NULL };
 static const char *const data_files[] = { "kingdoms-of-crusaders/deck.yaml", NULL };
+static const hg_data_tag data_tags[] = { { "DeckFile", "", 0 }, { NULL, NULL, 0 } };
 
 const hg_game_class hg_koc_class = {
 	.id = "kingdoms-of-crusaders",
@@ -812,6 +813,7 @@ const hg_game_class hg_koc_class = {
 	.aliases = aliases,
 	.variants = variants,
 	.data_files = data_files,
+	.data_tags = data_tags,
 	.load = hg_koc_load,
 	.unload = hg_koc_unload,
 	.setup = hg_koc_setup,
