@@ -132,6 +132,17 @@ int cli_put_text(FILE *fp, const char *data, size_t len, int keep_layout);
 /* Writes the buffer to fp (cli_put_text, keeping the layout); 0, or -1
  * after reporting a write error. */
 int cli_flush_buf(const char *command, FILE *fp, hg_buf *b);
+
+/* A change a game-master command makes to an opened game: 0 when written
+ * (`told` gets what to print), -1 when refused (diagnostics in d). */
+typedef int (*cli_master_change)(hg_master *m, void *ctx, hg_buf *told, hg_diags *d);
+/* Opens the master record `path` under its key's lock (waiting for another
+ * writer when `wait`), makes the change, prints what it tells on standard
+ * output and the diagnostics on standard error (master-run.c).  Returns the
+ * exit status: 0 written; 1 refused, or a record that is itself wrong
+ * (master.record); 2 when herald could not read or write (master.io). */
+int cli_master_run(const cli_common *common, const char *command, const char *path,
+		   const char *key, int wait, cli_master_change change, void *ctx);
 /* Writes data to path (atomically, through cli_atomic below, or to stdout
  * for "-"); 0, or -1 after reporting the error. */
 int cli_write_output(const char *command, const char *path, const char *data,

@@ -11,6 +11,8 @@
 typedef struct end_run {
 	cli_common common;
 	const char *key, *agreed, *forfeit, *adjudicate, *reason;
+	int kind;		/* HG_END_* the options ask for */
+	const char *path;	/* the record, for what is printed */
 } end_run;
 
 static cli_spec spec;
@@ -62,6 +64,18 @@ static cli_spec spec = {
 	.option = end_option,
 };
 
+static int end_game(hg_master *m, void *ctx, hg_buf *told, hg_diags *d)
+{
+	end_run *r = ctx;
+	const char *result = r->agreed ? r->agreed : r->adjudicate;
+	if (hg_master_end(m, r->kind, result, r->forfeit, r->reason, d) != 0)
+		return -1;
+	hg_buf_printf(told, "%s: the game is over: %s (%s)\n", r->path,
+		      hg_record_tag_value(hg_master_record(m), "Result"),
+		      hg_termination_word(r->kind));
+	return 0;
+}
+
 int cli_end_main(int argc, char **argv)
 {
 	end_run r;
@@ -80,25 +94,7 @@ int cli_end_main(int argc, char **argv)
 		return cli_usage_error(&spec, "give one of --agreed, --forfeit and --adjudicate");
 	if (r.adjudicate && !r.reason)
 		return cli_usage_error(&spec, "--adjudicate needs --reason=TEXT");
-	int kind = r.agreed ? HG_END_AGREEMENT : r.forfeit ? HG_END_FORFEIT : HG_END_ADJUDICATION;
-	const char *result = r.agreed ? r.agreed : r.adjudicate;
-	hg_session *session = cli_session_new(&r.common);
-	hg_diags d;
-	hg_diags_init(&d);
-	hg_master *m = hg_master_open(session, argv[first], r.key, 1, &d);
-	if (!m) {
-		status = CLI_EXIT_USAGE;
-	} else {
-		status = hg_master_end(m, kind, result, r.forfeit, r.reason, &d) == 0 ?
-			 CLI_EXIT_OK : CLI_EXIT_FAIL;
-		if (status == CLI_EXIT_OK)
-			printf("%s: the game is over: %s (%s)\n", argv[first],
-			       hg_record_tag_value(hg_master_record(m), "Result"),
-			       hg_termination_word(kind));
-		hg_master_close(m);
-	}
-	cli_print_diags(stderr, &d, cli_use_colour(&r.common, stderr), r.common.quiet);
-	hg_diags_free(&d);
-	hg_session_free(session);
-	return status;
+	r.kind = r.agreed ? HG_END_AGREEMENT : r.forfeit ? HG_END_FORFEIT : HG_END_ADJUDICATION;
+	r.path = argv[first];
+	return cli_master_run(&r.common, "end", argv[first], r.key, 1, end_game, &r);
 }

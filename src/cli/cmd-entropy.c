@@ -12,6 +12,7 @@ typedef struct entropy_run {
 	cli_common common;
 	const char *seat, *key;
 	int deal;
+	const char *word;	/* the seat's word (NULL with --deal) */
 } entropy_run;
 
 static cli_spec spec;
@@ -56,6 +57,12 @@ static cli_spec spec = {
 	.option = entropy_option,
 };
 
+static int give_word(hg_master *m, void *ctx, hg_buf *told, hg_diags *d)
+{
+	const entropy_run *r = ctx;
+	return hg_master_entropy(m, r->deal ? NULL : r->seat, r->word, told, d);
+}
+
 int cli_entropy_main(int argc, char **argv)
 {
 	entropy_run r;
@@ -71,24 +78,6 @@ int cli_entropy_main(int argc, char **argv)
 		return cli_usage_error(&spec, "--deal takes no seat and no word");
 	if (!r.deal && (!r.seat || first + 2 != argc))
 		return cli_usage_error(&spec, "give --as=SEAT and one WORD (or --deal)");
-	hg_session *session = cli_session_new(&r.common);
-	hg_diags d;
-	hg_diags_init(&d);
-	hg_master *m = hg_master_open(session, argv[first], r.key, 1, &d);
-	if (!m) {
-		status = CLI_EXIT_USAGE;
-	} else {
-		hg_buf told;
-		hg_buf_init(&told);
-		status = hg_master_entropy(m, r.deal ? NULL : r.seat, r.deal ? NULL : argv[first + 1],
-					   &told, &d) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
-		if (status == CLI_EXIT_OK && cli_flush_buf("entropy", stdout, &told) != 0)
-			status = CLI_EXIT_USAGE;
-		hg_buf_free(&told);
-		hg_master_close(m);
-	}
-	cli_print_diags(stderr, &d, cli_use_colour(&r.common, stderr), r.common.quiet);
-	hg_diags_free(&d);
-	hg_session_free(session);
-	return status;
+	r.word = r.deal ? NULL : argv[first + 1];
+	return cli_master_run(&r.common, "entropy", argv[first], r.key, 1, give_word, &r);
 }

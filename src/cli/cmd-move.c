@@ -17,6 +17,7 @@ typedef struct move_run {
 	const char *seat, *key;
 	unsigned long after;
 	int has_after, no_wait;
+	const char *action;	/* the action, its lines joined */
 } move_run;
 
 static cli_spec spec;
@@ -70,6 +71,12 @@ static cli_spec spec = {
 	.option = move_option,
 };
 
+static int play(hg_master *m, void *ctx, hg_buf *told, hg_diags *d)
+{
+	const move_run *r = ctx;
+	return hg_master_move(m, r->seat, r->action, r->has_after ? (long)r->after : -1, told, d);
+}
+
 int cli_move_main(int argc, char **argv)
 {
 	move_run r;
@@ -101,32 +108,9 @@ int cli_move_main(int argc, char **argv)
 	for (size_t i = 0; i < action.len; i++)
 		if (action.data[i] == '\n' || action.data[i] == '\r' || action.data[i] == '\t')
 			action.data[i] = ' ';
-	hg_session *session = cli_session_new(&r.common);
-	int colour = cli_use_colour(&r.common, stderr);
-	hg_master *m = hg_master_open(session, path, r.key, !r.no_wait, &d);
-	if (!m) {
-		status = CLI_EXIT_USAGE;
-		for (size_t i = 0; i < d.n; i++)
-			if (strcmp(d.v[i].code, "master.record") == 0)
-				status = CLI_EXIT_FAIL;	/* the record itself is wrong */
-	} else {
-		hg_buf told;
-		hg_buf_init(&told);
-		if (hg_master_move(m, r.seat, action.data ? action.data : "",
-				   r.has_after ? (long)r.after : -1, &told, &d) == 0) {
-			status = cli_flush_buf("move", stdout, &told) == 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-		} else {
-			status = CLI_EXIT_FAIL;
-			for (size_t i = 0; i < d.n; i++)
-				if (strcmp(d.v[i].code, "master.io") == 0)
-					status = CLI_EXIT_USAGE;
-		}
-		hg_buf_free(&told);
-		hg_master_close(m);
-	}
-	cli_print_diags(stderr, &d, colour, r.common.quiet);
+	r.action = action.data ? action.data : "";
 	hg_diags_free(&d);
+	status = cli_master_run(&r.common, "move", path, r.key, !r.no_wait, play, &r);
 	hg_buf_free(&action);
-	hg_session_free(session);
 	return status;
 }

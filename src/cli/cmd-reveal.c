@@ -50,6 +50,16 @@ static cli_spec spec = {
 	.option = reveal_option,
 };
 
+static int reveal(hg_master *m, void *ctx, hg_buf *told, hg_diags *d)
+{
+	const char *path = ctx;
+	if (hg_master_reveal(m, d) != 0)
+		return -1;
+	hg_buf_printf(told, "%s: the seed is revealed; 'herald check %s' verifies the game\n",
+		      path, path);
+	return 0;
+}
+
 int cli_reveal_main(int argc, char **argv)
 {
 	reveal_run r;
@@ -63,21 +73,5 @@ int cli_reveal_main(int argc, char **argv)
 		return cli_usage_error(&spec, "missing FILE");
 	if (first + 1 < argc)
 		return cli_usage_error(&spec, "extra operand '%s'", argv[first + 1]);
-	hg_session *session = cli_session_new(&r.common);
-	hg_diags d;
-	hg_diags_init(&d);
-	hg_master *m = hg_master_open(session, argv[first], r.key, 1, &d);
-	if (!m) {
-		status = CLI_EXIT_USAGE;
-	} else {
-		status = hg_master_reveal(m, &d) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
-		if (status == CLI_EXIT_OK)
-			printf("%s: the seed is revealed; 'herald check %s' verifies the game\n",
-			       argv[first], argv[first]);
-		hg_master_close(m);
-	}
-	cli_print_diags(stderr, &d, cli_use_colour(&r.common, stderr), r.common.quiet);
-	hg_diags_free(&d);
-	hg_session_free(session);
-	return status;
+	return cli_master_run(&r.common, "reveal", argv[first], r.key, 1, reveal, (void *)argv[first]);
 }
