@@ -361,6 +361,8 @@ const hg_tag *hg_record_tag(const hg_game_record *g, const char *name);
 const char *hg_record_tag_value(const hg_game_record *g, const char *name);
 /* Sets (replaces, or appends) a tag. */
 void hg_record_set_tag(hg_game_record *g, const char *name, const char *value);
+/* Removes a tag (nothing when it is absent). */
+void hg_record_remove_tag(hg_game_record *g, const char *name);
 /* The player names in seat order: the `Players` tag split at ';' (trimmed),
  * else the tags Seat1, Seat2, ... in order.  Returns the count; *names is a
  * malloc'd array of malloc'd strings (free with hg_strv_free). */
@@ -532,6 +534,28 @@ typedef struct hg_game_class {
 	 * -1 after diagnostics.  NULL for a game without deck construction. */
 	int (*check_deck)(const hg_datapath *path, const char *const *card_files,
 			  size_t ncard_files, const char *deck_file, hg_diags *d);
+
+	/* Remote play (herald new, herald move; each game's master.c).  The
+	 * canonical name of the i-th seat (from 0) that a player holds, or
+	 * NULL past the last: the seats that move and may resign.  NULL for
+	 * a game without remote play. */
+	const char *(*seat)(const hg_state *s, unsigned i);
+	/* How much of an action the seat decides: the length of the prefix of
+	 * its canonical body that is the seat's choice; the rest is chance
+	 * that herald computes (dice, cards drawn or taken at random, the
+	 * outcome they give).  0: the whole action is herald's (a deal, a
+	 * draw, a move of a side no player holds); strlen(body): none of it.
+	 * NULL: every action is wholly its seat's. */
+	size_t (*chance_split)(const hg_state *s, const char *seat, const char *body);
+	/* The result when seat i resigns or forfeits (herald-notation(5),
+	 * ENDINGS).  NULL: the other seats share it, their names joined by
+	 * ", " in seat order. */
+	void (*resign_result)(const hg_state *s, unsigned seat, hg_buf *out);
+	/* The seat's canonical body with its chance written out as the seed
+	 * gives it in position s, into out; nothing written when the game
+	 * names no chance there (herald then matches the action against the
+	 * legal ones, by chance_split).  NULL: none. */
+	void (*chance_fill)(const hg_state *s, const char *seat, const char *body, hg_buf *out);
 } hg_game_class;
 
 /* Applies `a` to *st, keeping the position when the action is illegal:
@@ -588,6 +612,133 @@ int hg_canonicalize(hg_session *s, hg_game_record *rec, hg_diags *d);
 hg_game_record *hg_generate(hg_session *s, const hg_game_class *cls,
 			    const char *seed, unsigned players,
 			    const char *variant, hg_diags *d);
+
+/* ------------------------------------------------------------------------
+ * Provably fair chance (herald-notation(5), FAIR CHANCE).  The game
+ * master's secret is HG_FAIR_SECRET_BYTES random bytes, written as
+ * lowercase hex; the record carries SeedCommit = hex(BLAKE2b-256(secret)),
+ * each seat's entropy word as Entropy<n> (n: the seat's number from 1), and
+ * at the end SeedReveal = the secret.  The effective seed, which drives the
+ * PRNG as a Seed tag's value does, is
+ *   hex(BLAKE2b-256("herald-fair-seed-v1" NUL || secret || le32(N) ||
+ *       for n = 1..N: le32(len(Entropy<n>)) || Entropy<n>))
+ * with N the number of players and an absent Entropy<n> taken as empty.
+ * ------------------------------------------------------------------------ */
+#define HG_FAIR_SECRET_BYTES 32
+#define HG_FAIR_HEX_LEN 64
+/* A new secret from libsodium's randombytes_buf: 0, or -1 when libsodium
+ * cannot start. */
+int hg_fair_secret_new(char hex[HG_FAIR_HEX_LEN + 1]);
+/* The commitment to a secret: 0, or -1 when secret_hex is not a secret. */
+int hg_fair_commit(const char *secret_hex, char commit[HG_FAIR_HEX_LEN + 1]);
+/* The effective seed of the record's entropy tags with this secret: 0, or
+ * -1 when secret_hex is not a secret. */
+int hg_fair_effective_seed(const hg_game_record *rec, const char *secret_hex,
+			   char seed[HG_FAIR_HEX_LEN + 1]);
+/* The string a record's chance follows from: the Seed tag's value, else the
+ * effective seed of its SeedReveal; NULL when it has neither (or a
+ * malformed SeedReveal).  malloc'd.  Every engine reads its seed here. */
+char *hg_record_chance_seed(const hg_game_record *rec);
+/* The tag that gives the record's chance (Seed, else SeedReveal), or NULL. */
+const hg_tag *hg_record_chance_tag(const hg_game_record *rec);
+/* Checks the fairness tags (hgn.seed-commit): a SeedReveal must match its
+ * SeedCommit, a committed record has no Seed, entropy tags name seats and
+ * go with a commitment.  0, or -1 after diagnostics.  hg_check_game() runs
+ * it before the replay. */
+int hg_fair_check(const hg_game_record *rec, hg_diags *d);
+
+/* ------------------------------------------------------------------------
+ * Endings that are not the rules' ending (herald-notation(5), ENDINGS): the
+ * action `SEAT: resign`, and the Termination tag (PGN's style) with the
+ * Forfeit and TerminationReason tags.
+ * ------------------------------------------------------------------------ */
+enum {
+	HG_END_NORMAL,		/* by the rules (no Termination tag, or "normal") */
+	HG_END_RESIGNATION,	/* a seat's `resign` action */
+	HG_END_AGREEMENT,	/* a result the seats agreed: shared by the seats it names */
+	HG_END_FORFEIT,		/* the Forfeit tag's seat lost on time or by absence */
+	HG_END_ADJUDICATION	/* the organiser's result, with a TerminationReason */
+};
+/* A Termination tag's value (NULL: none) as HG_END_*; -1 when unknown. */
+int hg_termination_kind(const char *value);
+const char *hg_termination_word(int kind);
+/* Is the action `resign`? */
+int hg_action_is_resign(const hg_action_text *t);
+/* The index of the seat a player holds named `name` (cls->seat), or -1. */
+int hg_seat_index(const hg_game_class *cls, const hg_state *st, const char *name);
+/* The seats players hold, joined by ", ". */
+void hg_seats_list(const hg_game_class *cls, const hg_state *st, hg_buf *out);
+/* Does the record declare an ending that is not the rules' (a resignation
+ * on its main line, or a Termination of agreement, forfeit or
+ * adjudication)?  1, with the words that say it in why ("P1 resigned",
+ * "forfeit of P2: ..."); else 0. */
+int hg_record_ending(const hg_game_record *rec, hg_buf *why);
+/* The result the resignation (or forfeit) of seat i gives. */
+void hg_resign_result(const hg_game_class *cls, const hg_state *st, unsigned seat,
+		      hg_buf *out);
+
+/* ------------------------------------------------------------------------
+ * Remote play: herald as the game master (herald-new(1), herald-move(1),
+ * herald-reveal(1), herald-end(1)).  The secret seed is kept in the key
+ * file <record>.key (mode 0600); every change to a game holds an exclusive
+ * lock (flock) on that file, and rewrites the record atomically.
+ * Diagnostics: master.game, master.random, master.key, master.locked,
+ * master.record, master.over, master.stale, master.seat, master.turn,
+ * master.entropy, master.io (herald-move(1)).
+ * ------------------------------------------------------------------------ */
+typedef struct hg_master_new_opts {
+	const char *file;		/* the record's name, for diagnostics */
+	const char *game;		/* id or alias */
+	const char *variant;		/* NULL: the game's default */
+	const char *date;		/* NULL: "????.??.??" */
+	char **players;			/* names, in seat order */
+	size_t nplayers;
+	char **entropy;			/* per seat (nplayers of them), NULL: none */
+	int await_entropy;		/* 1: no deal until the seats' words are in
+					   (hg_master_entropy) */
+} hg_master_new_opts;
+
+/* "<record_path>.key", malloc'd. */
+char *hg_master_key_path(const char *record_path);
+/* Creates the key file holding the secret (O_EXCL, mode 0600): 0, or -1
+ * with errno set (EEXIST when it exists: a key is never replaced). */
+int hg_master_key_create(const char *key_path, const char *secret);
+/* A new game's record: the tags, SeedCommit, the entropy tags, and the
+ * chance before any seat decides (the opening deal); `secret` receives the
+ * new secret.  NULL after diagnostics. */
+hg_game_record *hg_master_new(hg_session *s, const hg_master_new_opts *o,
+			      char secret[HG_FAIR_HEX_LEN + 1], hg_diags *d);
+
+typedef struct hg_master hg_master;
+/* Opens a master record under the exclusive lock of its key file (key_path
+ * NULL: <path>.key), waiting for it unless wait is 0, and replays it with
+ * the secret.  NULL after diagnostics. */
+hg_master *hg_master_open(hg_session *s, const char *path, const char *key_path,
+			  int wait, hg_diags *d);
+/* Releases the lock and frees everything. */
+void hg_master_close(hg_master *m);
+const hg_game_record *hg_master_record(const hg_master *m);
+/* The actions on the record's main line (what --after compares). */
+size_t hg_master_actions(const hg_master *m);
+/* One seat's action (`body`, or `SEAT: body` of that seat; `resign` in
+ * every game), then herald's chance after it; the record rewritten.
+ * after >= 0: the number of actions the seat saw (a stale move is refused).
+ * 0: written, and `told` gets what the seat is told; -1: nothing written. */
+int hg_master_move(hg_master *m, const char *seat, const char *body, long after,
+		   hg_buf *told, hg_diags *d);
+/* A seat's entropy word (seat NULL: none, and deal now), taken only while
+ * the record holds no action; once every seat has given one (or at once
+ * when seat is NULL) herald makes the opening deal.  0: written, `told`
+ * says whose words are awaited or what was dealt; -1: nothing written. */
+int hg_master_entropy(hg_master *m, const char *seat, const char *word, hg_buf *told,
+		      hg_diags *d);
+/* Publishes the secret as SeedReveal: 0, or -1 (nothing written). */
+int hg_master_reveal(hg_master *m, hg_diags *d);
+/* The organiser's ending (HG_END_AGREEMENT with its result, HG_END_FORFEIT
+ * of `seat`, HG_END_ADJUDICATION with its result and reason), checked as
+ * `herald check` will check it before it is written.  0, or -1. */
+int hg_master_end(hg_master *m, int kind, const char *result, const char *seat,
+		  const char *reason, hg_diags *d);
 
 /* Writes `len` bytes to `path` atomically: a temporary file in the same
  * directory, fsync, the original's owner, group and mode kept

@@ -36,6 +36,11 @@ int cli_games_main(int argc, char **argv);
 int cli_split_main(int argc, char **argv);
 int cli_report_main(int argc, char **argv);
 int cli_deck_main(int argc, char **argv);
+int cli_new_main(int argc, char **argv);
+int cli_move_main(int argc, char **argv);
+int cli_entropy_main(int argc, char **argv);
+int cli_reveal_main(int argc, char **argv);
+int cli_end_main(int argc, char **argv);
 
 /* ------------------------------------------------------------------------
  * Options (options.c).  Every subcommand accepts the common options;

@@ -111,7 +111,14 @@ static void next_game(next_run *r, const char *path, size_t index, const hg_game
 	}
 	hg_buf_free(&render);
 	const char *result = cls->result(st);
-	if (result) {
+	hg_buf ending;
+	hg_buf_init(&ending);
+	if (!illegal && hg_record_ending(g, &ending)) {
+		/* ended otherwise than by the rules (herald-notation(5), ENDINGS) */
+		const char *declared = hg_record_tag_value(g, "Result");
+		hg_buf_printf(&r->out, "the game is over: %s (%s)\n",
+			      declared ? declared : (g->result ? g->result : "*"), ending.data);
+	} else if (result) {
 		hg_buf_printf(&r->out, "the game is over: %s\n", result);
 	} else {
 		const char *who = cls->to_move(st);
@@ -119,6 +126,7 @@ static void next_game(next_run *r, const char *path, size_t index, const hg_game
 			      cls->turn(st));
 		legal_actions(&r->out, cls, st);
 	}
+	hg_buf_free(&ending);
 	cls->free_state(st);
 }
 

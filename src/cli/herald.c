@@ -32,6 +32,11 @@ static const command commands[] = {
 	{ "deck", cli_deck_main, "check deck files against their game's construction rules" },
 	{ "split", cli_split_main, "cut an archive into shards of whole games (for checking on many machines)" },
 	{ "report", cli_report_main, "merge the JSON Lines of many checks into one report" },
+	{ "new", cli_new_main, "start a correspondence game refereed by herald (secret seed, opening deal)" },
+	{ "entropy", cli_entropy_main, "give a seat's word for a refereed game's seed, before its first deal" },
+	{ "move", cli_move_main, "play a seat's action in a game herald referees, with the chance after it" },
+	{ "reveal", cli_reveal_main, "publish a refereed game's secret seed, so that anyone can verify it" },
+	{ "end", cli_end_main, "end a refereed game by agreement, forfeit or adjudication" },
 	{ "help", help_main, "show the help of herald or of a command" },
 };
 

@@ -162,6 +162,18 @@ void hg_record_set_tag(hg_game_record *g, const char *name, const char *value)
 	t->pos = g->pos;
 }
 
+void hg_record_remove_tag(hg_game_record *g, const char *name)
+{
+	for (size_t i = 0; i < g->ntags; i++)
+		if (strcmp(g->tags[i].name, name) == 0) {
+			hg_record_str_drop(g, g->tags[i].name);
+			hg_record_str_drop(g, g->tags[i].value);
+			memmove(&g->tags[i], &g->tags[i + 1], (g->ntags - i - 1) * sizeof *g->tags);
+			g->ntags--;
+			return;
+		}
+}
+
 static char *trimmed(const char *s, size_t n)
 {
 	while (n && (*s == ' ' || *s == '\t')) {

@@ -15,6 +15,8 @@ typedef struct replay {
 	size_t actions;
 	int illegal;
 	int keep;		/* keep the main line's position at an illegal action */
+	int resigned;		/* the main line's resigning seat, or -1 */
+	hg_pos resign_pos;
 } replay;
 
 /* Does a variation follow node i before the next action?
@@ -58,6 +60,7 @@ static void replay_line(replay *r, const hg_line *line, hg_state **stp, unsigned
 	hg_state *st = *stp;
 	hg_state *before = NULL;	/* position before the last action */
 	int stopped = 0;
+	const hg_node *resign = NULL;	/* the line's resignation */
 	for (size_t i = 0; i < line->n; i++) {
 		const hg_node *n = &line->nodes[i];
 		switch (n->kind) {
@@ -90,12 +93,46 @@ static void replay_line(replay *r, const hg_line *line, hg_state **stp, unsigned
 				cls->free_state(before);
 				before = NULL;
 			}
+			if (resign) {
+				hg_diag *dg = hg_diag_add(r->d, HG_ERROR, n->pos, "hgn.after-end",
+							  "action after the end of the game");
+				hg_diag_note(dg, "%s resigned at %u:%u", resign->action.seat,
+					     resign->pos.line, resign->pos.col);
+				r->illegal = 1;
+				stopped = 2;
+				break;
+			}
 			if (cls->result(st)) {
 				hg_diag *dg = hg_diag_add(r->d, HG_ERROR, n->pos, "hgn.after-end",
 							  "action after the end of the game");
 				hg_diag_note(dg, "the game ended with the result '%s'", cls->result(st));
 				r->illegal = 1;
 				stopped = 2;
+				break;
+			}
+			if (hg_action_is_resign(&n->action)) {
+				int seat = hg_seat_index(cls, st, n->action.seat);
+				if (seat < 0) {
+					hg_diag *dg = hg_diag_add(r->d, HG_ERROR, n->action.seat_pos,
+								  "hgn.resign",
+								  "'%s' holds no seat of this game: only a player's seat can resign",
+								  n->action.seat);
+					hg_buf seats;
+					hg_buf_init(&seats);
+					hg_seats_list(cls, st, &seats);
+					hg_diag_note(dg, "the seats players hold: %s",
+						     seats.len ? seats.data : "none");
+					hg_buf_free(&seats);
+					r->illegal = 1;
+					stopped = 1;
+					break;
+				}
+				resign = n;
+				if (depth == 0) {
+					r->resigned = seat;
+					r->resign_pos = n->pos;
+				}
+				r->actions++;
 				break;
 			}
 			if (variation_follows(line, i))
@@ -174,14 +211,156 @@ static char *normalise_result(const char *s)
 	return folded;
 }
 
+/* Do two results say the same once normalised? */
+static int same_result(const char *declared, const char *actual)
+{
+	if (strcmp(declared, actual) == 0)
+		return 1;	/* as written: the same once normalised too */
+	char *a = normalise_result(declared), *b = normalise_result(actual);
+	int same = strcmp(a, b) == 0;
+	free(a);
+	free(b);
+	return same;
+}
+
+/* The result a resignation or forfeit gives, against the declared one. */
+static int check_resign_result(const hg_game_class *cls, const hg_state *st, unsigned seat,
+			       const char *declared, hg_pos pos, const char *why, hg_diags *d)
+{
+	hg_buf want;
+	hg_buf_init(&want);
+	hg_resign_result(cls, st, seat, &want);
+	int ok = strcmp(declared, "*") != 0 && same_result(declared, want.data ? want.data : "");
+	if (!ok) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, "hgn.result-wrong",
+					  "the record declares the result '%s' but %s gives '%s'",
+					  declared, why, want.data ? want.data : "");
+		hg_diag_note(dg, "see herald-notation(5), ENDINGS");
+	}
+	hg_buf_free(&want);
+	return ok;
+}
+
+/* An agreed result names two or more seats, each once: they share it. */
+static int check_agreement(const hg_game_class *cls, const hg_state *st, const char *declared,
+			   hg_pos pos, hg_diags *d)
+{
+	char *copy = hg_xstrdup(declared);
+	unsigned long seen = 0;
+	int n = 0, ok = 1;
+	for (char *item = strtok(copy, ","); item && ok; item = strtok(NULL, ",")) {
+		while (*item == ' ')
+			item++;
+		size_t len = strlen(item);
+		while (len && item[len - 1] == ' ')
+			item[--len] = '\0';
+		int seat = hg_seat_index(cls, st, item);
+		if (seat < 0 || seat >= (int)(8 * sizeof seen) || (seen >> seat & 1))
+			ok = 0;
+		else
+			seen |= 1UL << seat;
+		n++;
+	}
+	free(copy);
+	if (!ok || n < 2) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, "hgn.termination",
+					  "a result by agreement names the seats that share it, each once: '%s' does not",
+					  declared);
+		hg_buf seats;
+		hg_buf_init(&seats);
+		hg_seats_list(cls, st, &seats);
+		hg_diag_note(dg, "the seats: %s; two or more of them, joined by \", \"",
+			     seats.len ? seats.data : "none");
+		hg_buf_free(&seats);
+		return 0;
+	}
+	return 1;
+}
+
+/* The organiser's endings: the game is not over by the rules, and the
+ * declared result stands with its reason. */
+static int check_declared_ending(const hg_game_class *cls, const hg_game_record *rec,
+				 const hg_state *st, int kind, const hg_tag *term,
+				 const char *declared, hg_pos pos, hg_diags *d)
+{
+	if (cls->result(st)) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, term->pos, "hgn.termination",
+					  "Termination says '%s' but the game ended by its rules with '%s'",
+					  term->value, cls->result(st));
+		hg_diag_note(dg, "a game that ends by its rules has the Termination \"normal\"");
+		return 0;
+	}
+	if (strcmp(declared, "*") == 0) {
+		hg_diag_add(d, HG_ERROR, pos, "hgn.termination",
+			    "Termination says '%s': the record must declare the result it gives",
+			    term->value);
+		return 0;
+	}
+	if (kind == HG_END_FORFEIT) {
+		const hg_tag *who = hg_record_tag(rec, "Forfeit");
+		int seat = who ? hg_seat_index(cls, st, who->value) : -1;
+		if (seat < 0) {
+			hg_diag *dg = hg_diag_add(d, HG_ERROR, who ? who->pos : term->pos, "hgn.termination",
+						  who ? "Forfeit names '%s', who holds no seat of this game"
+						      : "a forfeit needs the Forfeit tag naming the seat that forfeits%s",
+						  who ? who->value : "");
+			hg_diag_note(dg, "see herald-notation(5), ENDINGS");
+			return 0;
+		}
+		hg_buf why;
+		hg_buf_init(&why);
+		hg_buf_printf(&why, "%s's forfeit", cls->seat(st, (unsigned)seat));
+		int ok = check_resign_result(cls, st, (unsigned)seat, declared, pos, why.data, d);
+		hg_buf_free(&why);
+		return ok;
+	}
+	if (kind == HG_END_ADJUDICATION && !hg_record_tag(rec, "TerminationReason")) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, term->pos, "hgn.termination",
+					  "an adjudication needs its reason in the TerminationReason tag");
+		hg_diag_note(dg, "see herald-notation(5), ENDINGS");
+		return 0;
+	}
+	if (kind == HG_END_AGREEMENT)
+		return check_agreement(cls, st, declared, pos, d);
+	return 1;
+}
+
 static int check_result(const hg_game_class *cls, const hg_game_record *rec,
-			const hg_state *st, hg_diags *d)
+			const hg_state *st, const replay *r, hg_diags *d)
 {
 	const hg_tag *tag = hg_record_tag(rec, "Result");
 	const char *declared = tag ? tag->value : rec->result;
+	hg_pos pos = tag ? tag->pos : rec->result_pos;
+	const hg_tag *term = hg_record_tag(rec, "Termination");
+	int kind = hg_termination_kind(term ? term->value : NULL);
+	if (kind < 0) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, term->pos, "hgn.termination",
+					  "unknown Termination '%s'", term->value);
+		hg_diag_note(dg, "Termination is normal, resignation, agreement, forfeit or adjudication");
+		return 0;
+	}
+	if (r->resigned >= 0 || kind == HG_END_RESIGNATION) {
+		if (r->resigned < 0) {
+			hg_diag_add(d, HG_ERROR, term->pos, "hgn.termination",
+				    "Termination says resignation but no seat resigns");
+			return 0;
+		}
+		if (kind != HG_END_NORMAL && kind != HG_END_RESIGNATION) {
+			hg_diag *dg = hg_diag_add(d, HG_ERROR, term->pos, "hgn.termination",
+						  "the game ends by a resignation, not by %s", term->value);
+			hg_diag_note(dg, "%u:%u: the resignation", r->resign_pos.line,
+				     r->resign_pos.col);
+			return 0;
+		}
+		return check_resign_result(cls, st, (unsigned)r->resigned,
+					   declared ? declared : "*", pos,
+					   "the resignation", d);
+	}
+	if (kind != HG_END_NORMAL)
+		return check_declared_ending(cls, rec, st, kind, term, declared ? declared : "*",
+					     pos, d);
 	if (!declared || strcmp(declared, "*") == 0)
 		return 1;
-	hg_pos pos = tag ? tag->pos : rec->result_pos;
 	const char *actual = cls->result(st);
 	if (!actual) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, "hgn.result-unfinished",
@@ -193,13 +372,7 @@ static int check_result(const hg_game_class *cls, const hg_game_record *rec,
 		hg_diag_note(dg, "an unfinished game is declared with the Result \"*\"");
 		return 0;
 	}
-	if (strcmp(declared, actual) == 0)
-		return 1;	/* as written: the same once normalised too */
-	char *a = normalise_result(declared), *b = normalise_result(actual);
-	int same = strcmp(a, b) == 0;
-	free(a);
-	free(b);
-	if (!same) {
+	if (!same_result(declared, actual)) {
 		hg_diag_add(d, HG_ERROR, pos, "hgn.result-wrong",
 			    "the record declares the result '%s' but the replay gives '%s'",
 			    declared, actual);
@@ -226,16 +399,20 @@ int hg_check_game(hg_session *s, const hg_game_record *rec, hg_diags *d,
 		return -1;
 	if (cls_out)
 		*cls_out = cls;
+	/* A committed seed that its reveal does not match makes every card
+	 * and die meaningless: nothing is replayed. */
+	if (hg_fair_check(rec, d) != 0)
+		return -1;
 	hg_state *st = cls->setup(data, rec, d);
 	if (!st)
 		return -1;
 
-	replay r = { cls, d, hooks, 0, 0, final != NULL };
+	replay r = { cls, d, hooks, 0, 0, final != NULL, -1, { NULL, 0, 0 } };
 	replay_line(&r, &rec->moves, &st, 0);
 	res->actions = r.actions;
 	res->legal = !r.illegal;
 	/* The declared result means something only for a line replayed to its end. */
-	res->result_ok = r.illegal ? 0 : check_result(cls, rec, st, d);
+	res->result_ok = r.illegal ? 0 : check_result(cls, rec, st, &r, d);
 	if (final)
 		*final = st;
 	else

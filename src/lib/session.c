@@ -203,15 +203,24 @@ static int canonicalize_line(const hg_game_class *cls, const hg_state *st,
 		}
 		if (n->kind != HG_NODE_ACTION)
 			continue;
-		hg_action *a = cls->parse(st, &n->action, d);
-		if (!a) {
-			rc = -1;
-			continue;
-		}
 		hg_buf_clear(&seat);
 		hg_buf_clear(&body);
-		cls->format(st, a, &seat, &body);
-		cls->free_action(a);
+		if (hg_action_is_resign(&n->action)) {
+			/* the core's action (ENDINGS): its seat canonical, when it is one */
+			int k = hg_seat_index(cls, st, n->action.seat);
+			if (k < 0)
+				continue;
+			hg_buf_puts(&seat, cls->seat(st, (unsigned)k));
+			hg_buf_puts(&body, "resign");
+		} else {
+			hg_action *a = cls->parse(st, &n->action, d);
+			if (!a) {
+				rc = -1;
+				continue;
+			}
+			cls->format(st, a, &seat, &body);
+			cls->free_action(a);
+		}
 		hg_pos pos = n->action.seat_pos.line ? n->action.seat_pos : n->pos;
 		hg_action_text fresh;
 		memset(&fresh, 0, sizeof fresh);

@@ -171,7 +171,10 @@ static hg_state *ck_setup(const hg_gdata *g, const hg_game_record *rec, hg_diags
 		hg_buf_free(&b);
 		return NULL;
 	}
-	return hg_ck_state_new(g, sc, hg_record_tag_value(rec, "Seed"));
+	char *seed = hg_record_chance_seed(rec);
+	hg_state *st = hg_ck_state_new(g, sc, seed);
+	free(seed);
+	return st;
 }
 
 hg_state *ck_state_copy(const hg_state *s)
@@ -408,4 +411,7 @@ const hg_game_class hg_ck_class = {
 	.to_move = ck_to_move,
 	.render = ck_render,
 	.gen_tags = ck_gen_tags,
+	.seat = hg_ck_seat,
+	.chance_split = hg_ck_chance_split,
+	.resign_result = hg_ck_resign_result,
 };

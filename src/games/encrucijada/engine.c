@@ -351,4 +351,6 @@ const hg_game_class hg_enc_class = {
 	.render = enc_render,
 	.gen_tags = enc_gen_tags,
 	.check_deck = hg_enc_deck_check_with,
+	.seat = enc_seat,
+	.chance_fill = enc_chance_fill,
 };

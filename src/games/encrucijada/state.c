@@ -492,8 +492,7 @@ static enc_shared *shared_new(const hg_game_record *rec)
 	enc_shared *sh = hg_xcalloc(1, sizeof *sh);
 	sh->refs = 1;
 	sh->nnames = hg_record_players(rec, &sh->names);
-	const char *seed = hg_record_tag_value(rec, "Seed");
-	sh->seed = seed ? hg_xstrdup(seed) : NULL;
+	sh->seed = hg_record_chance_seed(rec);
 	return sh;
 }
 

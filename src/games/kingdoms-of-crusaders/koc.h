@@ -306,6 +306,9 @@ const char *hg_koc_to_move(const hg_state *s);
 hg_koc_key hg_koc_sector_key(const hg_state *s, unsigned seat, unsigned sector);
 /* Rendering (render.c). */
 void hg_koc_render(const hg_state *s, hg_buf *out);
+/* master.c: remote play */
+const char *hg_koc_seat(const hg_state *s, unsigned i);
+size_t hg_koc_chance_split(const hg_state *s, const char *seat, const char *body);
 
 extern const hg_game_class hg_koc_class;
 

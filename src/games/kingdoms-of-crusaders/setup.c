@@ -212,7 +212,7 @@ static unsigned first_from_seed(const char *seed, unsigned players)
 
 static int setup_order(hg_state *s, const hg_game_record *rec, hg_diags *d)
 {
-	const hg_tag *seed = hg_record_tag(rec, "Seed");
+	const hg_tag *seed = hg_record_chance_tag(rec);
 	const hg_tag *order = hg_record_tag(rec, "DeckOrder");
 	if (seed && order) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, order->pos, "koc.deck-order",
@@ -227,14 +227,17 @@ static int setup_order(hg_state *s, const hg_game_record *rec, hg_diags *d)
 	s->order = hg_xmalloc(s->cards->n * sizeof *s->order);
 	if (order)
 		return order_from_tag(s, order, d);
-	order_from_seed(s, seed->value);
+	char *value = hg_record_chance_seed(rec);
+	if (value)
+		order_from_seed(s, value);
+	free(value);
 	return 0;
 }
 
-static int setup_first(hg_state *s, const hg_game_record *rec, hg_diags *d)
+static int setup_first_from(hg_state *s, const hg_game_record *rec, const char *seed,
+			    hg_diags *d)
 {
 	const hg_tag *first = hg_record_tag(rec, "First");
-	const char *seed = hg_record_tag_value(rec, "Seed");
 	if (first) {
 		int seat = seat_by_name(s, first->value);
 		if (seat < 0) {
@@ -268,6 +271,16 @@ static int setup_first(hg_state *s, const hg_game_record *rec, hg_diags *d)
 	 * first (ruling 2). */
 	s->first_known = 0;
 	return 0;
+}
+
+/* The lot follows from the record's chance seed (hg_record_chance_seed:
+ * the Seed tag, or a revealed committed seed). */
+static int setup_first(hg_state *s, const hg_game_record *rec, hg_diags *d)
+{
+	char *seed = hg_record_chance_seed(rec);
+	int rc = setup_first_from(s, rec, seed, d);
+	free(seed);
+	return rc;
 }
 
 /* Ruling 3: every player must be able to fill all five sectors. */

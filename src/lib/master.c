@@ -1,0 +1,880 @@
+/* master.c - herald as the game master of a correspondence game
+ * (herald-new(1), herald-move(1), herald-reveal(1), herald-end(1)).
+ *
+ * The master record is an ordinary record that carries SeedCommit and the
+ * seats' Entropy<n> tags; the secret lives in the key file beside it
+ * (<record>.key, mode 0600).  To act, herald takes an exclusive lock on the
+ * key file, replays the record with the secret (as if it were revealed, in
+ * memory only), appends the seat's action and whatever chance follows it,
+ * and rewrites the record atomically.  The key file is locked rather than
+ * the record because the record is replaced by rename on every write: a
+ * lock on it would lock a file that is no longer the record. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "internal.h"
+
+struct hg_master {
+	hg_session *session;
+	char *path, *key_path;
+	int lock_fd;
+	char secret[HG_FAIR_HEX_LEN + 1];
+	hg_game_record *rec;
+	const hg_game_class *cls;
+	hg_state *st;		/* the position after the main line, chance seeded */
+	size_t nactions;	/* actions on the main line */
+	unsigned last_turn;	/* the last move number written on the main line */
+};
+
+static hg_pos no_pos(const char *file)
+{
+	hg_pos p = { file, 0, 0 };
+	return p;
+}
+
+char *hg_master_key_path(const char *record_path)
+{
+	hg_buf b;
+	hg_buf_init(&b);
+	hg_buf_printf(&b, "%s.key", record_path);
+	return hg_buf_steal(&b);
+}
+
+int hg_master_key_create(const char *key_path, const char *secret)
+{
+	int fd = open(key_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	hg_buf b;
+	hg_buf_init(&b);
+	hg_buf_printf(&b, "%s\n", secret);
+	size_t off = 0;
+	int saved = 0;
+	while (off < b.len) {
+		ssize_t w = write(fd, b.data + off, b.len - off);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			saved = errno;
+			break;
+		}
+		off += (size_t)w;
+	}
+	sodium_memzero(b.data, b.len);
+	hg_buf_free(&b);
+	if (!saved && fsync(fd) != 0)
+		saved = errno;
+	if (close(fd) != 0 && !saved)
+		saved = errno;
+	if (saved) {
+		unlink(key_path);
+		errno = saved;
+		return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ chance */
+
+static void free_list(const hg_game_class *cls, hg_action_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		cls->free_action(l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}
+
+static size_t split_of(const hg_game_class *cls, const hg_state *st, const char *seat,
+		       const char *body)
+{
+	return cls->chance_split ? cls->chance_split(st, seat, body) : strlen(body);
+}
+
+/* Appends `seat: body` to the main line (with the move number when the turn
+ * changed) and applies it.  0, or -1 after diagnostics. */
+static int append_action(hg_master *m, const char *seat, const char *body, hg_diags *d)
+{
+	hg_game_record *rec = m->rec;
+	const hg_game_class *cls = m->cls;
+	hg_pos pos = no_pos(rec->file);
+	hg_action_text t;
+	memset(&t, 0, sizeof t);
+	if (hg_action_text_set(&t, seat, body, pos, d) != 0) {
+		hg_action_text_free(&t);
+		return -1;
+	}
+	hg_action *a = cls->parse(m->st, &t, d);
+	if (!a || hg_apply_keep(cls, &m->st, a, d) != 0) {
+		if (a)
+			cls->free_action(a);
+		hg_action_text_free(&t);
+		return -1;
+	}
+	cls->free_action(a);
+	hg_node *n = hg_line_push(&rec->moves, HG_NODE_ACTION, pos);
+	n->action = t;
+	m->nactions++;
+	return 0;
+}
+
+/* The move number, written before an action when the turn changed. */
+static void number_turn(hg_master *m)
+{
+	unsigned turn = m->cls->turn(m->st);
+	if (turn != m->last_turn && turn != 0) {
+		hg_line_push(&m->rec->moves, HG_NODE_MOVENUM, no_pos(m->rec->file))->number = turn;
+		m->last_turn = turn;
+	}
+}
+
+/* Is the next action herald's own: is every legal action wholly chance (a
+ * deal, a draw, a move of a side no player holds)?  Then 1, with the first
+ * the engine lists in seat and body: the seed decides it, so there is one,
+ * save where a seat could add a response, which herald does not offer (see
+ * herald-move(1), LIMITS). */
+static int next_chance(hg_master *m, hg_buf *seat, hg_buf *body)
+{
+	const hg_game_class *cls = m->cls;
+	if (cls->result(m->st))
+		return 0;
+	hg_action_list legal = { 0 };
+	cls->legal(m->st, &legal);
+	int all_chance = legal.n > 0;
+	for (size_t i = 0; i < legal.n && all_chance; i++) {
+		hg_buf_clear(seat);
+		hg_buf_clear(body);
+		cls->format(m->st, legal.v[i], seat, body);
+		all_chance = split_of(cls, m->st, seat->data ? seat->data : "",
+				      body->data ? body->data : "") == 0;
+	}
+	hg_buf_clear(seat);
+	hg_buf_clear(body);
+	if (all_chance)
+		cls->format(m->st, legal.v[0], seat, body);
+	free_list(cls, &legal);
+	return all_chance;
+}
+
+/* Herald's own actions, appended while there are any.  0, or -1 after
+ * diagnostics. */
+static int fill_chance(hg_master *m, hg_diags *d)
+{
+	hg_buf seat, body;
+	hg_buf_init(&seat);
+	hg_buf_init(&body);
+	int rc = 0;
+	for (size_t guard = 0; guard < HG_MAX_ACTIONS && next_chance(m, &seat, &body); guard++) {
+		number_turn(m);
+		if (append_action(m, seat.data ? seat.data : "", body.data ? body.data : "", d) != 0) {
+			rc = -1;
+			break;
+		}
+	}
+	hg_buf_free(&seat);
+	hg_buf_free(&body);
+	return rc;
+}
+
+/* Does the player's text match the engine's, a '?' of the player's standing
+ * for one or more of the engine's tokens? */
+static int glob_tokens(const hg_atok *p, size_t np, const hg_atok *e, size_t ne)
+{
+	if (np == 0)
+		return ne == 0;
+	if (p[0].kind == HG_ATOK_UNKNOWN) {
+		for (size_t k = 1; k <= ne; k++)
+			if (glob_tokens(p + 1, np - 1, e + k, ne - k))
+				return 1;
+		return 0;
+	}
+	return ne > 0 && strcmp(p[0].text, e[0].text) == 0 &&
+	       glob_tokens(p + 1, np - 1, e + 1, ne - 1);
+}
+
+/* The seat's action with its chance filled in from the seed: among the
+ * legal actions of the seat, the one whose decided part is the seat's (and,
+ * of several, the one the seat's text matches where it wrote '?').  The
+ * canonical body goes to out.  0: found; 1: the seat's action has no
+ * chance part, or none of the legal actions has its decided part (the
+ * caller applies the seat's text as it is, and the engine says why it is
+ * illegal, or takes its '?' from the seed). */
+static int complete_chance(hg_master *m, const char *seat, const char *canon, hg_buf *out)
+{
+	const hg_game_class *cls = m->cls;
+	if (cls->chance_fill) {
+		cls->chance_fill(m->st, seat, canon, out);
+		if (out->len)
+			return 0;
+	}
+	size_t split = split_of(cls, m->st, seat, canon);
+	if (split == strlen(canon))
+		return 1;
+	hg_action_text mine;
+	memset(&mine, 0, sizeof mine);
+	hg_diags quiet;
+	hg_diags_init(&quiet);
+	hg_action_text_set(&mine, seat, canon, no_pos(m->rec->file), &quiet);
+	hg_action_list legal = { 0 };
+	cls->legal(m->st, &legal);
+	hg_buf s, b;
+	hg_buf_init(&s);
+	hg_buf_init(&b);
+	int found = 1, by_prefix = -1, nprefix = 0, by_glob = -1;
+	for (size_t i = 0; i < legal.n; i++) {
+		hg_buf_clear(&s);
+		hg_buf_clear(&b);
+		cls->format(m->st, legal.v[i], &s, &b);
+		const char *body = b.data ? b.data : "";
+		if (!s.data || strcmp(s.data, seat) != 0)
+			continue;
+		size_t k = split_of(cls, m->st, seat, body);
+		if (k != split || strncmp(body, canon, split) != 0)
+			continue;
+		if (nprefix++ == 0)
+			by_prefix = (int)i;
+		hg_action_text theirs;
+		memset(&theirs, 0, sizeof theirs);
+		if (by_glob < 0 &&
+		    hg_action_text_set(&theirs, seat, body, no_pos(m->rec->file), &quiet) == 0 &&
+		    glob_tokens(mine.toks, mine.ntoks, theirs.toks, theirs.ntoks))
+			by_glob = (int)i;
+		hg_action_text_free(&theirs);
+	}
+	/* Of several, the one the seat's text matches; when none does (the
+	 * seat wrote an outcome the dice do not give, and its choice for the
+	 * outcome they give is not written), the first the engine lists. */
+	int pick = by_glob >= 0 ? by_glob : by_prefix;
+	if (pick >= 0) {
+		hg_buf_clear(&s);
+		cls->format(m->st, legal.v[pick], &s, out);
+		found = 0;
+	}
+	free_list(cls, &legal);
+	hg_buf_free(&s);
+	hg_buf_free(&b);
+	hg_action_text_free(&mine);
+	hg_diags_free(&quiet);
+	return found;
+}
+
+/* The seat named by its canonical name, or by its player's name (the
+ * Players tag in seat order); -1 when neither. */
+static int seat_of(const hg_master *m, const char *name)
+{
+	int seat = hg_seat_index(m->cls, m->st, name);
+	if (seat >= 0 || !name)
+		return seat;
+	char **players;
+	size_t n = hg_record_players(m->rec, &players);
+	for (size_t i = 0; i < n && seat < 0; i++)
+		if (hg_name_eq(players[i], name) && m->cls->seat(m->st, (unsigned)i))
+			seat = (int)i;
+	hg_strv_free(players, n);
+	return seat;
+}
+
+/* Is some legal action the seat's?  (Whose turn it is does not say: in a
+ * war or an attack, other seats answer within the turn.) */
+static int may_act(hg_master *m, const char *seat)
+{
+	const hg_game_class *cls = m->cls;
+	if (cls->result(m->st))
+		return 0;
+	hg_action_list legal = { 0 };
+	cls->legal(m->st, &legal);
+	hg_buf s, b;
+	hg_buf_init(&s);
+	hg_buf_init(&b);
+	int yes = 0;
+	for (size_t i = 0; i < legal.n && !yes; i++) {
+		hg_buf_clear(&s);
+		cls->format(m->st, legal.v[i], &s, &b);
+		yes = s.data && strcmp(s.data, seat) == 0;
+	}
+	free_list(cls, &legal);
+	hg_buf_free(&s);
+	hg_buf_free(&b);
+	return yes;
+}
+
+/* ------------------------------------------------------------ new */
+
+hg_game_record *hg_master_new(hg_session *s, const hg_master_new_opts *o,
+			      char secret[HG_FAIR_HEX_LEN + 1], hg_diags *d)
+{
+	hg_pos pos = no_pos(o->file);
+	const hg_game_class *cls = hg_game_find(o->game);
+	if (!cls) {
+		hg_diag_add(d, HG_ERROR, pos, "master.game", "'%s' is not a game herald knows",
+			    o->game);
+		return NULL;
+	}
+	if (!cls->seat) {
+		hg_diag_add(d, HG_ERROR, pos, "master.game", "%s cannot be played remotely",
+			    cls->title);
+		return NULL;
+	}
+	if (hg_fair_secret_new(secret) != 0) {
+		hg_diag_add(d, HG_ERROR, pos, "master.random",
+			    "libsodium cannot start: no secret seed can be drawn");
+		return NULL;
+	}
+	hg_game_record *proto = hg_record_new(o->file);
+	hg_record_set_tag(proto, "Game", cls->id);
+	const hg_game_class *found;
+	const hg_gdata *data;
+	if (hg_session_prepare(s, proto, &found, &data, d) != 0) {
+		hg_record_free(proto);
+		return NULL;
+	}
+	/* The game's own set-up tags (a scenario, decks, who plays first)
+	 * drawn as `herald gen` draws them, from a stream of the secret's
+	 * commitment: nothing in them tells the secret. */
+	char commit[HG_FAIR_HEX_LEN + 1];
+	hg_fair_commit(secret, commit);
+	hg_prng r;
+	hg_buf setup_seed;
+	hg_buf_init(&setup_seed);
+	hg_buf_printf(&setup_seed, "%s/setup", commit);
+	hg_prng_seed(&r, setup_seed.data);
+	hg_buf_free(&setup_seed);
+	if (cls->gen_tags(data, &r, (unsigned)o->nplayers, o->variant, proto, d) != 0) {
+		hg_record_free(proto);
+		return NULL;
+	}
+
+	hg_game_record *rec = hg_record_new(o->file);
+	hg_record_set_tag(rec, "Game", cls->id);
+	hg_record_set_tag(rec, "Date", o->date ? o->date : "????.??.??");
+	hg_buf players;
+	hg_buf_init(&players);
+	for (size_t i = 0; i < o->nplayers; i++)
+		hg_buf_printf(&players, "%s%s", i ? "; " : "", o->players[i]);
+	hg_record_set_tag(rec, "Players", players.data ? players.data : "");
+	hg_buf_free(&players);
+	hg_record_set_tag(rec, "Result", "*");
+	/* The game's tags, but not a Seed (the chance is the committed
+	 * seed's) nor a First the Seed drew (the lot is the seed's too). */
+	for (size_t i = 0; i < proto->ntags; i++) {
+		const hg_tag *t = &proto->tags[i];
+		if (!hg_record_tag(rec, t->name) && strcmp(t->name, "Seed") != 0 &&
+		    strcmp(t->name, "First") != 0)
+			hg_record_set_tag(rec, t->name, t->value);
+	}
+	hg_record_free(proto);
+	hg_record_set_tag(rec, "SeedCommit", commit);
+	char name[32];
+	for (size_t i = 0; i < o->nplayers; i++)
+		if (o->entropy && o->entropy[i]) {
+			snprintf(name, sizeof name, "Entropy%zu", i + 1);
+			hg_record_set_tag(rec, name, o->entropy[i]);
+		}
+	free(rec->result);
+	rec->result = hg_xstrdup("*");
+
+	/* The opening deal: the chance before any seat decides. */
+	hg_master m;
+	memset(&m, 0, sizeof m);
+	m.session = s;
+	m.rec = rec;
+	m.cls = cls;
+	memcpy(m.secret, secret, sizeof m.secret);
+	hg_record_set_tag(rec, "SeedReveal", secret);
+	m.st = cls->setup(data, rec, d);
+	hg_record_remove_tag(rec, "SeedReveal");
+	int rc = m.st ? (o->await_entropy ? 0 : fill_chance(&m, d)) : -1;
+	if (m.st)
+		cls->free_state(m.st);
+	sodium_memzero(m.secret, sizeof m.secret);
+	if (rc != 0) {
+		hg_record_free(rec);
+		return NULL;
+	}
+	return rec;
+}
+
+/* ------------------------------------------------------------ open */
+
+static int read_secret(int fd, const char *key_path, char secret[HG_FAIR_HEX_LEN + 1],
+		       hg_diags *d)
+{
+	char buf[HG_FAIR_HEX_LEN + 4];
+	size_t len = 0;
+	for (;;) {
+		ssize_t n = read(fd, buf + len, sizeof buf - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			hg_diag_add(d, HG_ERROR, no_pos(key_path), "master.key",
+				    "cannot read the key file: %s", strerror(errno));
+			return -1;
+		}
+		if (n == 0 || (len += (size_t)n) == sizeof buf)
+			break;
+	}
+	while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
+		len--;
+	char check[HG_FAIR_HEX_LEN + 1];
+	if (len == HG_FAIR_HEX_LEN) {
+		memcpy(secret, buf, len);
+		secret[len] = '\0';
+	}
+	sodium_memzero(buf, sizeof buf);
+	if (len != HG_FAIR_HEX_LEN || hg_fair_commit(secret, check) != 0) {
+		hg_diag_add(d, HG_ERROR, no_pos(key_path), "master.key",
+			    "the key file does not hold a secret seed (64 lowercase hexadecimal digits)");
+		return -1;
+	}
+	return 0;
+}
+
+/* The record's one game. */
+static hg_game_record *read_record(const char *path, hg_diags *d)
+{
+	hg_parser *p = hg_parser_open_file(path, d);
+	if (!p)
+		return NULL;
+	hg_game_record *rec = NULL, *extra = NULL;
+	size_t errors = d->nerrors;
+	int rc = hg_parser_next(p, &rec, d);
+	if (rc == 1 && hg_parser_next(p, &extra, d) == 1) {
+		hg_diag_add(d, HG_ERROR, extra->pos, "master.record",
+			    "a master record holds one game; this file holds more");
+		hg_record_free(extra);
+	} else if (rc == 0) {
+		hg_diag_add(d, HG_ERROR, no_pos(path), "master.record", "the file holds no game");
+	}
+	hg_parser_close(p);
+	if (rc == 1 && d->nerrors > errors)
+		hg_diag_add(d, HG_ERROR, no_pos(path), "master.record",
+			    "the master record is malformed: herald will not add to it");
+	if (rc != 1 || d->nerrors > errors) {
+		hg_record_free(rec);
+		return NULL;
+	}
+	return rec;
+}
+
+static void count_main_line(hg_master *m)
+{
+	const hg_line *l = &m->rec->moves;
+	for (size_t i = 0; i < l->n; i++) {
+		if (l->nodes[i].kind == HG_NODE_ACTION)
+			m->nactions++;
+		else if (l->nodes[i].kind == HG_NODE_MOVENUM)
+			m->last_turn = l->nodes[i].number;
+	}
+}
+
+hg_master *hg_master_open(hg_session *s, const char *path, const char *key_path,
+			  int wait, hg_diags *d)
+{
+	hg_master *m = hg_xcalloc(1, sizeof *m);
+	m->session = s;
+	m->lock_fd = -1;
+	m->path = hg_xstrdup(path);
+	m->key_path = key_path ? hg_xstrdup(key_path) : hg_master_key_path(path);
+	m->lock_fd = open(m->key_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (m->lock_fd < 0) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, no_pos(m->key_path), "master.key",
+					  "cannot open the key file: %s", strerror(errno));
+		hg_diag_note(dg, "the game master's secret is in <record>.key, made by 'herald new' (herald-new(1))");
+		hg_master_close(m);
+		return NULL;
+	}
+	while (flock(m->lock_fd, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0) {
+		if (errno == EINTR)
+			continue;
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, no_pos(m->path), "master.locked",
+					  errno == EWOULDBLOCK ?
+					  "another herald is changing this game now" :
+					  "cannot lock the key file: %s", strerror(errno));
+		hg_diag_note(dg, "nothing was written; try again");
+		hg_master_close(m);
+		return NULL;
+	}
+	if (read_secret(m->lock_fd, m->key_path, m->secret, d) != 0) {
+		hg_master_close(m);
+		return NULL;
+	}
+	m->rec = read_record(path, d);
+	if (!m->rec) {
+		hg_master_close(m);
+		return NULL;
+	}
+	const hg_tag *commit = hg_record_tag(m->rec, "SeedCommit");
+	char mine[HG_FAIR_HEX_LEN + 1];
+	hg_fair_commit(m->secret, mine);
+	if (!commit || strcmp(commit->value, mine) != 0) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, commit ? commit->pos : m->rec->pos, "master.key",
+					  commit ? "the key file's secret is not the one this record commits to"
+						 : "the record commits to no secret seed (no SeedCommit tag)");
+		hg_diag_note(dg, "%s: the key file", m->key_path);
+		hg_master_close(m);
+		return NULL;
+	}
+	/* The record as it would be revealed, in memory only. */
+	int revealed = hg_record_tag(m->rec, "SeedReveal") != NULL;
+	if (!revealed)
+		hg_record_set_tag(m->rec, "SeedReveal", m->secret);
+	hg_check_result res;
+	int rc = hg_check_game(s, m->rec, d, NULL, &res, &m->st, &m->cls);
+	if (!revealed)
+		hg_record_remove_tag(m->rec, "SeedReveal");
+	if (rc != 0 || !m->st) {
+		hg_diag_add(d, HG_ERROR, m->rec->pos, "master.record",
+			    "the master record does not replay: herald will not add to it");
+		hg_master_close(m);
+		return NULL;
+	}
+	count_main_line(m);
+	return m;
+}
+
+void hg_master_close(hg_master *m)
+{
+	if (!m)
+		return;
+	if (m->st && m->cls)
+		m->cls->free_state(m->st);
+	hg_record_free(m->rec);
+	if (m->lock_fd >= 0)
+		close(m->lock_fd);	/* releases the lock */
+	sodium_memzero(m->secret, sizeof m->secret);
+	free(m->path);
+	free(m->key_path);
+	free(m);
+}
+
+const hg_game_record *hg_master_record(const hg_master *m)
+{
+	return m->rec;
+}
+
+size_t hg_master_actions(const hg_master *m)
+{
+	return m->nactions;
+}
+
+/* The game is closed: a result or an early ending is declared, or the
+ * seed is revealed. */
+static int closed(const hg_master *m, hg_diags *d)
+{
+	const char *why = NULL;
+	if (hg_record_tag(m->rec, "SeedReveal"))
+		why = "its seed is revealed";
+	else if (m->rec->result && strcmp(m->rec->result, "*") != 0)
+		why = "it is over";
+	if (!why)
+		return 0;
+	hg_diag *dg = hg_diag_add(d, HG_ERROR, m->rec->pos, "master.over",
+				  "the game takes no more moves: %s", why);
+	if (m->rec->result && strcmp(m->rec->result, "*") != 0)
+		hg_diag_note(dg, "the result is '%s'", m->rec->result);
+	return 1;
+}
+
+static int write_record(hg_master *m, hg_diags *d)
+{
+	hg_buf out;
+	hg_buf_init(&out);
+	hg_write_hgn(m->rec, &out);
+	int rc = hg_write_file_atomic(m->path, out.data ? out.data : "", out.len);
+	if (rc != 0)
+		hg_diag_add(d, HG_ERROR, no_pos(m->path), "master.io", "cannot write the record: %s",
+			    strerror(errno));
+	hg_buf_free(&out);
+	return rc;
+}
+
+static void set_result(hg_master *m, const char *result)
+{
+	hg_record_set_tag(m->rec, "Result", result);
+	free(m->rec->result);
+	m->rec->result = hg_xstrdup(result);
+}
+
+/* What the seat is told: its own actions whole, and of the others' only
+ * who acted and the action's first word (a draw's cards are its seat's). */
+static void tell(hg_master *m, const char *seat, size_t from, hg_buf *told)
+{
+	const hg_line *l = &m->rec->moves;
+	size_t k = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		const hg_node *n = &l->nodes[i];
+		if (n->kind != HG_NODE_ACTION || k++ < from)
+			continue;
+		if (hg_name_eq(n->action.seat, seat))
+			hg_buf_printf(told, "%s: %s\n", n->action.seat, n->action.text);
+		else
+			hg_buf_printf(told, "%s: %s ...\n", n->action.seat,
+				      n->action.ntoks ? n->action.toks[0].text : "");
+	}
+	const char *result = m->cls->result(m->st);
+	if (m->rec->result && strcmp(m->rec->result, "*") != 0)
+		hg_buf_printf(told, "the game is over: %s\n", m->rec->result);
+	else if (result)
+		hg_buf_printf(told, "the game is over: %s\n", result);
+	else
+		hg_buf_printf(told, "to move: %s\n", m->cls->to_move(m->st));
+	hg_buf_printf(told, "actions: %zu\n", m->nactions);
+}
+
+int hg_master_move(hg_master *m, const char *seat_name, const char *text, long after,
+		   hg_buf *told, hg_diags *d)
+{
+	const hg_game_class *cls = m->cls;
+	hg_pos pos = no_pos(m->path);
+	if (closed(m, d))
+		return -1;
+	if (after >= 0 && (size_t)after != m->nactions) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, "master.stale",
+					  "the move answers the game after %ld actions, but it has %zu now",
+					  after, m->nactions);
+		hg_diag_note(dg, "look at the game again ('herald next') and answer the position it shows");
+		return -1;
+	}
+	int seat_i = seat_of(m, seat_name);
+	if (seat_i < 0) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, "master.seat",
+					  "'%s' holds no seat of this game", seat_name);
+		hg_buf seats;
+		hg_buf_init(&seats);
+		hg_seats_list(cls, m->st, &seats);
+		hg_diag_note(dg, "the seats players hold: %s", seats.data ? seats.data : "none");
+		hg_buf_free(&seats);
+		return -1;
+	}
+	const char *seat = cls->seat(m->st, (unsigned)seat_i);
+	/* `SEAT: body` in the text must be the same seat. */
+	const char *colon = strchr(text, ':');
+	hg_buf body;
+	hg_buf_init(&body);
+	if (colon && !memchr(text, ' ', (size_t)(colon - text))) {
+		char *written = hg_xstrndup(text, (size_t)(colon - text));
+		int other = !hg_name_eq(written, seat);
+		if (other)
+			hg_diag_add(d, HG_ERROR, pos, "master.seat",
+				    "a move for %s cannot be made as %s", written, seat);
+		free(written);
+		if (other) {
+			hg_buf_free(&body);
+			return -1;
+		}
+		text = colon + 1;
+	}
+	while (*text == ' ' || *text == '\t' || *text == '\n')
+		text++;
+	hg_buf_puts(&body, text);
+	while (body.len && (body.data[body.len - 1] == '\n' || body.data[body.len - 1] == ' '))
+		body.data[--body.len] = '\0';
+	size_t before = m->nactions;
+	int rc = -1;
+	hg_action_text t;
+	memset(&t, 0, sizeof t);
+	if (hg_action_text_set(&t, seat, body.data ? body.data : "", pos, d) != 0)
+		goto out;
+	if (hg_action_is_resign(&t)) {
+		number_turn(m);
+		hg_node *n = hg_line_push(&m->rec->moves, HG_NODE_ACTION, no_pos(m->rec->file));
+		n->action = t;
+		memset(&t, 0, sizeof t);
+		m->nactions++;
+		hg_buf result;
+		hg_buf_init(&result);
+		hg_resign_result(cls, m->st, (unsigned)seat_i, &result);
+		set_result(m, result.data ? result.data : "");
+		hg_buf_free(&result);
+		hg_record_set_tag(m->rec, "Termination", "resignation");
+		rc = write_record(m, d);
+		if (rc == 0)
+			tell(m, seat, before, told);
+		goto out;
+	}
+	hg_buf chance_seat, chance_body;
+	hg_buf_init(&chance_seat);
+	hg_buf_init(&chance_body);
+	int awaiting = m->nactions == 0 && next_chance(m, &chance_seat, &chance_body);
+	hg_buf_free(&chance_seat);
+	hg_buf_free(&chance_body);
+	if (awaiting) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, "master.entropy",
+					  "the game waits for the seats' entropy before its first deal");
+		hg_diag_note(dg, "each seat gives its word with 'herald entropy'; the organiser may deal with 'herald entropy --deal'");
+		goto out;
+	}
+	const char *to_move = cls->to_move(m->st);
+	if (!may_act(m, seat)) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, "master.turn",
+					  "it is not %s's turn", seat);
+		if (to_move)
+			hg_diag_note(dg, "%s is to move", to_move);
+		goto out;
+	}
+	/* The seat's action as check reads it: illegal here is illegal there. */
+	hg_action *a = cls->parse(m->st, &t, d);
+	if (!a)
+		goto out;
+	hg_buf cseat, canon;
+	hg_buf_init(&cseat);
+	hg_buf_init(&canon);
+	cls->format(m->st, a, &cseat, &canon);
+	cls->free_action(a);
+	hg_buf filled;
+	hg_buf_init(&filled);
+	int c = complete_chance(m, seat, canon.data ? canon.data : "", &filled);
+	if (c >= 0) {
+		number_turn(m);
+		rc = append_action(m, seat, c == 0 ? filled.data : (canon.data ? canon.data : ""), d);
+	}
+	hg_buf_free(&cseat);
+	hg_buf_free(&canon);
+	hg_buf_free(&filled);
+	if (rc != 0)
+		goto out;
+	rc = fill_chance(m, d);
+	if (rc != 0)
+		goto out;
+	const char *result = cls->result(m->st);
+	if (result)
+		set_result(m, result);
+	rc = write_record(m, d);
+	if (rc == 0)
+		tell(m, seat, before, told);
+out:
+	hg_action_text_free(&t);
+	hg_buf_free(&body);
+	return rc;
+}
+
+/* Sets the position up again from the tags, with the secret: after the
+ * entropy changed, the effective seed did. */
+static int setup_again(hg_master *m, hg_diags *d)
+{
+	const hg_game_class *cls;
+	const hg_gdata *data;
+	if (hg_session_prepare(m->session, m->rec, &cls, &data, d) != 0)
+		return -1;
+	hg_record_set_tag(m->rec, "SeedReveal", m->secret);
+	hg_state *st = cls->setup(data, m->rec, d);
+	hg_record_remove_tag(m->rec, "SeedReveal");
+	if (!st)
+		return -1;
+	cls->free_state(m->st);
+	m->st = st;
+	return 0;
+}
+
+int hg_master_entropy(hg_master *m, const char *seat_name, const char *word, hg_buf *told,
+		      hg_diags *d)
+{
+	hg_pos pos = no_pos(m->path);
+	if (closed(m, d))
+		return -1;
+	if (m->nactions > 0) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, "master.entropy",
+					  "the game has begun: entropy is taken only before its first action");
+		hg_diag_note(dg, "the record holds %zu actions", m->nactions);
+		return -1;
+	}
+	char name[32];
+	if (seat_name) {
+		int seat = seat_of(m, seat_name);
+		if (seat < 0) {
+			hg_diag_add(d, HG_ERROR, pos, "master.seat", "'%s' holds no seat of this game",
+				    seat_name);
+			return -1;
+		}
+		snprintf(name, sizeof name, "Entropy%d", seat + 1);
+		if (hg_record_tag(m->rec, name)) {
+			hg_diag_add(d, HG_ERROR, pos, "master.entropy",
+				    "%s gave its word already: a word is given once",
+				    m->cls->seat(m->st, (unsigned)seat));
+			return -1;
+		}
+		hg_record_set_tag(m->rec, name, word ? word : "");
+	}
+	/* Who has not given a word yet. */
+	hg_buf waiting;
+	hg_buf_init(&waiting);
+	size_t players = hg_record_nplayers(m->rec);
+	for (size_t i = 0; i < players; i++) {
+		snprintf(name, sizeof name, "Entropy%zu", i + 1);
+		const char *seat = m->cls->seat(m->st, (unsigned)i);
+		if (!hg_record_tag(m->rec, name) && seat)
+			hg_buf_printf(&waiting, "%s%s", waiting.len ? ", " : "", seat);
+	}
+	int rc = 0;
+	if (!waiting.len || !seat_name) {
+		rc = setup_again(m, d);
+		if (rc == 0)
+			rc = fill_chance(m, d);
+	}
+	if (rc == 0)
+		rc = write_record(m, d);
+	if (rc == 0 && waiting.len && seat_name)
+		hg_buf_printf(told, "waiting for the entropy of: %s\nactions: 0\n", waiting.data);
+	else if (rc == 0)
+		tell(m, "", 0, told);
+	hg_buf_free(&waiting);
+	return rc;
+}
+
+int hg_master_reveal(hg_master *m, hg_diags *d)
+{
+	if (hg_record_tag(m->rec, "SeedReveal")) {
+		hg_diag_add(d, HG_ERROR, hg_record_tag(m->rec, "SeedReveal")->pos, "master.over",
+			    "the seed is revealed already");
+		return -1;
+	}
+	hg_record_set_tag(m->rec, "SeedReveal", m->secret);
+	return write_record(m, d);
+}
+
+int hg_master_end(hg_master *m, int kind, const char *result, const char *seat_name,
+		  const char *reason, hg_diags *d)
+{
+	const hg_game_class *cls = m->cls;
+	hg_pos pos = no_pos(m->path);
+	if (closed(m, d))
+		return -1;
+	hg_buf want;
+	hg_buf_init(&want);
+	if (kind == HG_END_FORFEIT) {
+		int seat = seat_of(m, seat_name);
+		if (seat < 0) {
+			hg_diag_add(d, HG_ERROR, pos, "master.seat", "'%s' holds no seat of this game",
+				    seat_name ? seat_name : "");
+			hg_buf_free(&want);
+			return -1;
+		}
+		hg_record_set_tag(m->rec, "Forfeit", cls->seat(m->st, (unsigned)seat));
+		hg_resign_result(cls, m->st, (unsigned)seat, &want);
+		result = want.data ? want.data : "";
+	}
+	hg_record_set_tag(m->rec, "Termination", hg_termination_word(kind));
+	if (reason)
+		hg_record_set_tag(m->rec, "TerminationReason", reason);
+	set_result(m, result);
+	hg_buf_free(&want);
+	/* The ending must be one check accepts: checked before it is written. */
+	hg_record_set_tag(m->rec, "SeedReveal", m->secret);
+	hg_diags mine;
+	hg_diags_init(&mine);
+	int rc = hg_check_game(m->session, m->rec, &mine, NULL, NULL, NULL, NULL);
+	hg_record_remove_tag(m->rec, "SeedReveal");
+	hg_diags_move(d, &mine);
+	hg_diags_free(&mine);
+	if (rc != 0)
+		return -1;
+	return write_record(m, d);
+}
