@@ -556,6 +556,35 @@ typedef struct hg_game_class {
 	 * names no chance there (herald then matches the action against the
 	 * legal ones, by chance_split).  NULL: none. */
 	void (*chance_fill)(const hg_state *s, const char *seat, const char *body, hg_buf *out);
+	/* Seat views (`herald view`, `herald next --as`; src/games/<game>/
+	 * view.c).  What each seat may see is each game's manual page's
+	 * section SEAT VIEWS.  A seat here is a seat a player holds, numbered
+	 * from 0 in the order of the set-up; a side no player controls has
+	 * no view. */
+	/* The seat `name` names (its canonical name, an alias, the player's
+	 * name, matched as the game's actions match seats), or -1 when it
+	 * names no seat a player holds. */
+	int (*seat_find)(const hg_state *s, const char *name);
+	/* The canonical name of a seat (as `format` writes it), or NULL when
+	 * no player holds a seat of that number. */
+	const char *(*seat_name)(const hg_state *s, unsigned seat);
+	/* The action `a`, which took the position `before` to `after`, as
+	 * `seat` may see it, in canonical spelling: the acting seat's name
+	 * into `seat_out` and the body into `body`, with every card the seat
+	 * may not see written `?` as the game's notation allows, and every
+	 * card it may see named (also one the master record left to its
+	 * Seed).  Whatever it writes must replay, without the Seed, as legal
+	 * or unverified wherever the master record is legal; and an action
+	 * already as the seat sees it is written unchanged (a view of a view
+	 * is the same view). */
+	void (*view_action)(const hg_state *before, const hg_state *after,
+			    const hg_action *a, unsigned seat, hg_buf *seat_out,
+			    hg_buf *body);
+	/* 1 when the legal action `a` (from legal()) names what chance
+	 * decides (a card drawn, a die rolled) rather than leaving it '?':
+	 * no seat chooses that, and `herald next --as` lists only the seat's
+	 * choices. */
+	int (*names_chance)(const hg_state *s, const hg_action *a);
 } hg_game_class;
 
 /* Applies `a` to *st, keeping the position when the action is illegal:
@@ -739,6 +768,31 @@ int hg_master_reveal(hg_master *m, hg_diags *d);
  * `herald check` will check it before it is written.  0, or -1. */
 int hg_master_end(hg_master *m, int kind, const char *result, const char *seat,
 		  const char *reason, hg_diags *d);
+
+/* ------------------------------------------------------------------------
+ * Seat views (src/lib/view.c, herald-view(1)).  The view of a record for a
+ * seat is the record as that seat may see it: the main line with every
+ * action as the game's view_action writes it for the seat; the tags but
+ * Seed (which gives every card and die); no comments and no variations
+ * (a recorder's comment or an alternative line may name hidden cards);
+ * move numbers, glyphs and NAGs kept.  A view checks as legal or
+ * unverified wherever the record is legal, and the view of a view is the
+ * same view.
+ * ------------------------------------------------------------------------ */
+/* The tags a view leaves out: NULL-terminated. */
+extern const char *const hg_view_withheld_tags[];
+/* The seat `name` names in the record's game (set up from its tags):
+ * 0 with *seat set, or -1 after a diagnostic (code view.unknown-seat,
+ * listing the seats) or the record's own set-up diagnostics. */
+int hg_view_seat(hg_session *s, const hg_game_record *rec, const char *name,
+		 unsigned *seat, hg_diags *d);
+/* The view of `rec` for `seat` (from hg_view_seat), a new record, or NULL
+ * after diagnostics when the record's main line is malformed or illegal
+ * (no view is made of a record herald cannot replay: code view.illegal
+ * after the record's own diagnostics).  Unverified diagnostics of the
+ * replay are kept in d. */
+hg_game_record *hg_view_record(hg_session *s, const hg_game_record *rec,
+			       unsigned seat, hg_diags *d);
 
 /* Writes `len` bytes to `path` atomically: a temporary file in the same
  * directory, fsync, the original's owner, group and mode kept

@@ -31,6 +31,7 @@ int cli_fmt_main(int argc, char **argv);
 int cli_convert_main(int argc, char **argv);
 int cli_replay_main(int argc, char **argv);
 int cli_next_main(int argc, char **argv);
+int cli_view_main(int argc, char **argv);
 int cli_gen_main(int argc, char **argv);
 int cli_games_main(int argc, char **argv);
 int cli_split_main(int argc, char **argv);

@@ -1,6 +1,9 @@
 /* cmd-next.c - `herald next`: for correspondence play, the position at the
  * end of a record's main line, whose turn it is, and every legal action
- * (or the result when the game is over). */
+ * (or the result when the game is over); with --as, all of it as one seat
+ * may see it (the position of the seat's view, hg_view_record, and only
+ * the actions that seat may take); as text, or as JSON for programs
+ * (grammar/herald-next.schema.json). */
 #include "config.h"
 
 #include <stdio.h>
@@ -9,13 +12,51 @@
 
 #include "cli.h"
 
+enum { NEXT_TEXT, NEXT_JSON };
+static const char *const next_formats[] = { "text", "json", NULL };
+
 typedef struct next_run {
 	cli_common common;
+	const char *as;		/* --as, or NULL */
 	hg_session *session;
 	hg_buf out;
 	const hg_node *last;	/* the last action replayed on the main line */
 	int bad;
+	int unknown_seat;
 } next_run;
+
+/* What `next` tells of one game, in either format. */
+typedef struct next_report {
+	const char *game;		/* the Game tag, or NULL */
+	char *seat;			/* --as: the seat's canonical name */
+	int replayed;			/* 0: malformed or no view: nothing below */
+	char *last_seat, *last_text;	/* the last legal action shown (NULL: none) */
+	const char *last_glyph;
+	unsigned last_line;
+	int stopped;			/* an illegal action stopped the main line */
+	char *position;			/* the picture of the position */
+	const char *result;		/* NULL while the game goes on */
+	char *ending;			/* why, when it ended otherwise than by the rules */
+	const char *to_move;
+	unsigned turn;
+	char **legal;			/* "seat: body", canonical */
+	size_t nlegal;
+} next_report;
+
+static int next_option(void *ctx, int opt, const char *arg)
+{
+	next_run *r = ctx;
+	if (opt == 'a') {
+		r->as = arg;
+		return 0;
+	}
+	return -1;
+}
+
+static const struct option longopts[] = {
+	{ "as", required_argument, NULL, 'a' },
+	{ NULL, 0, NULL, 0 },
+};
 
 static cli_spec spec = {
 	.name = "next",
@@ -26,10 +67,20 @@ static cli_spec spec = {
 	"every legal action, one per line as 'seat: action' in canonical spelling,\n"
 	"ready to be copied into the record; or the result when the game is over.\n"
 	"When the record has an illegal action, the position shown is the one\n"
-	"before it.  Diagnostics go to standard error.\n"
+	"before it.  With --as, the position is the one of the seat's view (see\n"
+	"'herald view'), and only the seat's own legal actions are listed.\n"
+	"Diagnostics go to standard error (with --format=json, into the JSON).\n"
 	"\n"
 	"Exit status: as 'herald check': 0 legal, 1 illegal or malformed, 2 on a\n"
-	"usage or input/output error.\n",
+	"usage or input/output error (an unknown SEAT among them).\n",
+	.options_help =
+	"  -a, --as=SEAT          show what the seat SEAT may see and do\n"
+	"      --format=FORMAT    text (the default), or json: one object per game,\n"
+	"                         each on a line (grammar/herald-next.schema.json)\n",
+	.formats = next_formats,
+	.shortopts = "a:",
+	.longopts = longopts,
+	.option = next_option,
 };
 
 static void after_action(void *ctx, const hg_game_class *cls, const hg_node *node,
@@ -42,92 +93,236 @@ static void after_action(void *ctx, const hg_game_class *cls, const hg_node *nod
 		r->last = node;
 }
 
-static void legal_actions(hg_buf *out, const hg_game_class *cls, const hg_state *st)
+/* The legal actions now; with `seat`, only the choices of that seat (not
+ * the outcomes of chance herald deals). */
+static void gather_legal(next_report *rep, const hg_game_class *cls, const hg_state *st,
+			 const char *seat)
 {
 	hg_action_list legal = { 0 };
 	cls->legal(st, &legal);
-	hg_buf seat, body;
-	hg_buf_init(&seat);
+	rep->legal = hg_xcalloc(legal.n ? legal.n : 1, sizeof *rep->legal);
+	hg_buf who, body;
+	hg_buf_init(&who);
 	hg_buf_init(&body);
-	hg_buf_printf(out, "legal actions (%zu):\n", legal.n);
 	for (size_t i = 0; i < legal.n; i++) {
-		hg_buf_clear(&seat);
+		hg_buf_clear(&who);
 		hg_buf_clear(&body);
-		cls->format(st, legal.v[i], &seat, &body);
-		hg_buf_printf(out, "%s: %s\n", seat.data ? seat.data : "",
-			      body.data ? body.data : "");
+		cls->format(st, legal.v[i], &who, &body);
+		const char *w = who.data ? who.data : "";
+		if (!seat || (strcmp(w, seat) == 0 && !cls->names_chance(st, legal.v[i]))) {
+			hg_buf line;
+			hg_buf_init(&line);
+			hg_buf_printf(&line, "%s: %s", w, body.data ? body.data : "");
+			rep->legal[rep->nlegal++] = hg_buf_steal(&line);
+		}
 		cls->free_action(legal.v[i]);
 	}
 	free(legal.v);
-	hg_buf_free(&seat);
+	hg_buf_free(&who);
 	hg_buf_free(&body);
 }
 
-static void next_game(next_run *r, const char *path, size_t index, const hg_game_record *g,
-		      hg_diags *d)
+/* The record `next` replays: the game itself, or with --as the seat's view
+ * (NULL after diagnostics; *unknown set for a seat the game has not). */
+static hg_game_record *record_to_show(next_run *r, const hg_game_record *g, hg_diags *d,
+				      unsigned *seat, int *unknown)
 {
-	if (index > 1)
-		hg_buf_putc(&r->out, '\n');
-	const char *game = hg_record_tag_value(g, "Game");
-	hg_buf_printf(&r->out, "game %zu (%s:%u): %s\n", index, path, g->pos.line,
-		      game ? game : "(no Game tag)");
-	if (d->nerrors) {
-		r->bad = 1;	/* malformed: not replayed */
+	if (!r->as)
+		return (hg_game_record *)g;
+	if (hg_view_seat(r->session, g, r->as, seat, d) != 0) {
+		for (size_t i = 0; i < d->n; i++)
+			if (strcmp(d->v[i].code, "view.unknown-seat") == 0)
+				*unknown = 1;
+		return NULL;
+	}
+	return hg_view_record(r->session, g, *seat, d);
+}
+
+/* Replays the game (or the seat's view) and fills the report. */
+static void next_replay(next_run *r, const hg_game_record *g, hg_diags *d, next_report *rep)
+{
+	int unknown = 0;
+	unsigned seat = 0;
+	hg_game_record *shown = record_to_show(r, g, d, &seat, &unknown);
+	if (!shown) {
+		if (unknown)
+			r->unknown_seat = 1;
+		r->bad = 1;
 		return;
 	}
+	/* A view replays as legal or unverified: what it could not verify is
+	 * no news to its seat, and goes unsaid. */
+	hg_diags view_diags;
+	hg_diags_init(&view_diags);
+	hg_diags *replay_diags = shown == g ? d : &view_diags;
 	r->last = NULL;
 	hg_replay_hooks hooks = { after_action, r };
 	hg_state *st = NULL;
 	const hg_game_class *cls = NULL;
-	int illegal = hg_check_game(r->session, g, d, &hooks, NULL, &st, &cls) != 0 ||
-		      d->nerrors > 0;
+	int illegal = hg_check_game(r->session, shown, replay_diags, &hooks, NULL, &st, &cls) != 0 ||
+		      replay_diags->nerrors > 0;
+	if (view_diags.nerrors)
+		hg_diags_move(d, &view_diags);
+	hg_diags_free(&view_diags);
 	if (illegal)
 		r->bad = 1;
-	if (!st || !cls)
+	if (st && cls) {
+		rep->replayed = 1;
+		/* Did the main line stop before its last written action? */
+		const hg_node *written = NULL;
+		for (size_t i = 0; i < shown->moves.n; i++)
+			if (shown->moves.nodes[i].kind == HG_NODE_ACTION)
+				written = &shown->moves.nodes[i];
+		rep->stopped = illegal && written != r->last;
+		if (r->last) {
+			/* The node is the shown record's, which goes before the
+			 * report is printed. */
+			rep->last_seat = hg_xstrdup(r->last->action.seat ? r->last->action.seat : "");
+			rep->last_text = hg_xstrdup(r->last->action.text ? r->last->action.text : "");
+			rep->last_glyph = r->last->glyph ? hg_xstrdup(r->last->glyph) : NULL;
+			rep->last_line = r->last->pos.line;
+		}
+		if (r->as)
+			rep->seat = hg_xstrdup(cls->seat_name(st, seat));
+		hg_buf render;
+		hg_buf_init(&render);
+		cls->render(st, &render);
+		rep->position = hg_buf_steal(&render);
+		rep->result = cls->result(st);
+		hg_buf ending;
+		hg_buf_init(&ending);
+		if (!illegal && hg_record_ending(shown, &ending)) {
+			/* ended otherwise than by the rules (herald-notation(5),
+			 * ENDINGS): the declared result, and why */
+			const char *declared = hg_record_tag_value(shown, "Result");
+			rep->ending = hg_buf_steal(&ending);
+			rep->result = declared ? declared : (shown->result ? shown->result : "*");
+		}
+		hg_buf_free(&ending);
+		if (!rep->result) {
+			rep->to_move = cls->to_move(st);
+			rep->turn = cls->turn(st);
+			gather_legal(rep, cls, st, rep->seat);
+		}
+		/* result and to_move point into the state: copied before it goes */
+		rep->result = rep->result ? hg_xstrdup(rep->result) : NULL;
+		rep->to_move = rep->to_move ? hg_xstrdup(rep->to_move) : NULL;
+		cls->free_state(st);
+	}
+	if (shown != g)
+		hg_record_free(shown);
+}
+
+static void report_free(next_report *rep)
+{
+	free(rep->seat);
+	free(rep->last_seat);
+	free(rep->last_text);
+	free((char *)rep->last_glyph);
+	free(rep->position);
+	free((char *)rep->result);
+	free((char *)rep->to_move);
+	free(rep->ending);
+	hg_strv_free(rep->legal, rep->nlegal);
+}
+
+static void print_text(next_run *r, const char *path, size_t index, const hg_game_record *g,
+		       const next_report *rep)
+{
+	hg_buf *out = &r->out;
+	if (index > 1)
+		hg_buf_putc(out, '\n');
+	hg_buf_printf(out, "game %zu (%s:%u): %s\n", index, path, g->pos.line,
+		      rep->game ? rep->game : "(no Game tag)");
+	if (!rep->replayed)
 		return;
-	/* Did the main line stop before its last written action? */
-	const hg_node *written = NULL;
-	for (size_t i = 0; i < g->moves.n; i++)
-		if (g->moves.nodes[i].kind == HG_NODE_ACTION)
-			written = &g->moves.nodes[i];
-	const char *stopped = illegal && written != r->last ?
-			      " (the main line's last legal action)" : "";
-	if (r->last)
-		hg_buf_printf(&r->out, "position after %s: %s%s (%s:%u)%s:\n",
-			      r->last->action.seat ? r->last->action.seat : "",
-			      r->last->action.text ? r->last->action.text : "",
-			      r->last->glyph ? r->last->glyph : "", path, r->last->pos.line,
-			      stopped);
+	if (rep->seat)
+		hg_buf_printf(out, "as seen by %s\n", rep->seat);
+	const char *stopped = rep->stopped ? " (the main line's last legal action)" : "";
+	if (rep->last_seat)
+		hg_buf_printf(out, "position after %s: %s%s (%s:%u)%s:\n", rep->last_seat,
+			      rep->last_text, rep->last_glyph ? rep->last_glyph : "", path,
+			      rep->last_line, stopped);
 	else
-		hg_buf_printf(&r->out, "starting position%s:\n",
-			      *stopped ? " (the first action is illegal)" : "");
-	hg_buf render;
-	hg_buf_init(&render);
-	cls->render(st, &render);
-	if (render.len) {
-		hg_buf_puts(&r->out, render.data);
-		if (render.data[render.len - 1] != '\n')
-			hg_buf_putc(&r->out, '\n');
+		hg_buf_printf(out, "starting position%s:\n",
+			      rep->stopped ? " (the first action is illegal)" : "");
+	if (rep->position && *rep->position) {
+		hg_buf_puts(out, rep->position);
+		if (rep->position[strlen(rep->position) - 1] != '\n')
+			hg_buf_putc(out, '\n');
 	}
-	hg_buf_free(&render);
-	const char *result = cls->result(st);
-	hg_buf ending;
-	hg_buf_init(&ending);
-	if (!illegal && hg_record_ending(g, &ending)) {
-		/* ended otherwise than by the rules (herald-notation(5), ENDINGS) */
-		const char *declared = hg_record_tag_value(g, "Result");
-		hg_buf_printf(&r->out, "the game is over: %s (%s)\n",
-			      declared ? declared : (g->result ? g->result : "*"), ending.data);
-	} else if (result) {
-		hg_buf_printf(&r->out, "the game is over: %s\n", result);
-	} else {
-		const char *who = cls->to_move(st);
-		hg_buf_printf(&r->out, "to move: %s (move number %u)\n", who ? who : "?",
-			      cls->turn(st));
-		legal_actions(&r->out, cls, st);
+	if (rep->result) {
+		if (rep->ending)
+			hg_buf_printf(out, "the game is over: %s (%s)\n", rep->result, rep->ending);
+		else
+			hg_buf_printf(out, "the game is over: %s\n", rep->result);
+		return;
 	}
-	hg_buf_free(&ending);
-	cls->free_state(st);
+	hg_buf_printf(out, "to move: %s (move number %u)\n", rep->to_move ? rep->to_move : "?",
+		      rep->turn);
+	if (rep->seat)
+		hg_buf_printf(out, "legal actions of %s (%zu):\n", rep->seat, rep->nlegal);
+	else
+		hg_buf_printf(out, "legal actions (%zu):\n", rep->nlegal);
+	for (size_t i = 0; i < rep->nlegal; i++)
+		hg_buf_printf(out, "%s\n", rep->legal[i]);
+}
+
+static json_t *json_string_or_null(const char *s)
+{
+	return s ? cli_json_string(s) : json_null();
+}
+
+/* One game as grammar/herald-next.schema.json describes it; the game's
+ * diagnostics go into it (and are taken out of d). */
+static void print_json(next_run *r, const char *path, size_t index, const hg_game_record *g,
+		       const next_report *rep, hg_diags *d)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "file", cli_json_string(path));
+	json_object_set_new(o, "game", json_integer((json_int_t)index));
+	json_object_set_new(o, "line", json_integer(g->pos.line));
+	json_object_set_new(o, "game_id", json_string_or_null(rep->game));
+	json_object_set_new(o, "seat", json_string_or_null(rep->seat));
+	json_object_set_new(o, "status", json_string(d->nerrors || !rep->replayed ? "illegal" :
+						     d->nunverified ? "unverified" : "legal"));
+	if (rep->replayed) {
+		json_t *last = json_null();
+		if (rep->last_seat) {
+			last = json_object();
+			json_object_set_new(last, "seat", cli_json_string(rep->last_seat));
+			json_object_set_new(last, "action", cli_json_string(rep->last_text));
+			json_object_set_new(last, "line", json_integer(rep->last_line));
+		}
+		json_object_set_new(o, "after", last);
+		json_object_set_new(o, "stopped", json_boolean(rep->stopped));
+		json_object_set_new(o, "position", cli_json_string(rep->position ? rep->position : ""));
+		json_object_set_new(o, "over", json_boolean(rep->result != NULL));
+		json_object_set_new(o, "result", json_string_or_null(rep->result));
+		json_object_set_new(o, "to_move", json_string_or_null(rep->to_move));
+		json_object_set_new(o, "turn", rep->result ? json_null() : json_integer(rep->turn));
+		json_t *legal = json_array();
+		for (size_t i = 0; i < rep->nlegal; i++) {
+			/* "seat: body" (a seat holds no ':') */
+			const char *colon = strchr(rep->legal[i], ':');
+			char *who = hg_xstrndup(rep->legal[i], (size_t)(colon - rep->legal[i]));
+			json_t *a = json_object();
+			json_object_set_new(a, "seat", cli_json_string(who));
+			json_object_set_new(a, "action", cli_json_string(colon + 2));
+			free(who);
+			json_array_append_new(legal, a);
+		}
+		json_object_set_new(o, "legal", legal);
+	}
+	json_object_set_new(o, "diagnostics", cli_json_diags(d, 0));
+	hg_diags_clear(d);
+	char *text = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
+	json_decref(o);
+	if (text) {
+		hg_buf_puts(&r->out, text);
+		hg_buf_putc(&r->out, '\n');
+		free(text);
+	}
 }
 
 /* One game for cli_show_games. */
@@ -136,7 +331,22 @@ static int show_game(void *ctx, const char *path, size_t index, const hg_game_re
 {
 	next_run *r = ctx;
 	r->bad = 0;
-	next_game(r, path, index, g, d);
+	next_report rep;
+	memset(&rep, 0, sizeof rep);
+	rep.game = hg_record_tag_value(g, "Game");
+	if (d->nerrors)
+		r->bad = 1;	/* malformed: not replayed */
+	else
+		next_replay(r, g, d, &rep);
+	if (r->unknown_seat) {
+		report_free(&rep);
+		return CLI_SHOW_IO;	/* a usage error: stop here */
+	}
+	if (r->common.format == NEXT_JSON)
+		print_json(r, path, index, g, &rep, d);
+	else
+		print_text(r, path, index, g, &rep);
+	report_free(&rep);
 	return r->bad ? CLI_SHOW_BAD : 0;
 }
 
@@ -144,14 +354,15 @@ int cli_next_main(int argc, char **argv)
 {
 	next_run r;
 	memset(&r, 0, sizeof r);
-	hg_buf_init(&r.out);
+	spec.ctx = &r;
 	int first;
 	int status = cli_parse(&spec, argc, argv, &r.common, &first);
 	if (status >= 0)
 		return status;
+	hg_buf_init(&r.out);
 	r.session = hg_session_new(r.common.data_dir);
 	status = cli_show_games(&spec, &r.common, argc, argv, first, show_game, &r, &r.out);
 	hg_buf_free(&r.out);
 	hg_session_free(r.session);
-	return status;
+	return r.unknown_seat ? CLI_EXIT_USAGE : status;
 }

@@ -27,6 +27,7 @@ static const command commands[] = {
 	{ "convert", cli_convert_main, "convert records between HGN, JSON and YAML" },
 	{ "replay", cli_replay_main, "show each action of a record and the position after it" },
 	{ "next", cli_next_main, "show the position at the end of a record, who is to move, what is legal" },
+	{ "view", cli_view_main, "write a record as one seat may see it (other seats' hidden cards as '?')" },
 	{ "gen", cli_gen_main, "generate random legal games" },
 	{ "games", cli_games_main, "list the games herald referees and the data files they use" },
 	{ "deck", cli_deck_main, "check deck files against their game's construction rules" },

@@ -20,6 +20,7 @@
  *   spellings.c  the canonical ids, sorted, found before hg_names_find
  *   legal.c      the legal actions (for `herald next` and `herald gen`)
  *   render.c     the plain-text picture of a position
+ *   view.c       what one player's faction may see (herald view)
  *   engine.c     the hg_game_class: set-up, apply, the rest of the contract
  *
  * Names that unit tests call start with hg_ck_; everything else shared
@@ -925,6 +926,12 @@ hg_action *hg_ck_parse_patterns(const hg_state *s, const hg_action_text *t, hg_d
  * action it cannot read exactly as hg_ck_parse_patterns would accept it. */
 hg_action *hg_ck_parse_tokens(const hg_state *s, const hg_action_text *t);
 void ck_format(const hg_state *s, const hg_action *a, hg_buf *seat, hg_buf *body);
+/* Seat views (view.c; hg_game_class's view members). */
+int ck_seat_find(const hg_state *s, const char *name);
+const char *ck_view_seat_name(const hg_state *s, unsigned seat);
+void ck_view_action(const hg_state *before, const hg_state *after, const hg_action *a,
+		    unsigned seat, hg_buf *seat_out, hg_buf *body);
+int ck_names_chance(const hg_state *s, const hg_action *a);
 void ck_free_action(hg_action *a);
 void ck_format_attack(const hg_state *s, int seat, const ck_attack *at, hg_buf *out);
 hg_action *ck_action_new(ck_kind kind, int seat);

@@ -414,4 +414,8 @@ const hg_game_class hg_ck_class = {
 	.seat = hg_ck_seat,
 	.chance_split = hg_ck_chance_split,
 	.resign_result = hg_ck_resign_result,
+	.seat_find = ck_seat_find,
+	.seat_name = ck_view_seat_name,
+	.view_action = ck_view_action,
+	.names_chance = ck_names_chance,
 };

@@ -354,10 +354,12 @@ static void bind_error(const hg_state *s, const enc_use *u, const enc_step *st, 
 	hg_buf_free(&stp);
 }
 
-static int chosen_already(const enc_use *u, int upto, int seat_inst)
+/* Instances are numbered per seat: one of another seat with the same
+ * number is another card. */
+static int chosen_already(const enc_use *u, int upto, int seat, int seat_inst)
 {
 	for (int i = 0; i < upto; i++)
-		if (u->items[i].inst == seat_inst)
+		if (u->items[i].inst == seat_inst && u->items[i].owner == seat)
 			return 1;
 	return 0;
 }
@@ -381,11 +383,12 @@ static int bind_card(hg_state *s, enc_use *u, int i, int seat, const enc_step *s
 				   enc_seat_name(seat));
 			return -1;
 		}
-		if (chosen_already(u, i, inst)) {
+		if (chosen_already(u, i, seat, inst)) {
 			bind_error(s, u, st, it->where, d, "that card is chosen twice");
 			return -1;
 		}
 		it->inst = (short)inst;
+		it->owner = (signed char)seat;
 		return 0;
 	}
 	if (it->kind == ENC_ITEM_UNKNOWN && (zones & Z_HAND)) {
@@ -394,7 +397,7 @@ static int bind_card(hg_state *s, enc_use *u, int i, int seat, const enc_step *s
 		int v[ENC_MAX_DECK], inst = -1, first = -1, same = 1;
 		int n = enc_zone_list(s, seat, ENC_Z_HAND, v);
 		for (int k = 0; k < n && inst < 0; k++) {
-			if (chosen_already(u, i, v[k]))
+			if (chosen_already(u, i, seat, v[k]))
 				continue;
 			if (s->p[seat].inst[v[k]].card < 0)
 				inst = v[k];
@@ -411,6 +414,7 @@ static int bind_card(hg_state *s, enc_use *u, int i, int seat, const enc_step *s
 			return -1;
 		}
 		it->inst = (short)inst;
+		it->owner = (signed char)seat;
 		return 0;
 	}
 	if (it->kind != ENC_ITEM_CARD) {
@@ -426,8 +430,9 @@ static int bind_card(hg_state *s, enc_use *u, int i, int seat, const enc_step *s
 	for (int k = 0; k < n; k++) {
 		if (seat == u->seat && v[k] == u->inst)
 			continue;	/* ruling 10: not the source itself */
-		if (!chosen_already(u, i, v[k])) {
+		if (!chosen_already(u, i, seat, v[k])) {
 			it->inst = (short)v[k];
+			it->owner = (signed char)seat;
 			return 0;
 		}
 	}
@@ -435,8 +440,9 @@ static int bind_card(hg_state *s, enc_use *u, int i, int seat, const enc_step *s
 		/* ... or an unseen card of that zone */
 		n = enc_zone_cards(s, seat, (enc_zone)zone, -1, v);
 		for (int k = 0; k < n; k++)
-			if (!chosen_already(u, i, v[k])) {
+			if (!chosen_already(u, i, seat, v[k])) {
 				it->inst = (short)v[k];
+				it->owner = (signed char)seat;
 				return 1;	/* to identify */
 			}
 	}

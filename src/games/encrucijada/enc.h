@@ -17,6 +17,7 @@
  *   victory.c     elimination and the three ways to win (rule 4)
  *   notation.c    action syntax (PCRE2) and its canonical spelling
  *   render.c      the plain-text picture of a position
+ *   view.c        what one seat may see (herald view)
  *   legal.c       the legal actions and the tags of a random game
  *   engine.c      the hg_game_class and the dispatch of actions
  */
@@ -329,6 +330,9 @@ typedef struct enc_inst {
 	signed char zone;
 	signed char stack;	/* ENC_Z_STACK, ENC_Z_DUEL: the stack */
 	signed char used_seat;	/* effect used: whose turn it was, or -1 */
+	/* An unseen card put down as '?', which the replay picked among the
+	 * hand's unseen cards: its pile is a guess (state.c, enc_identify). */
+	signed char picked;
 	unsigned used_turn;	/* ... and which turn */
 } enc_inst;
 
@@ -420,6 +424,7 @@ typedef struct enc_item {
 	short card;		/* CARD: pool index */
 	short number;		/* NUMBER, RESOURCE */
 	short inst;		/* filled when resolved against the state */
+	signed char owner;	/* ... and the seat whose instance it is */
 	hg_pos where;
 } enc_item;
 
@@ -833,6 +838,12 @@ int hg_enc_match_patterns(const hg_state *s, const char *text, hg_match *m);
  * without PCRE2; for the tests, which ask the pattern too. */
 int hg_enc_is_ref_word(const hg_state *s, const char *w);
 void enc_format(const hg_state *s, const hg_action *a, hg_buf *seat, hg_buf *body);
+/* Seat views (view.c; hg_game_class's view members). */
+int enc_seat_find(const hg_state *s, const char *name);
+const char *enc_view_seat_name(const hg_state *s, unsigned seat);
+void enc_view_action(const hg_state *before, const hg_state *after, const hg_action *a,
+		     unsigned seat, hg_buf *seat_out, hg_buf *body);
+int enc_names_chance(const hg_state *s, const hg_action *a);
 void enc_format_item(const hg_state *s, const enc_item *it, hg_buf *b);
 void enc_format_ref(const enc_item *ref, hg_buf *b);
 /* An action with room for ENC_MAX_ITEMS items and ENC_MAX_OUTCOME parts. */

@@ -353,4 +353,8 @@ const hg_game_class hg_enc_class = {
 	.check_deck = hg_enc_deck_check_with,
 	.seat = enc_seat,
 	.chance_fill = enc_chance_fill,
+	.seat_find = enc_seat_find,
+	.seat_name = enc_view_seat_name,
+	.view_action = enc_view_action,
+	.names_chance = enc_names_chance,
 };

@@ -4,7 +4,6 @@
 #include "config.h"
 
 #include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -330,6 +329,93 @@ static int copies_left(const hg_state *s, int seat, int pile, int card)
 	return n;
 }
 
+/* An unseen card put down as '?' is one of the cards the hand held, but
+ * the replay had to pick one (an unseen one), and with it the pile it came
+ * from (herald-encrucijada(7), HIDDEN CARDS).  When such a card is named
+ * and its pile cannot hold it, the pick is mended: another card of the
+ * seat out of the piles (in the hand first, then in the stacks) may have
+ * been the one: a card known to be that card, or an unseen one whose pile
+ * holds a copy; the two swap what is known of them (and both are picks
+ * now).  With neither, once the replay has picked any card of the seat,
+ * the card is taken to come from a pile that still holds a copy.  1 when
+ * mended (the card is then `card`), else 0. */
+/* Another pick may hold the copy of `card` that the pile of `inst` had:
+ * that pick is taken to come from another pile that holds one.  1 when
+ * the pile of `inst` holds a copy again. */
+static int free_copy_from_pick(hg_state *s, int seat, int inst, int card)
+{
+	enc_player *p = &s->p[seat];
+	int pile = p->inst[inst].pile;
+	for (int q = 0; q < ENC_PILES; q++) {
+		if (q == pile || copies_left(s, seat, q, card) <= 0)
+			continue;
+		for (int i = 0; i < p->ninst; i++) {
+			enc_inst *o = &p->inst[i];
+			if (i == inst || !o->picked || o->card != card || o->pile != pile)
+				continue;
+			p->from_pile[pile] &= ~((enc_set)1 << i);
+			p->from_pile[q] |= (enc_set)1 << i;
+			o->pile = (signed char)q;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Whether the replay has picked any of the player's cards (then the pile
+ * of every unseen card out of the piles may be a guess: the picks passed
+ * from hand to table and back). */
+static int has_picks(const enc_player *p)
+{
+	for (int i = 0; i < p->ninst; i++)
+		if (p->inst[i].picked)
+			return 1;
+	return 0;
+}
+
+static int mend_unseen_pick(hg_state *s, int seat, int inst, int card)
+{
+	enc_player *p = &s->p[seat];
+	enc_inst *c = &p->inst[inst];
+	if (c->zone == ENC_Z_PILE)
+		return 0;
+	int other = -1;	/* the card that may have been put down instead */
+	for (int pass = 0; pass < 2 && other < 0; pass++)
+		for (int i = 0; i < p->ninst && other < 0; i++) {
+			const enc_inst *o = &p->inst[i];
+			int fits = o->card == card ||
+				   (o->card < 0 && copies_left(s, seat, o->pile, card) > 0);
+			if (i != inst && fits && o->zone == (pass == 0 ? ENC_Z_HAND : ENC_Z_STACK))
+				other = i;
+		}
+	int pile = -1;
+	if (other >= 0) {
+		enc_inst *o = &p->inst[other];
+		pile = o->pile;
+		enc_set both = ((enc_set)1 << inst) | ((enc_set)1 << other);
+		if (o->pile != c->pile) {
+			p->from_pile[c->pile] ^= both;
+			p->from_pile[o->pile] ^= both;
+		}
+		o->pile = c->pile;
+		o->card = -1;
+		o->picked = 1;
+	} else if (has_picks(p)) {
+		for (int q = 0; q < ENC_PILES && pile < 0; q++)
+			if (copies_left(s, seat, q, card) > 0)
+				pile = q;
+		if (pile >= 0) {
+			p->from_pile[c->pile] &= ~((enc_set)1 << inst);
+			p->from_pile[pile] |= (enc_set)1 << inst;
+		}
+	}
+	if (pile < 0)
+		return 0;
+	c->pile = (signed char)pile;
+	c->card = (short)card;
+	return 1;
+}
+
 int enc_identify(hg_state *s, int seat, int inst, int card, hg_pos pos, hg_diags *d)
 {
 	enc_inst *c = &s->p[seat].inst[inst];
@@ -343,6 +429,13 @@ int enc_identify(hg_state *s, int seat, int inst, int card, hg_pos pos, hg_diags
 		if (s->seeded)
 			hg_diag_note(dg, "the piles follow from the Seed tag '%s'", s->sh->seed);
 		return -1;
+	}
+	if (copies_left(s, seat, c->pile, card) <= 0 && c->zone != ENC_Z_PILE &&
+	    !free_copy_from_pick(s, seat, inst, card) && mend_unseen_pick(s, seat, inst, card)) {
+		hg_diag_add(d, HG_UNVERIFIED, pos, "enc.unseen-card",
+			    "that %s's card put down unseen is '%s' cannot be verified",
+			    enc_seat_name(seat), pool->cards[card].id);
+		return 0;
 	}
 	if (copies_left(s, seat, c->pile, card) <= 0) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, "enc.card-unavailable",

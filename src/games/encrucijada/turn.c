@@ -291,6 +291,8 @@ static int from_hand(hg_state *s, const hg_action *a, hg_diags *d)
 	if (a->card >= 0 && s->p[a->seat].inst[inst].card < 0 &&
 	    enc_identify(s, a->seat, inst, a->card, a->card_pos, d) != 0)
 		return -1;
+	if (a->card < 0 && s->p[a->seat].inst[inst].card < 0)
+		s->p[a->seat].inst[inst].picked = 1;
 	return inst;
 }
 

@@ -829,4 +829,8 @@ const hg_game_class hg_koc_class = {
 	.gen_tags = hg_koc_gen_tags,
 	.seat = hg_koc_seat,
 	.chance_split = hg_koc_chance_split,
+	.seat_find = hg_koc_seat_find,
+	.seat_name = hg_koc_view_seat_name,
+	.view_action = hg_koc_view_action,
+	.names_chance = hg_koc_names_chance,
 };

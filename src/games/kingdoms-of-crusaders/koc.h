@@ -8,6 +8,7 @@
  *   setup.c     the set-up from the tags: seats, variant, deck order, lot
  *   engine.c    the turn sequence, territories, the end, legal actions
  *   render.c    the plain-text picture of a position
+ *   view.c      what one seat may see (herald view)
  * Rules are cited by the rule sheet's section titles and by the numbered
  * rulings of herald-kingdoms-of-crusaders(7).
  */
@@ -304,6 +305,12 @@ unsigned hg_koc_turn(const hg_state *s);
 const char *hg_koc_to_move(const hg_state *s);
 /* The key of a seat's army in a sector (complete or not). */
 hg_koc_key hg_koc_sector_key(const hg_state *s, unsigned seat, unsigned sector);
+/* Seat views (view.c; hg_game_class's view members). */
+int hg_koc_seat_find(const hg_state *s, const char *name);
+const char *hg_koc_view_seat_name(const hg_state *s, unsigned seat);
+void hg_koc_view_action(const hg_state *before, const hg_state *after, const hg_action *a,
+			unsigned seat, hg_buf *seat_out, hg_buf *body);
+int hg_koc_names_chance(const hg_state *s, const hg_action *a);
 /* Rendering (render.c). */
 void hg_koc_render(const hg_state *s, hg_buf *out);
 /* master.c: remote play */

@@ -1,0 +1,154 @@
+/* view.c - seat views: a record as one seat may see it.  The master record
+ * is replayed on its main line; each action is written again as the game's
+ * view_action writes it for the seat (other seats' hidden cards as '?',
+ * the seat's own cards named).  What the view keeps and drops of the
+ * record is said in herald.h and herald-view(1). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Seed gives every card and die: a view without it shows only what the
+ * actions show.  (The secret of a committed seed is never in a record.) */
+const char *const hg_view_withheld_tags[] = { "Seed", NULL };
+
+static int withheld(const char *tag)
+{
+	for (size_t i = 0; hg_view_withheld_tags[i]; i++)
+		if (strcmp(tag, hg_view_withheld_tags[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static int views_supported(const hg_game_class *cls, const hg_game_record *rec,
+			   hg_diags *d)
+{
+	if (cls->seat_find && cls->seat_name && cls->view_action && cls->names_chance)
+		return 1;
+	hg_diag_add(d, HG_ERROR, rec->pos, "view.unsupported",
+		    "the game '%s' has no seat views", cls->id);
+	return 0;
+}
+
+int hg_view_seat(hg_session *s, const hg_game_record *rec, const char *name,
+		 unsigned *seat, hg_diags *d)
+{
+	const hg_game_class *cls;
+	const hg_gdata *data;
+	if (hg_session_prepare(s, rec, &cls, &data, d) != 0 || !views_supported(cls, rec, d))
+		return -1;
+	hg_state *st = cls->setup(data, rec, d);
+	if (!st)
+		return -1;
+	int found = cls->seat_find(st, name);
+	if (found < 0) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, rec->pos, "view.unknown-seat",
+					  "'%s' is no seat a player holds in this game", name);
+		hg_buf b;
+		hg_buf_init(&b);
+		const char *seat_name;
+		for (unsigned i = 0; (seat_name = cls->seat_name(st, i)) != NULL; i++)
+			hg_buf_printf(&b, "%s%s", i ? ", " : "", seat_name);
+		if (b.len)
+			hg_diag_note(dg, "the players' seats are %s", b.data);
+		hg_buf_free(&b);
+	} else {
+		*seat = (unsigned)found;
+	}
+	cls->free_state(st);
+	return found < 0 ? -1 : 0;
+}
+
+/* Appends the action `a` (applied to *st) to the view as `seat` sees it. */
+static int view_one(const hg_game_class *cls, hg_state **st, const hg_node *n,
+		    unsigned seat, hg_line *out, hg_buf *seat_buf, hg_buf *body,
+		    hg_diags *d)
+{
+	hg_action *a = cls->parse(*st, &n->action, d);
+	if (!a)
+		return -1;
+	hg_state *before = cls->clone(*st);
+	int rc = cls->apply(*st, a, d);
+	if (rc == 0) {
+		hg_buf_clear(seat_buf);
+		hg_buf_clear(body);
+		cls->view_action(before, *st, a, seat, seat_buf, body);
+		hg_node *v = hg_line_push(out, HG_NODE_ACTION, n->pos);
+		rc = hg_action_text_set(&v->action, seat_buf->data ? seat_buf->data : "",
+					body->data ? body->data : "", n->pos, d);
+		if (n->glyph)
+			v->glyph = hg_xstrdup(n->glyph);
+	}
+	cls->free_action(a);
+	cls->free_state(before);
+	return rc;
+}
+
+hg_game_record *hg_view_record(hg_session *s, const hg_game_record *rec,
+			       unsigned seat, hg_diags *d)
+{
+	const hg_game_class *cls;
+	const hg_gdata *data;
+	if (hg_session_prepare(s, rec, &cls, &data, d) != 0 || !views_supported(cls, rec, d))
+		return NULL;
+	hg_state *st = cls->setup(data, rec, d);
+	if (!st)
+		return NULL;
+
+	hg_game_record *view = hg_record_new(rec->file);
+	view->pos = rec->pos;
+	view->pos.file = view->file;
+	for (size_t i = 0; i < rec->ntags; i++)
+		if (!withheld(rec->tags[i].name))
+			hg_record_set_tag(view, rec->tags[i].name, rec->tags[i].value);
+	if (rec->result) {
+		view->result = hg_xstrdup(rec->result);
+		view->result_pos = rec->result_pos;
+	}
+
+	hg_buf seat_buf, body;
+	hg_buf_init(&seat_buf);
+	hg_buf_init(&body);
+	int bad = 0;
+	size_t actions = 0;
+	for (size_t i = 0; i < rec->moves.n && !bad; i++) {
+		const hg_node *n = &rec->moves.nodes[i];
+		switch (n->kind) {
+		case HG_NODE_MOVENUM:
+			hg_line_push(&view->moves, HG_NODE_MOVENUM, n->pos)->number = n->number;
+			break;
+		case HG_NODE_NAG:
+			hg_line_push(&view->moves, HG_NODE_NAG, n->pos)->number = n->number;
+			break;
+		case HG_NODE_COMMENT:
+		case HG_NODE_VARIATION:
+			break;	/* may name hidden cards: never in a view */
+		case HG_NODE_ACTION:
+			if (cls->result(st)) {
+				hg_diag_add(d, HG_ERROR, n->pos, "hgn.after-end",
+					    "action after the end of the game");
+				bad = 1;
+			} else if (++actions > HG_MAX_ACTIONS) {
+				hg_diag_add(d, HG_ERROR, n->pos, "hgn.too-many-actions",
+					    "more than %d actions in one game", HG_MAX_ACTIONS);
+				bad = 1;
+			} else {
+				bad = view_one(cls, &st, n, seat, &view->moves, &seat_buf, &body,
+					       d) != 0;
+			}
+			break;
+		}
+	}
+	hg_buf_free(&seat_buf);
+	hg_buf_free(&body);
+	cls->free_state(st);
+	if (bad || d->nerrors) {
+		hg_diag_add(d, HG_ERROR, rec->pos, "view.illegal",
+			    "no view is made of a record whose main line is not legal");
+		hg_record_free(view);
+		return NULL;
+	}
+	return view;
+}
