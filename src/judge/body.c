@@ -78,8 +78,6 @@ size_t judge_body_commands(const char *text, char ***lines)
 			continue;
 		if (starts_quoted_message(s, len))
 			break;
-		if (len == 3 && strncasecmp(s, "end", 3) == 0)
-			break;
 		char *line = hg_xstrndup(s, cut_utf8(s, len, JUDGE_MAX_LINE));
 		/* Tabs and other control characters become spaces: a command
 		 * line is words. */

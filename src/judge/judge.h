@@ -76,8 +76,7 @@ const char *judge_mail_problem_text(judge_mail_problem p);
  * lines, quoted lines ('>'), the signature (from a "-- " line on) and a
  * quoted message (from an "On ... wrote:" or "-----Original Message-----"
  * line on); at most JUDGE_MAX_COMMANDS of them, each cut at
- * JUDGE_MAX_LINE bytes (at a character's start).  An `end` line ends the
- * commands.  Returns the count; *lines is malloc'd (hg_strv_free). */
+ * JUDGE_MAX_LINE bytes (at a character's start).  Returns the count; *lines is malloc'd (hg_strv_free). */
 size_t judge_body_commands(const char *text, char ***lines);
 /* The game id in a subject: the first "[ID]" whose ID is 1 to 40 of
  * [a-z0-9-] starting with a letter or digit; malloc'd, or NULL. */
