@@ -6,7 +6,12 @@ replies are read back from its Maildir and answered as the players would.
   judge-mail.py play GAME SEATS SEED END   a whole game by mail; END is
       how it ends when the rules have not ended it after MAX_MOVES moves:
       resign, draw, or rules (no cap).  Prints the game's id.
-  judge-mail.py compose KIND FROM SUBJECT [BODY]   one message on stdout
+  judge-mail.py compose KIND FROM SUBJECT [BODY [MESSAGE-ID]]   one message
+      on stdout: plain, big (a 50 MB attachment), html (no plain text),
+      bomb (MIME parts nested 1000 deep), charset (an unknown charset),
+      auto (an auto-reply)
+  judge-mail.py replies   the new replies (To, Subject, text), then moved
+      to cur/
   judge-mail.py hidden RECORD SEAT   fails when a message to SEAT names a
       card of the master RECORD that SEAT's view does not
 
@@ -245,6 +250,8 @@ def hidden(record, seat):
             views = [p for p in msg.walk() if p.get_filename()]
             if not views:
                 continue
+            if "[SeedReveal " in views[0].get_content():
+                continue    # the game is over and its seed public: nothing is hidden
             view = actions(views[0].get_content())
             seen = set(w for a in view for w in a)
             report = text_of(msg)
@@ -263,8 +270,54 @@ def hidden(record, seat):
     print("%d reports to %s checked for %d hidden names" % (checked, seat, names))
 
 
+def compose_kind(kind, sender, subject, body, message_id):
+    head = "From: %s\nTo: %s\nSubject: %s\nDate: %s\nMessage-ID: <%s>\nMIME-Version: 1.0\n" % (
+        sender, JUDGE, subject, formatdate(state["now"]), message_id)
+    if kind == "bomb":
+        depth = 1000
+        parts = ["Content-Type: multipart/mixed; boundary=\"b0\"\n\n--b0"]
+        for i in range(1, depth):
+            parts.append("Content-Type: multipart/mixed; boundary=\"b%d\"\n\n--b%d" % (i, i))
+        parts.append("Content-Type: text/plain\n\n%s" % body)
+        for i in reversed(range(depth)):
+            parts.append("--b%d--" % i)
+        return (head + "\n".join(parts) + "\n").encode()
+    if kind == "charset":
+        return (head + "Content-Type: text/plain; charset=\"x-no-such-charset\"\n"
+                "Content-Transfer-Encoding: 8bit\n\n").encode() + body.encode("latin-1") + b"\xff\xfe\n"
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = JUDGE
+    msg["Subject"] = subject
+    msg["Date"] = formatdate(state["now"])
+    msg["Message-ID"] = "<%s>" % message_id
+    if kind == "html":
+        msg.set_content("<p>%s</p>" % body, subtype="html")
+    else:
+        msg.set_content(body + "\n")
+    if kind == "big":
+        msg.add_attachment(bytes(range(256)) * (50 * 4096),
+                           maintype="application", subtype="octet-stream", filename="scan.bin")
+    if kind == "auto":
+        msg["Auto-Submitted"] = "auto-replied"
+    return msg.as_bytes()
+
+
+def show_replies():
+    for m in replies():
+        print("To: %s\nSubject: %s\nSize: %d\n%s\n----" % (m["To"], m["Subject"], len(m.as_bytes()), all_text(m)))
+
+
 def main():
     cmd = sys.argv[1]
+    if cmd == "compose":
+        a = sys.argv[2:] + [""] * 5
+        mid = a[4] or "h%d@club.example" % random.randrange(1 << 30)
+        sys.stdout.buffer.write(compose_kind(a[0], a[1], a[2], a[3].replace("\\n", "\n"), mid))
+        return
+    if cmd == "replies":
+        show_replies()
+        return
     if cmd == "play":
         play(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5])
     elif cmd == "hidden":

@@ -191,8 +191,20 @@ static int send_seat(judge_ctx *c, const judge_game *g, const hg_game_record *ma
 	if (intro)
 		hg_buf_printf(&text, "%s\n", intro);
 	int rc = seat_report(c, master, p->seat, g->nplayers, since, &text, &hgn);
-	if (rc != 0)
+	if (rc != 0) {
 		hg_buf_puts(&text, "(herald could not make your view of the game: tell the organiser)\n");
+		/* the result is public: it is said without a view */
+		const char *declared = hg_record_tag_value(master, "Result");
+		if (declared && strcmp(declared, "*") != 0) {
+			hg_buf ending;
+			hg_buf_init(&ending);
+			hg_buf_printf(&text, "\nThe game is over: %s", declared);
+			if (hg_record_ending(master, &ending))
+				hg_buf_printf(&text, " (%s)", ending.data);
+			hg_buf_putc(&text, '\n');
+			hg_buf_free(&ending);
+		}
+	}
 	hg_buf_printf(&text, "\nAnswer with your commands; the subject must keep [%s].\n", g->id);
 	hg_buf_printf(&subject, "[%s] %s", g->id, what);
 	hg_buf_printf(&name, "%s-%s.hgn", g->id, p->seat);
