@@ -4,7 +4,8 @@
  * The lexer's plain path (plain ASCII read in bulk, runs of actions in
  * one call, runs of tokens classed with SSSE3 or with SSE2 only) must read
  * exactly what its careful path reads: the same records, token positions
- * and diagnostics. */
+ * and diagnostics, also under limits small enough for short inputs to
+ * cross every one of them. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,11 +67,14 @@ static void dump_line(const hg_line *l, hg_buf *out)
 /* Everything parsed from the input, by one path of the lexer: careful 1
  * the careful path, 0 the plain path, 2 the plain path classing with SSE2
  * only. */
-static void dump_all(const uint8_t *data, size_t size, int careful, hg_buf *out)
+static void dump_all(const uint8_t *data, size_t size, int careful, const hg_limits *lim,
+		     hg_buf *out)
 {
 	hg_diags d;
 	hg_diags_init(&d);
 	hg_parser *p = hg_parser_open_mem("fuzz.hgn", (const char *)data, size);
+	if (lim)
+		hg_parser_set_limits(p, lim);
 	hg_parser_set_careful_only(p, careful == 1);
 	hg_parser_set_plain_ssse3(p, careful != 2);
 	hg_game_record *g;
@@ -85,15 +89,15 @@ static void dump_all(const uint8_t *data, size_t size, int careful, hg_buf *out)
 	hg_diags_free(&d);
 }
 
-static void check_paths_agree(const uint8_t *data, size_t size)
+static void check_paths_agree(const uint8_t *data, size_t size, const hg_limits *lim)
 {
 	hg_buf careful;
 	hg_buf_init(&careful);
-	dump_all(data, size, 1, &careful);
+	dump_all(data, size, 1, lim, &careful);
 	for (int mode = 0; mode <= 2; mode += 2) {
 		hg_buf plain;
 		hg_buf_init(&plain);
-		dump_all(data, size, mode, &plain);
+		dump_all(data, size, mode, lim, &plain);
 		if (plain.len != careful.len ||
 		    (plain.len && memcmp(plain.data, careful.data, plain.len))) {
 			fprintf(stderr, "the plain path%s reads otherwise than the careful one:\n%s---\n%s",
@@ -128,6 +132,19 @@ static void check_canonical(const uint8_t *data, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	check_canonical(data, size);
-	check_paths_agree(data, size);
+	check_paths_agree(data, size, NULL);
+	/* Every limit within reach of a short input (the defaults need
+	 * megabytes: the seeds of run.sh sit just under them). */
+	hg_limits small;
+	hg_limits_default(&small);
+	small.nesting = 3;
+	small.token = 24;
+	small.line = 80;
+	small.game = 600;
+	small.actions = 8;
+	small.tags = 6;
+	small.elements = 10;
+	small.errors = 5;
+	check_paths_agree(data, size, &small);
 	return 0;
 }

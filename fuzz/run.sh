@@ -14,7 +14,15 @@
 #                       a fixed header), rendering and legal actions
 #   fuzz-data-GAME      one game's YAML data loader (a record's own files)
 #
-# A crash, a leak, undefined behaviour or an input slower than 10 s stops
+# Inputs run up to 1 MiB (the HGN, YAML and data targets; 256 KiB for the
+# game targets), and the HGN and record seeds include inputs just under each
+# size limit of herald-notation(5) (made here, not kept in git): a larger
+# input must cost no more than its size says.  fuzz-hgn also reads every
+# input under limits small enough for short inputs to cross.
+#
+# A crash, a leak, undefined behaviour or an input slower than 30 s (a
+# seed of 400000 elements takes a few seconds under the sanitizers, read
+# seven ways by fuzz-hgn; a cost out of proportion takes far longer) stops
 # the run with exit 1 and leaves the input in BUILDDIR/fuzz/out/ (crash-*,
 # leak-*, timeout-*): turn it into a regression file under records/malformed/
 # (with its .expect) or a unit test.  The corpora grow in BUILDDIR/fuzz/out
@@ -69,6 +77,56 @@ for c in $(find "$src/src/lib" "$src/src/games" -name '*.c' | LC_ALL=C sort); do
 	ar rc "$lib" "$o"
 done
 
+# Seeds just under each limit (herald-notation(5), LIMITS) in DIR: HGN,
+# the record formats (JSON, YAML), or YAML data.
+limit_seeds() {	# limit_seeds DIR hgn|records|data
+	head='[Game "kingdoms-of-crusaders"]
+[Date "2026.11.21"]
+[Players "Ana; Ben"]
+[Result "*"]
+'
+	case $2 in
+	hgn)
+		{ printf "$head"; awk 'BEGIN { for (i = 0; i < 1020; i++) printf "[T%d \"v\"]\n", i }'
+		  printf '\n1. P1: draw c01\n*\n'; } >"$1/limit-tags.hgn"
+		{ printf "$head"; printf '[Event "'; head -c 65535 /dev/zero | tr '\0' x
+		  printf '"]\n\n1. P1: draw c01 {'; head -c 65535 /dev/zero | tr '\0' y; printf '}\n*\n'; } >"$1/limit-token.hgn"
+		{ printf "$head"; printf '\n1. P1: draw c01'
+		  awk 'BEGIN { for (i = 0; i < 17; i++) { printf " {"; for (k = 0; k < 60000; k++) printf "z"; printf "}" } }'
+		  printf '\n*\n'; } >"$1/limit-line.hgn"
+		{ printf "$head"; printf '\n1. P1: draw c01\n'
+		  awk 'BEGIN { for (i = 1; i < 399999; i++) { printf "()"; if (i % 64 == 0) print "" } }'
+		  printf '\n*\n'; } >"$1/limit-elements.hgn"
+		{ printf "$head"; printf '\n'
+		  awk 'BEGIN { for (i = 0; i < 99999; i++) { printf "P1: a "; if (i % 64 == 63) print "" } }'
+		  printf '\n*\n'; } >"$1/limit-actions.hgn"
+		{ printf "$head"; printf '\n1. P1: draw c01 '
+		  awk 'BEGIN { for (i = 0; i < 63; i++) printf "(P1: a "; for (i = 0; i < 63; i++) printf ")"; print "" }'
+		  printf '*\n'; } >"$1/limit-nesting.hgn"
+		;;
+	records)
+		tags='{"name": "Game", "value": "kingdoms-of-crusaders"}, {"name": "Date", "value": "2026.11.21"}, {"name": "Players", "value": "Ana; Ben"}, {"name": "Result", "value": "*"}'
+		awk -v head="$tags" 'BEGIN { printf "{\"herald\": 1, \"games\": [{\"tags\": [%s", head
+			for (i = 0; i < 1020; i++) printf ", {\"name\": \"T%d\", \"value\": \"v\"}", i
+			printf "], \"moves\": [{\"nag\": 1}"
+			for (i = 0; i < 50000; i++) printf ", {\"variation\": []}"
+			print "], \"result\": \"*\"}]}" }' </dev/null >"$1/limit-record.json"
+		{ printf 'herald: 1\ngames:\n- tags:\n  - {name: Game, value: kingdoms-of-crusaders}\n'
+		  printf '  - {name: Date, value: "2026.11.21"}\n  - {name: Players, value: Ana; Ben}\n'
+		  printf '  - {name: Result, value: "*"}\n'
+		  awk 'BEGIN { for (i = 0; i < 1020; i++) printf "  - {name: T%d, value: v}\n", i }'
+		  printf '  moves:\n'
+		  awk 'BEGIN { for (i = 0; i < 50000; i++) print "  - variation: []" }'
+		  printf '  result: "*"\n'; } >"$1/limit-record.yaml"
+		limit_seeds "$1" data
+		;;
+	data)	# collections nested just under the data loader's 144
+		awk 'BEGIN { for (i = 0; i < 143; i++) printf "["; for (i = 0; i < 143; i++) printf "]"; print "" }' \
+			</dev/null >"$1/limit-depth.yaml"
+		;;
+	esac
+}
+
 game_tags() {
 	case $1 in
 	kingdoms-of-crusaders) echo '"DeckFile"' ;;
@@ -90,6 +148,7 @@ for target in $all; do
 		$cc $cflags -fsanitize=fuzzer -DFUZZ_GAME="\"$game\"" -o "$bin" \
 			"$src/fuzz/fuzz-game.c" "$lib" $libs
 		find "$src/records/$game" -name '*.hgn' -size -64k -exec cp {} "$seeds" \;
+		max_len=262144
 		;;
 	data-*)
 		game=${target#data-}
@@ -108,19 +167,30 @@ for target in $all; do
 			done
 			k=$((k + 1))
 		done
+		limit_seeds "$seeds" data
+		{ printf '\000'; cat "$seeds/limit-depth.yaml"; } >"$seeds/limit-depth-0.yaml"
+		rm "$seeds/limit-depth.yaml"
+		max_len=1048576
 		;;
 	*)
 		# shellcheck disable=SC2086
 		$cc $cflags -fsanitize=fuzzer -o "$bin" "$src/fuzz/fuzz-$target.c" "$lib" $libs
 		case $target in
-		yaml) find "$src/data" "$src/records" -name '*.yaml' -exec cp {} "$seeds" \; ;;
-		*) find "$src/records" -name '*.hgn' -size -64k -exec cp {} "$seeds" \; ;;
+		yaml)
+			find "$src/data" "$src/records" -name '*.yaml' -exec cp {} "$seeds" \;
+			limit_seeds "$seeds" records
+			;;
+		*)
+			find "$src/records" -name '*.hgn' -size -64k -exec cp {} "$seeds" \;
+			limit_seeds "$seeds" hgn
+			;;
 		esac
+		max_len=1048576
 		;;
 	esac
 	echo "fuzz: running fuzz-$target for $seconds s"
 	(cd "$out" && ASAN_OPTIONS=detect_leaks=1 "$bin" -max_total_time="$seconds" \
-		-rss_limit_mb=2048 -timeout=10 -print_final_stats=1 "$corpus" "$seeds" \
+		-rss_limit_mb=2048 -timeout=30 -max_len="$max_len" -print_final_stats=1 "$corpus" "$seeds" \
 		>"$out/fuzz-$target.log" 2>&1) || {
 		tail -n 60 "$out/fuzz-$target.log"
 		echo "fuzz: fuzz-$target failed: see $out/fuzz-$target.log and the crash-*, leak-* or timeout-* input in $out"

@@ -14,6 +14,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -386,6 +387,9 @@ typedef struct hg_parser hg_parser;
  * with hg_parser_open_file). */
 hg_parser *hg_parser_open_file(const char *path, hg_diags *d);
 hg_parser *hg_parser_open_mem(const char *name, const char *text, size_t len);
+/* A parser of a stream already open, named `name` in diagnostics; fp is
+ * closed with the parser when `owned`. */
+hg_parser *hg_parser_open_stream(const char *name, FILE *fp, int owned);
 void hg_parser_close(hg_parser *p);
 /* 1: *out is the next game (possibly with errors reported in d);
  * 0: end of input; -1: an I/O error (reported). */
@@ -440,9 +444,25 @@ void hg_write_json_game(const hg_game_record *g, hg_buf *out, int pretty);
 void hg_write_json(hg_game_record *const *games, size_t n, hg_buf *out);
 int hg_read_json(const char *name, const char *text, size_t len,
 		 hg_game_record ***games, size_t *n, hg_diags *d);
+/* The same document read game by game from a stream, in memory that holds
+ * one game (at most 16 MiB of JSON each): next gives 1 and a game (with
+ * its shape errors in d, as hg_parser_next), 0 at the end of the document
+ * or after an error that ends it (in d), -1 on a read error.  fp is not
+ * closed. */
+typedef struct hg_json_reader hg_json_reader;
+hg_json_reader *hg_json_reader_open(const char *name, FILE *fp);
+hg_json_reader *hg_json_reader_open_mem(const char *name, const char *text, size_t len);
+int hg_json_reader_next(hg_json_reader *jr, hg_game_record **g, hg_diags *d);
+void hg_json_reader_close(hg_json_reader *jr);
 void hg_write_yaml(hg_game_record *const *games, size_t n, hg_buf *out);
 int hg_read_yaml(const char *name, const char *text, size_t len,
 		 hg_game_record ***games, size_t *n, hg_diags *d);
+/* The same game by game from a stream, as hg_json_reader (at most 16 MiB
+ * of YAML per game). */
+typedef struct hg_yaml_reader hg_yaml_reader;
+hg_yaml_reader *hg_yaml_reader_open(const char *name, FILE *fp);
+int hg_yaml_reader_next(hg_yaml_reader *yr, hg_game_record **g, hg_diags *d);
+void hg_yaml_reader_close(hg_yaml_reader *yr);
 
 /* ------------------------------------------------------------------------
  * Rules engines.  Each game implements hg_game_class; nothing in the core

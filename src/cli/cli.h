@@ -169,10 +169,6 @@ typedef struct cli_inputs {
 size_t cli_inputs_expand(cli_inputs *in, char **operands, int n, hg_diags *d);
 void cli_inputs_free(cli_inputs *in);
 
-/* Reads a whole file ("-": standard input) into out; 0, or -1 with an
- * hgn.io-error diagnostic in d. */
-int cli_read_all(const char *path, hg_buf *out, hg_diags *d);
-
 typedef enum cli_informat {
 	CLI_IN_HGN,
 	CLI_IN_JSON,
@@ -185,24 +181,26 @@ cli_informat cli_informat_of(const char *path);
 /* "hgn", "json" or "yaml" to a format; -1 for anything else. */
 int cli_informat_parse(const char *word);
 
-/* One file's games, whatever its format.  HGN is parsed game by game (in
- * memory that does not grow with the file) unless the text is kept; JSON
- * and YAML are read whole. */
+/* One file's games, whatever its format, read game by game in memory that
+ * does not grow with the file (HGN, JSON and YAML alike). */
 typedef struct cli_source {
 	const char *path;
 	cli_informat format;
-	hg_parser *parser;
-	hg_buf text;			/* the whole input, when read whole */
-	hg_game_record **games;		/* JSON, YAML */
-	size_t ngames, next;
+	hg_parser *parser;		/* HGN */
+	hg_json_reader *json;		/* JSON */
+	hg_yaml_reader *yaml;		/* YAML */
+	FILE *fp;			/* the file JSON or YAML is read from (NULL:
+					   standard input) */
+	FILE *copy;			/* keep_copy: the input, from its start */
 } cli_source;
 
-/* Opens path.  keep_text: read it whole and keep the bytes in src->text
- * (for comparing with the canonical form).  Returns 0, or -1 on an I/O
- * error (diagnosed in d).  A JSON or YAML document that does not load
- * yields its diagnostics and no games. */
+/* Opens path.  keep_copy (HGN): src->copy reads the same bytes again from
+ * the start, standard input included (through a temporary copy), for
+ * comparing with the canonical form; the caller may take it (setting it
+ * NULL) and close it.  Returns 0, or -1 on an I/O error (diagnosed in d).
+ * A JSON or YAML document that does not load yields its diagnostics. */
 int cli_source_open(cli_source *src, const char *path, cli_informat format,
-		    int keep_text, hg_diags *d);
+		    int keep_copy, hg_diags *d);
 /* As hg_parser_next: 1 and the next game in *g (the caller frees it),
  * 0 at the end, -1 on an I/O error (diagnosed). */
 int cli_source_next(cli_source *src, hg_game_record **g, hg_diags *d);

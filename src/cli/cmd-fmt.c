@@ -72,9 +72,7 @@ static cli_spec spec = {
  * time alongside, and for --in-place a temporary file that replaces the
  * original only when the two differ.  Nothing is held but one game. */
 typedef struct sink {
-	FILE *orig;		/* the original, for comparing (NULL: standard input) */
-	const char *orig_text;	/* standard input, read whole */
-	size_t orig_len, orig_off;
+	FILE *orig;		/* the original, for comparing */
 	int differs;
 	cli_atomic tmp;		/* IN_PLACE */
 	int writing;
@@ -85,21 +83,14 @@ static int sink_put(fmt_run *r, sink *k, hg_buf *out)
 	if (r->mode == TO_STDOUT)
 		return cli_flush_buf("fmt", stdout, out);
 	if (!k->differs && out->len) {
-		if (k->orig) {
-			char chunk[65536];
-			size_t done = 0;
-			while (done < out->len && !k->differs) {
-				size_t want = out->len - done < sizeof chunk ? out->len - done : sizeof chunk;
-				size_t got = fread(chunk, 1, want, k->orig);
-				if (got != want || memcmp(chunk, out->data + done, got) != 0)
-					k->differs = 1;
-				done += got;
-			}
-		} else if (k->orig_len - k->orig_off < out->len ||
-			   memcmp(k->orig_text + k->orig_off, out->data, out->len) != 0) {
-			k->differs = 1;
-		} else {
-			k->orig_off += out->len;
+		char chunk[65536];
+		size_t done = 0;
+		while (done < out->len && !k->differs) {
+			size_t want = out->len - done < sizeof chunk ? out->len - done : sizeof chunk;
+			size_t got = fread(chunk, 1, want, k->orig);
+			if (got != want || memcmp(chunk, out->data + done, got) != 0)
+				k->differs = 1;
+			done += got;
 		}
 	}
 	int rc = 0;
@@ -116,9 +107,7 @@ static int sink_longer(sink *k)
 {
 	if (k->differs)
 		return 1;
-	if (k->orig)
-		return fgetc(k->orig) != EOF;
-	return k->orig_off != k->orig_len;
+	return fgetc(k->orig) != EOF;
 }
 
 /* Canonicalises the games of an open source into the sink, game by game.
@@ -166,9 +155,9 @@ static void fmt_file(fmt_run *r, const char *path)
 	sink k;
 	memset(&k, 0, sizeof k);
 	size_t count = 0;
-	int stdin_ = strcmp(path, "-") == 0;
-	/* Standard input cannot be read twice: kept whole for --check. */
-	int keep = r->mode != TO_STDOUT && stdin_;
+	/* The original is read a second time alongside, to compare (standard
+	 * input through a temporary copy). */
+	int keep = r->mode != TO_STDOUT;
 	if (cli_source_open(&src, path, CLI_IN_HGN, keep, &d) != 0) {
 		cli_print_diags(stderr, &d, r->colour_err, 0);
 		r->io_error = 1;
@@ -176,19 +165,8 @@ static void fmt_file(fmt_run *r, const char *path)
 		hg_diags_free(&d);
 		return;
 	}
-	if (keep) {
-		k.orig_text = src.text.data ? src.text.data : "";
-		k.orig_len = src.text.len;
-	} else if (r->mode != TO_STDOUT) {
-		k.orig = fopen(path, "rb");
-		if (!k.orig) {
-			cli_error("fmt", "cannot open '%s': %s", path, strerror(errno));
-			r->io_error = 1;
-			cli_source_close(&src);
-			hg_diags_free(&d);
-			return;
-		}
-	}
+	k.orig = src.copy;
+	src.copy = NULL;
 	if (r->mode == IN_PLACE) {
 		if (cli_atomic_open(&k.tmp, path) != 0) {
 			cli_error("fmt", "cannot rewrite '%s': %s", path, strerror(errno));

@@ -142,42 +142,49 @@ void cli_inputs_free(cli_inputs *in)
 	memset(in, 0, sizeof *in);
 }
 
-int cli_read_all(const char *path, hg_buf *out, hg_diags *d)
+/* Copies standard input to a temporary file (in $TMPDIR, or /tmp) and
+ * opens it twice, each handle with its own offset; the file's name is
+ * removed at once.  0, or -1 with an hgn.io-error diagnostic. */
+static int spool_stdin(FILE **a, FILE **b, hg_diags *d)
 {
-	int stdin_ = strcmp(path, "-") == 0;
-	int fd = stdin_ ? STDIN_FILENO : open(path, O_RDONLY);
+	const char *dir = getenv("TMPDIR");
+	hg_buf name;
+	hg_buf_init(&name);
+	hg_buf_printf(&name, "%s/herald-stdin-XXXXXX", dir && *dir ? dir : "/tmp");
+	int fd = mkstemp(name.data);
 	if (fd < 0) {
-		io_diag(d, path, "cannot open the file", errno);
+		io_diag(d, "-", "cannot make a temporary copy of standard input", errno);
+		hg_buf_free(&name);
 		return -1;
 	}
-	struct stat st;
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		io_diag(d, path, "cannot read the file", EISDIR);
-		if (!stdin_)
+	*a = fdopen(fd, "w+b");
+	*b = *a ? fopen(name.data, "rb") : NULL;
+	int err = errno;
+	unlink(name.data);
+	hg_buf_free(&name);
+	if (!*a || !*b) {
+		io_diag(d, "-", "cannot make a temporary copy of standard input", err);
+		if (*a)
+			fclose(*a);
+		else
 			close(fd);
 		return -1;
 	}
 	char chunk[65536];
-	int rc = 0;
-	for (;;) {
-		ssize_t got = read(fd, chunk, sizeof chunk);
-		if (got < 0) {
-			if (errno == EINTR)
-				continue;
-			io_diag(d, path, "read error", errno);
-			rc = -1;
+	size_t got;
+	while ((got = fread(chunk, 1, sizeof chunk, stdin)) > 0)
+		if (fwrite(chunk, 1, got, *a) != got)
 			break;
-		}
-		if (got == 0)
-			break;
-		hg_buf_putn(out, chunk, (size_t)got);
+	err = ferror(stdin) ? errno : 0;
+	if (!err && (ferror(*a) || fflush(*a) != 0 || fseek(*a, 0, SEEK_SET) != 0))
+		err = errno ? errno : EIO;
+	if (err) {
+		io_diag(d, "-", ferror(stdin) ? "read error" : "cannot copy standard input", err);
+		fclose(*a);
+		fclose(*b);
+		return -1;
 	}
-	if (!stdin_)
-		close(fd);
-	/* An empty file still yields a string. */
-	if (rc == 0 && !out->data)
-		hg_buf_putn(out, "", 0);
-	return rc;
+	return 0;
 }
 
 cli_informat cli_informat_of(const char *path)
@@ -205,49 +212,48 @@ int cli_informat_parse(const char *word)
 	return -1;
 }
 
-static void free_games(cli_source *src)
-{
-	for (size_t i = src->next; i < src->ngames; i++)
-		hg_record_free(src->games[i]);
-	free(src->games);
-	src->games = NULL;
-	src->ngames = src->next = 0;
-}
-
 int cli_source_open(cli_source *src, const char *path, cli_informat format,
-		    int keep_text, hg_diags *d)
+		    int keep_copy, hg_diags *d)
 {
 	memset(src, 0, sizeof *src);
 	src->path = path;
 	src->format = format;
-	hg_buf_init(&src->text);
-	if (format == CLI_IN_HGN && !keep_text) {
+	int stdin_ = strcmp(path, "-") == 0;
+	if (format == CLI_IN_HGN && keep_copy && stdin_) {
+		/* Standard input cannot be read twice: read from a copy. */
+		FILE *fp;
+		if (spool_stdin(&fp, &src->copy, d) != 0)
+			return -1;
+		src->parser = hg_parser_open_stream(path, fp, 1);
+		return 0;
+	}
+	if (format == CLI_IN_HGN) {
 		src->parser = hg_parser_open_file(path, d);
+		if (src->parser && keep_copy) {
+			src->copy = fopen(path, "rb");
+			if (!src->copy) {
+				io_diag(d, path, "cannot open the file", errno);
+				return -1;
+			}
+		}
 		return src->parser ? 0 : -1;
 	}
-	if (cli_read_all(path, &src->text, d) != 0)
+	/* JSON and YAML, game by game: memory holds one game, whatever the
+	 * file's size. */
+	FILE *fp = stdin_ ? stdin : fopen(path, "rb");
+	struct stat st;
+	if (!fp || (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode))) {
+		io_diag(d, path, fp ? "cannot read the file" : "cannot open the file",
+			fp ? EISDIR : errno);
+		if (fp && !stdin_)
+			fclose(fp);
 		return -1;
-	int rc = 0;
-	switch (format) {
-	case CLI_IN_HGN:
-		src->parser = hg_parser_open_mem(path, src->text.data, src->text.len);
-		if (!src->parser) {
-			hg_pos pos = { path, 0, 0 };
-			hg_diag_add(d, HG_ERROR, pos, "hgn.io-error", "cannot read the record");
-			return -1;
-		}
-		return 0;
-	case CLI_IN_JSON:
-		rc = hg_read_json(path, src->text.data, src->text.len, &src->games, &src->ngames, d);
-		break;
-	case CLI_IN_YAML:
-		rc = hg_read_yaml(path, src->text.data, src->text.len, &src->games, &src->ngames, d);
-		break;
 	}
-	/* A document that does not load gives no games: its diagnostics are
-	 * about the content, not an I/O failure. */
-	if (rc != 0)
-		free_games(src);
+	src->fp = stdin_ ? NULL : fp;
+	if (format == CLI_IN_JSON)
+		src->json = hg_json_reader_open(path, fp);
+	else
+		src->yaml = hg_yaml_reader_open(path, fp);
 	return 0;
 }
 
@@ -260,10 +266,10 @@ int cli_source_next(cli_source *src, hg_game_record **g, hg_diags *d)
 			return 0;
 		return rc;
 	}
-	if (src->next < src->ngames) {
-		*g = src->games[src->next++];
-		return 1;
-	}
+	if (src->json)
+		return hg_json_reader_next(src->json, g, d);
+	if (src->yaml)
+		return hg_yaml_reader_next(src->yaml, g, d);
 	return 0;
 }
 
@@ -271,7 +277,11 @@ void cli_source_close(cli_source *src)
 {
 	if (src->parser)
 		hg_parser_close(src->parser);
-	free_games(src);
-	hg_buf_free(&src->text);
+	hg_json_reader_close(src->json);
+	hg_yaml_reader_close(src->yaml);
+	if (src->fp)
+		fclose(src->fp);
+	if (src->copy)
+		fclose(src->copy);
 	memset(src, 0, sizeof *src);
 }

@@ -16,7 +16,10 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -164,6 +167,7 @@ typedef struct reader {
 	int failed;
 	hg_game_record *g;	/* being read */
 	size_t actions;		/* in g, on every line */
+	size_t elements;	/* in g: move numbers, comments, NAGs, variations */
 	size_t errors_at_start;	/* d->nerrors before reading */
 	int gave_up;		/* MAX_ERRORS reached: the rest is unchecked */
 } reader;
@@ -446,6 +450,13 @@ static void read_node(reader *r, const json_t *o, hg_line *line, line_kind lk,
 		      "the trailer hold comments only", where(r), node_keys[kind]);
 		return;
 	}
+	/* each costs a node, as in HGN (herald-notation(5), LIMITS) */
+	if (kind != 1 && ++r->elements > HG_MAX_ELEMENTS) {
+		if (r->elements == HG_MAX_ELEMENTS + 1)
+			shape_error(r, "the game has more than %d move numbers, comments, NAGs and variations",
+				    HG_MAX_ELEMENTS);
+		return;
+	}
 	hg_node *n;
 	json_int_t v;
 	switch (kind) {
@@ -540,6 +551,10 @@ static void read_tags(reader *r, const json_t *a)
 					     "letters, digits and '_'");
 				hg_buf_free(&q);
 				path_pop(r, m);
+			} else if (name && value && g->ntags >= HG_MAX_TAGS) {
+				shape_error(r, "more than %d tags in one game, at %s", HG_MAX_TAGS, where(r));
+				path_pop(r, mark);
+				return;
 			} else if (name && value) {
 				/* Appended, not set: the model keeps every tag as
 				 * written, repeats included, for the checker. */
@@ -566,6 +581,7 @@ static hg_game_record *read_game(reader *r, const json_t *o)
 	g->pos.line = g->pos.col = 0;
 	r->g = g;
 	r->actions = 0;
+	r->elements = 0;
 	check_keys(r, o, keys);
 	size_t mark;
 	if (json_object_get(o, "tags")) {
@@ -601,67 +617,450 @@ static hg_game_record *read_game(reader *r, const json_t *o)
 	return g;
 }
 
+/* ------------------------------------------------------------------------
+ * Reading a stream, game by game.  jansson decodes one value at a time
+ * (JSON_DISABLE_EOF_CHECK): the keys and values of the outer object, and
+ * each game of "games" on its own, so memory holds one game, never the
+ * document.  Here only the punctuation between those values is read --
+ * white space, '{', ':', ',', '[', ']' and '}' -- and every value is
+ * jansson's.
+ * ------------------------------------------------------------------------ */
+#define WINDOW (64 * 1024)	/* bytes read from a stream at a time */
+#define KEPT 8			/* kept before the window's start on a refill */
+/* The longest value of the outer object other than "games" (the version). */
+#define MAX_OUTER_VALUE 4096
+
+typedef struct source {
+	FILE *fp;			/* NULL: a memory block */
+	unsigned char *win;		/* a stream's window: KEPT + WINDOW bytes */
+	const unsigned char *p, *end;	/* unread */
+	int at_eof, io_error, err;
+	unsigned line, col;		/* of *p, from 1 (col counts characters) */
+	unsigned col_before_lf;		/* col of the last line feed taken */
+	/* the value jansson is decoding */
+	size_t given, cap;		/* bytes handed to it; the most it may have */
+	int bytewise;			/* one byte at a time (see source_give) */
+	int capped;			/* it wanted more than cap */
+} source;
+
+enum { OUTER_START, OUTER_GAMES, OUTER_DONE };
+
+struct hg_json_reader {
+	char *name;
+	source src;
+	reader r;
+	int state;
+	size_t index;		/* of the next game */
+	int seen_herald, seen_games;
+	size_t errors;		/* reported so far, for MAX_ERRORS */
+};
+
+/* Refills the window; 0 at the end of the input (or on a read error). */
+static int source_fill(source *s)
+{
+	if (!s->fp || s->at_eof)
+		return 0;
+	/* The last bytes stay: a value's decoding may give one back. */
+	size_t keep = (size_t)(s->end - s->win);
+	if (keep > KEPT)
+		keep = KEPT;
+	memmove(s->win, s->end - keep, keep);
+	size_t got = fread(s->win + keep, 1, WINDOW, s->fp);
+	if (got == 0) {
+		if (ferror(s->fp)) {
+			s->io_error = 1;
+			s->err = errno;
+		}
+		s->at_eof = 1;
+	}
+	s->p = s->win + keep;
+	s->end = s->p + got;
+	return got > 0;
+}
+
+static int source_peek(source *s)
+{
+	if (s->p == s->end && !source_fill(s))
+		return EOF;
+	return *s->p;
+}
+
+/* Moves past one byte, counting lines and characters. */
+static void source_step(source *s)
+{
+	unsigned char c = *s->p++;
+	if (c == '\n') {
+		s->col_before_lf = s->col;
+		s->line++;
+		s->col = 1;
+	} else if ((c & 0xC0) != 0x80) {
+		s->col++;
+	}
+}
+
+static int source_skip_space(source *s)
+{
+	int c;
+	while ((c = source_peek(s)) == ' ' || c == '\t' || c == '\n' || c == '\r')
+		source_step(s);
+	return c;
+}
+
+/* jansson's reader.  An object ends at a '}', so up to the next '}' is
+ * handed at once, and never more than the object; a scalar is handed a
+ * byte at a time, as jansson reads one byte past it and gives it back. */
+static size_t source_give(void *buf, size_t buflen, void *data)
+{
+	source *s = data;
+	if (s->given >= s->cap) {
+		s->capped = 1;
+		return 0;
+	}
+	if (s->p == s->end && !source_fill(s))
+		return 0;
+	size_t n = (size_t)(s->end - s->p);
+	if (n > buflen)
+		n = buflen;
+	if (n > s->cap - s->given)
+		n = s->cap - s->given;
+	if (s->bytewise) {
+		n = 1;
+	} else {
+		const unsigned char *close = memchr(s->p, '}', n);
+		if (close)
+			n = (size_t)(close - s->p) + 1;
+	}
+	memcpy(buf, s->p, n);
+	for (size_t i = 0; i < n; i++)
+		source_step(s);
+	s->given += n;
+	return n;
+}
+
+/* Gives back the last n bytes handed (n is small: they are in the window). */
+static void source_unread(source *s, size_t n)
+{
+	while (n--) {
+		unsigned char c = *--s->p;
+		if (c == '\n') {
+			s->line--;
+			s->col = s->col_before_lf;
+		} else if ((c & 0xC0) != 0x80) {
+			s->col--;
+		}
+	}
+}
+
+static hg_pos source_pos(const hg_json_reader *jr)
+{
+	hg_pos pos = { jr->name, jr->src.line, jr->src.col };
+	return pos;
+}
+
+/* A syntax error: the document cannot be read on. */
+static void syntax_error(hg_json_reader *jr, hg_pos pos, const char *fmt, ...) HG_PRINTF(3, 4);
+
+static void syntax_error(hg_json_reader *jr, hg_pos pos, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	hg_diag_vadd(jr->r.d, HG_ERROR, pos, "hgn.json", fmt, ap);
+	va_end(ap);
+	jr->r.failed = 1;
+	jr->state = OUTER_DONE;
+}
+
+/* The next value, at most `cap` bytes: NULL after a diagnostic.  `what`
+ * names it in the message when it is longer. */
+static json_t *decode_value(hg_json_reader *jr, size_t cap, const char *what)
+{
+	source *s = &jr->src;
+	unsigned line0 = s->line, col0 = s->col;
+	s->given = 0;
+	s->cap = cap;
+	s->capped = 0;
+	s->bytewise = source_peek(s) != '{';
+	json_error_t err;
+	json_t *v = json_load_callback(source_give, s,
+				       JSON_DISABLE_EOF_CHECK | JSON_DECODE_ANY |
+					       JSON_REJECT_DUPLICATES,
+				       &err);
+	if (v) {
+		if (err.position >= 0 && s->given > (size_t)err.position)
+			source_unread(s, s->given - (size_t)err.position);
+		return v;
+	}
+	hg_pos pos = { jr->name, line0, col0 };
+	if (s->capped) {
+		syntax_error(jr, pos, "%s is longer than %zu bytes", what, cap);
+	} else if (s->io_error) {
+		pos.line = pos.col = 0;
+		hg_diag_add(jr->r.d, HG_ERROR, pos, "hgn.io-error", "read error: %s",
+			    strerror(s->err));
+		jr->r.failed = 1;
+		jr->state = OUTER_DONE;
+	} else {
+		if (err.line > 0) {
+			pos.line = line0 + (unsigned)err.line - 1;
+			pos.col = err.line == 1 ? col0 + (unsigned)(err.column > 0 ? err.column - 1 : 0)
+						: (unsigned)(err.column > 0 ? err.column : 0);
+		}
+		/* jansson gives no text when it runs out of memory */
+		syntax_error(jr, pos, "%s", err.text[0] ? err.text
+				   : "the document cannot be read (out of memory)");
+	}
+	return NULL;
+}
+
+/* A syntax error at the next character, worded as jansson's: "<what>
+ * expected near '<it>'", or "near end of file" at the last character. */
+static void unexpected(hg_json_reader *jr, const char *what)
+{
+	hg_pos pos = source_pos(jr);
+	int c = source_peek(&jr->src);
+	if (c == EOF && jr->src.io_error) {
+		pos.line = pos.col = 0;
+		hg_diag_add(jr->r.d, HG_ERROR, pos, "hgn.io-error", "read error: %s",
+			    strerror(jr->src.err));
+		jr->r.failed = 1;
+		jr->state = OUTER_DONE;
+	} else if (c == EOF) {
+		pos.col--;
+		syntax_error(jr, pos, "%s expected near end of file", what);
+	} else if (c > ' ' && c < 0x7f) {
+		syntax_error(jr, pos, "%s expected near '%c'", what, c);
+	} else {
+		syntax_error(jr, pos, "%s expected", what);
+	}
+}
+
+/* Expects the punctuation `c` after white space; 0, or -1 after a diagnostic. */
+static int expect(hg_json_reader *jr, int c, const char *what)
+{
+	int got = source_skip_space(&jr->src);
+	if (got == c) {
+		source_step(&jr->src);
+		return 0;
+	}
+	unexpected(jr, what);
+	return -1;
+}
+
+/* The outer object's members up to the games' '[' (state OUTER_GAMES) or
+ * to its end (the document checked, state OUTER_DONE). */
+static void read_outer(hg_json_reader *jr, int first)
+{
+	reader *r = &jr->r;
+	for (;;) {
+		if (source_skip_space(&jr->src) == '}') {
+			source_step(&jr->src);
+			break;
+		}
+		if (!first && expect(jr, ',', "',' or '}'") != 0)
+			return;
+		first = 0;
+		source_skip_space(&jr->src);
+		hg_pos key_pos = source_pos(jr);
+		if (source_peek(&jr->src) != '"') {
+			unexpected(jr, "string or '}'");
+			return;
+		}
+		json_t *key = decode_value(jr, MAX_OUTER_VALUE, "a key");
+		if (!key)
+			return;
+		char *name = hg_xstrdup(json_string_value(key));
+		json_decref(key);
+		int *seen = strcmp(name, "games") == 0 ? &jr->seen_games
+			    : strcmp(name, "herald") == 0 ? &jr->seen_herald : NULL;
+		if (seen && *seen) {
+			/* where and as jansson says it: at the key's last character */
+			key_pos = source_pos(jr);
+			key_pos.col--;
+			syntax_error(jr, key_pos, "duplicate object key near '\"%s\"'", name);
+			free(name);
+			return;
+		}
+		if (expect(jr, ':', "':'") != 0) {
+			free(name);
+			return;
+		}
+		if (seen == &jr->seen_games) {
+			free(name);
+			jr->seen_games = 1;
+			source_skip_space(&jr->src);
+			if (source_peek(&jr->src) == '[') {
+				source_step(&jr->src);
+				jr->state = OUTER_GAMES;
+				return;
+			}
+			json_t *v = decode_value(jr, MAX_OUTER_VALUE, "the value of 'games'");
+			if (!v)
+				return;
+			size_t mark = path_push_key(r, "games");
+			mismatch(r, "an array", v);
+			path_pop(r, mark);
+			json_decref(v);
+			continue;
+		}
+		source_skip_space(&jr->src);
+		json_t *v = decode_value(jr, MAX_OUTER_VALUE, "a value of the document");
+		if (!v) {
+			free(name);
+			return;
+		}
+		if (seen) {
+			jr->seen_herald = 1;
+			size_t mark = path_push_key(r, "herald");
+			if (!json_is_integer(v))
+				mismatch(r, "the format version 1", v);
+			else if (json_integer_value(v) != FORMAT_VERSION)
+				shape_error(r, "unsupported format version %" JSON_INTEGER_FORMAT
+					    " (this herald reads version %d)",
+					    json_integer_value(v), FORMAT_VERSION);
+			path_pop(r, mark);
+		} else {
+			hg_buf q;
+			hg_buf_init(&q);
+			hg_quote(&q, name);
+			hg_diag *dg = shape_error(r, "unknown key %s in the document", q.data);
+			hg_diag_note(dg, "the keys allowed here are: herald (required), games (required)");
+			hg_buf_free(&q);
+		}
+		json_decref(v);
+		free(name);
+	}
+	/* The end of the outer object: nothing may follow it. */
+	if (source_skip_space(&jr->src) != EOF) {
+		unexpected(jr, "end of file");
+		return;
+	}
+	if (!jr->seen_herald)
+		shape_error(r, "missing key 'herald' in the document");
+	if (!jr->seen_games)
+		shape_error(r, "missing key 'games' in the document");
+	jr->state = OUTER_DONE;
+}
+
+static hg_json_reader *json_reader_new(const char *name)
+{
+	hg_json_reader *jr = hg_xcalloc(1, sizeof *jr);
+	jr->name = hg_xstrdup(name ? name : "-");
+	jr->r.name = jr->name;
+	hg_buf_init(&jr->r.path);
+	jr->src.line = jr->src.col = 1;
+	return jr;
+}
+
+hg_json_reader *hg_json_reader_open(const char *name, FILE *fp)
+{
+	hg_json_reader *jr = json_reader_new(name);
+	jr->src.fp = fp;
+	jr->src.win = hg_xmalloc(KEPT + WINDOW);
+	jr->src.p = jr->src.end = jr->src.win;
+	return jr;
+}
+
+hg_json_reader *hg_json_reader_open_mem(const char *name, const char *text, size_t len)
+{
+	hg_json_reader *jr = json_reader_new(name);
+	jr->src.p = (const unsigned char *)text;
+	jr->src.end = jr->src.p + len;
+	jr->src.at_eof = 1;
+	return jr;
+}
+
+void hg_json_reader_close(hg_json_reader *jr)
+{
+	if (!jr)
+		return;
+	free(jr->src.win);
+	hg_buf_free(&jr->r.path);
+	free(jr->name);
+	free(jr);
+}
+
+int hg_json_reader_next(hg_json_reader *jr, hg_game_record **g, hg_diags *d)
+{
+	*g = NULL;
+	reader *r = &jr->r;
+	r->d = d;
+	r->errors_at_start = d->nerrors;
+	if (jr->state == OUTER_START) {
+		if (source_skip_space(&jr->src) != '{') {
+			if (source_peek(&jr->src) == EOF && !jr->src.io_error)
+				unexpected(jr, "'[' or '{'");
+			else if (!jr->src.io_error) {
+				/* not an object: jansson says what it is */
+				json_t *v = decode_value(jr, MAX_OUTER_VALUE, "the document");
+				if (v) {
+					mismatch(r, "an object", v);
+					json_decref(v);
+				}
+				jr->state = OUTER_DONE;
+			}
+		} else {
+			source_step(&jr->src);
+			read_outer(jr, 1);
+		}
+	}
+	while (jr->state == OUTER_GAMES) {
+		int c = source_skip_space(&jr->src);
+		if (c == ']') {
+			source_step(&jr->src);
+			read_outer(jr, 0);
+			break;
+		}
+		if (jr->index > 0 && expect(jr, ',', "',' or ']'") != 0)
+			break;
+		if (jr->index == 0 && c == EOF) {
+			expect(jr, ']', "']'");
+			break;
+		}
+		source_skip_space(&jr->src);
+		char what[64];
+		snprintf(what, sizeof what, "games[%zu]", jr->index);
+		json_t *o = decode_value(jr, HG_MAX_GAME, what);
+		if (!o)
+			break;
+		size_t mark = path_push_key(r, "games");
+		path_push_index(r, jr->index);
+		jr->index++;
+		*g = read_game(r, o);
+		path_pop(r, mark);
+		json_decref(o);
+		if (!*g)
+			continue;	/* not an object: said so */
+		break;
+	}
+	if (jr->state == OUTER_DONE && jr->src.io_error && !*g)
+		return -1;
+	jr->errors += d->nerrors - r->errors_at_start;
+	if (jr->errors >= MAX_ERRORS && jr->state != OUTER_DONE) {
+		hg_pos pos = { jr->name, 0, 0 };
+		hg_diag_add(d, HG_ERROR, pos, "hgn.json",
+			    "%d errors: the rest of the document is not checked", MAX_ERRORS);
+		jr->state = OUTER_DONE;
+	}
+	return *g ? 1 : 0;
+}
+
 int hg_read_json(const char *name, const char *text, size_t len,
 		 hg_game_record ***games, size_t *n, hg_diags *d)
 {
 	*games = NULL;
 	*n = 0;
-	if (!name)
-		name = "-";
-	json_error_t err;
-	json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
-	if (!doc) {
-		hg_pos pos = { name, err.line > 0 ? (unsigned)err.line : 0,
-			       err.line > 0 && err.column > 0 ? (unsigned)err.column : 0 };
-		hg_diag_add(d, HG_ERROR, pos, "hgn.json", "%s", err.text);
-		return -1;
-	}
-	reader r = { .name = name, .d = d, .errors_at_start = d->nerrors };
-	hg_buf_init(&r.path);
+	hg_json_reader *jr = hg_json_reader_open_mem(name ? name : "-", text, len);
+	size_t errors_at_start = d->nerrors;
 	hg_game_record **v = NULL;
-	size_t nv = 0;
-	static const char *const keys[] = { "!herald", "!games", NULL };
-	if (!json_is_object(doc)) {
-		mismatch(&r, "an object", doc);
-	} else if (check_keys(&r, doc, keys) == 0) {
-		const json_t *version = json_object_get(doc, "herald");
-		if (json_is_integer(version) && json_integer_value(version) != FORMAT_VERSION) {
-			shape_error(&r, "unsupported format version %" JSON_INTEGER_FORMAT
-				    " (this herald reads version %d)",
-				    json_integer_value(version), FORMAT_VERSION);
-		} else if (!json_is_integer(version)) {
-			size_t mark = path_push_key(&r, "herald");
-			mismatch(&r, "the format version 1", version);
-			path_pop(&r, mark);
-		}
-		const json_t *a = json_object_get(doc, "games");
-		size_t mark = path_push_key(&r, "games");
-		if (!json_is_array(a)) {
-			mismatch(&r, "an array", a);
-		} else {
-			v = hg_xcalloc(json_array_size(a) + 1, sizeof *v);
-			size_t i;
-			const json_t *o;
-			json_array_foreach((json_t *)a, i, o) {
-				if (too_many_errors(&r))
-					break;
-				size_t m = path_push_index(&r, i);
-				hg_game_record *g = read_game(&r, o);
-				if (g)
-					v[nv++] = g;
-				path_pop(&r, m);
-			}
-		}
-		path_pop(&r, mark);
+	size_t nv = 0, cap = 0;
+	hg_game_record *g;
+	while (hg_json_reader_next(jr, &g, d) == 1) {
+		HG_GROW(v, cap, nv + 1);
+		v[nv++] = g;
 	}
-	if (r.gave_up) {
-		hg_pos pos = { name, 0, 0 };
-		hg_diag_add(d, HG_ERROR, pos, "hgn.json",
-			    "%d errors: the rest of the document is not checked", MAX_ERRORS);
-	}
-	json_decref(doc);
-	hg_buf_free(&r.path);
-	if (r.failed) {
+	hg_json_reader_close(jr);
+	/* A document is taken whole or not at all. */
+	if (d->nerrors > errors_at_start) {
 		for (size_t i = 0; i < nv; i++)
 			hg_record_free(v[i]);
 		free(v);

@@ -503,6 +503,9 @@ static void read_tags(reader *r, const hg_ynode *seq)
 			hg_diag *dg = shape_error(r, name_node, "'%s' is not a tag name", name);
 			hg_diag_note(dg, "a tag name is an ASCII letter followed by ASCII "
 				     "letters, digits and '_'");
+		} else if (name && value && g->ntags >= HG_MAX_TAGS) {
+			shape_error(r, map, "more than %d tags in one game", HG_MAX_TAGS);
+			return;
 		} else if (name && value) {
 			/* Appended, not set: the model keeps every tag as written,
 			 * repeats included, for the checker. */
@@ -596,6 +599,81 @@ static void read_document(reader *r, const hg_ydoc *doc)
 	hg_ycheck_kind(hg_ymap_get(root, "games"), HG_Y_SEQ, NULL, r->d);
 }
 
+/* The loader's data.* codes, from index `from` of d on, become hgn.yaml:
+ * in a record they are the record's errors. */
+static void recode(hg_diags *d, size_t from)
+{
+	for (size_t i = from; i < d->n; i++)
+		if (strncmp(d->v[i].code, "data.", 5) == 0) {
+			free(d->v[i].code);
+			d->v[i].code = hg_xstrdup("hgn.yaml");
+		}
+}
+
+struct hg_yaml_reader {
+	reader r;
+	char *name;
+	FILE *fp;
+	hg_yaml_items *items;	/* NULL before the first call and at the end */
+	int started, done;
+};
+
+hg_yaml_reader *hg_yaml_reader_open(const char *name, FILE *fp)
+{
+	hg_yaml_reader *yr = hg_xcalloc(1, sizeof *yr);
+	yr->name = hg_xstrdup(name ? name : "-");
+	yr->r.name = yr->name;
+	yr->fp = fp;
+	return yr;
+}
+
+int hg_yaml_reader_next(hg_yaml_reader *yr, hg_game_record **g, hg_diags *d)
+{
+	*g = NULL;
+	reader *r = &yr->r;
+	size_t from = d->n;
+	r->d = d;
+	if (!yr->started) {
+		yr->started = 1;
+		yr->items = hg_yaml_items_open(yr->name, yr->fp, "games", read_item, r, d);
+		if (!yr->items)
+			yr->done = 1;
+	}
+	while (!yr->done && !*g) {
+		if (hg_yaml_items_next(yr->items, d)) {
+			if (r->ngames) {	/* (none when the game was no mapping) */
+				*g = r->games[0];
+				r->ngames = 0;
+			}
+			continue;
+		}
+		/* The end: what is left of the document once the games have gone. */
+		hg_ydoc *doc = hg_yaml_items_close(yr->items, d);
+		yr->items = NULL;
+		yr->done = 1;
+		if (doc)
+			read_document(r, doc);
+		hg_ydoc_free(doc);
+	}
+	recode(d, from);
+	return *g ? 1 : 0;
+}
+
+void hg_yaml_reader_close(hg_yaml_reader *yr)
+{
+	if (!yr)
+		return;
+	if (yr->items) {	/* closed early: the rest is not read */
+		hg_diags sink;
+		hg_diags_init(&sink);
+		hg_ydoc_free(hg_yaml_items_close(yr->items, &sink));
+		hg_diags_free(&sink);
+	}
+	free(yr->r.games);
+	free(yr->name);
+	free(yr);
+}
+
 int hg_read_yaml(const char *name, const char *text, size_t len,
 		 hg_game_record ***games, size_t *n, hg_diags *d)
 {
@@ -614,11 +692,7 @@ int hg_read_yaml(const char *name, const char *text, size_t len,
 	hg_ydoc_free(doc);
 	*games = r.games;
 	*n = r.ngames;
-	for (size_t i = 0; i < local.n; i++)
-		if (strncmp(local.v[i].code, "data.", 5) == 0) {
-			free(local.v[i].code);
-			local.v[i].code = hg_xstrdup("hgn.yaml");
-		}
+	recode(&local, 0);
 	int failed = local.nerrors > 0;
 	hg_diags_move(d, &local);
 	hg_diags_free(&local);

@@ -204,5 +204,8 @@ void hg_quote(hg_buf *b, const char *s);
 #define HG_MAX_LINE (1024 * 1024)	/* bytes in one line */
 #define HG_MAX_GAME (16 * 1024 * 1024)	/* bytes in one game */
 #define HG_MAX_ACTIONS 100000		/* actions in one game, all lines */
+#define HG_MAX_TAGS 1024		/* tag pairs in one game */
+/* Move numbers, comments, NAGs and variations in one game, all lines. */
+#define HG_MAX_ELEMENTS (4 * HG_MAX_ACTIONS)
 
 #endif

@@ -79,6 +79,7 @@ struct hg_lexer {
 	int attach;		/* the last token was a body token, nothing after it */
 	unsigned tokens_on_line;
 	int cut_at_game;	/* a comment stopped at the next game's '[' */
+	int control_seen;	/* the token has had its control character reported */
 	int careful_only;	/* no plain path (tests compare the two) */
 	int run_ssse3;		/* runs classed with SSSE3 (tests turn it off) */
 	int resumed;		/* opened at a resume point, not at the start */
@@ -101,6 +102,8 @@ void hg_limits_default(hg_limits *l)
 	l->line = HG_MAX_LINE;
 	l->game = HG_MAX_GAME;
 	l->actions = HG_MAX_ACTIONS;
+	l->tags = HG_MAX_TAGS;
+	l->elements = HG_MAX_ELEMENTS;
 	l->errors = HG_MAX_ERRORS;
 }
 /* Does this processor have SSSE3, BMI1 and BMI2, for the runs of tokens
@@ -740,18 +743,35 @@ static inline const unsigned char *plain_string(const unsigned char *t,
 /* Inside a string, the run of plain characters from the current one,
  * taken at once but for its last character, which save_next() takes as
  * it takes any.  Nothing is taken where a character needs a look of its
- * own: near the window's end, or where a limit could be reached. */
+ * own: near the window's end, or where a limit is reached.  The scan
+ * stops where a count would pass its limit, so it never reads further
+ * than it takes: a string far over the token limit costs what a comment
+ * does.  Past the token limit (reported), the run is passed over unsaved. */
 static int string_run(hg_lexer *lx)
 {
 	if (lx->careful_only || lx->clen != 1 || lx->c < 0x20 || lx->c > 0x7E)
 		return 0;
-	const unsigned char *q = lx->p, *r = string_plain_end(q, plain_limit(lx));
+	int keep = lx->buf.len < lx->lim.token;
+	if (!keep && !lx->tok.bad)
+		return 0;	/* save_next() reports the limit */
+	size_t room = 0;
+	if (lx->line_bytes < lx->lim.line && lx->game_bytes < lx->lim.game) {
+		room = lx->lim.line - lx->line_bytes;
+		if (lx->lim.game - lx->game_bytes < room)
+			room = lx->lim.game - lx->game_bytes;
+		if (keep && lx->lim.token - lx->buf.len < room)
+			room = lx->lim.token - lx->buf.len;
+	}
+	const unsigned char *q = lx->p, *lim = plain_limit(lx);
+	if (lim > q && (size_t)(lim - q) > room)
+		lim = q + room;
+	const unsigned char *r = string_plain_end(q, lim);
 	size_t n = (size_t)(r - q);
-	if (n < 2 || lx->buf.len + n > lx->lim.token || lx->line_bytes + n > lx->lim.line ||
-	    lx->game_bytes + n > lx->lim.game)
+	if (n < 2)
 		return 0;
 	size_t steps = n - 1;
-	hg_buf_putn(&lx->buf, (const char *)q, steps);
+	if (keep)
+		hg_buf_putn(&lx->buf, (const char *)q, steps);
 	lx->p = q + steps;
 	lx->c = *lx->p;
 	lx->col += (unsigned)steps;
@@ -759,6 +779,19 @@ static int string_run(hg_lexer *lx)
 	lx->game_bytes += steps;
 	lx->line_clean = 0;	/* a string is never blank */
 	return 1;
+}
+
+/* A control character inside a comment or a string: an error (once per
+ * token), and then read as a blank, so it is never kept or written. */
+static void control_in_text(hg_lexer *lx)
+{
+	if (!lx->control_seen) {
+		lex_error(lx, here(lx), "hgn.unexpected-char", "control character U+%04lX in a %s",
+			  (unsigned long)lx->c, hg_tk_name(lx->tok.kind));
+		lx->control_seen = 1;
+		lx->tok.bad = 1;
+	}
+	lx->c = ' ';
 }
 
 /* A string (hgn.ebnf: string): no line feed inside, escapes \" and \\. */
@@ -805,6 +838,8 @@ static void read_string(hg_lexer *lx)
 			break;
 		}
 		default:
+			if (is_control(lx->c))
+				control_in_text(lx);
 			save_next(lx);
 			break;
 		}
@@ -854,6 +889,11 @@ static void read_brace_comment(hg_lexer *lx)
 			}
 			/* fall through */
 		default:
+			if (is_control(lx->c)) {
+				control_in_text(lx);
+				save_next(lx);
+				break;
+			}
 			line_has_text = 1;
 			save_next(lx);
 			break;
@@ -865,10 +905,18 @@ static void read_brace_comment(hg_lexer *lx)
 static void read_line_comment(hg_lexer *lx)
 {
 	next(lx);
-	while (lx->c == ' ' || lx->c == '\t' || lx->c == '\r')
+	for (;;) {
+		if (is_control(lx->c))
+			control_in_text(lx);
+		if (lx->c != ' ' && lx->c != '\t' && lx->c != '\r')
+			break;
 		next(lx);
-	while (lx->c != '\n' && lx->c != EOZ)
+	}
+	while (lx->c != '\n' && lx->c != EOZ) {
+		if (is_control(lx->c))
+			control_in_text(lx);
 		save_next(lx);
+	}
 	while (lx->buf.len > 0) {
 		char ch = lx->buf.data[lx->buf.len - 1];
 		if (ch != ' ' && ch != '\t' && ch != '\r')
@@ -988,6 +1036,7 @@ static hg_tk lex(hg_lexer *lx)
 		lx->tok.pos = here(lx);
 		lx->tok.off = hg_lexer_offset(lx);
 		lx->tok.bad = 0;
+		lx->control_seen = 0;
 		lx->tok.value = 0;
 		lx->tok.newline = lx->tokens_on_line == 0;
 		switch (lx->c) {

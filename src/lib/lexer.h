@@ -27,6 +27,8 @@ typedef struct hg_limits {
 	size_t line;		/* bytes in one line */
 	size_t game;		/* bytes in one game */
 	size_t actions;		/* actions in one game, every line */
+	size_t tags;		/* tag pairs in one game */
+	size_t elements;	/* move numbers, comments, NAGs, variations */
 	size_t errors;		/* errors in one game before it is skipped */
 } hg_limits;
 

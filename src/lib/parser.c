@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "lexer.h"
+#include "tagset.h"
 
 struct hg_parser {
 	hg_lexer *lx;
@@ -37,8 +38,12 @@ struct hg_parser {
 	hg_game_record *g;
 	int stop;		/* abandoned: skip to the next game */
 	size_t actions;
+	size_t elements;	/* move numbers, comments, NAGs, variations */
+	int pending_over;	/* comments before the next game dropped at the limit */
 	char **bad_tags;	/* names of malformed tag pairs (no missing-tag for them) */
 	size_t nbad_tags;
+	hg_tagset tagset;	/* the game's tag names, each with its index in g->tags */
+	int tags_over;		/* past the limit on tag pairs: the rest were dropped */
 	hg_pos *open;		/* positions of the open '(' */
 	size_t nopen, capopen;
 	int after_glyph;	/* the last element was an action ending in a glyph */
@@ -67,6 +72,7 @@ static hg_parser *parser_new(hg_lexer *lx)
 	hg_parser *p = hg_xcalloc(1, sizeof *p);
 	p->lx = lx;
 	p->lim = hg_lexer_limits(lx);
+	hg_tagset_init(&p->tagset);
 	hg_diags_init(&p->held);
 	hg_diags_init(&p->sink);
 	return p;
@@ -90,6 +96,11 @@ static FILE *open_at(const char *path, uint64_t offset, hg_diags *d)
 		return NULL;
 	}
 	return fp;
+}
+
+hg_parser *hg_parser_open_stream(const char *name, FILE *fp, int owned)
+{
+	return parser_new(hg_lexer_open_stream(name, fp, owned));
 }
 
 hg_parser *hg_parser_open_file(const char *path, hg_diags *d)
@@ -150,8 +161,11 @@ static void clear_game_state(hg_parser *p)
 	hg_strv_free(p->bad_tags, p->nbad_tags);
 	p->bad_tags = NULL;
 	p->nbad_tags = 0;
+	hg_tagset_clear(&p->tagset);
+	p->tags_over = 0;
 	p->nopen = 0;
 	p->actions = 0;
+	p->elements = 0;
 	p->stop = 0;
 	p->after_glyph = 0;
 	p->seat = NULL;
@@ -168,6 +182,7 @@ void hg_parser_close(hg_parser *p)
 	hg_diags_free(&p->held);
 	hg_diags_free(&p->sink);
 	hg_atok_list_free(&p->toks);
+	hg_tagset_free(&p->tagset);
 	free(p->open);
 	hg_lexer_close(p->lx);
 	free(p);
@@ -275,6 +290,23 @@ static int is_comment(const hg_token *t)
 	return t->kind == HG_TK_COMMENT || t->kind == HG_TK_LINE_COMMENT;
 }
 
+/* Counts an element of the game other than an action or a tag pair (a
+ * move number, comment, NAG or variation) against the limit: 0 once past
+ * it, which is reported once, and the rest of the game is skipped.  Each
+ * element costs a node, whatever few bytes it was written in. */
+static int count_element(hg_parser *p, hg_pos pos)
+{
+	if (++p->elements <= limits(p)->elements)
+		return 1;
+	if (!p->stop) {
+		error(p, pos, "hgn.too-many-elements",
+		      "more than %zu move numbers, comments, NAGs and variations in one game; "
+		      "skipping to the next game", limits(p)->elements);
+		p->stop = 1;
+	}
+	return 0;
+}
+
 static void push_comment(hg_line *line, const hg_token *t, const char *file)
 {
 	hg_pos pos = t->pos;
@@ -287,8 +319,18 @@ static void push_comment(hg_line *line, const hg_token *t, const char *file)
 /* Keeps a comment that precedes the next game's tags for that game. */
 static void push_pending(hg_parser *p)
 {
-	if (p->pending.n == 0)
+	if (p->pending.n == 0) {
 		p->pending_off = p->t->off;
+		p->pending_over = 0;
+	}
+	if (p->pending.n >= limits(p)->elements) {
+		if (!p->pending_over)
+			error(p, p->t->pos, "hgn.too-many-elements",
+			      "more than %zu comments before a game; the rest are not kept",
+			      limits(p)->elements);
+		p->pending_over = 1;
+		return;
+	}
 	push_comment(&p->pending, p->t, hg_lexer_name(p->lx));
 }
 
@@ -459,7 +501,8 @@ static void check_players(hg_parser *p, const hg_game_record *g)
 		if (n > 1) {
 			char prev[32];
 			snprintf(prev, sizeof prev, "Seat%lu", n - 1);
-			if (!hg_record_tag(g, prev) && !is_bad_tag(p, prev)) {
+			if (hg_tagset_find(&p->tagset, prev) == HG_TAGSET_NONE &&
+			    !is_bad_tag(p, prev) && !p->tags_over) {
 				hg_diag *dg = error(p, tag->pos, "hgn.bad-players",
 						    "tag '%s' without '%s'", tag->name, prev);
 				if (dg)
@@ -472,7 +515,8 @@ static void check_players(hg_parser *p, const hg_game_record *g)
 static void missing_tag(hg_parser *p, const hg_game_record *g, const char *name,
 			const char *what, const char *example)
 {
-	if (hg_record_tag(g, name) || is_bad_tag(p, name))
+	/* past the limit, the tag may be among those dropped */
+	if (hg_record_tag(g, name) || is_bad_tag(p, name) || p->tags_over)
 		return;
 	hg_diag *dg = error(p, g->pos, "hgn.missing-tag", "missing required tag %s", what);
 	if (!dg)
@@ -510,15 +554,29 @@ static void store_tag(hg_parser *p, char *name, hg_pos name_pos, char *value,
 		      hg_pos value_pos, int value_bad)
 {
 	hg_game_record *g = p->g;
-	const hg_tag *first = hg_record_tag(g, name);
-	if (first) {
+	size_t first = hg_tagset_find(&p->tagset, name);
+	if (first != HG_TAGSET_NONE) {
 		hg_diag *dg = error(p, name_pos, "hgn.duplicate-tag", "duplicate tag '%s'", name);
 		if (dg)
-			hg_diag_note(dg, "'%s' was first given at line %u", name, first->pos.line);
+			hg_diag_note(dg, "'%s' was first given at line %u", name,
+				     g->tags[first].pos.line);
 		hg_record_str_drop(g, name);
 		hg_record_str_drop(g, value);
 		return;
 	}
+	if (g->ntags >= limits(p)->tags) {
+		if (!p->tags_over) {
+			hg_diag *dg = error(p, name_pos, "hgn.too-many-tags",
+					    "more than %zu tag pairs in one game", limits(p)->tags);
+			if (dg)
+				hg_diag_note(dg, "the game's tag pairs from here on are not read");
+		}
+		p->tags_over = 1;
+		hg_record_str_drop(g, name);
+		hg_record_str_drop(g, value);
+		return;
+	}
+	hg_tagset_add(&p->tagset, name, g->ntags);
 	HG_GROW(g->tags, g->captags, g->ntags + 1);
 	hg_tag *tag = &g->tags[g->ntags++];
 	tag->name = name;
@@ -604,7 +662,8 @@ static void parse_header(hg_parser *p)
 	memset(&after, 0, sizeof after);
 	while (!p->stop) {
 		if (is_comment(p->t)) {
-			push_comment(&after, p->t, g->file);
+			if (count_element(p, p->t->pos))
+				push_comment(&after, p->t, g->file);
 			advance(p);
 		} else if (p->t->kind == HG_TK_LBRACKET) {
 			move_comments(&g->header, &after, g->file);
@@ -821,8 +880,9 @@ static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
 		advance(p);
 	if (movenum) {
 		/* as parse_moves() takes a move number */
-		hg_line_push(line, HG_NODE_MOVENUM, line_col(p, number.line, number.col))->number =
-			number.number;
+		hg_pos at = line_col(p, number.line, number.col);
+		if (count_element(p, at))
+			hg_line_push(line, HG_NODE_MOVENUM, at)->number = number.number;
 		p->after_glyph = 0;
 		if (!taken) {
 			p->t = hg_lexer_next(p->lx);
@@ -872,6 +932,8 @@ static void parse_variation(hg_parser *p, hg_line *line, size_t depth)
 		}
 		return;
 	}
+	if (!count_element(p, pos))
+		return;
 	size_t idx = line->n;
 	hg_line_push(line, HG_NODE_VARIATION, gpos(p, pos))->variation = hg_line_new();
 	HG_GROW(p->open, p->capopen, p->nopen + 1);
@@ -907,7 +969,7 @@ static void parse_moves(hg_parser *p, hg_line *line, size_t depth)
 		const hg_token *t = p->t;
 		switch (t->kind) {
 		case HG_TK_MOVENUM:
-			if (!t->bad)
+			if (!t->bad && count_element(p, t->pos))
 				hg_line_push(line, HG_NODE_MOVENUM, gpos(p, t->pos))->number =
 					(unsigned)t->value;
 			p->after_glyph = 0;
@@ -918,12 +980,15 @@ static void parse_moves(hg_parser *p, hg_line *line, size_t depth)
 			break;
 		case HG_TK_COMMENT:
 		case HG_TK_LINE_COMMENT:
-			push_comment(line, t, p->g->file);
+			if (count_element(p, t->pos))
+				push_comment(line, t, p->g->file);
 			p->after_glyph = 0;
 			advance(p);
 			break;
 		case HG_TK_NAG:
-			hg_line_push(line, HG_NODE_NAG, gpos(p, t->pos))->number = (unsigned)t->value;
+			if (count_element(p, t->pos))
+				hg_line_push(line, HG_NODE_NAG, gpos(p, t->pos))->number =
+					(unsigned)t->value;
 			p->after_glyph = 0;
 			advance(p);
 			break;
@@ -1044,7 +1109,8 @@ static void after_termination(hg_parser *p)
 		if (!is_comment(p->t) || blank_seen || hg_lexer_game_abandoned(p->lx))
 			break;
 		hg_diags_move(p->d, &p->held);
-		push_comment(&g->trailer, p->t, g->file);
+		if (count_element(p, p->t->pos))
+			push_comment(&g->trailer, p->t, g->file);
 		advance(p);
 	}
 	while (is_comment(p->t) && !hg_lexer_game_abandoned(p->lx)) {

@@ -92,7 +92,15 @@ hg_node *hg_line_push(hg_line *l, hg_node_kind kind, hg_pos pos)
 	/* Copied from a zero node: a memset of this size is a `rep stos`,
 	 * whose start-up cost more than the rest of this function. */
 	static const hg_node zero;
-	HG_GROW(l->nodes, l->cap, l->n + 1);
+	if (l->n == l->cap) {
+		/* From one node, doubling: most variations hold one or two
+		 * nodes, and a record may hold a great many of them. */
+		size_t cap = l->cap ? 2 * l->cap : 1;
+		if (cap > ((size_t)-1) / sizeof *l->nodes)
+			hg_out_of_memory(cap);
+		l->nodes = hg_xrealloc(l->nodes, cap * sizeof *l->nodes);
+		l->cap = cap;
+	}
 	hg_node *n = &l->nodes[l->n++];
 	*n = zero;
 	n->kind = kind;

@@ -91,12 +91,15 @@ static void put_tag(hg_buf *out, const hg_tag *t)
 static void write_tags(const hg_game_record *g, hg_buf *out)
 {
 	static const char *const first[] = { "Game", "Event", "Site", "Date", "Round", "Players" };
+	/* Each looked up once: the loop over every tag below compares with
+	 * these, not with every tag again. */
+	const hg_tag *first_tag[HG_ARRAY_LEN(first)];
 	const hg_tag **seats = hg_xcalloc(g->ntags ? g->ntags : 1, sizeof *seats);
 	size_t nseats = 0;
 	for (size_t k = 0; k < HG_ARRAY_LEN(first); k++) {
-		const hg_tag *t = hg_record_tag(g, first[k]);
-		if (t)
-			put_tag(out, t);
+		first_tag[k] = hg_record_tag(g, first[k]);
+		if (first_tag[k])
+			put_tag(out, first_tag[k]);
 	}
 	for (size_t i = 0; i < g->ntags; i++)
 		if (seat_digits(g->tags[i].name))
@@ -111,7 +114,7 @@ static void write_tags(const hg_game_record *g, hg_buf *out)
 		const hg_tag *t = &g->tags[i];
 		int placed = seat_digits(t->name) || t == result;
 		for (size_t k = 0; k < HG_ARRAY_LEN(first) && !placed; k++)
-			placed = hg_record_tag(g, first[k]) == t;
+			placed = first_tag[k] == t;
 		if (!placed)
 			put_tag(out, t);
 	}

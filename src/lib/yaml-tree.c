@@ -244,8 +244,17 @@ typedef struct loader {
 	size_t errors_at_event;		/* d->nerrors when this event began */
 	unsigned documents;
 	int failed;			/* a diagnostic: drop the document */
-	size_t errors_at_start;		/* d->nerrors before loading */
+	size_t errors_at_start;		/* d->nerrors before loading (or this call) */
+	size_t errors_before;		/* reported by the calls before (a stream) */
 	int gave_up;			/* errors went unreported */
+	/* A stream (hg_yaml_items_open): read from fp, an item at a time. */
+	FILE *fp;
+	size_t bytes_read;		/* from fp */
+	size_t region_start;		/* where the open item, or the text
+					   since the last one, began */
+	int item_capped;		/* that passed HG_YAML_ITEM_MAX_BYTES */
+	int item_done;			/* an item went to item_fn: pause */
+	int over;			/* the end, or a fatal error */
 } loader;
 
 static hg_pos mark_pos(const loader *l, yaml_mark_t m)
@@ -260,6 +269,10 @@ static hg_pos mark_pos(const loader *l, yaml_mark_t m)
 static hg_pos offset_pos(const loader *l, size_t off)
 {
 	hg_pos p = { l->doc->file, 1, 1 };
+	if (!l->text) {		/* a stream: the text is gone */
+		p.line = p.col = 0;
+		return p;
+	}
 	size_t i = 0;
 	if (l->len >= 3 && memcmp(l->text, "\xEF\xBB\xBF", 3) == 0)
 		i = 3;		/* the byte order mark takes no column */
@@ -492,8 +505,10 @@ static ynode *add_node(loader *l, hg_ykind kind, yaml_mark_t m)
 	y->parent = parent;
 	y->index = parent->pub.n;
 	parent->pub.items[parent->pub.n++] = &y->pub;
-	if (is_stream_item(l, y))
+	if (is_stream_item(l, y)) {
 		l->errors_at_item = l->errors_at_event;
+		l->region_start = l->parser.offset;
+	}
 	return y;
 }
 
@@ -524,7 +539,7 @@ static int dupkey_cmp(const void *a, const void *b)
 /* Errors reported so far reach the limit: stop checking. */
 static int over_budget(const loader *l)
 {
-	return l->d->nerrors - l->errors_at_start >= YAML_MAX_ERRORS;
+	return l->errors_before + (l->d->nerrors - l->errors_at_start) >= YAML_MAX_ERRORS;
 }
 
 /* A closed mapping: its keys are scalars, each given once.  The keys are
@@ -597,6 +612,8 @@ static void complete(loader *l, ynode *y)
 	ynode *list = (ynode *)y->parent;
 	list->pub.items[y->index] = NULL;
 	l->nodes -= node_free(y);
+	l->region_start = l->parser.offset;
+	l->item_done = 1;
 }
 
 /* One event; returns 1 when loading is over (the end, or a fatal error). */
@@ -695,11 +712,33 @@ static void too_big(hg_diags *d, const char *file)
 		    YAML_MAX_BYTES / (1024 * 1024));
 }
 
-static hg_ydoc *load(hg_ydoc *doc, const char *text, size_t len, loader *l, hg_diags *d)
+/* A stream's reader: stops (as at the end of the input) once the open
+ * item, or the text since the last one, has run HG_YAML_ITEM_MAX_BYTES
+ * past its start, so that nothing, not even one scalar, is held in memory
+ * beyond that. */
+static int read_stream(void *data, unsigned char *buf, size_t size, size_t *got)
+{
+	loader *l = data;
+	if (l->bytes_read > l->region_start &&
+	    l->bytes_read - l->region_start > HG_YAML_ITEM_MAX_BYTES) {
+		l->item_capped = 1;
+		*got = 0;
+		return 1;
+	}
+	*got = fread(buf, 1, size, l->fp);
+	l->bytes_read += *got;
+	return *got > 0 || !ferror(l->fp);
+}
+
+/* Starts loading into doc from text, or from fp when text is NULL.  0, or
+ * -1 (diagnosed; l and doc freed). */
+static int load_start(hg_ydoc *doc, const char *text, size_t len, FILE *fp, loader *l,
+		      hg_diags *d)
 {
 	l->doc = doc;
 	l->text = text;
 	l->len = len;
+	l->fp = fp;
 	l->d = d;
 	l->errors_at_start = d->nerrors;
 	if (!l->item_fn)
@@ -709,30 +748,57 @@ static hg_ydoc *load(hg_ydoc *doc, const char *text, size_t len, loader *l, hg_d
 		hg_diag_add(d, HG_ERROR, pos, "data.syntax", "out of memory while parsing YAML");
 		free(l);
 		hg_ydoc_free(doc);
-		return NULL;
+		return -1;
 	}
-	yaml_parser_set_input_string(&l->parser, (const unsigned char *)text, len);
-	for (;;) {
+	if (text)
+		yaml_parser_set_input_string(&l->parser, (const unsigned char *)text, len);
+	else
+		yaml_parser_set_input(&l->parser, read_stream, l);
+	return 0;
+}
+
+/* Reads events until the end, a fatal error, or (streaming) an item gone
+ * to item_fn.  Returns 1 after an item, 0 at the end. */
+static int load_run(loader *l)
+{
+	l->item_done = 0;
+	while (!l->over && !l->item_done) {
 		yaml_event_t ev;
 		if (!yaml_parser_parse(&l->parser, &ev)) {
-			syntax_error(l);
+			if (l->item_capped)
+				hg_diag_add(l->d, HG_ERROR, mark_pos(l, l->parser.mark), "data.limit",
+					    "one item, or the text between two, is longer than %u bytes",
+					    (unsigned)HG_YAML_ITEM_MAX_BYTES);
+			else if (l->fp && ferror(l->fp))
+				hg_diag_add(l->d, HG_ERROR, (hg_pos){ l->doc->file, 0, 0 },
+					    "data.io", "cannot read the file: %s", strerror(errno));
+			else
+				syntax_error(l);
+			l->failed = 1;
+			l->over = 1;
 			break;
 		}
-		int done = event(l, &ev);
+		if (event(l, &ev))
+			l->over = 1;
 		yaml_event_delete(&ev);
-		if (done)
-			break;
-		if (over_budget(l)) {
+		if (!l->over && over_budget(l)) {
 			l->gave_up = 1;
-			break;
+			l->over = 1;
 		}
 	}
+	return l->item_done;
+}
+
+/* Ends loading: the document, or NULL after errors (l is freed). */
+static hg_ydoc *load_finish(loader *l)
+{
+	hg_ydoc *doc = l->doc;
 	if (l->gave_up) {
 		/* No line: where the loader stopped is not where the errors
 		 * stopped being reported (a streamed item is checked whole). */
 		l->failed = 1;
 		hg_pos pos = { doc->file, 0, 0 };
-		hg_diag_add(d, HG_ERROR, pos, "data.limit",
+		hg_diag_add(l->d, HG_ERROR, pos, "data.limit",
 			    "%d errors: the rest of the file is not checked", YAML_MAX_ERRORS);
 	}
 	yaml_parser_delete(&l->parser);
@@ -743,6 +809,15 @@ static hg_ydoc *load(hg_ydoc *doc, const char *text, size_t len, loader *l, hg_d
 		return NULL;
 	}
 	return doc;
+}
+
+static hg_ydoc *load(hg_ydoc *doc, const char *text, size_t len, loader *l, hg_diags *d)
+{
+	if (load_start(doc, text, len, NULL, l, d) != 0)
+		return NULL;
+	while (load_run(l))
+		;
+	return load_finish(l);
 }
 
 hg_ydoc *hg_yaml_load_mem(const char *name, const char *text, size_t len, hg_diags *d)
@@ -768,6 +843,47 @@ hg_ydoc *hg_yaml_load_items(const char *name, const char *text, size_t len,
 	l->item_fn = fn;
 	l->item_ctx = ctx;
 	return load(doc_new(name), text, len, l, d);
+}
+
+struct hg_yaml_items {
+	loader *l;
+};
+
+hg_yaml_items *hg_yaml_items_open(const char *name, FILE *fp, const char *key,
+				  hg_yaml_item_fn fn, void *ctx, hg_diags *d)
+{
+	loader *l = hg_xcalloc(1, sizeof *l);
+	l->max_nodes = HG_YAML_ITEM_MAX_NODES;
+	l->items_key = key;
+	l->item_fn = fn;
+	l->item_ctx = ctx;
+	if (load_start(doc_new(name), NULL, 0, fp, l, d) != 0)
+		return NULL;
+	hg_yaml_items *it = hg_xcalloc(1, sizeof *it);
+	it->l = l;
+	return it;
+}
+
+int hg_yaml_items_next(hg_yaml_items *it, hg_diags *d)
+{
+	loader *l = it->l;
+	/* This call's diagnostics go to d; the error limit counts them all. */
+	l->errors_before += l->d->nerrors - l->errors_at_start;
+	l->d = d;
+	l->errors_at_start = d->nerrors;
+	return load_run(l);
+}
+
+hg_ydoc *hg_yaml_items_close(hg_yaml_items *it, hg_diags *d)
+{
+	loader *l = it->l;
+	free(it);
+	l->errors_before += l->d->nerrors - l->errors_at_start;
+	l->d = d;
+	l->errors_at_start = d->nerrors;
+	while (load_run(l))
+		;	/* (the caller stops early only at the end) */
+	return load_finish(l);
 }
 
 hg_ydoc *hg_yaml_load_file(const char *path, hg_diags *d)

@@ -30,4 +30,17 @@ hg_ydoc *hg_yaml_load_items(const char *name, const char *text, size_t len,
 			    const char *key, hg_yaml_item_fn fn, void *ctx,
 			    hg_diags *d);
 
+/* The same, pulled from a stream item by item: each call to next reads
+ * until fn has had one item (1) or to the end or a fatal error (0), with
+ * its diagnostics in that call's d.  An item may take at most
+ * HG_YAML_ITEM_MAX_BYTES of text (data.limit).  close reads what is left
+ * and returns the rest of the document, as hg_yaml_load_items.  fp is not
+ * closed.  open returns NULL after a diagnostic. */
+#define HG_YAML_ITEM_MAX_BYTES ((size_t)HG_MAX_GAME)
+typedef struct hg_yaml_items hg_yaml_items;
+hg_yaml_items *hg_yaml_items_open(const char *name, FILE *fp, const char *key,
+				  hg_yaml_item_fn fn, void *ctx, hg_diags *d);
+int hg_yaml_items_next(hg_yaml_items *it, hg_diags *d);
+hg_ydoc *hg_yaml_items_close(hg_yaml_items *it, hg_diags *d);
+
 #endif

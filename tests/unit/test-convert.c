@@ -819,6 +819,50 @@ START_TEST(json_node_errors)
 }
 END_TEST
 
+/* The stream readers hand over each game as soon as it is read, before
+ * an error further on, which ends the document there. */
+START_TEST(stream_readers_go_game_by_game)
+{
+	static const char json[] =
+		"{\"herald\": 1,\n \"games\": [{\"tags\": [{\"name\": \"Event\", \"value\": \"a\"}], "
+		"\"moves\": [], \"result\": \"*\"},\n {\"tags\": [], \"moves\": [{\"nag\": 3}], "
+		"\"result\": null}, {\"tags\": [] x";
+	static const char yaml[] =
+		"herald: 1\ngames:\n- tags: [{name: Event, value: a}]\n  moves: []\n  result: '*'\n"
+		"- tags: []\n  moves: [{nag: 3}]\n  result: null\n- tags: [\n";
+	for (int j = 0; j < 2; j++) {
+		const char *text = j ? yaml : json;
+		FILE *fp = fmemopen((void *)text, strlen(text), "rb");
+		ck_assert_ptr_nonnull(fp);
+		hg_json_reader *jr = j ? NULL : hg_json_reader_open("t", fp);
+		hg_yaml_reader *yr = j ? hg_yaml_reader_open("t", fp) : NULL;
+		hg_diags d;
+		hg_diags_init(&d);
+		hg_game_record *g;
+#define NEXT() (j ? hg_yaml_reader_next(yr, &g, &d) : hg_json_reader_next(jr, &g, &d))
+		ck_assert_int_eq(NEXT(), 1);
+		ck_assert_uint_eq(d.n, 0);
+		ck_assert_str_eq(hg_record_tag_value(g, "Event"), "a");
+		hg_record_free(g);
+		ck_assert_int_eq(NEXT(), 1);
+		ck_assert_uint_eq(d.n, 0);
+		ck_assert_uint_eq(g->moves.n, 1);
+		ck_assert_uint_eq(g->moves.nodes[0].number, 3);
+		hg_record_free(g);
+		ck_assert_int_eq(NEXT(), 0);
+		ck_assert_uint_eq(d.nerrors, 1);
+		ck_assert_str_eq(d.v[0].code, j ? "hgn.yaml" : "hgn.json");
+		ck_assert_uint_eq(d.v[0].line, j ? 10 : 3);
+		ck_assert_int_eq(NEXT(), 0);
+#undef NEXT
+		hg_json_reader_close(jr);
+		hg_yaml_reader_close(yr);
+		fclose(fp);
+		hg_diags_free(&d);
+	}
+}
+END_TEST
+
 START_TEST(json_limits)
 {
 	hg_diags d;
@@ -1249,6 +1293,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, json_shape_errors);
 	tcase_add_test(tc, json_node_errors);
 	tcase_add_test(tc, json_limits);
+	tcase_add_test(tc, stream_readers_go_game_by_game);
 	tcase_add_test(tc, reader_error_limit);
 	tcase_add_test(tc, yaml_reader_errors);
 	tcase_add_test(tc, yaml_positions_in_the_model);

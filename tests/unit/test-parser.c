@@ -374,6 +374,19 @@ static const struct {
 	  "5:7 hgn.too-many-errors\n", 1 },
 	{ HEAD "[Result \"*\"]\nP1: a P1: b P1: c P1: d\n*\n", "5:19 hgn.too-many-actions\n", 1 },
 	{ HEAD "[Result \"*\"]\nP1: a ((((P1: b))))\n*\n", "5:10 hgn.too-deep\n", 1 },
+	/* the element limit: move numbers, NAGs, variations and comments */
+	{ HEAD "[Result \"*\"]\n1. P1: a $1 $2 () () {c} 2. P1: b\n*\n",
+	  "5:26 hgn.too-many-elements\n", 1 },
+	/* a control character in a comment or a string: once per token */
+	{ HEAD "[Result \"*\"]\n{a\x1b b\x1b}\n; c\x7f\x7f\n*\n",
+	  "5:3 hgn.unexpected-char\n6:4 hgn.unexpected-char\n", 0 },
+	{ HEAD "[Event \"\x07\x07\"]\n[Result \"*\"]\n\"x\xc2\x9b\"\n",
+	  "4:9 hgn.unexpected-char\n6:3 hgn.unexpected-char\n", 0 },
+	{ HEAD "[Result \"*\"]\n{NEL \xc2\x85 and tab \t are blanks}\n*\n", "", 0 },
+	/* the tag limit: reported once, at the first tag over it; a repeat
+	 * after it is still a repeat */
+	{ HEAD "[Result \"*\"]\n[Event \"e\"]\n[Site \"s\"]\n[Round \"1\"]\n[Date \"x\"]\n*\n",
+	  "6:2 hgn.too-many-tags\n8:2 hgn.duplicate-tag\n", 1 },
 	{ HEAD "[Result \"*\"]\n1. draw c12\n*\n", "5:4 hgn.missing-seat\n", 0 },
 	{ HEAD "[Result \"*\"]\n: draw c12\n*\n", "5:1 hgn.stray-colon\n", 0 },
 	{ HEAD "[Result \"*\"]\nP1: P2: x\n*\n", "5:1 hgn.empty-action\n", 0 },
@@ -420,6 +433,8 @@ START_TEST(every_code)
 		lim.errors = 3;
 		lim.actions = 3;
 		lim.nesting = 3;
+		lim.tags = 5;
+		lim.elements = 6;
 	} else if (code_cases[i].limit == 2) {
 		lim.game = 200;
 	}
@@ -1749,6 +1764,31 @@ START_TEST(malformed_records)
 }
 END_TEST
 
+/* A control character is never kept: it reads as a blank, in a comment,
+ * a line comment and a tag value, on the careful path as on the plain. */
+START_TEST(control_characters_are_read_as_blanks)
+{
+	static const char src[] = HEAD "[Event \"a\x07" "b\xc2\x9b\"]\n[Result \"*\"]\n"
+				  "{x\x1b[2Jy}\n; z\x1b\n*\n";
+	for (int careful = 0; careful < 2; careful++) {
+		hg_diags d;
+		hg_diags_init(&d);
+		hg_parser *p = hg_parser_open_mem("t.hgn", src, strlen(src));
+		hg_parser_set_careful_only(p, careful);
+		hg_game_record *g;
+		ck_assert_int_eq(hg_parser_next(p, &g, &d), 1);
+		ck_assert_str_eq(hg_record_tag_value(g, "Event"), "a b ");
+		ck_assert_uint_eq(g->moves.n, 2);
+		ck_assert_str_eq(g->moves.nodes[0].comment, "x [2Jy");
+		ck_assert_str_eq(g->moves.nodes[1].comment, "z");
+		ck_assert_uint_eq(d.nerrors, 3);
+		hg_record_free(g);
+		hg_parser_close(p);
+		hg_diags_free(&d);
+	}
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("parser");
@@ -1788,6 +1828,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, token_texts_follow_their_room);
 	tcase_add_test(tc, a_parser_opened_at_a_resume_point_reads_as_the_whole_file);
 	tcase_add_test(tc, resume_candidates_that_are_no_game_start_are_refused);
+	tcase_add_test(tc, control_characters_are_read_as_blanks);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -17,6 +17,7 @@
 #include "herald.h"
 #include "internal.h"
 #include "pattern.h"
+#include "tagset.h"
 
 START_TEST(buf_grows_and_formats)
 {
@@ -634,6 +635,40 @@ START_TEST(pattern_is_shared_by_threads_across_its_jit)
 }
 END_TEST
 
+/* The tag set finds every name added, with its index, and no other;
+ * a repeat is refused with the first index; clearing empties it. */
+START_TEST(tagset_finds_what_was_added)
+{
+	enum { N = 5000 };
+	static char names[N][16];
+	hg_tagset s;
+	hg_tagset_init(&s);
+	ck_assert_uint_eq(hg_tagset_find(&s, "Game"), HG_TAGSET_NONE);
+	for (size_t i = 0; i < N; i++) {
+		snprintf(names[i], sizeof names[i], "T%zu", i);
+		ck_assert_uint_eq(hg_tagset_add(&s, names[i], i), HG_TAGSET_NONE);
+	}
+	ck_assert_uint_eq(s.n, N);
+	for (size_t i = 0; i < N; i++) {
+		char again[16];
+		snprintf(again, sizeof again, "T%zu", i);	/* another copy */
+		ck_assert_uint_eq(hg_tagset_find(&s, again), i);
+		ck_assert_uint_eq(hg_tagset_add(&s, again, N + i), i);
+	}
+	ck_assert_uint_eq(s.n, N);
+	ck_assert_uint_eq(hg_tagset_find(&s, "T"), HG_TAGSET_NONE);
+	ck_assert_uint_eq(hg_tagset_find(&s, "T5000"), HG_TAGSET_NONE);
+	ck_assert_uint_eq(hg_tagset_find(&s, "t1"), HG_TAGSET_NONE);	/* case counts */
+	ck_assert_uint_eq(hg_tagset_find(&s, ""), HG_TAGSET_NONE);
+	hg_tagset_clear(&s);
+	ck_assert_uint_eq(s.n, 0);
+	ck_assert_uint_eq(hg_tagset_find(&s, "T1"), HG_TAGSET_NONE);
+	ck_assert_uint_eq(hg_tagset_add(&s, names[1], 7), HG_TAGSET_NONE);
+	ck_assert_uint_eq(hg_tagset_find(&s, "T1"), 7);
+	hg_tagset_free(&s);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -656,6 +691,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, record_nplayers_agrees_on_random_tags);
 	tcase_add_test(tc, pattern_matches_alike_before_and_after_jit);
 	tcase_add_test(tc, pattern_is_shared_by_threads_across_its_jit);
+	tcase_add_test(tc, tagset_finds_what_was_added);
 	suite_add_tcase(s, tc);
 	return s;
 }
