@@ -556,10 +556,7 @@ typedef struct hg_game_class {
 			  size_t ncard_files, const char *deck_file, hg_diags *d);
 
 	/* Remote play (herald new, herald move; each game's master.c).  The
-	 * canonical name of the i-th seat (from 0) that a player holds, or
-	 * NULL past the last: the seats that move and may resign.  NULL for
-	 * a game without remote play. */
-	const char *(*seat)(const hg_state *s, unsigned i);
+	 * seats that move and may resign are those seat_name() names (below). */
 	/* How much of an action the seat decides: the length of the prefix of
 	 * its canonical body that is the seat's choice; the rest is chance
 	 * that herald computes (dice, cards drawn or taken at random, the

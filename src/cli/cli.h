@@ -120,6 +120,9 @@ void cli_hgn_append(hg_buf *out, const hg_game_record *g, size_t *count);
 /* Writes text to fp; on a terminal, with control characters escaped
  * (hg_buf_put_visible; keep_layout: but line feed and tab), since the text
  * may come from a record or a file name.  0, or -1 with errno set. */
+/* Standard input whole, at most `max` bytes (else an hgn.too-long
+ * diagnostic): 0 or -1. */
+int cli_read_stdin_bounded(hg_buf *out, size_t max, hg_diags *d);
 int cli_put_text(FILE *fp, const char *data, size_t len, int keep_layout);
 /* Writes the buffer to fp (cli_put_text, keeping the layout); 0, or -1
  * after reporting a write error. */

@@ -9,6 +9,9 @@
 
 #include "cli.h"
 
+/* An action read from standard input: as long as a token may be in HGN. */
+#define ACTION_TEXT_MAX (64 * 1024)
+
 typedef struct move_run {
 	cli_common common;
 	const char *seat, *key;
@@ -67,28 +70,6 @@ static cli_spec spec = {
 	.option = move_option,
 };
 
-/* The action on standard input (main reads no input whole any more: an
- * action is small, and more than MOVE_MAX_STDIN bytes is refused). */
-#define MOVE_MAX_STDIN (64 * 1024)
-static int read_action(hg_buf *out)
-{
-	char chunk[4096];
-	size_t got;
-	while ((got = fread(chunk, 1, sizeof chunk, stdin)) > 0) {
-		hg_buf_putn(out, chunk, got);
-		if (out->len > MOVE_MAX_STDIN) {
-			cli_error("move", "the action on standard input is longer than %d bytes",
-				  MOVE_MAX_STDIN);
-			return -1;
-		}
-	}
-	if (ferror(stdin)) {
-		cli_error("move", "cannot read standard input");
-		return -1;
-	}
-	return 0;
-}
-
 int cli_move_main(int argc, char **argv)
 {
 	move_run r;
@@ -110,7 +91,8 @@ int cli_move_main(int argc, char **argv)
 	if (first + 1 < argc) {
 		for (int i = first + 1; i < argc; i++)
 			hg_buf_printf(&action, "%s%s", i > first + 1 ? " " : "", argv[i]);
-	} else if (read_action(&action) != 0) {
+	} else if (cli_read_stdin_bounded(&action, ACTION_TEXT_MAX, &d) != 0) {
+		cli_print_diags(stderr, &d, cli_use_colour(&r.common, stderr), 0);
 		hg_diags_free(&d);
 		hg_buf_free(&action);
 		return CLI_EXIT_USAGE;

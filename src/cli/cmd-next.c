@@ -31,13 +31,13 @@ typedef struct next_report {
 	char *seat;			/* --as: the seat's canonical name */
 	int replayed;			/* 0: malformed or no view: nothing below */
 	char *last_seat, *last_text;	/* the last legal action shown (NULL: none) */
-	const char *last_glyph;
+	char *last_glyph;
 	unsigned last_line;
 	int stopped;			/* an illegal action stopped the main line */
 	char *position;			/* the picture of the position */
-	const char *result;		/* NULL while the game goes on */
+	char *result;			/* NULL while the game goes on */
 	char *ending;			/* why, when it ended otherwise than by the rules */
-	const char *to_move;
+	char *to_move;
 	unsigned turn;
 	char **legal;			/* "seat: body", canonical */
 	size_t nlegal;
@@ -122,13 +122,11 @@ static void gather_legal(next_report *rep, const hg_game_class *cls, const hg_st
 	hg_buf_free(&body);
 }
 
-/* The record `next` replays: the game itself, or with --as the seat's view
- * (NULL after diagnostics; *unknown set for a seat the game has not). */
-static hg_game_record *record_to_show(next_run *r, const hg_game_record *g, hg_diags *d,
-				      unsigned *seat, int *unknown)
+/* With --as, the seat's view of the game (NULL after diagnostics; *unknown
+ * set for a seat the game has not). */
+static hg_game_record *seat_view(next_run *r, const hg_game_record *g, hg_diags *d,
+				 unsigned *seat, int *unknown)
 {
-	if (!r->as)
-		return (hg_game_record *)g;
 	if (hg_view_seat(r->session, g, r->as, seat, d) != 0) {
 		for (size_t i = 0; i < d->n; i++)
 			if (strcmp(d->v[i].code, "view.unknown-seat") == 0)
@@ -143,18 +141,19 @@ static void next_replay(next_run *r, const hg_game_record *g, hg_diags *d, next_
 {
 	int unknown = 0;
 	unsigned seat = 0;
-	hg_game_record *shown = record_to_show(r, g, d, &seat, &unknown);
-	if (!shown) {
+	hg_game_record *view = r->as ? seat_view(r, g, d, &seat, &unknown) : NULL;
+	if (r->as && !view) {
 		if (unknown)
 			r->unknown_seat = 1;
 		r->bad = 1;
 		return;
 	}
+	const hg_game_record *shown = view ? view : g;
 	/* A view replays as legal or unverified: what it could not verify is
 	 * no news to its seat, and goes unsaid. */
 	hg_diags view_diags;
 	hg_diags_init(&view_diags);
-	hg_diags *replay_diags = shown == g ? d : &view_diags;
+	hg_diags *replay_diags = view ? &view_diags : d;
 	r->last = NULL;
 	hg_replay_hooks hooks = { after_action, r };
 	hg_state *st = NULL;
@@ -188,7 +187,8 @@ static void next_replay(next_run *r, const hg_game_record *g, hg_diags *d, next_
 		hg_buf_init(&render);
 		cls->render(st, &render);
 		rep->position = hg_buf_steal(&render);
-		rep->result = cls->result(st);
+		/* result and to_move point into the state: copied before it goes */
+		const char *result = cls->result(st);
 		hg_buf ending;
 		hg_buf_init(&ending);
 		if (!illegal && hg_record_ending(shown, &ending)) {
@@ -196,21 +196,20 @@ static void next_replay(next_run *r, const hg_game_record *g, hg_diags *d, next_
 			 * ENDINGS): the declared result, and why */
 			const char *declared = hg_record_tag_value(shown, "Result");
 			rep->ending = hg_buf_steal(&ending);
-			rep->result = declared ? declared : (shown->result ? shown->result : "*");
+			result = declared ? declared : (shown->result ? shown->result : "*");
 		}
 		hg_buf_free(&ending);
-		if (!rep->result) {
-			rep->to_move = cls->to_move(st);
+		if (result) {
+			rep->result = hg_xstrdup(result);
+		} else {
+			const char *who = cls->to_move(st);
+			rep->to_move = who ? hg_xstrdup(who) : NULL;
 			rep->turn = cls->turn(st);
 			gather_legal(rep, cls, st, rep->seat);
 		}
-		/* result and to_move point into the state: copied before it goes */
-		rep->result = rep->result ? hg_xstrdup(rep->result) : NULL;
-		rep->to_move = rep->to_move ? hg_xstrdup(rep->to_move) : NULL;
 		cls->free_state(st);
 	}
-	if (shown != g)
-		hg_record_free(shown);
+	hg_record_free(view);
 }
 
 static void report_free(next_report *rep)
@@ -218,11 +217,11 @@ static void report_free(next_report *rep)
 	free(rep->seat);
 	free(rep->last_seat);
 	free(rep->last_text);
-	free((char *)rep->last_glyph);
+	free(rep->last_glyph);
 	free(rep->position);
-	free((char *)rep->result);
-	free((char *)rep->to_move);
+	free(rep->result);
 	free(rep->ending);
+	free(rep->to_move);
 	hg_strv_free(rep->legal, rep->nlegal);
 }
 
@@ -299,6 +298,7 @@ static void print_json(next_run *r, const char *path, size_t index, const hg_gam
 		json_object_set_new(o, "position", cli_json_string(rep->position ? rep->position : ""));
 		json_object_set_new(o, "over", json_boolean(rep->result != NULL));
 		json_object_set_new(o, "result", json_string_or_null(rep->result));
+		json_object_set_new(o, "ending", json_string_or_null(rep->ending));
 		json_object_set_new(o, "to_move", json_string_or_null(rep->to_move));
 		json_object_set_new(o, "turn", rep->result ? json_null() : json_integer(rep->turn));
 		json_t *legal = json_array();

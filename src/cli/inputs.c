@@ -187,6 +187,30 @@ static int spool_stdin(FILE **a, FILE **b, hg_diags *d)
 	return 0;
 }
 
+/* Reads standard input whole into `out`, refusing more than `max` bytes
+ * (a word or an action typed or piped in, never a record). */
+int cli_read_stdin_bounded(hg_buf *out, size_t max, hg_diags *d)
+{
+	char chunk[4096];
+	size_t got;
+	while ((got = fread(chunk, 1, sizeof chunk, stdin)) > 0) {
+		if (out->len + got > max) {
+			hg_pos pos = { "-", 0, 0 };
+			hg_diag_add(d, HG_ERROR, pos, "hgn.too-long",
+				    "standard input is longer than %zu bytes", max);
+			return -1;
+		}
+		hg_buf_putn(out, chunk, got);
+	}
+	if (ferror(stdin)) {
+		io_diag(d, "-", "read error", errno);
+		return -1;
+	}
+	if (!out->data)
+		hg_buf_putn(out, "", 0);
+	return 0;
+}
+
 cli_informat cli_informat_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');

@@ -312,6 +312,9 @@ static const char *get_string(reader *r, const json_t *o, const char *key, int f
 		shape_error(r, "the string for %s is longer than %d bytes", where(r), HG_MAX_TOKEN);
 	} else if (flat && strchr(json_string_value(j), '\n')) {
 		shape_error(r, "the string for %s holds a line break", where(r));
+	} else if (hg_first_control(json_string_value(j)) >= 0) {
+		shape_error(r, "the string for %s holds the control character U+%04lX", where(r),
+			    (unsigned long)hg_first_control(json_string_value(j)));
 	} else {
 		s = json_string_value(j);
 	}

@@ -341,6 +341,12 @@ static const char *get_string(reader *r, const hg_ynode *map, const char *key, i
 		shape_error(r, v, "the string for '%s' holds a line break", key);
 		return NULL;
 	}
+	long control = hg_first_control(s);
+	if (control >= 0) {
+		shape_error(r, v, "the string for '%s' holds the control character U+%04lX", key,
+			    (unsigned long)control);
+		return NULL;
+	}
 	return s;
 }
 

@@ -40,10 +40,10 @@ int hg_action_is_resign(const hg_action_text *t)
 
 int hg_seat_index(const hg_game_class *cls, const hg_state *st, const char *name)
 {
-	if (!cls->seat || !name)
+	if (!cls->seat_name || !name)
 		return -1;
 	for (unsigned i = 0;; i++) {
-		const char *seat = cls->seat(st, i);
+		const char *seat = cls->seat_name(st, i);
 		if (!seat)
 			return -1;
 		if (hg_name_eq(seat, name))
@@ -53,8 +53,8 @@ int hg_seat_index(const hg_game_class *cls, const hg_state *st, const char *name
 
 void hg_seats_list(const hg_game_class *cls, const hg_state *st, hg_buf *out)
 {
-	for (unsigned i = 0; cls->seat && cls->seat(st, i); i++)
-		hg_buf_printf(out, "%s%s", i ? ", " : "", cls->seat(st, i));
+	for (unsigned i = 0; cls->seat_name && cls->seat_name(st, i); i++)
+		hg_buf_printf(out, "%s%s", i ? ", " : "", cls->seat_name(st, i));
 }
 
 int hg_record_ending(const hg_game_record *rec, hg_buf *why)
@@ -88,7 +88,7 @@ void hg_resign_result(const hg_game_class *cls, const hg_state *st, unsigned sea
 	}
 	/* The seats that did not resign share the game, in seat order. */
 	size_t n = 0;
-	for (unsigned i = 0; cls->seat(st, i); i++)
+	for (unsigned i = 0; cls->seat_name(st, i); i++)
 		if (i != seat)
-			hg_buf_printf(out, "%s%s", n++ ? ", " : "", cls->seat(st, i));
+			hg_buf_printf(out, "%s%s", n++ ? ", " : "", cls->seat_name(st, i));
 }

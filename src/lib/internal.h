@@ -194,6 +194,19 @@ static inline int hg_ascii_same(const char *a, const char *b, size_t n, unsigned
 	return n == 0 || (unsigned char)(a[0] | fold) == (unsigned char)b[0];
 }
 
+/* A control character, which HGN allows nowhere in a record
+ * (herald-notation(5)): C0 but tab, line feed and carriage return; DEL; C1
+ * but U+0085, a blank. */
+static inline int hg_is_control(uint32_t c)
+{
+	if (c < 0x20)
+		return c != '\t' && c != '\n' && c != '\r';
+	return c == 0x7F || (c >= 0x80 && c <= 0x9F && c != 0x85);
+}
+/* The first control character of the UTF-8 text s, or -1 when it has none
+ * (bytes that are not UTF-8 are skipped: they are reported elsewhere). */
+long hg_first_control(const char *s);
+
 /* Appends s in single quotes for a message: control characters escaped,
  * anything past 60 characters cut (at a character boundary) to "...". */
 void hg_quote(hg_buf *b, const char *s);

@@ -372,11 +372,7 @@ static inline int is_space(long c)
 
 static int is_control(long c)
 {
-	if (c < 0)
-		return 0;
-	if (c < 0x20)
-		return c != '\t' && c != '\n' && c != '\r';
-	return c == 0x7F || (c >= 0x80 && c <= 0x9F && c != 0x85);
+	return c >= 0 && hg_is_control((uint32_t)c);
 }
 
 static inline int is_digit(long c)

@@ -99,8 +99,9 @@ static size_t split_of(const hg_game_class *cls, const hg_state *st, const char 
 	return cls->chance_split ? cls->chance_split(st, seat, body) : strlen(body);
 }
 
-/* Appends `seat: body` to the main line (with the move number when the turn
- * changed) and applies it.  0, or -1 after diagnostics. */
+/* Applies `seat: body` to the position and appends it to the main line
+ * (number_turn() writes the move number first).  0, or -1 after
+ * diagnostics, with nothing appended. */
 static int append_action(hg_master *m, const char *seat, const char *body, hg_diags *d)
 {
 	hg_game_record *rec = m->rec;
@@ -185,7 +186,7 @@ static int fill_chance(hg_master *m, hg_diags *d)
 }
 
 /* Does the player's text match the engine's, a '?' of the player's standing
- * for one or more of the engine's tokens? */
+ * for one or more of the engine's tokens?  (Tokens compare as names do.) */
 static int glob_tokens(const hg_atok *p, size_t np, const hg_atok *e, size_t ne)
 {
 	if (np == 0)
@@ -196,39 +197,51 @@ static int glob_tokens(const hg_atok *p, size_t np, const hg_atok *e, size_t ne)
 				return 1;
 		return 0;
 	}
-	return ne > 0 && strcmp(p[0].text, e[0].text) == 0 &&
+	return ne > 0 && hg_name_eq(p[0].text, e[0].text) &&
 	       glob_tokens(p + 1, np - 1, e + 1, ne - 1);
 }
 
-/* The seat's action with its chance filled in from the seed: among the
- * legal actions of the seat, the one whose decided part is the seat's (and,
- * of several, the one the seat's text matches where it wrote '?').  The
- * canonical body goes to out.  0: found; 1: the seat's action has no
- * chance part, or none of the legal actions has its decided part (the
- * caller applies the seat's text as it is, and the engine says why it is
- * illegal, or takes its '?' from the seed). */
-static int complete_chance(hg_master *m, const char *seat, const char *canon, hg_buf *out)
+/* The first n bytes of a and the first m of b, compared as names. */
+static int prefix_eq(const char *a, size_t n, const char *b, size_t m)
+{
+	char *x = hg_xstrndup(a, n), *y = hg_xstrndup(b, m);
+	int eq = hg_name_eq(x, y);
+	free(x);
+	free(y);
+	return eq;
+}
+
+/* The seat's action with its chance filled in from the seed.  `text` is
+ * the action as the seat wrote it, or in canonical spelling; its decided
+ * part is what comes before its chance (chance_split), or all of it when
+ * the seat left the chance out.  Among the legal actions of the seat that
+ * have chance, the one whose decided part is the seat's (and, of several,
+ * the one the seat's text matches where it wrote '?'); its canonical body
+ * goes to out.  0: found; 1: none (the caller applies the seat's text as
+ * it is, and the engine says why it is illegal, or takes its '?' from the
+ * seed). */
+static int complete_chance(hg_master *m, const char *seat, const char *text, hg_buf *out)
 {
 	const hg_game_class *cls = m->cls;
 	if (cls->chance_fill) {
-		cls->chance_fill(m->st, seat, canon, out);
+		cls->chance_fill(m->st, seat, text, out);
 		if (out->len)
 			return 0;
 	}
-	size_t split = split_of(cls, m->st, seat, canon);
-	if (split == strlen(canon))
+	if (!cls->chance_split)
 		return 1;
+	size_t split = split_of(cls, m->st, seat, text);
 	hg_action_text mine;
 	memset(&mine, 0, sizeof mine);
 	hg_diags quiet;
 	hg_diags_init(&quiet);
-	hg_action_text_set(&mine, seat, canon, no_pos(m->rec->file), &quiet);
+	hg_action_text_set(&mine, seat, text, no_pos(m->rec->file), &quiet);
 	hg_action_list legal = { 0 };
 	cls->legal(m->st, &legal);
 	hg_buf s, b;
 	hg_buf_init(&s);
 	hg_buf_init(&b);
-	int found = 1, by_prefix = -1, nprefix = 0, by_glob = -1;
+	int found = 1, by_prefix = -1, by_glob = -1;
 	for (size_t i = 0; i < legal.n; i++) {
 		hg_buf_clear(&s);
 		hg_buf_clear(&b);
@@ -237,9 +250,9 @@ static int complete_chance(hg_master *m, const char *seat, const char *canon, hg
 		if (!s.data || strcmp(s.data, seat) != 0)
 			continue;
 		size_t k = split_of(cls, m->st, seat, body);
-		if (k != split || strncmp(body, canon, split) != 0)
+		if (k == strlen(body) || !prefix_eq(body, k, text, split))
 			continue;
-		if (nprefix++ == 0)
+		if (by_prefix < 0)
 			by_prefix = (int)i;
 		hg_action_text theirs;
 		memset(&theirs, 0, sizeof theirs);
@@ -250,8 +263,9 @@ static int complete_chance(hg_master *m, const char *seat, const char *canon, hg
 		hg_action_text_free(&theirs);
 	}
 	/* Of several, the one the seat's text matches; when none does (the
-	 * seat wrote an outcome the dice do not give, and its choice for the
-	 * outcome they give is not written), the first the engine lists. */
+	 * seat left the chance out, or wrote an outcome the dice do not give
+	 * and not its choice for the outcome they give), the first the engine
+	 * lists. */
 	int pick = by_glob >= 0 ? by_glob : by_prefix;
 	if (pick >= 0) {
 		hg_buf_clear(&s);
@@ -276,7 +290,7 @@ static int seat_of(const hg_master *m, const char *name)
 	char **players;
 	size_t n = hg_record_players(m->rec, &players);
 	for (size_t i = 0; i < n && seat < 0; i++)
-		if (hg_name_eq(players[i], name) && m->cls->seat(m->st, (unsigned)i))
+		if (hg_name_eq(players[i], name) && m->cls->seat_name(m->st, (unsigned)i))
 			seat = (int)i;
 	hg_strv_free(players, n);
 	return seat;
@@ -318,7 +332,7 @@ hg_game_record *hg_master_new(hg_session *s, const hg_master_new_opts *o,
 			    o->game);
 		return NULL;
 	}
-	if (!cls->seat) {
+	if (!cls->seat_name) {
 		hg_diag_add(d, HG_ERROR, pos, "master.game", "%s cannot be played remotely",
 			    cls->title);
 		return NULL;
@@ -446,6 +460,7 @@ static hg_game_record *read_record(const char *path, hg_diags *d)
 	hg_game_record *rec = NULL, *extra = NULL;
 	size_t errors = d->nerrors;
 	int rc = hg_parser_next(p, &rec, d);
+	int malformed = d->nerrors > errors;
 	if (rc == 1 && hg_parser_next(p, &extra, d) == 1) {
 		hg_diag_add(d, HG_ERROR, extra->pos, "master.record",
 			    "a master record holds one game; this file holds more");
@@ -454,7 +469,7 @@ static hg_game_record *read_record(const char *path, hg_diags *d)
 		hg_diag_add(d, HG_ERROR, no_pos(path), "master.record", "the file holds no game");
 	}
 	hg_parser_close(p);
-	if (rc == 1 && d->nerrors > errors)
+	if (rc == 1 && malformed)
 		hg_diag_add(d, HG_ERROR, no_pos(path), "master.record",
 			    "the master record is malformed: herald will not add to it");
 	if (rc != 1 || d->nerrors > errors) {
@@ -654,7 +669,7 @@ int hg_master_move(hg_master *m, const char *seat_name, const char *text, long a
 		hg_buf_free(&seats);
 		return -1;
 	}
-	const char *seat = cls->seat(m->st, (unsigned)seat_i);
+	const char *seat = cls->seat_name(m->st, (unsigned)seat_i);
 	/* `SEAT: body` in the text must be the same seat. */
 	const char *colon = strchr(text, ':');
 	hg_buf body;
@@ -720,21 +735,29 @@ int hg_master_move(hg_master *m, const char *seat_name, const char *text, long a
 			hg_diag_note(dg, "%s is to move", to_move);
 		goto out;
 	}
-	/* The seat's action as check reads it: illegal here is illegal there. */
-	hg_action *a = cls->parse(m->st, &t, d);
-	if (!a)
-		goto out;
-	hg_buf cseat, canon;
+	/* The chance filled in, from the text as written (which may leave the
+	 * chance out, and so not parse) or else in canonical spelling; or the
+	 * action as check reads it: illegal here is illegal there. */
+	hg_buf filled, cseat, canon;
+	hg_buf_init(&filled);
 	hg_buf_init(&cseat);
 	hg_buf_init(&canon);
-	cls->format(m->st, a, &cseat, &canon);
-	cls->free_action(a);
-	hg_buf filled;
-	hg_buf_init(&filled);
-	int c = complete_chance(m, seat, canon.data ? canon.data : "", &filled);
-	if (c >= 0) {
+	const char *written = NULL;
+	if (complete_chance(m, seat, t.text, &filled) == 0) {
+		written = filled.data;
+	} else {
+		hg_action *a = cls->parse(m->st, &t, d);
+		if (a) {
+			cls->format(m->st, a, &cseat, &canon);
+			cls->free_action(a);
+			hg_buf_clear(&filled);
+			written = complete_chance(m, seat, canon.data ? canon.data : "", &filled) == 0 ?
+				  filled.data : (canon.data ? canon.data : "");
+		}
+	}
+	if (written) {
 		number_turn(m);
-		rc = append_action(m, seat, c == 0 ? filled.data : (canon.data ? canon.data : ""), d);
+		rc = append_action(m, seat, written, d);
 	}
 	hg_buf_free(&cseat);
 	hg_buf_free(&canon);
@@ -798,7 +821,7 @@ int hg_master_entropy(hg_master *m, const char *seat_name, const char *word, hg_
 		if (hg_record_tag(m->rec, name)) {
 			hg_diag_add(d, HG_ERROR, pos, "master.entropy",
 				    "%s gave its word already: a word is given once",
-				    m->cls->seat(m->st, (unsigned)seat));
+				    m->cls->seat_name(m->st, (unsigned)seat));
 			return -1;
 		}
 		hg_record_set_tag(m->rec, name, word ? word : "");
@@ -809,7 +832,7 @@ int hg_master_entropy(hg_master *m, const char *seat_name, const char *word, hg_
 	size_t players = hg_record_nplayers(m->rec);
 	for (size_t i = 0; i < players; i++) {
 		snprintf(name, sizeof name, "Entropy%zu", i + 1);
-		const char *seat = m->cls->seat(m->st, (unsigned)i);
+		const char *seat = m->cls->seat_name(m->st, (unsigned)i);
 		if (!hg_record_tag(m->rec, name) && seat)
 			hg_buf_printf(&waiting, "%s%s", waiting.len ? ", " : "", seat);
 	}
@@ -857,7 +880,7 @@ int hg_master_end(hg_master *m, int kind, const char *result, const char *seat_n
 			hg_buf_free(&want);
 			return -1;
 		}
-		hg_record_set_tag(m->rec, "Forfeit", cls->seat(m->st, (unsigned)seat));
+		hg_record_set_tag(m->rec, "Forfeit", cls->seat_name(m->st, (unsigned)seat));
 		hg_resign_result(cls, m->st, (unsigned)seat, &want);
 		result = want.data ? want.data : "";
 	}

@@ -309,7 +309,7 @@ static int check_declared_ending(const hg_game_class *cls, const hg_game_record 
 		}
 		hg_buf why;
 		hg_buf_init(&why);
-		hg_buf_printf(&why, "%s's forfeit", cls->seat(st, (unsigned)seat));
+		hg_buf_printf(&why, "%s's forfeit", cls->seat_name(st, (unsigned)seat));
 		int ok = check_resign_result(cls, st, (unsigned)seat, declared, pos, why.data, d);
 		hg_buf_free(&why);
 		return ok;

@@ -210,7 +210,7 @@ static int canonicalize_line(const hg_game_class *cls, const hg_state *st,
 			int k = hg_seat_index(cls, st, n->action.seat);
 			if (k < 0)
 				continue;
-			hg_buf_puts(&seat, cls->seat(st, (unsigned)k));
+			hg_buf_puts(&seat, cls->seat_name(st, (unsigned)k));
 			hg_buf_puts(&body, "resign");
 		} else {
 			hg_action *a = cls->parse(st, &n->action, d);

@@ -265,3 +265,20 @@ int hg_name_eq(const char *a, const char *b)
 			return 1;
 	}
 }
+
+long hg_first_control(const char *s)
+{
+	size_t len = strlen(s);
+	for (size_t i = 0; i < len;) {
+		uint32_t c;
+		int n = hg_utf8_decode(s + i, len - i, &c);
+		if (n < 0) {
+			i++;
+			continue;
+		}
+		if (hg_is_control(c))
+			return (long)c;
+		i += (size_t)n;
+	}
+	return -1;
+}

@@ -61,20 +61,27 @@ int hg_view_seat(hg_session *s, const hg_game_record *rec, const char *name,
 	return found < 0 ? -1 : 0;
 }
 
-/* Appends the action `a` (applied to *st) to the view as `seat` sees it. */
-static int view_one(const hg_game_class *cls, hg_state **st, const hg_node *n,
+static void no_view(const hg_game_record *rec, hg_diags *d)
+{
+	hg_diag_add(d, HG_ERROR, rec->pos, "view.illegal",
+		    "no view is made of a record whose main line is not legal");
+}
+
+/* Applies the action of node n to st and appends it to `out` as `seat`
+ * sees it: 0, or -1 after diagnostics (st is then spoiled). */
+static int view_one(const hg_game_class *cls, hg_state *st, const hg_node *n,
 		    unsigned seat, hg_line *out, hg_buf *seat_buf, hg_buf *body,
 		    hg_diags *d)
 {
-	hg_action *a = cls->parse(*st, &n->action, d);
+	hg_action *a = cls->parse(st, &n->action, d);
 	if (!a)
 		return -1;
-	hg_state *before = cls->clone(*st);
-	int rc = cls->apply(*st, a, d);
+	hg_state *before = cls->clone(st);
+	int rc = cls->apply(st, a, d);
 	if (rc == 0) {
 		hg_buf_clear(seat_buf);
 		hg_buf_clear(body);
-		cls->view_action(before, *st, a, seat, seat_buf, body);
+		cls->view_action(before, st, a, seat, seat_buf, body);
 		hg_node *v = hg_line_push(out, HG_NODE_ACTION, n->pos);
 		rc = hg_action_text_set(&v->action, seat_buf->data ? seat_buf->data : "",
 					body->data ? body->data : "", n->pos, d);
@@ -93,9 +100,12 @@ hg_game_record *hg_view_record(hg_session *s, const hg_game_record *rec,
 	const hg_gdata *data;
 	if (hg_session_prepare(s, rec, &cls, &data, d) != 0 || !views_supported(cls, rec, d))
 		return NULL;
+	size_t errors_before = d->nerrors;
 	hg_state *st = cls->setup(data, rec, d);
-	if (!st)
+	if (!st) {
+		no_view(rec, d);
 		return NULL;
+	}
 
 	hg_game_record *view = hg_record_new(rec->file);
 	view->pos = rec->pos;
@@ -135,7 +145,7 @@ hg_game_record *hg_view_record(hg_session *s, const hg_game_record *rec,
 					    "more than %d actions in one game", HG_MAX_ACTIONS);
 				bad = 1;
 			} else {
-				bad = view_one(cls, &st, n, seat, &view->moves, &seat_buf, &body,
+				bad = view_one(cls, st, n, seat, &view->moves, &seat_buf, &body,
 					       d) != 0;
 			}
 			break;
@@ -144,9 +154,8 @@ hg_game_record *hg_view_record(hg_session *s, const hg_game_record *rec,
 	hg_buf_free(&seat_buf);
 	hg_buf_free(&body);
 	cls->free_state(st);
-	if (bad || d->nerrors) {
-		hg_diag_add(d, HG_ERROR, rec->pos, "view.illegal",
-			    "no view is made of a record whose main line is not legal");
+	if (bad || d->nerrors > errors_before) {
+		no_view(rec, d);
 		hg_record_free(view);
 		return NULL;
 	}

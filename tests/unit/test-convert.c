@@ -69,8 +69,8 @@ static const char *const nasty[] = {
 	"0o7", "1e3", ".inf", "-.Inf", ".NaN", "null", "Null", "~", "true", "FALSE", "",
 	"  lead and trail  ", " ", "a: b", "a #b", "#x", "- x", "-", "--- x", "---",
 	"...", "*", "*a", "&a", "!x", "!!str", "%x", "@x", "`x", "|", ">", "?", "? x",
-	"[x]", "{x}", ",", "'", "\"", "say \"hi\" \\ back\\", "a\tb", "a\rb", "a\x01z",
-	"a\x7f", "Líder ★ 🏰 Ñandú", "\xc2\x85nel", "\xe2\x80\xa8ls", "\xef\xbb\xbf" "bom",
+	"[x]", "{x}", ",", "'", "\"", "say \"hi\" \\ back\\", "a\tb", "a\rb",
+	"Líder ★ 🏰 Ñandú", "\xc2\x85nel", "\xe2\x80\xa8ls", "\xef\xbb\xbf" "bom",
 	"<<", "=", "12:30", "1_000", "0b101", "2026.11.21", "Ana; Ben",
 	NULL
 };
@@ -764,6 +764,13 @@ START_TEST(json_shape_errors)
 	JSON_FAILS(GAME("{\"tags\": [{\"name\": \"Date\", \"value\": \"a\\nb\"}], \"moves\": [],"
 			" \"result\": null}"),
 		   "t.json: error: the string for games[0].tags[0].value holds a line break [hgn.json]");
+	/* Control characters are allowed nowhere in a record, as in HGN. */
+	JSON_FAILS(GAME("{\"tags\": [{\"name\": \"Event\", \"value\": \"a\\u001b[2Jb\"}],"
+			" \"moves\": [{\"comment\": \"\\u0007\"}, {\"comment\": \"\\u0085 \\u009b\"}],"
+			" \"result\": null}"),
+		   "t.json: error: the string for games[0].tags[0].value holds the control character U+001B [hgn.json]",
+		   "t.json: error: the string for games[0].moves[0].comment holds the control character U+0007 [hgn.json]",
+		   "t.json: error: the string for games[0].moves[1].comment holds the control character U+009B [hgn.json]");
 	hg_diags_free(&d);
 }
 END_TEST
@@ -978,6 +985,11 @@ START_TEST(yaml_reader_errors)
 		   "t.yaml:6:5: error: expected a mapping for a tag, found a list [hgn.yaml]",
 		   "t.yaml:7:25: error: the string for 'value' holds a line break [hgn.yaml]",
 		   "t.yaml:9:11: error: expected a string for 'result', found a list [hgn.yaml]");
+	YAML_FAILS(YGAME("tags:\n  - {name: Event, value: \"a\\e[2Jb\"}\n  moves:\n"
+			 "  - {comment: \"\\a\"}\n  - {comment: \"\\N \\x9b\"}\n  result: ~\n"),
+		   "t.yaml:4:26: error: the string for 'value' holds the control character U+001B [hgn.yaml]",
+		   "t.yaml:6:15: error: the string for 'comment' holds the control character U+0007 [hgn.yaml]",
+		   "t.yaml:7:15: error: the string for 'comment' holds the control character U+009B [hgn.yaml]");
 	YAML_FAILS(YMOVES("  - move: -1\n  - nag: 256\n  - nag: x\n  - move: 1\n    nag: 2\n"
 			  "  - {}\n  - [1]\n  - seat: [P1]\n    action: x\n  - seat: P1\n"
 			  "  - {seat: P1, action: x, glyph: '!!!'}\n  - {comment: 'a}'}\n"

@@ -576,6 +576,40 @@ START_TEST(unseen_cards_are_unverified_and_must_fit_the_deck)
 }
 END_TEST
 
+/* A card put down hidden as '?' is one the replay picks among the hand's
+ * unseen cards, and with it a pile.  Named when it is turned up, a card
+ * the picked pile cannot hold is mended (another unseen card of the hand
+ * may have been the one): unverified, not illegal, whichever pile the pick
+ * came from; a card of a pile no card has left stays illegal
+ * (herald-encrucijada(7), HIDDEN CARDS). */
+START_TEST(a_card_put_down_unseen_is_named_from_any_pile_drawn)
+{
+	/* centinela-del-alba lies only in pile 1, catapulta only in pile 3,
+	 * cantera only in pile 2 (aurora-vanguardia) */
+	static const char *const named[] = { "show b centinela-del-alba", "show b catapulta" };
+	static const char *const moves[] = {
+		"P1: setup 1", "P2: setup 1", "P1: draw 1", "P1: draw 1", "P1: draw 1",
+		"P1: draw 3", "P1: draw 3", "P1: draw 3", "P1: put ? hidden", NULL
+	};
+	for (size_t k = 0; k < 2; k++) {
+		game g;
+		game_open(&g, unseeded);
+		play_all(&g, moves);
+		hg_diags_clear(&g.d);
+		ck_assert_int_eq(play(&g, "P1", named[k]), 0);
+		ck_assert(has_code(&g.d, "enc.unseen-card"));
+		ck_assert_uint_eq(g.d.nerrors, 0);
+		game_close(&g);
+	}
+	game g;
+	game_open(&g, unseeded);
+	play_all(&g, moves);
+	ck_assert_int_eq(play(&g, "P1", "show b cantera"), -1);
+	ck_assert(has_code(&g.d, "enc.card-unavailable"));
+	game_close(&g);
+}
+END_TEST
+
 /* "discard 2 from your table" with one other card there (rule 2,
  * Efectos: "Si no puedes descartar 2 cartas, este efecto no puede ser
  * usado"). */
@@ -2004,6 +2038,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, four_cards_down_then_only_for_cards_taken_back);
 	tcase_add_test(tc, no_war_in_the_first_round_on_a_player_without_a_turn);
 	tcase_add_test(tc, unseen_cards_are_unverified_and_must_fit_the_deck);
+	tcase_add_test(tc, a_card_put_down_unseen_is_named_from_any_pile_drawn);
 	tcase_add_test(tc, discard_two_with_one_card_on_the_table);
 	tcase_add_test(tc, worked_examples);
 	tcase_add_loop_test(tc, spellings_parse_and_format, 0, (int)HG_ARRAY_LEN(spellings));

@@ -1023,7 +1023,6 @@ hg_state *hg_ck_state_new(const hg_gdata *g, const ck_scenario *sc, const char *
 
 /* ---------------------------------------------------------------- master.c */
 /* Remote play: the seats players hold, and where an action's chance begins. */
-const char *hg_ck_seat(const hg_state *s, unsigned i);
 size_t hg_ck_chance_split(const hg_state *s, const char *seat, const char *body);
 void hg_ck_resign_result(const hg_state *s, unsigned seat, hg_buf *out);
 

@@ -411,7 +411,6 @@ const hg_game_class hg_ck_class = {
 	.to_move = ck_to_move,
 	.render = ck_render,
 	.gen_tags = ck_gen_tags,
-	.seat = hg_ck_seat,
 	.chance_split = hg_ck_chance_split,
 	.resign_result = hg_ck_resign_result,
 	.seat_find = ck_seat_find,

@@ -11,14 +11,6 @@
 
 #include "ck.h"
 
-const char *hg_ck_seat(const hg_state *s, unsigned i)
-{
-	for (int f = 0; f < s->nsides; f++)
-		if (!ck_scripted(s, f) && i-- == 0)
-			return s->sc->factions[f].id;
-	return NULL;
-}
-
 size_t hg_ck_chance_split(const hg_state *s, const char *seat, const char *body)
 {
 	for (int f = 0; f < s->nsides; f++)
@@ -48,7 +40,7 @@ void hg_ck_resign_result(const hg_state *s, unsigned seat, hg_buf *out)
 		return;
 	}
 	size_t n = 0;
-	for (unsigned i = 0; hg_ck_seat(s, i); i++)
+	for (unsigned i = 0; ck_view_seat_name(s, i); i++)
 		if (i != seat)
-			hg_buf_printf(out, "%s%s", n++ ? ", " : "", hg_ck_seat(s, i));
+			hg_buf_printf(out, "%s%s", n++ ? ", " : "", ck_view_seat_name(s, i));
 }

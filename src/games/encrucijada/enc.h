@@ -864,7 +864,6 @@ const char *enc_result(const hg_state *s);
 unsigned enc_turn(const hg_state *s);
 const char *enc_to_move(const hg_state *s);
 /* master.c: remote play */
-const char *enc_seat(const hg_state *s, unsigned i);
 void enc_chance_fill(const hg_state *s, const char *seat, const char *body, hg_buf *out);
 int enc_actor(const hg_state *s);
 

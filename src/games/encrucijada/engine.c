@@ -351,7 +351,6 @@ const hg_game_class hg_enc_class = {
 	.render = enc_render,
 	.gen_tags = enc_gen_tags,
 	.check_deck = hg_enc_deck_check_with,
-	.seat = enc_seat,
 	.chance_fill = enc_chance_fill,
 	.seat_find = enc_seat_find,
 	.seat_name = enc_view_seat_name,

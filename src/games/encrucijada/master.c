@@ -9,11 +9,6 @@
 
 #include "enc.h"
 
-const char *enc_seat(const hg_state *s, unsigned i)
-{
-	return i < (unsigned)s->nseats ? enc_seat_name((int)i) : NULL;
-}
-
 static int card_of(const hg_state *s, int seat, int inst, hg_buf *out)
 {
 	int card = inst >= 0 ? s->p[seat].inst[inst].card : -1;

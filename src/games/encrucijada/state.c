@@ -329,16 +329,6 @@ static int copies_left(const hg_state *s, int seat, int pile, int card)
 	return n;
 }
 
-/* An unseen card put down as '?' is one of the cards the hand held, but
- * the replay had to pick one (an unseen one), and with it the pile it came
- * from (herald-encrucijada(7), HIDDEN CARDS).  When such a card is named
- * and its pile cannot hold it, the pick is mended: another card of the
- * seat out of the piles (in the hand first, then in the stacks) may have
- * been the one: a card known to be that card, or an unseen one whose pile
- * holds a copy; the two swap what is known of them (and both are picks
- * now).  With neither, once the replay has picked any card of the seat,
- * the card is taken to come from a pile that still holds a copy.  1 when
- * mended (the card is then `card`), else 0. */
 /* Another pick may hold the copy of `card` that the pile of `inst` had:
  * that pick is taken to come from another pile that holds one.  1 when
  * the pile of `inst` holds a copy again. */
@@ -362,6 +352,16 @@ static int free_copy_from_pick(hg_state *s, int seat, int inst, int card)
 	return 0;
 }
 
+/* Whether any card has left pile q (the only piles a card in play can
+ * come from). */
+static int drawn_from(const enc_player *p, int q)
+{
+	for (int i = 0; i < p->ninst; i++)
+		if (p->inst[i].pile == q && p->inst[i].zone != ENC_Z_PILE)
+			return 1;
+	return 0;
+}
+
 /* Whether the replay has picked any of the player's cards (then the pile
  * of every unseen card out of the piles may be a guess: the picks passed
  * from hand to table and back). */
@@ -373,6 +373,17 @@ static int has_picks(const enc_player *p)
 	return 0;
 }
 
+/* An unseen card put down as '?' is one of the cards the hand held, but
+ * the replay had to pick one (an unseen one), and with it the pile it came
+ * from (herald-encrucijada(7), HIDDEN CARDS).  When such a card is named
+ * and its pile cannot hold it, the pick is mended: another card of the
+ * seat out of the piles (in the hand first, then in the stacks, then an
+ * unseen one anywhere, a discarded '?' among them) may have been the one:
+ * a card known to be that card, or an unseen one whose pile holds a copy;
+ * the two swap what is known of them (and both are picks now).  With
+ * neither, once the replay has picked any card of the seat, the card is
+ * taken to come from a pile that still holds a copy and that cards have
+ * left.  1 when mended (the card is then `card`), else 0. */
 static int mend_unseen_pick(hg_state *s, int seat, int inst, int card)
 {
 	enc_player *p = &s->p[seat];
@@ -380,12 +391,14 @@ static int mend_unseen_pick(hg_state *s, int seat, int inst, int card)
 	if (c->zone == ENC_Z_PILE)
 		return 0;
 	int other = -1;	/* the card that may have been put down instead */
-	for (int pass = 0; pass < 2 && other < 0; pass++)
+	for (int pass = 0; pass < 3 && other < 0; pass++)
 		for (int i = 0; i < p->ninst && other < 0; i++) {
 			const enc_inst *o = &p->inst[i];
-			int fits = o->card == card ||
-				   (o->card < 0 && copies_left(s, seat, o->pile, card) > 0);
-			if (i != inst && fits && o->zone == (pass == 0 ? ENC_Z_HAND : ENC_Z_STACK))
+			int unseen_fits = o->card < 0 && copies_left(s, seat, o->pile, card) > 0;
+			int where = pass == 0 ? o->zone == ENC_Z_HAND :
+				    pass == 1 ? o->zone == ENC_Z_STACK :
+				    o->zone != ENC_Z_PILE && unseen_fits;	/* a discarded '?' */
+			if (i != inst && where && (o->card == card || unseen_fits))
 				other = i;
 		}
 	int pile = -1;
@@ -402,7 +415,7 @@ static int mend_unseen_pick(hg_state *s, int seat, int inst, int card)
 		o->picked = 1;
 	} else if (has_picks(p)) {
 		for (int q = 0; q < ENC_PILES && pile < 0; q++)
-			if (copies_left(s, seat, q, card) > 0)
+			if (copies_left(s, seat, q, card) > 0 && drawn_from(p, q))
 				pile = q;
 		if (pile >= 0) {
 			p->from_pile[c->pile] &= ~((enc_set)1 << inst);

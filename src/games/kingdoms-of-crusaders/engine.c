@@ -827,7 +827,6 @@ const hg_game_class hg_koc_class = {
 	.to_move = hg_koc_to_move,
 	.render = hg_koc_render,
 	.gen_tags = hg_koc_gen_tags,
-	.seat = hg_koc_seat,
 	.chance_split = hg_koc_chance_split,
 	.seat_find = hg_koc_seat_find,
 	.seat_name = hg_koc_view_seat_name,

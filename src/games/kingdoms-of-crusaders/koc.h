@@ -314,7 +314,6 @@ int hg_koc_names_chance(const hg_state *s, const hg_action *a);
 /* Rendering (render.c). */
 void hg_koc_render(const hg_state *s, hg_buf *out);
 /* master.c: remote play */
-const char *hg_koc_seat(const hg_state *s, unsigned i);
 size_t hg_koc_chance_split(const hg_state *s, const char *seat, const char *body);
 
 extern const hg_game_class hg_koc_class;

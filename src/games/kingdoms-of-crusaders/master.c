@@ -8,11 +8,6 @@
 
 #include "koc.h"
 
-const char *hg_koc_seat(const hg_state *s, unsigned i)
-{
-	return i < s->nplayers ? hg_koc_seat_name(i) : NULL;
-}
-
 static int starts_with_word(const char *body, const char *word)
 {
 	size_t n = strlen(word);
