@@ -786,8 +786,8 @@ static int new_game(judge_ctx *c, const judge_mail *m, const char *args, char **
 		hg_state *st = NULL;
 		const hg_game_class *cls = NULL;
 		hg_check_game(c->session, rec, &d, NULL, NULL, &st, &cls);
-		for (size_t i = 0; st && cls && cls->seat && i < na; i++) {
-			const char *seat = cls->seat(st, (unsigned)i);
+		for (size_t i = 0; st && cls && cls->seat_name && i < na; i++) {
+			const char *seat = cls->seat_name(st, (unsigned)i);
 			if (seat)
 				judge_game_add_player(&g, seat, addrs[i]);
 		}
