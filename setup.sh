@@ -18,9 +18,10 @@ packages="build-essential autoconf automake libtool pkg-config \
 libyaml-dev libpcre2-dev libjansson-dev libsodium-dev check \
 python3 libxml2-utils libgmime-3.0-dev"
 # For `./setup.sh test`: the validators of the report formats, GNU parallel
-# and GNU time (tests/scale.test), clang's libFuzzer (make fuzz).
+# and GNU time (tests/scale.test), clang's libFuzzer (make fuzz), the
+# headless browser the replay page is tested in (tests/replay-html.test).
 if [ "${1:-build}" = test ]; then
-	packages="$packages python3-jsonschema parallel time bsdutils clang libclang-rt-14-dev"
+	packages="$packages python3-jsonschema parallel time bsdutils clang libclang-rt-14-dev chromium"
 fi
 
 missing=""

@@ -52,7 +52,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	hg_buf_printf(&text, "[Game \"%s\"]\n[Date \"2026.11.21\"]\n[Players \"Ana; Ben\"]\n"
 		      "[Seed \"fuzz\"]\n[%s \"data.yaml\"]\n[Result \"*\"]\n\n*\n",
 		      FUZZ_GAME, tag);
-	/* A fresh session: the data are cached by file name. */
+	/* A fresh session: the data are cached by the file's identity, which
+	 * a new file of the same name may take over. */
 	hg_session *session = hg_session_new(NULL);
 	hg_diags d;
 	hg_diags_init(&d);

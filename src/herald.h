@@ -236,6 +236,10 @@ int hg_ycheck_kind(const hg_ynode *n, hg_ykind kind, const char *what, hg_diags 
 int hg_ycheck_keys(const hg_ynode *map, const char *const *keys, const char *what,
 		   hg_diags *d);
 int hg_ystr(const hg_ynode *n, const char **out, hg_diags *d);
+/* An id, name or alias: a string of at most HG_MAX_DATA_NAME bytes (a
+ * longer one is a data.limit diagnostic). */
+#define HG_MAX_DATA_NAME 64
+int hg_yname(const hg_ynode *n, const char **out, hg_diags *d);
 int hg_yint(const hg_ynode *n, long min, long max, long *out, hg_diags *d);
 int hg_ybool(const hg_ynode *n, int *out, hg_diags *d);
 /* The index of the scalar among the NULL-terminated words, matched with
@@ -248,12 +252,17 @@ int hg_yword(const hg_ynode *n, const char *const *words, int *out, hg_diags *d)
 typedef struct hg_datapath {
 	char **dirs;
 	size_t n;
+	char **allowed;		/* --allow-data-path: more directories a
+				   record's data files may come from */
+	size_t nallowed;
 } hg_datapath;
 
 void hg_datapath_init(hg_datapath *p, const char *data_dir);
 void hg_datapath_free(hg_datapath *p);
 /* malloc'd path of the first existing dir/relname, or NULL. */
 char *hg_datapath_find(const hg_datapath *p, const char *relname);
+/* Lets records name data files under `dir` too (--allow-data-path). */
+void hg_datapath_allow(hg_datapath *p, const char *dir);
 
 /* ------------------------------------------------------------------------
  * The record model: one game-independent structure for every game.
@@ -488,18 +497,76 @@ typedef struct hg_load_ctx {
 	const char *record_dir;
 } hg_load_ctx;
 
+/* A data file that a record names (with a tag such as DeckFile), or that
+ * such a file names in turn (herald-check(1), HOSTILE INPUT).  `name` is
+ * taken relative to `base_dir` (an absolute name as it is), then, when
+ * `search` is not NULL, as search/name in each directory of the data
+ * path.  The first of these that resolves (links followed) to a file
+ * inside the record's directory (or, for a file a data file names, that
+ * file's directory), a directory of the data path or an allowed directory
+ * (hg_datapath_allow) is the file; it is opened without
+ * following a link out of that directory and must be a regular file of at
+ * most HG_DATA_FILE_MAX_BYTES.  Not found, outside, or a dangling link:
+ * one message, which does not tell whether a file outside exists. */
+#define HG_DATA_FILE_MAX_BYTES (16u * 1024 * 1024)
+
+typedef struct hg_data_name {
+	const char *name;	/* as written */
+	const char *named_by;	/* for messages: "the DeckFile tag" */
+	hg_pos pos;		/* where it is named */
+	const char *base_dir;	/* NULL: the record's directory */
+	const char *search;	/* a subdirectory of the data path ("": the
+				   directories themselves), or NULL */
+} hg_data_name;
+
+/* What a data file must look like before a diagnostic may quote it: a
+ * YAML mapping whose keys are among `keys` (a leading '!' marks a
+ * required key).  Until then every fault is one data.file diagnostic
+ * that says only that the file is not `what`. */
+typedef struct hg_data_kind {
+	const char *what;		/* "a deck file" */
+	const char *const *keys;	/* NULL-terminated */
+} hg_data_kind;
+
+/* The document, or NULL after diagnostics. */
+hg_ydoc *hg_data_load(const hg_load_ctx *ctx, const hg_data_name *n,
+		      const hg_data_kind *kind, hg_diags *d);
+
+/* Which file `n` names, so that records naming the same file share what
+ * was loaded from it: 0 with its identity, or -1 when it names none that
+ * may be read (hg_data_load then says why). */
+typedef struct hg_data_id {
+	uint64_t dev, ino;
+} hg_data_id;
+int hg_data_identify(const hg_load_ctx *ctx, const hg_data_name *n, hg_data_id *id);
+
+/* A tag that names data files, as a game class declares it. */
+typedef struct hg_data_tag {
+	const char *name;	/* "DeckFile" */
+	const char *search;	/* as hg_data_name.search */
+	int list;		/* the value is a ';'-separated list of files */
+} hg_data_tag;
+
+/* The file names a data tag's value holds (one, or each of a list, blanks
+ * around each trimmed, empty ones left out); returns how many, *names
+ * malloc'd (free with hg_strv_free). */
+size_t hg_data_tag_files(const hg_data_tag *t, const char *value, char ***names);
+
 typedef struct hg_game_class {
 	const char *id;			/* "kingdoms-of-crusaders" */
 	const char *title;		/* "The Kingdoms of Crusaders" */
 	const char *const *aliases;	/* NULL-terminated, may be NULL */
 	const char *const *variants;	/* NULL-terminated "name: description" */
 	const char *const *data_files;	/* NULL-terminated default files */
+	/* The tags with which a record names its own data files ({ NULL }
+	 * ends the list); no other tag loads data, whatever its name. */
+	const hg_data_tag *data_tags;
 
 	/* Loads (and validates) the data the record needs.  A record selects
-	 * its own data files only through tags whose names end in "File"
-	 * (DeckFile, MapFile, ...), relative to ctx->record_dir: the session
-	 * shares one load among every record naming the same such files, and
-	 * calls load() again only for a different set.  `key` may receive a
+	 * its own data files only through the class's data_tags, read with
+	 * hg_data_load(): the session shares one load among every record
+	 * naming the same such files, and calls load() again only for a
+	 * different set.  `key` may receive a
 	 * human-readable description of what was loaded (informational). */
 	hg_gdata *(*load)(const hg_load_ctx *ctx, hg_buf *key, hg_diags *d);
 	void (*unload)(hg_gdata *data);
@@ -602,6 +669,12 @@ typedef struct hg_game_class {
 	 * no seat chooses that, and `herald next --as` lists only the seat's
 	 * choices. */
 	int (*names_chance)(const hg_state *s, const hg_action *a);
+
+	/* For `herald replay --format=json|html`: the position as a JSON
+	 * object (a new jansson reference), with what render() shows and no
+	 * more (a hidden card stays hidden).  Its shape is documented per game
+	 * by grammar/herald-replay.schema.json. */
+	struct json_t *(*position_json)(const hg_state *s);
 } hg_game_class;
 
 /* Applies `a` to *st, keeping the position when the action is illegal:
@@ -620,10 +693,23 @@ const hg_game_class *hg_game_find(const char *id_or_alias);
  * ------------------------------------------------------------------------ */
 typedef struct hg_session hg_session;
 
+/* Data sets loaded from files records name that a session keeps at once
+ * (each game's default data is kept besides); beyond, the least recently
+ * used that no thread holds is unloaded. */
+#define HG_SESSION_MAX_OWN_DATA 16
+
 hg_session *hg_session_new(const char *data_dir);
 void hg_session_free(hg_session *s);
 const hg_datapath *hg_session_datapath(const hg_session *s);
-/* The game class and data for a record (from its Game tag). */
+/* Lets records name data files under `dir` too (--allow-data-path). */
+void hg_session_allow_data_path(hg_session *s, const char *dir);
+/* How many data sets the session holds now. */
+size_t hg_session_loaded(hg_session *s);
+/* The game class and data for a record (from its Game tag).  The data
+ * stays loaded at least until the calling thread prepares another record
+ * with this session (hg_check_game, hg_canonicalize and hg_generate
+ * prepare one each): a state set up from it, such as hg_check_game's
+ * *final, is to be freed before then. */
 int hg_session_prepare(hg_session *s, const hg_game_record *rec,
 		       const hg_game_class **cls, const hg_gdata **data,
 		       hg_diags *d);

@@ -254,7 +254,9 @@ def hidden(record, seat):
                 continue    # the game is over and its seed public: nothing is hidden
             view = actions(views[0].get_content())
             seen = set(w for a in view for w in a)
-            report = text_of(msg)
+            # the report, and the tags of the attached view (a tag such as
+            # a deck order would name every card)
+            report = text_of(msg) + "\n" + views[0].get_content().split("\n\n", 1)[0]
             own_verbs = set(a.split()[0] for a in legal_actions(report, True) if a.split())
             secret = (set(w for a in master[:len(view)] for w in a) & cards) - seen - verbs - own_verbs
             checked += 1

@@ -56,8 +56,12 @@ typedef enum cli_colour_mode {
 	CLI_COLOUR_NEVER
 } cli_colour_mode;
 
+#define CLI_MAX_ALLOWED 64	/* --allow-data-path options */
+
 typedef struct cli_common {
 	const char *data_dir;	/* --data-dir, or NULL */
+	const char *allowed[CLI_MAX_ALLOWED];	/* --allow-data-path, in order */
+	size_t nallowed;
 	int format;		/* index into the spec's formats (0: default) */
 	cli_colour_mode colour;
 	int quiet;		/* -q: errors only */
@@ -83,6 +87,9 @@ typedef struct cli_spec {
  * usage error, already reported). */
 int cli_parse(const cli_spec *spec, int argc, char **argv, cli_common *common,
 	      int *first);
+/* A session with the common options' data path (--data-dir,
+ * --allow-data-path). */
+hg_session *cli_session_new(const cli_common *c);
 /* Prints "herald NAME: message" and the hint to try --help on stderr;
  * returns CLI_EXIT_USAGE. */
 int cli_usage_error(const cli_spec *spec, const char *fmt, ...) HG_PRINTF(2, 3);

@@ -315,7 +315,7 @@ int cli_check_main(int argc, char **argv)
 	}
 	hg_diags_free(&d);
 
-	r.session = hg_session_new(r.common.data_dir);
+	r.session = cli_session_new(&r.common);
 	/* A report in a machine format on the same terminal would be torn by
 	 * the bar; text output erases the bar before each diagnostic. */
 	int bar = !r.no_progress &&

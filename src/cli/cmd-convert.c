@@ -245,7 +245,7 @@ int cli_convert_main(int argc, char **argv)
 	cli_print_diags(stderr, &d, r.colour_err, 0);
 	hg_diags_free(&d);
 
-	r.session = hg_session_new(r.common.data_dir);
+	r.session = cli_session_new(&r.common);
 	hg_buf_init(&r.before);
 	hg_buf_init(&r.after);
 	json_frame(&r.before, &r.after);

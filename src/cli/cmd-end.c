@@ -82,7 +82,7 @@ int cli_end_main(int argc, char **argv)
 		return cli_usage_error(&spec, "--adjudicate needs --reason=TEXT");
 	int kind = r.agreed ? HG_END_AGREEMENT : r.forfeit ? HG_END_FORFEIT : HG_END_ADJUDICATION;
 	const char *result = r.agreed ? r.agreed : r.adjudicate;
-	hg_session *session = hg_session_new(r.common.data_dir);
+	hg_session *session = cli_session_new(&r.common);
 	hg_diags d;
 	hg_diags_init(&d);
 	hg_master *m = hg_master_open(session, argv[first], r.key, 1, &d);

@@ -71,7 +71,7 @@ int cli_entropy_main(int argc, char **argv)
 		return cli_usage_error(&spec, "--deal takes no seat and no word");
 	if (!r.deal && (!r.seat || first + 2 != argc))
 		return cli_usage_error(&spec, "give --as=SEAT and one WORD (or --deal)");
-	hg_session *session = hg_session_new(r.common.data_dir);
+	hg_session *session = cli_session_new(&r.common);
 	hg_diags d;
 	hg_diags_init(&d);
 	hg_master *m = hg_master_open(session, argv[first], r.key, 1, &d);

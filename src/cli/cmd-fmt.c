@@ -229,7 +229,7 @@ int cli_fmt_main(int argc, char **argv)
 	cli_print_diags(stderr, &d, r.colour_err, 0);
 	hg_diags_free(&d);
 
-	r.session = hg_session_new(r.common.data_dir);
+	r.session = cli_session_new(&r.common);
 	for (size_t i = 0; i < in.n; i++)
 		fmt_file(&r, in.paths[i]);
 	hg_session_free(r.session);

@@ -140,7 +140,7 @@ int cli_games_main(int argc, char **argv)
 	if (first < argc)
 		return cli_usage_error(&spec, "extra operand '%s'", argv[first]);
 
-	hg_session *session = hg_session_new(r.common.data_dir);
+	hg_session *session = cli_session_new(&r.common);
 	const hg_datapath *path = hg_session_datapath(session);
 	const hg_game_class *const *games = hg_games();
 	if (r.ids_only) {

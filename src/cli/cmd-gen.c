@@ -137,7 +137,7 @@ int cli_gen_main(int argc, char **argv)
 		r.output = NULL;
 	int colour_err = cli_use_colour(&r.common, stderr);
 
-	hg_session *session = hg_session_new(r.common.data_dir);
+	hg_session *session = cli_session_new(&r.common);
 	hg_diags d;
 	hg_diags_init(&d);
 	hg_buf out, seed;

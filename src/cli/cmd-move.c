@@ -101,7 +101,7 @@ int cli_move_main(int argc, char **argv)
 	for (size_t i = 0; i < action.len; i++)
 		if (action.data[i] == '\n' || action.data[i] == '\r' || action.data[i] == '\t')
 			action.data[i] = ' ';
-	hg_session *session = hg_session_new(r.common.data_dir);
+	hg_session *session = cli_session_new(&r.common);
 	int colour = cli_use_colour(&r.common, stderr);
 	hg_master *m = hg_master_open(session, path, r.key, !r.no_wait, &d);
 	if (!m) {

@@ -174,7 +174,7 @@ int cli_new_main(int argc, char **argv)
 	hg_game_record *rec = NULL;
 	char secret[HG_FAIR_HEX_LEN + 1] = "";
 	if (status < 0) {
-		session = hg_session_new(r.common.data_dir);
+		session = cli_session_new(&r.common);
 		hg_master_new_opts o = { r.output, r.game, r.variant, r.date, players, n, entropy,
 					 r.await_entropy };
 		rec = hg_master_new(session, &o, secret, &d);

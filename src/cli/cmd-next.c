@@ -360,7 +360,7 @@ int cli_next_main(int argc, char **argv)
 	if (status >= 0)
 		return status;
 	hg_buf_init(&r.out);
-	r.session = hg_session_new(r.common.data_dir);
+	r.session = cli_session_new(&r.common);
 	status = cli_show_games(&spec, &r.common, argc, argv, first, show_game, &r, &r.out);
 	hg_buf_free(&r.out);
 	hg_session_free(r.session);

@@ -1,227 +1,195 @@
 /* cmd-replay.c - `herald replay`: every action of a record as written,
- * with its comments, and the position after it as the game's engine
- * renders it; variations indented and labelled.  For teaching. */
+ * with its comments, and the position after it, as text for reading,
+ * JSON for other programs, or a page to look at.  For teaching.  The
+ * walk is replay-walk.c; the writers are replay-text.c, replay-json.c and
+ * replay-html.c. */
 #include "config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "replay.h"
 
-/* What the replay hook needs to know about an action beyond the node: the
- * move number written before it, its place in its line (for the comments
- * after it) and, for the first action of a variation, the label. */
-typedef struct action_info {
-	const hg_node *node;
-	const hg_line *line;
-	size_t index;
-	unsigned movenum;	/* 0: none written right before */
-	char *label;		/* first action of a variation, else NULL */
-} action_info;
+enum { OPT_FROM = 0x100, OPT_TO, OPT_COMPACT, OPT_FULL, OPT_PRINT, OPT_AS = 'a' };
+enum { FORMAT_TEXT, FORMAT_JSON, FORMAT_HTML };
 
 typedef struct replay_run {
 	cli_common common;
 	hg_session *session;
 	hg_buf out;
-	action_info *info;	/* every action, in document order */
-	size_t ninfo, capinfo, cursor;
-	int io_error, bad;
+	replay_opts opts;
+	int print;
+	const char *as;			/* --as, or NULL */
+	replay_writer *writer;
 } replay_run;
+
+static const char *const formats[] = { "text", "json", "html", NULL };
+
+static const struct option longopts[] = {
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "to", required_argument, NULL, OPT_TO },
+	{ "compact", no_argument, NULL, OPT_COMPACT },
+	{ "full", required_argument, NULL, OPT_FULL },
+	{ "print", no_argument, NULL, OPT_PRINT },
+	{ "as", required_argument, NULL, OPT_AS },
+	{ NULL, 0, NULL, 0 }
+};
+
+static int option(void *ctx, int opt, const char *arg);
 
 static cli_spec spec = {
 	.name = "replay",
 	.synopsis = "[OPTION]... FILE",
 	.about =
 	"Replay the games of FILE ('-': standard input) action by action: each\n"
-	"action as written (seat, action, annotation glyph), the comments after it,\n"
+	"action as written, the comments around it, its glyphs and NAGs in words,\n"
 	"and the position after it as the game draws it.  Variations are replayed\n"
 	"from the position where they branch, indented by their depth and labelled\n"
-	"with the action they replace.  Diagnostics go to standard error; the replay\n"
-	"of a line stops at its first illegal action.\n"
+	"with the action they replace.  A line stops at its first illegal action,\n"
+	"shown in its place with the rule it breaks; diagnostics also go to\n"
+	"standard error.\n"
 	"\n"
 	"Exit status: as 'herald check': 0 legal, 1 illegal or malformed, 2 on a\n"
 	"usage or input/output error.\n",
+	.options_help =
+	"      --from=N           start showing at action N (actions count from 1 in\n"
+	"                         each line, a variation going on from the action it\n"
+	"                         replaces)\n"
+	"      --to=N             stop showing after action N\n"
+	"      --compact          after each action only what changed (the whole\n"
+	"                         position at the start and the end)\n"
+	"      --full=N[,N]...    with --compact: the whole position after these\n"
+	"                         actions too\n"
+	"      --print            html: one position a printed page\n"
+	"  -a, --as=SEAT          the game as the seat SEAT sees it: its view (see\n"
+	"                         'herald view'), without the Seed, the comments\n"
+	"                         and the variations; others' hidden cards as '?'\n",
+	.shortopts = "a:",
+	.formats = formats,
+	.longopts = longopts,
+	.option = option,
 };
 
-static void add_info(replay_run *r, const hg_line *line, size_t index, unsigned movenum,
-		     char *label)
+void replay_writer_flush(replay_writer *w, hg_buf *out)
 {
-	if (r->ninfo == r->capinfo) {
-		r->capinfo = r->capinfo ? 2 * r->capinfo : 64;
-		r->info = hg_xrealloc(r->info, r->capinfo * sizeof *r->info);
-	}
-	action_info *ai = &r->info[r->ninfo++];
-	ai->node = &line->nodes[index];
-	ai->line = line;
-	ai->index = index;
-	ai->movenum = movenum;
-	ai->label = label;
+	if (w->io_error)
+		hg_buf_clear(out);
+	else if (out->len >= 1 << 16 && cli_flush_buf("replay", stdout, out) != 0)
+		w->io_error = 1;
 }
 
-static void action_text(hg_buf *b, const hg_node *n)
+int replay_opts_shows(const replay_opts *o, unsigned ply)
 {
-	hg_buf_printf(b, "%s: %s%s", n->action.seat ? n->action.seat : "",
-		      n->action.text ? n->action.text : "", n->glyph ? n->glyph : "");
+	return ply >= o->from && (o->to == 0 || ply <= o->to);
 }
 
-/* Walks the record in the order the replay visits it. */
-static void collect(replay_run *r, const hg_line *line, const char *file, unsigned *nvar)
+static int parse_full(replay_run *r, const char *arg)
 {
-	const hg_node *last_action = NULL;
-	unsigned movenum = 0;
-	for (size_t i = 0; i < line->n; i++) {
-		const hg_node *n = &line->nodes[i];
-		switch (n->kind) {
-		case HG_NODE_MOVENUM:
-			movenum = n->number;
-			break;
-		case HG_NODE_ACTION:
-			add_info(r, line, i, movenum, NULL);
-			movenum = 0;
-			last_action = n;
-			break;
-		case HG_NODE_VARIATION: {
-			hg_buf b;
-			hg_buf_init(&b);
-			hg_buf_printf(&b, "variation %u", ++*nvar);
-			if (last_action) {
-				hg_buf_puts(&b, ", instead of ");
-				action_text(&b, last_action);
-				hg_buf_printf(&b, " (%s:%u)", file, last_action->pos.line);
-			}
-			hg_buf_putc(&b, ':');
-			/* The label goes with the variation's first action. */
-			size_t before = r->ninfo;
-			collect(r, n->variation, file, nvar);
-			if (r->ninfo > before && !r->info[before].label)
-				r->info[before].label = hg_buf_steal(&b);
-			hg_buf_free(&b);
-			break;
+	const char *p = arg;
+	do {
+		size_t len = strcspn(p, ",");
+		char word[16];
+		if (len == 0 || len >= sizeof word) {
+			cli_usage_error(&spec, "invalid value '%s' for --full (action numbers "
+					"separated by commas)", arg);
+			return -1;
 		}
-		case HG_NODE_COMMENT:
-		case HG_NODE_NAG:
-			break;
-		}
-	}
+		memcpy(word, p, len);
+		word[len] = '\0';
+		unsigned long v;
+		if (cli_parse_number(&spec, "--full", word, 1, 1000000, &v) != 0)
+			return -1;
+		r->opts.full = hg_xrealloc(r->opts.full, (r->opts.nfull + 1) * sizeof *r->opts.full);
+		r->opts.full[r->opts.nfull++] = (unsigned)v;
+		p += len;
+	} while (*p++ == ',');
+	return 0;
 }
 
-static void indent_lines(hg_buf *out, const char *text, unsigned indent)
-{
-	while (text && *text) {
-		const char *nl = strchr(text, '\n');
-		size_t len = nl ? (size_t)(nl - text) : strlen(text);
-		hg_buf_printf(out, "%*s", (int)indent, "");
-		hg_buf_putn(out, text, len);
-		hg_buf_putc(out, '\n');
-		text = nl ? nl + 1 : NULL;
-	}
-}
-
-/* The comments and NAGs written after the action, before the next one. */
-static void annotations(hg_buf *out, const action_info *ai, unsigned indent)
-{
-	for (size_t i = ai->index + 1; i < ai->line->n; i++) {
-		const hg_node *n = &ai->line->nodes[i];
-		if (n->kind == HG_NODE_COMMENT) {
-			hg_buf_printf(out, "%*s", (int)indent, "");
-			hg_buf_puts(out, n->line_comment ? "; " : "{");
-			hg_buf_puts(out, n->comment ? n->comment : "");
-			hg_buf_puts(out, n->line_comment ? "\n" : "}\n");
-		} else if (n->kind == HG_NODE_NAG) {
-			hg_buf_printf(out, "%*s$%u\n", (int)indent, "", n->number);
-		} else {
-			break;
-		}
-	}
-}
-
-static void after_action(void *ctx, const hg_game_class *cls, const hg_node *node,
-			 const hg_state *after, unsigned depth)
+static int option(void *ctx, int opt, const char *arg)
 {
 	replay_run *r = ctx;
-	/* The replay visits a subsequence of the walk: skip what it did not. */
-	while (r->cursor < r->ninfo && r->info[r->cursor].node != node)
-		r->cursor++;
-	const action_info *ai = r->cursor < r->ninfo ? &r->info[r->cursor] : NULL;
-	unsigned indent = 4 * depth;
-	if (ai && ai->label)
-		hg_buf_printf(&r->out, "%*s%s\n", (int)(indent ? indent - 2 : 0), "", ai->label);
-	hg_buf_printf(&r->out, "%*s", (int)indent, "");
-	if (ai && ai->movenum)
-		hg_buf_printf(&r->out, "%u. ", ai->movenum);
-	action_text(&r->out, node);
-	hg_buf_putc(&r->out, '\n');
-	if (ai)
-		annotations(&r->out, ai, indent + 4);
-	hg_buf render;
-	hg_buf_init(&render);
-	cls->render(after, &render);
-	indent_lines(&r->out, render.data, indent + 4);
-	hg_buf_free(&render);
-	hg_buf_putc(&r->out, '\n');
-	/* After a write error, one message is enough: the rest is dropped. */
-	if (r->io_error)
-		hg_buf_clear(&r->out);
-	else if (cli_flush_buf("replay", stdout, &r->out) != 0)
-		r->io_error = 1;
+	unsigned long v;
+	switch (opt) {
+	case OPT_FROM:
+	case OPT_TO:
+		if (cli_parse_number(&spec, opt == OPT_FROM ? "--from" : "--to", arg, 1, 1000000,
+				     &v) != 0)
+			return -1;
+		*(opt == OPT_FROM ? &r->opts.from : &r->opts.to) = (unsigned)v;
+		return 0;
+	case OPT_COMPACT:
+		r->opts.compact = 1;
+		return 0;
+	case OPT_FULL:
+		return parse_full(r, arg);
+	case OPT_PRINT:
+		r->print = 1;
+		return 0;
+	case OPT_AS:
+		if (!*arg) {
+			cli_usage_error(&spec, "--as needs a seat");
+			return -1;
+		}
+		r->as = arg;
+		return 0;
+	}
+	return -1;
 }
 
-/* The position before the first action, when the set-up is usable (its
- * problems are reported by the replay itself). */
-static void show_start(replay_run *r, const hg_game_record *g)
+/* The canonical name of a seat of the record's game (NULL when the
+ * set-up fails): malloc'd. */
+static char *seat_name(replay_run *r, const hg_game_record *g, unsigned seat)
 {
-	hg_diags scratch;
-	hg_diags_init(&scratch);
 	const hg_game_class *cls;
 	const hg_gdata *data;
+	hg_diags scratch;
+	hg_diags_init(&scratch);
+	char *name = NULL;
 	if (hg_session_prepare(r->session, g, &cls, &data, &scratch) == 0) {
 		hg_state *st = cls->setup(data, g, &scratch);
 		if (st) {
-			hg_buf render;
-			hg_buf_init(&render);
-			cls->render(st, &render);
-			hg_buf_puts(&r->out, "start:\n");
-			indent_lines(&r->out, render.data, 4);
-			hg_buf_putc(&r->out, '\n');
-			hg_buf_free(&render);
+			const char *s = cls->seat_name(st, seat);
+			name = s ? hg_xstrdup(s) : NULL;
 			cls->free_state(st);
 		}
 	}
 	hg_diags_free(&scratch);
+	return name;
 }
 
-static void replay_game(replay_run *r, const char *path, size_t index, const hg_game_record *g,
-			hg_diags *d)
+/* --as: the seat's view replayed.  What the view could not verify is no
+ * news to its seat and goes unsaid (as `herald next --as`); its errors
+ * are the game's. */
+static int show_view(replay_run *r, const hg_game_record *g, hg_diags *d)
 {
-	const char *game = hg_record_tag_value(g, "Game");
-	hg_buf_printf(&r->out, "%sgame %zu (%s:%u): %s\n", index > 1 ? "\n" : "", index, path,
-		      g->pos.line, game ? game : "(no Game tag)");
-	if (d->nerrors) {
-		r->bad = 1;	/* malformed: not replayed */
-		return;
+	unsigned seat;
+	hg_game_record *view = NULL;
+	if (hg_view_seat(r->session, g, r->as, &seat, d) == 0)
+		view = hg_view_record(r->session, g, seat, d);
+	if (!view) {
+		if (r->common.format == FORMAT_TEXT)
+			hg_buf_printf(&r->out, "%sgame %zu (%s:%u): no view for '%s' (see the "
+				      "diagnostics)\n", r->writer->index > 1 ? "\n" : "",
+				      r->writer->index, r->writer->path, g->pos.line, r->as);
+		return CLI_SHOW_BAD;
 	}
-	unsigned nvar = 0;
-	collect(r, &g->moves, path, &nvar);
-	r->cursor = 0;
-	show_start(r, g);
-	hg_replay_hooks hooks = { after_action, r };
-	hg_state *final = NULL;
-	const hg_game_class *cls = NULL;
-	if (hg_check_game(r->session, g, d, &hooks, NULL, &final, &cls) != 0 || d->nerrors)
-		r->bad = 1;
-	if (final && cls) {
-		const char *result = cls->result(final);
-		const char *who = cls->to_move(final);
-		if (result)
-			hg_buf_printf(&r->out, "result: %s\n", result);
-		else if (who)
-			hg_buf_printf(&r->out, "not over: %s to move\n", who);
-		cls->free_state(final);
-	}
-	for (size_t i = 0; i < r->ninfo; i++)
-		free(r->info[i].label);
-	r->ninfo = 0;
+	char *name = seat_name(r, g, seat);
+	r->writer->as = name ? name : r->as;
+	hg_diags view_diags;
+	hg_diags_init(&view_diags);
+	int bad = replay_walk(r->session, view, &view_diags, &r->writer->sink, 1) != 0;
+	for (size_t i = 0; i < view_diags.n; i++)
+		if (view_diags.v[i].severity == HG_ERROR) {
+			hg_diags_move(d, &view_diags);
+			break;
+		}
+	hg_diags_free(&view_diags);
+	r->writer->as = NULL;
+	free(name);
+	hg_record_free(view);
+	return (bad ? CLI_SHOW_BAD : 0) | (r->writer->io_error ? CLI_SHOW_IO : 0);
 }
 
 /* One game for cli_show_games. */
@@ -229,23 +197,74 @@ static int show_game(void *ctx, const char *path, size_t index, const hg_game_re
 		     hg_diags *d)
 {
 	replay_run *r = ctx;
-	r->bad = 0;
-	replay_game(r, path, index, g, d);
-	return (r->bad ? CLI_SHOW_BAD : 0) | (r->io_error ? CLI_SHOW_IO : 0);
+	if (d->nerrors) {
+		/* malformed: not replayed, only named */
+		if (r->common.format == FORMAT_TEXT)
+			hg_buf_printf(&r->out, "%sgame %zu (%s:%u): not replayed: the record is "
+				      "malformed\n", index > 1 ? "\n" : "", index, path, g->pos.line);
+		return CLI_SHOW_BAD;
+	}
+	r->writer->path = path;
+	r->writer->index = index;
+	if (r->as)
+		return show_view(r, g, d);
+	int bad = replay_walk(r->session, g, d, &r->writer->sink, 0) != 0;
+	return (bad ? CLI_SHOW_BAD : 0) | (r->writer->io_error ? CLI_SHOW_IO : 0);
+}
+
+static int check_options(replay_run *r)
+{
+	if (r->opts.to && r->opts.from > r->opts.to)
+		return cli_usage_error(&spec, "--from=%u comes after --to=%u", r->opts.from,
+				       r->opts.to);
+	if (r->opts.nfull && !r->opts.compact)
+		return cli_usage_error(&spec, "--full goes with --compact (without it every "
+				       "position is shown whole)");
+	if (r->print && r->common.format != FORMAT_HTML)
+		return cli_usage_error(&spec, "--print goes with --format=html");
+	if ((r->opts.from > 1 || r->opts.to) && r->common.format == FORMAT_HTML)
+		return cli_usage_error(&spec, "--from and --to go with text and json (the page "
+				       "holds the whole game)");
+	if (r->opts.compact && r->common.format != FORMAT_TEXT)
+		return cli_usage_error(&spec, "--compact goes with the text format");
+	return -1;
 }
 
 int cli_replay_main(int argc, char **argv)
 {
 	replay_run r;
 	memset(&r, 0, sizeof r);
+	r.opts.from = 1;
+	spec.ctx = &r;
 	hg_buf_init(&r.out);
 	int first;
 	int status = cli_parse(&spec, argc, argv, &r.common, &first);
-	if (status >= 0)
+	if (status < 0)
+		status = check_options(&r);
+	if (status >= 0) {
+		free(r.opts.full);
+		hg_buf_free(&r.out);
 		return status;
-	r.session = hg_session_new(r.common.data_dir);
+	}
+	r.session = cli_session_new(&r.common);
+	switch (r.common.format) {
+	case FORMAT_JSON:
+		r.writer = replay_jsonl_new(&r.opts, &r.out);
+		break;
+	case FORMAT_HTML:
+		r.writer = replay_html_new(&r.opts, &r.out, hg_session_datapath(r.session), r.print);
+		break;
+	default:
+		r.writer = replay_text_new(&r.opts, &r.out);
+		break;
+	}
 	status = cli_show_games(&spec, &r.common, argc, argv, first, show_game, &r, &r.out);
-	free(r.info);
+	if (r.writer->finish(r.writer) != 0 && status != CLI_EXIT_USAGE)
+		status = CLI_EXIT_USAGE;
+	else if (r.out.len && cli_flush_buf("replay", stdout, &r.out) != 0)
+		status = CLI_EXIT_USAGE;
+	r.writer->free(r.writer);
+	free(r.opts.full);
 	hg_buf_free(&r.out);
 	hg_session_free(r.session);
 	return status;

@@ -63,7 +63,7 @@ int cli_reveal_main(int argc, char **argv)
 		return cli_usage_error(&spec, "missing FILE");
 	if (first + 1 < argc)
 		return cli_usage_error(&spec, "extra operand '%s'", argv[first + 1]);
-	hg_session *session = hg_session_new(r.common.data_dir);
+	hg_session *session = cli_session_new(&r.common);
 	hg_diags d;
 	hg_diags_init(&d);
 	hg_master *m = hg_master_open(session, argv[first], r.key, 1, &d);

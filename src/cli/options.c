@@ -1,6 +1,6 @@
 /* options.c - the option parsing every subcommand shares: its own options
- * merged with the common ones (--data-dir, --format, --color, -q, --help,
- * --version) into one getopt_long table, GNU --help and --version, and the
+ * merged with the common ones (--data-dir, --allow-data-path, --format,
+ * --color, -q, --help, --version) into one getopt_long table, GNU --help and --version, and the
  * usage errors that exit with status 2. */
 #include "config.h"
 
@@ -18,12 +18,14 @@
  * codes the subcommands give their own long-only options. */
 enum {
 	OPT_DATA_DIR = 0x1000,
+	OPT_ALLOW_DATA_PATH,
 	OPT_FORMAT,
 	OPT_COLOUR
 };
 
 static const struct option common_longopts[] = {
 	{ "data-dir", required_argument, NULL, OPT_DATA_DIR },
+	{ "allow-data-path", required_argument, NULL, OPT_ALLOW_DATA_PATH },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "color", optional_argument, NULL, OPT_COLOUR },
 	{ "colour", optional_argument, NULL, OPT_COLOUR },
@@ -98,7 +100,10 @@ static void print_help(const cli_spec *spec)
 		fprintf(fp, "\nOptions:\n%s", spec->options_help);
 	fputs("\nCommon options:\n"
 	      "      --data-dir=DIR     look for game data in DIR before HERALD_DATA_PATH\n"
-	      "                         and the installed data\n", fp);
+	      "                         and the installed data\n"
+	      "      --allow-data-path=DIR\n"
+	      "                         let records name data files under DIR too\n"
+	      "                         (repeatable)\n", fp);
 	if (spec->formats) {
 		fputs("      --format=FORMAT    output format:", fp);
 		for (size_t i = 0; spec->formats[i]; i++)
@@ -122,19 +127,35 @@ static size_t count_options(const struct option *o)
 	return n;
 }
 
-static int common_option(const cli_spec *spec, cli_common *c, int opt, const char *arg)
+/* A directory option's argument: 0, or a usage error.  A mistyped
+ * directory would only show later as missing data. */
+static int directory_arg(const cli_spec *spec, const char *option, const char *arg)
 {
 	struct stat st;
+	if (!*arg)
+		return cli_usage_error(spec, "%s needs a directory", option);
+	if (stat(arg, &st) != 0)
+		return cli_usage_error(spec, "%s '%s': %s", option, arg, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return cli_usage_error(spec, "%s '%s': %s", option, arg, strerror(ENOTDIR));
+	return 0;
+}
+
+static int common_option(const cli_spec *spec, cli_common *c, int opt, const char *arg)
+{
 	switch (opt) {
 	case OPT_DATA_DIR:
-		if (!*arg)
-			return cli_usage_error(spec, "--data-dir needs a directory");
-		/* A mistyped directory would only show later as missing data. */
-		if (stat(arg, &st) != 0)
-			return cli_usage_error(spec, "--data-dir '%s': %s", arg, strerror(errno));
-		if (!S_ISDIR(st.st_mode))
-			return cli_usage_error(spec, "--data-dir '%s': %s", arg, strerror(ENOTDIR));
+		if (directory_arg(spec, "--data-dir", arg) != 0)
+			return CLI_EXIT_USAGE;
 		c->data_dir = arg;
+		return 0;
+	case OPT_ALLOW_DATA_PATH:
+		if (directory_arg(spec, "--allow-data-path", arg) != 0)
+			return CLI_EXIT_USAGE;
+		if (c->nallowed == CLI_MAX_ALLOWED)
+			return cli_usage_error(spec, "at most %d --allow-data-path options",
+					       CLI_MAX_ALLOWED);
+		c->allowed[c->nallowed++] = arg;
 		return 0;
 	case OPT_FORMAT:
 		for (int i = 0; spec->formats[i]; i++)
@@ -237,4 +258,12 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_common *c, int *f
 	hg_buf_free(&shortopts);
 	*first = optind;
 	return status;
+}
+
+hg_session *cli_session_new(const cli_common *c)
+{
+	hg_session *s = hg_session_new(c->data_dir);
+	for (size_t i = 0; i < c->nallowed; i++)
+		hg_session_allow_data_path(s, c->allowed[i]);
+	return s;
 }

@@ -19,6 +19,8 @@ void hg_datapath_init(hg_datapath *p, const char *data_dir)
 {
 	p->dirs = NULL;
 	p->n = 0;
+	p->allowed = NULL;
+	p->nallowed = 0;
 	if (data_dir)
 		add(p, data_dir, strlen(data_dir));
 	const char *env = getenv("HERALD_DATA_PATH");
@@ -36,8 +38,17 @@ void hg_datapath_init(hg_datapath *p, const char *data_dir)
 void hg_datapath_free(hg_datapath *p)
 {
 	hg_strv_free(p->dirs, p->n);
+	hg_strv_free(p->allowed, p->nallowed);
 	p->dirs = NULL;
 	p->n = 0;
+	p->allowed = NULL;
+	p->nallowed = 0;
+}
+
+void hg_datapath_allow(hg_datapath *p, const char *dir)
+{
+	p->allowed = hg_xrealloc(p->allowed, (p->nallowed + 1) * sizeof *p->allowed);
+	p->allowed[p->nallowed++] = hg_xstrdup(dir);
 }
 
 char *hg_datapath_find(const hg_datapath *p, const char *relname)

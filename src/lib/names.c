@@ -18,17 +18,27 @@ typedef struct entry {
  * the whole folded copy).  Nodes live in one array; a node's children are
  * a list sorted by byte.  A node with many children (the root, and where
  * ids share a prefix, as c01 to c40 do) also indexes them by byte, so that
- * a lookup does not walk the list. */
+ * a lookup does not walk the list.
+ *
+ * The trie is compressed, so that its size follows the number of names,
+ * not their length (a data file may hold a long id): a node stands for a
+ * run of bytes, from its parent's end to its own `end`, read from `only`,
+ * a name that runs through it; a node below which one name alone ends is
+ * a leaf that holds that name whole.  A node of two or more names is
+ * where they part or where one ends, so there are fewer than two nodes a
+ * name. */
 typedef struct trie_node {
 	uint32_t child;		/* first child, 0: none (node 0 is the root) */
 	uint32_t sibling;	/* next child of the same parent, 0: none */
-	int value;		/* the name ending here, -1: none */
-	unsigned char byte;
+	int value;		/* the name ending at `end`, -1: none */
+	unsigned char byte;	/* the first of its bytes */
 	unsigned char nchildren;	/* up to WIDE_AT */
 	uint32_t wide;		/* 1 + its index in hg_names.wide, 0: none */
 	uint32_t names;		/* names ending here or below */
-	const char *only;	/* when names is 1: that name, folded */
-	int only_value;
+	uint32_t end;		/* bytes from the root to its end (a leaf: 1
+				   past its parent's; its name goes on) */
+	const char *only;	/* a name through it (a leaf: its name), folded */
+	int only_value;		/* a leaf: its name's value */
 } trie_node;
 
 /* The children a node has when it is given an index by byte. */
@@ -79,6 +89,19 @@ static void trie_link(hg_names *t, uint32_t at, uint32_t c, unsigned char b)
 	}
 }
 
+/* Puts node m where child c of `at` was (m takes c's byte). */
+static void trie_replace(hg_names *t, uint32_t at, uint32_t c, uint32_t m)
+{
+	uint32_t *link = &t->node[at].child;
+	while (*link != c)
+		link = &t->node[*link].sibling;
+	*link = m;
+	t->node[m].sibling = t->node[c].sibling;
+	t->node[c].sibling = 0;
+	if (t->node[at].wide)
+		t->wide[t->node[at].wide - 1][t->node[c].byte] = m;
+}
+
 static uint32_t trie_new_node(hg_names *t, unsigned char b)
 {
 	HG_GROW(t->node, t->capnodes, t->nnodes + 1);
@@ -89,14 +112,27 @@ static uint32_t trie_new_node(hg_names *t, unsigned char b)
 	return (uint32_t)t->nnodes++;
 }
 
-/* Counts the folded name f (owned by the table) in node `at`. */
-static void trie_count(hg_names *t, uint32_t at, const char *f, int value)
+/* A leaf under `at` (which ends at byte `depth`) for the name f. */
+static void trie_leaf(hg_names *t, uint32_t at, size_t depth, const char *f, int value)
 {
-	trie_node *nd = &t->node[at];
-	if (nd->names++ == 0) {
-		nd->only = f;
-		nd->only_value = value;
-	}
+	unsigned char b = (unsigned char)f[depth];
+	uint32_t c = trie_new_node(t, b);
+	trie_node *nd = &t->node[c];
+	nd->names = 1;
+	nd->end = (uint32_t)depth + 1;
+	nd->only = f;
+	nd->only_value = value;
+	trie_link(t, at, c, b);
+}
+
+/* The name f, with its value, ends at node `at` (of `end` bytes) or goes
+ * on below it in a leaf. */
+static void trie_place(hg_names *t, uint32_t at, size_t end, const char *f, int value)
+{
+	if (f[end])
+		trie_leaf(t, at, end, f, value);
+	else
+		t->node[at].value = value;
 }
 
 /* Adds the folded name f with its value (f is not in the trie yet; the
@@ -106,16 +142,50 @@ static void trie_insert(hg_names *t, const char *f, int value)
 	if (t->nnodes == 0)
 		trie_new_node(t, 0);	/* the root */
 	uint32_t at = 0;
-	for (const unsigned char *p = (const unsigned char *)f; *p; p++) {
-		uint32_t c = trie_child(t, at, *p);
-		if (!c) {
-			c = trie_new_node(t, *p);
-			trie_link(t, at, c, *p);
+	size_t depth = 0;		/* node at's end */
+	for (;;) {
+		if (!f[depth]) {
+			t->node[at].value = value;
+			return;
 		}
+		uint32_t c = trie_child(t, at, (unsigned char)f[depth]);
+		if (!c) {
+			trie_leaf(t, at, depth, f, value);
+			return;
+		}
+		/* f and the node's name agree up to k */
+		const char *o = t->node[c].only;
+		size_t stop = t->node[c].names == 1 ? (size_t)-1 : t->node[c].end;
+		size_t k = depth + 1;
+		while (k < stop && f[k] && f[k] == o[k])
+			k++;
+		if (t->node[c].names == 1) {
+			/* The leaf becomes the node where its name and f part. */
+			int ov = t->node[c].only_value;
+			t->node[c].names = 2;
+			t->node[c].end = (uint32_t)k;
+			t->node[c].only_value = 0;
+			trie_place(t, c, k, o, ov);
+			trie_place(t, c, k, f, value);
+			return;
+		}
+		if (k < stop) {
+			/* Part-way along the node's bytes: a new node ends there. */
+			uint32_t m = trie_new_node(t, (unsigned char)o[depth]);
+			trie_node *nm = &t->node[m];
+			nm->names = t->node[c].names + 1;
+			nm->end = (uint32_t)k;
+			nm->only = o;
+			trie_replace(t, at, c, m);
+			t->node[c].byte = (unsigned char)o[k];
+			trie_link(t, m, c, (unsigned char)o[k]);
+			trie_place(t, m, k, f, value);
+			return;
+		}
+		t->node[c].names++;
 		at = c;
-		trie_count(t, at, f, value);
+		depth = stop;
 	}
-	t->node[at].value = value;
 }
 
 hg_names *hg_names_new(void)
@@ -170,58 +240,86 @@ int hg_names_add(hg_names *t, const char *name, int value, int *clash)
 	return 0;
 }
 
-/* The value of the name below node `at`, reached by `depth` folded bytes,
- * that goes on as `rest` (folded). */
+/* The value of the name that goes on from node `at` (of `depth` bytes) as
+ * `rest` (folded), or -1. */
 static int find_folded(const hg_names *t, uint32_t at, size_t depth, const char *rest)
 {
-	for (const unsigned char *q = (const unsigned char *)rest;; q++, depth++) {
-		const trie_node *nd = &t->node[at];
-		if (at && nd->names == 1)
-			return strcmp(nd->only + depth, (const char *)q) == 0 ? nd->only_value : -1;
+	for (const char *q = rest;;) {
 		if (!*q)
-			return nd->value;
-		if (!(at = trie_child(t, at, *q)))
+			return t->node[at].value;
+		uint32_t c = trie_child(t, at, (unsigned char)*q);
+		if (!c)
 			return -1;
+		const trie_node *nd = &t->node[c];
+		if (nd->names == 1)
+			return strcmp(nd->only + depth, q) == 0 ? nd->only_value : -1;
+		size_t len = nd->end - depth;
+		if (strncmp(nd->only + depth, q, len) != 0)
+			return -1;
+		q += len;
+		depth = nd->end;
+		at = c;
 	}
+}
+
+/* From node `at` (of `depth` bytes) on, for the unfolded rest of a name
+ * whose first `ascii` bytes are ASCII. */
+static int find_rest(const hg_names *t, uint32_t at, size_t depth, const char *rest,
+		     size_t ascii)
+{
+	hg_buf f;
+	hg_buf_init(&f);
+	for (size_t i = 0; i < ascii; i++) {
+		unsigned char b = (unsigned char)rest[i];
+		hg_buf_putc(&f, (char)(b >= 'A' && b <= 'Z' ? b + 32 : b));
+	}
+	char *folded = hg_name_fold(rest + ascii);
+	hg_buf_puts(&f, folded);
+	free(folded);
+	int r = find_folded(t, at, depth, f.data ? f.data : "");
+	hg_buf_free(&f);
+	return r;
 }
 
 int hg_names_find(const hg_names *t, const char *name)
 {
 	if (t->nnodes == 0)
 		return -1;
-	/* ASCII folds byte for byte (hg_name_fold_to): fold as we walk.  Once
-	 * one name is left below, compare the rest with it as a string.  From
+	/* ASCII folds byte for byte (hg_name_fold_to): fold as we walk,
+	 * comparing each node's bytes (a leaf's: the rest of its name).  From
 	 * the first byte that is not ASCII, fold the rest properly. */
 	const unsigned char *p = (const unsigned char *)name;
 	uint32_t at = 0;
 	size_t depth = 0;
-	for (; *p < 0x80; p++, depth++) {
-		const trie_node *nd = &t->node[at];
-		if (at && nd->names == 1) {
-			const unsigned char *o = (const unsigned char *)nd->only + depth;
-			for (; *p && *p < 0x80; p++, o++, depth++) {
-				unsigned char b = *p >= 'A' && *p <= 'Z' ? (unsigned char)(*p + 32) : *p;
-				if (b != *o)
-					return -1;
-			}
-			if (!*p)
-				return *o ? -1 : nd->only_value;
-			break;	/* not ASCII: the rest is folded below */
-		}
+	for (;;) {
+		if (*p >= 0x80)
+			return find_rest(t, at, depth, (const char *)p, 0);
 		if (!*p)
-			return nd->value;
+			return t->node[at].value;
+		const unsigned char *from = p;
 		unsigned char b = *p >= 'A' && *p <= 'Z' ? (unsigned char)(*p + 32) : *p;
-		if (!(at = trie_child(t, at, b)))
+		uint32_t c = trie_child(t, at, b);
+		if (!c)
 			return -1;
+		const trie_node *nd = &t->node[c];
+		int leaf = nd->names == 1;
+		size_t stop = leaf ? (size_t)-1 : nd->end, k = depth;
+		const unsigned char *o = (const unsigned char *)nd->only + depth;
+		for (; k < stop && *p && *p < 0x80; p++, o++, k++) {
+			b = *p >= 'A' && *p <= 'Z' ? (unsigned char)(*p + 32) : *p;
+			if (b != *o)
+				return -1;
+		}
+		if (leaf && !*p)
+			return *o ? -1 : nd->only_value;
+		if (k < stop) {
+			if (!*p)
+				return -1;	/* the name ends inside the node's bytes */
+			return find_rest(t, at, depth, (const char *)from, (size_t)(p - from));
+		}
+		at = c;
+		depth = stop;
 	}
-	char buf[128];
-	char *f = buf;
-	if (hg_name_fold_to((const char *)p, buf, sizeof buf) >= sizeof buf)
-		f = hg_name_fold((const char *)p);
-	int r = find_folded(t, at, depth, f);
-	if (f != buf)
-		free(f);
-	return r;
 }
 
 static size_t edit_distance(const char *a, const char *b)

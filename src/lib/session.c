@@ -3,7 +3,16 @@
  *
  * A session may be shared by threads that check games in parallel: the
  * cache is guarded by a mutex, and what it hands out (the class and its
- * loaded data) is only ever read after loading. */
+ * loaded data) is only ever read after loading.
+ *
+ * The cache holds each game's default data for the whole run, and at most
+ * HG_SESSION_MAX_OWN_DATA data sets loaded from files records name, the
+ * least recently used going first.  A set of files that failed to load is
+ * kept too, as its diagnostics: a record naming it again gets them again
+ * (at its own tags) without the files being read again, so that many
+ * records naming one large bad file cost one reading of it.  Data handed out stays while the
+ * thread it went to may still use it: each thread pins the data of its
+ * latest record (hg_session_prepare), and pinned data is never evicted. */
 #include "config.h"
 
 #include <pthread.h>
@@ -14,15 +23,33 @@
 
 typedef struct loaded {
 	const hg_game_class *cls;
-	char *key;		/* which files: see data_key() */
-	hg_gdata *data;
+	char *key;		/* which files (data_key()); NULL: the defaults */
+	hg_gdata *data;		/* NULL: the files failed to load */
+	unsigned pins;		/* threads whose latest record uses it */
+	uint64_t used;		/* the session's tick when last handed out */
+	/* A failed load: its diagnostics, and where the record that met it
+	 * had its data tags (each class's data_tags, in order) and began. */
+	hg_diags failure;
+	char *file;
+	hg_pos *tag_pos;
+	hg_pos rec_pos;
 } loaded;
+
+/* A thread's latest data. */
+typedef struct pin {
+	pthread_t thread;
+	loaded *entry;
+} pin;
 
 struct hg_session {
 	hg_datapath path;
-	pthread_mutex_t lock;	/* guards v, n, cap */
-	loaded *v;
+	pthread_mutex_t lock;	/* guards everything below */
+	loaded **v;		/* stable pointers: pins hold them */
 	size_t n, cap;
+	size_t nown;		/* entries with a key */
+	uint64_t tick;
+	pin *pins;
+	size_t npins, cappins;
 };
 
 hg_session *hg_session_new(const char *data_dir)
@@ -33,16 +60,91 @@ hg_session *hg_session_new(const char *data_dir)
 	return s;
 }
 
+static void entry_free(loaded *e)
+{
+	if (e->data && e->cls->unload)
+		e->cls->unload(e->data);
+	hg_diags_free(&e->failure);
+	free(e->file);
+	free(e->tag_pos);
+	free(e->key);
+	free(e);
+}
+
+/* Where record `rec` has its data tags, in the class's order. */
+static void tag_positions(const hg_game_class *cls, const hg_game_record *rec, hg_pos *out)
+{
+	size_t i = 0;
+	for (const hg_data_tag *t = cls->data_tags; t && t->name; t++, i++) {
+		const hg_tag *tag = hg_record_tag(rec, t->name);
+		out[i] = tag ? tag->pos : (hg_pos){ NULL, 0, 0 };
+	}
+}
+
+static size_t count_data_tags(const hg_game_class *cls)
+{
+	size_t n = 0;
+	for (const hg_data_tag *t = cls->data_tags; t && t->name; t++)
+		n++;
+	return n;
+}
+
+/* Keeps a failed load's diagnostics for the entry. */
+static void keep_failure(loaded *e, const hg_game_record *rec, const hg_diags *d)
+{
+	hg_diags_init(&e->failure);
+	for (size_t i = 0; i < d->n; i++) {
+		const hg_diag *x = &d->v[i];
+		hg_pos pos = { x->file, x->line, x->col };
+		hg_diag *dg = hg_diag_add(&e->failure, x->severity, pos, x->code, "%s", x->message);
+		for (size_t k = 0; k < x->nnotes; k++)
+			hg_diag_note(dg, "%s", x->notes[k]);
+	}
+	e->file = hg_xstrdup(rec->file ? rec->file : "");
+	size_t n = count_data_tags(e->cls);
+	e->tag_pos = hg_xcalloc(n + 1, sizeof *e->tag_pos);
+	tag_positions(e->cls, rec, e->tag_pos);
+	e->rec_pos = rec->pos;
+}
+
+static int same_place(hg_pos a, unsigned line, unsigned col)
+{
+	return a.line == line && a.col == col;
+}
+
+/* A failed load's diagnostics again, for record `rec`: what was at the
+ * first record's tags (or its start) is at this record's. */
+static void replay_failure(const loaded *e, const hg_game_record *rec, hg_diags *d)
+{
+	size_t n = count_data_tags(e->cls);
+	hg_pos *here = hg_xcalloc(n + 1, sizeof *here);
+	tag_positions(e->cls, rec, here);
+	for (size_t i = 0; i < e->failure.n; i++) {
+		const hg_diag *x = &e->failure.v[i];
+		hg_pos pos = { x->file, x->line, x->col };
+		if (x->file && strcmp(x->file, e->file) == 0) {
+			pos.file = rec->file;
+			for (size_t k = 0; k < n; k++)
+				if (e->tag_pos[k].line && same_place(e->tag_pos[k], x->line, x->col))
+					pos = here[k];
+			if (same_place(e->rec_pos, x->line, x->col))
+				pos = rec->pos;
+		}
+		hg_diag *dg = hg_diag_add(d, x->severity, pos, x->code, "%s", x->message);
+		for (size_t k = 0; k < x->nnotes; k++)
+			hg_diag_note(dg, "%s", x->notes[k]);
+	}
+	free(here);
+}
+
 void hg_session_free(hg_session *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->n; i++) {
-		if (s->v[i].cls->unload)
-			s->v[i].cls->unload(s->v[i].data);
-		free(s->v[i].key);
-	}
+	for (size_t i = 0; i < s->n; i++)
+		entry_free(s->v[i]);
 	free(s->v);
+	free(s->pins);
 	hg_datapath_free(&s->path);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
@@ -51,6 +153,19 @@ void hg_session_free(hg_session *s)
 const hg_datapath *hg_session_datapath(const hg_session *s)
 {
 	return &s->path;
+}
+
+void hg_session_allow_data_path(hg_session *s, const char *dir)
+{
+	hg_datapath_allow(&s->path, dir);
+}
+
+size_t hg_session_loaded(hg_session *s)
+{
+	pthread_mutex_lock(&s->lock);
+	size_t n = s->n;
+	pthread_mutex_unlock(&s->lock);
+	return n;
 }
 
 /* The directory a record's own data files are relative to. */
@@ -65,30 +180,36 @@ static char *record_dir(const hg_game_record *rec)
 	return hg_xstrndup(file, (size_t)(slash - file));
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-	size_t ls = strlen(s), lx = strlen(suffix);
-	return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
-}
-
-/* Records select data with tags whose names end in "File" (DeckFile,
- * MapFile, ...): two records share loaded data exactly when they name the
- * same such files from the same directory.  Loading once per data set is
- * what keeps checking a large archive fast. */
-static char *data_key(const hg_game_class *cls, const hg_game_record *rec,
-		      const char *dir)
+/* Two records share loaded data exactly when their data tags name the same
+ * files: the key is the identity (device, inode) of each file named, so
+ * that one file reached by two names, or from two directories, loads
+ * once.  Loading once per data set is what keeps checking a large archive
+ * fast. */
+static char *data_key(const hg_load_ctx *ctx, const hg_game_class *cls)
 {
 	hg_buf k;
 	hg_buf_init(&k);
 	hg_buf_puts(&k, cls->id);
-	int any = 0;
-	for (size_t i = 0; rec && i < rec->ntags; i++)
-		if (ends_with(rec->tags[i].name, "File")) {
-			hg_buf_printf(&k, "\n%s=%s", rec->tags[i].name, rec->tags[i].value);
-			any = 1;
+	for (const hg_data_tag *t = cls->data_tags; t && t->name; t++) {
+		const hg_tag *tag = hg_record_tag(ctx->rec, t->name);
+		if (!tag)
+			continue;
+		hg_buf_printf(&k, "\n%s=", t->name);
+		char **files;
+		size_t nfiles = hg_data_tag_files(t, tag->value, &files);
+		for (size_t i = 0; i < nfiles; i++) {
+			hg_data_name name = { files[i], t->name, tag->pos, NULL, t->search };
+			hg_data_id id;
+			/* A file not found is keyed by its name: loading it fails
+			 * and nothing is kept. */
+			if (hg_data_identify(ctx, &name, &id) == 0)
+				hg_buf_printf(&k, "%llu:%llu;", (unsigned long long)id.dev,
+					      (unsigned long long)id.ino);
+			else
+				hg_buf_printf(&k, "?%s;", files[i]);
 		}
-	if (any)
-		hg_buf_printf(&k, "\ndir=%s", dir);
+		hg_strv_free(files, nfiles);
+	}
 	return hg_buf_steal(&k);
 }
 
@@ -106,23 +227,66 @@ static void unknown_game(const hg_game_record *rec, const char *name, hg_diags *
 	hg_buf_free(&list);
 }
 
-/* Whether the record names data files of its own (tags ending in "File"). */
-static int names_data_files(const hg_game_record *rec)
+/* Whether the record names data files of its own (the class's data tags;
+ * other tags, whatever their names, load nothing). */
+static int names_data_files(const hg_game_class *cls, const hg_game_record *rec)
 {
-	for (size_t i = 0; i < rec->ntags; i++)
-		if (ends_with(rec->tags[i].name, "File"))
+	for (const hg_data_tag *t = cls->data_tags; t && t->name; t++)
+		if (hg_record_tag(rec, t->name))
 			return 1;
 	return 0;
 }
 
-/* The cached data for (cls, key), or NULL.  Called with the lock held. */
-static const hg_gdata *cached(const hg_session *s, const hg_game_class *cls,
-			      const char *key)
+/* The cached entry for (cls, key) (key NULL: the defaults), or NULL.
+ * Called with the lock held. */
+static loaded *cached(const hg_session *s, const hg_game_class *cls, const char *key)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (s->v[i].cls == cls && strcmp(s->v[i].key, key) == 0)
-			return s->v[i].data;
+	for (size_t i = 0; i < s->n; i++) {
+		const loaded *e = s->v[i];
+		if (e->cls == cls && (key ? e->key && strcmp(e->key, key) == 0 : !e->key))
+			return s->v[i];
+	}
 	return NULL;
+}
+
+/* The calling thread's latest data is now e: the data it had before may
+ * go.  Called with the lock held. */
+static void pin_to(hg_session *s, loaded *e)
+{
+	pthread_t self = pthread_self();
+	e->used = ++s->tick;
+	for (size_t i = 0; i < s->npins; i++)
+		if (pthread_equal(s->pins[i].thread, self)) {
+			s->pins[i].entry->pins--;
+			s->pins[i].entry = e;
+			e->pins++;
+			return;
+		}
+	HG_GROW(s->pins, s->cappins, s->npins + 1);
+	s->pins[s->npins].thread = self;
+	s->pins[s->npins].entry = e;
+	s->npins++;
+	e->pins++;
+}
+
+/* Over the bound, the least recently used data loaded from records' own
+ * files that no thread holds goes.  Called with the lock held. */
+static void evict(hg_session *s)
+{
+	while (s->nown > HG_SESSION_MAX_OWN_DATA) {
+		size_t victim = s->n;
+		for (size_t i = 0; i < s->n; i++) {
+			const loaded *e = s->v[i];
+			if (e->key && e->pins == 0 &&
+			    (victim == s->n || e->used < s->v[victim]->used))
+				victim = i;
+		}
+		if (victim == s->n)
+			return;		/* every one is in use: kept until the next time */
+		entry_free(s->v[victim]);
+		s->v[victim] = s->v[--s->n];
+		s->nown--;
+	}
 }
 
 int hg_session_prepare(hg_session *s, const hg_game_record *rec,
@@ -141,49 +305,65 @@ int hg_session_prepare(hg_session *s, const hg_game_record *rec,
 		return -1;
 	}
 	*cls_out = cls;
-	/* Most records use the default data: their key is the game's id, found
-	 * without building anything (this runs once per game checked). */
-	const hg_gdata *data = NULL;
-	int own_files = names_data_files(rec);
+	/* Most records use the default data, found without building a key
+	 * (this runs once per game checked). */
+	int own_files = names_data_files(cls, rec);
 	if (!own_files) {
 		pthread_mutex_lock(&s->lock);
-		data = cached(s, cls, cls->id);
-		pthread_mutex_unlock(&s->lock);
-		if (data) {
-			*data_out = data;
-			return 0;
+		loaded *e = cached(s, cls, NULL);
+		if (e) {
+			pin_to(s, e);
+			*data_out = e->data;
 		}
+		pthread_mutex_unlock(&s->lock);
+		if (e)
+			return 0;
 	}
 	char *dir = record_dir(rec);
-	char *key = data_key(cls, rec, dir);
+	hg_load_ctx ctx = { &s->path, rec, dir };
+	char *key = own_files ? data_key(&ctx, cls) : NULL;
 	int rc = 0;
 	/* Loading happens under the lock, so that two threads never load the
-	 * same data twice, and nobody reads the cache while it grows. */
+	 * same data twice, and nobody reads the cache while it changes. */
 	pthread_mutex_lock(&s->lock);
-	data = cached(s, cls, key);
-	if (!data) {
-		hg_load_ctx ctx = { &s->path, rec, dir };
+	loaded *e = cached(s, cls, key);
+	if (!e) {
 		hg_buf loader_key;
 		hg_buf_init(&loader_key);
-		hg_gdata *fresh = cls->load(&ctx, &loader_key, d);
+		hg_diags loading;
+		hg_diags_init(&loading);
+		hg_gdata *fresh = cls->load(&ctx, &loader_key, &loading);
 		hg_buf_free(&loader_key);
-		if (fresh) {
-			HG_GROW(s->v, s->cap, s->n + 1);
-			s->v[s->n].cls = cls;
-			s->v[s->n].key = key;
-			s->v[s->n].data = fresh;
-			s->n++;
+		/* The defaults failing is no record's doing: not kept. */
+		if (fresh || key) {
+			e = hg_xcalloc(1, sizeof *e);
+			e->cls = cls;
+			e->key = key;
+			e->data = fresh;
 			key = NULL;
-			data = fresh;
-		} else {
-			rc = -1;
+			if (!fresh)
+				keep_failure(e, rec, &loading);
+			HG_GROW(s->v, s->cap, s->n + 1);
+			s->v[s->n++] = e;
+			if (e->key)
+				s->nown++;
 		}
+		hg_diags_move(d, &loading);
+		hg_diags_free(&loading);
+	} else if (!e->data) {
+		replay_failure(e, rec, d);
 	}
+	if (e) {
+		pin_to(s, e);
+		evict(s);
+	}
+	if (e && e->data)
+		*data_out = e->data;
+	else
+		rc = -1;
 	pthread_mutex_unlock(&s->lock);
 	free(dir);
 	free(key);
-	if (rc == 0)
-		*data_out = data;
 	return rc;
 }
 

@@ -12,7 +12,7 @@
 
 /* Seed gives every card and die: a view without it shows only what the
  * actions show.  (The secret of a committed seed is never in a record.) */
-const char *const hg_view_withheld_tags[] = { "Seed", NULL };
+const char *const hg_view_withheld_tags[] = { "Seed", "DeckOrder", NULL };
 
 static int withheld(const char *tag)
 {
@@ -107,6 +107,12 @@ hg_game_record *hg_view_record(hg_session *s, const hg_game_record *rec,
 	if (hg_session_prepare(s, rec, &cls, &data, d) != 0 || !views_supported(cls, rec, d))
 		return NULL;
 	size_t errors_before = d->nerrors;
+	/* A view is made only of a legal record, and check refuses a record
+	 * whose seed tags break the fairness scheme before any action. */
+	if (hg_fair_check(rec, d) != 0) {
+		no_view(rec, d);
+		return NULL;
+	}
 	hg_state *st = cls->setup(data, rec, d);
 	if (!st) {
 		no_view(rec, d);

@@ -1068,6 +1068,23 @@ int hg_ystr(const hg_ynode *n, const char **out, hg_diags *d)
 	return 0;
 }
 
+int hg_yname(const hg_ynode *n, const char **out, hg_diags *d)
+{
+	if (hg_ystr(n, out, d) != 0)
+		return -1;
+	size_t len = strlen(*out);
+	if (len <= HG_MAX_DATA_NAME)
+		return 0;
+	hg_buf q;
+	hg_buf_init(&q);
+	hg_quote(&q, *out);
+	hg_diag *dg = hg_diag_add(d, HG_ERROR, n->pos, "data.limit",
+				  "the name %s is %zu bytes long", q.data, len);
+	hg_diag_note(dg, "an id, name or alias is at most %d bytes", HG_MAX_DATA_NAME);
+	hg_buf_free(&q);
+	return -1;
+}
+
 /* "an integer from 1 to 4", "an integer of at least 0", ... */
 static void int_range(hg_buf *b, long min, long max)
 {

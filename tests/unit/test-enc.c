@@ -301,6 +301,56 @@ START_TEST(card_file_diagnostics)
 }
 END_TEST
 
+/* Each repeat of a collector number is reported once, in file order, at
+ * the repeat and against the first card of that number. */
+START_TEST(collector_numbers_repeat)
+{
+	static const char yaml[] =
+		"civilisation: {id: civ-x, name: X}\n"
+		"cards:\n"
+		"  - {id: a1, name: A1, number: 1, suit: oro, value: 1}\n"
+		"  - {id: a2, name: A2, number: 2, suit: oro, value: 1}\n"
+		"  - {id: a3, name: A3, number: 1, suit: oro, value: 1}\n"
+		"  - {id: a4, name: A4, number: 2, suit: oro, value: 1}\n"
+		"  - {id: a5, name: A5, number: 1, suit: oro, value: 1}\n";
+	char tmpl[] = "/tmp/herald-enc-XXXXXX";
+	int fd = mkstemp(tmpl);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, yaml, strlen(yaml)), (ssize_t)strlen(yaml));
+	close(fd);
+	const char *files[] = {
+		DATA "/encrucijada/resources.yaml", DATA "/encrucijada/towers.yaml", tmpl
+	};
+	hg_datapath path;
+	hg_datapath_init(&path, DATA);
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_enc_deck_check_with(&path, files, 3, DATA "/encrucijada/decks/aurora-vanguardia.yaml", &d);
+	unlink(tmpl);
+	static const struct {
+		unsigned line;
+		const char *message;
+	} want[] = {
+		{ 5, "collector number 1 of 'a3' is also that of 'a1'" },
+		{ 6, "collector number 2 of 'a4' is also that of 'a2'" },
+		{ 7, "collector number 1 of 'a5' is also that of 'a1'" },
+	};
+	size_t k = 0;
+	for (size_t i = 0; i < d.n; i++) {
+		if (strncmp(d.v[i].message, "collector number", 16) != 0)
+			continue;
+		ck_assert_uint_lt(k, HG_ARRAY_LEN(want));
+		ck_assert_str_eq(d.v[i].file, tmpl);
+		ck_assert_uint_eq(d.v[i].line, want[k].line);
+		ck_assert_str_eq(d.v[i].message, want[k].message);
+		k++;
+	}
+	ck_assert_uint_eq(k, HG_ARRAY_LEN(want));
+	hg_diags_free(&d);
+	hg_datapath_free(&path);
+}
+END_TEST
+
 /* ------------------------------------------------------------ chance */
 static const char *const two_decks[] = {
 	"Players", "Ana; Ben", "Deck1", "aurora-vanguardia", "Deck2", "ocaso-sombras",
@@ -2026,6 +2076,7 @@ Suite *unit_suite(void)
 	TCase *tc = tcase_create("data");
 	tcase_add_test(tc, shipped_decks_are_legal);
 	tcase_add_test(tc, illegal_decks_match_their_expect_files);
+	tcase_add_test(tc, collector_numbers_repeat);
 	tcase_add_loop_test(tc, card_file_diagnostics, 0, (int)HG_ARRAY_LEN(card_cases));
 	suite_add_tcase(s, tc);
 	tc = tcase_create("rules");

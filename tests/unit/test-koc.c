@@ -6,12 +6,148 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "koc.h"
 
 enum { L = 1, B = 2, S = 4, H = 8, N = 16 };	/* lance bow swords helmet banner */
 
 #define DECK_PATH HERALD_SRCDATADIR "/kingdoms-of-crusaders/deck.yaml"
+
+/* ------------------------------------------------------------------------
+ * The session's cache of data loaded from records' own files: keyed by the
+ * files' identity, bounded, and deaf to tags that only end in "File".
+ * ------------------------------------------------------------------------ */
+static void copy_file(const char *from, const char *to)
+{
+	FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+	ck_assert_ptr_nonnull(in);
+	ck_assert_ptr_nonnull(out);
+	char buf[4096];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+		ck_assert_uint_eq(fwrite(buf, 1, n, out), n);
+	fclose(in);
+	ck_assert_int_eq(fclose(out), 0);
+}
+
+/* The data the session gives a record in `dir` with the tag name=value
+ * (NULL when it gives none, with diagnostics). */
+static const hg_gdata *prepared(hg_session *s, const char *dir, const char *name,
+				const char *value)
+{
+	char file[256];
+	snprintf(file, sizeof file, "%s/game.hgn", dir);
+	hg_game_record *rec = hg_record_new(file);
+	hg_record_set_tag(rec, "Game", "kingdoms-of-crusaders");
+	hg_record_set_tag(rec, name, value);
+	const hg_game_class *cls;
+	const hg_gdata *data = NULL;
+	hg_diags d;
+	hg_diags_init(&d);
+	int rc = hg_session_prepare(s, rec, &cls, &data, &d);
+	ck_assert_int_eq(rc == 0, d.n == 0);
+	hg_diags_free(&d);
+	hg_record_free(rec);
+	return data;
+}
+
+START_TEST(session_cache)
+{
+	char dir[] = "/tmp/herald-cache-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char path[256], sub[256], other[256];
+	for (int i = 0; i < 40; i++) {
+		snprintf(path, sizeof path, "%s/d%d.yaml", dir, i);
+		copy_file(DECK_PATH, path);
+	}
+	snprintf(path, sizeof path, "%s/alias.yaml", dir);
+	ck_assert_int_eq(symlink("d0.yaml", path), 0);
+	snprintf(sub, sizeof sub, "%s/sub", dir);
+	ck_assert_int_eq(mkdir(sub, 0700), 0);
+
+	/* one file by four names, from two directories: one load */
+	hg_session *s = hg_session_new(NULL);
+	const hg_gdata *d0 = prepared(s, dir, "DeckFile", "d0.yaml");
+	ck_assert_ptr_nonnull(d0);
+	ck_assert_ptr_eq(prepared(s, dir, "DeckFile", "alias.yaml"), d0);
+	ck_assert_ptr_eq(prepared(s, dir, "DeckFile", "./sub/../d0.yaml"), d0);
+	ck_assert_uint_eq(hg_session_loaded(s), 1);
+	/* outside the record's directory, until the user allows it (the
+	 * failure is kept, as a failure of its own) */
+	ck_assert_ptr_null(prepared(s, sub, "DeckFile", "../d0.yaml"));
+	ck_assert_uint_eq(hg_session_loaded(s), 2);
+	hg_session_allow_data_path(s, dir);
+	ck_assert_ptr_eq(prepared(s, sub, "DeckFile", "../d0.yaml"), d0);
+	ck_assert_uint_eq(hg_session_loaded(s), 2);
+	ck_assert_ptr_ne(prepared(s, dir, "DeckFile", "d1.yaml"), d0);
+	ck_assert_uint_eq(hg_session_loaded(s), 3);
+
+	/* a tag that only ends in "File" loads nothing of its own */
+	const hg_gdata *dflt = prepared(s, dir, "NoteFile", "d2.yaml");
+	ck_assert_ptr_nonnull(dflt);
+	ck_assert_ptr_eq(prepared(s, dir, "NoteFile", "d3.yaml"), dflt);
+	ck_assert_ptr_eq(prepared(s, dir, "ScenarioFile", "d4.yaml"), dflt);
+	ck_assert_uint_eq(hg_session_loaded(s), 4);
+
+	/* forty decks: at most HG_SESSION_MAX_OWN_DATA kept, the defaults
+	 * besides */
+	for (int i = 0; i < 40; i++) {
+		snprintf(other, sizeof other, "d%d.yaml", i);
+		ck_assert_ptr_nonnull(prepared(s, dir, "DeckFile", other));
+		ck_assert_uint_le(hg_session_loaded(s), HG_SESSION_MAX_OWN_DATA + 1);
+	}
+	ck_assert_uint_eq(hg_session_loaded(s), HG_SESSION_MAX_OWN_DATA + 1);
+	hg_session_free(s);
+
+	for (int i = 0; i < 40; i++) {
+		snprintf(path, sizeof path, "%s/d%d.yaml", dir, i);
+		unlink(path);
+	}
+	snprintf(path, sizeof path, "%s/alias.yaml", dir);
+	unlink(path);
+	rmdir(sub);
+	rmdir(dir);
+}
+END_TEST
+
+/* A file that failed to load is not read again: each record naming it gets
+ * the diagnostics again, at its own tag. */
+START_TEST(session_cache_keeps_failures)
+{
+	static const char text[] =
+		"[Game \"kingdoms-of-crusaders\"]\n[Date \"????.??.??\"]\n[Players \"Ana; Ben\"]\n"
+		"[DeckFile \"missing.yaml\"]\n[Result \"*\"]\n\n*\n\n"
+		"[Game \"kingdoms-of-crusaders\"]\n[Event \"x\"]\n[Date \"????.??.??\"]\n"
+		"[Players \"Ana; Ben\"]\n[DeckFile \"missing.yaml\"]\n[Result \"*\"]\n\n*\n";
+	hg_session *s = hg_session_new(NULL);
+	hg_parser *p = hg_parser_open_mem("/nonexistent-dir/games.hgn", text, strlen(text));
+	hg_game_record *g;
+	hg_diags d;
+	hg_diags_init(&d);
+	unsigned lines[] = { 4, 13 };
+	for (int k = 0; k < 2; k++) {
+		ck_assert_int_eq(hg_parser_next(p, &g, &d), 1);
+		ck_assert_uint_eq(d.n, 0);
+		const hg_game_class *cls;
+		const hg_gdata *data;
+		ck_assert_int_eq(hg_session_prepare(s, g, &cls, &data, &d), -1);
+		ck_assert_uint_eq(d.n, 1);
+		ck_assert_str_eq(d.v[0].code, "data.file");
+		ck_assert_str_eq(d.v[0].file, "/nonexistent-dir/games.hgn");
+		ck_assert_uint_eq(d.v[0].line, lines[k]);
+		ck_assert_uint_eq(d.v[0].col, 11);
+		ck_assert_uint_eq(d.v[0].nnotes, 2);
+		ck_assert_uint_eq(hg_session_loaded(s), 1);
+		hg_diags_clear(&d);
+		hg_record_free(g);
+	}
+	hg_diags_free(&d);
+	hg_parser_close(p);
+	hg_session_free(s);
+}
+END_TEST
 
 /* ------------------------------------------------------------------------
  * A literal reading of 'Armies and domination in territories' (ruling 5),
@@ -1653,6 +1789,8 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, deck_good_and_two_decks);
 	tcase_add_test(tc, shipped_deck);
 	tcase_add_test(tc, cards_by_number);
+	tcase_add_test(tc, session_cache);
+	tcase_add_test(tc, session_cache_keeps_failures);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("engine");
 	tcase_set_timeout(tc, 60);

@@ -278,6 +278,60 @@ START_TEST(names_find_agrees_with_name_eq)
 }
 END_TEST
 
+/* The trie keeps a run of bytes in one node: names that part, or end,
+ * part-way along a long run (added in any order) are all found, and
+ * nothing that ends inside a run, or leaves it, is. */
+START_TEST(names_part_inside_long_runs)
+{
+	static const char *const part[] = {
+		"abcdefghijklmnop", "abcdefgh", "abcdxyz", "a", "B", "é", "ABCDEFGHIJKLMNOQ",
+	};
+	hg_prng r;
+	hg_prng_seed(&r, "long runs");
+	hg_names *t = hg_names_new();
+	char *added[200];
+	int value[200];
+	size_t n = 0;
+	for (int i = 0; i < 200; i++) {
+		hg_buf b;
+		hg_buf_init(&b);
+		size_t parts = 1 + hg_prng_below(&r, 4);
+		for (size_t k = 0; k < parts; k++)
+			hg_buf_puts(&b, part[hg_prng_below(&r, HG_ARRAY_LEN(part))]);
+		int clash;
+		if (hg_names_add(t, b.data, i, &clash) == 0) {
+			added[n] = hg_buf_steal(&b);
+			value[n++] = i;
+		} else {
+			hg_buf_free(&b);
+		}
+	}
+	for (size_t k = 0; k < n; k++)
+		ck_assert_int_eq(hg_names_find(t, added[k]), value[k]);
+	for (int i = 0; i < 2000; i++) {
+		hg_buf b;
+		hg_buf_init(&b);
+		size_t parts = 1 + hg_prng_below(&r, 4);
+		for (size_t k = 0; k < parts; k++)
+			hg_buf_puts(&b, part[hg_prng_below(&r, HG_ARRAY_LEN(part))]);
+		/* cut anywhere, inside a run too */
+		size_t cut = hg_prng_below(&r, (uint32_t)b.len + 1);
+		char *q = hg_xstrndup(b.data, cut);
+		int want = -1;
+		for (size_t k = 0; k < n && want < 0; k++)
+			if (hg_name_eq(added[k], q))
+				want = value[k];
+		ck_assert_msg(hg_names_find(t, q) == want, "'%s': found %d, want %d", q,
+			      hg_names_find(t, q), want);
+		free(q);
+		hg_buf_free(&b);
+	}
+	for (size_t k = 0; k < n; k++)
+		free(added[k]);
+	hg_names_free(t);
+}
+END_TEST
+
 START_TEST(atomic_write_keeps_mode_and_never_loses_data)
 {
 	char dir[] = "/tmp/herald-test-XXXXXX";
@@ -681,6 +735,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, names_table);
 	tcase_add_test(tc, names_table_grows);
 	tcase_add_test(tc, names_find_agrees_with_name_eq);
+	tcase_add_test(tc, names_part_inside_long_runs);
 	tcase_add_test(tc, atomic_write_keeps_mode_and_never_loses_data);
 	tcase_add_test(tc, atomic_write_goes_through_symbolic_links);
 	tcase_add_test(tc, visible_escapes_control_characters);

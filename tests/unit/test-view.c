@@ -1,7 +1,8 @@
 /* test-view.c - seat views through libherald (hg_view_seat, hg_view_record
  * and the engines' view members): the seat found by any of its names, what
  * a view keeps and drops of a record, a view of a view, no view of an
- * illegal record, and the legal actions that name chance. */
+ * illegal record nor of one the fair check refuses, and the legal actions
+ * that name chance. */
 #include "unit.h"
 
 #include <stdlib.h>
@@ -167,6 +168,25 @@ START_TEST(no_view_of_an_illegal_record)
 }
 END_TEST
 
+/* Check refuses a Seed beside a SeedCommit before any action (the fair
+ * check), so no view is made of such a record, legal as its actions are. */
+START_TEST(no_view_of_a_record_the_fair_check_refuses)
+{
+	hg_session *s = hg_session_new(DATA);
+	hg_game_record *g = koc_record(s);
+	hg_record_set_tag(g, "SeedCommit",
+			  "0000000000000000000000000000000000000000000000000000000000000000");
+	hg_diags d;
+	hg_diags_init(&d);
+	ck_assert_ptr_null(hg_view_record(s, g, 1, &d));
+	ck_assert(has_code(&d, "hgn.seed-commit"));
+	ck_assert(has_code(&d, "view.illegal"));
+	hg_diags_free(&d);
+	hg_record_free(g);
+	hg_session_free(s);
+}
+END_TEST
+
 /* With a Seed, the legal draw names the deck's card: chance, which next
  * --as leaves out; the placements are the seat's choices. */
 START_TEST(a_draw_the_deck_order_names_is_chance)
@@ -205,6 +225,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, a_seat_is_found_by_any_of_its_names);
 	tcase_add_test(tc, a_view_hides_the_other_hand_and_withholds_the_seed);
 	tcase_add_test(tc, no_view_of_an_illegal_record);
+	tcase_add_test(tc, no_view_of_a_record_the_fair_check_refuses);
 	tcase_add_test(tc, a_draw_the_deck_order_names_is_chance);
 	suite_add_tcase(s, tc);
 	return s;

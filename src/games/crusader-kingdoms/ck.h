@@ -21,6 +21,7 @@
  *   legal.c      the legal actions (for `herald next` and `herald gen`)
  *   render.c     the plain-text picture of a position
  *   view.c       what one player's faction may see (herald view)
+ *   position-json.c  the position as JSON, for the replay's JSON and page
  *   engine.c     the hg_game_class: set-up, apply, the rest of the contract
  *
  * Names that unit tests call start with hg_ck_; everything else shared
@@ -518,6 +519,7 @@ struct hg_action {
 
 /* ------------------------------------------------------ data.c (loading) */
 hg_gdata *ck_load(const hg_load_ctx *ctx, hg_buf *key, hg_diags *d);
+extern const hg_data_tag ck_data_tags[];	/* { NULL }-ended */
 void hg_ck_unload(hg_gdata *g);
 /* Loads from explicit files (unit tests, user data); NULL after diagnostics. */
 hg_gdata *hg_ck_load_files(const char *scenarios, const char *const *maps,
@@ -1016,6 +1018,8 @@ void ck_legal(const hg_state *s, hg_action_list *out);
 
 /* -------------------------------------------------------------- render.c */
 void ck_render(const hg_state *s, hg_buf *out);
+/* The position as JSON (position-json.c). */
+struct json_t *hg_ck_position_json(const hg_state *s);
 
 /* -------------------------------------------------------------- engine.c */
 extern const hg_game_class hg_ck_class;

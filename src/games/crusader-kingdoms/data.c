@@ -232,9 +232,10 @@ static int check_numbers(ck_map *m, const hg_ynode *list, hg_diags *d)
 	return rc;
 }
 
+static const char *const map_file_keys[] = { "!id", "name", "reconstructed", "!areas", NULL };
+
 static int load_map(ck_map *m, const hg_ydoc *doc, hg_diags *d)
 {
-	static const char *const keys[] = { "!id", "name", "reconstructed", "!areas", NULL };
 	const hg_ynode *root = doc->root;
 	m->names = hg_names_new();
 	m->file = hg_xstrdup(doc->file);
@@ -243,7 +244,7 @@ static int load_map(ck_map *m, const hg_ydoc *doc, hg_diags *d)
 		hg_diag_add(d, HG_ERROR, pos, "data.missing-key", "the map file is empty");
 		return -1;
 	}
-	if (hg_ycheck_keys(root, keys, "a map", d) != 0)
+	if (hg_ycheck_keys(root, map_file_keys, "a map", d) != 0)
 		return -1;
 	const char *s;
 	const hg_ynode *n = hg_ymap_get(root, "id");
@@ -427,11 +428,12 @@ static int load_card(ck_deck *k, const hg_ynode *cn, int index, hg_diags *d)
 	return ck_effects_load(c, n, d);
 }
 
+static const char *const deck_file_keys[] = {
+	"!id", "name", "!religion", "reconstructed", "!cards", NULL
+};
+
 static int load_deck(ck_deck *k, const hg_ydoc *doc, hg_diags *d)
 {
-	static const char *const keys[] = {
-		"!id", "name", "!religion", "reconstructed", "!cards", NULL
-	};
 	const hg_ynode *root = doc->root;
 	k->names = hg_names_new();
 	k->file = hg_xstrdup(doc->file);
@@ -440,7 +442,7 @@ static int load_deck(ck_deck *k, const hg_ydoc *doc, hg_diags *d)
 		hg_diag_add(d, HG_ERROR, pos, "data.missing-key", "the deck file is empty");
 		return -1;
 	}
-	if (hg_ycheck_keys(root, keys, "a deck", d) != 0)
+	if (hg_ycheck_keys(root, deck_file_keys, "a deck", d) != 0)
 		return -1;
 	const char *s;
 	const hg_ynode *n = hg_ymap_get(root, "id");
@@ -909,6 +911,26 @@ void hg_ck_unload(hg_gdata *g)
 	free(g);
 }
 
+/* A data file to read: a path the user gave or found along the data path
+ * (named_by NULL), or a name a record wrote, directly or in a scenarios
+ * file it named, read under the rules for such names (hg_data_load). */
+typedef struct file_ref {
+	const char *name;
+	const char *named_by;
+	hg_pos pos;
+	const char *base_dir;	/* NULL: the record's directory */
+} file_ref;
+
+static hg_ydoc *load_ref(const hg_load_ctx *ctx, const file_ref *f, const char *what,
+			 const char *const *keys, hg_diags *d)
+{
+	if (!f->named_by)
+		return hg_yaml_load_file(f->name, d);
+	hg_data_name n = { f->name, f->named_by, f->pos, f->base_dir, NULL };
+	hg_data_kind kind = { what, keys };
+	return hg_data_load(ctx, &n, &kind, d);
+}
+
 /* A path relative to the directory of `base` (a file), unless absolute. */
 static char *relative_to(const char *base, const char *name)
 {
@@ -924,9 +946,20 @@ static char *relative_to(const char *base, const char *name)
 	return hg_buf_steal(&b);
 }
 
-static int add_map(hg_gdata *g, const char *path, hg_diags *d)
+/* The directory of `file`, for the names a file gives relative to itself. */
+static char *dir_of(const char *file)
 {
-	hg_ydoc *doc = hg_yaml_load_file(path, d);
+	const char *slash = strrchr(file, '/');
+	if (!slash)
+		return hg_xstrdup(".");
+	if (slash == file)
+		return hg_xstrdup("/");
+	return hg_xstrndup(file, (size_t)(slash - file));
+}
+
+static int add_map(hg_gdata *g, const hg_load_ctx *ctx, const file_ref *f, hg_diags *d)
+{
+	hg_ydoc *doc = load_ref(ctx, f, "a map file", map_file_keys, d);
 	if (!doc)
 		return -1;
 	ck_map m;
@@ -949,9 +982,10 @@ static int add_map(hg_gdata *g, const char *path, hg_diags *d)
 	return 0;
 }
 
-static int add_deck(hg_gdata *g, const char *path, int want, hg_diags *d)
+static int add_deck(hg_gdata *g, const hg_load_ctx *ctx, const file_ref *f, int want,
+		    hg_diags *d)
 {
-	hg_ydoc *doc = hg_yaml_load_file(path, d);
+	hg_ydoc *doc = load_ref(ctx, f, "a deck file", deck_file_keys, d);
 	if (!doc)
 		return -1;
 	ck_deck k;
@@ -975,25 +1009,16 @@ static int add_deck(hg_gdata *g, const char *path, int want, hg_diags *d)
 	return 0;
 }
 
-/* Loads everything from a scenarios file and the files it names; then the
- * overrides (a record's own map and deck files). */
-static hg_gdata *load_all(const char *scenarios, const char *const *maps, size_t nmaps,
-			  const char *const *decks, const int *deck_religion, size_t ndecks,
-			  hg_diags *d)
+static const char *const scenarios_file_keys[] = { "maps", "decks", "!scenarios", NULL };
+
+/* The maps and decks a scenarios file lists, relative to itself: read as
+ * the scenarios file was (a file a record names names its own files under
+ * the same rules). */
+static int add_listed(hg_gdata *g, const hg_load_ctx *ctx, const hg_ydoc *doc,
+		      int named, hg_diags *d)
 {
-	hg_ydoc *doc = hg_yaml_load_file(scenarios, d);
-	if (!doc)
-		return NULL;
-	static const char *const keys[] = { "maps", "decks", "!scenarios", NULL };
-	hg_gdata *g = hg_xcalloc(1, sizeof *g);
+	char *dir = dir_of(doc->file);
 	int rc = 0;
-	if (!doc->root) {
-		hg_pos pos = { doc->file, 1, 1 };
-		hg_diag_add(d, HG_ERROR, pos, "data.missing-key", "the scenarios file is empty");
-		rc = -1;
-	} else if (hg_ycheck_keys(doc->root, keys, "the scenarios file", d) != 0) {
-		rc = -1;
-	}
 	for (int pass = 0; rc == 0 && pass < 2; pass++) {
 		const hg_ynode *list = hg_ymap_get(doc->root, pass ? "decks" : "maps");
 		if (!list)
@@ -1008,15 +1033,41 @@ static hg_gdata *load_all(const char *scenarios, const char *const *maps, size_t
 				rc = -1;
 				break;
 			}
-			char *path = relative_to(doc->file, s);
-			rc = pass ? add_deck(g, path, -1, d) : add_map(g, path, d);
+			char *path = named ? NULL : relative_to(doc->file, s);
+			file_ref f = { named ? s : path, named ? "the scenarios file" : NULL,
+				       list->items[i]->pos, dir };
+			rc = pass ? add_deck(g, ctx, &f, -1, d) : add_map(g, ctx, &f, d);
 			free(path);
 		}
 	}
+	free(dir);
+	return rc;
+}
+
+/* Loads everything from a scenarios file and the files it names; then the
+ * overrides (a record's own map and deck files). */
+static hg_gdata *load_all(const hg_load_ctx *ctx, const file_ref *scenarios,
+			  const file_ref *maps, size_t nmaps, const file_ref *decks,
+			  const int *deck_religion, size_t ndecks, hg_diags *d)
+{
+	hg_ydoc *doc = load_ref(ctx, scenarios, "a scenarios file", scenarios_file_keys, d);
+	if (!doc)
+		return NULL;
+	hg_gdata *g = hg_xcalloc(1, sizeof *g);
+	int rc = 0;
+	if (!doc->root) {
+		hg_pos pos = { doc->file, 1, 1 };
+		hg_diag_add(d, HG_ERROR, pos, "data.missing-key", "the scenarios file is empty");
+		rc = -1;
+	} else if (hg_ycheck_keys(doc->root, scenarios_file_keys, "the scenarios file", d) != 0) {
+		rc = -1;
+	}
+	if (rc == 0)
+		rc = add_listed(g, ctx, doc, scenarios->named_by != NULL, d);
 	for (size_t i = 0; rc == 0 && i < nmaps; i++)
-		rc = add_map(g, maps[i], d);
+		rc = add_map(g, ctx, &maps[i], d);
 	for (size_t i = 0; rc == 0 && i < ndecks; i++)
-		rc = add_deck(g, decks[i], deck_religion ? deck_religion[i] : -1, d);
+		rc = add_deck(g, ctx, &decks[i], deck_religion ? deck_religion[i] : -1, d);
 	for (int r = 0; rc == 0 && r < CK_NRELIGIONS; r++)
 		if (!g->decks[r].cards) {
 			hg_pos pos = { doc->file, 1, 1 };
@@ -1041,63 +1092,77 @@ static hg_gdata *load_all(const char *scenarios, const char *const *maps, size_t
 hg_gdata *hg_ck_load_files(const char *scenarios, const char *const *maps, size_t nmaps,
 			   const char *const *decks, size_t ndecks, hg_diags *d)
 {
-	return load_all(scenarios, maps, nmaps, decks, NULL, ndecks, d);
+	hg_pos nowhere = { NULL, 0, 0 };
+	file_ref s = { scenarios, NULL, nowhere, NULL };
+	file_ref *m = hg_xcalloc(nmaps + 1, sizeof *m);
+	file_ref *k = hg_xcalloc(ndecks + 1, sizeof *k);
+	for (size_t i = 0; i < nmaps; i++)
+		m[i] = (file_ref){ maps[i], NULL, nowhere, NULL };
+	for (size_t i = 0; i < ndecks; i++)
+		k[i] = (file_ref){ decks[i], NULL, nowhere, NULL };
+	hg_gdata *g = load_all(NULL, &s, m, nmaps, k, NULL, ndecks, d);
+	free(m);
+	free(k);
+	return g;
 }
 
-/* A file a record's tag names, relative to the record's directory. */
-static char *tag_file(const hg_load_ctx *ctx, const char *tag)
+/* The tags with which a record names its own data files, relative to its
+ * directory (herald-crusader-kingdoms(7), DATA). */
+static const char *const deck_tags[CK_NRELIGIONS] = { "MuslimDeckFile", "ChristianDeckFile" };
+
+const hg_data_tag ck_data_tags[] = {
+	{ "ScenarioFile", NULL, 0 },
+	{ "MapFile", NULL, 0 },
+	{ "MuslimDeckFile", NULL, 0 },
+	{ "ChristianDeckFile", NULL, 0 },
+	{ NULL, NULL, 0 }
+};
+
+/* The tag `name` of the record as a file to read, or 0 when it has none. */
+static int tag_ref(const hg_load_ctx *ctx, const char *name, const char *named_by,
+		   file_ref *out)
 {
-	const char *v = ctx->rec ? hg_record_tag_value(ctx->rec, tag) : NULL;
-	if (!v)
-		return NULL;
-	if (v[0] == '/' || !ctx->record_dir || strcmp(ctx->record_dir, ".") == 0)
-		return hg_xstrdup(v);
-	hg_buf b;
-	hg_buf_init(&b);
-	hg_buf_printf(&b, "%s/%s", ctx->record_dir, v);
-	return hg_buf_steal(&b);
+	const hg_tag *t = ctx->rec ? hg_record_tag(ctx->rec, name) : NULL;
+	if (!t)
+		return 0;
+	*out = (file_ref){ t->value, named_by, t->pos, NULL };
+	return 1;
 }
 
 hg_gdata *ck_load(const hg_load_ctx *ctx, hg_buf *key, hg_diags *d)
 {
-	char *scenarios = tag_file(ctx, "ScenarioFile");
-	if (!scenarios) {
-		scenarios = hg_datapath_find(ctx->path, "crusader-kingdoms/scenarios.yaml");
-		if (!scenarios) {
+	file_ref scenarios;
+	char *bundled = NULL;
+	if (!tag_ref(ctx, "ScenarioFile", "the ScenarioFile tag", &scenarios)) {
+		bundled = hg_datapath_find(ctx->path, "crusader-kingdoms/scenarios.yaml");
+		if (!bundled) {
 			hg_pos pos = { ctx->rec ? ctx->rec->file : NULL, 0, 0 };
 			hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, "data.io",
 						  "cannot find crusader-kingdoms/scenarios.yaml in the data path");
 			hg_diag_note(dg, "give the data directory with --data-dir or HERALD_DATA_PATH");
 			return NULL;
 		}
+		scenarios = (file_ref){ bundled, NULL, { NULL, 0, 0 }, NULL };
 	}
-	char *map = tag_file(ctx, "MapFile");
-	char *decks[2];
-	int religion[2];
+	file_ref map;
+	size_t nmaps = (size_t)tag_ref(ctx, "MapFile", "the MapFile tag", &map);
+	file_ref decks[CK_NRELIGIONS];
+	int religion[CK_NRELIGIONS];
 	size_t ndecks = 0;
-	static const char *const deck_tags[CK_NRELIGIONS] = {
-		"MuslimDeckFile", "ChristianDeckFile"
+	static const char *const deck_named_by[CK_NRELIGIONS] = {
+		"the MuslimDeckFile tag", "the ChristianDeckFile tag"
 	};
-	for (int r = 0; r < CK_NRELIGIONS; r++) {
-		char *f = tag_file(ctx, deck_tags[r]);
-		if (f) {
-			religion[ndecks] = r;
-			decks[ndecks++] = f;
-		}
-	}
-	const char *maps[1] = { map };
-	hg_gdata *g = load_all(scenarios, maps, map ? 1 : 0, (const char *const *)decks,
-			       religion, ndecks, d);
+	for (int r = 0; r < CK_NRELIGIONS; r++)
+		if (tag_ref(ctx, deck_tags[r], deck_named_by[r], &decks[ndecks]))
+			religion[ndecks++] = r;
+	hg_gdata *g = load_all(ctx, &scenarios, &map, nmaps, decks, religion, ndecks, d);
 	if (g && key) {
-		hg_buf_printf(key, "scenarios %s", scenarios);
+		hg_buf_printf(key, "scenarios %s", scenarios.name);
 		for (int i = 0; i < g->nmaps; i++)
 			hg_buf_printf(key, ", map %s", g->maps[i].file);
 		for (int r = 0; r < CK_NRELIGIONS; r++)
 			hg_buf_printf(key, ", deck %s", g->decks[r].file);
 	}
-	free(scenarios);
-	free(map);
-	for (size_t i = 0; i < ndecks; i++)
-		free(decks[i]);
+	free(bundled);
 	return g;
 }

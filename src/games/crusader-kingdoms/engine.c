@@ -396,6 +396,7 @@ const hg_game_class hg_ck_class = {
 	.aliases = aliases,
 	.variants = variants,
 	.data_files = data_files,
+	.data_tags = ck_data_tags,
 	.load = ck_load,
 	.unload = hg_ck_unload,
 	.setup = ck_setup,
@@ -417,4 +418,5 @@ const hg_game_class hg_ck_class = {
 	.seat_name = ck_view_seat_name,
 	.view_action = ck_view_action,
 	.names_chance = ck_names_chance,
+	.position_json = hg_ck_position_json,
 };

@@ -294,7 +294,7 @@ static int load_resources(enc_pool *pool, const hg_ynode *list, hg_diags *d)
 		}
 		const hg_ynode *id = hg_ymap_get(r, "id");
 		const char *ids;
-		if (hg_ystr(id, &ids, d) != 0 || check_id(id, "resource", d) != 0) {
+		if (hg_yname(id, &ids, d) != 0 || check_id(id, "resource", d) != 0) {
 			rc = -1;
 			continue;
 		}
@@ -307,7 +307,7 @@ static int load_resources(enc_pool *pool, const hg_ynode *list, hg_diags *d)
 		memset(res, 0, sizeof *res);
 		const char *name = ids;
 		const hg_ynode *nn = hg_ymap_get(r, "name");
-		if (nn && hg_ystr(nn, &name, d) != 0)
+		if (nn && hg_yname(nn, &name, d) != 0)
 			rc = -1;
 		const hg_ynode *sp = hg_ymap_get(r, "special");
 		if (sp && hg_ybool(sp, &res->special, d) != 0)
@@ -326,7 +326,7 @@ static int load_resources(enc_pool *pool, const hg_ynode *list, hg_diags *d)
 			else
 				for (size_t k = 0; k < al->n; k++) {
 					const char *a;
-					if (hg_ystr(al->items[k], &a, d) != 0 ||
+					if (hg_yname(al->items[k], &a, d) != 0 ||
 					    bind_name(pool->res_names, al->items[k], a,
 						      pool->nres, "resource", res_id_of,
 						      pool, d) != 0)
@@ -460,11 +460,11 @@ static int load_card(enc_pool *pool, const hg_ynode *c, int civ, int tower, hg_d
 	int rc = 0;
 	const char *s;
 	const hg_ynode *n = hg_ymap_get(c, "id");
-	if (hg_ystr(n, &s, d) != 0 || check_id(n, tower ? "tower" : "card", d) != 0)
+	if (hg_yname(n, &s, d) != 0 || check_id(n, tower ? "tower" : "card", d) != 0)
 		return -1;
 	card.id = hg_xstrdup(s);
 	n = hg_ymap_get(c, "name");
-	if (hg_ystr(n, &s, d) != 0)
+	if (hg_yname(n, &s, d) != 0)
 		rc = -1;
 	card.name = hg_xstrdup(rc == 0 ? s : card.id);
 	if ((n = hg_ymap_get(c, "aliases")) != NULL) {
@@ -473,7 +473,7 @@ static int load_card(enc_pool *pool, const hg_ynode *c, int civ, int tower, hg_d
 		} else {
 			card.aliases = hg_xcalloc(n->n + 1, sizeof *card.aliases);
 			for (size_t k = 0; k < n->n; k++) {
-				if (hg_ystr(n->items[k], &s, d) != 0) {
+				if (hg_yname(n->items[k], &s, d) != 0) {
 					s = card.id;
 					rc = -1;
 				}
@@ -577,8 +577,8 @@ static int load_civ(enc_pool *pool, const hg_ynode *m, hg_diags *d)
 		return -1;
 	const hg_ynode *id = hg_ymap_get(m, "id"), *nm = hg_ymap_get(m, "name");
 	const char *ids, *name;
-	if (hg_ystr(id, &ids, d) != 0 || check_id(id, "civilisation", d) != 0 ||
-	    hg_ystr(nm, &name, d) != 0)
+	if (hg_yname(id, &ids, d) != 0 || check_id(id, "civilisation", d) != 0 ||
+	    hg_yname(nm, &name, d) != 0)
 		return -1;
 	int shielded = 0;
 	const hg_ynode *sh = hg_ymap_get(m, "shielded");
@@ -597,39 +597,82 @@ static int load_civ(enc_pool *pool, const hg_ynode *m, hg_diags *d)
 	return index;
 }
 
-/* Collector numbers count within a civilisation (rule 2, "partes no usadas"). */
+/* Collector numbers count within a civilisation (rule 2, "partes no usadas").
+ * The numbered cards sorted by civilisation, number and place in the pool:
+ * each card from `first` on that is not the first of its run repeats that
+ * one (in time linear but for the sort, whatever a card file holds). */
+typedef struct numbered {
+	int civ, number;
+	size_t index;
+} numbered;
+
+static int numbered_cmp(const void *a, const void *b)
+{
+	const numbered *x = a, *y = b;
+	if (x->civ != y->civ)
+		return x->civ < y->civ ? -1 : 1;
+	if (x->number != y->number)
+		return x->number < y->number ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+typedef struct repeat {
+	size_t at, first;
+} repeat;
+
+static int repeat_cmp(const void *a, const void *b)
+{
+	const repeat *x = a, *y = b;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
 static int check_numbers(const enc_pool *pool, size_t first, hg_diags *d)
 {
-	int rc = 0;
-	for (size_t i = first; i < pool->ncards; i++) {
-		const enc_card *a = &pool->cards[i];
-		if (a->tower || a->number == 0)
-			continue;
-		for (size_t k = 0; k < i; k++) {
-			const enc_card *b = &pool->cards[k];
-			if (!b->tower && b->civ == a->civ && b->number == a->number) {
-				hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "data.duplicate-id",
-							  "collector number %d of '%s' is also that of '%s'",
-							  a->number, a->id, b->id);
-				hg_diag_note(dg, "each civilisation numbers its cards once (rule 2)");
-				rc = -1;
-				break;
-			}
-		}
+	numbered *v = hg_xcalloc(pool->ncards + 1, sizeof *v);
+	size_t n = 0;
+	for (size_t i = 0; i < pool->ncards; i++) {
+		const enc_card *c = &pool->cards[i];
+		if (!c->tower && c->number != 0)
+			v[n++] = (numbered){ c->civ, c->number, i };
 	}
-	return rc;
+	qsort(v, n, sizeof *v, numbered_cmp);
+	repeat *r = hg_xcalloc(n + 1, sizeof *r);
+	size_t nr = 0;
+	for (size_t i = 1, run = 0; i < n; i++) {
+		if (v[i].civ != v[run].civ || v[i].number != v[run].number)
+			run = i;
+		else if (v[i].index >= first)
+			r[nr++] = (repeat){ v[i].index, v[run].index };
+	}
+	qsort(r, nr, sizeof *r, repeat_cmp);
+	for (size_t i = 0; i < nr; i++) {
+		const enc_card *a = &pool->cards[r[i].at], *b = &pool->cards[r[i].first];
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "data.duplicate-id",
+					  "collector number %d of '%s' is also that of '%s'",
+					  a->number, a->id, b->id);
+		hg_diag_note(dg, "each civilisation numbers its cards once (rule 2)");
+	}
+	free(v);
+	free(r);
+	return nr ? -1 : 0;
 }
+
+const char *const enc_card_file_keys[] = {
+	"reconstructed", "source", "resources", "civilisation", "cards", "towers", NULL
+};
 
 int enc_pool_load_file(enc_pool *pool, const char *path, hg_diags *d)
 {
-	static const char *const keys[] = {
-		"reconstructed", "source", "resources", "civilisation", "cards", "towers", NULL
-	};
-	hg_ydoc *doc = hg_yaml_load_file(path, d);
+	return enc_pool_load_doc(pool, hg_yaml_load_file(path, d), d);
+}
+
+int enc_pool_load_doc(enc_pool *pool, hg_ydoc *doc, hg_diags *d)
+{
+	static const char *const *const keys = enc_card_file_keys;
 	if (!doc)
 		return -1;
 	HG_GROW(pool->files, pool->capfiles, pool->nfiles + 1);
-	pool->files[pool->nfiles++] = hg_xstrdup(path);
+	pool->files[pool->nfiles++] = hg_xstrdup(doc->file);
 	int rc = 0;
 	const hg_ynode *root = doc->root;
 	if (!root) {

@@ -178,12 +178,18 @@ static int check_copies(const enc_pool *pool, const enc_deck *deck, hg_diags *d)
 	return rc;
 }
 
+const char *const enc_deck_file_keys[] = {
+	"reconstructed", "id", "name", "description", "tower", "!piles", NULL
+};
+
 enc_deck *enc_deck_load(const enc_pool *pool, const char *path, hg_diags *d)
 {
-	static const char *const keys[] = {
-		"reconstructed", "id", "name", "description", "tower", "!piles", NULL
-	};
-	hg_ydoc *doc = hg_yaml_load_file(path, d);
+	return enc_deck_load_doc(pool, hg_yaml_load_file(path, d), d);
+}
+
+enc_deck *enc_deck_load_doc(const enc_pool *pool, hg_ydoc *doc, hg_diags *d)
+{
+	static const char *const *const keys = enc_deck_file_keys;
 	if (!doc)
 		return NULL;
 	const hg_ynode *root = doc->root;
@@ -210,14 +216,14 @@ enc_deck *enc_deck_load(const enc_pool *pool, const char *path, hg_diags *d)
 	if ((n = hg_ymap_get(root, "description")) != NULL && hg_ystr(n, &s, d) != 0)
 		rc = -1;
 	if ((n = hg_ymap_get(root, "id")) != NULL) {
-		if (hg_ystr(n, &s, d) != 0)
+		if (hg_yname(n, &s, d) != 0)
 			rc = -1;
 		else
 			deck->id = hg_xstrdup(s);
 	}
 	if (!deck->id)
-		deck->id = id_from_path(path);
-	if ((n = hg_ymap_get(root, "name")) != NULL && hg_ystr(n, &s, d) == 0)
+		deck->id = id_from_path(doc->file);
+	if ((n = hg_ymap_get(root, "name")) != NULL && hg_yname(n, &s, d) == 0)
 		deck->name = hg_xstrdup(s);
 	else if (n)
 		rc = -1;

@@ -18,6 +18,7 @@
  *   notation.c    action syntax (PCRE2) and its canonical spelling
  *   render.c      the plain-text picture of a position
  *   view.c        what one seat may see (herald view)
+ *   position-json.c  the position as JSON, for the replay's JSON and page
  *   legal.c       the legal actions and the tags of a random game
  *   engine.c      the hg_game_class and the dispatch of actions
  */
@@ -619,6 +620,9 @@ void enc_pool_init(enc_pool *pool);
 void enc_pool_free(enc_pool *pool);
 /* Reads one card file (resources, civilisations, cards, towers); 0 or -1. */
 int enc_pool_load_file(enc_pool *pool, const char *path, hg_diags *d);
+/* The same from a loaded document, which it frees. */
+int enc_pool_load_doc(enc_pool *pool, hg_ydoc *doc, hg_diags *d);
+extern const char *const enc_card_file_keys[];	/* a card file's top-level keys */
 /* Checks what only the whole pool can tell (at least one tower ...). */
 int enc_pool_finish(enc_pool *pool, hg_pos where, hg_diags *d);
 /* Loads the bundled card files found along the data path. */
@@ -648,6 +652,9 @@ const char *enc_step_name(enc_step_kind k);
 /* Loads and checks a deck file against the pool.  `shown` is the name the
  * diagnostics give the file.  NULL after diagnostics. */
 enc_deck *enc_deck_load(const enc_pool *pool, const char *path, hg_diags *d);
+/* The same from a loaded document, which it frees. */
+enc_deck *enc_deck_load_doc(const enc_pool *pool, hg_ydoc *doc, hg_diags *d);
+extern const char *const enc_deck_file_keys[];	/* a deck file's top-level keys */
 void enc_deck_free(enc_deck *deck);
 
 /* ------------------------------------------------------------ state.c */
@@ -852,6 +859,8 @@ void enc_free_action(hg_action *a);
 
 /* ------------------------------------------------------------ render.c */
 void enc_render(const hg_state *s, hg_buf *out);
+/* The position as JSON (position-json.c). */
+struct json_t *hg_enc_position_json(const hg_state *s);
 
 /* ------------------------------------------------------------ legal.c */
 void enc_legal(const hg_state *s, hg_action_list *out);

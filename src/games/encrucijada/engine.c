@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "enc.h"
 #include "enc-deck.h"
@@ -50,22 +49,21 @@ static void unload(hg_gdata *g)
 	free(g);
 }
 
-static int file_exists(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* A file a tag names, relative to the record's directory. */
-static char *relative(const hg_load_ctx *ctx, const char *name)
-{
-	if (name[0] == '/' || !ctx->record_dir || strcmp(ctx->record_dir, ".") == 0)
-		return hg_xstrdup(name);
-	hg_buf b;
-	hg_buf_init(&b);
-	hg_buf_printf(&b, "%s/%s", ctx->record_dir, name);
-	return hg_buf_steal(&b);
-}
+/* The tags with which a record names its own data files
+ * (herald-encrucijada(7), DATA): CardFile relative to the record only,
+ * Deck<n>File also as a bundled deck of that name. */
+static const hg_data_tag data_tags[] = {
+	{ "CardFile", NULL, 1 },
+	{ "Deck1File", "encrucijada/decks", 0 },
+	{ "Deck2File", "encrucijada/decks", 0 },
+	{ "Deck3File", "encrucijada/decks", 0 },
+	{ "Deck4File", "encrucijada/decks", 0 },
+	{ "Deck5File", "encrucijada/decks", 0 },
+	{ "Deck6File", "encrucijada/decks", 0 },
+	{ NULL, NULL, 0 }
+};
+_Static_assert(sizeof data_tags / sizeof data_tags[0] == ENC_MAX_SEATS + 2,
+	       "a Deck<n>File tag for each seat");
 
 static int add_deck(hg_gdata *g, enc_deck *deck, int bundled, hg_diags *d)
 {
@@ -93,30 +91,16 @@ static int load_pool(hg_gdata *g, const hg_load_ctx *ctx, int *own, hg_diags *d)
 	if (!t)
 		return enc_pool_load_bundled(&g->pool, ctx->path, d);
 	int rc = 0;
-	char *list = hg_xstrdup(t->value);
-	for (char *p = list; p && *p;) {
-		char *semi = strchr(p, ';');
-		if (semi)
-			*semi = '\0';
-		while (*p == ' ')
-			p++;
-		size_t n = strlen(p);
-		while (n && p[n - 1] == ' ')
-			p[--n] = '\0';
-		if (*p) {
-			char *path = relative(ctx, p);
-			if (!file_exists(path)) {
-				hg_diag_add(d, HG_ERROR, t->pos, "enc.missing-data",
-					    "cannot find the card file '%s' the CardFile tag names", path);
-				rc = -1;
-			} else if (enc_pool_load_file(&g->pool, path, d) != 0) {
-				rc = -1;
-			}
-			free(path);
-		}
-		p = semi ? semi + 1 : NULL;
+	char **files;
+	size_t nfiles = hg_data_tag_files(&data_tags[0], t->value, &files);
+	hg_data_kind kind = { "a card file", enc_card_file_keys };
+	for (size_t i = 0; i < nfiles; i++) {
+		hg_data_name name = { files[i], "the CardFile tag", t->pos, NULL, NULL };
+		hg_ydoc *doc = hg_data_load(ctx, &name, &kind, d);
+		if (!doc || enc_pool_load_doc(&g->pool, doc, d) != 0)
+			rc = -1;
 	}
-	free(list);
+	hg_strv_free(files, nfiles);
 	if (rc == 0)
 		rc = enc_pool_finish(&g->pool, t->pos, d);
 	return rc;
@@ -147,32 +131,22 @@ static int load_bundled_decks(hg_gdata *g, const hg_load_ctx *ctx, hg_diags *d)
 static int load_seat_decks(hg_gdata *g, const hg_load_ctx *ctx, hg_diags *d)
 {
 	int rc = 0;
+	hg_data_kind kind = { "a deck file", enc_deck_file_keys };
 	for (int seat = 0; seat < ENC_MAX_SEATS; seat++) {
 		g->seat_file[seat] = -1;
-		char name[32];
-		snprintf(name, sizeof name, "Deck%dFile", seat + 1);
-		const hg_tag *t = ctx->rec ? hg_record_tag(ctx->rec, name) : NULL;
+		const hg_data_tag *tag = &data_tags[1 + seat];
+		const hg_tag *t = ctx->rec ? hg_record_tag(ctx->rec, tag->name) : NULL;
 		if (!t)
 			continue;
-		char *path = relative(ctx, t->value);
-		if (!file_exists(path)) {
-			hg_buf rel;
-			hg_buf_init(&rel);
-			hg_buf_printf(&rel, "encrucijada/decks/%s", t->value);
-			char *found = hg_datapath_find(ctx->path, rel.data);
-			hg_buf_free(&rel);
-			if (!found) {
-				hg_diag_add(d, HG_ERROR, t->pos, "enc.missing-data",
-					    "cannot find the deck file '%s' the %s tag names", path, name);
-				free(path);
-				rc = -1;
-				continue;
-			}
-			free(path);
-			path = found;
+		char named_by[32];
+		snprintf(named_by, sizeof named_by, "the %s tag", tag->name);
+		hg_data_name name = { t->value, named_by, t->pos, NULL, tag->search };
+		hg_ydoc *doc = hg_data_load(ctx, &name, &kind, d);
+		if (!doc) {
+			rc = -1;
+			continue;
 		}
-		enc_deck *deck = enc_deck_load(&g->pool, path, d);
-		free(path);
+		enc_deck *deck = enc_deck_load_doc(&g->pool, doc, d);
 		if (!deck) {
 			hg_diag *dg = hg_diag_add(d, HG_ERROR, t->pos, "enc.deck-illegal",
 						  "the deck of seat %d, '%s', breaks the construction rules (rule 1)",
@@ -335,6 +309,7 @@ const hg_game_class hg_enc_class = {
 	.aliases = aliases,
 	.variants = variants,
 	.data_files = data_files,
+	.data_tags = data_tags,
 	.load = load,
 	.unload = unload,
 	.setup = enc_setup,
@@ -356,4 +331,5 @@ const hg_game_class hg_enc_class = {
 	.seat_name = enc_view_seat_name,
 	.view_action = enc_view_action,
 	.names_chance = enc_names_chance,
+	.position_json = hg_enc_position_json,
 };

@@ -1,5 +1,6 @@
 /* render.c - a plain-text picture of an Encrucijada position.  What is
- * hidden stays hidden: hands, piles and hidden stacks show as counts; the
+ * hidden stays hidden: piles and hidden stacks show as counts, a hand as
+ * its count and the cards the record has named; the
  * towers, the towns, wear, the war and the effects in force show in full. */
 #include "config.h"
 
@@ -61,6 +62,22 @@ static void stacks(const hg_state *s, int seat, hg_buf *out)
 		hg_buf_puts(out, "none");
 }
 
+/* The hand's count, and the cards the record has named ("?" for the
+ * others) when it has named any. */
+static void hand(const hg_state *s, int seat, hg_buf *out)
+{
+	int v[ENC_MAX_DECK];
+	int n = enc_zone_list(s, seat, ENC_Z_HAND, v), named = 0;
+	hg_buf_printf(out, "hand: %d", n);
+	for (int i = 0; i < n; i++)
+		named += s->p[seat].inst[v[i]].card >= 0;
+	if (!named)
+		return;
+	for (int i = 0; i < n; i++)
+		hg_buf_printf(out, "%s%s", i ? ", " : " (", enc_card_id(s, s->p[seat].inst[v[i]].card));
+	hg_buf_putc(out, ')');
+}
+
 static void player(const hg_state *s, int seat, hg_buf *out)
 {
 	const enc_player *p = &s->p[seat];
@@ -81,10 +98,10 @@ static void player(const hg_state *s, int seat, hg_buf *out)
 	resources(s, seat, out);
 	hg_buf_putc(out, '\n');
 	int v[ENC_MAX_DECK];
-	hg_buf_printf(out, "  piles: %d %d %d; hand: %d; discard: %d",
-		      enc_pile_list(s, seat, 0, v), enc_pile_list(s, seat, 1, v),
-		      enc_pile_list(s, seat, 2, v), enc_zone_count(s, seat, ENC_Z_HAND),
-		      enc_zone_count(s, seat, ENC_Z_DISCARD));
+	hg_buf_printf(out, "  piles: %d %d %d; ", enc_pile_list(s, seat, 0, v),
+		      enc_pile_list(s, seat, 1, v), enc_pile_list(s, seat, 2, v));
+	hand(s, seat, out);
+	hg_buf_printf(out, "; discard: %d", enc_zone_count(s, seat, ENC_Z_DISCARD));
 	if (p->wear)
 		hg_buf_printf(out, "; wear %d", p->wear);
 	if (p->credits)

@@ -66,7 +66,7 @@ static int card_word_ok(const char *s)
 
 static int card_name(const hg_ynode *n, const char **out, const char *what, hg_diags *d)
 {
-	if (hg_ystr(n, out, d) != 0)
+	if (hg_yname(n, out, d) != 0)
 		return -1;
 	if (!card_word_ok(*out)) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, n->pos, "data.range",
@@ -258,13 +258,14 @@ static void compile_patterns(hg_gdata *g)
 	g->g_win_marker = hg_pattern_group(g->pat_win, "marker");
 }
 
+static const char *const deck_keys[] = {
+	"!game", "title", "reconstructed", "source", "notes", "!cards", NULL
+};
+
 static int load_header(hg_gdata *g, const hg_ynode *root, hg_diags *d)
 {
-	static const char *const keys[] = {
-		"!game", "title", "reconstructed", "source", "notes", "!cards", NULL
-	};
 	if (hg_ycheck_kind(root, HG_Y_MAP, NULL, d) != 0 ||
-	    hg_ycheck_keys(root, keys, NULL, d) != 0)
+	    hg_ycheck_keys(root, deck_keys, NULL, d) != 0)
 		return -1;
 	int rc = 0;
 	const char *s;
@@ -349,53 +350,22 @@ hg_gdata *hg_koc_deck_load(const char *path, hg_diags *d)
 	return load_doc(hg_yaml_load_file(path, d), path, d);
 }
 
-static int readable(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return 0;
-	fclose(f);
-	return 1;
-}
-
-/* The DeckFile tag names a deck relative to the record's directory; failing
- * that, it is looked for along the data path (--data-dir, HERALD_DATA_PATH,
- * the installed data). */
-static char *find_deck_file(const hg_load_ctx *ctx, const hg_tag *tag, hg_diags *d)
-{
-	const char *name = tag->value;
-	if (name[0] == '/')
-		return readable(name) ? hg_xstrdup(name) : NULL;
-	hg_buf b;
-	hg_buf_init(&b);
-	/* "deck.yaml" rather than "./deck.yaml" in diagnostics */
-	if (ctx->record_dir && strcmp(ctx->record_dir, ".") != 0)
-		hg_buf_printf(&b, "%s/", ctx->record_dir);
-	hg_buf_puts(&b, name);
-	if (readable(b.data))
-		return hg_buf_steal(&b);
-	hg_buf_free(&b);
-	char *found = ctx->path ? hg_datapath_find(ctx->path, name) : NULL;
-	if (!found) {
-		hg_diag *dg = hg_diag_add(d, HG_ERROR, tag->pos, "koc.deck-file",
-					  "deck file '%s' not found", name);
-		hg_diag_note(dg, "a DeckFile is looked for in the record's directory (%s), then "
-			     "along the data path (--data-dir, HERALD_DATA_PATH)",
-			     ctx->record_dir ? ctx->record_dir : ".");
-	}
-	return found;
-}
-
+/* The DeckFile tag names a deck relative to the record's directory, or
+ * along the data path (--data-dir, HERALD_DATA_PATH, the installed data),
+ * as any data file a record names (hg_data_load). */
 hg_gdata *hg_koc_load(const hg_load_ctx *ctx, hg_buf *key, hg_diags *d)
 {
 	const hg_tag *tag = ctx->rec ? hg_record_tag(ctx->rec, "DeckFile") : NULL;
-	char *path;
+	hg_gdata *g;
 	if (tag) {
-		path = find_deck_file(ctx, tag, d);
-		if (!path)
+		hg_data_name name = { tag->value, "the DeckFile tag", tag->pos, NULL, "" };
+		hg_data_kind kind = { "a deck file", deck_keys };
+		hg_ydoc *doc = hg_data_load(ctx, &name, &kind, d);
+		if (!doc)
 			return NULL;
+		g = load_doc(doc, tag->value, d);
 	} else {
-		path = ctx->path ? hg_datapath_find(ctx->path, DECK_FILE) : NULL;
+		char *path = ctx->path ? hg_datapath_find(ctx->path, DECK_FILE) : NULL;
 		if (!path) {
 			hg_pos pos = ctx->rec ? ctx->rec->pos : (hg_pos){ NULL, 0, 0 };
 			hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, "koc.deck-file",
@@ -404,11 +374,11 @@ hg_gdata *hg_koc_load(const hg_load_ctx *ctx, hg_buf *key, hg_diags *d)
 				     "the installed data directory");
 			return NULL;
 		}
+		g = hg_koc_deck_load(path, d);
+		free(path);
 	}
-	hg_gdata *g = hg_koc_deck_load(path, d);
 	if (g && key)
-		hg_buf_printf(key, "deck %s (%zu cards)", path, g->ndeck);
-	free(path);
+		hg_buf_printf(key, "deck %s (%zu cards)", g->file, g->ndeck);
 	return g;
 }
 

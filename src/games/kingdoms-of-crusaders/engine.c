@@ -174,7 +174,7 @@ static int marker_cmp(const hg_state *s, unsigned a, unsigned b)
 
 /* 'Winner by the points', ruling 9: 3 points for a territory won, 2 for the
  * second army there, 1 for the third; only complete armies rank. */
-static void score_points(const hg_state *s, unsigned points[KOC_MAX_PLAYERS])
+void hg_koc_score_points(const hg_state *s, unsigned points[KOC_MAX_PLAYERS])
 {
 	memset(points, 0, KOC_MAX_PLAYERS * sizeof *points);
 	for (unsigned k = 0; k < KOC_SECTORS; k++) {
@@ -199,7 +199,7 @@ static void score_points(const hg_state *s, unsigned points[KOC_MAX_PLAYERS])
 static void end_game(hg_state *s)
 {
 	unsigned points[KOC_MAX_PLAYERS];
-	score_points(s, points);
+	hg_koc_score_points(s, points);
 	unsigned best = 0;
 	for (unsigned p = 1; p < s->nplayers; p++) {
 		int c = s->points && points[p] != points[best] ? (points[p] > points[best] ? 1 : -1)
@@ -805,6 +805,7 @@ static const char *const variants[] = {
 
 static const char *const aliases[] = { "koc", "kingdoms", NULL };
 static const char *const data_files[] = { "kingdoms-of-crusaders/deck.yaml", NULL };
+static const hg_data_tag data_tags[] = { { "DeckFile", "", 0 }, { NULL, NULL, 0 } };
 
 const hg_game_class hg_koc_class = {
 	.id = "kingdoms-of-crusaders",
@@ -812,6 +813,7 @@ const hg_game_class hg_koc_class = {
 	.aliases = aliases,
 	.variants = variants,
 	.data_files = data_files,
+	.data_tags = data_tags,
 	.load = hg_koc_load,
 	.unload = hg_koc_unload,
 	.setup = hg_koc_setup,
@@ -832,4 +834,5 @@ const hg_game_class hg_koc_class = {
 	.seat_name = hg_koc_view_seat_name,
 	.view_action = hg_koc_view_action,
 	.names_chance = hg_koc_names_chance,
+	.position_json = hg_koc_position_json,
 };

@@ -9,6 +9,7 @@
  *   engine.c    the turn sequence, territories, the end, legal actions
  *   render.c    the plain-text picture of a position
  *   view.c      what one seat may see (herald view)
+ *   position-json.c  the position as JSON, for the replay's JSON and page
  * Rules are cited by the rule sheet's section titles and by the numbered
  * rulings of herald-kingdoms-of-crusaders(7).
  */
@@ -303,6 +304,8 @@ void hg_koc_legal(const hg_state *s, hg_action_list *out);
 const char *hg_koc_result(const hg_state *s);
 unsigned hg_koc_turn(const hg_state *s);
 const char *hg_koc_to_move(const hg_state *s);
+/* The points each seat scores now ('Winner by the points', ruling 9). */
+void hg_koc_score_points(const hg_state *s, unsigned points[KOC_MAX_PLAYERS]);
 /* The key of a seat's army in a sector (complete or not). */
 hg_koc_key hg_koc_sector_key(const hg_state *s, unsigned seat, unsigned sector);
 /* Seat views (view.c; hg_game_class's view members). */
@@ -315,6 +318,8 @@ int hg_koc_names_chance(const hg_state *s, const hg_action *a);
 void hg_koc_render(const hg_state *s, hg_buf *out);
 /* master.c: remote play */
 size_t hg_koc_chance_split(const hg_state *s, const char *seat, const char *body);
+/* The position as JSON (position-json.c). */
+struct json_t *hg_koc_position_json(const hg_state *s);
 
 extern const hg_game_class hg_koc_class;
 
