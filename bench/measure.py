@@ -1,5 +1,11 @@
 #!/usr/bin/env python3
-"""measure.py GAME CORPUS HERALD: time cat and herald check over one corpus.
+"""measure.py GAME CORPUS HERALD: time cat, herald check and herald select
+over one corpus.
+
+herald select is timed with a tag criterion (--tag, which reads the games
+without replaying them) and with --unique (which canonicalises and hashes
+every game's actions), each against check -j 1's MB/s: herald-select(1)
+promises at least half of it.
 
 Wall-clock seconds and the peak resident size of the child (ru_maxrss) are
 taken with the standard library only; each figure is the best of three runs.
@@ -70,6 +76,12 @@ def main():
         print(f"  check -j {jobs}     {secs:8.3f} s  {size_mb / secs:9.1f} MB/s"
               f"  {games / secs:10.0f} games/s  {actions / secs:12.0f} actions/s"
               f"  peak RSS {rss / 1024:6.1f} MiB  speed-up {one / secs:4.2f}")
+    for name, opts in (("select --tag", ["--tag=Date=.*20.*", "--invert"]),
+                       ("select --unique", ["--unique", "-q"])):
+        secs, rss = run([herald, "select", "--count"] + opts + [corpus])
+        print(f"  {name:15s}{secs:8.3f} s  {size_mb / secs:9.1f} MB/s"
+              f"  {games / secs:10.0f} games/s  peak RSS {rss / 1024:6.1f} MiB"
+              f"  {one / secs:4.2f} x check -j 1")
     sys.stdout.flush()
 
 

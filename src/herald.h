@@ -675,6 +675,16 @@ typedef struct hg_game_class {
 	 * more (a hidden card stays hidden).  Its shape is documented per game
 	 * by grammar/herald-replay.schema.json. */
 	struct json_t *(*position_json)(const hg_state *s);
+	/* Position facts (`herald select --position`; src/games/<game>/
+	 * facts.c; each game's facts are listed in herald-select(1), POSITION
+	 * FACTS).  `facts`: the facts the game knows, NULL-terminated, each
+	 * "NAME ARG: what it is" (ARG empty for a fact of the whole position);
+	 * NULL: none.  fact() writes the value of fact `name` about `arg` in
+	 * position s into out: a word (a seat, a faction, "none") or a decimal
+	 * number.  0; -1 when the game has no such fact or arg names nothing
+	 * it applies to. */
+	const char *const *facts;
+	int (*fact)(const hg_state *s, const char *name, const char *arg, hg_buf *out);
 } hg_game_class;
 
 /* Applies `a` to *st, keeping the position when the action is illegal:

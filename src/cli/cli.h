@@ -42,6 +42,7 @@ int cli_move_main(int argc, char **argv);
 int cli_entropy_main(int argc, char **argv);
 int cli_reveal_main(int argc, char **argv);
 int cli_end_main(int argc, char **argv);
+int cli_select_main(int argc, char **argv);
 #ifdef HAVE_GMIME
 int cli_judge_main(int argc, char **argv);	/* src/judge/, herald-judge(1) */
 #endif

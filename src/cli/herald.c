@@ -31,6 +31,7 @@ static const command commands[] = {
 	{ "gen", cli_gen_main, "generate random legal games" },
 	{ "games", cli_games_main, "list the games herald referees and the data files they use" },
 	{ "deck", cli_deck_main, "check deck files against their game's construction rules" },
+	{ "select", cli_select_main, "write the games of an archive that meet criteria (tags, verdicts, actions; --unique)" },
 	{ "split", cli_split_main, "cut an archive into shards of whole games (for checking on many machines)" },
 	{ "report", cli_report_main, "merge the JSON Lines of many checks into one report" },
 	{ "new", cli_new_main, "start a correspondence game refereed by herald (secret seed, opening deal)" },

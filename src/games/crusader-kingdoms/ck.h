@@ -934,6 +934,9 @@ const char *ck_view_seat_name(const hg_state *s, unsigned seat);
 void ck_view_action(const hg_state *before, const hg_state *after, const hg_action *a,
 		    unsigned seat, hg_buf *seat_out, hg_buf *body);
 int ck_names_chance(const hg_state *s, const hg_action *a);
+/* Position facts (facts.c; hg_game_class's facts and fact). */
+extern const char *const ck_facts[];
+int ck_fact(const hg_state *s, const char *name, const char *arg, hg_buf *out);
 void ck_free_action(hg_action *a);
 void ck_format_attack(const hg_state *s, int seat, const ck_attack *at, hg_buf *out);
 hg_action *ck_action_new(ck_kind kind, int seat);

@@ -419,4 +419,6 @@ const hg_game_class hg_ck_class = {
 	.view_action = ck_view_action,
 	.names_chance = ck_names_chance,
 	.position_json = hg_ck_position_json,
+	.facts = ck_facts,
+	.fact = ck_fact,
 };

@@ -851,6 +851,9 @@ const char *enc_view_seat_name(const hg_state *s, unsigned seat);
 void enc_view_action(const hg_state *before, const hg_state *after, const hg_action *a,
 		     unsigned seat, hg_buf *seat_out, hg_buf *body);
 int enc_names_chance(const hg_state *s, const hg_action *a);
+/* Position facts (facts.c; hg_game_class's facts and fact). */
+extern const char *const enc_facts[];
+int enc_fact(const hg_state *s, const char *name, const char *arg, hg_buf *out);
 void enc_format_item(const hg_state *s, const enc_item *it, hg_buf *b);
 void enc_format_ref(const enc_item *ref, hg_buf *b);
 /* An action with room for ENC_MAX_ITEMS items and ENC_MAX_OUTCOME parts. */

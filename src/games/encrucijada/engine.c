@@ -332,4 +332,6 @@ const hg_game_class hg_enc_class = {
 	.view_action = enc_view_action,
 	.names_chance = enc_names_chance,
 	.position_json = hg_enc_position_json,
+	.facts = enc_facts,
+	.fact = enc_fact,
 };

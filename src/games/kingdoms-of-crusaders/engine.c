@@ -835,4 +835,6 @@ const hg_game_class hg_koc_class = {
 	.view_action = hg_koc_view_action,
 	.names_chance = hg_koc_names_chance,
 	.position_json = hg_koc_position_json,
+	.facts = hg_koc_facts,
+	.fact = hg_koc_fact,
 };

@@ -314,6 +314,9 @@ const char *hg_koc_view_seat_name(const hg_state *s, unsigned seat);
 void hg_koc_view_action(const hg_state *before, const hg_state *after, const hg_action *a,
 			unsigned seat, hg_buf *seat_out, hg_buf *body);
 int hg_koc_names_chance(const hg_state *s, const hg_action *a);
+/* Position facts (facts.c; hg_game_class's facts and fact). */
+extern const char *const hg_koc_facts[];
+int hg_koc_fact(const hg_state *s, const char *name, const char *arg, hg_buf *out);
 /* Rendering (render.c). */
 void hg_koc_render(const hg_state *s, hg_buf *out);
 /* master.c: remote play */
