@@ -22,6 +22,8 @@ python3 libxml2-utils libgmime-3.0-dev"
 # headless browser the replay page is tested in (tests/replay-html.test).
 if [ "${1:-build}" = test ]; then
 	packages="$packages python3-jsonschema parallel time bsdutils clang libclang-rt-14-dev chromium"
+	# tests/manpages.test formats every manual page with groff -ww.
+	packages="$packages groff-base"
 fi
 
 missing=""
@@ -56,7 +58,9 @@ check)
 	# records/*/illegal and records/malformed hold deliberately broken games:
 	# herald reports them and exits 1. Exit 2 (usage or I/O error) is a failure.
 	status=0
-	./herald check records || status=$?
+	# An uninstalled herald is told where the data is (nothing of the build
+	# tree is compiled in).
+	HERALD_DATA_PATH=data ./herald check records || status=$?
 	if [ "$status" -ge 2 ]; then exit "$status"; fi
 	echo "setup: the illegal and malformed records above are broken on purpose."
 	;;

@@ -27,6 +27,8 @@ src=$(echo "$work"/herald-*)
 }
 
 herald="$src/herald"
+HERALD_DATA_PATH="$src/data"
+export HERALD_DATA_PATH
 "$herald" gen --game=crusader-kingdoms --count=600 -o "$work/ck.hgn"
 "$herald" gen --game=kingdoms-of-crusaders --count=300 -o "$work/koc.hgn"
 

@@ -32,6 +32,7 @@ typedef struct check_run {
 	unsigned long jobs;
 	unsigned long long piece_bytes;	/* --piece-size */
 	int no_progress;
+	int allow_empty;	/* --allow-empty */
 	hg_session *session;
 	cli_report *report;
 	cli_progress *progress;

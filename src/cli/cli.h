@@ -267,6 +267,9 @@ int cli_status_parse(const char *word);
 /* The JSON objects of the json and jsonl formats (herald-check.schema.json). */
 json_t *cli_game_json(const cli_game_result *g, int errors_only);
 json_t *cli_summary_json(const cli_summary *s);
+/* The manual page that explains a diagnostic code, as "herald-notation(5)"
+ * (rule-page.c). */
+const char *cli_rule_page(const char *code);
 
 /* A report in one of the formats, written to out as it goes.  errors_only
  * (-q) leaves out warnings, unverified diagnostics and the text summary. */

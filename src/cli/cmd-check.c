@@ -30,6 +30,7 @@ static const struct option longopts[] = {
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "no-progress", no_argument, NULL, 'P' },
 	{ "piece-size", required_argument, NULL, 'S' },
+	{ "allow-empty", no_argument, NULL, 'E' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -51,15 +52,17 @@ static cli_spec spec = {
 	"progress bar on standard error follows long runs.\n"
 	"\n"
 	"Exit status: 0 when every game is legal (warnings and unverified actions do\n"
-	"not fail), 1 when a game is illegal or malformed, 2 on a usage error or when\n"
-	"a file cannot be read (the other files are still checked).\n",
+	"not fail), 1 when a game is illegal or malformed, 2 on a usage error, when\n"
+	"a file cannot be read (the other files are still checked), or when the\n"
+	"input holds no game at all (unless --allow-empty).\n",
 	.options_help =
 	"  -j, --jobs=N           check games in N threads (0: one per processor);\n"
 	"                         the report is the same, in the same order\n"
 	"      --piece-size=BYTES with -j N, parse a file larger than twice BYTES in\n"
 	"                         pieces of about BYTES, in parallel (default\n"
 	"                         1048576)\n"
-	"      --no-progress      never show the progress bar\n",
+	"      --no-progress      never show the progress bar\n"
+	"      --allow-empty      an input that holds no game passes (exit 0)\n",
 	.formats = cli_report_formats,
 	.shortopts = "j:",
 	.longopts = longopts,
@@ -75,6 +78,9 @@ static int check_option(void *ctx, int opt, const char *arg)
 	case 'P':
 		r->no_progress = 1;
 		return 0;
+	case 'E':
+		r->allow_empty = 1;
+		return 0;
 	case 'S': {
 		unsigned long n = 0;
 		int rc = cli_parse_number(&spec, "--piece-size", arg, PIECE_MIN, PIECE_MAX, &n);
@@ -83,6 +89,25 @@ static int check_option(void *ctx, int opt, const char *arg)
 	}
 	}
 	return -1;
+}
+
+/* An input that holds no game at all (an empty or mistyped directory) is
+ * an error of its own, as an unreadable file is: a CI job that checked
+ * nothing must not pass.  Malformed text or an unreadable input has
+ * already been said and fails the run. */
+static void report_no_game(check_run *r, const char *operand)
+{
+	const cli_summary *sum = cli_report_summary(r->report);
+	if (sum->games || sum->io_errors || sum->stray_errors)
+		return;
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_pos pos = { operand, 0, 0 };
+	hg_diag *dg = hg_diag_add(&d, HG_ERROR, pos, "hgn.empty-input",
+				  "the input holds no game");
+	hg_diag_note(dg, "--allow-empty lets an input without games pass");
+	cli_report_loose(r->report, operand ? operand : "-", &d, 1);
+	hg_diags_free(&d);
 }
 
 /* ------------------------------------------------------------------------
@@ -326,6 +351,8 @@ int cli_check_main(int argc, char **argv)
 	else
 		check_in_order(&r, &in);
 	cli_progress_free(r.progress);
+	if (!r.allow_empty)
+		report_no_game(&r, argc - first == 1 ? argv[first] : NULL);
 	int write_failed = cli_report_finish(r.report, r.files, cli_elapsed(&r.start)) != 0;
 	const cli_summary *sum = cli_report_summary(r.report);
 	int io = sum->io_errors > 0, bad = sum->counts[CLI_ILLEGAL] || sum->stray_errors;

@@ -39,6 +39,11 @@ static const char common_shortopts[] = "qhV";
 void cli_print_version(FILE *fp)
 {
 	fprintf(fp, "herald %s\n", hg_version());
+	/* The licence and copyright as GNU tools print them (LICENSE). */
+	fputs("Copyright (C) 2026 the herald authors.\n"
+	      "License MIT: <https://opensource.org/licenses/MIT>.\n"
+	      "This is free software: you are free to change and redistribute it.\n"
+	      "There is NO WARRANTY, to the extent permitted by law.\n", fp);
 }
 
 int cli_usage_error(const cli_spec *spec, const char *fmt, ...)
@@ -116,7 +121,10 @@ static void print_help(const cli_spec *spec)
 	      "  -q, --quiet            report errors only\n"
 	      "  -h, --help             display this help and exit\n"
 	      "  -V, --version          output version information and exit\n", fp);
-	fprintf(fp, "\nFull documentation: man herald-%s\n", spec->name);
+	/* "deck check" is documented in herald-deck(1): the page of the
+	 * command's first word. */
+	fprintf(fp, "\nFull documentation: man herald-%.*s\n",
+		(int)strcspn(spec->name, " "), spec->name);
 }
 
 static size_t count_options(const struct option *o)

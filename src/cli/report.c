@@ -615,15 +615,18 @@ int cli_report_finish(cli_report *r, size_t files, double seconds)
 			json_t *rule = json_object();
 			json_object_set_new(rule, "id", json_string(r->rules[i]));
 			json_t *help = json_object();
-			const char *page = strncmp(r->rules[i], "hgn.", 4) == 0 ? "herald-notation(5)" :
-					   "herald(1)";
+			const char *page = cli_rule_page(r->rules[i]);
 			hg_buf text;
 			hg_buf_init(&text);
-			hg_buf_printf(&text, "The code %s is explained in %s, DIAGNOSTICS.",
-				      r->rules[i], page);
+			hg_buf_printf(&text, "The code %s is explained in %s.", r->rules[i], page);
 			json_object_set_new(help, "text", json_string(text.data));
+			json_object_set_new(rule, "shortDescription", json_deep_copy(help));
+			json_object_set_new(rule, "help", help);
+			/* the page as a man: URI (man(1) opens it: "man herald-notation.5") */
+			hg_buf_clear(&text);
+			hg_buf_printf(&text, "man:%s", page);
+			json_object_set_new(rule, "helpUri", json_string(text.data));
 			hg_buf_free(&text);
-			json_object_set_new(rule, "shortDescription", help);
 			json_array_append_new(rules, rule);
 		}
 		json_t *driver = json_object();

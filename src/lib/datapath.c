@@ -30,9 +30,10 @@ void hg_datapath_init(hg_datapath *p, const char *data_dir)
 		add(p, env, n);
 		env = colon ? colon + 1 : NULL;
 	}
+	/* Only the installed data: no build-tree path is compiled in.  An
+	 * uninstalled build is given its data through HERALD_DATA_PATH (the
+	 * tests, setup.sh) or --data-dir. */
 	add(p, HERALD_PKGDATADIR, strlen(HERALD_PKGDATADIR));
-	/* An uninstalled build finds the source tree's data last. */
-	add(p, HERALD_SRCDATADIR, strlen(HERALD_SRCDATADIR));
 }
 
 void hg_datapath_free(hg_datapath *p)

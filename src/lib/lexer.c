@@ -64,6 +64,9 @@ struct hg_lexer {
 	int known;		/* 0: every position is `origin` */
 	hg_pos origin;
 	int bad_run;		/* BAD_*: kind of the bad character just left */
+	int seen_utf8;		/* a multi-byte UTF-8 character was read */
+	int latin1;		/* the game was found to be Latin-1: said once,
+				 * its other bytes are read as Windows-1252 */
 	int line_clean;		/* only spaces so far on this line */
 	size_t line_bytes;
 	int line_reported;
@@ -298,6 +301,18 @@ hg_diag *hg_lexer_error(hg_lexer *lx, hg_pos pos, const char *code,
 	return dg;
 }
 
+hg_diag *hg_lexer_warning(hg_lexer *lx, hg_pos pos, const char *code,
+			  const char *fmt, ...)
+{
+	if (!lx->d || lx->skipping || lx->gave_up)
+		return NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	hg_diag *dg = hg_diag_vadd(lx->d, HG_WARNING, pos, code, fmt, ap);
+	va_end(ap);
+	return dg;
+}
+
 static hg_diag *lex_error(hg_lexer *lx, hg_pos pos, const char *code,
 			  const char *fmt, ...) HG_PRINTF(4, 5);
 
@@ -317,6 +332,10 @@ void hg_lexer_begin_game(hg_lexer *lx)
 	lx->game_over = 0;
 	lx->nerrors = 0;
 	lx->gave_up = 0;
+	/* Latin-1 is found, and said, game by game: a file read from a resume
+	 * point (check -j) reads each game as the whole reading does. */
+	lx->seen_utf8 = 0;
+	lx->latin1 = 0;
 }
 
 int hg_lexer_game_abandoned(const hg_lexer *lx)
@@ -431,6 +450,49 @@ static void bad_char(hg_lexer *lx, int kind, unsigned byte)
 	lx->clen = 1;
 }
 
+/* A byte that is not UTF-8 but a letter or sign of Latin-1 text (or the
+ * quotes, dashes and euro of Windows-1252), followed by ASCII: how an
+ * accent of a file from a Spanish system looks, unlike binary junk (nor
+ * the end of a broken UTF-8 sequence). */
+static int latin1_like(const hg_lexer *lx, unsigned b)
+{
+	if (lx->seen_utf8 || lx->bad_run != BAD_NONE || lx->end - lx->p < 2 ||
+	    lx->p[1] >= 0x80)
+		return 0;
+	return b >= 0xA0 || b == 0x80 || (b >= 0x91 && b <= 0x97);
+}
+
+/* The code point of a byte of Windows-1252 (Latin-1 but for 0x80-0x9F). */
+static long cp1252(unsigned b)
+{
+	static const unsigned short c1[32] = {
+		0x20AC, 0xFFFD, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
+		0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0xFFFD, 0x017D, 0xFFFD,
+		0xFFFD, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
+		0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0xFFFD, 0x017E, 0x0178,
+	};
+	return b >= 0x80 && b < 0xA0 ? (long)c1[b - 0x80] : (long)b;
+}
+
+/* The game is Latin-1 or Windows-1252: one error with the conversion
+ * that mends it, instead of one error for every accent; the rest of the
+ * game is read as Windows-1252. */
+static void latin1_char(hg_lexer *lx, unsigned b)
+{
+	if (!lx->latin1) {
+		lx->latin1 = 1;
+		hg_diag *dg = lex_error(lx, here(lx), "hgn.invalid-utf8",
+					"invalid UTF-8 (byte 0x%02x): the input looks like Latin-1 "
+					"(or Windows-1252)", b);
+		if (dg)
+			hg_diag_note(dg, "HGN is UTF-8; convert the file first, as with "
+				     "'iconv -f LATIN1 -t UTF-8' (or -f WINDOWS-1252)");
+	}
+	lx->c = cp1252(b);
+	lx->clen = 1;
+	lx->bad_run = BAD_NONE;
+}
+
 /* Decodes the character at p into c (without consuming it). */
 static void decode(hg_lexer *lx)
 {
@@ -456,9 +518,13 @@ static void decode(hg_lexer *lx)
 	uint32_t cp;
 	int n = hg_utf8_decode((const char *)lx->p, (size_t)(lx->end - lx->p), &cp);
 	if (n < 0) {
-		bad_char(lx, BAD_UTF8, b);
+		if (lx->latin1 || latin1_like(lx, b))
+			latin1_char(lx, b);
+		else
+			bad_char(lx, BAD_UTF8, b);
 		return;
 	}
+	lx->seen_utf8 = 1;
 	lx->c = (long)cp;
 	lx->clen = n;
 	lx->bad_run = BAD_NONE;

@@ -127,6 +127,11 @@ int hg_lexer_io_error(const hg_lexer *lx, int *err);
 hg_diag *hg_lexer_error(hg_lexer *lx, hg_pos pos, const char *code,
 			const char *fmt, ...) HG_PRINTF(4, 5);
 
+/* Reports a warning at `pos` (not counted against the error limit);
+ * NULL when the game's diagnostics are off. */
+hg_diag *hg_lexer_warning(hg_lexer *lx, hg_pos pos, const char *code,
+			  const char *fmt, ...) HG_PRINTF(4, 5);
+
 const char *hg_tk_name(hg_tk kind);
 /* Word, number, punctuation or '?': what an action's body is made of. */
 static inline int hg_lexer_is_body(hg_tk kind)

@@ -402,7 +402,55 @@ static long date_part(const char *s, size_t n)
 	return dg == n ? v : -2;
 }
 
-/* The Date tag (rule T3): YYYY.MM.DD with '?' for unknown parts. */
+/* One part of a date written loosely: 1 to `max` digits, or '?' or "??"
+ * for a two-digit part; written into out as `width` characters, zero-padded.
+ * Returns the characters read, 0 when the part is not one. */
+static size_t loose_part(const char *s, size_t max, size_t width, char *out)
+{
+	size_t n = 0, q = 0;
+	while (n < max && s[n] >= '0' && s[n] <= '9')
+		n++;
+	if (n == 0)
+		while (q < max && s[q] == '?')
+			q++;
+	if (q) {
+		if (width == 4 && q != 4)
+			return 0;
+		memset(out, '?', width);
+		return q;
+	}
+	if (n == 0 || (width == 4 && n != 4))
+		return 0;
+	memset(out, '0', width - n);
+	memcpy(out + width - n, s, n);
+	return n;
+}
+
+/* A date with a small slip in its form -- one-digit month or day, '-' or
+ * '/' between the parts (2026.5.1, 2026-05-01) -- in canonical form in
+ * canon; 0 when s is not year, month and day in that order. */
+static int date_loose(const char *s, char canon[11])
+{
+	size_t n = loose_part(s, 4, 4, canon);
+	if (!n)
+		return 0;
+	s += n;
+	char sep = *s;
+	if (sep != '.' && sep != '-' && sep != '/')
+		return 0;
+	if (!(n = loose_part(++s, 2, 2, canon + 5)))
+		return 0;
+	s += n;
+	if (*s != sep || !(n = loose_part(++s, 2, 2, canon + 8)) || s[n] != '\0')
+		return 0;
+	canon[4] = canon[7] = '.';
+	canon[10] = '\0';
+	return 1;
+}
+
+/* The Date tag (rule T3): YYYY.MM.DD with '?' for unknown parts.  A small
+ * slip in the form is a warning with the canonical form suggested: the
+ * game is still replayed and judged. */
 static void check_date(hg_parser *p, const hg_tag *tag)
 {
 	static const char *const months[] = {
@@ -411,11 +459,16 @@ static void check_date(hg_parser *p, const hg_tag *tag)
 	};
 	static const int days[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
 	const char *s = tag->value;
+	char canon[11];
+	const char *form = s;
+	int slip = strcmp(s, "") != 0 && date_loose(s, canon) && strcmp(canon, s) != 0;
+	if (slip)
+		form = canon;
 	long y = -2, m = -2, dd = -2;
-	if (strlen(s) == 10 && s[4] == '.' && s[7] == '.') {
-		y = date_part(s, 4);
-		m = date_part(s + 5, 2);
-		dd = date_part(s + 8, 2);
+	if (strlen(form) == 10 && form[4] == '.' && form[7] == '.') {
+		y = date_part(form, 4);
+		m = date_part(form + 5, 2);
+		dd = date_part(form + 8, 2);
 	}
 	hg_diag *dg = NULL;
 	if (y == -2 || m == -2 || dd == -2) {
@@ -438,8 +491,14 @@ static void check_date(hg_parser *p, const hg_tag *tag)
 				dg = error(p, tag->pos, "hgn.bad-date",
 					   "bad date '%s': %s has %ld days", s, months[m - 1], max);
 		}
-		return;
-	} else {
+	}
+	if (!dg) {
+		if (slip) {
+			hg_diag *w = hg_lexer_warning(p->lx, tag->pos, "hgn.date-form",
+						      "date '%s' is not written YYYY.MM.DD", s);
+			if (w)
+				hg_diag_note(w, "write it \"%s\"", canon);
+		}
 		return;
 	}
 	if (dg)

@@ -237,8 +237,13 @@ START_TEST(invalid_utf8_and_nul_at_their_position)
 	CHECK_LEX("P1: dr\xff\xfe" "aw x", "SEAT'P1'@1:1 WORD'dr'@1:5 WORD'aw'@1:9 WORD'x'@1:12",
 		  "1:7 hgn.invalid-utf8\n");
 	/* inside comments and strings it becomes U+FFFD */
-	CHECK_LEX("{Antioqu\xed} \"S\xe3" "o\"", "COM'Antioqu\xef\xbf\xbd'@1:1 STR'S\xef\xbf\xbdo'@1:12",
-		  "1:9 hgn.invalid-utf8\n1:14 hgn.invalid-utf8\n");
+	CHECK_LEX("{Antioqu\xed\xff} \"S\xe3\xe3" "o\"",
+		  "COM'Antioqu\xef\xbf\xbd\xef\xbf\xbd'@1:1 STR'S\xef\xbf\xbd\xef\xbf\xbdo'@1:13",
+		  "1:9 hgn.invalid-utf8\n1:15 hgn.invalid-utf8\n");
+	/* Latin-1 (an accent followed by ASCII): one error for the game, and
+	 * its letters read as Latin-1 or Windows-1252 */
+	CHECK_LEX("{Antioqu\xed" "a} \"S\xe3o \x93x\x94\"", "COM'Antioqu\xc3\xad" "a'@1:1 "
+		  "STR'S\xc3\xa3o \xe2\x80\x9cx\xe2\x80\x9d'@1:13", "1:9 hgn.invalid-utf8\n");
 	/* overlong, surrogate, truncated at the end */
 	CHECK_LEX("a \xc0\xaf b \xed\xa0\x80 c \xe2\x82", "WORD'a'@1:1 WORD'b'@1:6 WORD'c'@1:12",
 		  "1:3 hgn.invalid-utf8\n1:8 hgn.invalid-utf8\n1:14 hgn.invalid-utf8\n");

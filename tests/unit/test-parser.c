@@ -322,9 +322,10 @@ START_TEST(dates)
 		"2000.02.29", "2026.12.31", "2026.??.31", "0001.01.01",
 	};
 	static const char *const bad[] = {
-		"2026-11-21", "2026.13.01", "2026.00.10", "2026.11.00", "2026.02.29",
-		"1900.02.29", "2026.04.31", "2026.11.2", "20?6.11.21", "2026.11.21 ",
-		"", "2026.1?.01", "2026.11.32",
+		"21-11-2026", "2026.13.01", "2026.00.10", "2026.11.00", "2026.02.29",
+		"1900.02.29", "2026.04.31", "2026.11.123", "20?6.11.21", "2026.11.21 ",
+		"", "2026.1?.01", "2026.11.32", "2026.5-1", "2026.2.30", "26.5.1",
+		"2026..1", "2026.5.1.",
 	};
 	for (size_t i = 0; i < HG_ARRAY_LEN(good) + HG_ARRAY_LEN(bad); i++) {
 		int ok = i < HG_ARRAY_LEN(good);
@@ -339,6 +340,41 @@ START_TEST(dates)
 		parse(src.data, &d, &gs);
 		char *c = codes(&d);
 		ck_assert_msg(strcmp(c, ok ? "" : "2:7 hgn.bad-date\n") == 0, "'%s': %s", date, c);
+		free(c);
+		games_free(&gs);
+		hg_diags_free(&d);
+		hg_buf_free(&src);
+	}
+}
+END_TEST
+
+/* A small slip in a Date's form is a warning naming the canonical form;
+ * the game is kept (issue 27). */
+START_TEST(date_slips)
+{
+	static const struct {
+		const char *date, *canon;
+	} slips[] = {
+		{ "2026.5.1", "2026.05.01" }, { "2026-05-01", "2026.05.01" },
+		{ "2026/5/1", "2026.05.01" }, { "2026.11.2", "2026.11.02" },
+		{ "2024-2-29", "2024.02.29" }, { "2026.?.1", "2026.??.01" },
+	};
+	for (size_t i = 0; i < HG_ARRAY_LEN(slips); i++) {
+		hg_buf src;
+		hg_buf_init(&src);
+		hg_buf_printf(&src, "[Game \"g\"]\n[Date \"%s\"]\n[Players \"a\"]\n[Result \"*\"]\n*\n",
+			      slips[i].date);
+		hg_diags d;
+		hg_diags_init(&d);
+		games gs;
+		parse(src.data, &d, &gs);
+		char *c = codes(&d);
+		ck_assert_msg(strcmp(c, "2:7 hgn.date-form\n") == 0, "'%s': %s", slips[i].date, c);
+		ck_assert_int_eq(d.v[0].severity, HG_WARNING);
+		ck_assert_uint_eq(d.v[0].nnotes, 1);
+		ck_assert_msg(strstr(d.v[0].notes[0], slips[i].canon) != NULL, "'%s': %s",
+			      slips[i].date, d.v[0].notes[0]);
+		ck_assert_uint_eq(gs.n, 1);
 		free(c);
 		games_free(&gs);
 		hg_diags_free(&d);
@@ -510,7 +546,7 @@ START_TEST(errors_in_many_games)
 	/* every game's errors, and each game still read */
 	const char *src =
 		HEAD "[Result \"*\"]\nP1: a)\n*\n\n"
-		"[Game \"g\"]\n[Date \"2026-01-01\"]\n[Players \"a\"]\n[Result \"*\"]\nP1: b\n*\n\n"
+		"[Game \"g\"]\n[Date \"01-01-2026\"]\n[Players \"a\"]\n[Result \"*\"]\nP1: b\n*\n\n"
 		HEAD "[Result \"*\"]\nP1: c $999\n*\n";
 	hg_diags d;
 	hg_diags_init(&d);
@@ -544,7 +580,8 @@ START_TEST(each_call_reports_its_own_game)
 	char *c = codes(&d);
 	ck_assert_str_eq(c, "8:6 hgn.invalid-utf8\n");
 	free(c);
-	ck_assert_str_eq(g->header.nodes[0].comment, "bad \xef\xbf\xbd");
+	/* a Latin-1 byte (before ASCII) is read as Latin-1, after its error */
+	ck_assert_str_eq(g->header.nodes[0].comment, "bad \xc3\xbf");
 	hg_record_free(g);
 	hg_diags_clear(&d);
 	ck_assert_int_eq(hg_parser_next(p, &g, &d), 1);
@@ -1801,6 +1838,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, comments_everywhere);
 	tcase_add_test(tc, termination_markers);
 	tcase_add_test(tc, dates);
+	tcase_add_test(tc, date_slips);
 	tcase_add_loop_test(tc, every_code, 0, (int)HG_ARRAY_LEN(code_cases));
 	tcase_add_test(tc, the_game_limit_skips_to_the_next_game);
 	tcase_add_test(tc, recovery_reports_every_error);
