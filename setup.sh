@@ -16,7 +16,7 @@ cd "$(dirname "$0")"
 
 packages="build-essential autoconf automake libtool pkg-config \
 libyaml-dev libpcre2-dev libjansson-dev libsodium-dev check \
-python3 libxml2-utils"
+python3 libxml2-utils libgmime-3.0-dev"
 # For `./setup.sh test`: the validators of the report formats, GNU parallel
 # and GNU time (tests/scale.test), clang's libFuzzer (make fuzz), the
 # headless browser the replay page is tested in (tests/replay-html.test).

@@ -43,6 +43,9 @@ int cli_entropy_main(int argc, char **argv);
 int cli_reveal_main(int argc, char **argv);
 int cli_end_main(int argc, char **argv);
 int cli_select_main(int argc, char **argv);
+#ifdef HAVE_GMIME
+int cli_judge_main(int argc, char **argv);	/* src/judge/, herald-judge(1) */
+#endif
 
 /* ------------------------------------------------------------------------
  * Options (options.c).  Every subcommand accepts the common options;

@@ -39,6 +39,9 @@ static const command commands[] = {
 	{ "move", cli_move_main, "play a seat's action in a game herald referees, with the chance after it" },
 	{ "reveal", cli_reveal_main, "publish a refereed game's secret seed, so that anyone can verify it" },
 	{ "end", cli_end_main, "end a refereed game by agreement, forfeit or adjudication" },
+#ifdef HAVE_GMIME
+	{ "judge", cli_judge_main, "the e-mail judge: answer players' e-mails and run their games" },
+#endif
 	{ "help", help_main, "show the help of herald or of a command" },
 };
 

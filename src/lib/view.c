@@ -73,6 +73,12 @@ static int view_one(const hg_game_class *cls, hg_state *st, const hg_node *n,
 		    unsigned seat, hg_line *out, hg_buf *seat_buf, hg_buf *body,
 		    hg_diags *d)
 {
+	/* A resignation (the core's action in every game, herald-notation(5)
+	 * ENDINGS) is public and ends the main line: it is copied. */
+	if (hg_action_is_resign(&n->action)) {
+		hg_node *v = hg_line_push(out, HG_NODE_ACTION, n->pos);
+		return hg_action_text_set(&v->action, n->action.seat, "resign", n->pos, d);
+	}
 	hg_action *a = cls->parse(st, &n->action, d);
 	if (!a)
 		return -1;
