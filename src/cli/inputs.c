@@ -131,7 +131,8 @@ size_t cli_inputs_expand(cli_inputs *in, char **operands, int n, hg_diags *d)
 		}
 		size_t from = in->n;
 		problems += walk(in, op, 0, d);
-		qsort(in->paths + from, in->n - from, sizeof *in->paths, by_bytes);
+		if (in->n > from)	/* an empty directory may leave paths NULL */
+			qsort(in->paths + from, in->n - from, sizeof *in->paths, by_bytes);
 	}
 	return problems;
 }
