@@ -212,6 +212,25 @@ static char *slurp(const char *path)
 	return buf;
 }
 
+/* A random name of `min` + below(spread) parts drawn from part[]. */
+static void random_name(hg_prng *r, const char *const *part, size_t nparts, size_t min,
+			uint32_t spread, hg_buf *b)
+{
+	size_t parts = min + hg_prng_below(r, spread);
+	for (size_t k = 0; k < parts; k++)
+		hg_buf_puts(b, part[hg_prng_below(r, (uint32_t)nparts)]);
+}
+
+/* The value of the added name that hg_name_eq() calls equal to q, or -1:
+ * what hg_names_find must answer. */
+static int value_by_name_eq(char *const *added, const int *value, size_t n, const char *q)
+{
+	for (size_t k = 0; k < n; k++)
+		if (hg_name_eq(added[k], q))
+			return value[k];
+	return -1;
+}
+
 /* hg_names_find against the definition: the value of the name that
  * hg_name_eq() calls equal, over random names of ASCII, accented and
  * other letters, prefixes of one another, looked up in every case. */
@@ -230,9 +249,7 @@ START_TEST(names_find_agrees_with_name_eq)
 	for (int i = 0; i < 300; i++) {
 		hg_buf b;
 		hg_buf_init(&b);
-		size_t parts = 1 + hg_prng_below(&r, 6);
-		for (size_t k = 0; k < parts; k++)
-			hg_buf_puts(&b, part[hg_prng_below(&r, HG_ARRAY_LEN(part))]);
+		random_name(&r, part, HG_ARRAY_LEN(part), 1, 6, &b);
 		int clash;
 		if (hg_names_add(t, b.data, i, &clash) == 0) {
 			added[n] = hg_buf_steal(&b);
@@ -250,14 +267,9 @@ START_TEST(names_find_agrees_with_name_eq)
 	for (int i = 0; i < 3000; i++) {
 		hg_buf b;
 		hg_buf_init(&b);
-		size_t parts = hg_prng_below(&r, 7);
-		for (size_t k = 0; k < parts; k++)
-			hg_buf_puts(&b, part[hg_prng_below(&r, HG_ARRAY_LEN(part))]);
+		random_name(&r, part, HG_ARRAY_LEN(part), 0, 7, &b);
 		const char *q = b.data ? b.data : "";
-		int want = -1;
-		for (size_t k = 0; k < n && want < 0; k++)
-			if (hg_name_eq(added[k], q))
-				want = value[k];
+		int want = value_by_name_eq(added, value, n, q);
 		ck_assert_msg(hg_names_find(t, q) == want, "'%s': found %d, want %d", q,
 			      hg_names_find(t, q), want);
 		hits += want >= 0;
@@ -295,9 +307,7 @@ START_TEST(names_part_inside_long_runs)
 	for (int i = 0; i < 200; i++) {
 		hg_buf b;
 		hg_buf_init(&b);
-		size_t parts = 1 + hg_prng_below(&r, 4);
-		for (size_t k = 0; k < parts; k++)
-			hg_buf_puts(&b, part[hg_prng_below(&r, HG_ARRAY_LEN(part))]);
+		random_name(&r, part, HG_ARRAY_LEN(part), 1, 4, &b);
 		int clash;
 		if (hg_names_add(t, b.data, i, &clash) == 0) {
 			added[n] = hg_buf_steal(&b);
@@ -311,16 +321,11 @@ START_TEST(names_part_inside_long_runs)
 	for (int i = 0; i < 2000; i++) {
 		hg_buf b;
 		hg_buf_init(&b);
-		size_t parts = 1 + hg_prng_below(&r, 4);
-		for (size_t k = 0; k < parts; k++)
-			hg_buf_puts(&b, part[hg_prng_below(&r, HG_ARRAY_LEN(part))]);
+		random_name(&r, part, HG_ARRAY_LEN(part), 1, 4, &b);
 		/* cut anywhere, inside a run too */
 		size_t cut = hg_prng_below(&r, (uint32_t)b.len + 1);
 		char *q = hg_xstrndup(b.data, cut);
-		int want = -1;
-		for (size_t k = 0; k < n && want < 0; k++)
-			if (hg_name_eq(added[k], q))
-				want = value[k];
+		int want = value_by_name_eq(added, value, n, q);
 		ck_assert_msg(hg_names_find(t, q) == want, "'%s': found %d, want %d", q,
 			      hg_names_find(t, q), want);
 		free(q);
