@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "herald.h"
+#include "unit-parse.h"
 
 #define SECRET "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
 #define COMMIT "cb2f5160fc1f7e05a55ef49d340b48da2e5a78099d53393351cd579dd42503d6"
@@ -153,15 +154,7 @@ END_TEST
 
 static hg_game_record *parse_one(const char *text)
 {
-	hg_diags d;
-	hg_diags_init(&d);
-	hg_parser *p = hg_parser_open_mem("t.hgn", text, strlen(text));
-	hg_game_record *g = NULL;
-	ck_assert_int_eq(hg_parser_next(p, &g, &d), 1);
-	ck_assert_uint_eq(d.nerrors, 0);
-	hg_parser_close(p);
-	hg_diags_free(&d);
-	return g;
+	return unit_parse_first("t.hgn", text);
 }
 
 START_TEST(record_endings)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "herald.h"
+#include "unit-parse.h"
 
 #define DATA HERALD_SRCDATADIR
 
@@ -20,18 +21,9 @@ static int has_code(const hg_diags *d, const char *code)
 	return 0;
 }
 
-/* The first game of a text. */
 static hg_game_record *parse(const char *text)
 {
-	hg_diags d;
-	hg_diags_init(&d);
-	hg_parser *p = hg_parser_open_mem("test.hgn", text, strlen(text));
-	hg_game_record *g = NULL;
-	ck_assert_int_eq(hg_parser_next(p, &g, &d), 1);
-	ck_assert_uint_eq(d.nerrors, 0);
-	hg_parser_close(p);
-	hg_diags_free(&d);
-	return g;
+	return unit_parse_first("test.hgn", text);
 }
 
 static char *hgn(const hg_game_record *g)
