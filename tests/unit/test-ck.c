@@ -150,6 +150,14 @@ static int same_state(const hg_state *a, const hg_state *b)
 	return 1;
 }
 
+/* The action is legal here; s is left as it was. */
+static void act_ok_on_copy(const hg_state *s, const char *seat, const char *body)
+{
+	hg_state *work = hg_ck_class.clone(s);
+	act_ok(work, seat, body);
+	hg_ck_class.free_state(work);
+}
+
 /* The action is rejected with exactly one error, of this code. */
 static void act_fails(hg_state *s, const char *seat, const char *body, const char *code)
 {
@@ -1123,7 +1131,8 @@ START_TEST(section8_data)
 	ck_assert_int_eq(coop->against[1], 0);
 	ck_assert_int_eq(coop->against[3], 1);
 	ck_assert_int_eq(coop->against[0], -1);
-	ck_assert(coop->allies[CK_CHRISTIAN]);
+	/* ruling 37: the text keeps no crusader from striking the other */
+	ck_assert(!coop->allies[CK_CHRISTIAN]);
 	/* 8.4: Líder and Reagrupamiento join the army */
 	ck_assert_int_eq(shared->decks[CK_MUSLIM].cards[card(CK_MUSLIM, "lider")].script,
 			 CK_SP_ARMY_OR_RESPONSE);
@@ -1421,12 +1430,23 @@ START_TEST(cooperative_rounds)
 	act_ok(s, "leopoldo", "draw tropa-4 tropa-3 tropa-2 tropa-2 tropa-1 turcopolos tropa-1 tropa-2");
 	act_ok(s, "musulmanes", "draw incursion tropa-1 murallas murallas comercio incursion seduccion lider");
 	ck_assert_str_eq(hg_ck_class.to_move(s), "ricardo");
-	/* allies neither attack, raid nor target each other (8) */
+	/* the crusaders may attack and target each other (ruling 37: 4.1
+	 * "debe pertenecer a otro jugador", Incursión "Elige a un jugador") */
 	hg_ck_set_owner(s, area8("tiro"), 1);
-	act_fails(s, "ricardo", "attack tiro from tripoli with tropa-2 / 1 2 = 0 vs 1 2 3 = 0 / lost",
-		  "ck.attack-ally");
+	static const char attack_ally[] =
+		"attack tiro from tripoli with tropa-2 / 1 2 = 0 vs 1 2 3 = 0 / lost";
+	static const char raid_ally[] = "play incursion on leopoldo discards tropa-1";
+	act_ok_on_copy(s, "ricardo", attack_ally);
+	act_ok_on_copy(s, "ricardo", raid_ally);
+	/* ... unless the scenario's house rule `allies` forbids it */
+	ck_scenario house = *s->sc;
+	const ck_scenario *shipped = s->sc;
+	house.allies[CK_CHRISTIAN] = 1;
+	s->sc = &house;
+	act_fails(s, "ricardo", attack_ally, "ck.attack-ally");
+	act_fails(s, "ricardo", raid_ally, "ck.target");
+	s->sc = shipped;
 	hg_ck_set_owner(s, area8("tiro"), 2);
-	act_fails(s, "ricardo", "play incursion on leopoldo discards tropa-1", "ck.target");
 	act_fails(s, "ricardo", "pass end", "ck.end-wrong");
 	act_ok(s, "ricardo", "pass");
 	/* the Muslim round after Ricardo's is against Ricardo (8.2) */

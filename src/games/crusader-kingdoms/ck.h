@@ -469,11 +469,17 @@ typedef struct ck_play {
 	ck_attack attack;
 } ck_play;
 
+/* A single die as the record writes it (an incursion's, a scripted army's):
+ * CK_DIE_NONE when left out, CK_DIE_HIDDEN for '?', else the number written
+ * (a 0 is a die out of range, not a hidden one: issue 25). */
+#define CK_DIE_NONE (-1)
+#define CK_DIE_HIDDEN (-2)
+
 typedef struct ck_incursion {
 	int target;
 	hg_pos target_pos;
 	ck_item card;
-	int die;		/* -1 not written, 0 '?' */
+	int die;		/* CK_DIE_NONE, CK_DIE_HIDDEN, or as written */
 	hg_pos die_pos;
 	ck_items discards;
 } ck_incursion;
@@ -488,7 +494,7 @@ typedef struct ck_reveal {
 	ck_play args;		/* on, at, takes, discards, castle (no draws, no attack) */
 	int place;
 	hg_pos place_pos;
-	int die;		/* -1 not written, 0 '?' */
+	int die;		/* CK_DIE_NONE, CK_DIE_HIDDEN, or as written */
 	hg_pos die_pos;
 	int has_attack;
 	ck_attack attack;
@@ -969,7 +975,7 @@ static inline void ck_action_init(hg_action *a, ck_kind kind, int seat)
 		break;
 	case CK_ACT_INCURSION:
 		ck_clear_bytes(a, head + sizeof a->inc);
-		a->inc.die = -1;
+		a->inc.die = CK_DIE_NONE;
 		break;
 	case CK_ACT_PLAY:
 		ck_clear_bytes(a, head + sizeof a->play);
@@ -984,7 +990,7 @@ static inline void ck_action_init(hg_action *a, ck_kind kind, int seat)
 		a->rev.args.on = a->rev.args.at = a->rev.args.castle = -1;
 		a->rev.args.draws.count = a->rev.args.takes.count = -1;
 		a->rev.args.discards.count = -1;
-		a->rev.die = -1;
+		a->rev.die = CK_DIE_NONE;
 		break;
 	}
 	a->kind = kind;

@@ -174,10 +174,10 @@ static int die_fits(const hg_atok *t)
 	return t->kind == HG_ATOK_UNKNOWN || t->len <= DIE_DIGITS;
 }
 
-/* A die as written: '?' is 0, a number die_number. */
+/* A die as written: '?' is CK_DIE_HIDDEN, a number die_number (0 too). */
 static int die_value(const hg_atok *t)
 {
-	return t->kind == HG_ATOK_UNKNOWN ? 0 : die_number(t->text, t->len);
+	return t->kind == HG_ATOK_UNKNOWN ? CK_DIE_HIDDEN : die_number(t->text, t->len);
 }
 
 /* ------------------------------------------------------------------ names */

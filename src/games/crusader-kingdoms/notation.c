@@ -885,8 +885,9 @@ static int parse_incursion(parser *p, hg_action *a, const hg_match *m)
 	if (hg_match_set(m, g)) {
 		in->die_pos = pos_at(p, m->start[g]);
 		const char *t = m->subject + m->start[g];
-		long v = *t == '?' ? 0 : strtol(t, NULL, 10);
-		if (!die_fits(p, t, m->end[g] - m->start[g], v, m->start[g], "rule 4.3"))
+		long v = *t == '?' ? CK_DIE_HIDDEN : strtol(t, NULL, 10);
+		if (v != CK_DIE_HIDDEN &&
+		    !die_fits(p, t, m->end[g] - m->start[g], v, m->start[g], "rule 4.3"))
 			return -1;
 		in->die = (int)v;
 	}
@@ -950,8 +951,9 @@ static int parse_reveal(parser *p, hg_action *a, const hg_match *m)
 	if (hg_match_set(m, g)) {
 		rv->die_pos = pos_at(p, m->start[g]);
 		const char *t = m->subject + m->start[g];
-		long v = *t == '?' ? 0 : strtol(t, NULL, 10);
-		if (!die_fits(p, t, m->end[g] - m->start[g], v, m->start[g], "rule 8.3"))
+		long v = *t == '?' ? CK_DIE_HIDDEN : strtol(t, NULL, 10);
+		if (v != CK_DIE_HIDDEN &&
+		    !die_fits(p, t, m->end[g] - m->start[g], v, m->start[g], "rule 8.3"))
 			return -1;
 		rv->die = (int)v;
 	}
@@ -1176,9 +1178,9 @@ void ck_format(const hg_state *s, const hg_action *a, hg_buf *seat, hg_buf *body
 	case CK_ACT_INCURSION:
 		hg_buf_printf(body, "incursion %s with %s", s->sc->factions[a->inc.target].id,
 			      card_name(s, &a->inc.card, a->seat));
-		if (a->inc.die == 0)
+		if (a->inc.die == CK_DIE_HIDDEN)
 			hg_buf_puts(body, " / ?");
-		else if (a->inc.die > 0)
+		else if (a->inc.die >= 0)
 			hg_buf_printf(body, " / %d", a->inc.die);
 		if (a->inc.discards.given) {
 			hg_buf_puts(body, " discards");
@@ -1204,9 +1206,9 @@ void ck_format(const hg_state *s, const hg_action *a, hg_buf *seat, hg_buf *body
 		hg_buf_printf(body, "reveal %s", card_name(s, &rv->card, a->seat));
 		put_effect_args(s, a->seat, &rv->args, body);
 		hg_buf_puts(body, places[rv->place]);
-		if (rv->die == 0)
+		if (rv->die == CK_DIE_HIDDEN)
 			hg_buf_puts(body, " / ?");
-		else if (rv->die > 0)
+		else if (rv->die >= 0)
 			hg_buf_printf(body, " / %d", rv->die);
 		if (rv->has_attack) {
 			hg_buf_putc(body, ' ');
