@@ -1133,6 +1133,9 @@ START_TEST(section8_data)
 	ck_assert_int_eq(coop->against[0], -1);
 	/* ruling 37: the text keeps no crusader from striking the other */
 	ck_assert(!coop->allies[CK_CHRISTIAN]);
+	/* ruling 32: the shipped scenarios state herald's choice */
+	ck_assert(!coop->script_turns_castles);
+	ck_assert(coop->script_leader_rule);
 	/* 8.4: Líder and Reagrupamiento join the army */
 	ck_assert_int_eq(shared->decks[CK_MUSLIM].cards[card(CK_MUSLIM, "lider")].script,
 			 CK_SP_ARMY_OR_RESPONSE);
@@ -1530,6 +1533,45 @@ START_TEST(script_face_down_cards)
 }
 END_TEST
 
+/* The first error code of setting up `scenario` with the tag
+ * BonusDifference `value`, or "" (and *each the reading) when it sets up. */
+static const char *bonus_difference_setup(const char *scenario, const char *players,
+					  const char *value, int *each)
+{
+	static char code[64];
+	hg_game_record *rec = hg_record_new("test.hgn");
+	hg_record_set_tag(rec, "Game", "crusader-kingdoms");
+	hg_record_set_tag(rec, "Scenario", scenario);
+	hg_record_set_tag(rec, "Players", players);
+	hg_record_set_tag(rec, "BonusDifference", value);
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_state *s = hg_ck_class.setup(shared, rec, &d);
+	snprintf(code, sizeof code, "%s", d.nerrors ? d.v[0].code : "");
+	ck_assert(s ? d.nerrors == 0 : d.nerrors > 0);
+	if (s)
+		*each = s->bonus_each;
+	hg_ck_class.free_state(s);
+	hg_diags_free(&d);
+	hg_record_free(rec);
+	return code;
+}
+
+START_TEST(bonus_difference_tag)
+{
+	int each = -1;
+	ck_assert_str_eq(bonus_difference_setup("3rd-crusade", "A; B", "each", &each), "");
+	ck_assert_int_eq(each, 1);
+	ck_assert_str_eq(bonus_difference_setup("3rd-crusade", "A; B", "together", &each), "");
+	ck_assert_int_eq(each, 0);
+	ck_assert_str_eq(bonus_difference_setup("3rd-crusade", "A; B", "twice", &each),
+			 "ck.bonus-difference");
+	/* the 3- and 4-player games end by castles */
+	ck_assert_str_eq(bonus_difference_setup("saladin", "A; B; C", "each", &each),
+			 "ck.bonus-difference");
+}
+END_TEST
+
 START_TEST(victory_points_and_levels)
 {
 	hg_state *s = game8("3rd-crusade", "A; B", NULL);
@@ -1539,6 +1581,10 @@ START_TEST(victory_points_and_levels)
 	ck_assert_int_eq(hg_ck_victory_points(s), 4);
 	s->p[0].bonus = 2;
 	ck_assert_int_eq(hg_ck_victory_points(s), 6);
+	/* BonusDifference "each": the Muslims' +1 against each crusader */
+	s->bonus_each = 1;
+	ck_assert_int_eq(hg_ck_victory_points(s), 5);
+	s->bonus_each = 0;
 	s->p[0].bonus = s->p[2].bonus = 0;
 	static const struct { const char *areas; const char *result; } cases[] = {
 		{ "jerusalen acre damasco", "victory, 16 VP" },			/* 5+3+3+5 */
@@ -2859,6 +2905,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, cooperative_rounds);
 	tcase_add_test(tc, script_face_down_cards);
 	tcase_add_test(tc, victory_points_and_levels);
+	tcase_add_test(tc, bonus_difference_tag);
 	tcase_add_loop_test(tc, random_games_1p, 0, 40);
 	tcase_add_loop_test(tc, clone_copies_every_side, 0, 16);
 	tcase_add_loop_test(tc, random_games_2p, 0, 40);

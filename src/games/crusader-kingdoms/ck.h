@@ -224,6 +224,11 @@ typedef struct ck_scenario {
 	int bonus_from_conquest;		/* 8.2: 0 when only events move it (no
 						   castle turned for it either) */
 	int final_pass;		/* 8.2: a player who passes plays no more this turn */
+	/* Ruling 32, where 8.3 is silent: a scripted side turns its +1
+	 * castles for its defence as the record says (else never), and spends
+	 * Líder's points by the script's rule (else as the record says) */
+	int script_turns_castles;
+	int script_leader_rule;
 	ck_level levels[CK_MAX_LEVELS];	/* 8.5: the end by victory points */
 	int nlevels;		/* 0: the end of 7.3 (castles, sudden victory) */
 	unsigned char removed[CK_NRELIGIONS][CK_MAX_CARDS];	/* 8.1 */
@@ -355,6 +360,8 @@ struct hg_state {
 				   (with final passes: this turn) */
 	int round;		/* rounds played this turn */
 	int seeded;
+	int bonus_each;		/* tag BonusDifference "each": each player's bonus
+				   is set against the scripted sides' (ruling 36) */
 	char result[CK_MAX_SIDES * (CK_MAX_ID + 2) + 1];
 	hg_prng_wide dice;	/* "<Seed>/dice" */
 	hg_prng random;		/* "<Seed>/random" */

@@ -415,10 +415,11 @@ static int scripted_responses(hg_state *s, combat *c, const ck_attack *a, hg_dia
 /* Step 4: the defender turns +1 castles next to the target, one die each. */
 static int turn_castles(hg_state *s, combat *c, const ck_attack *a, hg_diags *d)
 {
-	if (a->nturned && ck_scripted(s, c->defender)) {
-		hg_diag_add(d, HG_ERROR, a->turned[0].pos, "ck.script-turn",
-			    "%s turns no castle for its defence: the script of rule 8.3 does not (ruling 32)",
-			    faction_id(s, c->defender));
+	if (a->nturned && ck_scripted(s, c->defender) && !s->sc->script_turns_castles) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->turned[0].pos, "ck.script-turn",
+					  "%s turns no castle for its defence: the script of rule 8.3 does not (ruling 32)",
+					  faction_id(s, c->defender));
+		hg_diag_note(dg, "the text is silent; a scenario with 'script-turns-castles: true' lets the record turn them");
 		return -1;
 	}
 	for (int i = 0; i < a->nturned; i++) {
@@ -609,8 +610,8 @@ static int check_script_mods(const hg_state *s, const combat *c, int side, const
 			     const int *v, int n, hg_diags *d)
 {
 	int who = side == 0 ? c->seat : c->defender;
-	if (c->points[side] == 0 || !ck_scripted(s, who))	/* nearly always no points */
-		return 0;
+	if (c->points[side] == 0 || !ck_scripted(s, who) || !s->sc->script_leader_rule)
+		return 0;	/* nearly always no points */
 	ck_mod want[CK_MAX_LIST];
 	int k = hg_ck_script_mods(v, n, c->points[side], want);
 	int same = k == roll->nmods;
@@ -637,6 +638,7 @@ static int check_script_mods(const hg_state *s, const combat *c, int side, const
 				  c->points[side], side_name[side], faction_id(s, who),
 				  b.len ? b.data : "none, no die can be raised to a hit");
 	hg_diag_note(dg, "the dice nearest below 4 are raised to 4, the cheapest first, as far as the points go");
+	hg_diag_note(dg, "the text is silent; a scenario with 'script-leader-rule: false' lets the record spend them");
 	hg_buf_free(&b);
 	return -1;
 }
@@ -736,7 +738,7 @@ static int hidden_hits(const hg_state *s, const combat *c, int side, const ck_ro
 	int scripted = who >= 0 && ck_scripted(s, who);
 	*lo = 0;
 	*hi = n;
-	if (scripted && c->points[side] > 0) {
+	if (scripted && s->sc->script_leader_rule && c->points[side] > 0) {
 		*lo = c->points[side] / 3 < n ? c->points[side] / 3 : n;
 	} else if (roll->nmods) {
 		if (c->points[side] == 0) {
