@@ -540,6 +540,11 @@ START_TEST(notation_canonical_forms)
 	canonical(s, "damasco", "draw 0", "damasco: draw 0");
 	canonical(s, "jerusalem", "incursion damasco with t1 / 5 discards ?",
 		  "jerusalen: incursion damasco with tropa-1 / 5 discards ?");
+	/* a die written 0 stays 0 (the engine refuses it), '?' stays '?' */
+	canonical(s, "jerusalem", "incursion damasco with t1 / 0",
+		  "jerusalen: incursion damasco with tropa-1 / 0");
+	canonical(s, "jerusalem", "incursion damasco with t1 / ?",
+		  "jerusalen: incursion damasco with tropa-1 / ?");
 	canonical(s, "alepo", "play raid on antioch discards tropa-2",
 		  "alepo: play incursion on antioquia discards tropa-2");
 	canonical(s, "alepo", "play walls at edessa", "alepo: play murallas at edesa");
@@ -1529,6 +1534,233 @@ START_TEST(script_face_down_cards)
 	ck_assert_uint_eq(d.nerrors, 0);
 	ck_assert_uint_eq(d.nunverified, 1);
 	hg_diags_free(&d);
+	hg_ck_class.free_state(s);
+}
+END_TEST
+
+/* ------------------------------------------- hidden dice (issue 25) */
+
+/* The three verdicts on an action with hidden values. */
+enum { LEGAL, UNVERIFIED, ILLEGAL };
+
+/* herald's verdict on `body` in s (left as it was). */
+static int verdict(const hg_state *s, const char *seat, const char *body)
+{
+	hg_state *work = hg_ck_class.clone(s);
+	hg_diags d;
+	hg_diags_init(&d);
+	int rc = act(work, seat, body, &d);
+	int v = rc != 0 || d.nerrors ? ILLEGAL : d.nunverified ? UNVERIFIED : LEGAL;
+	hg_diags_free(&d);
+	hg_ck_class.free_state(work);
+	return v;
+}
+
+/* Brute force, independent of herald's reasoning about hidden dice: every
+ * assignment of faces to the n hidden dice is written out and checked as
+ * dice written; legal when all are, illegal when none is, else
+ * unverified.  write(buf, size, faces, ctx) writes the body for one
+ * assignment. */
+typedef void body_writer(char *buf, size_t size, const int *faces, const void *ctx);
+
+static int brute_verdict(const hg_state *s, const char *seat, int n, body_writer *write,
+			 const void *ctx)
+{
+	int faces[8], legal = 0, total = 0;
+	for (int i = 0; i < n; i++)
+		faces[i] = 1;
+	for (;;) {
+		char body[512];
+		write(body, sizeof body, faces, ctx);
+		legal += verdict(s, seat, body) == LEGAL;
+		total++;
+		int i = 0;
+		while (i < n && faces[i] == 6)
+			faces[i++] = 1;
+		if (i == n)
+			break;
+		faces[i]++;
+	}
+	return legal == total ? LEGAL : legal == 0 ? ILLEGAL : UNVERIFIED;
+}
+
+/* An attack whose rolls may be hidden: the attacker's cards, its
+ * modifications and hits, the defender's dice (NULL: hidden) and hits,
+ * the outcome. */
+typedef struct hidden_attack {
+	const char *head;	/* "attack baalbek from damasco with tropa-1" */
+	int natt;		/* the attacker's dice, all hidden */
+	const char *mods;	/* "" or " mod 2>4" */
+	int hits_att;		/* -1: not written */
+	int ndef;		/* the defender's dice */
+	int hide_def;
+	const int *def;		/* the defender's dice when shown */
+	int hits_def;
+	const char *outcome;
+} hidden_attack;
+
+static void put_dice(char *buf, size_t size, const int *faces, int n, const char *mods,
+		     int hits)
+{
+	size_t len = strlen(buf);
+	for (int i = 0; i < n; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%d", i ? " " : "", faces[i]);
+	len += (size_t)snprintf(buf + len, size - len, "%s", mods);
+	if (hits >= 0)
+		snprintf(buf + len, size - len, " = %d", hits);
+}
+
+static void write_attack(char *buf, size_t size, const int *faces, const void *ctx)
+{
+	const hidden_attack *h = ctx;
+	snprintf(buf, size, "%s / ", h->head);
+	put_dice(buf, size, faces, h->natt, h->mods, h->hits_att);
+	strncat(buf, " vs ", size - strlen(buf) - 1);
+	put_dice(buf, size, h->hide_def ? faces + h->natt : h->def, h->ndef, "", h->hits_def);
+	size_t len = strlen(buf);
+	snprintf(buf + len, size - len, " / %s", h->outcome);
+}
+
+static void write_hidden_attack(char *buf, size_t size, const hidden_attack *h)
+{
+	snprintf(buf, size, "%s / ?%s", h->head, h->mods);
+	size_t len = strlen(buf);
+	if (h->hits_att >= 0)
+		len += (size_t)snprintf(buf + len, size - len, " = %d", h->hits_att);
+	len += (size_t)snprintf(buf + len, size - len, " vs ");
+	if (h->hide_def) {
+		len += (size_t)snprintf(buf + len, size - len, "?");
+		if (h->hits_def >= 0)
+			len += (size_t)snprintf(buf + len, size - len, " = %d", h->hits_def);
+	} else {
+		put_dice(buf, size, h->def, h->ndef, "", h->hits_def);
+		len = strlen(buf);
+	}
+	snprintf(buf + len, size - len, " / %s", h->outcome);
+}
+
+START_TEST(hidden_dice_attacks_against_brute_force)
+{
+	hg_state *s = after_draws();
+	static const int shown[] = { 2, 5 };
+	static const char *const outcomes[] = { "won bonus", "lost" };
+	/* damasco: 1 die (tropa-1), or 1 with Líder's points; Baalbek's
+	 * shield: 2 dice.  Every written hit count and outcome, with the
+	 * defender's dice hidden or shown: up to 3 hidden dice. */
+	static const struct { const char *head; const char *mods; } atts[] = {
+		{ "attack baalbek from damasco with tropa-1", "" },
+		{ "attack baalbek from damasco with tropa-1 lider", "" },
+		{ "attack baalbek from damasco with tropa-1 lider", " mod 2>4" },
+		{ "attack baalbek from damasco with tropa-1 lider", " mod 3>6" },
+		{ "attack baalbek from damasco with tropa-1 lider", " mod 4>5" },
+		{ "attack baalbek from damasco with tropa-1 lider", " mod 1>3" },
+		{ "attack baalbek from damasco with tropa-1 lider", " mod 1>4 2>3" },
+		{ "attack baalbek from damasco with tropa-1", " mod 2>4" },
+	};
+	int checked = 0;
+	for (size_t k = 0; k < sizeof atts / sizeof atts[0]; k++)
+		for (int hide_def = 0; hide_def < 2; hide_def++)
+			for (int ha = -1; ha <= 2; ha++)
+				for (int hd = -1; hd <= 3; hd++)
+					for (int o = 0; o < 2; o++) {
+						hidden_attack h = { atts[k].head, 1, atts[k].mods, ha, 2,
+								    hide_def, shown, hd, outcomes[o] };
+						char body[512];
+						write_hidden_attack(body, sizeof body, &h);
+						int want = brute_verdict(s, "damasco", 1 + 2 * hide_def,
+									 write_attack, &h);
+						int got = verdict(s, "damasco", body);
+						if (got != want)
+							fprintf(stderr, "%s: herald %d, brute force %d\n",
+								body, got, want);
+						ck_assert_int_eq(got, want);
+						checked++;
+					}
+	ck_assert_int_eq(checked, 8 * 2 * 4 * 5 * 2);
+	hg_ck_class.free_state(s);
+}
+END_TEST
+
+static void write_incursion(char *buf, size_t size, const int *faces, const void *ctx)
+{
+	const char *discards = ctx;
+	snprintf(buf, size, "incursion antioquia with tropa-1 / %d%s", faces[0], discards);
+}
+
+START_TEST(hidden_dice_incursions_against_brute_force)
+{
+	hg_state *s = after_draws();
+	static const char *const discards[] = { "", " discards tropa-2", " discards ?" };
+	for (size_t i = 0; i < sizeof discards / sizeof discards[0]; i++) {
+		char body[128];
+		snprintf(body, sizeof body, "incursion antioquia with tropa-1 / ?%s", discards[i]);
+		ck_assert_int_eq(verdict(s, "damasco", body),
+				 brute_verdict(s, "damasco", 1, write_incursion, discards[i]));
+	}
+	/* a 0 is no hidden die: out of range */
+	act_fails(s, "damasco", "incursion antioquia with tropa-1 / 0", "ck.die-range");
+	hg_ck_class.free_state(s);
+}
+END_TEST
+
+/* The Muslims' round: the card, then the die, with or without the army's
+ * attack on Marat (the army's dice all 1s: the attack lost). */
+typedef struct army_round {
+	const char *card;
+	int strength;		/* the army's troop points after the card */
+	int attacks;
+} army_round;
+
+static void write_army(char *buf, size_t size, const int *faces, const void *ctx)
+{
+	const army_round *r = ctx;
+	size_t len = (size_t)snprintf(buf, size, "reveal %s army / ", r->card);
+	if (faces)
+		len += (size_t)snprintf(buf + len, size - len, "%d", faces[0]);
+	else
+		len += (size_t)snprintf(buf + len, size - len, "?");
+	if (!r->attacks)
+		return;
+	len += (size_t)snprintf(buf + len, size - len, " attack marat /");
+	for (int i = 0; i < r->strength; i++)
+		len += (size_t)snprintf(buf + len, size - len, " 1");
+	snprintf(buf + len, size - len, " = 0 vs 6 = 1 / lost");
+}
+
+START_TEST(hidden_army_die_against_brute_force)
+{
+	hg_state *s = game8("1st-crusade", "Bohemond", NULL);
+	act_ok(s, "cruzada", "draw tropa-3 tropa-2 tropa-2 tropa-1 tropa-1 incursion turcopolos tropa-4");
+	act_ok(s, "musulmanes", "draw tropa-1 tropa-2 tropa-2 tropa-2 tropa-1 tropa-1 tropa-1 lider");
+	/* the army's points after each card: 1 (never attacks), 3, 5, 7
+	 * (attacks on any die) */
+	static const army_round rounds[] = {
+		{ "tropa-1", 1, 0 }, { "tropa-2", 3, 0 }, { "tropa-2", 5, 0 }, { "tropa-2", 7, 0 },
+	};
+	static const char *const discards[] = { "tropa-1", "tropa-1", "tropa-2", "tropa-2" };
+	static const int expect_no_attack[] = { LEGAL, UNVERIFIED, UNVERIFIED, ILLEGAL };
+	static const int expect_attack[] = { ILLEGAL, UNVERIFIED, UNVERIFIED, LEGAL };
+	for (int k = 0; k < 4; k++) {
+		char move[64];
+		snprintf(move, sizeof move, "discard %s", discards[k]);
+		act_ok(s, "cruzada", move);
+		for (int attacks = 0; attacks < 2; attacks++) {
+			army_round r = rounds[k];
+			r.attacks = attacks;
+			char body[256];
+			write_army(body, sizeof body, NULL, &r);
+			int want = brute_verdict(s, "musulmanes", 1, write_army, &r);
+			ck_assert_int_eq(want, attacks ? expect_attack[k] : expect_no_attack[k]);
+			ck_assert_int_eq(verdict(s, "musulmanes", body), want);
+		}
+		/* on: a 6, which no army of 6 points or fewer attacks on */
+		if (k < 3) {
+			snprintf(move, sizeof move, "reveal %s army / 6", rounds[k].card);
+			act_ok(s, "musulmanes", move);
+		}
+	}
+	/* a 0 is no hidden die: out of range */
+	act_fails(s, "musulmanes", "reveal tropa-2 army / 0", "ck.die-range");
 	hg_ck_class.free_state(s);
 }
 END_TEST
@@ -2905,6 +3137,9 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, cooperative_rounds);
 	tcase_add_test(tc, script_face_down_cards);
 	tcase_add_test(tc, victory_points_and_levels);
+	tcase_add_test(tc, hidden_dice_attacks_against_brute_force);
+	tcase_add_test(tc, hidden_dice_incursions_against_brute_force);
+	tcase_add_test(tc, hidden_army_die_against_brute_force);
 	tcase_add_test(tc, bonus_difference_tag);
 	tcase_add_loop_test(tc, random_games_1p, 0, 40);
 	tcase_add_loop_test(tc, clone_copies_every_side, 0, 16);

@@ -728,18 +728,22 @@ static int conquer(hg_state *s, combat *c, const ck_attack *a, hg_diags *d)
  * modification written on hidden dice needs a die showing its `from`: it
  * fixes that die's hit (to 4 or more) and leaves the others free.  The
  * script spends Líder's points itself (ruling 32): at the least it raises
- * a die of 1 for every 3 points.  Checks what no face can mend (more
- * modifications than dice, points the side lacks, written hits out of the
- * range) and returns -1 after a diagnostic. */
+ * a die of 1 for every 3 points.  *claims is set when the record says
+ * something of the dice (their hits, a modification, the script's
+ * modifications) that some faces contradict.  Checks what no face can mend
+ * (more modifications than dice, points the side lacks, written hits out
+ * of the range) and returns -1 after a diagnostic. */
 static int hidden_hits(const hg_state *s, const combat *c, int side, const ck_roll *roll,
-		       int *lo, int *hi, hg_diags *d)
+		       int *lo, int *hi, int *claims, hg_diags *d)
 {
 	int n = c->dice[side], who = side == 0 ? c->seat : c->defender;
 	int scripted = who >= 0 && ck_scripted(s, who);
 	*lo = 0;
 	*hi = n;
+	*claims = n > 0 && (roll->hits >= 0 || roll->nmods > 0);
 	if (scripted && s->sc->script_leader_rule && c->points[side] > 0) {
 		*lo = c->points[side] / 3 < n ? c->points[side] / 3 : n;
+		*claims = n > 0;
 	} else if (roll->nmods) {
 		if (c->points[side] == 0) {
 			hg_diag_add(d, HG_ERROR, roll->mods[0].pos, "ck.mod-missing",
@@ -784,22 +788,29 @@ static int hidden_hits(const hg_state *s, const combat *c, int side, const ck_ro
 
 /* The outcome of a combat some of whose dice are hidden: the written hits
  * decide it where they are written (4.2: "Si hace el mismo número o menos,
- * gana el defensor"); unverified only when some faces give the written
- * outcome and others do not. */
-static int hidden_outcome(const ck_attack *a, const int lo[2], const int hi[2], hg_diags *d)
+ * gana el defensor"); unverified when some faces give the written
+ * outcome and others do not, or contradict what the record says of the
+ * dice (`claims`). */
+static int hidden_outcome(const ck_attack *a, const int lo[2], const int hi[2], int claims,
+			  hg_diags *d)
 {
 	int can_win = hi[0] > lo[1], can_lose = lo[0] <= hi[1];
 	if (a->won ? !can_win : !can_lose) {
+		int att = a->won ? hi[0] : lo[0], def = a->won ? lo[1] : hi[1];
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->outcome_pos, "ck.outcome-wrong",
-					  a->won ? "with at most %d hits against at least %d the defender wins, whatever the hidden dice show (rule 4.2)" :
-					  "with at least %d hits against at most %d the attacker wins, whatever the hidden dice show (rule 4.2)",
-					  a->won ? hi[0] : lo[0], a->won ? lo[1] : hi[1]);
+					  "the attacker makes %s %d hit%s and the defender %s %d: the %s wins, whatever the hidden dice show (rule 4.2)",
+					  a->won ? "at most" : "at least", att, att == 1 ? "" : "s",
+					  a->won ? "at least" : "at most", def,
+					  a->won ? "defender" : "attacker");
 		hg_diag_note(dg, "the attacker wins only with more hits than the defender");
 		return -1;
 	}
 	if (can_win && can_lose)
 		hg_diag_add(d, HG_UNVERIFIED, a->roll[0].pos, "ck.hidden-dice",
 			    "the dice are not in the record and there is no Seed: the outcome is taken as written (rule 4.2)");
+	else if (claims)
+		hg_diag_add(d, HG_UNVERIFIED, a->roll[0].pos, "ck.hidden-dice",
+			    "the dice are not in the record and there is no Seed: the hits and modifications are taken as written (rule 4.2)");
 	return 0;
 }
 
@@ -859,7 +870,7 @@ static int resolve(hg_state *s, combat *c, const ck_attack *a, const ck_effect *
 	/* 4.2: the rolls.  The Seed rolls the attacker's dice, then the
 	 * defender's.  Each side's hits lie in [lo, hi]: one value for dice
 	 * known, a range for dice hidden. */
-	int v[2][CK_MAX_LIST], known[2], lo[2], hi[2];
+	int v[2][CK_MAX_LIST], known[2], lo[2], hi[2], claims[2] = { 0, 0 };
 	uint64_t faces[2] = { 0, 0 };
 	for (int side = 0; side < 2; side++) {
 		known[side] = roll_side(s, c, side, &a->roll[side], v[side], &faces[side], d);
@@ -869,7 +880,7 @@ static int resolve(hg_state *s, combat *c, const ck_attack *a, const ck_effect *
 	for (int side = 0; side < 2; side++) {
 		const ck_roll *roll = &a->roll[side];
 		if (!known[side]) {
-			if (hidden_hits(s, c, side, roll, &lo[side], &hi[side], d) != 0)
+			if (hidden_hits(s, c, side, roll, &lo[side], &hi[side], &claims[side], d) != 0)
 				return -1;
 			continue;
 		}
@@ -895,7 +906,7 @@ static int resolve(hg_state *s, combat *c, const ck_attack *a, const ck_effect *
 	}
 	int won = a->won;
 	if (!known[0] || !known[1]) {
-		if (hidden_outcome(a, lo, hi, d) != 0)
+		if (hidden_outcome(a, lo, hi, claims[0] || claims[1], d) != 0)
 			return -1;
 	} else if ((won = lo[0] > lo[1]) != a->won) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->outcome_pos, "ck.outcome-wrong",
