@@ -2386,6 +2386,11 @@ static void same_play(const ck_play *a, const ck_play *b, const char *body)
 	same_pos(a->on_pos, b->on_pos, "on", body);
 	same_pos(a->at_pos, b->at_pos, "at", body);
 	same_pos(a->castle_pos, b->castle_pos, "castle", body);
+	SAME(a->nmore, b->nmore, "castles");
+	for (int i = 0; i < a->nmore; i++) {
+		SAME(a->more_castles[i], b->more_castles[i], "castles");
+		same_pos(a->more_pos[i], b->more_pos[i], "castles", body);
+	}
 	same_items(&a->draws, &b->draws, body);
 	same_items(&a->takes, &b->takes, body);
 	same_items(&a->discards, &b->discards, body);
@@ -2708,6 +2713,68 @@ static void cross_check_parse(const hg_state *s, const char *seed, int *fast, in
 		hg_buf_free(&changed);
 	}
 }
+
+/* Ruling 17: each step of a gain past +2 turns a castle the record names. */
+START_TEST(bonus_steps_past_two_name_their_castles)
+{
+	hg_state *s = game4(NULL);
+	int j = faction(s, "jerusalen");
+	s->p[j].bonus = 1;
+	hg_pos here = { "test.hgn", 1, 1 };
+	static const struct { const char *castles[4]; int gain; int ok; } cases[] = {
+		{ { "acre", "jerusalen" }, 3, 1 },	/* two steps past +2, in any order */
+		{ { "jerusalen", "acre" }, 3, 1 },
+		{ { "acre" }, 2, 1 },			/* one step */
+		{ { "acre" }, 3, 0 },			/* two steps, one castle named */
+		{ { "acre", "acre" }, 3, 0 },		/* the same castle twice */
+		{ { "acre", "jerusalen" }, 2, 0 },	/* one step, two named */
+		{ { "acre", "jerusalen", "homs" }, 4, 0 },	/* not its castle */
+		{ { "acre", "jerusalen" }, 4, 1 },	/* three steps, two castles: one lost */
+		{ { NULL }, 1, 1 },			/* within +2 */
+		{ { "acre" }, 1, 0 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		hg_state *t = hg_ck_class.clone(s);
+		ck_play play;
+		memset(&play, 0, sizeof play);
+		play.castle = cases[i].castles[0] ? area(cases[i].castles[0]) : -1;
+		for (int k = 1; k < 4 && cases[i].castles[k]; k++)
+			play.more_castles[play.nmore++] = area(cases[i].castles[k]);
+		hg_diags d;
+		hg_diags_init(&d);
+		int rc = hg_ck_bonus_gain(t, j, cases[i].gain, &play, here, &d);
+		ck_assert_int_eq(rc == 0, cases[i].ok);
+		ck_assert_int_eq(d.nerrors, !cases[i].ok);
+		if (rc == 0) {
+			ck_assert_int_eq(t->p[j].bonus, 1 + cases[i].gain > 2 ? 2 : 1 + cases[i].gain);
+			for (int k = 0; k < 4 && cases[i].castles[k]; k++)
+				ck_assert(t->plus1[area(cases[i].castles[k])]);
+		}
+		hg_diags_free(&d);
+		hg_ck_class.free_state(t);
+	}
+	/* the notation: castle AREA AREA, the same from the tokens and the
+	 * patterns, and formatted back */
+	canonical(s, "jerusalen", "play trovadores castle Acre jerusalen",
+		  "jerusalen: play trovadores castle acre jerusalen");
+	hg_action_text at;
+	hg_diags d;
+	hg_diags_init(&d);
+	ck_assert_int_eq(hg_action_text_set(&at, "jerusalen", "play trovadores castle acre jerusalen",
+					    here, &d), 0);
+	hg_action *a = hg_ck_parse_tokens(s, &at);
+	hg_action *b = hg_ck_parse_patterns(s, &at, &d);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	ck_assert_int_eq(a->play.nmore, 1);
+	same_action(a, b, at.text);
+	hg_ck_class.free_action(a);
+	hg_ck_class.free_action(b);
+	hg_action_text_free(&at);
+	hg_diags_free(&d);
+	hg_ck_class.free_state(s);
+}
+END_TEST
 
 START_TEST(token_reading_agrees_with_the_patterns)
 {
@@ -3157,6 +3224,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, spellings_index_by_ends);
 	tcase_add_test(tc, token_reading_knows_every_keyword);
 	tcase_add_test(tc, token_reading_agrees_with_the_patterns);
+	tcase_add_test(tc, bonus_steps_past_two_name_their_castles);
 	tcase_add_loop_test(tc, parsed_records_are_read_from_their_tokens, 0, 12);
 	tcase_add_test(tc, spare_action_block_agrees_with_a_new_one);
 	tcase_add_loop_test(tc, each_turns_shuffle_follows_the_seed, 0, 24);

@@ -56,6 +56,7 @@
 #define CK_UNKNOWN 255		/* a card whose identity the record has not shown */
 #define CK_MIN_BONUS (-2)	/* rule 6 */
 #define CK_MAX_BONUS 2
+#define CK_MAX_GAIN 4		/* the largest bonus step of an effect */
 
 /* ------------------------------------------------------------------- data */
 enum { CK_MUSLIM, CK_CHRISTIAN, CK_NRELIGIONS };
@@ -471,6 +472,10 @@ typedef struct ck_play {
 	hg_pos at_pos;
 	int castle;		/* bonus past +2: the castle turned, -1 */
 	hg_pos castle_pos;
+	/* the castles the further steps of one gain past +2 turn (ruling 17) */
+	int more_castles[CK_MAX_GAIN - 1];
+	hg_pos more_pos[CK_MAX_GAIN - 1];
+	int nmore;
 	ck_items draws, takes, discards;
 	int has_attack;
 	ck_attack attack;
@@ -823,7 +828,7 @@ int ck_apply_discard(hg_state *s, const hg_action *a, hg_diags *d);
 void ck_next_round(hg_state *s, int passed);
 /* Rule 6: the card bonus gains n; past +2 each step becomes a castle turned
  * to +1 (the area `castle`, -1 when none was named). */
-int ck_bonus_gain(hg_state *s, int seat, int n, int castle, hg_pos pos, hg_diags *d);
+int hg_ck_bonus_gain(hg_state *s, int seat, int n, const ck_play *p, hg_pos pos, hg_diags *d);
 void hg_ck_bonus_lose(hg_state *s, int seat, int n);
 /* The faction whose action comes next, or -1 when the game is over
  * (inline: asked before every action). */

@@ -696,7 +696,7 @@ static int conquer(hg_state *s, combat *c, const ck_attack *a, hg_diags *d)
 		return -1;
 	}
 	if (a->choice == CK_CHOICE_BONUS) {
-		if (ck_bonus_gain(s, seat, 1, -1, a->outcome_pos, d) != 0)
+		if (hg_ck_bonus_gain(s, seat, 1, NULL, a->outcome_pos, d) != 0)
 			return -1;
 	} else {
 		int x = a->castle;

@@ -414,7 +414,7 @@ static int fx_bonus(hg_state *s, int target, const ck_effect *fx, const ck_play 
 		hg_ck_bonus_lose(s, target, -fx->n);
 		return 0;
 	}
-	return ck_bonus_gain(s, target, fx->n, p->castle, p->castle >= 0 ? p->castle_pos : p->card.pos, d);
+	return hg_ck_bonus_gain(s, target, fx->n, p, p->castle >= 0 ? p->castle_pos : p->card.pos, d);
 }
 
 int ck_effects_apply(hg_state *s, int seat, const ck_card *c, const ck_play *p, hg_diags *d)

@@ -592,9 +592,16 @@ static void fill_event(hg_state *tmp, int seat, const ck_card *c, ck_play *p)
 				for (int a = 0; a < tmp->map->nareas; a++)
 					if (tmp->plus1[a])
 						regular &= ~((uint64_t)1 << a);
-				if (regular) {
-					p->castle = __builtin_ctzll(regular);
-					tmp->plus1[p->castle] = 1;
+				/* a castle for each step past +2 (ruling 17) */
+				int over = tmp->p[victim].bonus + fx->n - CK_MAX_BONUS;
+				for (int k = 0; k < over && regular; k++) {
+					int x = __builtin_ctzll(regular);
+					if (k == 0)
+						p->castle = x;
+					else
+						p->more_castles[p->nmore++] = x;
+					tmp->plus1[x] = 1;
+					regular &= regular - 1;
 				}
 				tmp->p[victim].bonus = CK_MAX_BONUS;
 			} else if (fx->n > 0) {
@@ -800,7 +807,7 @@ static void script_step(hg_state *tmp, int seat, int against, const ck_effect *f
 	case CK_FX_BONUS:
 		if (fx->target == CK_T_SELF) {
 			hg_pos nowhere = { NULL, 0, 0 };
-			ck_bonus_gain(tmp, seat, fx->n, -1, nowhere, &scratch_d);
+			hg_ck_bonus_gain(tmp, seat, fx->n, NULL, nowhere, &scratch_d);
 		} else {
 			p->on = against;
 			hg_ck_bonus_lose(tmp, against, -fx->n);

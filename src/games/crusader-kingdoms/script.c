@@ -265,8 +265,8 @@ static int script_event(hg_state *s, int seat, int against, int r, int c, const 
 		case CK_FX_BONUS:
 			if (fx->target == CK_T_SELF) {
 				u->castle = 1;
-				rc = ck_bonus_gain(s, seat, fx->n,
-						   p->castle, p->castle >= 0 ? p->castle_pos : rv->card.pos, d);
+				rc = hg_ck_bonus_gain(s, seat, fx->n, p,
+						   p->castle >= 0 ? p->castle_pos : rv->card.pos, d);
 				if (rc == 0 && p->castle >= 0 && p->castle != ck_script_castle(s, seat)) {
 					/* not reached with bonus-from-conquest false (8.2) */
 					hg_diag_add(d, HG_ERROR, p->castle_pos, "ck.script-area",
