@@ -754,11 +754,16 @@ static int hidden_hits(const hg_state *s, const combat *c, int side, const ck_ro
 		int spent = 0, sure = 0;
 		for (int m = 0; m < roll->nmods; m++) {
 			const ck_mod *md = &roll->mods[m];
-			if (m >= n || md->from < 1 || md->to <= md->from || md->to > 6) {
+			if (m >= n) {
 				hg_diag_add(d, HG_ERROR, md->pos, "ck.mod-die",
-					    m >= n ? "the %s rolls %d dice and cannot raise more (rule 4.2; ruling 10)" :
-					    "no die of the %s can be raised this way, whatever it shows (rule 4.2; ruling 10)",
+					    "the %s rolls %d dice and cannot raise more (rule 4.2; ruling 10)",
 					    side_name[side], n);
+				return -1;
+			}
+			if (md->from < 1 || md->to <= md->from || md->to > 6) {
+				hg_diag_add(d, HG_ERROR, md->pos, "ck.mod-die",
+					    "no die of the %s can be raised from %d to %d, whatever it shows (rule 4.2; ruling 10)",
+					    side_name[side], md->from, md->to);
 				return -1;
 			}
 			spent += md->to - md->from;
