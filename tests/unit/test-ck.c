@@ -150,6 +150,14 @@ static int same_state(const hg_state *a, const hg_state *b)
 	return 1;
 }
 
+/* The action is legal here; s is left as it was. */
+static void act_ok_on_copy(const hg_state *s, const char *seat, const char *body)
+{
+	hg_state *work = hg_ck_class.clone(s);
+	act_ok(work, seat, body);
+	hg_ck_class.free_state(work);
+}
+
 /* The action is rejected with exactly one error, of this code. */
 static void act_fails(hg_state *s, const char *seat, const char *body, const char *code)
 {
@@ -532,6 +540,11 @@ START_TEST(notation_canonical_forms)
 	canonical(s, "damasco", "draw 0", "damasco: draw 0");
 	canonical(s, "jerusalem", "incursion damasco with t1 / 5 discards ?",
 		  "jerusalen: incursion damasco with tropa-1 / 5 discards ?");
+	/* a die written 0 stays 0 (the engine refuses it), '?' stays '?' */
+	canonical(s, "jerusalem", "incursion damasco with t1 / 0",
+		  "jerusalen: incursion damasco with tropa-1 / 0");
+	canonical(s, "jerusalem", "incursion damasco with t1 / ?",
+		  "jerusalen: incursion damasco with tropa-1 / ?");
 	canonical(s, "alepo", "play raid on antioch discards tropa-2",
 		  "alepo: play incursion on antioquia discards tropa-2");
 	canonical(s, "alepo", "play walls at edessa", "alepo: play murallas at edesa");
@@ -1123,7 +1136,11 @@ START_TEST(section8_data)
 	ck_assert_int_eq(coop->against[1], 0);
 	ck_assert_int_eq(coop->against[3], 1);
 	ck_assert_int_eq(coop->against[0], -1);
-	ck_assert(coop->allies[CK_CHRISTIAN]);
+	/* ruling 37: the text keeps no crusader from striking the other */
+	ck_assert(!coop->allies[CK_CHRISTIAN]);
+	/* ruling 32: the shipped scenarios state herald's choice */
+	ck_assert(!coop->script_turns_castles);
+	ck_assert(coop->script_leader_rule);
 	/* 8.4: Líder and Reagrupamiento join the army */
 	ck_assert_int_eq(shared->decks[CK_MUSLIM].cards[card(CK_MUSLIM, "lider")].script,
 			 CK_SP_ARMY_OR_RESPONSE);
@@ -1421,12 +1438,23 @@ START_TEST(cooperative_rounds)
 	act_ok(s, "leopoldo", "draw tropa-4 tropa-3 tropa-2 tropa-2 tropa-1 turcopolos tropa-1 tropa-2");
 	act_ok(s, "musulmanes", "draw incursion tropa-1 murallas murallas comercio incursion seduccion lider");
 	ck_assert_str_eq(hg_ck_class.to_move(s), "ricardo");
-	/* allies neither attack, raid nor target each other (8) */
+	/* the crusaders may attack and target each other (ruling 37: 4.1
+	 * "debe pertenecer a otro jugador", Incursión "Elige a un jugador") */
 	hg_ck_set_owner(s, area8("tiro"), 1);
-	act_fails(s, "ricardo", "attack tiro from tripoli with tropa-2 / 1 2 = 0 vs 1 2 3 = 0 / lost",
-		  "ck.attack-ally");
+	static const char attack_ally[] =
+		"attack tiro from tripoli with tropa-2 / 1 2 = 0 vs 1 2 3 = 0 / lost";
+	static const char raid_ally[] = "play incursion on leopoldo discards tropa-1";
+	act_ok_on_copy(s, "ricardo", attack_ally);
+	act_ok_on_copy(s, "ricardo", raid_ally);
+	/* ... unless the scenario's house rule `allies` forbids it */
+	ck_scenario house = *s->sc;
+	const ck_scenario *shipped = s->sc;
+	house.allies[CK_CHRISTIAN] = 1;
+	s->sc = &house;
+	act_fails(s, "ricardo", attack_ally, "ck.attack-ally");
+	act_fails(s, "ricardo", raid_ally, "ck.target");
+	s->sc = shipped;
 	hg_ck_set_owner(s, area8("tiro"), 2);
-	act_fails(s, "ricardo", "play incursion on leopoldo discards tropa-1", "ck.target");
 	act_fails(s, "ricardo", "pass end", "ck.end-wrong");
 	act_ok(s, "ricardo", "pass");
 	/* the Muslim round after Ricardo's is against Ricardo (8.2) */
@@ -1510,6 +1538,272 @@ START_TEST(script_face_down_cards)
 }
 END_TEST
 
+/* ------------------------------------------- hidden dice (issue 25) */
+
+/* The three verdicts on an action with hidden values. */
+enum { LEGAL, UNVERIFIED, ILLEGAL };
+
+/* herald's verdict on `body` in s (left as it was). */
+static int verdict(const hg_state *s, const char *seat, const char *body)
+{
+	hg_state *work = hg_ck_class.clone(s);
+	hg_diags d;
+	hg_diags_init(&d);
+	int rc = act(work, seat, body, &d);
+	int v = rc != 0 || d.nerrors ? ILLEGAL : d.nunverified ? UNVERIFIED : LEGAL;
+	hg_diags_free(&d);
+	hg_ck_class.free_state(work);
+	return v;
+}
+
+/* Brute force, independent of herald's reasoning about hidden dice: every
+ * assignment of faces to the n hidden dice is written out and checked as
+ * dice written; legal when all are, illegal when none is, else
+ * unverified.  write(buf, size, faces, ctx) writes the body for one
+ * assignment. */
+typedef void body_writer(char *buf, size_t size, const int *faces, const void *ctx);
+
+static int brute_verdict(const hg_state *s, const char *seat, int n, body_writer *write,
+			 const void *ctx)
+{
+	int faces[8], legal = 0, total = 0;
+	for (int i = 0; i < n; i++)
+		faces[i] = 1;
+	for (;;) {
+		char body[512];
+		write(body, sizeof body, faces, ctx);
+		legal += verdict(s, seat, body) == LEGAL;
+		total++;
+		int i = 0;
+		while (i < n && faces[i] == 6)
+			faces[i++] = 1;
+		if (i == n)
+			break;
+		faces[i]++;
+	}
+	return legal == total ? LEGAL : legal == 0 ? ILLEGAL : UNVERIFIED;
+}
+
+/* An attack whose rolls may be hidden: the attacker's cards, its
+ * modifications and hits, the defender's dice (NULL: hidden) and hits,
+ * the outcome. */
+typedef struct hidden_attack {
+	const char *head;	/* "attack baalbek from damasco with tropa-1" */
+	int natt;		/* the attacker's dice, all hidden */
+	const char *mods;	/* "" or " mod 2>4" */
+	int hits_att;		/* -1: not written */
+	int ndef;		/* the defender's dice */
+	int hide_def;
+	const int *def;		/* the defender's dice when shown */
+	int hits_def;
+	const char *outcome;
+} hidden_attack;
+
+static void put_dice(char *buf, size_t size, const int *faces, int n, const char *mods,
+		     int hits)
+{
+	size_t len = strlen(buf);
+	for (int i = 0; i < n; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%d", i ? " " : "", faces[i]);
+	len += (size_t)snprintf(buf + len, size - len, "%s", mods);
+	if (hits >= 0)
+		snprintf(buf + len, size - len, " = %d", hits);
+}
+
+static void write_attack(char *buf, size_t size, const int *faces, const void *ctx)
+{
+	const hidden_attack *h = ctx;
+	snprintf(buf, size, "%s / ", h->head);
+	put_dice(buf, size, faces, h->natt, h->mods, h->hits_att);
+	strncat(buf, " vs ", size - strlen(buf) - 1);
+	put_dice(buf, size, h->hide_def ? faces + h->natt : h->def, h->ndef, "", h->hits_def);
+	size_t len = strlen(buf);
+	snprintf(buf + len, size - len, " / %s", h->outcome);
+}
+
+static void write_hidden_attack(char *buf, size_t size, const hidden_attack *h)
+{
+	snprintf(buf, size, "%s / ?%s", h->head, h->mods);
+	size_t len = strlen(buf);
+	if (h->hits_att >= 0)
+		len += (size_t)snprintf(buf + len, size - len, " = %d", h->hits_att);
+	len += (size_t)snprintf(buf + len, size - len, " vs ");
+	if (h->hide_def) {
+		len += (size_t)snprintf(buf + len, size - len, "?");
+		if (h->hits_def >= 0)
+			len += (size_t)snprintf(buf + len, size - len, " = %d", h->hits_def);
+	} else {
+		put_dice(buf, size, h->def, h->ndef, "", h->hits_def);
+		len = strlen(buf);
+	}
+	snprintf(buf + len, size - len, " / %s", h->outcome);
+}
+
+START_TEST(hidden_dice_attacks_against_brute_force)
+{
+	hg_state *s = after_draws();
+	static const int shown[] = { 2, 5 };
+	static const char *const outcomes[] = { "won bonus", "lost" };
+	/* damasco: 1 die (tropa-1), or 1 with Líder's points; Baalbek's
+	 * shield: 2 dice.  Every written hit count and outcome, with the
+	 * defender's dice hidden or shown: up to 3 hidden dice. */
+	static const struct { const char *head; const char *mods; } atts[] = {
+		{ "attack baalbek from damasco with tropa-1", "" },
+		{ "attack baalbek from damasco with tropa-1 lider", "" },
+		{ "attack baalbek from damasco with tropa-1 lider", " mod 2>4" },
+		{ "attack baalbek from damasco with tropa-1 lider", " mod 3>6" },
+		{ "attack baalbek from damasco with tropa-1 lider", " mod 4>5" },
+		{ "attack baalbek from damasco with tropa-1 lider", " mod 1>3" },
+		{ "attack baalbek from damasco with tropa-1 lider", " mod 1>4 2>3" },
+		{ "attack baalbek from damasco with tropa-1", " mod 2>4" },
+	};
+	int checked = 0;
+	for (size_t k = 0; k < sizeof atts / sizeof atts[0]; k++)
+		for (int hide_def = 0; hide_def < 2; hide_def++)
+			for (int ha = -1; ha <= 2; ha++)
+				for (int hd = -1; hd <= 3; hd++)
+					for (int o = 0; o < 2; o++) {
+						hidden_attack h = { atts[k].head, 1, atts[k].mods, ha, 2,
+								    hide_def, shown, hd, outcomes[o] };
+						char body[512];
+						write_hidden_attack(body, sizeof body, &h);
+						int want = brute_verdict(s, "damasco", 1 + 2 * hide_def,
+									 write_attack, &h);
+						int got = verdict(s, "damasco", body);
+						if (got != want)
+							fprintf(stderr, "%s: herald %d, brute force %d\n",
+								body, got, want);
+						ck_assert_int_eq(got, want);
+						checked++;
+					}
+	ck_assert_int_eq(checked, 8 * 2 * 4 * 5 * 2);
+	hg_ck_class.free_state(s);
+}
+END_TEST
+
+static void write_incursion(char *buf, size_t size, const int *faces, const void *ctx)
+{
+	const char *discards = ctx;
+	snprintf(buf, size, "incursion antioquia with tropa-1 / %d%s", faces[0], discards);
+}
+
+START_TEST(hidden_dice_incursions_against_brute_force)
+{
+	hg_state *s = after_draws();
+	static const char *const discards[] = { "", " discards tropa-2", " discards ?" };
+	for (size_t i = 0; i < sizeof discards / sizeof discards[0]; i++) {
+		char body[128];
+		snprintf(body, sizeof body, "incursion antioquia with tropa-1 / ?%s", discards[i]);
+		ck_assert_int_eq(verdict(s, "damasco", body),
+				 brute_verdict(s, "damasco", 1, write_incursion, discards[i]));
+	}
+	/* a 0 is no hidden die: out of range */
+	act_fails(s, "damasco", "incursion antioquia with tropa-1 / 0", "ck.die-range");
+	hg_ck_class.free_state(s);
+}
+END_TEST
+
+/* The Muslims' round: the card, then the die, with or without the army's
+ * attack on Marat (the army's dice all 1s: the attack lost). */
+typedef struct army_round {
+	const char *card;
+	int strength;		/* the army's troop points after the card */
+	int attacks;
+} army_round;
+
+static void write_army(char *buf, size_t size, const int *faces, const void *ctx)
+{
+	const army_round *r = ctx;
+	size_t len = (size_t)snprintf(buf, size, "reveal %s army / ", r->card);
+	if (faces)
+		len += (size_t)snprintf(buf + len, size - len, "%d", faces[0]);
+	else
+		len += (size_t)snprintf(buf + len, size - len, "?");
+	if (!r->attacks)
+		return;
+	len += (size_t)snprintf(buf + len, size - len, " attack marat /");
+	for (int i = 0; i < r->strength; i++)
+		len += (size_t)snprintf(buf + len, size - len, " 1");
+	snprintf(buf + len, size - len, " = 0 vs 6 = 1 / lost");
+}
+
+START_TEST(hidden_army_die_against_brute_force)
+{
+	hg_state *s = game8("1st-crusade", "Bohemond", NULL);
+	act_ok(s, "cruzada", "draw tropa-3 tropa-2 tropa-2 tropa-1 tropa-1 incursion turcopolos tropa-4");
+	act_ok(s, "musulmanes", "draw tropa-1 tropa-2 tropa-2 tropa-2 tropa-1 tropa-1 tropa-1 lider");
+	/* the army's points after each card: 1 (never attacks), 3, 5, 7
+	 * (attacks on any die) */
+	static const army_round rounds[] = {
+		{ "tropa-1", 1, 0 }, { "tropa-2", 3, 0 }, { "tropa-2", 5, 0 }, { "tropa-2", 7, 0 },
+	};
+	static const char *const discards[] = { "tropa-1", "tropa-1", "tropa-2", "tropa-2" };
+	static const int expect_no_attack[] = { LEGAL, UNVERIFIED, UNVERIFIED, ILLEGAL };
+	static const int expect_attack[] = { ILLEGAL, UNVERIFIED, UNVERIFIED, LEGAL };
+	for (int k = 0; k < 4; k++) {
+		char move[64];
+		snprintf(move, sizeof move, "discard %s", discards[k]);
+		act_ok(s, "cruzada", move);
+		for (int attacks = 0; attacks < 2; attacks++) {
+			army_round r = rounds[k];
+			r.attacks = attacks;
+			char body[256];
+			write_army(body, sizeof body, NULL, &r);
+			int want = brute_verdict(s, "musulmanes", 1, write_army, &r);
+			ck_assert_int_eq(want, attacks ? expect_attack[k] : expect_no_attack[k]);
+			ck_assert_int_eq(verdict(s, "musulmanes", body), want);
+		}
+		/* on: a 6, which no army of 6 points or fewer attacks on */
+		if (k < 3) {
+			snprintf(move, sizeof move, "reveal %s army / 6", rounds[k].card);
+			act_ok(s, "musulmanes", move);
+		}
+	}
+	/* a 0 is no hidden die: out of range */
+	act_fails(s, "musulmanes", "reveal tropa-2 army / 0", "ck.die-range");
+	hg_ck_class.free_state(s);
+}
+END_TEST
+
+/* The first error code of setting up `scenario` with the tag
+ * BonusDifference `value`, or "" (and *each the reading) when it sets up. */
+static const char *bonus_difference_setup(const char *scenario, const char *players,
+					  const char *value, int *each)
+{
+	static char code[64];
+	hg_game_record *rec = hg_record_new("test.hgn");
+	hg_record_set_tag(rec, "Game", "crusader-kingdoms");
+	hg_record_set_tag(rec, "Scenario", scenario);
+	hg_record_set_tag(rec, "Players", players);
+	hg_record_set_tag(rec, "BonusDifference", value);
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_state *s = hg_ck_class.setup(shared, rec, &d);
+	snprintf(code, sizeof code, "%s", d.nerrors ? d.v[0].code : "");
+	ck_assert(s ? d.nerrors == 0 : d.nerrors > 0);
+	if (s)
+		*each = s->bonus_each;
+	hg_ck_class.free_state(s);
+	hg_diags_free(&d);
+	hg_record_free(rec);
+	return code;
+}
+
+START_TEST(bonus_difference_tag)
+{
+	int each = -1;
+	ck_assert_str_eq(bonus_difference_setup("3rd-crusade", "A; B", "each", &each), "");
+	ck_assert_int_eq(each, 1);
+	ck_assert_str_eq(bonus_difference_setup("3rd-crusade", "A; B", "together", &each), "");
+	ck_assert_int_eq(each, 0);
+	ck_assert_str_eq(bonus_difference_setup("3rd-crusade", "A; B", "twice", &each),
+			 "ck.bonus-difference");
+	/* the 3- and 4-player games end by castles */
+	ck_assert_str_eq(bonus_difference_setup("saladin", "A; B; C", "each", &each),
+			 "ck.bonus-difference");
+}
+END_TEST
+
 START_TEST(victory_points_and_levels)
 {
 	hg_state *s = game8("3rd-crusade", "A; B", NULL);
@@ -1519,6 +1813,10 @@ START_TEST(victory_points_and_levels)
 	ck_assert_int_eq(hg_ck_victory_points(s), 4);
 	s->p[0].bonus = 2;
 	ck_assert_int_eq(hg_ck_victory_points(s), 6);
+	/* BonusDifference "each": the Muslims' +1 against each crusader */
+	s->bonus_each = 1;
+	ck_assert_int_eq(hg_ck_victory_points(s), 5);
+	s->bonus_each = 0;
 	s->p[0].bonus = s->p[2].bonus = 0;
 	static const struct { const char *areas; const char *result; } cases[] = {
 		{ "jerusalen acre damasco", "victory, 16 VP" },			/* 5+3+3+5 */
@@ -2088,6 +2386,11 @@ static void same_play(const ck_play *a, const ck_play *b, const char *body)
 	same_pos(a->on_pos, b->on_pos, "on", body);
 	same_pos(a->at_pos, b->at_pos, "at", body);
 	same_pos(a->castle_pos, b->castle_pos, "castle", body);
+	SAME(a->nmore, b->nmore, "castles");
+	for (int i = 0; i < a->nmore; i++) {
+		SAME(a->more_castles[i], b->more_castles[i], "castles");
+		same_pos(a->more_pos[i], b->more_pos[i], "castles", body);
+	}
 	same_items(&a->draws, &b->draws, body);
 	same_items(&a->takes, &b->takes, body);
 	same_items(&a->discards, &b->discards, body);
@@ -2410,6 +2713,68 @@ static void cross_check_parse(const hg_state *s, const char *seed, int *fast, in
 		hg_buf_free(&changed);
 	}
 }
+
+/* Ruling 17: each step of a gain past +2 turns a castle the record names. */
+START_TEST(bonus_steps_past_two_name_their_castles)
+{
+	hg_state *s = game4(NULL);
+	int j = faction(s, "jerusalen");
+	s->p[j].bonus = 1;
+	hg_pos here = { "test.hgn", 1, 1 };
+	static const struct { const char *castles[4]; int gain; int ok; } cases[] = {
+		{ { "acre", "jerusalen" }, 3, 1 },	/* two steps past +2, in any order */
+		{ { "jerusalen", "acre" }, 3, 1 },
+		{ { "acre" }, 2, 1 },			/* one step */
+		{ { "acre" }, 3, 0 },			/* two steps, one castle named */
+		{ { "acre", "acre" }, 3, 0 },		/* the same castle twice */
+		{ { "acre", "jerusalen" }, 2, 0 },	/* one step, two named */
+		{ { "acre", "jerusalen", "homs" }, 4, 0 },	/* not its castle */
+		{ { "acre", "jerusalen" }, 4, 1 },	/* three steps, two castles: one lost */
+		{ { NULL }, 1, 1 },			/* within +2 */
+		{ { "acre" }, 1, 0 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		hg_state *t = hg_ck_class.clone(s);
+		ck_play play;
+		memset(&play, 0, sizeof play);
+		play.castle = cases[i].castles[0] ? area(cases[i].castles[0]) : -1;
+		for (int k = 1; k < 4 && cases[i].castles[k]; k++)
+			play.more_castles[play.nmore++] = area(cases[i].castles[k]);
+		hg_diags d;
+		hg_diags_init(&d);
+		int rc = hg_ck_bonus_gain(t, j, cases[i].gain, &play, here, &d);
+		ck_assert_int_eq(rc == 0, cases[i].ok);
+		ck_assert_int_eq(d.nerrors, !cases[i].ok);
+		if (rc == 0) {
+			ck_assert_int_eq(t->p[j].bonus, 1 + cases[i].gain > 2 ? 2 : 1 + cases[i].gain);
+			for (int k = 0; k < 4 && cases[i].castles[k]; k++)
+				ck_assert(t->plus1[area(cases[i].castles[k])]);
+		}
+		hg_diags_free(&d);
+		hg_ck_class.free_state(t);
+	}
+	/* the notation: castle AREA AREA, the same from the tokens and the
+	 * patterns, and formatted back */
+	canonical(s, "jerusalen", "play trovadores castle Acre jerusalen",
+		  "jerusalen: play trovadores castle acre jerusalen");
+	hg_action_text at;
+	hg_diags d;
+	hg_diags_init(&d);
+	ck_assert_int_eq(hg_action_text_set(&at, "jerusalen", "play trovadores castle acre jerusalen",
+					    here, &d), 0);
+	hg_action *a = hg_ck_parse_tokens(s, &at);
+	hg_action *b = hg_ck_parse_patterns(s, &at, &d);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	ck_assert_int_eq(a->play.nmore, 1);
+	same_action(a, b, at.text);
+	hg_ck_class.free_action(a);
+	hg_ck_class.free_action(b);
+	hg_action_text_free(&at);
+	hg_diags_free(&d);
+	hg_ck_class.free_state(s);
+}
+END_TEST
 
 START_TEST(token_reading_agrees_with_the_patterns)
 {
@@ -2839,6 +3204,10 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, cooperative_rounds);
 	tcase_add_test(tc, script_face_down_cards);
 	tcase_add_test(tc, victory_points_and_levels);
+	tcase_add_test(tc, hidden_dice_attacks_against_brute_force);
+	tcase_add_test(tc, hidden_dice_incursions_against_brute_force);
+	tcase_add_test(tc, hidden_army_die_against_brute_force);
+	tcase_add_test(tc, bonus_difference_tag);
 	tcase_add_loop_test(tc, random_games_1p, 0, 40);
 	tcase_add_loop_test(tc, clone_copies_every_side, 0, 16);
 	tcase_add_loop_test(tc, random_games_2p, 0, 40);
@@ -2855,6 +3224,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, spellings_index_by_ends);
 	tcase_add_test(tc, token_reading_knows_every_keyword);
 	tcase_add_test(tc, token_reading_agrees_with_the_patterns);
+	tcase_add_test(tc, bonus_steps_past_two_name_their_castles);
 	tcase_add_loop_test(tc, parsed_records_are_read_from_their_tokens, 0, 12);
 	tcase_add_test(tc, spare_action_block_agrees_with_a_new_one);
 	tcase_add_loop_test(tc, each_turns_shuffle_follows_the_seed, 0, 24);

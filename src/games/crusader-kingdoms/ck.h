@@ -56,6 +56,7 @@
 #define CK_UNKNOWN 255		/* a card whose identity the record has not shown */
 #define CK_MIN_BONUS (-2)	/* rule 6 */
 #define CK_MAX_BONUS 2
+#define CK_MAX_GAIN 4		/* the largest bonus step of an effect */
 
 /* ------------------------------------------------------------------- data */
 enum { CK_MUSLIM, CK_CHRISTIAN, CK_NRELIGIONS };
@@ -224,6 +225,11 @@ typedef struct ck_scenario {
 	int bonus_from_conquest;		/* 8.2: 0 when only events move it (no
 						   castle turned for it either) */
 	int final_pass;		/* 8.2: a player who passes plays no more this turn */
+	/* Ruling 32, where 8.3 is silent: a scripted side turns its +1
+	 * castles for its defence as the record says (else never), and spends
+	 * Líder's points by the script's rule (else as the record says) */
+	int script_turns_castles;
+	int script_leader_rule;
 	ck_level levels[CK_MAX_LEVELS];	/* 8.5: the end by victory points */
 	int nlevels;		/* 0: the end of 7.3 (castles, sudden victory) */
 	unsigned char removed[CK_NRELIGIONS][CK_MAX_CARDS];	/* 8.1 */
@@ -355,6 +361,8 @@ struct hg_state {
 				   (with final passes: this turn) */
 	int round;		/* rounds played this turn */
 	int seeded;
+	int bonus_each;		/* tag BonusDifference "each": each player's bonus
+				   is set against the scripted sides' (ruling 36) */
 	char result[CK_MAX_SIDES * (CK_MAX_ID + 2) + 1];
 	hg_prng_wide dice;	/* "<Seed>/dice" */
 	hg_prng random;		/* "<Seed>/random" */
@@ -464,16 +472,26 @@ typedef struct ck_play {
 	hg_pos at_pos;
 	int castle;		/* bonus past +2: the castle turned, -1 */
 	hg_pos castle_pos;
+	/* the castles the further steps of one gain past +2 turn (ruling 17) */
+	int more_castles[CK_MAX_GAIN - 1];
+	hg_pos more_pos[CK_MAX_GAIN - 1];
+	int nmore;
 	ck_items draws, takes, discards;
 	int has_attack;
 	ck_attack attack;
 } ck_play;
 
+/* A single die as the record writes it (an incursion's, a scripted army's):
+ * CK_DIE_NONE when left out, CK_DIE_HIDDEN for '?', else the number written
+ * (a 0 is a die out of range, not a hidden one: issue 25). */
+#define CK_DIE_NONE (-1)
+#define CK_DIE_HIDDEN (-2)
+
 typedef struct ck_incursion {
 	int target;
 	hg_pos target_pos;
 	ck_item card;
-	int die;		/* -1 not written, 0 '?' */
+	int die;		/* CK_DIE_NONE, CK_DIE_HIDDEN, or as written */
 	hg_pos die_pos;
 	ck_items discards;
 } ck_incursion;
@@ -488,7 +506,7 @@ typedef struct ck_reveal {
 	ck_play args;		/* on, at, takes, discards, castle (no draws, no attack) */
 	int place;
 	hg_pos place_pos;
-	int die;		/* -1 not written, 0 '?' */
+	int die;		/* CK_DIE_NONE, CK_DIE_HIDDEN, or as written */
 	hg_pos die_pos;
 	int has_attack;
 	ck_attack attack;
@@ -810,7 +828,7 @@ int ck_apply_discard(hg_state *s, const hg_action *a, hg_diags *d);
 void ck_next_round(hg_state *s, int passed);
 /* Rule 6: the card bonus gains n; past +2 each step becomes a castle turned
  * to +1 (the area `castle`, -1 when none was named). */
-int ck_bonus_gain(hg_state *s, int seat, int n, int castle, hg_pos pos, hg_diags *d);
+int hg_ck_bonus_gain(hg_state *s, int seat, int n, const ck_play *p, hg_pos pos, hg_diags *d);
 void hg_ck_bonus_lose(hg_state *s, int seat, int n);
 /* The faction whose action comes next, or -1 when the game is over
  * (inline: asked before every action). */
@@ -969,7 +987,7 @@ static inline void ck_action_init(hg_action *a, ck_kind kind, int seat)
 		break;
 	case CK_ACT_INCURSION:
 		ck_clear_bytes(a, head + sizeof a->inc);
-		a->inc.die = -1;
+		a->inc.die = CK_DIE_NONE;
 		break;
 	case CK_ACT_PLAY:
 		ck_clear_bytes(a, head + sizeof a->play);
@@ -984,7 +1002,7 @@ static inline void ck_action_init(hg_action *a, ck_kind kind, int seat)
 		a->rev.args.on = a->rev.args.at = a->rev.args.castle = -1;
 		a->rev.args.draws.count = a->rev.args.takes.count = -1;
 		a->rev.args.discards.count = -1;
-		a->rev.die = -1;
+		a->rev.die = CK_DIE_NONE;
 		break;
 	}
 	a->kind = kind;

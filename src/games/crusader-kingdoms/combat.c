@@ -117,20 +117,10 @@ int ck_attack_target_ok(const hg_state *s, int seat, int target, const ck_effect
 				    area_id(s, target), faction_id(s, owner));
 		return -1;
 	}
-	/* Ruling: an attack launched with the allies (from: ally) is not
-	 * turned against one of them. */
-	if (fx && fx->from_ally && owner >= 0 &&
-	    s->sc->factions[owner].religion == f->religion) {
-		if (d)
-			hg_diag_add(d, HG_ERROR, pos, "ck.target",
-				    "'%s' belongs to %s: a joint attack is made with the players of one's religion, not against them (rule 4.4; ruling 15)",
-				    area_id(s, target), faction_id(s, owner));
-		return -1;
-	}
 	if (owner >= 0 && ck_allied(s, seat, owner)) {
 		if (d)
 			hg_diag_add(d, HG_ERROR, pos, "ck.attack-ally",
-				    "'%s' belongs to %s, an ally of %s: in the cooperative game the crusaders do not attack each other (rule 8)",
+				    "'%s' belongs to %s, an ally of %s: this scenario's allies do not attack each other (its 'allies'; ruling 37)",
 				    area_id(s, target), faction_id(s, owner), f->id);
 		return -1;
 	}
@@ -234,12 +224,9 @@ static int add_response(hg_state *s, combat *c, int seat, const ck_item *it, int
 			hg_pos pos, hg_diags *d)
 {
 	int r, card;
-	if (s->sc->final_pass && ((s->passed >> seat) & 1)) {
-		hg_diag_add(d, HG_ERROR, pos, "ck.passed",
-			    "%s passed this turn and plays no more cards until the next, responses included (rule 8.2; ruling 25)",
-			    faction_id(s, seat));
-		return -1;
-	}
+	/* A player who passed may still answer: responses are played "durante
+	 * la ronda de otros jugadores" (2.1); 8.2 ends only its rounds
+	 * (ruling 25). */
 	if (ck_take_card(s, seat, it, "rule 4.1, step 3", &r, &card, d) != 0)
 		return -1;
 	const ck_card *k = ck_card_at(s, r, card);
@@ -428,10 +415,11 @@ static int scripted_responses(hg_state *s, combat *c, const ck_attack *a, hg_dia
 /* Step 4: the defender turns +1 castles next to the target, one die each. */
 static int turn_castles(hg_state *s, combat *c, const ck_attack *a, hg_diags *d)
 {
-	if (a->nturned && ck_scripted(s, c->defender)) {
-		hg_diag_add(d, HG_ERROR, a->turned[0].pos, "ck.script-turn",
-			    "%s turns no castle for its defence: the script of rule 8.3 does not (ruling 32)",
-			    faction_id(s, c->defender));
+	if (a->nturned && ck_scripted(s, c->defender) && !s->sc->script_turns_castles) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->turned[0].pos, "ck.script-turn",
+					  "%s turns no castle for its defence: the script of rule 8.3 does not (ruling 32)",
+					  faction_id(s, c->defender));
+		hg_diag_note(dg, "the text is silent; a scenario with 'script-turns-castles: true' lets the record turn them");
 		return -1;
 	}
 	for (int i = 0; i < a->nturned; i++) {
@@ -492,7 +480,7 @@ static int roll_side(hg_state *s, combat *c, int side, const ck_roll *roll, int 
 	int n = c->dice[side];
 	if (!roll->given) {
 		if (!s->seeded)
-			return 0;
+			return n == 0;	/* no dice: nothing hidden (ruling 6) */
 		/* (the faces in a register, not loaded and stored again
 		 * around every die) */
 		uint64_t faces_rolled = 0;
@@ -622,8 +610,8 @@ static int check_script_mods(const hg_state *s, const combat *c, int side, const
 			     const int *v, int n, hg_diags *d)
 {
 	int who = side == 0 ? c->seat : c->defender;
-	if (c->points[side] == 0 || !ck_scripted(s, who))	/* nearly always no points */
-		return 0;
+	if (c->points[side] == 0 || !ck_scripted(s, who) || !s->sc->script_leader_rule)
+		return 0;	/* nearly always no points */
 	ck_mod want[CK_MAX_LIST];
 	int k = hg_ck_script_mods(v, n, c->points[side], want);
 	int same = k == roll->nmods;
@@ -650,6 +638,7 @@ static int check_script_mods(const hg_state *s, const combat *c, int side, const
 				  c->points[side], side_name[side], faction_id(s, who),
 				  b.len ? b.data : "none, no die can be raised to a hit");
 	hg_diag_note(dg, "the dice nearest below 4 are raised to 4, the cheapest first, as far as the points go");
+	hg_diag_note(dg, "the text is silent; a scenario with 'script-leader-rule: false' lets the record spend them");
 	hg_buf_free(&b);
 	return -1;
 }
@@ -707,7 +696,7 @@ static int conquer(hg_state *s, combat *c, const ck_attack *a, hg_diags *d)
 		return -1;
 	}
 	if (a->choice == CK_CHOICE_BONUS) {
-		if (ck_bonus_gain(s, seat, 1, -1, a->outcome_pos, d) != 0)
+		if (hg_ck_bonus_gain(s, seat, 1, NULL, a->outcome_pos, d) != 0)
 			return -1;
 	} else {
 		int x = a->castle;
@@ -730,6 +719,103 @@ static int conquer(hg_state *s, combat *c, const ck_attack *a, hg_diags *d)
 	}
 	if (c->defender >= 0)
 		hg_ck_bonus_lose(s, c->defender, 1);
+	return 0;
+}
+
+/* The hits a side's hidden roll ('?', no Seed) can make, in [*lo, *hi]
+ * (issue 25).  Each die's six faces are weighed by what they decide: 1 to
+ * 3 no hit, 4 to 6 a hit, so n dice make any count from 0 to n.  A
+ * modification written on hidden dice needs a die showing its `from`: it
+ * fixes that die's hit (to 4 or more) and leaves the others free.  The
+ * script spends Líder's points itself (ruling 32): at the least it raises
+ * a die of 1 for every 3 points.  *claims is set when the record says
+ * something of the dice (their hits, a modification, the script's
+ * modifications) that some faces contradict.  Checks what no face can mend
+ * (more modifications than dice, points the side lacks, written hits out
+ * of the range) and returns -1 after a diagnostic. */
+static int hidden_hits(const hg_state *s, const combat *c, int side, const ck_roll *roll,
+		       int *lo, int *hi, int *claims, hg_diags *d)
+{
+	int n = c->dice[side], who = side == 0 ? c->seat : c->defender;
+	int scripted = who >= 0 && ck_scripted(s, who);
+	*lo = 0;
+	*hi = n;
+	*claims = n > 0 && (roll->hits >= 0 || roll->nmods > 0);
+	if (scripted && s->sc->script_leader_rule && c->points[side] > 0) {
+		*lo = c->points[side] / 3 < n ? c->points[side] / 3 : n;
+		*claims = n > 0;
+	} else if (roll->nmods) {
+		if (c->points[side] == 0) {
+			hg_diag_add(d, HG_ERROR, roll->mods[0].pos, "ck.mod-missing",
+				    "no card modifies the %s's dice: no response giving points supports it (rule 4.1, step 3; ruling 10)",
+				    side_name[side]);
+			return -1;
+		}
+		int spent = 0, sure = 0;
+		for (int m = 0; m < roll->nmods; m++) {
+			const ck_mod *md = &roll->mods[m];
+			if (m >= n) {
+				hg_diag_add(d, HG_ERROR, md->pos, "ck.mod-die",
+					    "the %s rolls %d dice and cannot raise more (rule 4.2; ruling 10)",
+					    side_name[side], n);
+				return -1;
+			}
+			if (md->from < 1 || md->to <= md->from || md->to > 6) {
+				hg_diag_add(d, HG_ERROR, md->pos, "ck.mod-die",
+					    "no die of the %s can be raised from %d to %d, whatever it shows (rule 4.2; ruling 10)",
+					    side_name[side], md->from, md->to);
+				return -1;
+			}
+			spent += md->to - md->from;
+			sure += md->to >= 4;
+		}
+		if (spent > c->points[side]) {
+			hg_diag_add(d, HG_ERROR, roll->mods[0].pos, "ck.mod-points",
+				    "the %s's dice are raised by %d points, and the responses supporting it give %d (rule 4.2; ruling 10)",
+				    side_name[side], spent, c->points[side]);
+			return -1;
+		}
+		*lo = sure;
+		*hi = sure + n - roll->nmods;
+	}
+	if (roll->hits < 0)
+		return 0;
+	if (roll->hits < *lo || roll->hits > *hi) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, roll->hits_pos, "ck.hits-wrong",
+					  "the %s's %d hidden dice make %d to %d hits, whatever they show, not %d (rule 4.2)",
+					  side_name[side], n, *lo, *hi, roll->hits);
+		hg_diag_note(dg, "each 4, 5 or 6 is a hit");
+		return -1;
+	}
+	*lo = *hi = roll->hits;
+	return 0;
+}
+
+/* The outcome of a combat some of whose dice are hidden: the written hits
+ * decide it where they are written (4.2: "Si hace el mismo número o menos,
+ * gana el defensor"); unverified when some faces give the written
+ * outcome and others do not, or contradict what the record says of the
+ * dice (`claims`). */
+static int hidden_outcome(const ck_attack *a, const int lo[2], const int hi[2], int claims,
+			  hg_diags *d)
+{
+	int can_win = hi[0] > lo[1], can_lose = lo[0] <= hi[1];
+	if (a->won ? !can_win : !can_lose) {
+		int att = a->won ? hi[0] : lo[0], def = a->won ? lo[1] : hi[1];
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->outcome_pos, "ck.outcome-wrong",
+					  "the attacker makes %s %d hit%s and the defender %s %d: the %s wins, whatever the hidden dice show (rule 4.2)",
+					  a->won ? "at most" : "at least", att, att == 1 ? "" : "s",
+					  a->won ? "at least" : "at most", def,
+					  a->won ? "defender" : "attacker");
+		hg_diag_note(dg, "the attacker wins only with more hits than the defender");
+		return -1;
+	}
+	if (can_win && can_lose)
+		hg_diag_add(d, HG_UNVERIFIED, a->roll[0].pos, "ck.hidden-dice",
+			    "the dice are not in the record and there is no Seed: the outcome is taken as written (rule 4.2)");
+	else if (claims)
+		hg_diag_add(d, HG_UNVERIFIED, a->roll[0].pos, "ck.hidden-dice",
+			    "the dice are not in the record and there is no Seed: the hits and modifications are taken as written (rule 4.2)");
 	return 0;
 }
 
@@ -772,9 +858,12 @@ static int resolve(hg_state *s, combat *c, const ck_attack *a, const ck_effect *
 	}
 	if (turn_castles(s, c, a, d) != 0)
 		return -1;
-	if (c->dice[0] == 0) {
-		hg_diag_add(d, HG_ERROR, a->target_pos, "ck.attack-no-dice",
-			    "the attack rolls no dice: commit at least one troop (rule 4.1, step 2; ruling 6)");
+	/* Ruling 6: an attack commits a card (4.1, step 2), which may be a
+	 * response alone ("se pueden usar solas", 2.1) and give no die; an
+	 * event that attacks is itself the card. */
+	if (!c->army && !fx && a->nwith == 0) {
+		hg_diag_add(d, HG_ERROR, a->target_pos, "ck.attack-no-card",
+			    "the attack commits no card: lay at least one troop or response face down (rule 4.1, step 2; ruling 6)");
 		return -1;
 	}
 	if (c->dice[0] > CK_MAX_LIST || c->dice[1] > CK_MAX_LIST) {
@@ -784,53 +873,53 @@ static int resolve(hg_state *s, combat *c, const ck_attack *a, const ck_effect *
 	}
 
 	/* 4.2: the rolls.  The Seed rolls the attacker's dice, then the
-	 * defender's. */
-	int v[2][CK_MAX_LIST], known = 1;
+	 * defender's.  Each side's hits lie in [lo, hi]: one value for dice
+	 * known, a range for dice hidden. */
+	int v[2][CK_MAX_LIST], known[2], lo[2], hi[2], claims[2] = { 0, 0 };
 	uint64_t faces[2] = { 0, 0 };
 	for (int side = 0; side < 2; side++) {
-		int rc = roll_side(s, c, side, &a->roll[side], v[side], &faces[side], d);
-		if (rc < 0)
+		known[side] = roll_side(s, c, side, &a->roll[side], v[side], &faces[side], d);
+		if (known[side] < 0)
 			return -1;
-		known &= rc;
+	}
+	for (int side = 0; side < 2; side++) {
+		const ck_roll *roll = &a->roll[side];
+		if (!known[side]) {
+			if (hidden_hits(s, c, side, roll, &lo[side], &hi[side], &claims[side], d) != 0)
+				return -1;
+			continue;
+		}
+		if (check_script_mods(s, c, side, roll, v[side], c->dice[side], d) != 0 ||
+		    apply_mods(s, c, side, roll, v[side], c->dice[side], d) != 0)
+			return -1;
+		/* unmodified (nearly always), the hits are counted with the
+		 * faces, not again die by die */
+		int hits = roll->nmods ? ck_hits(v[side], c->dice[side]) : ck_face_hits(faces[side]);
+		if (roll->hits >= 0 && roll->hits != hits) {
+			hg_buf t;
+			hg_buf_init(&t);
+			dice_text(v[side], c->dice[side], &t);
+			hg_diag *dg = hg_diag_add(d, HG_ERROR, roll->hits_pos, "ck.hits-wrong",
+						  "the %s's dice %s make %d hit%s, not %d (rule 4.2)",
+						  side_name[side], t.data, hits, hits == 1 ? "" : "s",
+						  roll->hits);
+			hg_diag_note(dg, "each 4, 5 or 6 is a hit");
+			hg_buf_free(&t);
+			return -1;
+		}
+		lo[side] = hi[side] = hits;
 	}
 	int won = a->won;
-	if (known) {
-		int hits[2];
-		for (int side = 0; side < 2; side++) {
-			if (check_script_mods(s, c, side, &a->roll[side], v[side], c->dice[side],
-					      d) != 0 ||
-			    apply_mods(s, c, side, &a->roll[side], v[side], c->dice[side], d) != 0)
-				return -1;
-			/* unmodified (nearly always), the hits are counted
-			 * with the faces, not again die by die */
-			const ck_roll *roll = &a->roll[side];
-			hits[side] = roll->nmods ? ck_hits(v[side], c->dice[side]) :
-				     ck_face_hits(faces[side]);
-			if (roll->hits >= 0 && roll->hits != hits[side]) {
-				hg_buf t;
-				hg_buf_init(&t);
-				dice_text(v[side], c->dice[side], &t);
-				hg_diag *dg = hg_diag_add(d, HG_ERROR, roll->hits_pos, "ck.hits-wrong",
-							  "the %s's dice %s make %d hit%s, not %d (rule 4.2)",
-							  side_name[side], t.data, hits[side],
-							  hits[side] == 1 ? "" : "s", roll->hits);
-				hg_diag_note(dg, "each 4, 5 or 6 is a hit");
-				hg_buf_free(&t);
-				return -1;
-			}
-		}
-		won = hits[0] > hits[1];
-		if (won != a->won) {
-			hg_diag *dg = hg_diag_add(d, HG_ERROR, a->outcome_pos, "ck.outcome-wrong",
-						  "with %d hits against %d the %s wins, not the %s (rule 4.2)",
-						  hits[0], hits[1], won ? "attacker" : "defender",
-						  won ? "defender" : "attacker");
-			hg_diag_note(dg, "the attacker wins only with more hits than the defender");
+	if (!known[0] || !known[1]) {
+		if (hidden_outcome(a, lo, hi, claims[0] || claims[1], d) != 0)
 			return -1;
-		}
-	} else {
-		hg_diag_add(d, HG_UNVERIFIED, a->roll[0].pos, "ck.hidden-dice",
-			    "the dice are not in the record and there is no Seed: the outcome is taken as written (rule 4.2)");
+	} else if ((won = lo[0] > lo[1]) != a->won) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->outcome_pos, "ck.outcome-wrong",
+					  "with %d hits against %d the %s wins, not the %s (rule 4.2)",
+					  lo[0], lo[1], won ? "attacker" : "defender",
+					  won ? "defender" : "attacker");
+		hg_diag_note(dg, "the attacker wins only with more hits than the defender");
+		return -1;
 	}
 	if (won) {
 		if (conquer(s, c, a, d) != 0)

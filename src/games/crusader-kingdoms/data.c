@@ -663,7 +663,7 @@ static int load_removed(ck_scenario *sc, const hg_ynode *n, const hg_gdata *g, h
 static const char *const scenario_keys[] = {
 	"!id", "name", "aliases", "!players", "!map", "!turns", "!factions", "order",
 	"no-attack-between", "allies", "bonus-from-conquest", "final-pass", "victory-points",
-	"removed", NULL
+	"removed", "script-turns-castles", "script-leader-rule", NULL
 };
 
 /* A list of religions (no-attack-between, allies). */
@@ -811,6 +811,8 @@ static int load_scenario(hg_gdata *g, const hg_ynode *sn, int index, hg_diags *d
 	    load_int(sn, "turns", 1, CK_MAX_TURNS, &sc->turns, d) != 0 ||
 	    load_bool(sn, "bonus-from-conquest", 1, &sc->bonus_from_conquest, d) != 0 ||
 	    load_bool(sn, "final-pass", 0, &sc->final_pass, d) != 0 ||
+	    load_bool(sn, "script-turns-castles", 0, &sc->script_turns_castles, d) != 0 ||
+	    load_bool(sn, "script-leader-rule", 1, &sc->script_leader_rule, d) != 0 ||
 	    load_levels(sc, hg_ymap_get(sn, "victory-points"), d) != 0)
 		return -1;
 	const char *s;

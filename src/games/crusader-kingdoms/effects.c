@@ -338,7 +338,7 @@ static int effect_target(const hg_state *s, int seat, const ck_card *c, const ck
 	hg_diag *dg;
 	if (ck_allied(s, seat, p->on))
 		dg = hg_diag_add(d, HG_ERROR, p->on_pos, "ck.target",
-				 "'%s' is an ally of %s, and allies do not strike each other with '%s' (rules 4.4, 8)",
+				 "'%s' is an ally of %s, and this scenario's allies do not strike each other with '%s' (its 'allies'; ruling 37)",
 				 s->sc->factions[p->on].id, s->sc->factions[seat].id, c->id);
 	else
 		dg = hg_diag_add(d, HG_ERROR, p->on_pos, "ck.target",
@@ -414,7 +414,7 @@ static int fx_bonus(hg_state *s, int target, const ck_effect *fx, const ck_play 
 		hg_ck_bonus_lose(s, target, -fx->n);
 		return 0;
 	}
-	return ck_bonus_gain(s, target, fx->n, p->castle, p->castle >= 0 ? p->castle_pos : p->card.pos, d);
+	return hg_ck_bonus_gain(s, target, fx->n, p, p->castle >= 0 ? p->castle_pos : p->card.pos, d);
 }
 
 int ck_effects_apply(hg_state *s, int seat, const ck_card *c, const ck_play *p, hg_diags *d)

@@ -46,15 +46,20 @@ void hg_ck_check_sudden(hg_state *s, int seat)
 
 /* 8.5: "victory points for the areas they control, plus or minus the
  * difference between their card bonus and the Muslims'": the players'
- * bonus markers together against the scripted sides' (ruling 36). */
+ * bonus markers together against the scripted sides' (ruling 36); with
+ * BonusDifference "each", each player's against them, so theirs counts
+ * once per player. */
 int hg_ck_victory_points(const hg_state *s)
 {
-	int vp = 0;
+	int vp = 0, players = 0;
 	for (int a = 0; a < s->map->nareas; a++)
 		if (s->owner[a] >= 0 && s->sc->factions[s->owner[a]].player)
 			vp += s->map->areas[a].points;
 	for (int f = 0; f < s->nsides; f++)
-		vp += s->sc->factions[f].player ? s->p[f].bonus : -s->p[f].bonus;
+		players += s->sc->factions[f].player;
+	int times = s->bonus_each ? players : 1;
+	for (int f = 0; f < s->nsides; f++)
+		vp += s->sc->factions[f].player ? s->p[f].bonus : -times * s->p[f].bonus;
 	return vp;
 }
 

@@ -153,6 +153,37 @@ static const ck_scenario *choose_scenario(const hg_gdata *g, const hg_game_recor
 	return NULL;
 }
 
+/* Ruling 36: 8.5 sets "la diferencia entre su Bonus de carta y el de los
+ * musulmanes" against the points; herald reads "su" as the crusaders'
+ * markers together ("together", the default), the tag BonusDifference
+ * "each" as each crusader's own, so that the Muslims' marker counts once
+ * per crusader. */
+static int bonus_difference(const hg_game_record *rec, const ck_scenario *sc, int *each,
+			    hg_diags *d)
+{
+	const hg_tag *t = hg_record_tag(rec, "BonusDifference");
+	*each = 0;
+	if (!t)
+		return 0;
+	if (sc->nlevels == 0) {
+		hg_diag_add(d, HG_ERROR, t->pos, "ck.bonus-difference",
+			    "scenario '%s' ends by castles, not by victory points: the tag BonusDifference has no use (rule 8.5; ruling 36)",
+			    sc->id);
+		return -1;
+	}
+	if (hg_name_eq(t->value, "each")) {
+		*each = 1;
+		return 0;
+	}
+	if (hg_name_eq(t->value, "together"))
+		return 0;
+	hg_diag *dg = hg_diag_add(d, HG_ERROR, t->pos, "ck.bonus-difference",
+				  "BonusDifference is \"together\" or \"each\", not \"%s\" (rule 8.5; ruling 36)",
+				  t->value);
+	hg_diag_note(dg, "\"together\": the crusaders' markers together against the Muslims'; \"each\": each crusader's against the Muslims'");
+	return -1;
+}
+
 static hg_state *ck_setup(const hg_gdata *g, const hg_game_record *rec, hg_diags *d)
 {
 	size_t n = hg_record_nplayers(rec);
@@ -171,9 +202,13 @@ static hg_state *ck_setup(const hg_gdata *g, const hg_game_record *rec, hg_diags
 		hg_buf_free(&b);
 		return NULL;
 	}
+	int each = 0;
+	if (bonus_difference(rec, sc, &each, d) != 0)
+		return NULL;
 	char *seed = hg_record_chance_seed(rec);
 	hg_state *st = hg_ck_state_new(g, sc, seed);
 	free(seed);
+	st->bonus_each = each;
 	return st;
 }
 

@@ -29,7 +29,7 @@ static int check_target(const hg_state *s, int seat, const ck_incursion *in, hg_
 		hg_diag_add(d, HG_ERROR, in->target_pos, "ck.target",
 			    in->target == seat ?
 			    "%s cannot make an incursion against '%s': choose an opponent (rule 4.3)" :
-			    "%s cannot make an incursion against '%s', its ally: choose an opponent (rules 4.3, 8)",
+			    "%s cannot make an incursion against '%s', its ally under this scenario's 'allies' (ruling 37)",
 			    me, them);
 		return -1;
 	}
@@ -73,8 +73,8 @@ int ck_apply_incursion(hg_state *s, const hg_action *a, hg_diags *d)
 	else
 		ck_pile_discard_hidden(s, r);
 
-	int die = in->die > 0 ? in->die : -1;
-	if (in->die > 6) {
+	int die = in->die >= 0 ? in->die : -1;
+	if (in->die == 0 || in->die > 6) {
 		hg_diag_add(d, HG_ERROR, in->die_pos, "ck.die-range",
 			    "a die shows 1 to 6, not %d (rule 4.3)", in->die);
 		return -1;
@@ -90,15 +90,21 @@ int ck_apply_incursion(hg_state *s, const hg_action *a, hg_diags *d)
 		die = rolled;
 	} else if (die < 0) {
 		/* The die is hidden ('?'), or left out but its outcome shown (a
-		 * discard): what happened is taken from the record. */
-		if (in->discards.given || in->die == 0) {
-			hg_diag_add(d, HG_UNVERIFIED, in->die_pos.line ? in->die_pos : a->pos,
-				    "ck.hidden-dice",
-				    "the incursion's die is not in the record and there is no Seed (rule 4.3)");
+		 * discard): a discard needs a 4 to 6, no discard a 1 to 3 when
+		 * the opponent holds a card; with no card to lose, every face
+		 * gives what the record shows (issue 25: unverified only when
+		 * some face makes the record illegal). */
+		if (in->discards.given || in->die == CK_DIE_HIDDEN) {
+			int holds = s->p[in->target].hand.size > 0;
 			if (in->discards.given &&
 			    ck_random_cards(s, in->target, 1, -1, &in->discards, a->pos,
 					    "rule 4.3", NULL, d) != 0)
 				return -1;
+			if (in->discards.given || holds)
+				hg_diag_add(d, HG_UNVERIFIED,
+					    in->die_pos.line ? in->die_pos : a->pos, "ck.hidden-dice",
+					    "the incursion's die is not in the record and there is no Seed: a %s is taken as rolled (rule 4.3)",
+					    in->discards.given ? "4, 5 or 6" : "1, 2 or 3");
 			ck_next_round(s, 0);
 			return 0;
 		}

@@ -290,8 +290,6 @@ static int lowest_from(const hg_state *s, int seat, int target, const ck_effect 
 /* The responses `who` surely holds that may support `side` here. */
 static int usable_responses(const hg_state *s, int who, int side, int target, card_ref *out)
 {
-	if (s->sc->final_pass && ((s->passed >> who) & 1))
-		return 0;	/* 8.2: it plays no more cards this turn */
 	card_ref all[CK_MAX_DECK];
 	int n = sure_cards(s, who, all, 0), k = 0;
 	for (int i = 0; i < n; i++) {
@@ -464,7 +462,7 @@ static void legal_incursions(const hg_state *s, int seat, hg_action_list *out)
 				}
 				free(tmp);
 			} else {
-				a->inc.die = 0;	/* '?' : unknown without a Seed */
+				a->inc.die = CK_DIE_HIDDEN;	/* unknown without a Seed */
 				if (s->p[f].hand.size > 0)
 					items_push(&a->inc.discards, hidden_item());
 			}
@@ -594,9 +592,16 @@ static void fill_event(hg_state *tmp, int seat, const ck_card *c, ck_play *p)
 				for (int a = 0; a < tmp->map->nareas; a++)
 					if (tmp->plus1[a])
 						regular &= ~((uint64_t)1 << a);
-				if (regular) {
-					p->castle = __builtin_ctzll(regular);
-					tmp->plus1[p->castle] = 1;
+				/* a castle for each step past +2 (ruling 17) */
+				int over = tmp->p[victim].bonus + fx->n - CK_MAX_BONUS;
+				for (int k = 0; k < over && regular; k++) {
+					int x = __builtin_ctzll(regular);
+					if (k == 0)
+						p->castle = x;
+					else
+						p->more_castles[p->nmore++] = x;
+					tmp->plus1[x] = 1;
+					regular &= regular - 1;
 				}
 				tmp->p[victim].bonus = CK_MAX_BONUS;
 			} else if (fx->n > 0) {
@@ -765,10 +770,14 @@ static void script_roll_options(const hg_state *tmp, int seat, int against, hg_a
 	hg_state *t2 = scratch(tmp);
 	int strength = hg_ck_army_strength(t2, seat);
 	int target = hg_ck_script_target(t2, seat, against);
-	int die = t2->seeded ? (int)hg_prng_wide_die(&t2->dice, 6) : 0;
-	int attacks = target >= 0 && (die == 0 || die < strength);
+	int die = t2->seeded ? (int)hg_prng_wide_die(&t2->dice, 6) : CK_DIE_HIDDEN;
+	/* a hidden die: the faces that may attack (below the troop points)
+	 * and those that may not (issue 25: every face is weighed) */
+	int hidden = die == CK_DIE_HIDDEN;
+	int attacks = target >= 0 && (hidden ? strength > 1 : die < strength);
+	int stays = target < 0 || (hidden ? strength <= 6 : die >= strength);
 	a->rev.die = die;
-	if (die == 0 || !attacks)
+	if (stays)
 		hg_action_list_push(out, reveal_copy(a));
 	if (attacks) {
 		attack_set set = { NULL, 0, 0 };
@@ -798,7 +807,7 @@ static void script_step(hg_state *tmp, int seat, int against, const ck_effect *f
 	case CK_FX_BONUS:
 		if (fx->target == CK_T_SELF) {
 			hg_pos nowhere = { NULL, 0, 0 };
-			ck_bonus_gain(tmp, seat, fx->n, -1, nowhere, &scratch_d);
+			hg_ck_bonus_gain(tmp, seat, fx->n, NULL, nowhere, &scratch_d);
 		} else {
 			p->on = against;
 			hg_ck_bonus_lose(tmp, against, -fx->n);

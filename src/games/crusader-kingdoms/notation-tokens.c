@@ -174,10 +174,10 @@ static int die_fits(const hg_atok *t)
 	return t->kind == HG_ATOK_UNKNOWN || t->len <= DIE_DIGITS;
 }
 
-/* A die as written: '?' is 0, a number die_number. */
+/* A die as written: '?' is CK_DIE_HIDDEN, a number die_number (0 too). */
 static int die_value(const hg_atok *t)
 {
-	return t->kind == HG_ATOK_UNKNOWN ? 0 : die_number(t->text, t->len);
+	return t->kind == HG_ATOK_UNKNOWN ? CK_DIE_HIDDEN : die_number(t->text, t->len);
 }
 
 /* ------------------------------------------------------------------ names */
@@ -549,7 +549,7 @@ static int read_incursion(reader *r, hg_action *a)
 
 /* The arguments of an event (rule 4.4), as play and reveal write them:
  * [on SEAT] [at AREA] [draws ITEM...] (play only) [takes ITEM...]
- * [discards ITEM...] [castle AREA]. */
+ * [discards ITEM...] [castle AREA...]. */
 static int read_effect_args(reader *r, int draws, ck_play *p)
 {
 	p->on = p->at = p->castle = -1;
@@ -562,8 +562,21 @@ static int read_effect_args(reader *r, int draws, ck_play *p)
 	    (accept_word(r, "takes") && read_items(r, &p->takes) != 0) ||
 	    (accept_word(r, "discards") && read_items(r, &p->discards) != 0))
 		return -1;
-	if (accept_word(r, "castle") && name_area(r, &p->castle, &p->castle_pos) != 0)
-		return -1;
+	if (accept_word(r, "castle")) {
+		if (name_area(r, &p->castle, &p->castle_pos) != 0)
+			return -1;
+		/* the further steps' castles: areas up to the next keyword
+		 * (no area is named as one); more than the patterns take is
+		 * left to them */
+		for (const hg_atok *t; (t = peek(r)) && is_name(t);) {
+			int x = find_area(r, t);
+			if (x < 0 || p->nmore == CK_MAX_GAIN - 1)
+				break;
+			p->more_castles[p->nmore] = x;
+			p->more_pos[p->nmore++] = t->pos;
+			r->i++;
+		}
+	}
 	return 0;
 }
 

@@ -31,6 +31,8 @@
 #define KW "(?:on|at|draws|takes|discards|castle|attack|from|with|turn|vs|mod|end|army|response|discarded)"
 #define LITEM "(?!" KW "(?: |$))" ITEM
 #define LIST LITEM "(?: " LITEM ")*"
+/* castle AREA...: the castles a gain past +2 turns, one per step */
+#define CASTLES NAME "(?: (?!" KW "(?: |$))" NAME ")*"
 #define ROLL "(?:\\?|\\d+(?: \\d+)*)(?: mod \\d+ > \\d+(?: \\d+ > \\d+)*)?(?: = \\d+)?"
 
 int ck_patterns_compile(ck_patterns *p)
@@ -44,7 +46,7 @@ int ck_patterns_compile(ck_patterns *p)
 	p->play = hg_pattern_new(
 		"play (?<card>" NAME ")(?: on (?<on>" NAME "))?(?: at (?<at>" NAME "))?"
 		"(?: draws (?<draws>" LIST "))?(?: takes (?<takes>" LIST "))?"
-		"(?: discards (?<discards>" LIST "))?(?: castle (?<castle>" NAME "))?"
+		"(?: discards (?<discards>" LIST "))?(?: castle (?<castle>" CASTLES "))?"
 		"(?: (?<attack>attack .*))?");
 	p->attack = hg_pattern_new(
 		"attack (?<target>" NAME ")(?: from (?<from>" NAME "))?"
@@ -56,7 +58,7 @@ int ck_patterns_compile(ck_patterns *p)
 	p->reveal = hg_pattern_new(
 		"reveal (?<card>" ITEM ")(?: on (?<on>" NAME "))?(?: at (?<at>" NAME "))?"
 		"(?: takes (?<takes>" LIST "))?(?: discards (?<discards>" LIST "))?"
-		"(?: castle (?<castle>" NAME "))?(?: (?<place>army|response|discarded))?"
+		"(?: castle (?<castle>" CASTLES "))?(?: (?<place>army|response|discarded))?"
 		"(?: / (?<die>\\d+|\\?)(?: (?<attack>attack .*))?)?");
 	p->roll = hg_pattern_new(
 		"(?<dice>\\?|\\d+(?: \\d+)*)(?: mod (?<mods>\\d+ > \\d+(?: \\d+ > \\d+)*))?"
@@ -341,6 +343,42 @@ static int group_area(parser *p, const hg_match *m, int g, int *area, hg_pos *po
 	*area = resolve_area(p, s, m->start[g]);
 	free(c.heap);
 	return *area < 0 ? -1 : 0;
+}
+
+/* castle AREA...: the first castle, then those of the further steps of a
+ * gain past +2 (ruling 17). */
+static int group_castles(parser *p, const hg_match *m, int g, ck_play *pl)
+{
+	pl->castle = -1;
+	pl->nmore = 0;
+	if (!hg_match_set(m, g))
+		return 0;
+	group_copy c;
+	const char *s = group_text(m, g, &c);
+	int rc = 0;
+	for (size_t i = 0; s[i] && rc == 0;) {
+		size_t len = strcspn(s + i, " ");
+		char *name = hg_xstrndup(s + i, len);
+		size_t off = m->start[g] + i;
+		if (pl->castle < 0) {
+			pl->castle_pos = pos_at(p, off);
+			pl->castle = resolve_area(p, name, off);
+			rc = pl->castle < 0 ? -1 : 0;
+		} else if (pl->nmore == CK_MAX_GAIN - 1) {
+			hg_diag_add(p->d, HG_ERROR, pos_at(p, off), "ck.too-many",
+				    "a bonus step turns at most %d castles", CK_MAX_GAIN);
+			p->failed = 1;
+			rc = -1;
+		} else {
+			pl->more_pos[pl->nmore] = pos_at(p, off);
+			pl->more_castles[pl->nmore] = resolve_area(p, name, off);
+			rc = pl->more_castles[pl->nmore++] < 0 ? -1 : 0;
+		}
+		free(name);
+		i += len + (s[i + len] == ' ');
+	}
+	free(c.heap);
+	return rc;
 }
 
 static int group_seat(parser *p, const hg_match *m, int g, int *seat, hg_pos *pos)
@@ -885,8 +923,9 @@ static int parse_incursion(parser *p, hg_action *a, const hg_match *m)
 	if (hg_match_set(m, g)) {
 		in->die_pos = pos_at(p, m->start[g]);
 		const char *t = m->subject + m->start[g];
-		long v = *t == '?' ? 0 : strtol(t, NULL, 10);
-		if (!die_fits(p, t, m->end[g] - m->start[g], v, m->start[g], "rule 4.3"))
+		long v = *t == '?' ? CK_DIE_HIDDEN : strtol(t, NULL, 10);
+		if (v != CK_DIE_HIDDEN &&
+		    !die_fits(p, t, m->end[g] - m->start[g], v, m->start[g], "rule 4.3"))
 			return -1;
 		in->die = (int)v;
 	}
@@ -901,7 +940,7 @@ static int parse_play(parser *p, hg_action *a, const hg_match *m)
 		return -1;
 	if (group_seat(p, m, gr->play_on, &pl->on, &pl->on_pos) != 0 ||
 	    group_area(p, m, gr->play_at, &pl->at, &pl->at_pos) != 0 ||
-	    group_area(p, m, gr->play_castle, &pl->castle, &pl->castle_pos) != 0)
+	    group_castles(p, m, gr->play_castle, pl) != 0)
 		return -1;
 	int victim = pl->on >= 0 ? pl->on : a->seat;
 	if (parse_items(p, m, gr->play_draws, a->seat, &pl->draws) != 0 ||
@@ -933,7 +972,7 @@ static int parse_reveal(parser *p, hg_action *a, const hg_match *m)
 	ck_play *args = &rv->args;
 	if (group_seat(p, m, gr->rev_on, &args->on, &args->on_pos) != 0 ||
 	    group_area(p, m, gr->rev_at, &args->at, &args->at_pos) != 0 ||
-	    group_area(p, m, gr->rev_castle, &args->castle, &args->castle_pos) != 0)
+	    group_castles(p, m, gr->rev_castle, args) != 0)
 		return -1;
 	int victim = args->on >= 0 ? args->on : a->seat;
 	if (parse_items(p, m, gr->rev_takes, victim, &args->takes) != 0 ||
@@ -950,8 +989,9 @@ static int parse_reveal(parser *p, hg_action *a, const hg_match *m)
 	if (hg_match_set(m, g)) {
 		rv->die_pos = pos_at(p, m->start[g]);
 		const char *t = m->subject + m->start[g];
-		long v = *t == '?' ? 0 : strtol(t, NULL, 10);
-		if (!die_fits(p, t, m->end[g] - m->start[g], v, m->start[g], "rule 8.3"))
+		long v = *t == '?' ? CK_DIE_HIDDEN : strtol(t, NULL, 10);
+		if (v != CK_DIE_HIDDEN &&
+		    !die_fits(p, t, m->end[g] - m->start[g], v, m->start[g], "rule 8.3"))
 			return -1;
 		rv->die = (int)v;
 	}
@@ -1155,6 +1195,8 @@ static void put_effect_args(const hg_state *s, int seat, const ck_play *p, hg_bu
 	}
 	if (p->castle >= 0)
 		hg_buf_printf(body, " castle %s", s->map->areas[p->castle].id);
+	for (int i = 0; i < p->nmore; i++)
+		hg_buf_printf(body, " %s", s->map->areas[p->more_castles[i]].id);
 }
 
 void ck_format(const hg_state *s, const hg_action *a, hg_buf *seat, hg_buf *body)
@@ -1176,9 +1218,9 @@ void ck_format(const hg_state *s, const hg_action *a, hg_buf *seat, hg_buf *body
 	case CK_ACT_INCURSION:
 		hg_buf_printf(body, "incursion %s with %s", s->sc->factions[a->inc.target].id,
 			      card_name(s, &a->inc.card, a->seat));
-		if (a->inc.die == 0)
+		if (a->inc.die == CK_DIE_HIDDEN)
 			hg_buf_puts(body, " / ?");
-		else if (a->inc.die > 0)
+		else if (a->inc.die >= 0)
 			hg_buf_printf(body, " / %d", a->inc.die);
 		if (a->inc.discards.given) {
 			hg_buf_puts(body, " discards");
@@ -1204,9 +1246,9 @@ void ck_format(const hg_state *s, const hg_action *a, hg_buf *seat, hg_buf *body
 		hg_buf_printf(body, "reveal %s", card_name(s, &rv->card, a->seat));
 		put_effect_args(s, a->seat, &rv->args, body);
 		hg_buf_puts(body, places[rv->place]);
-		if (rv->die == 0)
+		if (rv->die == CK_DIE_HIDDEN)
 			hg_buf_puts(body, " / ?");
-		else if (rv->die > 0)
+		else if (rv->die >= 0)
 			hg_buf_printf(body, " / %d", rv->die);
 		if (rv->has_attack) {
 			hg_buf_putc(body, ' ');

@@ -265,8 +265,8 @@ static int script_event(hg_state *s, int seat, int against, int r, int c, const 
 		case CK_FX_BONUS:
 			if (fx->target == CK_T_SELF) {
 				u->castle = 1;
-				rc = ck_bonus_gain(s, seat, fx->n,
-						   p->castle, p->castle >= 0 ? p->castle_pos : rv->card.pos, d);
+				rc = hg_ck_bonus_gain(s, seat, fx->n, p,
+						   p->castle >= 0 ? p->castle_pos : rv->card.pos, d);
 				if (rc == 0 && p->castle >= 0 && p->castle != ck_script_castle(s, seat)) {
 					/* not reached with bonus-from-conquest false (8.2) */
 					hg_diag_add(d, HG_ERROR, p->castle_pos, "ck.script-area",
@@ -330,7 +330,7 @@ static int script_roll(hg_state *s, int seat, int against, const ck_reveal *rv, 
 	/* ck_script_rolls, with the army's strength counted once */
 	int strength = hg_ck_army_strength(s, seat);
 	if (strength == 0 || !ck_crusaders_hold_area(s)) {
-		if (rv->die < 0)
+		if (rv->die == CK_DIE_NONE)
 			return 0;
 		hg_diag_add(d, HG_ERROR, rv->die_pos, "ck.script-roll",
 			    strength == 0 ?
@@ -340,21 +340,21 @@ static int script_roll(hg_state *s, int seat, int against, const ck_reveal *rv, 
 		return -1;
 	}
 	int die = rv->die;
-	if (die > 6) {
+	if (die == 0 || die > 6) {
 		hg_diag_add(d, HG_ERROR, rv->die_pos, "ck.die-range",
 			    "a die shows 1 to 6, not %d (rule 8.3)", die);
 		return -1;
 	}
 	if (s->seeded) {
 		int rolled = (int)hg_prng_wide_die(&s->dice, 6);
-		if (die > 0 && die != rolled) {
+		if (die >= 0 && die != rolled) {
 			hg_diag_add(d, HG_ERROR, rv->die_pos, "ck.dice-seed",
 				    "the Seed rolls %d for the army, not %d (herald-crusader-kingdoms(7), CHANCE)",
 				    rolled, die);
 			return -1;
 		}
 		die = rolled;
-	} else if (die < 0) {
+	} else if (die == CK_DIE_NONE) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, "ck.script-roll",
 					  "%s has an army of %d troop points on the table: after its card it rolls a die (rule 8.3)",
 					  faction_id(s, seat), strength);
@@ -364,9 +364,27 @@ static int script_roll(hg_state *s, int seat, int against, const ck_reveal *rv, 
 	}
 	int target = hg_ck_script_target(s, seat, against);
 	const ck_attack *at = &rv->attack;
-	if (die == 0) {
-		hg_diag_add(d, HG_UNVERIFIED, rv->die_pos, "ck.hidden-dice",
-			    "the army's die is not in the record and there is no Seed: whether it attacks is taken as written (rule 8.3)");
+	if (die == CK_DIE_HIDDEN) {
+		/* Every face weighed (issue 25): of 7 troop points or more every
+		 * face is below them, of 1 none is; between, the record's choice
+		 * is what some faces give and others do not. */
+		if (target >= 0 && strength > 6 && !rv->has_attack) {
+			hg_diag *dg = hg_diag_add(d, HG_ERROR, rv->die_pos, "ck.script-attack",
+						  "every die is below the army's %d troop points: it attacks %s, whatever the die shows (rule 8.3; ruling 30)",
+						  strength, area_id(s, target));
+			hg_diag_note(dg, "write '/ ? attack %s ...' with the combat", area_id(s, target));
+			return -1;
+		}
+		if (target >= 0 && strength == 1 && rv->has_attack) {
+			hg_diag *dg = hg_diag_add(d, HG_ERROR, at->target_pos, "ck.script-no-attack",
+						  "no die is below the army's 1 troop point: it does not attack, whatever the die shows (rule 8.3)");
+			hg_diag_note(dg, "the army attacks only on a die below the sum of its troop points");
+			return -1;
+		}
+		if (target >= 0 && strength > 1 && strength <= 6)
+			hg_diag_add(d, HG_UNVERIFIED, rv->die_pos, "ck.hidden-dice",
+				    "the army's die is not in the record and there is no Seed: a %s is taken as rolled (rule 8.3)",
+				    rv->has_attack ? "die below its troop points" : "die not below its troop points");
 	} else if (rv->has_attack && (die >= strength || target < 0)) {
 		hg_diag *dg;
 		if (die >= strength)

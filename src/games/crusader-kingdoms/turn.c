@@ -208,40 +208,61 @@ int ck_apply_discard(hg_state *s, const hg_action *a, hg_diags *d)
 	return 0;
 }
 
-/* Rule 6: the bonus gains n.  Past +2 each step is exchanged for one of
- * the player's castles turned to +1: the record names it (`castle`); when
- * no castle can turn, the step is lost. */
-int ck_bonus_gain(hg_state *s, int seat, int n, int castle, hg_pos pos, hg_diags *d)
+/* The castles a record names for a gain past +2 (`castle A B ...`). */
+static int named_castles(const ck_play *p, int *out, hg_pos *pos)
 {
-	ck_player *p = &s->p[seat];
-	int overflow = p->bonus + n - CK_MAX_BONUS;
+	if (!p || p->castle < 0)
+		return 0;
+	out[0] = p->castle;
+	pos[0] = p->castle_pos;
+	for (int i = 0; i < p->nmore; i++) {
+		out[1 + i] = p->more_castles[i];
+		pos[1 + i] = p->more_pos[i];
+	}
+	return 1 + p->nmore;
+}
+
+/* Rule 6: the bonus gains n.  Past +2 each step is exchanged for one of
+ * the player's castles turned to +1 ("las positivas se intercambian por
+ * castillos +1"): the record names one for each step (`castle A B ...`,
+ * ruling 17), as far as its regular castles go; a step with no castle to
+ * turn is lost. */
+int hg_ck_bonus_gain(hg_state *s, int seat, int n, const ck_play *p, hg_pos pos, hg_diags *d)
+{
+	ck_player *pl = &s->p[seat];
+	int named[CK_MAX_GAIN];
+	hg_pos named_pos[CK_MAX_GAIN];
+	int nnamed = named_castles(p, named, named_pos);
+	int overflow = pl->bonus + n - CK_MAX_BONUS;
 	if (overflow > 0 && !s->sc->bonus_from_conquest) {
 		/* 8.2: the bonus "cannot be applied turning castles to +1" */
-		if (castle >= 0) {
+		if (nnamed) {
 			hg_diag_add(d, HG_ERROR, pos, "ck.bonus-limit",
 				    "in this scenario a gain past +2 is lost: no castle turns for it (rule 8.2)");
 			return -1;
 		}
-		p->bonus = CK_MAX_BONUS;
+		pl->bonus = CK_MAX_BONUS;
 		return 0;
 	}
 	if (overflow <= 0) {
-		if (castle >= 0) {
+		if (nnamed) {
 			hg_diag_add(d, HG_ERROR, pos, "ck.bonus-limit",
 				    "no castle turns here: %s's bonus goes from %+d to %+d, within +2 (rule 6)",
-				    s->sc->factions[seat].id, p->bonus, p->bonus + n);
+				    s->sc->factions[seat].id, pl->bonus, pl->bonus + n);
 			return -1;
 		}
-		p->bonus += n;
+		pl->bonus += n;
 		return 0;
 	}
-	p->bonus = CK_MAX_BONUS;
+	pl->bonus = CK_MAX_BONUS;
 	uint64_t regular = ck_areas_of(s, seat);
 	for (int a = 0; a < s->map->nareas; a++)
 		if (s->plus1[a])
 			regular &= ~((uint64_t)1 << a);
-	if (!regular) {
-		if (castle >= 0) {
+	int steps = __builtin_popcountll(regular) < overflow ? __builtin_popcountll(regular) :
+		    overflow;
+	if (steps == 0) {
+		if (nnamed) {
 			hg_diag_add(d, HG_ERROR, pos, "ck.bonus-limit",
 				    "%s has no castle on its regular side to turn (rule 6)",
 				    s->sc->factions[seat].id);
@@ -249,16 +270,30 @@ int ck_bonus_gain(hg_state *s, int seat, int n, int castle, hg_pos pos, hg_diags
 		}
 		return 0;	/* nothing to exchange the gain for */
 	}
-	if (castle < 0 || !((regular >> castle) & 1)) {
+	int bad = -1;		/* the first named castle that cannot turn */
+	uint64_t left = regular;
+	for (int i = 0; i < nnamed && bad < 0; i++) {
+		if (!((left >> named[i]) & 1))
+			bad = i;
+		else
+			left &= ~((uint64_t)1 << named[i]);
+	}
+	if (bad >= 0 || nnamed != steps) {
 		hg_diag *dg;
-		if (castle < 0)
+		if (bad >= 0)
+			dg = hg_diag_add(d, HG_ERROR, named_pos[bad], "ck.bonus-limit",
+					 "%s's bonus is at +2: the gain turns %s regular castles to +1, and '%s' is not one (rule 6)",
+					 s->sc->factions[seat].id, steps == 1 ? "one of its" : "some of its",
+					 s->map->areas[named[bad]].id);
+		else if (steps == 1)
 			dg = hg_diag_add(d, HG_ERROR, pos, "ck.bonus-limit",
+					 nnamed ? "%s's bonus is at +2: the gain turns one of its castles to +1; name only it with 'castle' (rule 6; ruling 17)" :
 					 "%s's bonus is at +2: the gain turns one of its castles to +1; name it with 'castle' (rule 6; ruling 17)",
 					 s->sc->factions[seat].id);
 		else
 			dg = hg_diag_add(d, HG_ERROR, pos, "ck.bonus-limit",
-					 "%s's bonus is at +2: the gain turns one of its regular castles to +1, and '%s' is not one (rule 6)",
-					 s->sc->factions[seat].id, s->map->areas[castle].id);
+					 "%s's gain goes %d steps past +2: it turns %d of its castles to +1; name them with 'castle', %d written (rule 6; ruling 17)",
+					 s->sc->factions[seat].id, overflow, steps, nnamed);
 		hg_buf b;
 		hg_buf_init(&b);
 		for (int a = 0; a < s->map->nareas; a++)
@@ -268,16 +303,8 @@ int ck_bonus_gain(hg_state *s, int seat, int n, int castle, hg_pos pos, hg_diags
 		hg_buf_free(&b);
 		return -1;
 	}
-	s->plus1[castle] = 1;
-	/* One castle per step past +2; the record names one, so gains of more
-	 * than one step past the limit turn the first others in map order. */
-	for (int k = 1; k < overflow; k++) {
-		regular &= ~((uint64_t)1 << castle);
-		if (!regular)
-			break;
-		castle = __builtin_ctzll(regular);
-		s->plus1[castle] = 1;
-	}
+	for (int i = 0; i < nnamed; i++)
+		s->plus1[named[i]] = 1;
 	return 0;
 }
 
