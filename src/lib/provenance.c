@@ -16,7 +16,8 @@
  *                             title or the rule text's section
  *   provenance:               per value: KEY is the value at KEY (and all
  *     KEY: WORD               under it), KEY.ITEM one item of the list at
- *     KEY.ITEM: {is: WORD, source: TITLE}      KEY
+ *     KEY.ITEM: {is: WORD, source: TITLE}      KEY, and `*` the rest of
+ *     "*": WORD                                the mapping
  *
  * and what a mapping says holds for everything under it that says
  * nothing.  A value is named by its path: the keys down to it, a list's
@@ -150,6 +151,8 @@ static void check_marks(walker *w, const hg_ynode *map, const hg_ynode *marks)
 			w->rc = -1;
 			continue;
 		}
+		if (strcmp(k->scalar, "*") == 0)
+			continue;	/* the mapping's own mark */
 		const char *dot = strchr(k->scalar, '.');
 		char *head = dot ? hg_xstrndup(k->scalar, (size_t)(dot - k->scalar))
 				 : hg_xstrdup(k->scalar);
@@ -206,6 +209,7 @@ static origin own_origin(walker *w, const hg_ynode *map, origin o, const hg_ynod
 	if (pv && pv->kind == HG_Y_MAP) {
 		*marks = pv;
 		check_marks(w, map, pv);
+		apply_mark(w, pv, "*", &o);	/* `*`: the rest of the mapping */
 	} else if (pv) {
 		int word;
 		if (hg_yword(pv, kind_words, &word, w->d) != 0) {

@@ -39,7 +39,11 @@ static const char map_text[] =
 	"    provenance: published\n"
 	"    source: 'the publisher page'\n"
 	"    defence: 2\n"
-	"    extra: {points: 1, reconstructed: true}\n";
+	"    extra: {points: 1, reconstructed: true}\n"
+	"  - id: tyre\n"
+	"    provenance: {'*': {is: rule-text, source: '7.1'}, points: reconstructed}\n"
+	"    defence: 1\n"
+	"    points: 2\n";
 
 START_TEST(inherited_and_marked)
 {
@@ -65,14 +69,17 @@ START_TEST(inherited_and_marked)
 			 "the publisher page");
 	ck_assert_int_eq(kind_of(&p, "areas.acre.extra.points"), HG_PROV_RECONSTRUCTED);
 	ck_assert_ptr_null(hg_provs_find(&p, NULL, "areas.acre.provenance"));
+	ck_assert_int_eq(kind_of(&p, "areas.tyre.defence"), HG_PROV_RULE_TEXT);
+	ck_assert_str_eq(hg_provs_find(&p, NULL, "areas.tyre.defence")->source, "7.1");
+	ck_assert_int_eq(kind_of(&p, "areas.tyre.points"), HG_PROV_RECONSTRUCTED);
 	ck_assert_ptr_null(hg_provs_find(&p, "other.yaml", "areas.acre.defence"));
 	size_t counts[HG_PROV_KINDS] = { 0 };
 	hg_provs_count(&p, counts);
 	/* scalars: id; homs id, defence, 2 borders; hama id, defence, 1
 	 * border; acre id, defence, points */
-	ck_assert_uint_eq(counts[HG_PROV_RULE_TEXT], 2);
+	ck_assert_uint_eq(counts[HG_PROV_RULE_TEXT], 4);	/* + tyre's id, defence */
 	ck_assert_uint_eq(counts[HG_PROV_PUBLISHED], 2);
-	ck_assert_uint_eq(counts[HG_PROV_RECONSTRUCTED], 7);
+	ck_assert_uint_eq(counts[HG_PROV_RECONSTRUCTED], 8);
 	ck_assert_uint_eq(counts[HG_PROV_UNSTATED], 0);
 	hg_provs_free(&p);
 	hg_ydoc_free(doc);
