@@ -353,8 +353,8 @@ void hg_diag_rests_on(hg_diag *dg, const hg_provs *p, const char *file, const ch
 	size_t before = dg->nrests_on;
 	rests_on_add(dg, e->datum, e->file, e->line);
 	if (dg->nrests_on > before)
-		hg_diag_note(dg, "this rests on the reconstructed datum %s (%s:%u): the rule "
-			     "texts do not print it (herald-data(5))", e->datum, e->file, e->line);
+		hg_diag_note(dg, "this rests on the reconstructed datum %s (%s:%u; herald-data(5))",
+			     e->datum, e->file, e->line);
 }
 
 void hg_diag_copy_rests_on(hg_diag *dst, const hg_diag *src)
