@@ -265,6 +265,7 @@ typedef struct enc_pool {
 	hg_names *civ_names;
 	char **files;		/* every file read, for messages */
 	size_t nfiles, capfiles;
+	hg_provs provs;		/* where each value of those files comes from */
 } enc_pool;
 
 struct hg_gdata {
@@ -347,6 +348,13 @@ typedef struct enc_stack {
 	unsigned block_turn;
 	int war;		/* ENC_STACK_USED: the war it belongs to */
 } enc_stack;
+
+/* rests-on.c: notes that the verdict of dg rests on `what` ("cost",
+ * "effect", "resources") of pool card `card`, when its file reconstructs
+ * it (herald-data(5)); enc_rests_on_town does so for the resources of a
+ * seat's tower and town. */
+void enc_rests_on(hg_diag *dg, const struct hg_gdata *g, int card, const char *what);
+void enc_rests_on_town(hg_diag *dg, const hg_state *s, int seat);
 
 typedef struct enc_player {
 	int deck;
