@@ -306,6 +306,8 @@ typedef struct hg_rests_on {
  * its file, and an entry of dg->rests_on.  Nothing when it is published,
  * read from the rule text, unstated, or not found. */
 void hg_diag_rests_on(hg_diag *dg, const hg_provs *p, const char *file, const char *datum);
+/* Adds one entry to dg->rests_on, without a note (a report read back). */
+void hg_diag_rests_on_add(hg_diag *dg, const char *datum, const char *file, unsigned line);
 /* Copies src's rests_on entries to dst (a diagnostic copied elsewhere;
  * the notes are copied by the caller). */
 void hg_diag_copy_rests_on(hg_diag *dst, const hg_diag *src);

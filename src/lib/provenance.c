@@ -332,7 +332,7 @@ void hg_provs_count(const hg_provs *p, size_t counts[HG_PROV_KINDS])
 			counts[p->v[i].kind]++;
 }
 
-static void rests_on_add(hg_diag *dg, const char *datum, const char *file, unsigned line)
+void hg_diag_rests_on_add(hg_diag *dg, const char *datum, const char *file, unsigned line)
 {
 	for (size_t i = 0; i < dg->nrests_on; i++)
 		if (strcmp(dg->rests_on[i].datum, datum) == 0 &&
@@ -351,7 +351,7 @@ void hg_diag_rests_on(hg_diag *dg, const hg_provs *p, const char *file, const ch
 	if (!e || e->kind != HG_PROV_RECONSTRUCTED)
 		return;
 	size_t before = dg->nrests_on;
-	rests_on_add(dg, e->datum, e->file, e->line);
+	hg_diag_rests_on_add(dg, e->datum, e->file, e->line);
 	if (dg->nrests_on > before)
 		hg_diag_note(dg, "this rests on the reconstructed datum %s (%s:%u; herald-data(5))",
 			     e->datum, e->file, e->line);
@@ -360,6 +360,6 @@ void hg_diag_rests_on(hg_diag *dg, const hg_provs *p, const char *file, const ch
 void hg_diag_copy_rests_on(hg_diag *dst, const hg_diag *src)
 {
 	for (size_t i = 0; i < src->nrests_on; i++)
-		rests_on_add(dst, src->rests_on[i].datum, src->rests_on[i].file,
+		hg_diag_rests_on_add(dst, src->rests_on[i].datum, src->rests_on[i].file,
 			     src->rests_on[i].line);
 }
