@@ -52,7 +52,8 @@
 #define ENC_WIN_PER_ALLY 100	/* rule 4: "+100 por aliado" */
 #define ENC_TOWER_RESISTANCE 50	/* rule 1: towers have the number 50 */
 
-#define ENC_MAX_RES 16		/* resource types in one card pool */
+#define ENC_MAX_RES 32		/* resource types in one card pool (the designer's
+				   interview: more than 12) */
 #define ENC_MAX_STACKS 26	/* hidden stacks are named a to z */
 #define ENC_MAX_MODS 64		/* modifiers in force at once */
 #define ENC_MAX_BANS 32		/* restrictions in force at once */
