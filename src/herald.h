@@ -269,7 +269,8 @@ typedef enum hg_prov_kind {
 const char *hg_prov_kind_name(hg_prov_kind k);
 
 typedef struct hg_prov {
-	char *file;		/* the data file, as its document names it */
+	const char *file;	/* the data file, as its document names it
+				   (one of hg_provs.files) */
 	char *datum;		/* the value's path in the file */
 	unsigned line, col;
 	hg_prov_kind kind;
@@ -281,6 +282,8 @@ typedef struct hg_prov {
 typedef struct hg_provs {
 	hg_prov *v;
 	size_t n, cap;
+	char **files;		/* the files collected, each once */
+	size_t nfiles;
 } hg_provs;
 
 void hg_provs_init(hg_provs *p);

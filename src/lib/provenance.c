@@ -56,11 +56,11 @@ void hg_provs_init(hg_provs *p)
 void hg_provs_free(hg_provs *p)
 {
 	for (size_t i = 0; i < p->n; i++) {
-		free(p->v[i].file);
 		free(p->v[i].datum);
 		free(p->v[i].source);
 	}
 	free(p->v);
+	hg_strv_free(p->files, p->nfiles);
 	hg_provs_init(p);
 }
 
@@ -81,7 +81,7 @@ static void add_entry(walker *w, const hg_ynode *n, const char *datum, origin o)
 {
 	HG_GROW(w->p->v, w->p->cap, w->p->n + 1);
 	hg_prov *e = &w->p->v[w->p->n++];
-	e->file = hg_xstrdup(w->file);
+	e->file = w->file;	/* the set's copy, shared by the file's values */
 	e->datum = hg_xstrdup(datum);
 	e->line = n->pos.line;
 	e->col = n->pos.col;
@@ -123,81 +123,97 @@ static int read_mark(walker *w, const hg_ynode *v, origin *o)
 	return 0;
 }
 
-/* The list item of `list` named `name`, or NULL. */
-static const hg_ynode *find_item(const hg_ynode *list, const char *name)
+/* A mapping's per-value `provenance` marks, sorted by key for lookups in
+ * O(log n): a file may mark every item of a long list, and a lookup per
+ * item must not scan the marks.  A mark no value takes is a typo, said
+ * once the mapping is walked. */
+typedef struct mark {
+	const char *key;
+	const hg_ynode *key_node;
+	origin o;
+	int good;		/* read without error */
+	int used;		/* a value of the mapping took it */
+} mark;
+
+typedef struct marks {
+	mark *v;
+	size_t n;
+	origin all;		/* `*`, when there is one */
+	int has_all;
+} marks;
+
+static int mark_cmp(const void *a, const void *b)
 {
-	hg_buf b;
-	hg_buf_init(&b);
-	const hg_ynode *found = NULL;
-	for (size_t i = 0; !found && list->kind == HG_Y_SEQ && i < list->n; i++) {
-		hg_buf_clear(&b);
-		item_name(list->items[i], i, &b);
-		if (strcmp(b.data ? b.data : "", name) == 0)
-			found = list->items[i];
-	}
-	hg_buf_free(&b);
-	return found;
+	return strcmp(((const mark *)a)->key, ((const mark *)b)->key);
 }
 
-/* Every key of a per-value `provenance` mapping must name a value of
- * `map` (KEY) or an item of a list in it (KEY.ITEM): a typo would leave
- * the value it meant marked as its mapping is. */
-static void check_marks(walker *w, const hg_ynode *map, const hg_ynode *marks)
+static void marks_read(walker *w, const hg_ynode *pv, marks *m)
 {
-	for (size_t i = 0; i < hg_ymap_len(marks); i++) {
-		const hg_ynode *k = hg_ymap_key(marks, i);
+	m->v = hg_xcalloc(hg_ymap_len(pv) + 1, sizeof *m->v);
+	m->n = 0;
+	m->has_all = 0;
+	for (size_t i = 0; i < hg_ymap_len(pv); i++) {
+		const hg_ynode *k = hg_ymap_key(pv, i);
 		origin o = { HG_PROV_UNSTATED, NULL };
-		if (read_mark(w, hg_ymap_value(marks, i), &o) != 0) {
+		int good = read_mark(w, hg_ymap_value(pv, i), &o) == 0;
+		if (!good)
 			w->rc = -1;
+		if (strcmp(k->scalar, "*") == 0) {
+			m->all = o;
+			m->has_all = good;
 			continue;
 		}
-		if (strcmp(k->scalar, "*") == 0)
-			continue;	/* the mapping's own mark */
-		const char *dot = strchr(k->scalar, '.');
-		char *head = dot ? hg_xstrndup(k->scalar, (size_t)(dot - k->scalar))
-				 : hg_xstrdup(k->scalar);
-		const hg_ynode *v = hg_prov_is_key(head) ? NULL : hg_ymap_get(map, head);
-		if (v && dot && !find_item(v, dot + 1))
-			v = NULL;
-		if (!v) {
-			hg_buf q;
-			hg_buf_init(&q);
-			hg_quote(&q, k->scalar);
-			hg_diag *dg = hg_diag_add(w->d, HG_ERROR, k->pos, "data.reference",
-						  "provenance names %s, which is not a value here",
-						  q.data);
-			hg_diag_note(dg, "a key of `provenance` is a key of the mapping it is "
-				     "in, or KEY.ITEM for one item of the list at KEY "
-				     "(herald-data(5))");
-			hg_buf_free(&q);
-			w->rc = -1;
-		}
-		free(head);
+		m->v[m->n++] = (mark){ k->scalar, k, o, good, 0 };
 	}
+	if (m->n)
+		qsort(m->v, m->n, sizeof *m->v, mark_cmp);
 }
 
-/* The mark `marks` gives `name`, if any, over *o. */
-static void apply_mark(walker *w, const hg_ynode *marks, const char *name, origin *o)
+/* The mark of `name` over *o, if there is one. */
+static void marks_apply(marks *m, const char *name, origin *o)
 {
-	const hg_ynode *v = marks ? hg_ymap_get(marks, name) : NULL;
-	hg_diags quiet;	/* said once, by check_marks */
-	hg_diags_init(&quiet);
-	walker q = *w;
-	q.d = &quiet;
-	if (v)
-		read_mark(&q, v, o);
-	hg_diags_free(&quiet);
+	if (!m || !m->n)
+		return;
+	mark key = { name, NULL, { HG_PROV_UNSTATED, NULL }, 0, 0 };
+	mark *found = bsearch(&key, m->v, m->n, sizeof *m->v, mark_cmp);
+	if (!found)
+		return;
+	found->used = 1;
+	if (found->good)
+		*o = found->o;
 }
 
-/* This mapping's own origin, from the one inherited; *marks gets its
- * per-value `provenance` mapping, if any. */
-static origin own_origin(walker *w, const hg_ynode *map, origin o, const hg_ynode **marks)
+/* Every mark must name a value of its mapping (KEY) or an item of a list
+ * in it (KEY.ITEM): a typo would leave the value it meant marked as its
+ * mapping is. */
+static void marks_finish(walker *w, marks *m)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		if (m->v[i].used || !m->v[i].good)
+			continue;
+		hg_buf q;
+		hg_buf_init(&q);
+		hg_quote(&q, m->v[i].key);
+		hg_diag *dg = hg_diag_add(w->d, HG_ERROR, m->v[i].key_node->pos, "data.reference",
+					  "provenance names %s, which is not a value here", q.data);
+		hg_diag_note(dg, "a key of `provenance` is a key of the mapping it is in, "
+			     "KEY.ITEM for one item of the list at KEY, or * (herald-data(5))");
+		hg_buf_free(&q);
+		w->rc = -1;
+	}
+	free(m->v);
+	m->v = NULL;
+}
+
+/* This mapping's own origin, from the one inherited; *m gets its
+ * per-value marks (*has_marks 1) when `provenance` is a mapping. */
+static origin own_origin(walker *w, const hg_ynode *map, origin o, marks *m, int *has_marks)
 {
 	const hg_ynode *r = hg_ymap_get(map, "reconstructed");
 	const hg_ynode *pv = hg_ymap_get(map, "provenance");
 	const hg_ynode *src = hg_ymap_get(map, "source");
 	int flag = 0;
-	*marks = NULL;
+	*has_marks = 0;
 	if (r) {
 		if (hg_ybool(r, &flag, w->d) != 0)
 			w->rc = -1;
@@ -207,9 +223,10 @@ static origin own_origin(walker *w, const hg_ynode *map, origin o, const hg_ynod
 			o = (origin){ HG_PROV_UNSTATED, NULL };
 	}
 	if (pv && pv->kind == HG_Y_MAP) {
-		*marks = pv;
-		check_marks(w, map, pv);
-		apply_mark(w, pv, "*", &o);	/* `*`: the rest of the mapping */
+		marks_read(w, pv, m);
+		*has_marks = 1;
+		if (m->has_all)	/* `*`: the rest of the mapping */
+			o = m->all;
 	} else if (pv) {
 		int word;
 		if (hg_yword(pv, kind_words, &word, w->d) != 0) {
@@ -232,58 +249,75 @@ static origin own_origin(walker *w, const hg_ynode *map, origin o, const hg_ynod
 	return o;
 }
 
+/* Cuts path back to its first `at` bytes. */
+static void path_cut(hg_buf *path, size_t at)
+{
+	path->len = at;
+	if (path->data)
+		path->data[at] = '\0';
+}
+
+static void walk(walker *w, const hg_ynode *n, hg_buf *path, origin o);
+
+/* The items of the list at key `k` (path ends with it): KEY.ITEM marks
+ * one of them. */
+static void walk_list(walker *w, const hg_ynode *list, const char *k, hg_buf *path, origin o,
+		      marks *m)
+{
+	size_t list_at = path->len;
+	add_entry(w, list, path->data, o);
+	hg_buf key;
+	hg_buf_init(&key);
+	for (size_t j = 0; j < list->n; j++) {
+		path_cut(path, list_at);
+		hg_buf_putc(path, '.');
+		item_name(list->items[j], j, path);
+		origin item = o;
+		if (m) {
+			hg_buf_clear(&key);
+			hg_buf_printf(&key, "%s.", k);
+			item_name(list->items[j], j, &key);
+			marks_apply(m, key.data, &item);
+		}
+		walk(w, list->items[j], path, item);
+	}
+	hg_buf_free(&key);
+}
+
 static void walk(walker *w, const hg_ynode *n, hg_buf *path, origin o)
 {
 	size_t at = path->len;
 	if (at)
 		add_entry(w, n, path->data, o);
 	if (n->kind == HG_Y_MAP) {
-		const hg_ynode *marks;
-		origin own = own_origin(w, n, o, &marks);
+		marks m = { NULL, 0, { HG_PROV_UNSTATED, NULL }, 0 };
+		int has_marks;
+		origin own = own_origin(w, n, o, &m, &has_marks);
 		for (size_t i = 0; i < hg_ymap_len(n); i++) {
 			const hg_ynode *k = hg_ymap_key(n, i), *v = hg_ymap_value(n, i);
 			if (hg_prov_is_key(k->scalar))
 				continue;
 			origin child = own;
-			apply_mark(w, marks, k->scalar, &child);
-			path->len = at;
+			marks_apply(has_marks ? &m : NULL, k->scalar, &child);
+			path_cut(path, at);
 			hg_buf_printf(path, "%s%s", at ? "." : "", k->scalar);
-			if (v->kind == HG_Y_SEQ) {
-				/* KEY.ITEM marks one item of the list */
-				size_t list_at = path->len;
-				add_entry(w, v, path->data, child);
-				hg_buf key;
-				hg_buf_init(&key);
-				for (size_t j = 0; j < v->n; j++) {
-					path->len = list_at;
-					path->data[list_at] = '\0';
-					hg_buf_putc(path, '.');
-					hg_buf_clear(&key);
-					hg_buf_printf(&key, "%s.", k->scalar);
-					item_name(v->items[j], j, &key);
-					item_name(v->items[j], j, path);
-					origin item = child;
-					apply_mark(w, marks, key.data, &item);
-					walk(w, v->items[j], path, item);
-				}
-				hg_buf_free(&key);
-			} else {
+			if (v->kind == HG_Y_SEQ)
+				walk_list(w, v, k->scalar, path, child, has_marks ? &m : NULL);
+			else
 				walk(w, v, path, child);
-			}
 		}
+		if (has_marks)
+			marks_finish(w, &m);
 	} else if (n->kind == HG_Y_SEQ) {
 		for (size_t j = 0; j < n->n; j++) {
-			path->len = at;
-			if (path->data)
-				path->data[at] = '\0';
-			hg_buf_printf(path, "%s", at ? "." : "");
+			path_cut(path, at);
+			if (at)
+				hg_buf_putc(path, '.');
 			item_name(n->items[j], j, path);
 			walk(w, n->items[j], path, o);
 		}
 	}
-	path->len = at;
-	if (path->data)
-		path->data[at] = '\0';
+	path_cut(path, at);
 }
 
 static int prov_cmp(const void *a, const void *b)
@@ -297,7 +331,9 @@ int hg_provs_collect(hg_provs *p, const hg_ydoc *doc, hg_diags *d)
 {
 	if (!doc || !doc->root)
 		return 0;
-	walker w = { p, doc->file ? doc->file : "", d, 0 };
+	p->files = hg_xrealloc(p->files, (p->nfiles + 1) * sizeof *p->files);
+	p->files[p->nfiles] = hg_xstrdup(doc->file ? doc->file : "");
+	walker w = { p, p->files[p->nfiles++], d, 0 };
 	hg_buf path;
 	hg_buf_init(&path);
 	origin none = { HG_PROV_UNSTATED, NULL };

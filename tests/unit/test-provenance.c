@@ -166,13 +166,44 @@ START_TEST(rests_on_reconstructed_only)
 	ck_assert_str_eq(dg->rests_on[0].file, "m.yaml");
 	ck_assert_uint_eq(dg->rests_on[0].line, 12);
 	ck_assert_uint_eq(dg->nnotes, 1);
-	ck_assert_ptr_nonnull(strstr(dg->notes[0], "areas.hama.defence (m.yaml:12)"));
+	ck_assert_ptr_nonnull(strstr(dg->notes[0], "areas.hama.defence (m.yaml:12;"));
 	hg_diag *copy = hg_diag_add(&d, HG_ERROR, at, "x.y", "bad");
 	hg_diag_copy_rests_on(copy, &d.v[0]);
 	ck_assert_uint_eq(copy->nrests_on, 1);
 	hg_provs_free(&p);
 	hg_ydoc_free(doc);
 	hg_diags_free(&d);
+}
+END_TEST
+
+/* A mark per item of a long list: each lookup is a search of the sorted
+ * marks, not a scan (a hostile file must not make the load quadratic). */
+START_TEST(many_marks_stay_linear)
+{
+	enum { N = 50000 };
+	hg_buf text;
+	hg_buf_init(&text);
+	hg_buf_puts(&text, "x:\n");
+	for (int i = 0; i < N; i++)
+		hg_buf_printf(&text, "- a%d\n", i);
+	hg_buf_puts(&text, "provenance:\n");
+	for (int i = 0; i < N; i++)
+		hg_buf_printf(&text, "  x.a%d: published\n", i);
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_ydoc *doc = hg_yaml_load_mem("big.yaml", text.data, text.len, &d);
+	ck_assert_ptr_nonnull(doc);
+	hg_provs p;
+	hg_provs_init(&p);
+	ck_assert_int_eq(hg_provs_collect(&p, doc, &d), 0);
+	size_t counts[HG_PROV_KINDS] = { 0 };
+	hg_provs_count(&p, counts);
+	ck_assert_uint_eq(counts[HG_PROV_PUBLISHED], N);
+	ck_assert_int_eq(kind_of(&p, "x.a49999"), HG_PROV_PUBLISHED);
+	hg_provs_free(&p);
+	hg_ydoc_free(doc);
+	hg_diags_free(&d);
+	hg_buf_free(&text);
 }
 END_TEST
 
@@ -185,6 +216,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, bad_marks);
 	tcase_add_test(tc, keys_pass_checks);
 	tcase_add_test(tc, rests_on_reconstructed_only);
+	tcase_add_test(tc, many_marks_stay_linear);
 	suite_add_tcase(s, tc);
 	return s;
 }
