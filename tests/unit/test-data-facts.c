@@ -7,8 +7,10 @@
  *     and Christian; three kinds of card, troops marked with their
  *     strength; two maps, the Saladin / 2nd Crusade map for 3 and 4
  *     players and the 1st and 3rd Crusades map for 1 and 2; three turns;
- *   - The Kingdoms of Crusaders: a location card has five sectors (the
- *     deck size is the deck file's own test);
+ *   - The Kingdoms of Crusaders (the publishers' component lists): 15
+ *     victory markers, 2 location cards, 5 locations, and the engine's five
+ *     sectors and four players at most (two boxes); the deck size is the
+ *     deck file's own test;
  *   - Encrucijada (the designer's interview): in each reconstructed
  *     civilisation espada cards have the highest mean value (strong in
  *     attack), basto cards are most of the cards that give resources, and
@@ -44,7 +46,7 @@ static const char *const shipped[] = {
 	"crusader-kingdoms/scenarios.yaml", "crusader-kingdoms/map-saladino.yaml",
 	"crusader-kingdoms/map-cruzadas.yaml", "crusader-kingdoms/map-layout.yaml",
 	"crusader-kingdoms/deck-muslim.yaml", "crusader-kingdoms/deck-christian.yaml",
-	"kingdoms-of-crusaders/deck.yaml",
+	"kingdoms-of-crusaders/deck.yaml", "kingdoms-of-crusaders/components.yaml",
 	"encrucijada/resources.yaml", "encrucijada/towers.yaml",
 	"encrucijada/cards-aurora.yaml", "encrucijada/cards-ocaso.yaml",
 	"encrucijada/cards-pacificadores.yaml",
@@ -169,9 +171,23 @@ START_TEST(ck_two_maps_three_turns)
 }
 END_TEST
 
-START_TEST(koc_five_sectors)
+START_TEST(koc_components)
 {
+	static const char file[] = "kingdoms-of-crusaders/components.yaml";
+	hg_ydoc *doc = load(file);
+	ck_assert_str_eq(scalar(doc->root, "victory-markers"), "15");
+	ck_assert_str_eq(scalar(doc->root, "location-cards"), "2");
+	ck_assert_str_eq(scalar(doc->root, "sectors"), "5");
+	ck_assert_uint_eq(hg_ymap_get(doc->root, "locations")->n, 5);
+	hg_ydoc_free(doc);
+	ck_assert_int_eq(kind_in(file, "victory-markers"), HG_PROV_PUBLISHED);
+	ck_assert_int_eq(kind_in(file, "location-cards"), HG_PROV_PUBLISHED);
+	ck_assert_int_eq(kind_in(file, "locations.Cyprus"), HG_PROV_PUBLISHED);
+	ck_assert_int_eq(kind_in(file, "sectors"), HG_PROV_RULE_TEXT);
+	/* the engine: a location card of five sectors, one a location; two
+	 * location cards to a box, so three and four players mix two decks */
 	ck_assert_int_eq(KOC_SECTORS, 5);
+	ck_assert_int_eq(KOC_MAX_PLAYERS, 2 * 2);
 }
 END_TEST
 
@@ -228,7 +244,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, every_value_marked);
 	tcase_add_test(tc, ck_two_decks_three_kinds);
 	tcase_add_test(tc, ck_two_maps_three_turns);
-	tcase_add_test(tc, koc_five_sectors);
+	tcase_add_test(tc, koc_components);
 	tcase_add_test(tc, enc_suits_roles);
 	suite_add_tcase(s, tc);
 	return s;
