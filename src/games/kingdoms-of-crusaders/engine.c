@@ -645,8 +645,12 @@ static int apply_win(hg_state *s, const hg_action *a, hg_diags *d)
 			dg = hg_diag_add(d, HG_ERROR, a->sector_pos, "koc.not-won",
 					 "territory %u is not won (yet) (rule %s, ruling 6)", k + 1,
 					 sheet_armies);
-		if (s->winner[k] < 0)
+		if (s->winner[k] < 0) {
 			note_territory(dg, s, k);
+			/* whether another army can still be better there
+			 * follows from every card not on the table */
+			hg_diag_rests_on(dg, &s->data->provs, s->data->file, "cards");
+		}
 		for (unsigned i = 0; i < s->npending; i++)
 			hg_diag_note(dg, "territory %u was won: write '%s: win %u #%u'",
 				     s->pending[i].sector + 1, hg_koc_seat_name(s->pending[i].seat),
