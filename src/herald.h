@@ -86,6 +86,9 @@ typedef struct hg_diag {
 	char *message;
 	char **notes;
 	size_t nnotes;
+	struct hg_rests_on *rests_on;	/* the reconstructed data the verdict
+					   rests on (hg_diag_rests_on) */
+	size_t nrests_on;
 } hg_diag;
 
 typedef struct hg_diags {
@@ -245,6 +248,72 @@ int hg_ybool(const hg_ynode *n, int *out, hg_diags *d);
 /* The index of the scalar among the NULL-terminated words, matched with
  * hg_name_eq; otherwise a data.range diagnostic listing the words. */
 int hg_yword(const hg_ynode *n, const char *const *words, int *out, hg_diags *d);
+
+/* ------------------------------------------------------------------------
+ * Provenance of game data (provenance.c; herald-data(5)).  Every value of
+ * a data file is published (a publisher's component list names it), read
+ * from the rule text, or reconstructed by herald; a value its file says
+ * nothing about is unstated.  A loaded data document holds, in any
+ * mapping, the keys `reconstructed`, `provenance` and `source`, which
+ * hg_ycheck_keys lets pass; hg_provs_collect reads them into a table of
+ * every value, named by its path ("areas.homs.adjacent.latakia").
+ * ------------------------------------------------------------------------ */
+typedef enum hg_prov_kind {
+	HG_PROV_UNSTATED,
+	HG_PROV_PUBLISHED,
+	HG_PROV_RULE_TEXT,
+	HG_PROV_RECONSTRUCTED
+} hg_prov_kind;
+#define HG_PROV_KINDS 4
+/* "unstated", "published", "rule-text", "reconstructed" */
+const char *hg_prov_kind_name(hg_prov_kind k);
+
+typedef struct hg_prov {
+	const char *file;	/* the data file, as its document names it
+				   (one of hg_provs.files) */
+	char *datum;		/* the value's path in the file */
+	unsigned line, col;
+	hg_prov_kind kind;
+	char *source;		/* the publisher's page or the rule text's
+				   section it comes from, or NULL */
+	int leaf;		/* a scalar: one value, as counted */
+} hg_prov;
+
+typedef struct hg_provs {
+	hg_prov *v;
+	size_t n, cap;
+	char **files;		/* the files collected, each once */
+	size_t nfiles;
+} hg_provs;
+
+void hg_provs_init(hg_provs *p);
+void hg_provs_free(hg_provs *p);
+/* Adds the provenance of every value of `doc`.  0, or -1 after
+ * diagnostics (data.type, data.range, data.reference) on a malformed
+ * `provenance`, `source` or `reconstructed`. */
+int hg_provs_collect(hg_provs *p, const hg_ydoc *doc, hg_diags *d);
+/* The entry of the value `datum` of `file` (NULL: of any file), or NULL. */
+const hg_prov *hg_provs_find(const hg_provs *p, const char *file, const char *datum);
+/* How many values (scalars) are of each kind, added into counts. */
+void hg_provs_count(const hg_provs *p, size_t counts[HG_PROV_KINDS]);
+
+/* A reconstructed datum a diagnostic's verdict rests on. */
+typedef struct hg_rests_on {
+	char *datum;
+	char *file;
+	unsigned line;
+} hg_rests_on;
+
+/* Says that the verdict of dg rests on the datum `datum` of `file` (NULL:
+ * any file) when `p` marks it reconstructed: a note naming the datum and
+ * its file, and an entry of dg->rests_on.  Nothing when it is published,
+ * read from the rule text, unstated, or not found. */
+void hg_diag_rests_on(hg_diag *dg, const hg_provs *p, const char *file, const char *datum);
+/* Adds one entry to dg->rests_on, without a note (a report read back). */
+void hg_diag_rests_on_add(hg_diag *dg, const char *datum, const char *file, unsigned line);
+/* Copies src's rests_on entries to dst (a diagnostic copied elsewhere;
+ * the notes are copied by the caller). */
+void hg_diag_copy_rests_on(hg_diag *dst, const hg_diag *src);
 
 /* Where game data is found: --data-dir, then each directory of
  * HERALD_DATA_PATH (colon-separated), then the installed $(pkgdatadir), then

@@ -116,6 +116,8 @@ void cli_print_diags(FILE *fp, const hg_diags *d, int colour, int errors_only);
  * quoted in a message may hold anything. */
 json_t *cli_json_string(const char *s);
 json_t *cli_json_diag(const hg_diag *dg);
+/* The reconstructed data a diagnostic rests on: [{datum, file, line}]. */
+json_t *cli_json_rests_on(const hg_diag *dg);
 json_t *cli_json_diags(const hg_diags *d, int errors_only);
 /* Writes v (pretty-printed, or compact on one line) and a newline;
  * steals the reference. */

@@ -125,6 +125,13 @@ static int diags_of(json_t *a, hg_diags *d)
 		json_array_foreach(notes, k, note)
 			if (json_is_string(note))
 				hg_diag_note(dg, "%s", json_string_value(note));
+		json_t *rests = json_object_get(o, "rests_on");
+		json_t *r;
+		json_array_foreach(rests, k, r) {
+			const char *datum = str(r, "datum"), *from = str(r, "file");
+			if (datum && from)
+				hg_diag_rests_on_add(dg, datum, from, uint_of(r, "line"));
+		}
 	}
 	return 0;
 }

@@ -123,7 +123,23 @@ json_t *cli_json_diag(const hg_diag *dg)
 	for (size_t i = 0; i < dg->nnotes; i++)
 		json_array_append_new(notes, cli_json_string(dg->notes[i]));
 	json_object_set_new(o, "notes", notes);
+	if (dg->nrests_on)
+		json_object_set_new(o, "rests_on", cli_json_rests_on(dg));
 	return o;
+}
+
+json_t *cli_json_rests_on(const hg_diag *dg)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < dg->nrests_on; i++) {
+		const hg_rests_on *r = &dg->rests_on[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "datum", cli_json_string(r->datum));
+		json_object_set_new(o, "file", cli_json_string(r->file));
+		json_object_set_new(o, "line", r->line ? json_integer(r->line) : json_null());
+		json_array_append_new(a, o);
+	}
+	return a;
 }
 
 json_t *cli_json_diags(const hg_diags *d, int errors_only)

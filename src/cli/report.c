@@ -214,8 +214,34 @@ static const hg_diag *first_error(const hg_diags *d)
 	return NULL;
 }
 
+/* The reconstructed data the case's verdicts rest on, one property each
+ * (herald-data(5)): a dashboard can flag the case without reading the
+ * notes. */
+static void junit_properties(hg_buf *b, const hg_diags *d, int errors_only)
+{
+	int open = 0;
+	for (size_t i = 0; i < d->n; i++) {
+		const hg_diag *dg = &d->v[i];
+		if (errors_only && dg->severity != HG_ERROR)
+			continue;
+		for (size_t k = 0; k < dg->nrests_on; k++) {
+			const hg_rests_on *ro = &dg->rests_on[k];
+			if (!open++)
+				hg_buf_puts(b, "      <properties>\n");
+			hg_buf_puts(b, "        <property name=\"rests-on\" value=\"");
+			xml_text(b, ro->datum);
+			hg_buf_puts(b, " (");
+			xml_text(b, ro->file);
+			hg_buf_printf(b, ":%u)\"/>\n", ro->line);
+		}
+	}
+	if (open)
+		hg_buf_puts(b, "      </properties>\n");
+}
+
 static void junit_problem(hg_buf *b, const char *element, const hg_diags *d, int errors_only)
 {
+	junit_properties(b, d, errors_only);
 	const hg_diag *e = first_error(d);
 	hg_buf text;
 	hg_buf_init(&text);
@@ -240,6 +266,7 @@ static void junit_problem(hg_buf *b, const char *element, const hg_diags *d, int
 
 static void junit_output(hg_buf *b, const hg_diags *d, int errors_only)
 {
+	junit_properties(b, d, errors_only);
 	hg_buf text;
 	hg_buf_init(&text);
 	diags_text(&text, d, errors_only);
@@ -407,6 +434,8 @@ static void sarif_result(cli_report *r, const hg_diag *dg)
 	/* herald's own severity, since SARIF has no word for "unverified". */
 	json_t *props = json_object();
 	json_object_set_new(props, "severity", json_string(hg_severity_name(dg->severity)));
+	if (dg->nrests_on)
+		json_object_set_new(props, "rests_on", cli_json_rests_on(dg));
 	json_object_set_new(res, "properties", props);
 	puts_to(r, r->out, r->nresults++ ? ",\n" : "\n");
 	dump(r, r->out, res, 0, 0);

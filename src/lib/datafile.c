@@ -261,6 +261,8 @@ static int recognised(const hg_ydoc *doc, const hg_data_kind *kind)
 	size_t npairs = hg_ymap_len(root);
 	for (size_t i = 0; i < npairs; i++) {
 		const hg_ynode *k = hg_ymap_key(root, i);
+		if (hg_prov_is_key(k->scalar))
+			continue;	/* provenance, in any data file */
 		size_t j = 0;
 		while (kind->keys[j] && strcmp(kind->keys[j] + (kind->keys[j][0] == '!'),
 					       k->scalar) != 0)

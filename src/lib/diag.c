@@ -21,6 +21,11 @@ static void diag_free(hg_diag *dg)
 	free(dg->code);
 	free(dg->message);
 	hg_strv_free(dg->notes, dg->nnotes);
+	for (size_t i = 0; i < dg->nrests_on; i++) {
+		free(dg->rests_on[i].datum);
+		free(dg->rests_on[i].file);
+	}
+	free(dg->rests_on);
 }
 
 void hg_diags_clear(hg_diags *d)

@@ -210,6 +210,9 @@ long hg_first_control(const char *s);
 /* Appends s in single quotes for a message: control characters escaped,
  * anything past 60 characters cut (at a character boundary) to "...". */
 void hg_quote(hg_buf *b, const char *s);
+/* `provenance`, `source` or `reconstructed`: the keys any mapping of a data
+ * document may hold (provenance.c, herald-data(5)). */
+int hg_prov_is_key(const char *name);
 
 /* Limits on hostile input (documented in herald-notation(5), LIMITS). */
 #define HG_MAX_NESTING 64		/* variations inside variations */

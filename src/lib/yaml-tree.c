@@ -49,6 +49,8 @@ typedef struct ynode {
 	size_t cap;			/* allocated slots of pub.items */
 	const struct ynode *parent;	/* NULL for the root */
 	size_t index;			/* in parent->pub.items */
+	int whole;			/* of a document loaded whole (a data
+					   file), not streamed (records) */
 } ynode;
 
 static const ynode *priv(const hg_ynode *n)
@@ -494,6 +496,7 @@ static ynode *add_node(loader *l, hg_ykind kind, yaml_mark_t m)
 		return NULL;
 	}
 	ynode *y = doc_mem(l, sizeof *y);
+	y->whole = doc_arena(l) != NULL;
 	y->pub.kind = kind;
 	y->pub.pos = mark_pos(l, m);
 	if (l->depth == 0) {
@@ -1029,6 +1032,8 @@ int hg_ycheck_keys(const hg_ynode *map, const char *const *keys, const char *wha
 		const hg_ynode *k = hg_ymap_key(map, i);
 		if (k->kind != HG_Y_SCALAR)
 			continue;	/* refused by the loader */
+		if (priv(k)->whole && hg_prov_is_key(k->scalar))
+			continue;	/* any data mapping may say where it comes from */
 		size_t j = 0;
 		while (keys[j] && strcmp(key_name(keys[j]), k->scalar) != 0)
 			j++;

@@ -267,6 +267,7 @@ struct hg_gdata {
 	hg_names *scenario_names;
 	ck_spellings card_spell;	/* card ids -> the card in each deck */
 	ck_patterns pat;
+	hg_provs provs;		/* where each value of its files comes from */
 };
 
 /* ------------------------------------------------------------------ state */
@@ -854,6 +855,11 @@ uint64_t hg_ck_areas_scan(const hg_state *s, int faction);
 /* The areas the faction owns (held[]; -1: the independent areas).  Asked
  * several times for each attack and each scripted round: kept by faction
  * as areas change hands, rather than scanned for. */
+/* rests-on.c: notes that the verdict of dg rests on `what` ("defence",
+ * "adjacent") of an area of the map in play, when that is reconstructed
+ * (herald-data(5)). */
+void ck_rests_on_area(hg_diag *dg, const hg_state *s, int area, const char *what);
+
 static inline uint64_t ck_areas_of(const hg_state *s, int faction)
 {
 	if (faction >= 0 && faction < CK_MAX_SIDES)

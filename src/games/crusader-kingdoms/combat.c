@@ -108,6 +108,7 @@ int ck_attack_target_ok(const hg_state *s, int seat, int target, const ck_effect
 		list_areas(s, targets, &b);
 		hg_diag_note(dg, "%s may attack %s", f->id, b.data);
 		hg_buf_free(&b);
+		ck_rests_on_area(dg, s, target, "adjacent");
 		return -1;
 	}
 	if (fx && fx->independent_only && owner >= 0) {
@@ -503,6 +504,8 @@ static int roll_side(hg_state *s, combat *c, int side, const ck_roll *roll, int 
 		why_text(c, side, &why);
 		hg_diag_note(dg, "%s: %s", side_name[side], why.data);
 		hg_buf_free(&why);
+		if (side == 1)
+			ck_rests_on_area(dg, s, c->target, "defence");
 		return -1;
 	}
 	/* the record's count of each face, and whether a die is out of

@@ -910,6 +910,7 @@ void hg_ck_unload(hg_gdata *g)
 	hg_names_free(g->scenario_names);
 	hg_ck_spellings_free(&g->card_spell);
 	ck_patterns_free(&g->pat);
+	hg_provs_free(&g->provs);
 	free(g);
 }
 
@@ -964,6 +965,10 @@ static int add_map(hg_gdata *g, const hg_load_ctx *ctx, const file_ref *f, hg_di
 	hg_ydoc *doc = load_ref(ctx, f, "a map file", map_file_keys, d);
 	if (!doc)
 		return -1;
+	if (hg_provs_collect(&g->provs, doc, d) != 0) {
+		hg_ydoc_free(doc);
+		return -1;
+	}
 	ck_map m;
 	memset(&m, 0, sizeof m);
 	int rc = load_map(&m, doc, d);
@@ -990,6 +995,10 @@ static int add_deck(hg_gdata *g, const hg_load_ctx *ctx, const file_ref *f, int 
 	hg_ydoc *doc = load_ref(ctx, f, "a deck file", deck_file_keys, d);
 	if (!doc)
 		return -1;
+	if (hg_provs_collect(&g->provs, doc, d) != 0) {
+		hg_ydoc_free(doc);
+		return -1;
+	}
 	ck_deck k;
 	memset(&k, 0, sizeof k);
 	int rc = load_deck(&k, doc, d);
@@ -1061,7 +1070,8 @@ static hg_gdata *load_all(const hg_load_ctx *ctx, const file_ref *scenarios,
 		hg_pos pos = { doc->file, 1, 1 };
 		hg_diag_add(d, HG_ERROR, pos, "data.missing-key", "the scenarios file is empty");
 		rc = -1;
-	} else if (hg_ycheck_keys(doc->root, scenarios_file_keys, "the scenarios file", d) != 0) {
+	} else if (hg_ycheck_keys(doc->root, scenarios_file_keys, "the scenarios file", d) != 0 ||
+		   hg_provs_collect(&g->provs, doc, d) != 0) {
 		rc = -1;
 	}
 	if (rc == 0)

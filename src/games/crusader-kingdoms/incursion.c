@@ -43,6 +43,8 @@ static int check_target(const hg_state *s, int seat, const ck_incursion *in, hg_
 				hg_buf_printf(&b, "%s%s", b.len ? ", " : "", s->sc->factions[f].id);
 		hg_diag_note(dg, "%s borders %s", me, b.len ? b.data : "no other player");
 		hg_buf_free(&b);
+		for (uint64_t own = ck_areas_of(s, seat); own; own &= own - 1)
+			ck_rests_on_area(dg, s, __builtin_ctzll(own), "adjacent");
 		return -1;
 	}
 	if (hg_ck_truce_between(s, seat, in->target)) {

@@ -72,6 +72,7 @@ void enc_pool_free(enc_pool *pool)
 	hg_names_free(pool->card_names);
 	hg_names_free(pool->civ_names);
 	hg_strv_free(pool->files, pool->nfiles);
+	hg_provs_free(&pool->provs);
 	memset(pool, 0, sizeof *pool);
 }
 
@@ -682,7 +683,8 @@ int enc_pool_load_doc(enc_pool *pool, hg_ydoc *doc, hg_diags *d)
 		return -1;
 	}
 	if (hg_ycheck_kind(root, HG_Y_MAP, "a card file", d) != 0 ||
-	    hg_ycheck_keys(root, keys, "a card file", d) != 0) {
+	    hg_ycheck_keys(root, keys, "a card file", d) != 0 ||
+	    hg_provs_collect(&pool->provs, doc, d) != 0) {
 		hg_ydoc_free(doc);
 		return -1;
 	}

@@ -348,8 +348,10 @@ static void bind_error(const hg_state *s, const enc_use *u, const enc_step *st, 
 	hg_buf_vprintf(&msg, fmt, ap);
 	va_end(ap);
 	step_text(s, st, &stp);
-	hg_diag_add(d, HG_ERROR, at, "enc.effect-choice", "%s, for '%s' of '%s' (rule 2, Efectos)",
-		    msg.data, stp.data, use_card(s, u)->id);
+	hg_diag *dg = hg_diag_add(d, HG_ERROR, at, "enc.effect-choice",
+				  "%s, for '%s' of '%s' (rule 2, Efectos)", msg.data, stp.data,
+				  use_card(s, u)->id);
+	enc_rests_on(dg, s->data, u->card, "effect");
 	hg_buf_free(&msg);
 	hg_buf_free(&stp);
 }
@@ -484,6 +486,7 @@ static void impossible(const hg_state *s, const enc_use *u, const enc_step *st, 
 				  strstr(why, "(rule ") ? "" : " (rule 2, Efectos)");
 	hg_diag_note(dg, "\"si una de las partes del efecto no se puede realizar o falta algo, entonces nada del efecto se puede hacer\"");
 	hg_buf_free(&stp);
+	enc_rests_on(dg, s->data, u->card, "effect");
 }
 
 /* Binds every group of chosen items to the steps that take them and to
@@ -504,6 +507,7 @@ static int bind_choices(hg_state *s, enc_use *u, const hg_action *a, hg_diags *d
 				hg_diag_note(dg, "a group for '%s'", b.data);
 			}
 		hg_buf_free(&b);
+		enc_rests_on(dg, s->data, u->card, "effect");
 		return -1;
 	}
 	int g = 0;
@@ -687,6 +691,8 @@ static int find_source(const hg_state *s, const hg_action *a, enc_use *u, hg_dia
 				if (c->cost[r])
 					hg_diag_note(dg, "it costs %d %s; %s has %d", c->cost[r],
 						     s->data->pool.res[r].id, enc_seat_name(a->seat), res[r]);
+			enc_rests_on(dg, s->data, a->src_card, "cost");
+			enc_rests_on_town(dg, s, a->seat);
 			return -1;
 		}
 		if (enc_effect_used(s, a->seat, inst)) {

@@ -52,7 +52,8 @@
 #define ENC_WIN_PER_ALLY 100	/* rule 4: "+100 por aliado" */
 #define ENC_TOWER_RESISTANCE 50	/* rule 1: towers have the number 50 */
 
-#define ENC_MAX_RES 16		/* resource types in one card pool */
+#define ENC_MAX_RES 32		/* resource types in one card pool (the designer's
+				   interview: more than 12) */
 #define ENC_MAX_STACKS 26	/* hidden stacks are named a to z */
 #define ENC_MAX_MODS 64		/* modifiers in force at once */
 #define ENC_MAX_BANS 32		/* restrictions in force at once */
@@ -265,6 +266,7 @@ typedef struct enc_pool {
 	hg_names *civ_names;
 	char **files;		/* every file read, for messages */
 	size_t nfiles, capfiles;
+	hg_provs provs;		/* where each value of those files comes from */
 } enc_pool;
 
 struct hg_gdata {
@@ -347,6 +349,13 @@ typedef struct enc_stack {
 	unsigned block_turn;
 	int war;		/* ENC_STACK_USED: the war it belongs to */
 } enc_stack;
+
+/* rests-on.c: notes that the verdict of dg rests on `what` ("cost",
+ * "effect", "resources") of pool card `card`, when its file reconstructs
+ * it (herald-data(5)); enc_rests_on_town does so for the resources of a
+ * seat's tower and town. */
+void enc_rests_on(hg_diag *dg, const struct hg_gdata *g, int card, const char *what);
+void enc_rests_on_town(hg_diag *dg, const hg_state *s, int seat);
 
 typedef struct enc_player {
 	int deck;

@@ -242,6 +242,7 @@ static ENC_NOINLINE void move_errors(hg_diags *d, const hg_diags *from)
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, x->code, "%s", x->message);
 		for (size_t k = 0; k < x->nnotes; k++)
 			hg_diag_note(dg, "%s", x->notes[k]);
+		hg_diag_copy_rests_on(dg, x);
 	}
 }
 

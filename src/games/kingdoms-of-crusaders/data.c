@@ -40,6 +40,7 @@ void hg_koc_unload(hg_gdata *data)
 	cards_free(&data->two);
 	free(data->file);
 	free(data->source);
+	hg_provs_free(&data->provs);
 	hg_pattern_free(data->pat_deal);
 	hg_pattern_free(data->pat_draw);
 	hg_pattern_free(data->pat_place);
@@ -308,6 +309,8 @@ static hg_gdata *load_doc(hg_ydoc *doc, const char *name, hg_diags *d)
 	hg_gdata *g = hg_xcalloc(1, sizeof *g);
 	g->file = hg_xstrdup(doc->file ? doc->file : name);
 	int rc = load_header(g, doc->root, d);
+	if (hg_provs_collect(&g->provs, doc, d) != 0)
+		rc = -1;
 	const hg_ynode *cards = rc == 0 ? hg_ymap_get(doc->root, "cards") : NULL;
 	if (cards && hg_ycheck_kind(cards, HG_Y_SEQ, NULL, d) != 0)
 		rc = -1;

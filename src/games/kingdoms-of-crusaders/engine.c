@@ -363,6 +363,8 @@ static int out_of_turn(const hg_state *s, const hg_action *a, hg_diags *d)
 	return -1;
 }
 
+static void rests_on_territory(hg_diag *dg, const hg_state *s, unsigned k);
+
 static int claim_missing(const hg_state *s, const hg_action *a, hg_diags *d)
 {
 	const hg_koc_claim *c = &s->pending[0];
@@ -376,6 +378,7 @@ static int claim_missing(const hg_state *s, const hg_action *a, hg_diags *d)
 	for (unsigned i = 0; i < s->npending; i++)
 		hg_diag_note(dg, "write '%s: win %u #%u'", hg_koc_seat_name(s->pending[i].seat),
 			     s->pending[i].sector + 1, s->pending[i].marker);
+	rests_on_territory(dg, s, c->sector);
 	return -1;
 }
 
@@ -602,6 +605,26 @@ static int apply_place(hg_state *s, const hg_action *a, hg_diags *d)
 }
 
 /* ------------------------------------------------------------------ territories won */
+/* Who won territory k follows from the symbols of the cards in it: the
+ * verdict rests on each of them that the deck file reconstructs
+ * (herald-data(5)). */
+static void rests_on_territory(hg_diag *dg, const hg_state *s, unsigned k)
+{
+	const hg_gdata *g = s->data;
+	hg_buf datum;
+	hg_buf_init(&datum);
+	for (unsigned p = 0; p < s->nplayers; p++)
+		for (unsigned i = 0; i < s->nsector[p][k]; i++) {
+			unsigned c = s->sector[p][k][i];
+			if (c >= s->cards->n || g->ndeck == 0)
+				continue;
+			hg_buf_clear(&datum);
+			hg_buf_printf(&datum, "cards.%s.symbols", g->deck[c % g->ndeck].id);
+			hg_diag_rests_on(dg, &g->provs, g->file, datum.data);
+		}
+	hg_buf_free(&datum);
+}
+
 /* 'Armies and domination in territories': the winner places a victory
  * marker, numbered in the order territories are won (ruling 7). */
 static int apply_win(hg_state *s, const hg_action *a, hg_diags *d)
@@ -622,12 +645,17 @@ static int apply_win(hg_state *s, const hg_action *a, hg_diags *d)
 			dg = hg_diag_add(d, HG_ERROR, a->sector_pos, "koc.not-won",
 					 "territory %u is not won (yet) (rule %s, ruling 6)", k + 1,
 					 sheet_armies);
-		if (s->winner[k] < 0)
+		if (s->winner[k] < 0) {
 			note_territory(dg, s, k);
+			/* whether another army can still be better there
+			 * follows from every card not on the table */
+			hg_diag_rests_on(dg, &s->data->provs, s->data->file, "cards");
+		}
 		for (unsigned i = 0; i < s->npending; i++)
 			hg_diag_note(dg, "territory %u was won: write '%s: win %u #%u'",
 				     s->pending[i].sector + 1, hg_koc_seat_name(s->pending[i].seat),
 				     s->pending[i].sector + 1, s->pending[i].marker);
+		rests_on_territory(dg, s, k);
 		return -1;
 	}
 	if (c->seat != a->seat) {
@@ -636,6 +664,7 @@ static int apply_win(hg_state *s, const hg_action *a, hg_diags *d)
 					  hg_koc_seat_name(c->seat), hg_koc_seat_name(a->seat),
 					  sheet_armies);
 		hg_diag_note(dg, "write '%s: win %u #%u'", hg_koc_seat_name(c->seat), k + 1, c->marker);
+		rests_on_territory(dg, s, k);
 		return -1;
 	}
 	if (c->marker != a->marker) {

@@ -72,6 +72,7 @@ struct hg_gdata {
 	hg_koc_cards one, two;	/* one deck; two decks mixed */
 	hg_pattern *pat_deal, *pat_draw, *pat_place, *pat_win;
 	int g_place_sector, g_win_sector, g_win_marker;	/* named groups */
+	hg_provs provs;		/* where each value of the deck file comes from */
 };
 
 /* Reads and validates a deck file held in memory (the loader's core, which
