@@ -23,6 +23,7 @@
 typedef struct report_run {
 	cli_common common;
 	int sort;
+	int results;		/* --results */
 	cli_report *report;
 	size_t files;
 	double seconds;
@@ -41,6 +42,7 @@ static int report_option(void *ctx, int opt, const char *arg);
 
 static const struct option longopts[] = {
 	{ "sort", no_argument, NULL, 's' },
+	{ "results", no_argument, NULL, 'R' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -60,7 +62,9 @@ static cli_spec spec = {
 	"not, 2 when a run could not read a file or an input line is not check's.\n",
 	.options_help =
 	"  -s, --sort             order the games by file and number (holds them all\n"
-	"                         in memory) instead of taking them as they come\n",
+	"                         in memory) instead of taking them as they come\n"
+	"      --results          print the results table instead of the diagnostics\n"
+	"                         (as herald check --results)\n",
 	.formats = cli_report_formats,
 	.shortopts = "s",
 	.longopts = longopts,
@@ -73,6 +77,10 @@ static int report_option(void *ctx, int opt, const char *arg)
 	(void)arg;
 	if (opt == 's') {
 		r->sort = 1;
+		return 0;
+	}
+	if (opt == 'R') {
+		r->results = 1;
 		return 0;
 	}
 	return -1;
@@ -144,6 +152,11 @@ static int report_game(report_run *r, json_t *o)
 		hg_diags_free(&d);
 		return -1;
 	}
+	cli_game_facts facts;
+	if (cli_facts_from_json(&facts, o) != 0) {
+		hg_diags_free(&d);
+		return -1;
+	}
 	json_t *actions = json_object_get(o, "actions");
 	cli_game_result g = {
 		.file = file,
@@ -156,8 +169,10 @@ static int report_game(report_run *r, json_t *o)
 		.actions = json_is_integer(actions) && json_integer_value(actions) > 0 ?
 			   (size_t)json_integer_value(actions) : 0,
 		.diags = &d,
+		.facts = &facts,
 	};
 	cli_report_game(r->report, &g);
+	cli_facts_free(&facts);
 	hg_diags_free(&d);
 	return 0;
 }
@@ -289,6 +304,8 @@ int cli_report_main(int argc, char **argv)
 	r.report = cli_report_new(r.common.format, stdout, r.common.quiet,
 				  cli_use_colour(&r.common, stdout),
 				  cli_use_colour(&r.common, stderr));
+	if (r.results)
+		cli_report_results(r.report);
 	if (first >= argc)
 		read_input(&r, "-");
 	for (int i = first; i < argc; i++)
