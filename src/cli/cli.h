@@ -331,6 +331,16 @@ int cli_status_parse(const char *word);
  * text (tab-separated) or CSV (RFC 4180). */
 void cli_results_header(hg_buf *b, int csv);
 void cli_results_row(hg_buf *b, const cli_game_result *g, int csv);
+/* Standings across many games (standings.c, herald-report(1), STANDINGS):
+ * games are added as they come; the tables are ranked and written at the
+ * end, in text, csv or json (jsonl: the same document on one line). */
+typedef struct cli_standings cli_standings;
+cli_standings *cli_standings_new(void);
+/* 0; -1 when the game's result cannot be read as a result of its players
+ * (the game is then not counted). */
+int cli_standings_add(cli_standings *s, const cli_game_result *g);
+void cli_standings_write(cli_standings *s, int format, hg_buf *out);
+void cli_standings_free(cli_standings *s);
 /* The JSON objects of the json and jsonl formats (herald-check.schema.json). */
 json_t *cli_game_json(const cli_game_result *g, int errors_only);
 json_t *cli_summary_json(const cli_summary *s);
