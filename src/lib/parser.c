@@ -1218,10 +1218,16 @@ static void parse_game(hg_parser *p)
 {
 	hg_game_record *g = p->g;
 	if (p->glued) {
-		hg_diag *dg = error(p, p->t->pos, "hgn.glued-game",
-				    "a new game begins without a blank line after the previous one");
+		/* Files joined with cat glue games so.  The '[' begins the next
+		 * game all the same, and each game is judged on its own bytes
+		 * alone: a warning, so that the verdicts are the same whether
+		 * the games are checked together or split apart. */
+		hg_diag *dg = hg_lexer_warning(p->lx, p->t->pos, "hgn.glued-game",
+					       p->t->newline ?
+					       "a new game begins without a blank line after the previous one" :
+					       "a new game begins on the line where the previous one ends");
 		if (dg)
-			hg_diag_note(dg, "games are separated by a blank line");
+			hg_diag_note(dg, "games are separated by a blank line; this one is read as a new game");
 		p->glued = 0;
 	}
 	parse_header(p);
