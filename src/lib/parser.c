@@ -30,6 +30,7 @@ struct hg_parser {
 	hg_line pending;	/* the next game's header comments, read early */
 	uint64_t pending_off;	/* where the first of them begins */
 	uint64_t game_off;	/* where the game last returned begins */
+	uint64_t held_off;	/* where the bytes that `held` speaks of begin */
 	int started;
 	int glued;		/* the next game follows its predecessor without a blank line */
 	int begun;		/* the next game's accounting has already started */
@@ -196,6 +197,8 @@ static void advance(hg_parser *p)
 {
 	if (p->t)
 		p->last_end = p->t->end;
+	if (p->held.n == 0)
+		p->held_off = hg_lexer_offset(p->lx);
 	p->t = hg_lexer_next(p->lx);
 	if (hg_lexer_game_abandoned(p->lx))
 		p->stop = 1;
@@ -1278,6 +1281,8 @@ int hg_parser_next(hg_parser *p, hg_game_record **out, hg_diags *d)
 	}
 	p->d = d;
 	hg_lexer_set_diags(p->lx, d);
+	int had_held = p->held.n > 0;
+	uint64_t held_off = p->held_off;
 	hg_diags_move(d, &p->held);
 	if (!p->begun)
 		hg_lexer_begin_game(p->lx);
@@ -1313,6 +1318,11 @@ int hg_parser_next(hg_parser *p, hg_game_record **out, hg_diags *d)
 	p->g = g;
 	g->pos = gpos(p, p->pending.n ? p->pending.nodes[0].pos : p->t->pos);
 	p->game_off = p->pending.n ? p->pending_off : p->t->off;
+	/* Bytes before the game's first token that were diagnosed for it (a
+	 * stray byte after the game before) are its own: the game begins
+	 * there, so that its bytes alone (herald split) say what they said. */
+	if (had_held && held_off < p->game_off)
+		p->game_off = held_off;
 	move_comments(&g->header, &p->pending, g->file);
 	if (p->stop || hg_lexer_game_abandoned(p->lx))
 		p->stop = 1;
