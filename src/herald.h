@@ -340,6 +340,8 @@ typedef struct hg_node {
 	char *glyph;		/* ACTION: "!", "?", "!!", "??", "!?", "?!" or NULL */
 	char *comment;		/* COMMENT: text between the delimiters */
 	int line_comment;	/* COMMENT: 1 for `;` comments */
+	int own_line;		/* COMMENT in move text: it stood on lines of its
+				   own, and the canonical form keeps it so */
 	hg_line *variation;	/* VARIATION */
 } hg_node;
 

@@ -319,6 +319,22 @@ static void push_comment(hg_line *line, const hg_token *t, const char *file)
 	n->line_comment = t->kind == HG_TK_LINE_COMMENT;
 }
 
+/* Pushes the comment token and advances past it.  A comment that begins
+ * its line, and after which the next token begins a line (or the text
+ * ends), stands on lines of its own: a teacher's note between the moves,
+ * which the canonical form keeps there (herald-notation(5), CANONICAL
+ * FORM). */
+static void take_comment(hg_parser *p, hg_line *line, int keep)
+{
+	int began = p->t->newline;
+	size_t at = line->n;
+	if (keep)
+		push_comment(line, p->t, p->g->file);
+	advance(p);
+	if (keep && began && (p->t->newline || p->t->kind == HG_TK_EOF))
+		line->nodes[at].own_line = 1;
+}
+
 /* Keeps a comment that precedes the next game's tags for that game. */
 static void push_pending(hg_parser *p)
 {
@@ -346,6 +362,7 @@ static void move_comments(hg_line *to, hg_line *from, const char *file)
 		n->pos.file = file;
 		n->comment = src->comment;
 		n->line_comment = src->line_comment;
+		n->own_line = src->own_line;
 		src->comment = NULL;
 	}
 	hg_line_free(from);
@@ -724,16 +741,19 @@ static void parse_header(hg_parser *p)
 	memset(&after, 0, sizeof after);
 	while (!p->stop) {
 		if (is_comment(p->t)) {
-			if (count_element(p, p->t->pos))
-				push_comment(&after, p->t, g->file);
-			advance(p);
+			take_comment(p, &after, count_element(p, p->t->pos));
 		} else if (p->t->kind == HG_TK_LBRACKET) {
+			for (size_t i = 0; i < after.n; i++)
+				after.nodes[i].own_line = 0;
 			move_comments(&g->header, &after, g->file);
 			parse_tag(p);
 		} else {
 			break;
 		}
 	}
+	if (!(g->ntags || p->nbad_tags))
+		for (size_t i = 0; i < after.n; i++)
+			after.nodes[i].own_line = 0;	/* the header's: always on their own lines */
 	move_comments(g->ntags || p->nbad_tags ? &g->moves : &g->header, &after, g->file);
 }
 
@@ -1042,10 +1062,8 @@ static void parse_moves(hg_parser *p, hg_line *line, size_t depth)
 			break;
 		case HG_TK_COMMENT:
 		case HG_TK_LINE_COMMENT:
-			if (count_element(p, t->pos))
-				push_comment(line, t, p->g->file);
 			p->after_glyph = 0;
-			advance(p);
+			take_comment(p, line, count_element(p, t->pos));
 			break;
 		case HG_TK_NAG:
 			if (count_element(p, t->pos))
