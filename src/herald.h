@@ -409,6 +409,8 @@ typedef struct hg_node {
 	char *glyph;		/* ACTION: "!", "?", "!!", "??", "!?", "?!" or NULL */
 	char *comment;		/* COMMENT: text between the delimiters */
 	int line_comment;	/* COMMENT: 1 for `;` comments */
+	int own_line;		/* COMMENT in move text: it stood on lines of its
+				   own, and the canonical form keeps it so */
 	hg_line *variation;	/* VARIATION */
 } hg_node;
 
@@ -473,8 +475,9 @@ void hg_parser_close(hg_parser *p);
  * 0: end of input; -1: an I/O error (reported). */
 int hg_parser_next(hg_parser *p, hg_game_record **out, hg_diags *d);
 /* The byte offset in the source where the game last returned begins (its
- * first header comment, else its first tag pair): the boundary at which an
- * archive can be cut into shards that hold whole games. */
+ * first header comment, else its first tag pair, or before them the first
+ * stray byte diagnosed for it): the boundary at which an archive can be cut
+ * into shards that hold whole games, each with the diagnostics it had. */
 uint64_t hg_parser_game_offset(const hg_parser *p);
 /* How many bytes of the source have been read (for progress reports). */
 uint64_t hg_parser_offset(const hg_parser *p);

@@ -19,6 +19,7 @@ typedef struct item {
 	hg_game_record *rec;	/* GAME, until replayed */
 	unsigned line;		/* GAME: what the report needs of the record */
 	char *game_tag, *result_tag;
+	cli_game_facts facts;	/* GAME: for the results table */
 	hg_diags d;		/* parse diagnostics, then the replay's */
 	int io;			/* LOOSE: an input/output failure */
 	unsigned long long bytes_read;	/* of all the input, when it was read */
@@ -33,6 +34,7 @@ typedef struct check_run {
 	unsigned long long piece_bytes;	/* --piece-size */
 	int no_progress;
 	int allow_empty;	/* --allow-empty */
+	int results;		/* --results */
 	hg_session *session;
 	cli_report *report;
 	cli_progress *progress;

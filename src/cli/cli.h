@@ -250,8 +250,59 @@ int cli_show_games(const cli_spec *spec, const cli_common *common, int argc, cha
 typedef enum cli_game_status { CLI_LEGAL, CLI_ILLEGAL, CLI_UNVERIFIED } cli_game_status;
 
 /* The formats, in the order of --format's words (text first: the default). */
-enum { CLI_REPORT_TEXT, CLI_REPORT_JSON, CLI_REPORT_JSONL, CLI_REPORT_JUNIT, CLI_REPORT_SARIF };
+enum { CLI_REPORT_TEXT, CLI_REPORT_JSON, CLI_REPORT_JSONL, CLI_REPORT_JUNIT, CLI_REPORT_SARIF,
+       CLI_REPORT_CSV };
 extern const char *const cli_report_formats[];
+
+/* How a game ended, for the results table (game-facts.c). */
+typedef enum cli_ended {
+	CLI_ENDED_UNKNOWN,		/* not replayed, and the record does not say */
+	CLI_ENDED_RULES,		/* over by its rules */
+	CLI_ENDED_RESIGNATION,
+	CLI_ENDED_AGREEMENT,
+	CLI_ENDED_FORFEIT,
+	CLI_ENDED_ADJUDICATION,
+	CLI_ENDED_UNFINISHED		/* not over, and no other ending declared */
+} cli_ended;
+
+/* What a results table says of a game besides its verdict: Event, Round,
+ * the players in seat order (a name, a seat, or both may be unknown:
+ * NULL), the result the replay gives (NULL when the main line was not
+ * replayed to its end) and how the game ended. */
+typedef struct cli_game_facts {
+	char *event, *round;
+	char **names, **seats;
+	size_t nplayers;
+	char *replayed;
+	cli_ended ended;
+} cli_game_facts;
+
+/* Collecting a game's facts: cli_facts_begin takes what the record says
+ * and readies `hooks` for hg_check_game, which then takes the seats and
+ * the replayed result at the main line's end; cli_facts_end completes
+ * them (legal: the main line was replayed to its end).  A game not
+ * replayed needs only cli_facts_begin. */
+typedef struct cli_facts_probe {
+	hg_replay_hooks hooks;
+	cli_game_facts *facts;
+	const hg_game_record *rec;
+	const hg_node *last;
+	int reached;
+} cli_facts_probe;
+void cli_facts_begin(cli_facts_probe *p, cli_game_facts *f, const hg_game_record *rec);
+void cli_facts_end(cli_facts_probe *p, hg_session *session, int legal);
+void cli_facts_free(cli_game_facts *f);
+/* "rules", "resignation", ... ; NULL for CLI_ENDED_UNKNOWN. */
+const char *cli_ended_word(cli_ended e);
+cli_ended cli_ended_parse(const char *word);
+/* The players as "Ana (P1); Ben (P2)": a name, with its seat when the two
+ * differ; a seat alone when no name is known. */
+void cli_facts_players(const cli_game_facts *f, hg_buf *out);
+/* [{"seat": ..., "name": ...}, ...] */
+json_t *cli_facts_players_json(const cli_game_facts *f);
+/* Back from a game object of the JSON formats (fields absent in an older
+ * report are taken as unknown): 0, or -1 when a field has the wrong type. */
+int cli_facts_from_json(cli_game_facts *f, json_t *game);
 
 /* What one game came to. */
 typedef struct cli_game_result {
@@ -263,6 +314,7 @@ typedef struct cli_game_result {
 	int syntax_ok;			/* 0: not replayed because of a syntax error */
 	size_t actions;			/* actions replayed, every line */
 	const hg_diags *diags;
+	const cli_game_facts *facts;	/* NULL: none known */
 } cli_game_result;
 
 typedef struct cli_summary {
@@ -277,6 +329,20 @@ typedef struct cli_report cli_report;
 const char *cli_status_name(cli_game_status s);
 /* "legal", "illegal" or "unverified" to a status; -1 for anything else. */
 int cli_status_parse(const char *word);
+/* The results table (results-table.c): its header and one game's row, as
+ * text (tab-separated) or CSV (RFC 4180). */
+void cli_results_header(hg_buf *b, int csv);
+void cli_results_row(hg_buf *b, const cli_game_result *g, int csv);
+/* Standings across many games (standings.c, herald-report(1), STANDINGS):
+ * games are added as they come; the tables are ranked and written at the
+ * end, in text, csv or json (jsonl: the same document on one line). */
+typedef struct cli_standings cli_standings;
+cli_standings *cli_standings_new(void);
+/* 0; -1 when the game's result cannot be read as a result of its players
+ * (the game is then not counted). */
+int cli_standings_add(cli_standings *s, const cli_game_result *g);
+void cli_standings_write(cli_standings *s, int format, hg_buf *out);
+void cli_standings_free(cli_standings *s);
 /* The JSON objects of the json and jsonl formats (herald-check.schema.json). */
 json_t *cli_game_json(const cli_game_result *g, int errors_only);
 json_t *cli_summary_json(const cli_summary *s);
@@ -288,6 +354,9 @@ const char *cli_rule_page(const char *code);
  * (-q) leaves out warnings, unverified diagnostics and the text summary. */
 cli_report *cli_report_new(int format, FILE *out, int errors_only, int colour_out,
 			   int colour_err);
+/* --results: the text format becomes the results table, one line per
+ * game (csv always is that table). */
+void cli_report_results(cli_report *r);
 void cli_report_game(cli_report *r, const cli_game_result *g);
 /* Diagnostics that belong to no game: malformed text outside any game, or
  * (io) an input that could not be read, which also goes to standard error. */

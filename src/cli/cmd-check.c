@@ -31,6 +31,7 @@ static const struct option longopts[] = {
 	{ "no-progress", no_argument, NULL, 'P' },
 	{ "piece-size", required_argument, NULL, 'S' },
 	{ "allow-empty", no_argument, NULL, 'E' },
+	{ "results", no_argument, NULL, 'R' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -48,8 +49,9 @@ static cli_spec spec = {
 	"  N games, L legal, I illegal, U unverified (T.TT s)\n"
 	"where an unverified game is legal as far as it could be checked but hides\n"
 	"information (a '?') that a rule needed.  The formats json, jsonl, junit and\n"
-	"sarif are for programs and CI (see herald-check(1)).  On a terminal, a\n"
-	"progress bar on standard error follows long runs.\n"
+	"sarif are for programs and CI (see herald-check(1)); csv is the results\n"
+	"table for a spreadsheet.  On a terminal, a progress bar on standard error\n"
+	"follows long runs.\n"
 	"\n"
 	"Exit status: 0 when every game is legal (warnings and unverified actions do\n"
 	"not fail), 1 when a game is illegal or malformed, 2 on a usage error, when\n"
@@ -62,7 +64,10 @@ static cli_spec spec = {
 	"                         pieces of about BYTES, in parallel (default\n"
 	"                         1048576)\n"
 	"      --no-progress      never show the progress bar\n"
-	"      --allow-empty      an input that holds no game passes (exit 0)\n",
+	"      --allow-empty      an input that holds no game passes (exit 0)\n"
+	"      --results          print the results table (a line per game: Event,\n"
+	"                         Round, players, declared and replayed result, how\n"
+	"                         it ended, verdict) instead of the diagnostics\n",
 	.formats = cli_report_formats,
 	.shortopts = "j:",
 	.longopts = longopts,
@@ -80,6 +85,9 @@ static int check_option(void *ctx, int opt, const char *arg)
 		return 0;
 	case 'E':
 		r->allow_empty = 1;
+		return 0;
+	case 'R':
+		r->results = 1;
 		return 0;
 	case 'S': {
 		unsigned long n = 0;
@@ -134,11 +142,16 @@ void check_replay_item(hg_session *session, item *it)
 	if (it->d.nerrors) {
 		it->status = CLI_ILLEGAL;
 		it->syntax_ok = 0;
+		cli_facts_probe probe;
+		cli_facts_begin(&probe, &it->facts, it->rec);
 		release_record(it);
 		return;
 	}
 	hg_check_result res;
-	int rc = hg_check_game(session, it->rec, &it->d, NULL, &res, NULL, NULL);
+	cli_facts_probe probe;
+	cli_facts_begin(&probe, &it->facts, it->rec);
+	int rc = hg_check_game(session, it->rec, &it->d, &probe.hooks, &res, NULL, NULL);
+	cli_facts_end(&probe, session, res.legal);
 	it->syntax_ok = 1;
 	it->actions = res.actions;
 	if (rc != 0 || it->d.nerrors)
@@ -154,8 +167,8 @@ void check_replay_item(hg_session *session, item *it)
  * of a file read in parallel need not know how many games came before. */
 void check_report_item(check_run *r, item *it)
 {
-	if (r->progress && r->common.format == CLI_REPORT_TEXT &&
-	    (it->d.n > 0 || it->kind == ITEM_LOOSE))
+	if (r->progress && ((r->common.format == CLI_REPORT_TEXT && it->d.n > 0) ||
+			    it->kind == ITEM_LOOSE))
 		cli_progress_clear(r->progress);
 	if (it->kind == ITEM_LOOSE) {
 		cli_report_loose(r->report, it->path, &it->d, it->io);
@@ -175,6 +188,7 @@ void check_report_item(check_run *r, item *it)
 			.syntax_ok = it->syntax_ok,
 			.actions = it->actions,
 			.diags = &it->d,
+			.facts = &it->facts,
 		};
 		cli_report_game(r->report, &g);
 		if (r->progress)
@@ -182,6 +196,7 @@ void check_report_item(check_run *r, item *it)
 	}
 	free(it->game_tag);
 	free(it->result_tag);
+	cli_facts_free(&it->facts);
 	hg_diags_free(&it->d);
 	memset(it, 0, sizeof *it);
 }
@@ -192,6 +207,7 @@ void check_discard_item(item *it)
 		hg_record_free(it->rec);
 	free(it->game_tag);
 	free(it->result_tag);
+	cli_facts_free(&it->facts);
 	hg_diags_free(&it->d);
 	memset(it, 0, sizeof *it);
 }
@@ -326,6 +342,8 @@ int cli_check_main(int argc, char **argv)
 	cli_inputs in = { 0 };
 	cli_inputs_expand(&in, argv + first, argc - first, &d);
 	r.report = cli_report_new(r.common.format, stdout, r.common.quiet, colour_out, colour_err);
+	if (r.results)
+		cli_report_results(r.report);
 	/* Operands that do not exist: reported like unreadable files. */
 	for (size_t i = 0; i < d.n; i++) {
 		hg_diags one;
@@ -344,7 +362,7 @@ int cli_check_main(int argc, char **argv)
 	/* A report in a machine format on the same terminal would be torn by
 	 * the bar; text output erases the bar before each diagnostic. */
 	int bar = !r.no_progress &&
-		  (r.common.format == CLI_REPORT_TEXT || !isatty(STDOUT_FILENO));
+		  ((r.common.format == CLI_REPORT_TEXT && !r.results) || !isatty(STDOUT_FILENO));
 	r.progress = cli_progress_new(bar, total_size(&in), in.n);
 	if (r.jobs > 1)
 		check_in_threads(&r, &in);

@@ -163,6 +163,13 @@ int cli_gen_main(int argc, char **argv)
 			break;
 		}
 	}
+	/* The output ends with a blank line, so that files of games made
+	 * apart and joined with cat still have one between every two games. */
+	if (written > 0 && !io_error) {
+		hg_buf_putc(&out, '\n');
+		if (!r.output && cli_flush_buf("gen", stdout, &out) != 0)
+			io_error = 1;
+	}
 	if (r.output && !failed && !io_error &&
 	    cli_write_output("gen", r.output, out.data ? out.data : "", out.len) != 0)
 		io_error = 1;

@@ -23,6 +23,9 @@
 typedef struct report_run {
 	cli_common common;
 	int sort;
+	int results;		/* --results */
+	cli_standings *standings;	/* --standings, or NULL */
+	size_t illegal, stray, io;	/* --standings: what the report would count */
 	cli_report *report;
 	size_t files;
 	double seconds;
@@ -41,6 +44,8 @@ static int report_option(void *ctx, int opt, const char *arg);
 
 static const struct option longopts[] = {
 	{ "sort", no_argument, NULL, 's' },
+	{ "results", no_argument, NULL, 'R' },
+	{ "standings", no_argument, NULL, 'T' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -60,7 +65,11 @@ static cli_spec spec = {
 	"not, 2 when a run could not read a file or an input line is not check's.\n",
 	.options_help =
 	"  -s, --sort             order the games by file and number (holds them all\n"
-	"                         in memory) instead of taking them as they come\n",
+	"                         in memory) instead of taking them as they come\n"
+	"      --results          print the results table instead of the diagnostics\n"
+	"                         (as herald check --results)\n"
+	"      --standings        each player's games, wins and points in the\n"
+	"                         game's own scoring, ranked (text, csv, json)\n",
 	.formats = cli_report_formats,
 	.shortopts = "s",
 	.longopts = longopts,
@@ -73,6 +82,15 @@ static int report_option(void *ctx, int opt, const char *arg)
 	(void)arg;
 	if (opt == 's') {
 		r->sort = 1;
+		return 0;
+	}
+	if (opt == 'R') {
+		r->results = 1;
+		return 0;
+	}
+	if (opt == 'T') {
+		if (!r->standings)
+			r->standings = cli_standings_new();
 		return 0;
 	}
 	return -1;
@@ -151,6 +169,11 @@ static int report_game(report_run *r, json_t *o)
 		hg_diags_free(&d);
 		return -1;
 	}
+	cli_game_facts facts;
+	if (cli_facts_from_json(&facts, o) != 0) {
+		hg_diags_free(&d);
+		return -1;
+	}
 	json_t *actions = json_object_get(o, "actions");
 	cli_game_result g = {
 		.file = file,
@@ -163,8 +186,15 @@ static int report_game(report_run *r, json_t *o)
 		.actions = json_is_integer(actions) && json_integer_value(actions) > 0 ?
 			   (size_t)json_integer_value(actions) : 0,
 		.diags = &d,
+		.facts = &facts,
 	};
-	cli_report_game(r->report, &g);
+	if (r->standings) {
+		r->illegal += g.status == CLI_ILLEGAL;
+		cli_standings_add(r->standings, &g);
+	} else {
+		cli_report_game(r->report, &g);
+	}
+	cli_facts_free(&facts);
 	hg_diags_free(&d);
 	return 0;
 }
@@ -178,7 +208,14 @@ static int report_loose(report_run *r, json_t *o)
 		hg_diags_free(&d);
 		return -1;
 	}
-	cli_report_loose(r->report, file, &d, json_is_true(json_object_get(o, "io_error")));
+	int io = json_is_true(json_object_get(o, "io_error"));
+	if (r->standings) {
+		r->io += io;
+		r->stray += !io && d.nerrors;
+		cli_print_diags(stderr, &d, 0, 1);
+	} else {
+		cli_report_loose(r->report, file, &d, io);
+	}
 	hg_diags_free(&d);
 	return 0;
 }
@@ -284,6 +321,25 @@ static void read_input(report_run *r, const char *path)
 		fclose(fp);
 }
 
+/* Writes the standings; the exit status is the report's. */
+static int finish_standings(report_run *r)
+{
+	hg_buf b;
+	hg_buf_init(&b);
+	cli_standings_write(r->standings, r->common.format, &b);
+	cli_standings_free(r->standings);
+	int write_failed = (b.len && fwrite(b.data, 1, b.len, stdout) != b.len) ||
+			   fflush(stdout) != 0;
+	hg_buf_free(&b);
+	if (write_failed) {
+		cli_error("report", "write error");
+		return CLI_EXIT_USAGE;
+	}
+	if (r->io || r->bad_input)
+		return CLI_EXIT_USAGE;
+	return r->illegal || r->stray ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}
+
 int cli_report_main(int argc, char **argv)
 {
 	report_run r;
@@ -291,11 +347,22 @@ int cli_report_main(int argc, char **argv)
 	spec.ctx = &r;
 	int first;
 	int status = cli_parse(&spec, argc, argv, &r.common, &first);
-	if (status >= 0)
+	if (status >= 0) {
+		cli_standings_free(r.standings);
 		return status;
-	r.report = cli_report_new(r.common.format, stdout, r.common.quiet,
-				  cli_use_colour(&r.common, stdout),
-				  cli_use_colour(&r.common, stderr));
+	}
+	if (r.standings && (r.results || r.common.format == CLI_REPORT_JUNIT ||
+			    r.common.format == CLI_REPORT_SARIF)) {
+		cli_standings_free(r.standings);
+		return cli_usage_error(&spec, "--standings is written as text, csv, json or jsonl, "
+				       "without --results");
+	}
+	if (!r.standings)
+		r.report = cli_report_new(r.common.format, stdout, r.common.quiet,
+					  cli_use_colour(&r.common, stdout),
+					  cli_use_colour(&r.common, stderr));
+	if (r.results)
+		cli_report_results(r.report);
 	if (first >= argc)
 		read_input(&r, "-");
 	for (int i = first; i < argc; i++)
@@ -312,6 +379,8 @@ int cli_report_main(int argc, char **argv)
 		}
 		free(r.held);
 	}
+	if (r.standings)
+		return finish_standings(&r);
 	int write_failed = cli_report_finish(r.report, r.files, r.seconds) != 0;
 	const cli_summary *sum = cli_report_summary(r.report);
 	int io = sum->io_errors > 0, bad = sum->counts[CLI_ILLEGAL] || sum->stray_errors;

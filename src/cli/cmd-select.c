@@ -456,6 +456,9 @@ static void evaluate(select_run *r, sel_item *it, select_scratch *sc)
 	} else {
 		hg_diags replay;	/* the verdict's: `herald check` reports them */
 		hg_diags_init(&replay);
+		/* with the warnings read with the game (hgn.glued-game), which
+		 * check reports too and --code may name */
+		hg_diags_move(&replay, &it->d);
 		select_game(&r->spec, r->session, it->rec, sc, &replay, &it->out);
 		hg_diags_free(&replay);
 		it->selected = !it->out.limit && (it->out.matched != r->spec.invert);

@@ -231,12 +231,14 @@ int cli_split_main(int argc, char **argv)
 		}
 		in_shard++;
 	}
+	/* A file that holds no game is one shard, whole: checked, it says what
+	 * checking the file says (no game, an encoding it cannot read). */
+	if (rc == 0 && games == 0 && shard_open(&w) != 0)
+		rc = -1;
 	if (rc == 0 && w.open && shard_close(&w, total) != 0)
 		rc = -1;
 	if (w.open)
 		cli_atomic_abort(&w.out);
-	if (rc == 0 && games == 0)
-		cli_error("split", "'%s' holds no game: nothing written", path);
 	hg_parser_close(p);
 	if (w.in)
 		fclose(w.in);

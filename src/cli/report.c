@@ -7,7 +7,9 @@
  *   jsonl  one object per game, per stray diagnostic list, and a summary;
  *   junit  JUnit XML, a test suite per file and a test case per game
  *          (grammar/herald-check-junit.xsd);
- *   sarif  SARIF 2.1.0, a result per diagnostic, the codes as rules.
+ *   sarif  SARIF 2.1.0, a result per diagnostic, the codes as rules;
+ *   csv    the results table (RFC 4180), a row per game; text with
+ *          --results is the same table for a terminal (results-table.c).
  *
  * Every format is written as the games arrive, so memory does not grow
  * with the number of games: JSON and SARIF objects are made by jansson one
@@ -23,7 +25,7 @@
 
 #include "cli.h"
 
-const char *const cli_report_formats[] = { "text", "json", "jsonl", "junit", "sarif", NULL };
+const char *const cli_report_formats[] = { "text", "json", "jsonl", "junit", "sarif", "csv", NULL };
 
 static const char *const status_names[] = { "legal", "illegal", "unverified" };
 
@@ -34,9 +36,13 @@ struct cli_report {
 	int format;
 	FILE *out;
 	int errors_only;
+	int results;		/* text: the results table instead of diagnostics */
 	int colour_out, colour_err;
 	int failed;		/* a write failed */
 	cli_summary sum;
+
+	/* the results table (text with --results, csv) */
+	int table_started;
 
 	/* json */
 	size_t ngames_written;
@@ -120,7 +126,13 @@ json_t *cli_game_json(const cli_game_result *g, int errors_only)
 	json_t *tags = json_object();
 	json_object_set_new(tags, "Game", cli_json_string(g->game_tag));
 	json_object_set_new(tags, "Result", cli_json_string(g->result_tag));
+	const cli_game_facts *f = g->facts;
+	json_object_set_new(tags, "Event", cli_json_string(f ? f->event : NULL));
+	json_object_set_new(tags, "Round", cli_json_string(f ? f->round : NULL));
 	json_object_set_new(o, "tags", tags);
+	json_object_set_new(o, "players", f ? cli_facts_players_json(f) : json_array());
+	json_object_set_new(o, "replayed_result", cli_json_string(f ? f->replayed : NULL));
+	json_object_set_new(o, "ended", cli_json_string(f ? cli_ended_word(f->ended) : NULL));
 	json_object_set_new(o, "status", json_string(status_names[g->status]));
 	json_object_set_new(o, "syntax_ok", json_boolean(g->syntax_ok));
 	json_object_set_new(o, "actions", json_integer((json_int_t)g->actions));
@@ -217,17 +229,14 @@ static const hg_diag *first_error(const hg_diags *d)
 /* The reconstructed data the case's verdicts rest on, one property each
  * (herald-data(5)): a dashboard can flag the case without reading the
  * notes. */
-static void junit_properties(hg_buf *b, const hg_diags *d, int errors_only)
+static void junit_rests_on(hg_buf *b, const hg_diags *d, int errors_only)
 {
-	int open = 0;
 	for (size_t i = 0; i < d->n; i++) {
 		const hg_diag *dg = &d->v[i];
 		if (errors_only && dg->severity != HG_ERROR)
 			continue;
 		for (size_t k = 0; k < dg->nrests_on; k++) {
 			const hg_rests_on *ro = &dg->rests_on[k];
-			if (!open++)
-				hg_buf_puts(b, "      <properties>\n");
 			hg_buf_puts(b, "        <property name=\"rests-on\" value=\"");
 			xml_text(b, ro->datum);
 			hg_buf_puts(b, " (");
@@ -235,13 +244,10 @@ static void junit_properties(hg_buf *b, const hg_diags *d, int errors_only)
 			hg_buf_printf(b, ":%u)\"/>\n", ro->line);
 		}
 	}
-	if (open)
-		hg_buf_puts(b, "      </properties>\n");
 }
 
 static void junit_problem(hg_buf *b, const char *element, const hg_diags *d, int errors_only)
 {
-	junit_properties(b, d, errors_only);
 	const hg_diag *e = first_error(d);
 	hg_buf text;
 	hg_buf_init(&text);
@@ -266,7 +272,6 @@ static void junit_problem(hg_buf *b, const char *element, const hg_diags *d, int
 
 static void junit_output(hg_buf *b, const hg_diags *d, int errors_only)
 {
-	junit_properties(b, d, errors_only);
 	hg_buf text;
 	hg_buf_init(&text);
 	diags_text(&text, d, errors_only);
@@ -352,6 +357,8 @@ static void junit_case(cli_report *r, const char *file, const char *name, hg_buf
  * SARIF
  * ------------------------------------------------------------------------ */
 
+static json_t *facts_json(const cli_game_result *g);
+
 static size_t rule_index(cli_report *r, const char *code)
 {
 	for (size_t i = 0; i < r->nrules; i++)
@@ -397,7 +404,7 @@ static const char *sarif_level(hg_severity s)
 	return "none";
 }
 
-static void sarif_result(cli_report *r, const hg_diag *dg)
+static void sarif_result(cli_report *r, const hg_diag *dg, const cli_game_result *g)
 {
 	const char *code = dg->code ? dg->code : "herald";
 	json_t *res = json_object();
@@ -436,16 +443,18 @@ static void sarif_result(cli_report *r, const hg_diag *dg)
 	json_object_set_new(props, "severity", json_string(hg_severity_name(dg->severity)));
 	if (dg->nrests_on)
 		json_object_set_new(props, "rests_on", cli_json_rests_on(dg));
+	if (g)
+		json_object_set_new(props, "game", facts_json(g));
 	json_object_set_new(res, "properties", props);
 	puts_to(r, r->out, r->nresults++ ? ",\n" : "\n");
 	dump(r, r->out, res, 0, 0);
 }
 
-static void sarif_diags(cli_report *r, const hg_diags *d)
+static void sarif_diags(cli_report *r, const hg_diags *d, const cli_game_result *g)
 {
 	for (size_t i = 0; i < d->n; i++)
 		if (!r->errors_only || d->v[i].severity == HG_ERROR)
-			sarif_result(r, &d->v[i]);
+			sarif_result(r, &d->v[i], g);
 }
 
 /* ------------------------------------------------------------------------
@@ -488,11 +497,86 @@ cli_report *cli_report_new(int format, FILE *out, int errors_only, int colour_ou
 	return r;
 }
 
+void cli_report_results(cli_report *r)
+{
+	r->results = 1;
+}
+
+static int is_table(const cli_report *r)
+{
+	return r->format == CLI_REPORT_CSV || (r->format == CLI_REPORT_TEXT && r->results);
+}
+
+static void table_row(cli_report *r, const cli_game_result *g)
+{
+	int csv = r->format == CLI_REPORT_CSV;
+	hg_buf b;
+	hg_buf_init(&b);
+	if (!r->table_started)
+		cli_results_header(&b, csv);
+	r->table_started = 1;
+	if (g)
+		cli_results_row(&b, g, csv);
+	put(r, r->out, b.data, b.len);
+	hg_buf_free(&b);
+}
+
+/* The game's facts for a SARIF result's or a JUnit case's properties. */
+static json_t *facts_json(const cli_game_result *g)
+{
+	const cli_game_facts *f = g->facts;
+	json_t *o = json_object();
+	json_object_set_new(o, "file", cli_json_string(g->file));
+	json_object_set_new(o, "game", json_integer((json_int_t)g->index));
+	json_object_set_new(o, "Event", cli_json_string(f ? f->event : NULL));
+	json_object_set_new(o, "Round", cli_json_string(f ? f->round : NULL));
+	json_object_set_new(o, "players", f ? cli_facts_players_json(f) : json_array());
+	json_object_set_new(o, "declared_result", cli_json_string(g->result_tag));
+	json_object_set_new(o, "replayed_result", cli_json_string(f ? f->replayed : NULL));
+	json_object_set_new(o, "ended", cli_json_string(f ? cli_ended_word(f->ended) : NULL));
+	json_object_set_new(o, "status", json_string(status_names[g->status]));
+	return o;
+}
+
+/* A JUnit test case's <properties>: the results table's columns, then
+ * the reconstructed data its verdicts rest on. */
+static void junit_properties(hg_buf *b, const cli_game_result *g, int errors_only)
+{
+	const cli_game_facts *f = g->facts;
+	hg_buf players;
+	hg_buf_init(&players);
+	if (f)
+		cli_facts_players(f, &players);
+	const char *props[][2] = {
+		{ "Event", f ? f->event : NULL },
+		{ "Round", f ? f->round : NULL },
+		{ "players", players.data },
+		{ "declared_result", g->result_tag },
+		{ "replayed_result", f ? f->replayed : NULL },
+		{ "ended", f ? cli_ended_word(f->ended) : NULL },
+	};
+	hg_buf_puts(b, "      <properties>\n");
+	for (size_t i = 0; i < sizeof props / sizeof *props; i++) {
+		if (!props[i][1])
+			continue;
+		hg_buf_printf(b, "        <property name=\"%s\" value=\"", props[i][0]);
+		xml_text(b, props[i][1]);
+		hg_buf_puts(b, "\"/>\n");
+	}
+	junit_rests_on(b, g->diags, errors_only);
+	hg_buf_puts(b, "      </properties>\n");
+	hg_buf_free(&players);
+}
+
 void cli_report_game(cli_report *r, const cli_game_result *g)
 {
 	r->sum.games++;
 	r->sum.counts[g->status]++;
 	r->sum.actions += g->actions;
+	if (is_table(r)) {
+		table_row(r, g);
+		return;
+	}
 	switch (r->format) {
 	case CLI_REPORT_TEXT:
 		cli_print_diags(r->out, g->diags, r->colour_out, r->errors_only);
@@ -517,6 +601,7 @@ void cli_report_game(cli_report *r, const cli_game_result *g)
 			hg_buf_puts(&name, g->game_tag);
 		}
 		int failure = g->status == CLI_ILLEGAL;
+		junit_properties(&body, g, r->errors_only);
 		if (failure)
 			junit_problem(&body, "failure", g->diags, r->errors_only);
 		else
@@ -527,7 +612,7 @@ void cli_report_game(cli_report *r, const cli_game_result *g)
 		break;
 	}
 	case CLI_REPORT_SARIF:
-		sarif_diags(r, g->diags);
+		sarif_diags(r, g->diags, g);
 		break;
 	}
 }
@@ -542,9 +627,10 @@ void cli_report_loose(cli_report *r, const char *file, const hg_diags *d, int io
 		r->sum.stray_errors++;
 	/* An input that cannot be read is said on standard error whatever the
 	 * format, so that a person sees it even when the report goes to a file. */
-	if (io || r->format == CLI_REPORT_TEXT)
-		cli_print_diags(io ? stderr : r->out, d, io ? r->colour_err : r->colour_out,
-				r->errors_only);
+	if (io || is_table(r))
+		cli_print_diags(stderr, d, r->colour_err, r->errors_only);
+	else if (r->format == CLI_REPORT_TEXT)
+		cli_print_diags(r->out, d, r->colour_out, r->errors_only);
 	switch (r->format) {
 	case CLI_REPORT_JSON: {
 		json_t *a = cli_json_diags(d, r->errors_only);
@@ -579,7 +665,7 @@ void cli_report_loose(cli_report *r, const char *file, const hg_diags *d, int io
 		break;
 	}
 	case CLI_REPORT_SARIF:
-		sarif_diags(r, d);
+		sarif_diags(r, d, NULL);
 		break;
 	}
 }
@@ -594,6 +680,8 @@ int cli_report_finish(cli_report *r, size_t files, double seconds)
 	r->sum.files = files;
 	r->sum.seconds = seconds;
 	const cli_summary *s = &r->sum;
+	if (is_table(r) && !r->table_started)
+		table_row(r, NULL);	/* the header of an empty table */
 	switch (r->format) {
 	case CLI_REPORT_TEXT:
 		if (!r->errors_only) {

@@ -7,6 +7,7 @@
  *           "trailer": [NODE, ...]}          (empty header/trailer omitted)
  *   NODE = {"move": 12} | {"seat": "P1", "action": "draw c12", "glyph": "!"}
  *        | {"comment": "text"} | {"comment": "text", "line": true}
+ *          (with "own_line": true, a move-text comment on lines of its own)
  *        | {"nag": 3} | {"variation": [NODE, ...]}
  * It carries the whole model, so HGN -> JSON -> HGN is lossless.
  *
@@ -85,6 +86,8 @@ static json_t *node_json(const hg_node *n)
 		json_object_set_new(o, "comment", jstr(n->comment));
 		if (n->line_comment)
 			json_object_set_new(o, "line", json_true());
+		if (n->own_line)
+			json_object_set_new(o, "own_line", json_true());
 		break;
 	case HG_NODE_NAG:
 		json_object_set_new(o, "nag", json_integer(n->number));
@@ -397,7 +400,7 @@ static void read_action(reader *r, const json_t *o, hg_node *n)
 
 static void read_comment(reader *r, const json_t *o, hg_node *n)
 {
-	static const char *const keys[] = { "!comment", "line", NULL };
+	static const char *const keys[] = { "!comment", "line", "own_line", NULL };
 	check_keys(r, o, keys);
 	const json_t *line = json_object_get(o, "line");
 	if (line) {
@@ -406,6 +409,15 @@ static void read_comment(reader *r, const json_t *o, hg_node *n)
 			n->line_comment = json_is_true(line);
 		else
 			mismatch(r, "true or false", line);
+		path_pop(r, mark);
+	}
+	const json_t *own = json_object_get(o, "own_line");
+	if (own) {
+		size_t mark = path_push_key(r, "own_line");
+		if (json_is_boolean(own))
+			n->own_line = json_is_true(own);
+		else
+			mismatch(r, "true or false", own);
 		path_pop(r, mark);
 	}
 	const char *text = get_string(r, o, "comment", n->line_comment);

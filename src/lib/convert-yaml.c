@@ -186,6 +186,10 @@ static void write_node(writer *w, const hg_node *n)
 			key(w, "line");
 			scalar(w, "true", YAML_PLAIN_SCALAR_STYLE);
 		}
+		if (n->own_line) {
+			key(w, "own_line");
+			scalar(w, "true", YAML_PLAIN_SCALAR_STYLE);
+		}
 		break;
 	case HG_NODE_NAG:
 		key(w, "nag");
@@ -391,11 +395,14 @@ static void read_action(reader *r, const hg_ynode *map, hg_node *n)
 
 static void read_comment(reader *r, const hg_ynode *map, hg_node *n)
 {
-	static const char *const keys[] = { "!comment", "line", NULL };
+	static const char *const keys[] = { "!comment", "line", "own_line", NULL };
 	hg_ycheck_keys(map, keys, "a comment", r->d);
 	const hg_ynode *line = hg_ymap_get(map, "line");
 	if (line)
 		hg_ybool(line, &n->line_comment, r->d);
+	const hg_ynode *own = hg_ymap_get(map, "own_line");
+	if (own)
+		hg_ybool(own, &n->own_line, r->d);
 	const hg_ynode *node;
 	const char *text = get_string(r, map, "comment", n->line_comment, &node);
 	if (!text)

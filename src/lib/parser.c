@@ -30,6 +30,7 @@ struct hg_parser {
 	hg_line pending;	/* the next game's header comments, read early */
 	uint64_t pending_off;	/* where the first of them begins */
 	uint64_t game_off;	/* where the game last returned begins */
+	uint64_t held_off;	/* where the bytes that `held` speaks of begin */
 	int started;
 	int glued;		/* the next game follows its predecessor without a blank line */
 	int begun;		/* the next game's accounting has already started */
@@ -196,6 +197,8 @@ static void advance(hg_parser *p)
 {
 	if (p->t)
 		p->last_end = p->t->end;
+	if (p->held.n == 0)
+		p->held_off = hg_lexer_offset(p->lx);
 	p->t = hg_lexer_next(p->lx);
 	if (hg_lexer_game_abandoned(p->lx))
 		p->stop = 1;
@@ -316,6 +319,22 @@ static void push_comment(hg_line *line, const hg_token *t, const char *file)
 	n->line_comment = t->kind == HG_TK_LINE_COMMENT;
 }
 
+/* Pushes the comment token and advances past it.  A comment that begins
+ * its line, and after which the next token begins a line (or the text
+ * ends), stands on lines of its own: a teacher's note between the moves,
+ * which the canonical form keeps there (herald-notation(5), CANONICAL
+ * FORM). */
+static void take_comment(hg_parser *p, hg_line *line, int keep)
+{
+	int began = p->t->newline;
+	size_t at = line->n;
+	if (keep)
+		push_comment(line, p->t, p->g->file);
+	advance(p);
+	if (keep && began && (p->t->newline || p->t->kind == HG_TK_EOF))
+		line->nodes[at].own_line = 1;
+}
+
 /* Keeps a comment that precedes the next game's tags for that game. */
 static void push_pending(hg_parser *p)
 {
@@ -343,6 +362,7 @@ static void move_comments(hg_line *to, hg_line *from, const char *file)
 		n->pos.file = file;
 		n->comment = src->comment;
 		n->line_comment = src->line_comment;
+		n->own_line = src->own_line;
 		src->comment = NULL;
 	}
 	hg_line_free(from);
@@ -721,16 +741,19 @@ static void parse_header(hg_parser *p)
 	memset(&after, 0, sizeof after);
 	while (!p->stop) {
 		if (is_comment(p->t)) {
-			if (count_element(p, p->t->pos))
-				push_comment(&after, p->t, g->file);
-			advance(p);
+			take_comment(p, &after, count_element(p, p->t->pos));
 		} else if (p->t->kind == HG_TK_LBRACKET) {
+			for (size_t i = 0; i < after.n; i++)
+				after.nodes[i].own_line = 0;
 			move_comments(&g->header, &after, g->file);
 			parse_tag(p);
 		} else {
 			break;
 		}
 	}
+	if (!(g->ntags || p->nbad_tags))
+		for (size_t i = 0; i < after.n; i++)
+			after.nodes[i].own_line = 0;	/* the header's: always on their own lines */
 	move_comments(g->ntags || p->nbad_tags ? &g->moves : &g->header, &after, g->file);
 }
 
@@ -1039,10 +1062,8 @@ static void parse_moves(hg_parser *p, hg_line *line, size_t depth)
 			break;
 		case HG_TK_COMMENT:
 		case HG_TK_LINE_COMMENT:
-			if (count_element(p, t->pos))
-				push_comment(line, t, p->g->file);
 			p->after_glyph = 0;
-			advance(p);
+			take_comment(p, line, count_element(p, t->pos));
 			break;
 		case HG_TK_NAG:
 			if (count_element(p, t->pos))
@@ -1218,10 +1239,16 @@ static void parse_game(hg_parser *p)
 {
 	hg_game_record *g = p->g;
 	if (p->glued) {
-		hg_diag *dg = error(p, p->t->pos, "hgn.glued-game",
-				    "a new game begins without a blank line after the previous one");
+		/* Files joined with cat glue games so.  The '[' begins the next
+		 * game all the same, and each game is judged on its own bytes
+		 * alone: a warning, so that the verdicts are the same whether
+		 * the games are checked together or split apart. */
+		hg_diag *dg = hg_lexer_warning(p->lx, p->t->pos, "hgn.glued-game",
+					       p->t->newline ?
+					       "a new game begins without a blank line after the previous one" :
+					       "a new game begins on the line where the previous one ends");
 		if (dg)
-			hg_diag_note(dg, "games are separated by a blank line");
+			hg_diag_note(dg, "games are separated by a blank line; this one is read as a new game");
 		p->glued = 0;
 	}
 	parse_header(p);
@@ -1272,6 +1299,8 @@ int hg_parser_next(hg_parser *p, hg_game_record **out, hg_diags *d)
 	}
 	p->d = d;
 	hg_lexer_set_diags(p->lx, d);
+	int had_held = p->held.n > 0;
+	uint64_t held_off = p->held_off;
 	hg_diags_move(d, &p->held);
 	if (!p->begun)
 		hg_lexer_begin_game(p->lx);
@@ -1307,6 +1336,11 @@ int hg_parser_next(hg_parser *p, hg_game_record **out, hg_diags *d)
 	p->g = g;
 	g->pos = gpos(p, p->pending.n ? p->pending.nodes[0].pos : p->t->pos);
 	p->game_off = p->pending.n ? p->pending_off : p->t->off;
+	/* Bytes before the game's first token that were diagnosed for it (a
+	 * stray byte after the game before) are its own: the game begins
+	 * there, so that its bytes alone (herald split) say what they said. */
+	if (had_held && held_off < p->game_off)
+		p->game_off = held_off;
 	move_comments(&g->header, &p->pending, g->file);
 	if (p->stop || hg_lexer_game_abandoned(p->lx))
 		p->stop = 1;

@@ -4,7 +4,8 @@
  * a NAG, a comment); a variation's "(" and ")" stick to the items inside
  * it.  Items are laid out separated by single spaces in lines of at most
  * 79 characters, breaking only between items; a main-line move number
- * starts a line, and a ';' comment ends one.  Whatever the parser reads
+ * starts a line, and a ';' comment ends one; a comment that stood on lines
+ * of its own in the text read (hg_node.own_line) is written on its own.  Whatever the parser reads
  * back from this text is the same record, and writes the same text. */
 #include "config.h"
 
@@ -237,7 +238,8 @@ static void layout_line(layout *ly, const hg_line *line, int depth)
 			put_action(begin_item(ly, 0, 0), n);
 			break;
 		case HG_NODE_COMMENT:
-			put_comment(begin_item(ly, 0, n->line_comment), n);
+			/* a comment written on lines of its own stays so */
+			put_comment(begin_item(ly, n->own_line, n->line_comment || n->own_line), n);
 			break;
 		case HG_NODE_NAG:
 			hg_buf_printf(begin_item(ly, 0, 0), "$%u", n->number);

@@ -126,17 +126,32 @@ static void note_hand(hg_diag *dg, const hg_state *s, unsigned seat)
 	hg_buf_free(&b);
 }
 
+/* The next n cards of the deck as an action names them: their ids when
+ * the Seed or DeckOrder fixes the order, else "C" for each. */
+static void next_cards(const hg_state *s, size_t n, hg_buf *b)
+{
+	for (size_t k = 0; k < n; k++) {
+		int known = s->order_known && s->dealt + k < s->cards->n;
+		hg_buf_printf(b, "%s%s", k ? " " : "",
+			      known ? s->cards->ids[s->order[s->dealt + k]] : "C");
+	}
+}
+
 /* What the seat to move has to do now, for notes. */
 static void note_duty(hg_diag *dg, const hg_state *s)
 {
 	const char *who = hg_koc_seat_name(s->to_move);
+	hg_buf cards;
+	hg_buf_init(&cards);
 	switch (s->phase) {
 	case KOC_PHASE_DEAL:
-		hg_diag_note(dg, "%s is to be dealt five cards: '%s: deal C C C C C'", who, who);
+		next_cards(s, 5, &cards);
+		hg_diag_note(dg, "%s is to be dealt five cards: '%s: deal %s'", who, who, cards.data);
 		break;
 	case KOC_PHASE_DRAW:
-		hg_diag_note(dg, "%s is to draw the top card of the deck (%zu left): '%s: draw C'",
-			     who, deck_left(s), who);
+		next_cards(s, 1, &cards);
+		hg_diag_note(dg, "%s is to draw the top card of the deck (%zu left): '%s: draw %s'",
+			     who, deck_left(s), who, cards.data);
 		break;
 	case KOC_PHASE_PLACE:
 		hg_diag_note(dg, "%s is to place a card: '%s: place C SECTOR'", who, who);
@@ -144,6 +159,7 @@ static void note_duty(hg_diag *dg, const hg_state *s)
 	default:
 		break;
 	}
+	hg_buf_free(&cards);
 }
 
 /* ------------------------------------------------------------------ the end */
@@ -540,8 +556,13 @@ static int apply_place(hg_state *s, const hg_action *a, hg_diags *d)
 					  "%s places a card without drawing first: a turn begins by "
 					  "drawing the top card of the deck (rule %s, step 1)",
 					  hg_koc_seat_name(a->seat), sheet_turn);
-		hg_diag_note(dg, "the deck holds %zu cards; write '%s: draw C' (or 'draw ?') first",
-			     deck_left(s), hg_koc_seat_name(a->seat));
+		hg_buf top;
+		hg_buf_init(&top);
+		next_cards(s, 1, &top);
+		hg_diag_note(dg, "the deck holds %zu cards; write '%s: draw %s'%s first",
+			     deck_left(s), hg_koc_seat_name(a->seat), top.data,
+			     s->order_known ? "" : " (or 'draw ?')");
+		hg_buf_free(&top);
 		return -1;
 	}
 	unsigned p = a->seat, k = a->sector - 1;
