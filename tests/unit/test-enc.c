@@ -660,9 +660,9 @@ START_TEST(a_card_put_down_unseen_is_named_from_any_pile_drawn)
 }
 END_TEST
 
-/* "discard 2 from your table" with one other card there (rule 2,
- * Efectos: "Si no puedes descartar 2 cartas, este efecto no puede ser
- * usado"). */
+/* "discard 2 from your table" (rule 2, Efectos: "Si no puedes descartar 2
+ * cartas, este efecto no puede ser usado"): the card used counts among its
+ * own discards (ruling 10), so it needs one card more on the table. */
 START_TEST(discard_two_with_one_card_on_the_table)
 {
 	game g;
@@ -671,17 +671,30 @@ START_TEST(discard_two_with_one_card_on_the_table)
 		"P1: setup 1", "P2: setup 1", "P1: draw 3 bendicion-solar", "P1: draw 1",
 		"P1: draw 1", "P1: draw 1", "P1: draw 1", "P1: draw 1",
 		"P1: take a", "P1: take a", "P1: take a", "P1: take a", "P1: take a",
-		"P1: put bendicion-solar visible", NULL
+		"P1: take a", "P1: put bendicion-solar visible", NULL
 	};
 	play_all(&g, moves);
-	ck_assert_int_eq(play(&g, "P1", "use bendicion-solar / a a"), -1);
+	/* Alone on the table: one card, two wanted. */
+	ck_assert_int_eq(play(&g, "P1", "use bendicion-solar / bendicion-solar a"), -1);
 	ck_assert(has_code(&g.d, "enc.effect-impossible"));
 	hg_diags_clear(&g.d);
-	/* With a second card on the table it can. */
+	/* With one card more it can, paying with itself: its +2 ends at once,
+	 * its card having left the table (ruling 18). */
+	ck_assert_int_eq(play(&g, "P1", "put ? hidden a"), 0);
+	ck_assert_int_eq(play(&g, "P1", "use bendicion-solar / bendicion-solar a"), 0);
+	ck_assert_uint_eq(g.d.nerrors, 0);
+	ck_assert_int_eq(zone_count(g.st, 0, ENC_Z_DISCARD), 2);
+	ck_assert_int_eq(zone_count(g.st, 0, ENC_Z_TOWN), 0);
+	ck_assert_int_eq(g.st->nmods, 0);
+	game_close(&g);
+
+	/* Paid with two other cards, it stays, and so does its +2. */
+	game_open(&g, unseeded);
+	play_all(&g, moves);
+	ck_assert_int_eq(play(&g, "P1", "put ? hidden a"), 0);
 	ck_assert_int_eq(play(&g, "P1", "put ? hidden a"), 0);
 	ck_assert_int_eq(play(&g, "P1", "use bendicion-solar / a a.2"), 0);
 	ck_assert_int_eq(zone_count(g.st, 0, ENC_Z_DISCARD), 2);
-	/* +2 value for a round: the Bendición itself is worth 1 + 2. */
 	int b = card_index(&g, "bendicion-solar");
 	for (int i = 0; i < g.st->p[0].ninst; i++)
 		if (g.st->p[0].inst[i].card == b)

@@ -428,9 +428,8 @@ static int mod_reaches(const hg_state *s, const enc_mod *m, int seat, int inst)
 		return 1;
 	case ENC_SCOPE_TOWN:
 		return c->zone == ENC_Z_TOWN;
-	case ENC_SCOPE_ATTACKING:
-		return s->war.stage != ENC_WAR_NONE && s->war.att == seat &&
-		       s->war.att_card == inst;
+	case ENC_SCOPE_ATTACKING:	/* either revealed card: "se Atacan" */
+		return enc_duel_card(s, seat) == inst;
 	case ENC_SCOPE_SOURCE:
 		return m->inst == inst;
 	}

@@ -251,11 +251,9 @@ static int run_steps(hg_state *s, const enc_use *u, run_ctx *rc)
 			if (rc->check_only)
 				break;
 			enc_player *p = &s->p[seat];
+			/* No cap: the text sets none (ruling 9). */
 			p->resistance += st->amount;
 			s->loss_unchecked = 1;
-			int max = s->data->pool.cards[p->tower].value;
-			if (st->amount > 0 && p->resistance > max)
-				p->resistance = max;	/* ruling 9 */
 			break;
 		}
 		case ENC_STEP_RESOURCE:
@@ -301,7 +299,7 @@ static int run_steps(hg_state *s, const enc_use *u, run_ctx *rc)
 		}
 		case ENC_STEP_ATTACK_AGAIN:
 			if (u->src != ENC_SRC_ATTACKER || s->war.stage == ENC_WAR_NONE ||
-			    s->war.att_card != u->inst)
+			    u->seat != s->war.att || s->war.att_card != u->inst)
 				return fail(rc, step, "only the card attacking now attacks again");
 			if (s->war.stage == ENC_WAR_INVASION && s->war.target == ENC_TGT_TOWER)
 				return fail(rc, step, "no effect makes a card attack a tower again (rule 6.D3)");
@@ -378,7 +376,7 @@ static int bind_card(hg_state *s, enc_use *u, int i, int seat, const enc_step *s
 			return -1;
 		}
 		int inst = enc_ref_inst(s, seat, it);
-		if (inst < 0 || enc_stack_in_battle(s, seat, it->stack)) {
+		if (inst < 0) {
 			bind_error(s, u, st, it->where, d, "%s has no hidden card there it may use",
 				   enc_seat_name(seat));
 			return -1;
@@ -427,15 +425,18 @@ static int bind_card(hg_state *s, enc_use *u, int i, int seat, const enc_step *s
 	int zone = zones & Z_TOWN ? ENC_Z_TOWN : zones & Z_HAND ? ENC_Z_HAND : -1;
 	if (zone >= 0)
 		n = enc_zone_cards(s, seat, (enc_zone)zone, it->card, v);
-	for (int k = 0; k < n; k++) {
-		if (seat == u->seat && v[k] == u->inst)
-			continue;	/* ruling 10: not the source itself */
-		if (!chosen_already(u, i, seat, v[k])) {
+	/* Another copy first, the source itself last: the card used may pay
+	 * for its own effect (ruling 10), but a name that fits another copy
+	 * as well is read as that one, which leaves the effect its card. */
+	for (int pass = 0; pass < 2; pass++)
+		for (int k = 0; k < n; k++) {
+			int is_source = seat == u->seat && v[k] == u->inst;
+			if (is_source != pass || chosen_already(u, i, seat, v[k]))
+				continue;
 			it->inst = (short)v[k];
 			it->owner = (signed char)seat;
 			return 0;
 		}
-	}
 	if ((zones & Z_HAND) && zone >= 0) {
 		/* ... or an unseen card of that zone */
 		n = enc_zone_cards(s, seat, (enc_zone)zone, -1, v);
@@ -451,20 +452,16 @@ static int bind_card(hg_state *s, enc_use *u, int i, int seat, const enc_step *s
 	return -1;
 }
 
-/* How many cards a step could take from the zone. */
-static int zone_size(const hg_state *s, int seat, enc_zone_pick from, int source_inst)
+/* How many cards a step could take from the zone: the card used among
+ * them (ruling 10). */
+static int zone_size(const hg_state *s, int seat, enc_zone_pick from)
 {
 	int n = 0;
-	if (from == ENC_FROM_TABLE || from == ENC_FROM_TOWN) {
+	if (from == ENC_FROM_TABLE || from == ENC_FROM_TOWN)
 		n += enc_zone_count(s, seat, ENC_Z_TOWN);
-		if (source_inst >= 0 && s->p[seat].inst[source_inst].zone == ENC_Z_TOWN)
-			n--;	/* ruling 10: a card does not pay for its own effect */
-	}
 	if (from == ENC_FROM_TABLE || from == ENC_FROM_HIDDEN) {
-		/* The hidden cards, less the army fighting now (ruling 6). */
-		const enc_player *p = &s->p[seat];
-		for (enc_set hidden = p->in_zone[ENC_Z_STACK]; hidden; hidden &= hidden - 1)
-			n += !enc_stack_in_battle(s, seat, p->inst[enc_set_first(hidden)].stack);
+		/* Every hidden card, the armies in a war included (ruling 6). */
+		n += enc_zone_count(s, seat, ENC_Z_STACK);
 	}
 	if (from == ENC_FROM_HAND)
 		n += enc_zone_count(s, seat, ENC_Z_HAND);
@@ -519,15 +516,12 @@ static int bind_choices(hg_state *s, enc_use *u, const hg_action *a, hg_diags *d
 		if (first)
 			at = first->where;
 		if (st->kind == ENC_STEP_DISCARD) {
-			int have = zone_size(s, u->seat, st->from, u->inst);
+			int have = zone_size(s, u->seat, st->from);
 			if (have < st->count) {
 				char why[96];
 				snprintf(why, sizeof why, "%s has %d card%s there", enc_seat_name(u->seat),
 					 have, have == 1 ? "" : "s");
 				impossible(s, u, st, a->src_pos, d, why);
-				if (u->src == ENC_SRC_TOWN && st->from != ENC_FROM_HAND)
-					hg_diag_note(&d->v[d->n - 1],
-						     "the card whose effect is used does not pay for it (ruling 10)");
 				return -1;
 			}
 		}
@@ -701,17 +695,18 @@ static int find_source(const hg_state *s, const hg_action *a, enc_use *u, hg_dia
 		u->card = (short)a->src_card;
 		return 0;
 	}
-	const enc_war *w = &s->war;
-	if (w->stage != ENC_WAR_NONE && w->att == a->seat && w->att_card >= 0 &&
-	    p->inst[w->att_card].card == a->src_card) {
-		if (enc_effect_used(s, a->seat, w->att_card)) {
+	/* The revealed cards of both sides "se Atacan" (rule 6.D2): each is
+	 * "la carta que está atacando actualmente". */
+	int fighting = enc_duel_card(s, a->seat);
+	if (fighting >= 0 && p->inst[fighting].card == a->src_card) {
+		if (enc_effect_used(s, a->seat, fighting)) {
 			hg_diag_add(d, HG_ERROR, a->src_pos, "enc.effect-used",
 				    "the effect of this '%s' was used less than a round ago (rule 2, Efectos)",
 				    enc_card_id(s, a->src_card));
 			return -1;
 		}
 		u->src = ENC_SRC_ATTACKER;
-		u->inst = (short)w->att_card;
+		u->inst = (short)fighting;
 		u->card = (short)a->src_card;
 		return 0;
 	}
@@ -754,8 +749,9 @@ static int check_timing(const hg_state *s, const hg_action *a, const enc_use *u,
 	}
 	/* rule 6.D2: "Las cartas del Pueblo de Oro, Basto y Espada pueden usar
 	 * sus efectos durante una batalla, las de Copa no a menos que esta ataque
-	 * o el efecto de su carta lo permita." */
-	if ((s->war.stage == ENC_WAR_BATTLE || s->war.stage == ENC_WAR_INVASION) &&
+	 * o el efecto de su carta lo permita": said of the battle, not of the
+	 * declaration or the invasion (ruling 20). */
+	if (s->war.stage == ENC_WAR_BATTLE &&
 	    c->suit == ENC_COPA && u->src == ENC_SRC_TOWN && !e->battle) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->src_pos, "enc.copa-in-battle",
 					  "'%s' is copa: its effect is not used during a battle (rule 6.D2)",
@@ -930,12 +926,20 @@ static int apply_use(hg_state *s, const hg_action *a, hg_diags *d, int may_skip)
 		 * todas las cartas que quiera y usar sus efectos"). */
 		s->ex.active = 1;
 		s->ex.target = u.target;
+		s->ex.nwaiting = 0;
 		s->ex.n = 0;
 		u.order = 0;
 		use_copy(&s->ex.uses[s->ex.n++], &u);
 	} else {
 		u.order = (signed char)s->ex.n;
 		use_copy(&s->ex.uses[s->ex.n++], &u);
+		/* An answer aimed at a player makes it an "Objetivo" too: it
+		 * answers in turn, and its pass hands the answer back (ruling
+		 * 14).  Each use adds at most one, so the stack never fills. */
+		if (u.target >= 0 && u.target != s->ex.target) {
+			s->ex.waiting[s->ex.nwaiting++] = (signed char)s->ex.target;
+			s->ex.target = u.target;
+		}
 	}
 	if (s->phase == ENC_PH_B && s->current == a->seat && s->war.stage == ENC_WAR_NONE)
 		s->phase = ENC_PH_C;
@@ -968,7 +972,7 @@ static int source_holds(const hg_state *s, const enc_use *u)
 	const enc_inst *c = &s->p[u->seat].inst[u->inst];
 	if (u->src == ENC_SRC_TOWN)
 		return c->zone == ENC_Z_TOWN && enc_is_active(s, u->seat, u->inst);
-	return c->zone == ENC_Z_DUEL && s->war.att_card == u->inst;
+	return c->zone == ENC_Z_DUEL && enc_duel_card(s, u->seat) == u->inst;
 }
 
 /* `pass`: the target has answered; everything waiting resolves by priority.
@@ -987,6 +991,13 @@ static int apply_pass(hg_state *s, const hg_action *a, hg_diags *d, int may_skip
 			    "%s, the target, answers and passes, not %s (rule 2, Efectos)",
 			    enc_seat_name(s->ex.target), enc_seat_name(a->seat));
 		return -1;
+	}
+	/* The last to be aimed at has answered: back to the one before (one
+	 * still in the game); when none waits, everything resolves. */
+	while (s->ex.nwaiting > 0) {
+		s->ex.target = s->ex.waiting[--s->ex.nwaiting];
+		if (enc_alive(s, s->ex.target))
+			return 0;
 	}
 	/* Sorted by index (a use is a kilobyte), then copied in that order. */
 	const enc_use *uses = s->ex.uses;

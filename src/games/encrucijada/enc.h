@@ -442,7 +442,8 @@ typedef struct enc_outcome {
 } enc_outcome;
 
 typedef enum enc_source_kind {
-	ENC_SRC_TOWN, ENC_SRC_TOWER, ENC_SRC_ATTACKER
+	ENC_SRC_TOWN, ENC_SRC_TOWER,
+	ENC_SRC_ATTACKER	/* a card revealed in the war, of either side */
 } enc_source_kind;
 
 /* An effect that has been used: now, or waiting in an exchange. */
@@ -465,7 +466,11 @@ typedef struct enc_use {
  * Efectos): the target may answer before anything resolves. */
 typedef struct enc_exchange {
 	int active;
-	int target;
+	int target;		/* the player answering now */
+	/* Those who answered before, waiting for `target` to pass (an
+	 * answer aimed at a player lets it answer in turn, ruling 14). */
+	int nwaiting;
+	signed char waiting[ENC_MAX_PENDING];
 	int n;
 	enc_use uses[ENC_MAX_PENDING];
 } enc_exchange;
@@ -812,6 +817,10 @@ int enc_apply_regroup(hg_state *s, const hg_action *a, hg_diags *d);
 int enc_war_can_declare(const hg_state *s, int seat, int def);
 /* Who the war waits for and with what (for legal(), to_move()). */
 int enc_war_waiting(const hg_state *s);
+/* The seat's card revealed in the war now (either side), or -1. */
+int enc_duel_card(const hg_state *s, int seat);
+/* An army emptied by its owner has run out (wear, the next army). */
+void enc_war_check_armies(hg_state *s);
 /* A duel card returns to the hand (no longer active). */
 void enc_duel_deactivated(hg_state *s, int seat);
 void enc_war_end(hg_state *s);

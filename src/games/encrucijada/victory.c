@@ -52,8 +52,12 @@ void enc_eliminate(hg_state *s, int seat, int why)
 	s->governed_checked = 0;	/* the thresholds and totals change */
 	/* Effects of the fallen wait no longer; an exchange aimed at them
 	 * closes unresolved (ruling 13). */
-	if (s->ex.active && s->ex.target == seat)
-		s->ex.active = 0;
+	while (s->ex.active && s->ex.target == seat) {
+		if (s->ex.nwaiting > 0)
+			s->ex.target = s->ex.waiting[--s->ex.nwaiting];
+		else
+			s->ex.active = 0;
+	}
 	if (s->war.stage != ENC_WAR_NONE && (s->war.att == seat || s->war.def == seat))
 		enc_war_end(s);
 }
