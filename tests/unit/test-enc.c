@@ -705,6 +705,49 @@ START_TEST(discard_two_with_one_card_on_the_table)
 }
 END_TEST
 
+/* Ruling 9: the text sets no cap on mending a tower; the Sacerdotisa's
+ * "Tu Atempus recupera 4 de Resistencia" takes a whole tower above 50. */
+START_TEST(tower_mended_above_its_printed_resistance)
+{
+	game g;
+	game_open(&g, unseeded);
+	static const char *const moves[] = {
+		"P1: setup 1", "P2: setup 1", "P1: draw 3 sacerdotisa", "P1: draw 1",
+		"P1: draw 1", "P1: draw 1", "P1: draw 1", "P1: draw 1",
+		"P1: put sacerdotisa visible", NULL
+	};
+	play_all(&g, moves);
+	ck_assert_int_eq(g.st->p[0].resistance, 50);
+	ck_assert_int_eq(play(&g, "P1", "use sacerdotisa"), 0);
+	ck_assert_int_eq(g.st->p[0].resistance, 54);
+	game_close(&g);
+}
+END_TEST
+
+/* Ruling 6: an army its owner empties in a battle (rule 3 lets it take
+ * its hidden cards back at any moment) has run out: one wear, and the
+ * attacker chooses another army. */
+START_TEST(army_emptied_in_battle_runs_out)
+{
+	game g;
+	game_open(&g, unseeded);
+	static const char *const moves[] = {
+		"P1: setup 1", "P2: setup 1",
+		"P1: draw 1", "P1: draw 1", "P1: draw 2", "P1: draw 2", "P1: draw 3", "P1: draw 3",
+		"P1: put ? hidden", "P1: end",
+		"P2: draw 1", "P2: draw 1", "P2: draw 2", "P2: draw 2", "P2: draw 3", "P2: draw 3",
+		"P2: end", "P1: draw 1", "P1: war P2", "P2: defend", "P1: army b", NULL
+	};
+	play_all(&g, moves);
+	ck_assert_int_eq(g.st->war.att_army, 1);
+	ck_assert_int_eq(play(&g, "P1", "take b"), 0);
+	ck_assert_int_eq(g.st->war.att_army, -1);
+	ck_assert_int_eq(g.st->p[0].wear, 1);
+	ck_assert_int_eq(play(&g, "P1", "army a"), 0);
+	game_close(&g);
+}
+END_TEST
+
 /* ------------------------------------------------------------ notation */
 static const struct spelling {
 	const char *seat, *in, *out;	/* out NULL: a syntax error */
@@ -2104,6 +2147,8 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, unseen_cards_are_unverified_and_must_fit_the_deck);
 	tcase_add_test(tc, a_card_put_down_unseen_is_named_from_any_pile_drawn);
 	tcase_add_test(tc, discard_two_with_one_card_on_the_table);
+	tcase_add_test(tc, tower_mended_above_its_printed_resistance);
+	tcase_add_test(tc, army_emptied_in_battle_runs_out);
 	tcase_add_test(tc, worked_examples);
 	tcase_add_loop_test(tc, spellings_parse_and_format, 0, (int)HG_ARRAY_LEN(spellings));
 	suite_add_tcase(s, tc);

@@ -714,7 +714,7 @@ static int find_source(const hg_state *s, const hg_action *a, enc_use *u, hg_dia
 		if (p->inst[i].card == a->src_card &&
 		    (p->inst[i].zone == ENC_Z_STACK || p->inst[i].zone == ENC_Z_DUEL)) {
 			hg_diag *dg = hg_diag_add(d, HG_ERROR, a->src_pos, "enc.effect-hidden",
-						  "'%s' is hidden: a hidden card's effect is used once it is made visible, or while it attacks (rule 2, Efectos)",
+						  "'%s' is hidden: a hidden card's effect is used once it is made visible, or while it is revealed in a war (rule 2, Efectos)",
 						  enc_card_id(s, a->src_card));
 			hg_diag_note(dg, "'show STACK' turns it up into the town");
 			return -1;
