@@ -141,7 +141,7 @@ static int apply_outcomes(hg_state *s, const enc_use *u, run_ctx *rc, int step)
 		case ENC_OUT_TOWER:
 			if (rc->check_only)
 				break;
-			s->p[o->seat].resistance += o->amount;
+			enc_tower_of(s, o->seat)->resistance += o->amount;
 			s->loss_unchecked = 1;
 			break;
 		case ENC_OUT_WEAR:
@@ -250,7 +250,7 @@ static int run_steps(hg_state *s, const enc_use *u, run_ctx *rc)
 				return fail(rc, step, "it names no player");
 			if (rc->check_only)
 				break;
-			enc_player *p = &s->p[seat];
+			enc_player *p = enc_tower_of(s, seat);
 			/* No cap: the text sets none (ruling 9). */
 			p->resistance += st->amount;
 			s->loss_unchecked = 1;
@@ -660,7 +660,9 @@ static int find_source(const hg_state *s, const hg_action *a, enc_use *u, hg_dia
 		u->src = ENC_SRC_TOWER;
 		u->inst = -1;
 		u->card = (short)p->tower;
-		if (p->tower_used_seat >= 0 && !enc_round_over(s, p->tower_used_seat, p->tower_used_turn)) {
+		/* A shared tower is one card: once a round for the team. */
+		const enc_player *t = enc_tower_of_c(s, a->seat);
+		if (t->tower_used_seat >= 0 && !enc_round_over(s, t->tower_used_seat, t->tower_used_turn)) {
 			hg_diag_add(d, HG_ERROR, a->src_pos, "enc.effect-used",
 				    "%s used its tower's effect less than a round ago (rule 2, Efectos)",
 				    enc_seat_name(a->seat));
@@ -814,8 +816,8 @@ static void use_copy(enc_use *dst, const enc_use *src)
 static void mark_used(hg_state *s, const enc_use *u)
 {
 	if (u->src == ENC_SRC_TOWER) {
-		s->p[u->seat].tower_used_seat = (signed char)s->current;
-		s->p[u->seat].tower_used_turn = s->turn;
+		enc_tower_of(s, u->seat)->tower_used_seat = (signed char)s->current;
+		enc_tower_of(s, u->seat)->tower_used_turn = s->turn;
 	} else {
 		s->p[u->seat].inst[u->inst].used_seat = (signed char)s->current;
 		s->p[u->seat].inst[u->inst].used_turn = s->turn;

@@ -351,7 +351,11 @@ typedef struct enc_stack {
 typedef struct enc_player {
 	int deck;
 	int team;
-	int tower;		/* pool index */
+	int tower;		/* pool index: its own, or the one it shares */
+	/* The seat whose tower this player plays with: itself, or the
+	 * teammate whose tower it shares (ruling 28).  Only that seat's
+	 * resistance and tower_used_* are read (enc_tower_of). */
+	int tower_seat;
 	int resistance;
 	int eliminated;		/* 0, or an ENC_LOST_* reason */
 	int ninst;
@@ -712,6 +716,15 @@ int hg_enc_zone_cards(const hg_state *s, int seat, int zone, int card, int *out)
 /* enc_stack_at, for the tests. */
 int hg_enc_stack_at(const hg_state *s, int seat, int stack, int pos);
 int enc_zone_count(const hg_state *s, int seat, enc_zone zone);
+/* The player holding the tower `seat` plays with (ruling 28). */
+static inline enc_player *enc_tower_of(hg_state *s, int seat)
+{
+	return &s->p[s->p[seat].tower_seat];
+}
+static inline const enc_player *enc_tower_of_c(const hg_state *s, int seat)
+{
+	return &s->p[s->p[seat].tower_seat];
+}
 int enc_stack_count(const hg_state *s, int seat, int stack);
 int enc_free_stack(const hg_state *s, int seat);
 /* Inserts inst into stack at 1-based position (0 = top, -1 = bottom). */

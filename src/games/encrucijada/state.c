@@ -630,6 +630,41 @@ static hg_pos tag_pos(const hg_game_record *rec, const char *name)
 	return t ? t->pos : rec->pos;
 }
 
+/* rule 1: "1 TORRE Atempus ... cada uno o por equipo".  A player whose deck
+ * names no tower plays with the tower of the first teammate in seat order
+ * that has one; a side without any tower cannot play (ruling 28). */
+static int share_towers(hg_state *s, const hg_game_record *rec, hg_diags *d)
+{
+	int rc = 0;
+	for (int i = 0; i < s->nseats; i++) {
+		if (s->p[i].tower >= 0)
+			continue;
+		int holder = -1;
+		for (int k = 0; k < s->nseats && holder < 0; k++)
+			if (k != i && s->p[k].team == s->p[i].team && s->p[k].tower >= 0 &&
+			    s->p[k].tower_seat == k)
+				holder = k;
+		if (holder < 0) {
+			char name[] = "Deck1File";
+			name[4] = (char)('1' + i);
+			hg_pos at = tag_pos(rec, name);
+			if (!hg_record_tag(rec, name)) {
+				name[5] = '\0';
+				at = tag_pos(rec, name);
+			}
+			hg_diag *dg = hg_diag_add(d, HG_ERROR, at, "enc.deck-no-tower",
+						  "the deck of %s names no Atempus tower, and no ally's does (rule 1)",
+						  enc_seat_name(i));
+			hg_diag_note(dg, "\"1 TORRE Atempus ... cada uno o por equipo\": one per player, or one for the team");
+			rc = -1;
+			continue;
+		}
+		s->p[i].tower = s->p[holder].tower;
+		s->p[i].tower_seat = holder;
+	}
+	return rc;
+}
+
 /* Deck<n>File (loaded with the data) or Deck<n> (a bundled deck's id). */
 static int seat_deck(const hg_gdata *data, const hg_game_record *rec, int seat,
 		     hg_diags *d)
@@ -806,7 +841,8 @@ hg_state *enc_setup(const hg_gdata *data, const hg_game_record *rec, hg_diags *d
 		const enc_deck *deck = data->decks[k];
 		p->deck = k;
 		p->tower = deck->tower;
-		p->resistance = data->pool.cards[deck->tower].value;
+		p->tower_seat = i;
+		p->resistance = deck->tower >= 0 ? data->pool.cards[deck->tower].value : 0;
 		p->tower_used_seat = -1;
 		p->memo_town = ENC_NO_TOWN;
 		for (int pile = 0; pile < ENC_PILES; pile++) {
@@ -827,6 +863,8 @@ hg_state *enc_setup(const hg_gdata *data, const hg_game_record *rec, hg_diags *d
 			}
 		}
 	}
+	if (rc == 0)
+		rc = share_towers(s, rec, d);
 	if (rc != 0) {
 		enc_free_state(s);
 		return NULL;

@@ -84,7 +84,7 @@ void enc_check_victory(hg_state *s, const int *const *res_now)
 	for (int i = 0; look && i < s->nseats; i++) {
 		if (!enc_alive(s, i))
 			continue;
-		if (s->p[i].resistance <= 0) {
+		if (enc_tower_of(s, i)->resistance <= 0) {
 			enc_eliminate(s, i, ENC_LOST_TOWER);
 			res_now = NULL;	/* the war may have ended with it */
 			continue;
@@ -113,6 +113,16 @@ void enc_check_victory(hg_state *s, const int *const *res_now)
 		if (!res_now)
 			enc_resources(s, i, own);
 		int team = s->p[i].team;
+		if (s->p[i].tower_seat != i && enc_alive(s, s->p[i].tower_seat)) {
+			/* A shared tower counts once for the side (ruling 28):
+			 * its holder has counted it. */
+			if (res != own) {
+				memcpy(own, res, sizeof own);
+				res = own;
+			}
+			for (int r = 0; r < nres; r++)
+				own[r] -= pool->cards[s->p[i].tower].provides[r];
+		}
 		if (!(teams_in & 1u << team)) {
 			teams_in |= 1u << team;
 			members[team] = 0;

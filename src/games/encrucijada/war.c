@@ -520,7 +520,7 @@ int enc_apply_fight(hg_state *s, const hg_action *a, hg_diags *d)
 		 * to the used army (rule 6.D3) and never attacks again (no chained
 		 * attacks on a tower). */
 		int v = enc_value(s, w->att, w->att_card);
-		s->p[w->def].resistance -= v > 0 ? v : 0;
+		enc_tower_of(s, w->def)->resistance -= v > 0 ? v : 0;
 		s->loss_unchecked = 1;
 		w->again = 0;
 		to_used(s, w->att, w->att_card);
