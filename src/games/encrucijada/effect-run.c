@@ -83,7 +83,16 @@ typedef struct run_ctx {
 	 * cannot fail after a change (fails_after_change), whose one step
 	 * checks all it needs before it changes anything. */
 	int check_only;
+	/* Where a step's choices that do not fit go (ruling 16: each step
+	 * takes its choices when the effect reaches it); NULL when the effect
+	 * resolves from an exchange, where such a step only voids it. */
+	hg_diags *d;
+	int choice_error;	/* a diagnostic was added to d */
+	hg_diags quiet;		/* what naming an unseen card reports, without d */
 } run_ctx;
+
+static int bind_step_cards(hg_state *s, enc_use *u, int group, const enc_step *st,
+			   int step, run_ctx *rc);
 
 static int fail(run_ctx *rc, int step, const char *fmt, ...) HG_PRINTF(3, 4);
 static int fail(run_ctx *rc, int step, const char *fmt, ...)
@@ -164,14 +173,21 @@ static int apply_outcomes(hg_state *s, const enc_use *u, run_ctx *rc, int step)
  * checks before its first change, but for a draw of several cards and an
  * outcome of several parts (fails_after_change); with rc->check_only it
  * makes the checks alone. */
-static int run_steps(hg_state *s, const enc_use *u, run_ctx *rc)
+static int run_steps(hg_state *s, enc_use *u, run_ctx *rc)
 {
 	const enc_effect *e = use_card(s, u)->effect;
 	int group = 0, outcomes_done = 0;
+	rc->choice_error = 0;
+	for (int i = 0; i < u->nitems; i++)
+		if (u->items[i].kind != ENC_ITEM_NUMBER && u->items[i].kind != ENC_ITEM_RESOURCE)
+			u->items[i].inst = -1;	/* bound at their step */
 	for (size_t i = 0; i < e->nsteps; i++) {
 		const enc_step *st = &e->steps[i];
 		int g = step_takes_choice(st) ? group++ : -1;
 		int step = (int)i;
+		if ((st->kind == ENC_STEP_DISCARD || st->kind == ENC_STEP_DESTROY) &&
+		    bind_step_cards(s, u, g, st, step, rc) != 0)
+			return -1;
 		switch (st->kind) {
 		case ENC_STEP_DISCARD: {
 			int zone = st->from == ENC_FROM_HAND ? ENC_Z_HAND :
@@ -327,6 +343,10 @@ static int fails_after_change(const enc_effect *e, const enc_use *u)
 	const enc_step *st = &e->steps[0];
 	if (st->kind == ENC_STEP_DRAW)
 		return st->count > 1;
+	/* Naming an unseen card of the hand is a change, which a later
+	 * card of the same step may fail after (bind_step_cards). */
+	if (st->kind == ENC_STEP_DISCARD && st->from == ENC_FROM_HAND)
+		return st->count > 1;
 	if (st->kind == ENC_STEP_UNEXPRESSED)
 		return u->nout > 1;
 	return 0;
@@ -338,6 +358,8 @@ static void bind_error(const hg_state *s, const enc_use *u, const enc_step *st, 
 static void bind_error(const hg_state *s, const enc_use *u, const enc_step *st, hg_pos at,
 		       hg_diags *d, const char *fmt, ...)
 {
+	if (!d)
+		return;	/* resolving from an exchange: the effect is void */
 	hg_buf msg, stp;
 	hg_buf_init(&msg);
 	hg_buf_init(&stp);
@@ -483,6 +505,53 @@ static void impossible(const hg_state *s, const enc_use *u, const enc_step *st, 
 	hg_buf_free(&stp);
 }
 
+/* Binds a DISCARD or DESTROY step's chosen cards when the effect reaches
+ * it, after the steps before it have run (ruling 16: "El que la
+ * restricción esté al ultimo solo da lugar a que acomodes tus cartas para
+ * que las escojas"). */
+static int bind_step_cards(hg_state *s, enc_use *u, int group, const enc_step *st,
+			   int step, run_ctx *rc)
+{
+	if (st->kind == ENC_STEP_DISCARD) {
+		int have = zone_size(s, u->seat, st->from);
+		if (have < st->count)
+			return fail(rc, step, "%s has %d card%s there", enc_seat_name(u->seat),
+				    have, have == 1 ? "" : "s");
+	}
+	int zones = st->kind == ENC_STEP_DESTROY ? Z_TOWN :
+		    st->from == ENC_FROM_TABLE ? Z_TOWN | Z_HIDDEN :
+		    st->from == ENC_FROM_TOWN ? Z_TOWN :
+		    st->from == ENC_FROM_HIDDEN ? Z_HIDDEN : Z_HAND;
+	int seat = st->kind == ENC_STEP_DESTROY ? u->target : u->seat;
+	if (seat < 0)
+		return fail(rc, step, "it names no player");
+	for (int k = 0; k < u->nitems; k++) {
+		enc_item *it = &u->items[k];
+		if (it->group != group)
+			continue;
+		int bound = bind_card(s, u, k, seat, st, zones, rc->d);
+		if (bound < 0 ||
+		    (bound == 1 && enc_identify(s, seat, it->inst, it->card, it->where,
+						rc->d ? rc->d : &rc->quiet) != 0)) {
+			rc->choice_error = rc->d != NULL;
+			return fail(rc, step, "a card it names is not there");
+		}
+		if (st->kind != ENC_STEP_DESTROY)
+			continue;
+		unsigned marks = enc_marks(s, seat, it->inst);
+		const enc_card *c = enc_card_of(s, seat, it->inst);
+		if ((marks & st->need_marks) != st->need_marks ||
+		    (st->suit >= 0 && (int)c->suit != st->suit) ||
+		    (st->max_value >= 0 && enc_value(s, seat, it->inst) > st->max_value)) {
+			bind_error(s, u, st, it->where, rc->d, "'%s' is not a card this effect may destroy",
+				   c->id);
+			rc->choice_error = rc->d != NULL;
+			return fail(rc, step, "'%s' is not a card it may destroy", c->id);
+		}
+	}
+	return 0;
+}
+
 /* Binds every group of chosen items to the steps that take them and to
  * the cards they name; checks what can be checked before running. */
 static int bind_choices(hg_state *s, enc_use *u, const hg_action *a, hg_diags *d)
@@ -515,16 +584,6 @@ static int bind_choices(hg_state *s, enc_use *u, const hg_action *a, hg_diags *d
 		const enc_item *first = group_item(u, group, 0);
 		if (first)
 			at = first->where;
-		if (st->kind == ENC_STEP_DISCARD) {
-			int have = zone_size(s, u->seat, st->from);
-			if (have < st->count) {
-				char why[96];
-				snprintf(why, sizeof why, "%s has %d card%s there", enc_seat_name(u->seat),
-					 have, have == 1 ? "" : "s");
-				impossible(s, u, st, a->src_pos, d, why);
-				return -1;
-			}
-		}
 		if (n != need) {
 			bind_error(s, u, st, at, d, "%d item%s given, %d wanted", n, n == 1 ? "" : "s", need);
 			return -1;
@@ -534,31 +593,8 @@ static int bind_choices(hg_state *s, enc_use *u, const hg_action *a, hg_diags *d
 			if (it->group != group)
 				continue;
 			switch (st->kind) {
-			case ENC_STEP_DISCARD: {
-				int zones = st->from == ENC_FROM_TABLE ? Z_TOWN | Z_HIDDEN :
-					    st->from == ENC_FROM_TOWN ? Z_TOWN :
-					    st->from == ENC_FROM_HIDDEN ? Z_HIDDEN : Z_HAND;
-				int rc = bind_card(s, u, k, u->seat, st, zones, d);
-				if (rc < 0)
-					return -1;
-				if (rc == 1 && enc_identify(s, u->seat, it->inst, it->card, it->where, d) != 0)
-					return -1;
-				break;
-			}
-			case ENC_STEP_DESTROY: {
-				if (bind_card(s, u, k, u->target, st, Z_TOWN, d) != 0)
-					return -1;
-				unsigned marks = enc_marks(s, u->target, it->inst);
-				const enc_card *c = enc_card_of(s, u->target, it->inst);
-				if ((marks & st->need_marks) != st->need_marks ||
-				    (st->suit >= 0 && (int)c->suit != st->suit) ||
-				    (st->max_value >= 0 && enc_value(s, u->target, it->inst) > st->max_value)) {
-					bind_error(s, u, st, it->where, d, "'%s' is not a card this effect may destroy",
-						   c->id);
-					return -1;
-				}
-				break;
-			}
+			/* The cards of DISCARD and DESTROY are bound when the
+			 * effect reaches their step (bind_step_cards). */
 			case ENC_STEP_DRAW:
 				if (it->kind != ENC_ITEM_NUMBER || it->number < 1 || it->number > ENC_PILES) {
 					bind_error(s, u, st, it->where, d, "a pile (1, 2 or 3) is wanted");
@@ -900,6 +936,8 @@ static int apply_use(hg_state *s, const hg_action *a, hg_diags *d, int may_skip)
 	hg_buf_init(&rc.why);
 	rc.step = 0;
 	rc.check_only = 0;
+	rc.d = d;
+	memset(&rc.quiet, 0, sizeof rc.quiet);	/* hg_diags_init */
 	if (!now && may_skip && !fails_after_change(c->effect, &u)) {
 		rc.check_only = 1;
 	} else if (!now) {
@@ -908,7 +946,8 @@ static int apply_use(hg_state *s, const hg_action *a, hg_diags *d, int may_skip)
 	}
 	int ok = run_steps(on, &u, &rc);
 	if (ok != 0) {
-		impossible(s, &u, &c->effect->steps[rc.step], a->src_pos, d, rc.why.data);
+		if (!rc.choice_error)
+			impossible(s, &u, &c->effect->steps[rc.step], a->src_pos, d, rc.why.data);
 		hg_buf_free(&rc.why);
 		return -1;
 	}
@@ -1023,9 +1062,11 @@ static int apply_pass(hg_state *s, const hg_action *a, hg_diags *d, int may_skip
 	run_ctx rc;
 	hg_buf_init(&rc.why);
 	rc.check_only = 0;
+	rc.d = NULL;	/* a step whose choices no longer fit voids the effect */
+	memset(&rc.quiet, 0, sizeof rc.quiet);	/* hg_diags_init */
 	hg_state before;
 	for (int i = 0; i < n; i++) {
-		const enc_use *u = &order[i];
+		enc_use *u = &order[i];
 		if (!enc_alive(s, u->seat) || (u->target >= 0 && !enc_alive(s, u->target)) ||
 		    !source_holds(s, u))
 			continue;	/* void */
@@ -1037,6 +1078,8 @@ static int apply_pass(hg_state *s, const hg_action *a, hg_diags *d, int may_skip
 		else if (undo)
 			enc_state_scratch(s, &before);
 	}
+	/* What naming the unseen cards reported was reported at their use. */
+	hg_diags_free(&rc.quiet);
 	hg_buf_free(&rc.why);
 	return 0;
 }
