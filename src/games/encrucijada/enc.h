@@ -52,6 +52,15 @@
 #define ENC_WIN_PER_ALLY 100	/* rule 4: "+100 por aliado" */
 #define ENC_TOWER_RESISTANCE 50	/* rule 1: towers have the number 50 */
 
+/* rule 4, Objetivo del juego: "Se puede establecer otros objetivos,
+ * combinarlos" (the Objectives tag). */
+enum {
+	ENC_OBJ_CONQUER = 1 << 0,	/* Conquistar: a tower at 0 loses */
+	ENC_OBJ_GOVERN = 1 << 1,	/* Gobernar: 150 of a resource wins */
+	ENC_OBJ_RESIST = 1 << 2,	/* Resistir: a pile run out loses */
+	ENC_OBJ_ALL = ENC_OBJ_CONQUER | ENC_OBJ_GOVERN | ENC_OBJ_RESIST
+};
+
 #define ENC_MAX_RES 16		/* resource types in one card pool */
 #define ENC_MAX_STACKS 26	/* hidden stacks are named a to z */
 #define ENC_MAX_MODS 64		/* modifiers in force at once */
@@ -514,6 +523,11 @@ struct hg_state {
 	int nseats;
 	int nteams;
 	int seeded;
+	/* The variants a group chose with tags (herald-encrucijada(7),
+	 * TAGS): [Activation "mutual"], the greatest fixed point of ruling
+	 * 3; [Objectives ...], the ways to win of rule 4 (ENC_OBJ_*). */
+	int activation_mutual;
+	unsigned objectives;
 
 	unsigned turn;		/* 0 during set-up, then 1, 2, ... */
 	int current;		/* whose turn (or set-up) it is */

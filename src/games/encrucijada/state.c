@@ -665,6 +665,69 @@ static int share_towers(hg_state *s, const hg_game_record *rec, hg_diags *d)
 	return rc;
 }
 
+/* The variant tags (herald-encrucijada(7), TAGS).  Activation: ruling 3's
+ * two readings of rule 2, Costo.  Objectives: rule 4, "Se puede establecer
+ * otros objetivos, combinarlos o unos totalmente diferentes antes de
+ * empezar a jugar": which of the three objectives the group plays with. */
+static int parse_variants(hg_state *s, const hg_game_record *rec, hg_diags *d)
+{
+	int rc = 0;
+	s->activation_mutual = 0;
+	s->objectives = ENC_OBJ_ALL;
+	const hg_tag *t = hg_record_tag(rec, "Activation");
+	if (t) {
+		if (strcmp(t->value, "mutual") == 0) {
+			s->activation_mutual = 1;
+		} else if (strcmp(t->value, "least") != 0) {
+			hg_diag *dg = hg_diag_add(d, HG_ERROR, t->pos, "enc.tag-value",
+						  "unknown Activation '%s' (ruling 3)", t->value);
+			hg_diag_note(dg, "'least' (the default) or 'mutual'");
+			rc = -1;
+		}
+	}
+	t = hg_record_tag(rec, "Objectives");
+	if (!t)
+		return rc;
+	static const struct {
+		const char *word;
+		unsigned bit;
+	} words[] = {
+		{ "conquer", ENC_OBJ_CONQUER }, { "conquistar", ENC_OBJ_CONQUER },
+		{ "govern", ENC_OBJ_GOVERN }, { "gobernar", ENC_OBJ_GOVERN },
+		{ "resist", ENC_OBJ_RESIST }, { "resistir", ENC_OBJ_RESIST },
+	};
+	unsigned chosen = 0;
+	char *copy = hg_xstrdup(t->value);
+	for (char *w = copy; *w;) {
+		size_t len = strcspn(w, " \t,;");
+		char *next = w[len] ? w + len + 1 : w + len;
+		w[len] = '\0';
+		if (len > 0) {
+			size_t k = 0;
+			while (k < sizeof words / sizeof words[0] && strcmp(w, words[k].word) != 0)
+				k++;
+			if (k == sizeof words / sizeof words[0]) {
+				hg_diag *dg = hg_diag_add(d, HG_ERROR, t->pos, "enc.tag-value",
+							  "unknown objective '%s' (rule 4)", w);
+				hg_diag_note(dg, "the objectives are conquer, govern and resist (conquistar, gobernar, resistir)");
+				rc = -1;
+			} else {
+				chosen |= words[k].bit;
+			}
+		}
+		w = next;
+	}
+	free(copy);
+	if (chosen == 0 && rc == 0) {
+		hg_diag_add(d, HG_ERROR, t->pos, "enc.tag-value",
+			    "the Objectives tag names no objective (rule 4)");
+		rc = -1;
+	}
+	if (chosen)
+		s->objectives = chosen;
+	return rc;
+}
+
 /* Deck<n>File (loaded with the data) or Deck<n> (a bundled deck's id). */
 static int seat_deck(const hg_gdata *data, const hg_game_record *rec, int seat,
 		     hg_diags *d)
@@ -830,6 +893,8 @@ hg_state *enc_setup(const hg_gdata *data, const hg_game_record *rec, hg_diags *d
 	}
 	s->nseats = n;
 	int rc = parse_teams(s, rec, d);
+	if (parse_variants(s, rec, d) != 0)
+		rc = -1;
 	s->seeded = s->sh->seed != NULL;
 	for (int i = 0; i < n; i++) {
 		int k = seat_deck(data, rec, i, d);

@@ -146,12 +146,19 @@ void enc_start_turn(hg_state *s, int seat)
 	int hand = enc_zone_count(s, seat, ENC_Z_HAND);
 	/* rule 6.A: up to 6 in hand, or exactly 1 when holding 6 or more. */
 	s->draws_needed = hand >= ENC_HAND_TARGET ? 1 : ENC_HAND_TARGET - hand;
+	/* Only without Resistir (the Objectives tag, rule 4) may the piles
+	 * hold fewer: the player draws what is left. */
+	int left = enc_zone_count(s, seat, ENC_Z_PILE);
+	if (s->draws_needed > left)
+		s->draws_needed = left;
 	s->draws_done = 0;
 	s->puts = 0;
 	s->takes = s->moves = 0;
 	s->war_done = 0;
 	p->had_turn = 1;
 	p->last_start = s->turn;
+	if (s->draws_needed == 0)
+		s->phase = ENC_PH_B;
 	enc_expire_turn_start(s, seat);
 }
 

@@ -84,12 +84,12 @@ void enc_check_victory(hg_state *s, const int *const *res_now)
 	for (int i = 0; look && i < s->nseats; i++) {
 		if (!enc_alive(s, i))
 			continue;
-		if (enc_tower_of(s, i)->resistance <= 0) {
+		if ((s->objectives & ENC_OBJ_CONQUER) && enc_tower_of(s, i)->resistance <= 0) {
 			enc_eliminate(s, i, ENC_LOST_TOWER);
 			res_now = NULL;	/* the war may have ended with it */
 			continue;
 		}
-		if (pile_ran_out(s, i)) {
+		if ((s->objectives & ENC_OBJ_RESIST) && pile_ran_out(s, i)) {
 			enc_eliminate(s, i, ENC_LOST_PILE);
 			res_now = NULL;
 		}
@@ -133,7 +133,7 @@ void enc_check_victory(hg_state *s, const int *const *res_now)
 		}
 		members[team]++;
 	}
-	for (int k = 0; k < s->nseats; k++) {
+	for (int k = 0; (s->objectives & ENC_OBJ_GOVERN) && k < s->nseats; k++) {
 		int seat = s->current + k < s->nseats ? s->current + k : s->current + k - s->nseats;
 		int team = s->p[seat].team;
 		if (!enc_alive(s, seat))
