@@ -429,6 +429,21 @@ static int mend_unseen_pick(hg_state *s, int seat, int inst, int card)
 	return 1;
 }
 
+/* Is `card` the only card an unseen card of pile `pile` can be?  The
+ * unseen cards of a pile are what it started with less the cards of it
+ * named so far; when those are copies of one card, every assignment of
+ * the unseen cards names it (herald-encrucijada(7), HIDDEN CARDS). */
+static int only_candidate(const hg_state *s, int seat, int pile, int card)
+{
+	const enc_deck *deck = s->data->decks[s->p[seat].deck];
+	for (int i = 0; i < deck->pile_n[pile]; i++) {
+		int k = deck->pile[pile][i];
+		if (k != card && copies_left(s, seat, pile, k) > 0)
+			return 0;
+	}
+	return 1;
+}
+
 int enc_identify(hg_state *s, int seat, int inst, int card, hg_pos pos, hg_diags *d)
 {
 	enc_inst *c = &s->p[seat].inst[inst];
@@ -458,10 +473,13 @@ int enc_identify(hg_state *s, int seat, int inst, int card, hg_pos pos, hg_diags
 			     s->data->decks[s->p[seat].deck]->id);
 		return -1;
 	}
-	c->card = (short)card;
 	/* Named as it is drawn, the card is what the recorder saw; named later,
-	 * it was drawn unseen ('?') and only the deck says it could be. */
-	if (c->zone != ENC_Z_PILE)
+	 * it was drawn unseen ('?'): unverified when the deck says it could be
+	 * this card or another, legal when it can be no other (a card put
+	 * down as '?' excepted: its pile is the replay's pick). */
+	int certain = !c->picked && only_candidate(s, seat, c->pile, card);
+	c->card = (short)card;
+	if (c->zone != ENC_Z_PILE && !certain)
 		hg_diag_add(d, HG_UNVERIFIED, pos, "enc.unseen-card",
 			    "that %s's card drawn unseen from pile %d is '%s' cannot be verified",
 			    enc_seat_name(seat), c->pile + 1, pool->cards[card].id);
