@@ -748,6 +748,43 @@ START_TEST(army_emptied_in_battle_runs_out)
 }
 END_TEST
 
+/* Ruling 28: a tower a team shares counts once in the side's Gobernar
+ * total, though each player sharing it has its resources. */
+START_TEST(shared_tower_counts_once_for_gobernar)
+{
+	static const char *const teams[] = {
+		"Players", "Ana; Ben; Carla; Diego", "Teams", "P1 P3; P2 P4",
+		"Deck1", "aurora-vanguardia", "Deck2", "ocaso-sombras",
+		"Deck3", "aurora-vanguardia", "Deck4", "ocaso-sombras", NULL
+	};
+	for (int shared = 0; shared < 2; shared++) {
+		game g;
+		game_open(&g, teams);
+		ck_assert_ptr_nonnull(g.st);
+		hg_state *s = g.st;
+		if (shared)	/* as share_towers leaves Carla with no tower of her own */
+			s->p[2].tower_seat = 0;
+		int energia = -1;
+		for (int r = 0; r < s->data->pool.nres; r++)
+			if (strcmp(s->data->pool.res[r].id, "energia") == 0)
+				energia = r;
+		ck_assert_int_ge(energia, 0);
+		int tower = s->data->pool.cards[s->p[0].tower].provides[energia];
+		ck_assert_int_gt(tower, 0);
+		/* 250 for a side of two in all, the tower's counted twice. */
+		static int res[4][ENC_MAX_RES];
+		memset(res, 0, sizeof res);
+		res[0][energia] = 125;
+		res[2][energia] = 125;
+		const int *rows[4] = { res[0], res[1], res[2], res[3] };
+		s->governed_checked = 0;
+		hg_enc_check_victory(s, rows);
+		ck_assert_int_eq(s->over, !shared);
+		game_close(&g);
+	}
+}
+END_TEST
+
 /* ------------------------------------------------------------ notation */
 static const struct spelling {
 	const char *seat, *in, *out;	/* out NULL: a syntax error */
@@ -2149,6 +2186,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, discard_two_with_one_card_on_the_table);
 	tcase_add_test(tc, tower_mended_above_its_printed_resistance);
 	tcase_add_test(tc, army_emptied_in_battle_runs_out);
+	tcase_add_test(tc, shared_tower_counts_once_for_gobernar);
 	tcase_add_test(tc, worked_examples);
 	tcase_add_loop_test(tc, spellings_parse_and_format, 0, (int)HG_ARRAY_LEN(spellings));
 	suite_add_tcase(s, tc);

@@ -552,8 +552,9 @@ static int bind_step_cards(hg_state *s, enc_use *u, int group, const enc_step *s
 	return 0;
 }
 
-/* Binds every group of chosen items to the steps that take them and to
- * the cards they name; checks what can be checked before running. */
+/* Checks the groups of chosen items against the steps that take them:
+ * how many, and the piles and resources named.  The cards are bound when
+ * the effect reaches their step (bind_step_cards, ruling 16). */
 static int bind_choices(hg_state *s, enc_use *u, const hg_action *a, hg_diags *d)
 {
 	const enc_effect *e = use_card(s, u)->effect;

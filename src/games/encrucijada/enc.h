@@ -857,6 +857,7 @@ void enc_army_available(const hg_state *s, int seat, int stacks[ENC_MAX_STACKS],
 /* The victory checks; res_now, when not NULL, holds each seat's resources
  * in the state as it stands (enc_settle has just worked them out). */
 void enc_check_victory(hg_state *s, const int *const *res_now);
+void hg_enc_check_victory(hg_state *s, const int *const *res_now);	/* for the tests */
 void enc_eliminate(hg_state *s, int seat, int why);
 int enc_team_threshold(const hg_state *s, int team);
 

@@ -161,3 +161,8 @@ void enc_check_victory(hg_state *s, const int *const *res_now)
 		s->governed_checked = 1;
 	}
 }
+
+void hg_enc_check_victory(hg_state *s, const int *const *res_now)
+{
+	enc_check_victory(s, res_now);
+}
