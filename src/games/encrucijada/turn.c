@@ -206,8 +206,8 @@ int enc_ref_inst(const hg_state *s, int seat, const enc_item *ref)
 	return enc_stack_at(s, seat, ref->stack, ref->pos);
 }
 
-/* The armies fighting right now (the defender's army in a battle, or the
- * one it sends against an invading card). */
+/* Is the stack an army fighting right now, of either side?  (legal()'s
+ * sample leaves those alone.) */
 int enc_stack_in_battle(const hg_state *s, int seat, int stack)
 {
 	if (s->war.stage == ENC_WAR_NONE)
