@@ -660,9 +660,9 @@ START_TEST(a_card_put_down_unseen_is_named_from_any_pile_drawn)
 }
 END_TEST
 
-/* "discard 2 from your table" with one other card there (rule 2,
- * Efectos: "Si no puedes descartar 2 cartas, este efecto no puede ser
- * usado"). */
+/* "discard 2 from your table" (rule 2, Efectos: "Si no puedes descartar 2
+ * cartas, este efecto no puede ser usado"): the card used counts among its
+ * own discards (ruling 10), so it needs one card more on the table. */
 START_TEST(discard_two_with_one_card_on_the_table)
 {
 	game g;
@@ -671,17 +671,30 @@ START_TEST(discard_two_with_one_card_on_the_table)
 		"P1: setup 1", "P2: setup 1", "P1: draw 3 bendicion-solar", "P1: draw 1",
 		"P1: draw 1", "P1: draw 1", "P1: draw 1", "P1: draw 1",
 		"P1: take a", "P1: take a", "P1: take a", "P1: take a", "P1: take a",
-		"P1: put bendicion-solar visible", NULL
+		"P1: take a", "P1: put bendicion-solar visible", NULL
 	};
 	play_all(&g, moves);
-	ck_assert_int_eq(play(&g, "P1", "use bendicion-solar / a a"), -1);
+	/* Alone on the table: one card, two wanted. */
+	ck_assert_int_eq(play(&g, "P1", "use bendicion-solar / bendicion-solar a"), -1);
 	ck_assert(has_code(&g.d, "enc.effect-impossible"));
 	hg_diags_clear(&g.d);
-	/* With a second card on the table it can. */
+	/* With one card more it can, paying with itself: its +2 ends at once,
+	 * its card having left the table (ruling 18). */
+	ck_assert_int_eq(play(&g, "P1", "put ? hidden a"), 0);
+	ck_assert_int_eq(play(&g, "P1", "use bendicion-solar / bendicion-solar a"), 0);
+	ck_assert_uint_eq(g.d.nerrors, 0);
+	ck_assert_int_eq(zone_count(g.st, 0, ENC_Z_DISCARD), 2);
+	ck_assert_int_eq(zone_count(g.st, 0, ENC_Z_TOWN), 0);
+	ck_assert_int_eq(g.st->nmods, 0);
+	game_close(&g);
+
+	/* Paid with two other cards, it stays, and so does its +2. */
+	game_open(&g, unseeded);
+	play_all(&g, moves);
+	ck_assert_int_eq(play(&g, "P1", "put ? hidden a"), 0);
 	ck_assert_int_eq(play(&g, "P1", "put ? hidden a"), 0);
 	ck_assert_int_eq(play(&g, "P1", "use bendicion-solar / a a.2"), 0);
 	ck_assert_int_eq(zone_count(g.st, 0, ENC_Z_DISCARD), 2);
-	/* +2 value for a round: the Bendición itself is worth 1 + 2. */
 	int b = card_index(&g, "bendicion-solar");
 	for (int i = 0; i < g.st->p[0].ninst; i++)
 		if (g.st->p[0].inst[i].card == b)
@@ -689,6 +702,86 @@ START_TEST(discard_two_with_one_card_on_the_table)
 	ck_assert_int_eq(g.st->nmods, 1);
 	ck_assert_int_eq(g.st->mods[0].value, 2);
 	game_close(&g);
+}
+END_TEST
+
+/* Ruling 9: the text sets no cap on mending a tower; the Sacerdotisa's
+ * "Tu Atempus recupera 4 de Resistencia" takes a whole tower above 50. */
+START_TEST(tower_mended_above_its_printed_resistance)
+{
+	game g;
+	game_open(&g, unseeded);
+	static const char *const moves[] = {
+		"P1: setup 1", "P2: setup 1", "P1: draw 3 sacerdotisa", "P1: draw 1",
+		"P1: draw 1", "P1: draw 1", "P1: draw 1", "P1: draw 1",
+		"P1: put sacerdotisa visible", NULL
+	};
+	play_all(&g, moves);
+	ck_assert_int_eq(g.st->p[0].resistance, 50);
+	ck_assert_int_eq(play(&g, "P1", "use sacerdotisa"), 0);
+	ck_assert_int_eq(g.st->p[0].resistance, 54);
+	game_close(&g);
+}
+END_TEST
+
+/* Ruling 6: an army its owner empties in a battle (rule 3 lets it take
+ * its hidden cards back at any moment) has run out: one wear, and the
+ * attacker chooses another army. */
+START_TEST(army_emptied_in_battle_runs_out)
+{
+	game g;
+	game_open(&g, unseeded);
+	static const char *const moves[] = {
+		"P1: setup 1", "P2: setup 1",
+		"P1: draw 1", "P1: draw 1", "P1: draw 2", "P1: draw 2", "P1: draw 3", "P1: draw 3",
+		"P1: put ? hidden", "P1: end",
+		"P2: draw 1", "P2: draw 1", "P2: draw 2", "P2: draw 2", "P2: draw 3", "P2: draw 3",
+		"P2: end", "P1: draw 1", "P1: war P2", "P2: defend", "P1: army b", NULL
+	};
+	play_all(&g, moves);
+	ck_assert_int_eq(g.st->war.att_army, 1);
+	ck_assert_int_eq(play(&g, "P1", "take b"), 0);
+	ck_assert_int_eq(g.st->war.att_army, -1);
+	ck_assert_int_eq(g.st->p[0].wear, 1);
+	ck_assert_int_eq(play(&g, "P1", "army a"), 0);
+	game_close(&g);
+}
+END_TEST
+
+/* Ruling 28: a tower a team shares counts once in the side's Gobernar
+ * total, though each player sharing it has its resources. */
+START_TEST(shared_tower_counts_once_for_gobernar)
+{
+	static const char *const teams[] = {
+		"Players", "Ana; Ben; Carla; Diego", "Teams", "P1 P3; P2 P4",
+		"Deck1", "aurora-vanguardia", "Deck2", "ocaso-sombras",
+		"Deck3", "aurora-vanguardia", "Deck4", "ocaso-sombras", NULL
+	};
+	for (int shared = 0; shared < 2; shared++) {
+		game g;
+		game_open(&g, teams);
+		ck_assert_ptr_nonnull(g.st);
+		hg_state *s = g.st;
+		if (shared)	/* as share_towers leaves Carla with no tower of her own */
+			s->p[2].tower_seat = 0;
+		int energia = -1;
+		for (int r = 0; r < s->data->pool.nres; r++)
+			if (strcmp(s->data->pool.res[r].id, "energia") == 0)
+				energia = r;
+		ck_assert_int_ge(energia, 0);
+		int tower = s->data->pool.cards[s->p[0].tower].provides[energia];
+		ck_assert_int_gt(tower, 0);
+		/* 250 for a side of two in all, the tower's counted twice. */
+		static int res[4][ENC_MAX_RES];
+		memset(res, 0, sizeof res);
+		res[0][energia] = 125;
+		res[2][energia] = 125;
+		const int *rows[4] = { res[0], res[1], res[2], res[3] };
+		s->governed_checked = 0;
+		hg_enc_check_victory(s, rows);
+		ck_assert_int_eq(s->over, !shared);
+		game_close(&g);
+	}
 }
 END_TEST
 
@@ -2091,6 +2184,9 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, unseen_cards_are_unverified_and_must_fit_the_deck);
 	tcase_add_test(tc, a_card_put_down_unseen_is_named_from_any_pile_drawn);
 	tcase_add_test(tc, discard_two_with_one_card_on_the_table);
+	tcase_add_test(tc, tower_mended_above_its_printed_resistance);
+	tcase_add_test(tc, army_emptied_in_battle_runs_out);
+	tcase_add_test(tc, shared_tower_counts_once_for_gobernar);
 	tcase_add_test(tc, worked_examples);
 	tcase_add_loop_test(tc, spellings_parse_and_format, 0, (int)HG_ARRAY_LEN(spellings));
 	suite_add_tcase(s, tc);

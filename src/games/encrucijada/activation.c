@@ -114,6 +114,67 @@ static int quiet_growth(const hg_state *s, int seat, const enc_player *from, enc
 	return 1;
 }
 
+/* The variant [Activation "mutual"] (ruling 3's other reading): the
+ * greatest fixed point.  Start with every town card active and take out
+ * any whose cost the others and the tower do not cover, until none is
+ * taken out.  Covering grows with the set of active cards, so a card taken
+ * out is in no fixed point within what is left, and the order does not
+ * matter.  A card's own resources never pay for itself here either. */
+static enc_set mutual_point(const hg_state *s, int seat, const enc_res_effects *e,
+			    int res[ENC_MAX_RES], enc_player *memo)
+{
+	const enc_pool *pool = &s->data->pool;
+	const enc_player *p = &s->p[seat];
+	const enc_card *tower = &pool->cards[p->tower];
+	int nres = pool->nres;
+	int raw[ENC_MAX_RES], shield[ENC_MAX_RES];
+	for (int r = 0; r < ENC_MAX_RES; r++) {
+		raw[r] = tower->provides[r] + e->gain[r];
+		shield[r] = 0;
+	}
+	enc_set active = p->in_zone[ENC_Z_TOWN];
+	for (enc_set town = active; town; town &= town - 1) {
+		const enc_card *c = &pool->cards[p->inst[enc_set_first(town)].card];
+		for (int j = 0; j < c->nprovides; j++) {
+			int r = c->provides_list[j];
+			raw[r] += c->provides[r];
+			if (c->shielded)
+				shield[r] += c->provides[r];
+		}
+	}
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (enc_set town = active; town; town &= town - 1) {
+			int i = enc_set_first(town);
+			const enc_card *c = &pool->cards[p->inst[i].card];
+			int others[ENC_MAX_RES];	/* the resources less the card's own */
+			for (int r = 0; r < nres; r++) {
+				int own = c->provides[r], own_shield = c->shielded ? own : 0;
+				others[r] = drained(raw[r] - own, shield[r] - own_shield, e->drain[r]);
+			}
+			for (int r = nres; r < ENC_MAX_RES; r++)
+				others[r] = 0;
+			if (enc_covers(c, others))
+				continue;
+			active &= ~((enc_set)1 << i);
+			for (int j = 0; j < c->nprovides; j++) {
+				int r = c->provides_list[j];
+				raw[r] -= c->provides[r];
+				if (c->shielded)
+					shield[r] -= c->provides[r];
+			}
+			changed = 1;
+		}
+	}
+	for (int r = 0; r < ENC_MAX_RES; r++)
+		res[r] = r < nres ? drained(raw[r], shield[r], e->drain[r]) : 0;
+	if (memo) {
+		memcpy(memo->memo_raw, raw, sizeof raw);
+		memcpy(memo->memo_shield, shield, sizeof shield);
+	}
+	return active;
+}
+
 /* The least fixed point: start with no town card active, add every card
  * whose cost the resources cover, repeat.  A card's own resources never pay
  * for itself (herald-encrucijada(7), ruling 3).  Resources only grow as
@@ -146,6 +207,8 @@ static enc_set fixed_point(const hg_state *s, int seat, const enc_res_effects *e
 	const enc_player *from = st->from;
 	int raw[ENC_MAX_RES], shield[ENC_MAX_RES];
 	enc_set active = 0;
+	if (s->activation_mutual)
+		return mutual_point(s, seat, e, res, memo);
 	if (from && !st->was && !st->not_quiet && quiet_growth(s, seat, from, &active)) {
 		/* The memo's resources stand; so do its raw and shield. */
 		if (res != from->memo_res)
@@ -268,8 +331,8 @@ static ENC_NOINLINE void memo_start(const hg_state *s, const enc_player *p, int 
 	st->was = NULL;
 	st->may = ~(enc_set)0;
 	st->not_quiet = 0;
-	if (p->memo_town == ENC_NO_TOWN)
-		return;
+	if (p->memo_town == ENC_NO_TOWN || s->activation_mutual)
+		return;	/* the memo's shortcuts are the least fixed point's */
 	const enc_res_effects *was = p->memo_neffects ? &p->memo_effects : &no_res_effects;
 	int same = memo_same_effects(p, n, e);
 	int how = same ? EFFECTS_MORE | EFFECTS_LESS :
@@ -428,9 +491,8 @@ static int mod_reaches(const hg_state *s, const enc_mod *m, int seat, int inst)
 		return 1;
 	case ENC_SCOPE_TOWN:
 		return c->zone == ENC_Z_TOWN;
-	case ENC_SCOPE_ATTACKING:
-		return s->war.stage != ENC_WAR_NONE && s->war.att == seat &&
-		       s->war.att_card == inst;
+	case ENC_SCOPE_ATTACKING:	/* either revealed card: "se Atacan" */
+		return enc_duel_card(s, seat) == inst;
 	case ENC_SCOPE_SOURCE:
 		return m->inst == inst;
 	}
@@ -677,6 +739,11 @@ static void grow_memo(hg_state *s, int seat)
 {
 	enc_player *pl = &s->p[seat];
 	enc_set active;
+	if (s->activation_mutual) {
+		activity_start fresh = { NULL, NULL, ~(enc_set)0, 1 };
+		remember_activity(s, seat, pl->memo_neffects, &pl->memo_effects, &fresh);
+		return;
+	}
 	if (quiet_growth(s, seat, pl, &active)) {
 		/* Most new town cards: the resources stand, and with them all
 		 * that remember_activity would keep of the memo but its town

@@ -35,17 +35,15 @@ static char *id_from_path(const char *path)
 	return hg_xstrndup(base, n);
 }
 
-/* rule 1: "1 TORRE Atempus ... cada uno o por equipo". */
+/* rule 1: "1 TORRE Atempus ... cada uno o por equipo": a deck may come
+ * without a tower, its player then sharing a teammate's; a record whose
+ * side has no tower at all is refused (state.c, ruling 28). */
 static int check_tower(const enc_pool *pool, enc_deck *deck, const hg_ynode *root,
 		       hg_diags *d)
 {
 	const hg_ynode *t = hg_ymap_get(root, "tower");
-	if (!t) {
-		hg_diag *dg = hg_diag_add(d, HG_ERROR, root->pos, "enc.deck-no-tower",
-					  "the deck names no Atempus tower (rule 1)");
-		hg_diag_note(dg, "add 'tower: ID' naming one of the towers of the card pool");
-		return -1;
-	}
+	if (!t)
+		return 0;	/* deck->tower stays -1 */
 	const char *s;
 	if (hg_ystr(t, &s, d) != 0)
 		return -1;

@@ -83,7 +83,16 @@ typedef struct run_ctx {
 	 * cannot fail after a change (fails_after_change), whose one step
 	 * checks all it needs before it changes anything. */
 	int check_only;
+	/* Where a step's choices that do not fit go (ruling 16: each step
+	 * takes its choices when the effect reaches it); NULL when the effect
+	 * resolves from an exchange, where such a step only voids it. */
+	hg_diags *d;
+	int choice_error;	/* a diagnostic was added to d */
+	hg_diags quiet;		/* what naming an unseen card reports, without d */
 } run_ctx;
+
+static int bind_step_cards(hg_state *s, enc_use *u, int group, const enc_step *st,
+			   int step, run_ctx *rc);
 
 static int fail(run_ctx *rc, int step, const char *fmt, ...) HG_PRINTF(3, 4);
 static int fail(run_ctx *rc, int step, const char *fmt, ...)
@@ -141,7 +150,7 @@ static int apply_outcomes(hg_state *s, const enc_use *u, run_ctx *rc, int step)
 		case ENC_OUT_TOWER:
 			if (rc->check_only)
 				break;
-			s->p[o->seat].resistance += o->amount;
+			enc_tower_of(s, o->seat)->resistance += o->amount;
 			s->loss_unchecked = 1;
 			break;
 		case ENC_OUT_WEAR:
@@ -164,14 +173,21 @@ static int apply_outcomes(hg_state *s, const enc_use *u, run_ctx *rc, int step)
  * checks before its first change, but for a draw of several cards and an
  * outcome of several parts (fails_after_change); with rc->check_only it
  * makes the checks alone. */
-static int run_steps(hg_state *s, const enc_use *u, run_ctx *rc)
+static int run_steps(hg_state *s, enc_use *u, run_ctx *rc)
 {
 	const enc_effect *e = use_card(s, u)->effect;
 	int group = 0, outcomes_done = 0;
+	rc->choice_error = 0;
+	for (int i = 0; i < u->nitems; i++)
+		if (u->items[i].kind != ENC_ITEM_NUMBER && u->items[i].kind != ENC_ITEM_RESOURCE)
+			u->items[i].inst = -1;	/* bound at their step */
 	for (size_t i = 0; i < e->nsteps; i++) {
 		const enc_step *st = &e->steps[i];
 		int g = step_takes_choice(st) ? group++ : -1;
 		int step = (int)i;
+		if ((st->kind == ENC_STEP_DISCARD || st->kind == ENC_STEP_DESTROY) &&
+		    bind_step_cards(s, u, g, st, step, rc) != 0)
+			return -1;
 		switch (st->kind) {
 		case ENC_STEP_DISCARD: {
 			int zone = st->from == ENC_FROM_HAND ? ENC_Z_HAND :
@@ -250,12 +266,10 @@ static int run_steps(hg_state *s, const enc_use *u, run_ctx *rc)
 				return fail(rc, step, "it names no player");
 			if (rc->check_only)
 				break;
-			enc_player *p = &s->p[seat];
+			enc_player *p = enc_tower_of(s, seat);
+			/* No cap: the text sets none (ruling 9). */
 			p->resistance += st->amount;
 			s->loss_unchecked = 1;
-			int max = s->data->pool.cards[p->tower].value;
-			if (st->amount > 0 && p->resistance > max)
-				p->resistance = max;	/* ruling 9 */
 			break;
 		}
 		case ENC_STEP_RESOURCE:
@@ -301,7 +315,7 @@ static int run_steps(hg_state *s, const enc_use *u, run_ctx *rc)
 		}
 		case ENC_STEP_ATTACK_AGAIN:
 			if (u->src != ENC_SRC_ATTACKER || s->war.stage == ENC_WAR_NONE ||
-			    s->war.att_card != u->inst)
+			    u->seat != s->war.att || s->war.att_card != u->inst)
 				return fail(rc, step, "only the card attacking now attacks again");
 			if (s->war.stage == ENC_WAR_INVASION && s->war.target == ENC_TGT_TOWER)
 				return fail(rc, step, "no effect makes a card attack a tower again (rule 6.D3)");
@@ -329,6 +343,10 @@ static int fails_after_change(const enc_effect *e, const enc_use *u)
 	const enc_step *st = &e->steps[0];
 	if (st->kind == ENC_STEP_DRAW)
 		return st->count > 1;
+	/* Naming an unseen card of the hand is a change, which a later
+	 * card of the same step may fail after (bind_step_cards). */
+	if (st->kind == ENC_STEP_DISCARD && st->from == ENC_FROM_HAND)
+		return st->count > 1;
 	if (st->kind == ENC_STEP_UNEXPRESSED)
 		return u->nout > 1;
 	return 0;
@@ -340,6 +358,8 @@ static void bind_error(const hg_state *s, const enc_use *u, const enc_step *st, 
 static void bind_error(const hg_state *s, const enc_use *u, const enc_step *st, hg_pos at,
 		       hg_diags *d, const char *fmt, ...)
 {
+	if (!d)
+		return;	/* resolving from an exchange: the effect is void */
 	hg_buf msg, stp;
 	hg_buf_init(&msg);
 	hg_buf_init(&stp);
@@ -380,7 +400,7 @@ static int bind_card(hg_state *s, enc_use *u, int i, int seat, const enc_step *s
 			return -1;
 		}
 		int inst = enc_ref_inst(s, seat, it);
-		if (inst < 0 || enc_stack_in_battle(s, seat, it->stack)) {
+		if (inst < 0) {
 			bind_error(s, u, st, it->where, d, "%s has no hidden card there it may use",
 				   enc_seat_name(seat));
 			return -1;
@@ -429,15 +449,18 @@ static int bind_card(hg_state *s, enc_use *u, int i, int seat, const enc_step *s
 	int zone = zones & Z_TOWN ? ENC_Z_TOWN : zones & Z_HAND ? ENC_Z_HAND : -1;
 	if (zone >= 0)
 		n = enc_zone_cards(s, seat, (enc_zone)zone, it->card, v);
-	for (int k = 0; k < n; k++) {
-		if (seat == u->seat && v[k] == u->inst)
-			continue;	/* ruling 10: not the source itself */
-		if (!chosen_already(u, i, seat, v[k])) {
+	/* Another copy first, the source itself last: the card used may pay
+	 * for its own effect (ruling 10), but a name that fits another copy
+	 * as well is read as that one, which leaves the effect its card. */
+	for (int pass = 0; pass < 2; pass++)
+		for (int k = 0; k < n; k++) {
+			int is_source = seat == u->seat && v[k] == u->inst;
+			if (is_source != pass || chosen_already(u, i, seat, v[k]))
+				continue;
 			it->inst = (short)v[k];
 			it->owner = (signed char)seat;
 			return 0;
 		}
-	}
 	if ((zones & Z_HAND) && zone >= 0) {
 		/* ... or an unseen card of that zone */
 		n = enc_zone_cards(s, seat, (enc_zone)zone, -1, v);
@@ -453,20 +476,16 @@ static int bind_card(hg_state *s, enc_use *u, int i, int seat, const enc_step *s
 	return -1;
 }
 
-/* How many cards a step could take from the zone. */
-static int zone_size(const hg_state *s, int seat, enc_zone_pick from, int source_inst)
+/* How many cards a step could take from the zone: the card used among
+ * them (ruling 10). */
+static int zone_size(const hg_state *s, int seat, enc_zone_pick from)
 {
 	int n = 0;
-	if (from == ENC_FROM_TABLE || from == ENC_FROM_TOWN) {
+	if (from == ENC_FROM_TABLE || from == ENC_FROM_TOWN)
 		n += enc_zone_count(s, seat, ENC_Z_TOWN);
-		if (source_inst >= 0 && s->p[seat].inst[source_inst].zone == ENC_Z_TOWN)
-			n--;	/* ruling 10: a card does not pay for its own effect */
-	}
 	if (from == ENC_FROM_TABLE || from == ENC_FROM_HIDDEN) {
-		/* The hidden cards, less the army fighting now (ruling 6). */
-		const enc_player *p = &s->p[seat];
-		for (enc_set hidden = p->in_zone[ENC_Z_STACK]; hidden; hidden &= hidden - 1)
-			n += !enc_stack_in_battle(s, seat, p->inst[enc_set_first(hidden)].stack);
+		/* Every hidden card, the armies in a war included (ruling 6). */
+		n += enc_zone_count(s, seat, ENC_Z_STACK);
 	}
 	if (from == ENC_FROM_HAND)
 		n += enc_zone_count(s, seat, ENC_Z_HAND);
@@ -489,8 +508,56 @@ static void impossible(const hg_state *s, const enc_use *u, const enc_step *st, 
 	enc_rests_on(dg, s->data, u->card, "effect");
 }
 
-/* Binds every group of chosen items to the steps that take them and to
- * the cards they name; checks what can be checked before running. */
+/* Binds a DISCARD or DESTROY step's chosen cards when the effect reaches
+ * it, after the steps before it have run (ruling 16: "El que la
+ * restricción esté al ultimo solo da lugar a que acomodes tus cartas para
+ * que las escojas"). */
+static int bind_step_cards(hg_state *s, enc_use *u, int group, const enc_step *st,
+			   int step, run_ctx *rc)
+{
+	if (st->kind == ENC_STEP_DISCARD) {
+		int have = zone_size(s, u->seat, st->from);
+		if (have < st->count)
+			return fail(rc, step, "%s has %d card%s there", enc_seat_name(u->seat),
+				    have, have == 1 ? "" : "s");
+	}
+	int zones = st->kind == ENC_STEP_DESTROY ? Z_TOWN :
+		    st->from == ENC_FROM_TABLE ? Z_TOWN | Z_HIDDEN :
+		    st->from == ENC_FROM_TOWN ? Z_TOWN :
+		    st->from == ENC_FROM_HIDDEN ? Z_HIDDEN : Z_HAND;
+	int seat = st->kind == ENC_STEP_DESTROY ? u->target : u->seat;
+	if (seat < 0)
+		return fail(rc, step, "it names no player");
+	for (int k = 0; k < u->nitems; k++) {
+		enc_item *it = &u->items[k];
+		if (it->group != group)
+			continue;
+		int bound = bind_card(s, u, k, seat, st, zones, rc->d);
+		if (bound < 0 ||
+		    (bound == 1 && enc_identify(s, seat, it->inst, it->card, it->where,
+						rc->d ? rc->d : &rc->quiet) != 0)) {
+			rc->choice_error = rc->d != NULL;
+			return fail(rc, step, "a card it names is not there");
+		}
+		if (st->kind != ENC_STEP_DESTROY)
+			continue;
+		unsigned marks = enc_marks(s, seat, it->inst);
+		const enc_card *c = enc_card_of(s, seat, it->inst);
+		if ((marks & st->need_marks) != st->need_marks ||
+		    (st->suit >= 0 && (int)c->suit != st->suit) ||
+		    (st->max_value >= 0 && enc_value(s, seat, it->inst) > st->max_value)) {
+			bind_error(s, u, st, it->where, rc->d, "'%s' is not a card this effect may destroy",
+				   c->id);
+			rc->choice_error = rc->d != NULL;
+			return fail(rc, step, "'%s' is not a card it may destroy", c->id);
+		}
+	}
+	return 0;
+}
+
+/* Checks the groups of chosen items against the steps that take them:
+ * how many, and the piles and resources named.  The cards are bound when
+ * the effect reaches their step (bind_step_cards, ruling 16). */
 static int bind_choices(hg_state *s, enc_use *u, const hg_action *a, hg_diags *d)
 {
 	const enc_effect *e = use_card(s, u)->effect;
@@ -522,19 +589,6 @@ static int bind_choices(hg_state *s, enc_use *u, const hg_action *a, hg_diags *d
 		const enc_item *first = group_item(u, group, 0);
 		if (first)
 			at = first->where;
-		if (st->kind == ENC_STEP_DISCARD) {
-			int have = zone_size(s, u->seat, st->from, u->inst);
-			if (have < st->count) {
-				char why[96];
-				snprintf(why, sizeof why, "%s has %d card%s there", enc_seat_name(u->seat),
-					 have, have == 1 ? "" : "s");
-				impossible(s, u, st, a->src_pos, d, why);
-				if (u->src == ENC_SRC_TOWN && st->from != ENC_FROM_HAND)
-					hg_diag_note(&d->v[d->n - 1],
-						     "the card whose effect is used does not pay for it (ruling 10)");
-				return -1;
-			}
-		}
 		if (n != need) {
 			bind_error(s, u, st, at, d, "%d item%s given, %d wanted", n, n == 1 ? "" : "s", need);
 			return -1;
@@ -544,31 +598,8 @@ static int bind_choices(hg_state *s, enc_use *u, const hg_action *a, hg_diags *d
 			if (it->group != group)
 				continue;
 			switch (st->kind) {
-			case ENC_STEP_DISCARD: {
-				int zones = st->from == ENC_FROM_TABLE ? Z_TOWN | Z_HIDDEN :
-					    st->from == ENC_FROM_TOWN ? Z_TOWN :
-					    st->from == ENC_FROM_HIDDEN ? Z_HIDDEN : Z_HAND;
-				int rc = bind_card(s, u, k, u->seat, st, zones, d);
-				if (rc < 0)
-					return -1;
-				if (rc == 1 && enc_identify(s, u->seat, it->inst, it->card, it->where, d) != 0)
-					return -1;
-				break;
-			}
-			case ENC_STEP_DESTROY: {
-				if (bind_card(s, u, k, u->target, st, Z_TOWN, d) != 0)
-					return -1;
-				unsigned marks = enc_marks(s, u->target, it->inst);
-				const enc_card *c = enc_card_of(s, u->target, it->inst);
-				if ((marks & st->need_marks) != st->need_marks ||
-				    (st->suit >= 0 && (int)c->suit != st->suit) ||
-				    (st->max_value >= 0 && enc_value(s, u->target, it->inst) > st->max_value)) {
-					bind_error(s, u, st, it->where, d, "'%s' is not a card this effect may destroy",
-						   c->id);
-					return -1;
-				}
-				break;
-			}
+			/* The cards of DISCARD and DESTROY are bound when the
+			 * effect reaches their step (bind_step_cards). */
 			case ENC_STEP_DRAW:
 				if (it->kind != ENC_ITEM_NUMBER || it->number < 1 || it->number > ENC_PILES) {
 					bind_error(s, u, st, it->where, d, "a pile (1, 2 or 3) is wanted");
@@ -670,7 +701,9 @@ static int find_source(const hg_state *s, const hg_action *a, enc_use *u, hg_dia
 		u->src = ENC_SRC_TOWER;
 		u->inst = -1;
 		u->card = (short)p->tower;
-		if (p->tower_used_seat >= 0 && !enc_round_over(s, p->tower_used_seat, p->tower_used_turn)) {
+		/* A shared tower is one card: once a round for the team. */
+		const enc_player *t = enc_tower_of_c(s, a->seat);
+		if (t->tower_used_seat >= 0 && !enc_round_over(s, t->tower_used_seat, t->tower_used_turn)) {
 			hg_diag_add(d, HG_ERROR, a->src_pos, "enc.effect-used",
 				    "%s used its tower's effect less than a round ago (rule 2, Efectos)",
 				    enc_seat_name(a->seat));
@@ -707,17 +740,18 @@ static int find_source(const hg_state *s, const hg_action *a, enc_use *u, hg_dia
 		u->card = (short)a->src_card;
 		return 0;
 	}
-	const enc_war *w = &s->war;
-	if (w->stage != ENC_WAR_NONE && w->att == a->seat && w->att_card >= 0 &&
-	    p->inst[w->att_card].card == a->src_card) {
-		if (enc_effect_used(s, a->seat, w->att_card)) {
+	/* The revealed cards of both sides "se Atacan" (rule 6.D2): each is
+	 * "la carta que está atacando actualmente". */
+	int fighting = enc_duel_card(s, a->seat);
+	if (fighting >= 0 && p->inst[fighting].card == a->src_card) {
+		if (enc_effect_used(s, a->seat, fighting)) {
 			hg_diag_add(d, HG_ERROR, a->src_pos, "enc.effect-used",
 				    "the effect of this '%s' was used less than a round ago (rule 2, Efectos)",
 				    enc_card_id(s, a->src_card));
 			return -1;
 		}
 		u->src = ENC_SRC_ATTACKER;
-		u->inst = (short)w->att_card;
+		u->inst = (short)fighting;
 		u->card = (short)a->src_card;
 		return 0;
 	}
@@ -725,7 +759,7 @@ static int find_source(const hg_state *s, const hg_action *a, enc_use *u, hg_dia
 		if (p->inst[i].card == a->src_card &&
 		    (p->inst[i].zone == ENC_Z_STACK || p->inst[i].zone == ENC_Z_DUEL)) {
 			hg_diag *dg = hg_diag_add(d, HG_ERROR, a->src_pos, "enc.effect-hidden",
-						  "'%s' is hidden: a hidden card's effect is used once it is made visible, or while it attacks (rule 2, Efectos)",
+						  "'%s' is hidden: a hidden card's effect is used once it is made visible, or while it is revealed in a war (rule 2, Efectos)",
 						  enc_card_id(s, a->src_card));
 			hg_diag_note(dg, "'show STACK' turns it up into the town");
 			return -1;
@@ -760,8 +794,9 @@ static int check_timing(const hg_state *s, const hg_action *a, const enc_use *u,
 	}
 	/* rule 6.D2: "Las cartas del Pueblo de Oro, Basto y Espada pueden usar
 	 * sus efectos durante una batalla, las de Copa no a menos que esta ataque
-	 * o el efecto de su carta lo permita." */
-	if ((s->war.stage == ENC_WAR_BATTLE || s->war.stage == ENC_WAR_INVASION) &&
+	 * o el efecto de su carta lo permita": said of the battle, not of the
+	 * declaration or the invasion (ruling 20). */
+	if (s->war.stage == ENC_WAR_BATTLE &&
 	    c->suit == ENC_COPA && u->src == ENC_SRC_TOWN && !e->battle) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->src_pos, "enc.copa-in-battle",
 					  "'%s' is copa: its effect is not used during a battle (rule 6.D2)",
@@ -824,8 +859,8 @@ static void use_copy(enc_use *dst, const enc_use *src)
 static void mark_used(hg_state *s, const enc_use *u)
 {
 	if (u->src == ENC_SRC_TOWER) {
-		s->p[u->seat].tower_used_seat = (signed char)s->current;
-		s->p[u->seat].tower_used_turn = s->turn;
+		enc_tower_of(s, u->seat)->tower_used_seat = (signed char)s->current;
+		enc_tower_of(s, u->seat)->tower_used_turn = s->turn;
 	} else {
 		s->p[u->seat].inst[u->inst].used_seat = (signed char)s->current;
 		s->p[u->seat].inst[u->inst].used_turn = s->turn;
@@ -908,6 +943,8 @@ static int apply_use(hg_state *s, const hg_action *a, hg_diags *d, int may_skip)
 	hg_buf_init(&rc.why);
 	rc.step = 0;
 	rc.check_only = 0;
+	rc.d = d;
+	memset(&rc.quiet, 0, sizeof rc.quiet);	/* hg_diags_init */
 	if (!now && may_skip && !fails_after_change(c->effect, &u)) {
 		rc.check_only = 1;
 	} else if (!now) {
@@ -916,7 +953,8 @@ static int apply_use(hg_state *s, const hg_action *a, hg_diags *d, int may_skip)
 	}
 	int ok = run_steps(on, &u, &rc);
 	if (ok != 0) {
-		impossible(s, &u, &c->effect->steps[rc.step], a->src_pos, d, rc.why.data);
+		if (!rc.choice_error)
+			impossible(s, &u, &c->effect->steps[rc.step], a->src_pos, d, rc.why.data);
 		hg_buf_free(&rc.why);
 		return -1;
 	}
@@ -936,12 +974,20 @@ static int apply_use(hg_state *s, const hg_action *a, hg_diags *d, int may_skip)
 		 * todas las cartas que quiera y usar sus efectos"). */
 		s->ex.active = 1;
 		s->ex.target = u.target;
+		s->ex.nwaiting = 0;
 		s->ex.n = 0;
 		u.order = 0;
 		use_copy(&s->ex.uses[s->ex.n++], &u);
 	} else {
 		u.order = (signed char)s->ex.n;
 		use_copy(&s->ex.uses[s->ex.n++], &u);
+		/* An answer aimed at a player makes it an "Objetivo" too: it
+		 * answers in turn, and its pass hands the answer back (ruling
+		 * 14).  Each use adds at most one, so the stack never fills. */
+		if (u.target >= 0 && u.target != s->ex.target) {
+			s->ex.waiting[s->ex.nwaiting++] = (signed char)s->ex.target;
+			s->ex.target = u.target;
+		}
 	}
 	if (s->phase == ENC_PH_B && s->current == a->seat && s->war.stage == ENC_WAR_NONE)
 		s->phase = ENC_PH_C;
@@ -974,7 +1020,7 @@ static int source_holds(const hg_state *s, const enc_use *u)
 	const enc_inst *c = &s->p[u->seat].inst[u->inst];
 	if (u->src == ENC_SRC_TOWN)
 		return c->zone == ENC_Z_TOWN && enc_is_active(s, u->seat, u->inst);
-	return c->zone == ENC_Z_DUEL && s->war.att_card == u->inst;
+	return c->zone == ENC_Z_DUEL && enc_duel_card(s, u->seat) == u->inst;
 }
 
 /* `pass`: the target has answered; everything waiting resolves by priority.
@@ -993,6 +1039,13 @@ static int apply_pass(hg_state *s, const hg_action *a, hg_diags *d, int may_skip
 			    "%s, the target, answers and passes, not %s (rule 2, Efectos)",
 			    enc_seat_name(s->ex.target), enc_seat_name(a->seat));
 		return -1;
+	}
+	/* The last to be aimed at has answered: back to the one before (one
+	 * still in the game); when none waits, everything resolves. */
+	while (s->ex.nwaiting > 0) {
+		s->ex.target = s->ex.waiting[--s->ex.nwaiting];
+		if (enc_alive(s, s->ex.target))
+			return 0;
 	}
 	/* Sorted by index (a use is a kilobyte), then copied in that order. */
 	const enc_use *uses = s->ex.uses;
@@ -1016,9 +1069,11 @@ static int apply_pass(hg_state *s, const hg_action *a, hg_diags *d, int may_skip
 	run_ctx rc;
 	hg_buf_init(&rc.why);
 	rc.check_only = 0;
+	rc.d = NULL;	/* a step whose choices no longer fit voids the effect */
+	memset(&rc.quiet, 0, sizeof rc.quiet);	/* hg_diags_init */
 	hg_state before;
 	for (int i = 0; i < n; i++) {
-		const enc_use *u = &order[i];
+		enc_use *u = &order[i];
 		if (!enc_alive(s, u->seat) || (u->target >= 0 && !enc_alive(s, u->target)) ||
 		    !source_holds(s, u))
 			continue;	/* void */
@@ -1030,6 +1085,8 @@ static int apply_pass(hg_state *s, const hg_action *a, hg_diags *d, int may_skip
 		else if (undo)
 			enc_state_scratch(s, &before);
 	}
+	/* What naming the unseen cards reported was reported at their use. */
+	hg_diags_free(&rc.quiet);
 	hg_buf_free(&rc.why);
 	return 0;
 }

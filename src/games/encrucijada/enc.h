@@ -54,6 +54,15 @@
 
 #define ENC_MAX_RES 32		/* resource types in one card pool (the designer's
 				   interview: more than 12) */
+/* rule 4, Objetivo del juego: "Se puede establecer otros objetivos,
+ * combinarlos" (the Objectives tag). */
+enum {
+	ENC_OBJ_CONQUER = 1 << 0,	/* Conquistar: a tower at 0 loses */
+	ENC_OBJ_GOVERN = 1 << 1,	/* Gobernar: 150 of a resource wins */
+	ENC_OBJ_RESIST = 1 << 2,	/* Resistir: a pile run out loses */
+	ENC_OBJ_ALL = ENC_OBJ_CONQUER | ENC_OBJ_GOVERN | ENC_OBJ_RESIST
+};
+
 #define ENC_MAX_STACKS 26	/* hidden stacks are named a to z */
 #define ENC_MAX_MODS 64		/* modifiers in force at once */
 #define ENC_MAX_BANS 32		/* restrictions in force at once */
@@ -360,7 +369,11 @@ void enc_rests_on_town(hg_diag *dg, const hg_state *s, int seat);
 typedef struct enc_player {
 	int deck;
 	int team;
-	int tower;		/* pool index */
+	int tower;		/* pool index: its own, or the one it shares */
+	/* The seat whose tower this player plays with: itself, or the
+	 * teammate whose tower it shares (ruling 28).  Only that seat's
+	 * resistance and tower_used_* are read (enc_tower_of). */
+	int tower_seat;
 	int resistance;
 	int eliminated;		/* 0, or an ENC_LOST_* reason */
 	int ninst;
@@ -451,7 +464,8 @@ typedef struct enc_outcome {
 } enc_outcome;
 
 typedef enum enc_source_kind {
-	ENC_SRC_TOWN, ENC_SRC_TOWER, ENC_SRC_ATTACKER
+	ENC_SRC_TOWN, ENC_SRC_TOWER,
+	ENC_SRC_ATTACKER	/* a card revealed in the war, of either side */
 } enc_source_kind;
 
 /* An effect that has been used: now, or waiting in an exchange. */
@@ -474,7 +488,11 @@ typedef struct enc_use {
  * Efectos): the target may answer before anything resolves. */
 typedef struct enc_exchange {
 	int active;
-	int target;
+	int target;		/* the player answering now */
+	/* Those who answered before, waiting for `target` to pass (an
+	 * answer aimed at a player lets it answer in turn, ruling 14). */
+	int nwaiting;
+	signed char waiting[ENC_MAX_PENDING];
 	int n;
 	enc_use uses[ENC_MAX_PENDING];
 } enc_exchange;
@@ -514,6 +532,11 @@ struct hg_state {
 	int nseats;
 	int nteams;
 	int seeded;
+	/* The variants a group chose with tags (herald-encrucijada(7),
+	 * TAGS): [Activation "mutual"], the greatest fixed point of ruling
+	 * 3; [Objectives ...], the ways to win of rule 4 (ENC_OBJ_*). */
+	int activation_mutual;
+	unsigned objectives;
 
 	unsigned turn;		/* 0 during set-up, then 1, 2, ... */
 	int current;		/* whose turn (or set-up) it is */
@@ -716,6 +739,15 @@ int hg_enc_zone_cards(const hg_state *s, int seat, int zone, int card, int *out)
 /* enc_stack_at, for the tests. */
 int hg_enc_stack_at(const hg_state *s, int seat, int stack, int pos);
 int enc_zone_count(const hg_state *s, int seat, enc_zone zone);
+/* The player holding the tower `seat` plays with (ruling 28). */
+static inline enc_player *enc_tower_of(hg_state *s, int seat)
+{
+	return &s->p[s->p[seat].tower_seat];
+}
+static inline const enc_player *enc_tower_of_c(const hg_state *s, int seat)
+{
+	return &s->p[s->p[seat].tower_seat];
+}
 int enc_stack_count(const hg_state *s, int seat, int stack);
 int enc_free_stack(const hg_state *s, int seat);
 /* Inserts inst into stack at 1-based position (0 = top, -1 = bottom). */
@@ -821,6 +853,10 @@ int enc_apply_regroup(hg_state *s, const hg_action *a, hg_diags *d);
 int enc_war_can_declare(const hg_state *s, int seat, int def);
 /* Who the war waits for and with what (for legal(), to_move()). */
 int enc_war_waiting(const hg_state *s);
+/* The seat's card revealed in the war now (either side), or -1. */
+int enc_duel_card(const hg_state *s, int seat);
+/* An army emptied by its owner has run out (wear, the next army). */
+void enc_war_check_armies(hg_state *s);
 /* A duel card returns to the hand (no longer active). */
 void enc_duel_deactivated(hg_state *s, int seat);
 void enc_war_end(hg_state *s);
@@ -830,6 +866,7 @@ void enc_army_available(const hg_state *s, int seat, int stacks[ENC_MAX_STACKS],
 /* The victory checks; res_now, when not NULL, holds each seat's resources
  * in the state as it stands (enc_settle has just worked them out). */
 void enc_check_victory(hg_state *s, const int *const *res_now);
+void hg_enc_check_victory(hg_state *s, const int *const *res_now);	/* for the tests */
 void enc_eliminate(hg_state *s, int seat, int why);
 int enc_team_threshold(const hg_state *s, int team);
 

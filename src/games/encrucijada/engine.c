@@ -259,6 +259,8 @@ int enc_apply(hg_state *s, const hg_action *a, hg_diags *d)
 	hg_diags local = { 0 };	/* hg_diags_init */
 	int rc = dispatch(s, a, &local);
 	if (rc == 0 && local.nerrors == 0) {
+		if (s->war.stage != ENC_WAR_NONE)
+			enc_war_check_armies(s);
 		enc_settle(s);
 		if (!s->over && s->phase != ENC_PH_SETUP && !enc_alive(s, s->current))
 			pass_turn_of_fallen(s);

@@ -24,7 +24,7 @@ int enc_fact(const hg_state *s, const char *name, const char *arg, hg_buf *out)
 	if (seat < 0 || seat >= s->nseats)
 		return -1;
 	if (strcmp(name, "resistance") == 0) {
-		hg_buf_printf(out, "%d", s->p[seat].resistance);
+		hg_buf_printf(out, "%d", enc_tower_of_c(s, seat)->resistance);
 		return 0;
 	}
 	if (strcmp(name, "eliminated") == 0) {

@@ -147,10 +147,10 @@ static void offer_uses(gen *g, int seat)
 		srcs[ns] = -1;
 		kinds[ns++] = ENC_SRC_TOWER;
 	}
-	if (s->war.stage != ENC_WAR_NONE && s->war.att == seat && s->war.att_card >= 0 &&
-	    enc_card_of(s, seat, s->war.att_card)->effect &&
-	    !enc_card_of(s, seat, s->war.att_card)->effect->unexpressed) {
-		srcs[ns] = s->war.att_card;
+	int fighting = enc_duel_card(s, seat);
+	if (fighting >= 0 && enc_card_of(s, seat, fighting)->effect &&
+	    !enc_card_of(s, seat, fighting)->effect->unexpressed) {
+		srcs[ns] = fighting;
 		kinds[ns++] = ENC_SRC_ATTACKER;
 	}
 	for (int k = 0; k < ns; k++) {

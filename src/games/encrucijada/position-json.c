@@ -74,7 +74,7 @@ static json_t *player_json(const hg_state *s, int seat)
 			      " s:o, s:o}",
 			      "seat", enc_seat_name(seat), "team", p->team + 1,
 			      "deck", s->data->decks[p->deck]->id,
-			      "tower", "id", pool->cards[p->tower].id, "resistance", p->resistance,
+			      "tower", "id", pool->cards[p->tower].id, "resistance", enc_tower_of_c(s, seat)->resistance,
 			      "of", pool->cards[p->tower].value,
 			      "resources", resources_json(s, seat), "piles", piles,
 			      "hand", hand_json(s, seat),

@@ -92,8 +92,11 @@ static void player(const hg_state *s, int seat, hg_buf *out)
 		hg_buf_printf(out, ": out of the game (%s)",
 			      p->eliminated == ENC_LOST_TOWER ? "tower destroyed" : "a pile ran out");
 	hg_buf_putc(out, '\n');
-	hg_buf_printf(out, "  tower %s: resistance %d of %d\n", pool->cards[p->tower].id,
-		      p->resistance, pool->cards[p->tower].value);
+	hg_buf_printf(out, "  tower %s: resistance %d of %d", pool->cards[p->tower].id,
+		      enc_tower_of_c(s, seat)->resistance, pool->cards[p->tower].value);
+	if (p->tower_seat != seat)	/* ruling 28 */
+		hg_buf_printf(out, ", shared with %s", enc_seat_name(p->tower_seat));
+	hg_buf_putc(out, '\n');
 	hg_buf_puts(out, "  resources: ");
 	resources(s, seat, out);
 	hg_buf_putc(out, '\n');

@@ -429,6 +429,21 @@ static int mend_unseen_pick(hg_state *s, int seat, int inst, int card)
 	return 1;
 }
 
+/* Is `card` the only card an unseen card of pile `pile` can be?  The
+ * unseen cards of a pile are what it started with less the cards of it
+ * named so far; when those are copies of one card, every assignment of
+ * the unseen cards names it (herald-encrucijada(7), HIDDEN CARDS). */
+static int only_candidate(const hg_state *s, int seat, int pile, int card)
+{
+	const enc_deck *deck = s->data->decks[s->p[seat].deck];
+	for (int i = 0; i < deck->pile_n[pile]; i++) {
+		int k = deck->pile[pile][i];
+		if (k != card && copies_left(s, seat, pile, k) > 0)
+			return 0;
+	}
+	return 1;
+}
+
 int enc_identify(hg_state *s, int seat, int inst, int card, hg_pos pos, hg_diags *d)
 {
 	enc_inst *c = &s->p[seat].inst[inst];
@@ -458,10 +473,13 @@ int enc_identify(hg_state *s, int seat, int inst, int card, hg_pos pos, hg_diags
 			     s->data->decks[s->p[seat].deck]->id);
 		return -1;
 	}
-	c->card = (short)card;
 	/* Named as it is drawn, the card is what the recorder saw; named later,
-	 * it was drawn unseen ('?') and only the deck says it could be. */
-	if (c->zone != ENC_Z_PILE)
+	 * it was drawn unseen ('?'): unverified when the deck says it could be
+	 * this card or another, legal when it can be no other (a card put
+	 * down as '?' excepted: its pile is the replay's pick). */
+	int certain = !c->picked && only_candidate(s, seat, c->pile, card);
+	c->card = (short)card;
+	if (c->zone != ENC_Z_PILE && !certain)
 		hg_diag_add(d, HG_UNVERIFIED, pos, "enc.unseen-card",
 			    "that %s's card drawn unseen from pile %d is '%s' cannot be verified",
 			    enc_seat_name(seat), c->pile + 1, pool->cards[card].id);
@@ -630,6 +648,104 @@ static hg_pos tag_pos(const hg_game_record *rec, const char *name)
 	return t ? t->pos : rec->pos;
 }
 
+/* rule 1: "1 TORRE Atempus ... cada uno o por equipo".  A player whose deck
+ * names no tower plays with the tower of the first teammate in seat order
+ * that has one; a side without any tower cannot play (ruling 28). */
+static int share_towers(hg_state *s, const hg_game_record *rec, hg_diags *d)
+{
+	int rc = 0;
+	for (int i = 0; i < s->nseats; i++) {
+		if (s->p[i].tower >= 0)
+			continue;
+		int holder = -1;
+		for (int k = 0; k < s->nseats && holder < 0; k++)
+			if (k != i && s->p[k].team == s->p[i].team && s->p[k].tower >= 0 &&
+			    s->p[k].tower_seat == k)
+				holder = k;
+		if (holder < 0) {
+			char name[] = "Deck1File";
+			name[4] = (char)('1' + i);
+			hg_pos at = tag_pos(rec, name);
+			if (!hg_record_tag(rec, name)) {
+				name[5] = '\0';
+				at = tag_pos(rec, name);
+			}
+			hg_diag *dg = hg_diag_add(d, HG_ERROR, at, "enc.deck-no-tower",
+						  "the deck of %s names no Atempus tower, and no ally's does (rule 1)",
+						  enc_seat_name(i));
+			hg_diag_note(dg, "\"1 TORRE Atempus ... cada uno o por equipo\": one per player, or one for the team");
+			rc = -1;
+			continue;
+		}
+		s->p[i].tower = s->p[holder].tower;
+		s->p[i].tower_seat = holder;
+	}
+	return rc;
+}
+
+/* The variant tags (herald-encrucijada(7), TAGS).  Activation: ruling 3's
+ * two readings of rule 2, Costo.  Objectives: rule 4, "Se puede establecer
+ * otros objetivos, combinarlos o unos totalmente diferentes antes de
+ * empezar a jugar": which of the three objectives the group plays with. */
+static int parse_variants(hg_state *s, const hg_game_record *rec, hg_diags *d)
+{
+	int rc = 0;
+	s->activation_mutual = 0;
+	s->objectives = ENC_OBJ_ALL;
+	const hg_tag *t = hg_record_tag(rec, "Activation");
+	if (t) {
+		if (strcmp(t->value, "mutual") == 0) {
+			s->activation_mutual = 1;
+		} else if (strcmp(t->value, "least") != 0) {
+			hg_diag *dg = hg_diag_add(d, HG_ERROR, t->pos, "enc.tag-value",
+						  "unknown Activation '%s' (ruling 3)", t->value);
+			hg_diag_note(dg, "'least' (the default) or 'mutual'");
+			rc = -1;
+		}
+	}
+	t = hg_record_tag(rec, "Objectives");
+	if (!t)
+		return rc;
+	static const struct {
+		const char *word;
+		unsigned bit;
+	} words[] = {
+		{ "conquer", ENC_OBJ_CONQUER }, { "conquistar", ENC_OBJ_CONQUER },
+		{ "govern", ENC_OBJ_GOVERN }, { "gobernar", ENC_OBJ_GOVERN },
+		{ "resist", ENC_OBJ_RESIST }, { "resistir", ENC_OBJ_RESIST },
+	};
+	unsigned chosen = 0;
+	char *copy = hg_xstrdup(t->value);
+	for (char *w = copy; *w;) {
+		size_t len = strcspn(w, " \t,;");
+		char *next = w[len] ? w + len + 1 : w + len;
+		w[len] = '\0';
+		if (len > 0) {
+			size_t k = 0;
+			while (k < sizeof words / sizeof words[0] && strcmp(w, words[k].word) != 0)
+				k++;
+			if (k == sizeof words / sizeof words[0]) {
+				hg_diag *dg = hg_diag_add(d, HG_ERROR, t->pos, "enc.tag-value",
+							  "unknown objective '%s' (rule 4)", w);
+				hg_diag_note(dg, "the objectives are conquer, govern and resist (conquistar, gobernar, resistir)");
+				rc = -1;
+			} else {
+				chosen |= words[k].bit;
+			}
+		}
+		w = next;
+	}
+	free(copy);
+	if (chosen == 0 && rc == 0) {
+		hg_diag_add(d, HG_ERROR, t->pos, "enc.tag-value",
+			    "the Objectives tag names no objective (rule 4)");
+		rc = -1;
+	}
+	if (chosen)
+		s->objectives = chosen;
+	return rc;
+}
+
 /* Deck<n>File (loaded with the data) or Deck<n> (a bundled deck's id). */
 static int seat_deck(const hg_gdata *data, const hg_game_record *rec, int seat,
 		     hg_diags *d)
@@ -795,6 +911,8 @@ hg_state *enc_setup(const hg_gdata *data, const hg_game_record *rec, hg_diags *d
 	}
 	s->nseats = n;
 	int rc = parse_teams(s, rec, d);
+	if (parse_variants(s, rec, d) != 0)
+		rc = -1;
 	s->seeded = s->sh->seed != NULL;
 	for (int i = 0; i < n; i++) {
 		int k = seat_deck(data, rec, i, d);
@@ -806,7 +924,8 @@ hg_state *enc_setup(const hg_gdata *data, const hg_game_record *rec, hg_diags *d
 		const enc_deck *deck = data->decks[k];
 		p->deck = k;
 		p->tower = deck->tower;
-		p->resistance = data->pool.cards[deck->tower].value;
+		p->tower_seat = i;
+		p->resistance = deck->tower >= 0 ? data->pool.cards[deck->tower].value : 0;
 		p->tower_used_seat = -1;
 		p->memo_town = ENC_NO_TOWN;
 		for (int pile = 0; pile < ENC_PILES; pile++) {
@@ -827,6 +946,8 @@ hg_state *enc_setup(const hg_gdata *data, const hg_game_record *rec, hg_diags *d
 			}
 		}
 	}
+	if (rc == 0)
+		rc = share_towers(s, rec, d);
 	if (rc != 0) {
 		enc_free_state(s);
 		return NULL;

@@ -146,12 +146,19 @@ void enc_start_turn(hg_state *s, int seat)
 	int hand = enc_zone_count(s, seat, ENC_Z_HAND);
 	/* rule 6.A: up to 6 in hand, or exactly 1 when holding 6 or more. */
 	s->draws_needed = hand >= ENC_HAND_TARGET ? 1 : ENC_HAND_TARGET - hand;
+	/* Only without Resistir (the Objectives tag, rule 4) may the piles
+	 * hold fewer: the player draws what is left. */
+	int left = enc_zone_count(s, seat, ENC_Z_PILE);
+	if (s->draws_needed > left)
+		s->draws_needed = left;
 	s->draws_done = 0;
 	s->puts = 0;
 	s->takes = s->moves = 0;
 	s->war_done = 0;
 	p->had_turn = 1;
 	p->last_start = s->turn;
+	if (s->draws_needed == 0)
+		s->phase = ENC_PH_B;
 	enc_expire_turn_start(s, seat);
 }
 
@@ -199,7 +206,8 @@ int enc_ref_inst(const hg_state *s, int seat, const enc_item *ref)
 	return enc_stack_at(s, seat, ref->stack, ref->pos);
 }
 
-/* The armies fighting right now are out of reach (ruling 6). */
+/* Is the stack an army fighting right now, of either side?  (legal()'s
+ * sample leaves those alone.) */
 int enc_stack_in_battle(const hg_state *s, int seat, int stack)
 {
 	if (s->war.stage == ENC_WAR_NONE)
@@ -217,12 +225,13 @@ static void ref_text(const enc_item *ref, hg_buf *b)
 	enc_format_ref(ref, b);
 }
 
-/* Finds the hidden card a reference names, with the diagnostics. */
-static int hidden_at(const hg_state *s, int seat, const enc_item *ref, int for_change,
-		     hg_diags *d)
+/* Finds the hidden card a reference names, with the diagnostics.  Any
+ * hidden card will do: those of a blocked used army (ruling 5: a block
+ * bars only choosing the army) and of the armies in the war (ruling 6:
+ * "en cualquier momento incluso durante una Batalla"). */
+static int hidden_at(const hg_state *s, int seat, const enc_item *ref, hg_diags *d)
 {
 	int inst = enc_ref_inst(s, seat, ref);
-	int rc = inst;
 	if (inst < 0) {
 		int n = enc_stack_count(s, seat, ref->stack);
 		hg_buf b;
@@ -237,18 +246,12 @@ static int hidden_at(const hg_state *s, int seat, const enc_item *ref, int for_c
 				     n == 1 ? "" : "s");
 		else
 			hg_diag_note(dg, "%s has no stack '%c'", enc_seat_name(seat), 'a' + ref->stack);
-	} else if (for_change && s->p[seat].stacks[ref->stack].state == ENC_STACK_BLOCKED) {
-		hg_diag_add(d, HG_ERROR, ref->where, "enc.stack-blocked",
-			    "stack '%c' of %s is a used army, blocked for a round (rule 6.D4)",
-			    'a' + ref->stack, enc_seat_name(seat));
-		rc = -1;
-	} else if (enc_stack_in_battle(s, seat, ref->stack)) {
-		hg_diag_add(d, HG_ERROR, ref->where, "enc.stack-in-battle",
-			    "stack '%c' of %s is the army fighting now (rule 6.D2)",
-			    'a' + ref->stack, enc_seat_name(seat));
-		rc = -1;
+		if (s->war.stage != ENC_WAR_NONE &&
+		    ((seat == s->war.att && s->war.att_card >= 0) ||
+		     (seat == s->war.def && s->war.def_card >= 0)))
+			hg_diag_note(dg, "a card revealed in the war is no hidden card");
 	}
-	return rc;
+	return inst;
 }
 
 static void note_hand(const hg_state *s, int seat, hg_diag *dg)
@@ -339,21 +342,9 @@ int enc_apply_put(hg_state *s, const hg_action *a, hg_diags *d)
 		if (a->has_ref) {
 			stack = a->ref2.stack;
 			pos = a->ref2.pos ? a->ref2.pos : 1;
-			if (p->stacks[stack].state == ENC_STACK_BLOCKED) {
-				hg_diag_add(d, HG_ERROR, a->ref2.where, "enc.stack-blocked",
-					    "stack '%c' of %s is a used army, blocked for a round (rule 6.D4)",
-					    'a' + stack, enc_seat_name(a->seat));
-				return -1;
-			}
-			if (enc_stack_in_battle(s, a->seat, stack) ||
-			    (s->war.stage != ENC_WAR_NONE &&
-			     ((a->seat == s->war.att && stack == s->war.att_used) ||
-			      (a->seat == s->war.def && stack == s->war.def_used)))) {
-				hg_diag_add(d, HG_ERROR, a->ref2.where, "enc.stack-in-battle",
-					    "stack '%c' of %s is in the war now (rule 6.D2)",
-					    'a' + stack, enc_seat_name(a->seat));
-				return -1;
-			}
+			/* Any stack, a blocked or fighting one included: "en
+			 * cualquier posición ... incluso durante una Batalla"
+			 * (rulings 5 and 6). */
 			/* the top is always a place: the stack is counted only
 			 * for a place below it */
 			int n = pos > 1 ? enc_stack_count(s, a->seat, stack) : 0;
@@ -410,7 +401,7 @@ int enc_apply_show(hg_state *s, const hg_action *a, hg_diags *d)
 			    "the set-up puts every card down hidden (rule 5)");
 		return -1;
 	}
-	int inst = hidden_at(s, a->seat, &a->ref, 0, d);
+	int inst = hidden_at(s, a->seat, &a->ref, d);
 	if (inst < 0)
 		return -1;
 	if (name_hidden(s, a, inst, d) != 0)
@@ -429,7 +420,7 @@ int enc_apply_take(hg_state *s, const hg_action *a, hg_diags *d)
 			    "the set-up puts the six cards on the table (rule 5)");
 		return -1;
 	}
-	int inst = hidden_at(s, a->seat, &a->ref, 1, d);
+	int inst = hidden_at(s, a->seat, &a->ref, d);
 	if (inst < 0)
 		return -1;
 	if (a->card >= 0 && enc_identify(s, a->seat, inst, a->card, a->card_pos, d) != 0)
@@ -441,42 +432,30 @@ int enc_apply_take(hg_state *s, const hg_action *a, hg_diags *d)
 }
 
 /* rule 3: hidden cards "se pueden apilar en la cantidad y criterio que se
- * quiera"; and rule 6.D1, Formación.  A player arranges its hidden stacks
- * in its own turn outside a battle, during the declaration of a war it
- * takes part in, and after its own set-up (ruling 5). */
+ * quiera"; and rule 6.D1, Formación.  A move is a card taken back and put
+ * down again, which rule 3 allows "en cualquier momento incluso durante una
+ * Batalla": a player arranges its hidden stacks whenever it may take one
+ * back, and after its own set-up (ruling 5). */
 int enc_apply_move(hg_state *s, const hg_action *a, hg_diags *d)
 {
 	int allowed;
 	if (s->phase == ENC_PH_SETUP)
 		allowed = a->seat < s->current;
-	else if (s->over || s->ex.active)
-		allowed = 0;
-	else if (s->war.stage == ENC_WAR_DECLARED)
-		allowed = a->seat == s->war.att || a->seat == s->war.def;
-	else if (s->war.stage != ENC_WAR_NONE)
-		allowed = 0;
 	else
-		allowed = a->seat == s->current;
+		allowed = enc_may_act(s, a->seat);
 	if (!allowed) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "enc.not-now",
 					  "%s cannot rearrange its hidden stacks now (rule 3; rule 6.D1, Formación)",
 					  enc_seat_name(a->seat));
-		hg_diag_note(dg, "stacks are arranged after one's set-up, in one's own turn outside a battle, and while a war is being declared");
+		hg_diag_note(dg, "stacks are arranged after one's set-up, in one's own turn, in a war one takes part in, and when answering an effect");
 		return -1;
 	}
 	if (s->phase == ENC_PH_A && a->seat == s->current && need_drawn(s, a, d) != 0)
 		return -1;
-	int inst = hidden_at(s, a->seat, &a->ref, 1, d);
+	int inst = hidden_at(s, a->seat, &a->ref, d);
 	if (inst < 0)
 		return -1;
 	int to = a->ref2.stack, pos = a->ref2.pos ? a->ref2.pos : 1;
-	enc_player *p = &s->p[a->seat];
-	if (p->stacks[to].state == ENC_STACK_BLOCKED) {
-		hg_diag_add(d, HG_ERROR, a->ref2.where, "enc.stack-blocked",
-			    "stack '%c' of %s is a used army, blocked for a round (rule 6.D4)",
-			    'a' + to, enc_seat_name(a->seat));
-		return -1;
-	}
 	int n = enc_stack_count(s, a->seat, to) - (a->ref.stack == to ? 1 : 0);
 	if (pos > n + 1) {
 		hg_diag_add(d, HG_ERROR, a->ref2.where, "enc.no-card",

@@ -52,8 +52,12 @@ void enc_eliminate(hg_state *s, int seat, int why)
 	s->governed_checked = 0;	/* the thresholds and totals change */
 	/* Effects of the fallen wait no longer; an exchange aimed at them
 	 * closes unresolved (ruling 13). */
-	if (s->ex.active && s->ex.target == seat)
-		s->ex.active = 0;
+	while (s->ex.active && s->ex.target == seat) {
+		if (s->ex.nwaiting > 0)
+			s->ex.target = s->ex.waiting[--s->ex.nwaiting];
+		else
+			s->ex.active = 0;
+	}
 	if (s->war.stage != ENC_WAR_NONE && (s->war.att == seat || s->war.def == seat))
 		enc_war_end(s);
 }
@@ -80,12 +84,12 @@ void enc_check_victory(hg_state *s, const int *const *res_now)
 	for (int i = 0; look && i < s->nseats; i++) {
 		if (!enc_alive(s, i))
 			continue;
-		if (s->p[i].resistance <= 0) {
+		if ((s->objectives & ENC_OBJ_CONQUER) && enc_tower_of(s, i)->resistance <= 0) {
 			enc_eliminate(s, i, ENC_LOST_TOWER);
 			res_now = NULL;	/* the war may have ended with it */
 			continue;
 		}
-		if (pile_ran_out(s, i)) {
+		if ((s->objectives & ENC_OBJ_RESIST) && pile_ran_out(s, i)) {
 			enc_eliminate(s, i, ENC_LOST_PILE);
 			res_now = NULL;
 		}
@@ -109,6 +113,16 @@ void enc_check_victory(hg_state *s, const int *const *res_now)
 		if (!res_now)
 			enc_resources(s, i, own);
 		int team = s->p[i].team;
+		if (s->p[i].tower_seat != i && enc_alive(s, s->p[i].tower_seat)) {
+			/* A shared tower counts once for the side (ruling 28):
+			 * its holder has counted it. */
+			if (res != own) {
+				memcpy(own, res, sizeof own);
+				res = own;
+			}
+			for (int r = 0; r < nres; r++)
+				own[r] -= pool->cards[s->p[i].tower].provides[r];
+		}
 		if (!(teams_in & 1u << team)) {
 			teams_in |= 1u << team;
 			members[team] = 0;
@@ -119,7 +133,7 @@ void enc_check_victory(hg_state *s, const int *const *res_now)
 		}
 		members[team]++;
 	}
-	for (int k = 0; k < s->nseats; k++) {
+	for (int k = 0; (s->objectives & ENC_OBJ_GOVERN) && k < s->nseats; k++) {
 		int seat = s->current + k < s->nseats ? s->current + k : s->current + k - s->nseats;
 		int team = s->p[seat].team;
 		if (!enc_alive(s, seat))
@@ -146,4 +160,9 @@ void enc_check_victory(hg_state *s, const int *const *res_now)
 	} else if (res_now) {
 		s->governed_checked = 1;
 	}
+}
+
+void hg_enc_check_victory(hg_state *s, const int *const *res_now)
+{
+	enc_check_victory(s, res_now);
 }

@@ -183,6 +183,25 @@ static void check_exhausted(hg_state *s)
 	}
 }
 
+/* The seat's card revealed in the war now, or -1. */
+int enc_duel_card(const hg_state *s, int seat)
+{
+	if (s->war.stage == ENC_WAR_NONE)
+		return -1;
+	if (seat == s->war.att)
+		return s->war.att_card;
+	if (seat == s->war.def)
+		return s->war.def_card;
+	return -1;
+}
+
+/* An army its owner has emptied with take, move or an effect's discard
+ * (rulings 5 and 6) has run out like one that fought to its end. */
+void enc_war_check_armies(hg_state *s)
+{
+	check_exhausted(s);
+}
+
 void enc_duel_deactivated(hg_state *s, int seat)
 {
 	enc_war *w = &s->war;
@@ -501,7 +520,7 @@ int enc_apply_fight(hg_state *s, const hg_action *a, hg_diags *d)
 		 * to the used army (rule 6.D3) and never attacks again (no chained
 		 * attacks on a tower). */
 		int v = enc_value(s, w->att, w->att_card);
-		s->p[w->def].resistance -= v > 0 ? v : 0;
+		enc_tower_of(s, w->def)->resistance -= v > 0 ? v : 0;
 		s->loss_unchecked = 1;
 		w->again = 0;
 		to_used(s, w->att, w->att_card);
@@ -668,7 +687,7 @@ int enc_apply_force(hg_state *s, const hg_action *a, hg_diags *d)
 	int inst;
 	if (a->has_ref) {
 		inst = enc_ref_inst(s, a->seat, &a->ref);
-		if (inst < 0 || enc_stack_in_battle(s, a->seat, a->ref.stack)) {
+		if (inst < 0) {
 			hg_diag_add(d, HG_ERROR, a->ref.where, "enc.no-card",
 				    "%s has no hidden card it may turn up there (rule 3)",
 				    enc_seat_name(a->seat));
