@@ -148,6 +148,7 @@ class Game:
         self.sectors = [[[] for _ in range(5)] for _ in range(self.n)]
         self.completed = [[None] * 5 for _ in range(self.n)]
         self.placed = set()
+        self.hands = [set() for _ in range(self.n)]
         self.placements = 0
         self.winner = [None] * 5
         self.marker = [None] * 5
@@ -163,8 +164,20 @@ class Game:
             return kp > kq
         return self.completed[p][k] < self.completed[q][k]
 
-    def pool(self):
-        return [m for c, m in self.cards.items() if c not in self.placed]
+    def take(self, p, card):
+        """A card dealt or drawn into p's hand."""
+        assert card in self.cards and card not in self.placed, card
+        assert all(card not in h for h in self.hands), card
+        self.hands[p].add(card)
+
+    def pool(self, q):
+        """Ruling 6: the cards q could still hold - its hand and the deck,
+        never a card in another player's hand."""
+        others = set()
+        for i, h in enumerate(self.hands):
+            if i != q:
+                others |= h
+        return [m for c, m in self.cards.items() if c not in self.placed and c not in others]
 
     def decide(self, k):
         """Ruling 6: the winner of territory k now, or None; with a note."""
@@ -176,10 +189,9 @@ class Game:
             if self.better(p, best, k):
                 best = p
         target = rank_key(self.army(best, k))
-        pool = self.pool()
         open_ = [q for q in range(self.n) if len(self.sectors[q][k]) < 4]
         for q in open_:
-            if can_beat(self.army(q, k), pool, target):
+            if can_beat(self.army(q, k), self.pool(q), target):
                 return None, None
         return best, open_
 
@@ -187,6 +199,8 @@ class Game:
         assert card in self.cards, card
         assert card not in self.placed, card
         assert len(self.sectors[p][k]) < 4, (p, card, k)
+        assert card in self.hands[p], (p, card)
+        self.hands[p].remove(card)
         self.sectors[p][k].append(card)
         self.placed.add(card)
         self.placements += 1
@@ -219,8 +233,10 @@ class Game:
         rivals = [p for p in range(self.n) if p != w and len(self.sectors[p][s]) == 4]
         if open_:
             who = " or ".join(seat(q) for q in open_)
-            text += ("%s wins it early (ruling 6): from the %d cards not on the table, "
-                     "%s cannot gather a better army there." % (seat(w), len(self.pool()), who))
+            held = ", ".join("%s %d" % (seat(q), len(self.pool(q))) for q in open_)
+            text += ("%s wins it early (ruling 6): from the cards %s could still hold "
+                     "(its hand and the deck: %s), %s cannot gather a better army there."
+                     % (seat(w), who, held, who))
             if rivals:
                 text += " "
         if rivals:
@@ -362,6 +378,8 @@ def write_record(path, tags, plan, comments=None, hidden=(), deck=None, header=N
     for p in seats:
         deal[p] = [next_card(p) for _ in range(5)]
         order += deal[p]
+        for c in deal[p]:
+            g.take(p, c)
     total = len(g.cards)
     # Draws happen while the deck lasts; play proceeds seat by seat.
     events = []
@@ -383,6 +401,7 @@ def write_record(path, tags, plan, comments=None, hidden=(), deck=None, header=N
                 taken.add(c)
             order.append(c)
             hand[p].append(c)
+            g.take(p, c)
             deck_left -= 1
             events.append(("draw", p, c))
         if step[p] >= len(plans[p]):
@@ -495,8 +514,11 @@ def annotate(src, dst, header=None, comments=None, deck=None, date=None):
         words = rest.split()
         if verb == "deal":
             events.append(("deal", p, words))
+            for c in words:
+                g.take(p, c)
         elif verb == "draw":
             events.append(("draw", p, words[0]))
+            g.take(p, words[0])
         elif verb == "place":
             if events and events[-1][0] == "place" or pending:
                 raise SystemExit("unexpected placement order")

@@ -17,12 +17,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from kocsim import annotate, load_deck, write_record  # noqa: E402
 
 VALID = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "valid")
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "data")
 HERALD = os.environ.get("HERALD", "herald")
 
 
 def generated(game_seed, players, variant, index):
     """Game `index` of `herald gen -g koc -s SEED -n index+1 -p N -v V`."""
-    text = subprocess.run([HERALD, "gen", "-g", "kingdoms-of-crusaders", "-s", game_seed,
+    text = subprocess.run([HERALD, "gen", "--data-dir", DATA, "-g", "kingdoms-of-crusaders",
+                           "-s", game_seed,
                            "-n", str(index + 1), "-p", str(players), "-v", variant],
                           check=True, capture_output=True, text=True).stdout
     games = text.strip("\n").split("\n\n[Game")
@@ -97,7 +99,7 @@ points variant (ruling 9).  Two players, one deck; the DeckOrder tag gives
 the whole deck, top card first."""
     comments = {
         ("P2", "c16"): "Ben completes sector 3 first.  Ana's three cards there could "
-                       "still become a better army (the cards not on the table include "
+                       "still become a better army (the cards she could still hold include "
                        "c40, which shows all five symbols), so nothing is won yet.",
         ("P1", "c37"): "c37 is one of the eight cards showing both banner and helmet "
                        "(c24, c30, c33, c34, c37, c38, c39, c40).  Ben holds four of them "
@@ -162,30 +164,32 @@ territory won say which armies met there and which step of ruling 5 decided."""
 
 def seed_two_markers():
     comments = {
-        ("P1", "c40"): "Ana's c40 completes her army in sector 2, and by leaving the "
-                       "cards not on the table it also settles sector 4, where her army "
-                       "was complete already: Ben can no longer gather a better one there. "
-                       "Two territories won by one placement (ruling 7): the placement's "
-                       "own sector takes the next marker (territory 2, #2), the others "
-                       "follow by sector number (territory 4, #3).  Both claims come "
-                       "before anything else, in either order: here #3 is written first.",
+        ("P1", "c02"): "Ana places c02 in sector 3, her third card there.  The deck is "
+                       "empty and her hand holds two cards: from them she can no longer "
+                       "gather a better army than Ben's complete ones, neither in sector 3 "
+                       "nor in sector 1 (ruling 6: only her hand and the deck count, never "
+                       "the cards Ben holds).  Two territories won by one placement, both "
+                       "by Ben (ruling 7): the placement's own sector takes the next "
+                       "marker (territory 3, #4), the others follow by sector number "
+                       "(territory 1, #5).  Both claims come before "
+                       "anything else, in either order: here #5 is written first.",
     }
-    return from_gen("seed-two-markers.hgn", "t2markers", 2, "markers", 6,
+    return from_gen("seed-two-markers.hgn", "t2markers", 2, "markers", 79,
                     "Two players, markers variant, a seeded deck.\n" + SEEDED, comments,
                     date=DATE)
 
 
 def seed_two_points():
     comments = {
-        ("P2", "c29"): "Ben's c29 completes his army in sector 4: every army there is "
-                       "complete, and Ana's is the better.  The same placement takes c29 "
-                       "out of the cards not on the table, and now Ana cannot beat Ben's "
-                       "army in sector 1.  One placement, two territories, two winners: "
-                       "the placement's sector first (territory 4, #4, to Ana), then the "
-                       "others by number (territory 1, #5, to Ben), each claimed by its "
-                       "winner (ruling 7).",
+        ("P1", "c26"): "Ana's c26 completes her army in sector 2, the better one there "
+                       "(territory 2).  The same placement takes c26 out of Ana's hand, "
+                       "and now she cannot gather a better army than Ben's in sector 5 "
+                       "(ruling 6).  One placement, two territories, two winners: the "
+                       "placement's sector first (territory 2, #2, to Ana), then the "
+                       "others by number (territory 5, #3, to Ben), each claimed by its "
+                       "winner (ruling 7), here Ben's claim first.",
     }
-    return from_gen("seed-two-points.hgn", "t2points", 2, "points", 9,
+    return from_gen("seed-two-points.hgn", "t2points", 2, "points", 3,
                     "Two players, points variant, a seeded deck.\n" + SEEDED, comments,
                     date=DATE)
 
