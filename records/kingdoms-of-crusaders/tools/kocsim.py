@@ -139,8 +139,9 @@ def can_beat(have, pool, target):
 
 
 class Game:
-    def __init__(self, players, first, variant="markers", deck=None):
+    def __init__(self, players, first, variant="markers", deck=None, tie="highest"):
         self.n = len(players)
+        self.tie_by_sum = tie == "sum"
         self.names = players
         self.first = first
         self.points = variant == "points"
@@ -266,8 +267,10 @@ class Game:
                 pts[p] += 3 - i
 
         def order(p):
-            # most markers; equal: the higher marker numbers lose (ruling 8)
-            key = (len(won[p]), [-m for m in sorted(won[p], reverse=True)])
+            # most markers; equal: the higher marker numbers lose (ruling 8),
+            # with MarkerTie "sum" the greater sum first
+            key = (len(won[p]),) + ((-sum(won[p]),) if self.tie_by_sum else ()) + \
+                ([-m for m in sorted(won[p], reverse=True)],)
             return ((pts[p],) if self.points else ()) + key
         best = max(range(self.n), key=order)
         assert sum(order(p) == order(best) for p in range(self.n)) == 1
@@ -308,7 +311,12 @@ def summary(g):
                 seat(p) for p in cand)
     most = max(len(won[p]) for p in cand)
     tied = [p for p in cand if len(won[p]) == most]
-    if len(tied) > 1:
+    if len(tied) > 1 and g.tie_by_sum and len(set(sum(won[p]) for p in tied)) == len(tied):
+        text += (" %s have %d markers each; with MarkerTie \"sum\" the greater sum of "
+                 "marker numbers loses (ruling 8): %s." % (
+                     " and ".join(seat(p) for p in tied), most, ", ".join(
+                         "%s's sum is %d" % (seat(p), sum(won[p])) for p in tied)))
+    elif len(tied) > 1:
         text += (" %s have %d markers each: their numbers are compared from the highest "
                  "down, and the higher number loses (ruling 8): %s." % (
                      " and ".join(seat(p) for p in tied), most, ", ".join(
@@ -356,7 +364,8 @@ def write_record(path, tags, plan, comments=None, hidden=(), deck=None, header=N
     players = [x.strip() for x in tags["Players"].split(";")]
     n = len(players)
     first = int(tags["First"][1:]) - 1
-    g = Game(players, first, tags.get("Variant", "markers"), deck)
+    g = Game(players, first, tags.get("Variant", "markers"), deck,
+             tags.get("MarkerTie", "highest"))
     plans = []
     for p in range(n):
         steps = [s.split(":") for s in plan.get("P%d" % (p + 1), [])]
@@ -432,8 +441,8 @@ def write_record(path, tags, plan, comments=None, hidden=(), deck=None, header=N
     return res, won, pts, g
 
 
-TAG_ORDER = ["Game", "Date", "Event", "Players", "First", "Variant", "Seed", "DeckFile",
-             "DeckOrder", "Result"]
+TAG_ORDER = ["Game", "Date", "Event", "Players", "First", "Variant", "MarkerTie", "Seed",
+             "DeckFile", "DeckOrder", "Result"]
 
 
 def render(path, tags, events, n, g, comments=None, hidden=(), header=None, final=None):
@@ -504,7 +513,8 @@ def annotate(src, dst, header=None, comments=None, deck=None, date=None):
         tags["Date"] = date
     players = [x.strip() for x in tags["Players"].split(";")]
     n = len(players)
-    g = Game(players, int(tags["First"][1:]) - 1, tags.get("Variant", "markers"), deck)
+    g = Game(players, int(tags["First"][1:]) - 1, tags.get("Variant", "markers"), deck,
+             tags.get("MarkerTie", "highest"))
     moves = text[text.index("\n\n"):]
     events = []
     acts = re.findall(r"(P\d): (deal|draw|place|win) ([^\n]*?)(?= P\d:| \d+\.|\n|$)", moves)

@@ -167,6 +167,37 @@ Mistake: the DeckFile names a file that does not exist.""",
        unfinished(sub(L2, '[First "P1"]', '[First "P1"]\n[DeckFile "no-such-deck.yaml"]'),
                   "1. P1: deal"))
 
+EW = base("early-win-hand.hgn")
+LAST = re.search(r'\[DeckOrder "[^"]* (c\d+)"\]', EW).group(1)
+EW_DECK = re.sub(r'(\[DeckOrder "[^"]*?)c40([^"]*?)%s"' % LAST, r'\g<1>%s\g<2>c40"' % LAST, EW)
+record("early-win-deck", """
+Mistake (ruling 6): the game of valid/early-win-hand.hgn, but Ana is dealt
+%s instead of c40, which stays in the deck: Ben could still draw it and
+gather a better army in territory 1, so Ana's claim comes too early.""" % LAST,
+       unfinished(sub(EW_DECK, "P1: deal c15 c39 c23 c02 c40", "P1: deal c15 c39 c23 c02 %s" % LAST),
+                  "P1: win 1 #1"))
+
+record("early-win-hidden-refused", """
+Mistake (ruling 6, ruling 10): the game of valid/early-win-hidden.hgn, kept
+by Ben with Ana's cards hidden, but Ben is dealt c40.  Whatever Ana's hidden
+cards are, Ben can still gather a better army in territory 1 with c40: no
+assignment of the hidden cards wins it, and the claim is an error, not
+unverified.""",
+       unfinished(sub(base("early-win-hidden.hgn"), "P2: deal c22 c10 c05 c16 c12",
+                      "P2: deal c22 c10 c05 c16 c40"), "P1: win 1 #1"))
+
+record("marker-tie-result", """
+Mistake (ruling 8): with MarkerTie "sum" the greater sum of marker numbers
+loses; P1 (#3 #4, sum 7) loses to P2 (#1 #5, sum 6).  The result given is
+the default reading's.""",
+       sub(sub(base("marker-tie-sum.hgn"), '[Result "P2"]', '[Result "P1"]'),
+           '\n"P2"\n', '\n"P1"\n'))
+
+record("marker-tie-unknown", """
+Mistake: MarkerTie is "highest" (the default) or "sum".""",
+       unfinished(sub(base("marker-tie-sum.hgn"), '[MarkerTie "sum"]', '[MarkerTie "lowest"]'),
+                  "1. P"))
+
 DECK_HEAD = "game: kingdoms-of-crusaders\nreconstructed: false\ncards:\n"
 
 

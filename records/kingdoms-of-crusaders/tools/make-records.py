@@ -215,6 +215,96 @@ def seed_four_points():
                     "Four players, two decks mixed, points variant.\n" + SEEDED, date=DATE)
 
 
+def early_win_plan():
+    # Ruling 6: Ana's army in sector 1 is complete and only c40 could give
+    # Ben a better one there; c40 is in Ana's hand, so the territory is won.
+    # (herald before 2026-11 counted Ana's own hand as Ben's and refused
+    # the claim.)  The rest of the game is random.
+    rnd = random.Random("early-win-hand")
+    fixed = {"P1": ["c15:1", "c39:1", "c23:1", "c02:1", "c40:2"],
+             "P2": ["c22:1", "c10:1", "c05:1"]}
+    used = set(x.split(":")[0] for v in fixed.values() for x in v)
+    rest = [c for c, _ in load_deck() if c not in used]
+    rnd.shuffle(rest)
+    plan = {}
+    for p, mine in (("P1", rest[:15]), ("P2", rest[15:])):
+        room = [4] * 5
+        for x in fixed[p]:
+            room[int(x.split(":")[1]) - 1] -= 1
+        steps = list(fixed[p])
+        for c in mine:
+            k = rnd.choice([i for i in range(5) if room[i]])
+            room[k] -= 1
+            steps.append("%s:%d" % (c, k + 1))
+        plan[p] = steps
+    tags = {"Game": "kingdoms-of-crusaders", "Date": DATE, "Event": "herald rulings",
+            "Players": "Ana; Ben", "First": "P1"}
+    comments = {
+        ("P1", "c02"): "Ana's fourth card in sector 1 (c15 c39 c23 c02: companies of "
+                       "banners, helmets, swords and lances, a single bow).  Ben has "
+                       "c22 c10 c05 there; of all "
+                       "the cards not on the table only c40 (every symbol) would give him "
+                       "a better army, and c40 is in Ana's hand, where Ben can never get "
+                       "it.  Territory 1 is Ana's now.",
+    }
+    return plan, tags, comments
+
+
+def early_win_hand():
+    plan, tags, comments = early_win_plan()
+    header = """An early win that rests on a card in the claimant's own hand (ruling 6).
+"If a player has completed his army in a territory and no other player can
+gather a better army there, this player wins the territory immediately."
+The cards another player could still gather are those it could still hold:
+its hand, the deck, and cards whose place is unknown; never a card in
+another player's hand.  The illegal record early-win-deck.hgn is the same
+game with c40 left in the deck: there the claim is refused."""
+    return write_record(out("early-win-hand.hgn"), tags, plan, comments, header=header)
+
+
+def early_win_hidden():
+    plan, tags, comments = early_win_plan()
+    comments = {("P1", "c02"): "Ana's fourth card in sector 1.  Only c40 would give Ben a "
+                               "better army there, and Ben has not seen it: it is in the "
+                               "deck or among Ana's hidden cards."}
+    header = """The game of early-win-hand.hgn as Ben kept it: Ana's deal and draws are
+'?' (ruling 10).  Territory 1 is won if c40, the one card that would give
+Ben a better army there, is in Ana's hand, and not if it is in the deck:
+Ana's claim is taken as written and reported unverified (koc.hidden-win),
+as are her placements of cards Ben has not seen (koc.hidden-card).  See
+the sidecar early-win-hidden.expect.  The illegal record
+early-win-hidden-refused.hgn gives c40 to Ben: then no assignment of Ana's
+hidden cards wins the territory, and the same claim is an error."""
+    return write_record(out("early-win-hidden.hgn"), tags, plan, comments, header=header,
+                        hidden=("P1",))
+
+
+def marker_tie(name, tie):
+    src = generated("tie3", 3, "markers", 87)
+    text = open(src).read()
+    os.unlink(src)
+    header = """Ruling 8, equal numbers of markers: "the players whose numbers on the
+victory markers are greater will lose".  Three players; P1 holds markers
+#3 and #4, P2 #1 and #5.  """
+    if tie == "sum":
+        text = text.replace('[Variant "markers"]', '[Variant "markers"]\n[MarkerTie "sum"]')
+        text = text.replace('[Result "P1"]', '[Result "P2"]')
+        header += """Read as sums (the tag MarkerTie "sum"), P1's 7 is
+greater than P2's 6 and P1 loses: P2 wins.  marker-tie-highest.hgn is the
+same game under herald's default reading."""
+    else:
+        header += """herald compares the numbers from the highest down
+(the default, MarkerTie "highest"): P2 holds #5, the highest, and loses:
+P1 wins.  marker-tie-sum.hgn is the same game read by sums."""
+    f = tempfile.NamedTemporaryFile("w", suffix=".hgn", delete=False)
+    f.write(text)
+    f.close()
+    try:
+        return annotate(f.name, out(name), header + "\n" + SEEDED, date=DATE)
+    finally:
+        os.unlink(f.name)
+
+
 def own_deck():
     deck_path = os.path.join(VALID, "own-deck.yaml")
     deck = load_deck(deck_path)
@@ -244,7 +334,9 @@ regard to case, and seats may be written with the players' names:
 def main():
     for make in [levels_two_players, levels_points_early, seed_two_markers, seed_two_points,
                  seed_three_markers, seed_three_points, seed_four_markers, seed_four_points,
-                 hidden_draws, own_deck]:
+                 hidden_draws, own_deck, early_win_hand, early_win_hidden,
+                 lambda: marker_tie("marker-tie-highest.hgn", "highest"),
+                 lambda: marker_tie("marker-tie-sum.hgn", "sum")]:
         res = make()
         print(make.__name__, res[0])
 
