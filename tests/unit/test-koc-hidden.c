@@ -365,12 +365,70 @@ START_TEST(verdict_matches_brute_force)
 }
 END_TEST
 
+/* Records that hide every hand (each draw '?'): the assignments are often
+ * too many to enumerate.  Then herald assumes "some" - never an error -
+ * and the claim's diagnostic says so. */
+START_TEST(verdict_assumes_past_budget)
+{
+	hg_gdata *data = shipped();
+	unsigned assumed = 0, noted = 0;
+	for (int g = 0; g < 20; g++) {
+		hg_game_record *rec = hg_record_new("t.hgn");
+		hg_record_set_tag(rec, "Game", "kingdoms-of-crusaders");
+		hg_record_set_tag(rec, "Players", "A; B");
+		hg_record_set_tag(rec, "First", "P1");
+		hg_diags d;
+		hg_diags_init(&d);
+		hg_state *s = hg_koc_setup(data, rec, &d);
+		hg_prng r;
+		char seed[32];
+		snprintf(seed, sizeof seed, "assumed-%d", g);
+		hg_prng_seed(&r, seed);
+		while (!hg_koc_result(s)) {
+			hg_action_list l = { 0 };
+			hg_koc_legal(s, &l);
+			/* '?' draws (listed first), any placement or claim. */
+			hg_action *a = l.v[hg_prng_below(&r, (uint32_t)l.n)];
+			if (a->verb == KOC_DRAW)
+				a = l.v[0];
+			size_t before = d.n;
+			ck_assert_int_eq(hg_koc_apply(s, a, &d), 0);
+			for (size_t i = before; i < d.n; i++)
+				if (strcmp(d.v[i].code, "koc.hidden-win") == 0)
+					for (size_t k = 0; k < d.v[i].nnotes; k++)
+						noted += strstr(d.v[i].notes[k], "assumed") != NULL;
+			for (unsigned k = 0; k < KOC_SECTORS; k++) {
+				if (s->best[k] < 0 || s->winner[k] >= 0)
+					continue;
+				int as;
+				int v = hg_koc_territory_verdict(s, k, &as);
+				if (as) {
+					ck_assert_int_eq(v, KOC_WON_SOME);
+					assumed++;
+				}
+			}
+			for (size_t i = 0; i < l.n; i++)
+				hg_koc_free_action(l.v[i]);
+			free(l.v);
+		}
+		ck_assert_uint_eq(d.nerrors, 0);
+		hg_diags_free(&d);
+		hg_koc_free_state(s);
+		hg_record_free(rec);
+	}
+	ck_assert_uint_gt(assumed, 5);
+	ck_assert_uint_gt(noted, 0);
+	hg_koc_unload(data);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("kingdoms-of-crusaders-hidden");
 	TCase *tc = tcase_create("verdict");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, verdict_matches_brute_force);
+	tcase_add_test(tc, verdict_assumes_past_budget);
 	suite_add_tcase(s, tc);
 	return s;
 }

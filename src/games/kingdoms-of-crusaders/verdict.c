@@ -13,6 +13,7 @@
  * hidden cards each hand holds. */
 #include "config.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "koc.h"
@@ -146,6 +147,44 @@ static int beat_every(const hg_state *s, unsigned q, unsigned sector, hg_koc_key
 	return hg_koc_can_beat(counts, KOC_ARMY - s->nsector[q][sector], pool, target);
 }
 
+/* Could q beat target in every assignment, by a second argument: better
+ * armies that share no card type must each lose a card of one of their
+ * types to the other hidden hands, at a cost of (cards of that type open
+ * to q) - (cards the army takes) + 1 hidden cards of that type.  When such
+ * armies together cost more than the other hands hold, some army always
+ * survives. */
+static int beat_every_disjoint(const hg_state *s, unsigned q, unsigned sector, hg_koc_key target,
+			       const uint16_t u[KOC_NTYPES])
+{
+	unsigned others = hidden_of_others(s, q), cost = 0;
+	uint16_t pool[KOC_NTYPES];
+	for (unsigned t = 0; t < KOC_NTYPES; t++)
+		pool[t] = (uint16_t)(s->held[q][t] + u[t]);
+	uint16_t open[KOC_NTYPES];
+	memcpy(open, pool, sizeof open);
+	unsigned char counts[KOC_NKINDS];
+	memcpy(counts, s->counts[q][sector], KOC_NKINDS);
+	unsigned need = KOC_ARMY - s->nsector[q][sector];
+	hg_koc_proof proof;
+	while (hg_koc_can_beat_with(counts, need, open, target, &proof)) {
+		unsigned cheapest = UINT32_MAX;
+		for (unsigned i = 0; i < proof.ntypes; i++) {
+			unsigned t = proof.type[i];
+			unsigned c = pool[t] - proof.take[i] + 1u;
+			/* Only unseen cards can be in a hidden hand. */
+			if (c <= u[t] && c < cheapest)
+				cheapest = c;
+			open[t] = 0;
+		}
+		if (cheapest == UINT32_MAX)
+			return 1;	/* no hidden hand can take this army apart */
+		cost += cheapest;
+		if (cost > others)
+			return 1;
+	}
+	return 0;
+}
+
 /* One assignment, by type: x[r][t] of the unseen cards of type t are in
  * hand r's hidden part; the rest of u is in the deck or another hidden
  * hand.  Its challengers' pools: held[q] + u - the others' x. */
@@ -224,6 +263,28 @@ static int greedy_won(assignment *a)
 	}
 }
 
+/* The hidden hands an assignment gives cards to, all empty yet.  With one
+ * challenger only the cards the others hold together matter: its own
+ * hidden cards are in its pool wherever they are, and the others' hands
+ * are one removal from it, assigned as one hand. */
+static void hands_to_assign(assignment *a)
+{
+	const hg_state *s = a->s;
+	memset(a->x, 0, sizeof a->x);
+	memcpy(a->left, a->u, sizeof a->left);
+	for (unsigned r = 0; r < s->nplayers; r++)
+		a->room[r] = s->hidden[r];
+	if (__builtin_popcount(a->challengers) != 1)
+		return;
+	unsigned q = (unsigned)__builtin_ctz(a->challengers), into = q == 0 ? 1 : 0;
+	a->room[q] = 0;
+	for (unsigned r = 0; r < s->nplayers; r++)
+		if (r != q && r != into) {
+			a->room[into] += a->room[r];
+			a->room[r] = 0;
+		}
+}
+
 /* Every assignment, hand by hand, type by type: 1 when one wins the
  * territory, 0 when none does, -1 when the budget ran out first. */
 static int search_won(assignment *a, unsigned r, unsigned from)
@@ -285,7 +346,9 @@ int hg_koc_territory_verdict(hg_state *s, unsigned sector, int *assumed)
 	if (!uncertain)
 		return KOC_WON_NONE;
 	for (unsigned q = 0; q < s->nplayers; q++)
-		if (s->nsector[q][sector] < KOC_ARMY && beat_every(s, q, sector, target, u))
+		if (s->nsector[q][sector] < KOC_ARMY &&
+		    (beat_every(s, q, sector, target, u) ||
+		     beat_every_disjoint(s, q, sector, target, u)))
 			return KOC_WON_NONE;
 	assignment a;
 	memset(&a, 0, sizeof a);
@@ -293,18 +356,13 @@ int hg_koc_territory_verdict(hg_state *s, unsigned sector, int *assumed)
 	a.sector = sector;
 	a.target = target;
 	memcpy(a.u, u, sizeof u);
-	memcpy(a.left, u, sizeof u);
-	for (unsigned q = 0; q < s->nplayers; q++) {
-		a.room[q] = s->hidden[q];
+	for (unsigned q = 0; q < s->nplayers; q++)
 		if (s->nsector[q][sector] < KOC_ARMY)
 			a.challengers |= 1u << q;
-	}
+	hands_to_assign(&a);
 	if (greedy_won(&a))
 		return KOC_WON_SOME;
-	memset(a.x, 0, sizeof a.x);
-	memcpy(a.left, u, sizeof u);
-	for (unsigned q = 0; q < s->nplayers; q++)
-		a.room[q] = s->hidden[q];
+	hands_to_assign(&a);
 	int found = search_won(&a, 0, 0);
 	if (found < 0) {
 		*assumed = 1;
