@@ -4,7 +4,8 @@ write the teaching records under records/kingdoms-of-crusaders/valid/.
 It shares no code with the C engine: armies are ranked by a literal
 reading of the rule sheet (lists of squad kinds, strongest first), and the
 "no better army" proof is brute force over every multiset of the missing
-cards.  A record it writes is then checked by `herald check`, so the two
+cards, drawn from the cards the challenger could still hold (its hand and
+the deck, never another player's hand: ruling 6).  A record it writes is then checked by `herald check`, so the two
 implementations must agree on every territory, marker and result, and the
 comments it writes (which armies met, which step of ruling 5 decided) come
 from this model, not from the engine under test.
