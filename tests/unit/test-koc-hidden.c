@@ -11,17 +11,7 @@
 
 #include "koc.h"
 
-#define DECK_PATH HERALD_SRCDATADIR "/kingdoms-of-crusaders/deck.yaml"
-
-static hg_gdata *shipped(void)
-{
-	hg_diags d;
-	hg_diags_init(&d);
-	hg_gdata *g = hg_koc_deck_load(DECK_PATH, &d);
-	ck_assert_ptr_nonnull(g);
-	hg_diags_free(&d);
-	return g;
-}
+#include "unit-koc-deck.h"
 
 /* ------------------------------------------------------------------------
  * The brute force: every way to give each hidden hand its number of the
@@ -346,7 +336,7 @@ static void play_game(const hg_gdata *data, const char *players, const char *see
 
 START_TEST(verdict_matches_brute_force)
 {
-	hg_gdata *data = shipped();
+	hg_gdata *data = forty_cards();
 	tally t;
 	memset(&t, 0, sizeof t);
 	char seed[32];

@@ -101,16 +101,17 @@ the whole deck, top card first."""
         ("P2", "c16"): "Ben completes sector 3 first.  Ana's three cards there could "
                        "still become a better army (the cards she could still hold include "
                        "c40, which shows all five symbols), so nothing is won yet.",
-        ("P1", "c37"): "c37 is one of the eight cards showing both banner and helmet "
-                       "(c24, c30, c33, c34, c37, c38, c39, c40).  Ben holds four of them "
-                       "for sector 5, Ana the other four for sector 4.",
-        ("P2", "c34"): "Ben's sector 5: regiments of banners and of helmets.  Beating "
-                       "it takes the same two regiments and more, or three regiments; "
-                       "no four cards not on the table share banner and helmet any more "
-                       "(c37 lies in Ana's sector 4), and no four share three kinds.",
-        ("P1", "c40"): "Ana's sector 4: c37, c38, c39, c40.  Every card that shows "
-                       "banner and helmet is now on the table, so Ben cannot gather "
-                       "regiments of both there.",
+        ("P1", "c37"): "c37 is one of the ten cards showing both banner and helmet "
+                       "(c24, c30, c33, c34, c37, c38, c39, c40, c55, c56).  Ben holds "
+                       "four of them for sector 5, Ana four for sector 4; c55 and c56 "
+                       "stay in the deck.",
+        ("P2", "c34"): "Ben's sector 5: regiments of banners and of helmets.  Ana's one "
+                       "card there, c14, shows only lance and swords: any army she "
+                       "completes there has at most regiments of swords and lances, "
+                       "weaker than banners and helmets.",
+        ("P1", "c40"): "Ana's sector 4: c37, c38, c39, c40.  Of the cards showing banner "
+                       "and helmet only c55 and c56 are not on the table, too few for Ben "
+                       "to gather regiments of both there.",
     }
 
     return write_record(out("levels-points-early.hgn"), tags, plan, comments, header=header)
@@ -164,32 +165,31 @@ territory won say which armies met there and which step of ruling 5 decided."""
 
 def seed_two_markers():
     comments = {
-        ("P1", "c02"): "Ana places c02 in sector 3, her third card there.  The deck is "
-                       "empty and her hand holds two cards: from them she can no longer "
-                       "gather a better army than Ben's complete ones, neither in sector 3 "
-                       "nor in sector 1 (ruling 6: only her hand and the deck count, never "
-                       "the cards Ben holds).  Two territories won by one placement, both "
-                       "by Ben (ruling 7): the placement's own sector takes the next "
-                       "marker (territory 3, #4), the others follow by sector number "
-                       "(territory 1, #5).  Both claims come before "
-                       "anything else, in either order: here #5 is written first.",
+        ("P2", "c35"): "Ben's c35 completes his army in sector 4, better than Ana's "
+                       "there: territory 4 is his.  With c35 gone from his hand, his three "
+                       "cards in sector 5 can no longer become a better army than Ana's "
+                       "(ruling 6: he can still gather only his hand and the deck): "
+                       "territory 5 is hers.  One placement, two territories, two winners: "
+                       "the placement's sector first (territory 4, #2, to Ben), then the "
+                       "others by number (territory 5, #3, to Ana), each claimed by its "
+                       "winner (ruling 7).",
     }
-    return from_gen("seed-two-markers.hgn", "t2markers", 2, "markers", 79,
+    return from_gen("seed-two-markers.hgn", "t2markers", 2, "markers", 95,
                     "Two players, markers variant, a seeded deck.\n" + SEEDED, comments,
                     date=DATE)
 
 
 def seed_two_points():
     comments = {
-        ("P1", "c26"): "Ana's c26 completes her army in sector 2, the better one there "
-                       "(territory 2).  The same placement takes c26 out of Ana's hand, "
-                       "and now she cannot gather a better army than Ben's in sector 5 "
-                       "(ruling 6).  One placement, two territories, two winners: the "
-                       "placement's sector first (territory 2, #2, to Ana), then the "
-                       "others by number (territory 5, #3, to Ben), each claimed by its "
-                       "winner (ruling 7), here Ben's claim first.",
+        ("P1", "c39"): "Ana draws c39 and places it in sector 4: her army there is "
+                       "complete and beats Ben's (territory 4).  Her draw also took c39 "
+                       "out of the deck, the last card with which Ben could still have "
+                       "beaten her army in sector 3 (ruling 6; herald looks after each "
+                       "placement, so the draw counts here): territory 3 is hers too.  "
+                       "The placement's sector takes the next marker (#4), the others "
+                       "follow by sector number (#5), ruling 7.",
     }
-    return from_gen("seed-two-points.hgn", "t2points", 2, "points", 3,
+    return from_gen("seed-two-points.hgn", "t2points", 2, "points", 32,
                     "Two players, points variant, a seeded deck.\n" + SEEDED, comments,
                     date=DATE)
 
@@ -216,18 +216,18 @@ def seed_four_points():
 
 
 def early_win_plan():
-    # Ruling 6: Ana's army in sector 1 is complete and only c40 could give
-    # Ben a better one there; c40 is in Ana's hand, so the territory is won.
+    # Ruling 6: Ana's army in sector 1 is complete and only c55 could give
+    # Ben a better one there; c55 is in Ana's hand, so the territory is won.
     # (herald before 2026-11 counted Ana's own hand as Ben's and refused
     # the claim.)  The rest of the game is random.
     rnd = random.Random("early-win-hand")
-    fixed = {"P1": ["c15:1", "c39:1", "c23:1", "c02:1", "c40:2"],
-             "P2": ["c22:1", "c10:1", "c05:1"]}
+    fixed = {"P1": ["c56:1", "c43:1", "c22:1", "c34:1", "c55:2"],
+             "P2": ["c09:1", "c07:1", "c40:1"]}
     used = set(x.split(":")[0] for v in fixed.values() for x in v)
     rest = [c for c, _ in load_deck() if c not in used]
     rnd.shuffle(rest)
     plan = {}
-    for p, mine in (("P1", rest[:15]), ("P2", rest[15:])):
+    for p, mine in (("P1", rest[:15]), ("P2", rest[15:32])):
         room = [4] * 5
         for x in fixed[p]:
             room[int(x.split(":")[1]) - 1] -= 1
@@ -240,12 +240,10 @@ def early_win_plan():
     tags = {"Game": "kingdoms-of-crusaders", "Date": DATE, "Event": "herald rulings",
             "Players": "Ana; Ben", "First": "P1"}
     comments = {
-        ("P1", "c02"): "Ana's fourth card in sector 1 (c15 c39 c23 c02: companies of "
-                       "banners, helmets, swords and lances, a single bow).  Ben has "
-                       "c22 c10 c05 there; of all "
-                       "the cards not on the table only c40 (every symbol) would give him "
-                       "a better army, and c40 is in Ana's hand, where Ben can never get "
-                       "it.  Territory 1 is Ana's now.",
+        ("P1", "c34"): "Ana's fourth card in sector 1 (c56 c43 c22 c34).  Ben has "
+                       "c09 c07 c40 there; of all the cards not on the table only c55 "
+                       "(every symbol) would give him a better army, and c55 is in "
+                       "Ana's hand, where Ben can never get it.  Territory 1 is Ana's now.",
     }
     return plan, tags, comments
 
@@ -258,44 +256,44 @@ gather a better army there, this player wins the territory immediately."
 The cards another player could still gather are those it could still hold:
 its hand, the deck, and cards whose place is unknown; never a card in
 another player's hand.  The illegal record early-win-deck.hgn is the same
-game with c40 left in the deck: there the claim is refused."""
+game with c55 left in the deck: there the claim is refused."""
     return write_record(out("early-win-hand.hgn"), tags, plan, comments, header=header)
 
 
 def early_win_hidden():
     plan, tags, comments = early_win_plan()
-    comments = {("P1", "c02"): "Ana's fourth card in sector 1.  Only c40 would give Ben a "
+    comments = {("P1", "c34"): "Ana's fourth card in sector 1.  Only c55 would give Ben a "
                                "better army there, and Ben has not seen it: it is in the "
                                "deck or among Ana's hidden cards."}
     header = """The game of early-win-hand.hgn as Ben kept it: Ana's deal and draws are
-'?' (ruling 10).  Territory 1 is won if c40, the one card that would give
+'?' (ruling 10).  Territory 1 is won if c55, the one card that would give
 Ben a better army there, is in Ana's hand, and not if it is in the deck:
 Ana's claim is taken as written and reported unverified (koc.hidden-win),
 as are her placements of cards Ben has not seen (koc.hidden-card).  See
 the sidecar early-win-hidden.expect.  The illegal record
-early-win-hidden-refused.hgn gives c40 to Ben: then no assignment of Ana's
+early-win-hidden-refused.hgn gives c55 to Ben: then no assignment of Ana's
 hidden cards wins the territory, and the same claim is an error."""
     return write_record(out("early-win-hidden.hgn"), tags, plan, comments, header=header,
                         hidden=("P1",))
 
 
 def marker_tie(name, tie):
-    src = generated("tie3", 3, "markers", 87)
+    src = generated("tie3", 3, "markers", 12)
     text = open(src).read()
     os.unlink(src)
     header = """Ruling 8, equal numbers of markers: "the players whose numbers on the
-victory markers are greater will lose".  Three players; P1 holds markers
-#3 and #4, P2 #1 and #5.  """
+victory markers are greater will lose".  Three players; P3 holds markers
+#3 and #4, P2 #1 and #5, P1 #2.  """
     if tie == "sum":
         text = text.replace('[Variant "markers"]', '[Variant "markers"]\n[MarkerTie "sum"]')
-        text = text.replace('[Result "P1"]', '[Result "P2"]')
-        header += """Read as sums (the tag MarkerTie "sum"), P1's 7 is
-greater than P2's 6 and P1 loses: P2 wins.  marker-tie-highest.hgn is the
+        text = text.replace('[Result "P3"]', '[Result "P2"]').replace('\n"P3"', '\n"P2"')
+        header += """Read as sums (the tag MarkerTie "sum"), P3's 7 is
+greater than P2's 6 and P3 loses: P2 wins.  marker-tie-highest.hgn is the
 same game under herald's default reading."""
     else:
         header += """herald compares the numbers from the highest down
 (the default, MarkerTie "highest"): P2 holds #5, the highest, and loses:
-P1 wins.  marker-tie-sum.hgn is the same game read by sums."""
+P3 wins.  marker-tie-sum.hgn is the same game read by sums."""
     f = tempfile.NamedTemporaryFile("w", suffix=".hgn", delete=False)
     f.write(text)
     f.close()
