@@ -151,8 +151,9 @@ cards she holds.  Each card Ben places could have been one of his hidden
 cards, but herald cannot know: each such placement is reported once as
 'unverified' (koc.hidden-card), which is not an error.  Once the deck is
 empty and Ana's hand is all known, every card not yet seen must be in
-Ben's hand, and his last placements are certain again.  See the sidecar
-hidden-draws.expect."""
+Ben's hand, and his placements are certain again; the shipped deck of 56
+never runs out in a game of two, so here all of them are unverified.  See
+the sidecar hidden-draws.expect."""
     plan = random_plan(load_deck(), 2, "hidden")
     return write_record(out("hidden-draws.hgn"), tags, plan, header=header, hidden=("P2",))
 SEEDED = """The Seed tag orders the deck (ruling 2): the cards in the deck file's
