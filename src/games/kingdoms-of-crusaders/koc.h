@@ -187,7 +187,7 @@ int hg_koc_can_beat_with(const unsigned char counts[KOC_NKINDS], unsigned need,
 			 hg_koc_proof *proof);
 
 /* The last proof that a player could still beat a sector's best complete
- * army (engine.c): reused while the inputs are the same and the pool still
+ * army (verdict.c): reused while the inputs are the same and the pool still
  * holds the cards it takes, which saves the search at most placements. */
 typedef struct hg_koc_beat_memo {
 	int valid;
