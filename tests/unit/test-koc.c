@@ -10,10 +10,10 @@
 #include <unistd.h>
 
 #include "koc.h"
+#include "unit-koc-deck.h"
 
 enum { L = 1, B = 2, S = 4, H = 8, N = 16 };	/* lance bow swords helmet banner */
 
-#define DECK_PATH HERALD_SRCDATADIR "/kingdoms-of-crusaders/deck.yaml"
 
 /* ------------------------------------------------------------------------
  * The session's cache of data loaded from records' own files: keyed by the
@@ -699,15 +699,31 @@ START_TEST(shipped_deck)
 	hg_gdata *g = hg_koc_deck_load(DECK_PATH, &d);
 	ck_assert_ptr_nonnull(g);
 	ck_assert_uint_eq(d.n, 0);
-	ck_assert_uint_eq(g->ndeck, 40);
+	/* The published facts of the core box: 56 unit cards, 15 victory
+	 * markers, 2 location cards, five locations; most cards show one or
+	 * two symbols, a few all five (issue 29). */
+	ck_assert_uint_eq(g->ndeck, 56);
+	ck_assert_uint_eq(g->victory_markers, 15);
+	ck_assert_uint_eq(g->location_cards, 2);
+	for (unsigned k = 0; k < KOC_SECTORS; k++) {
+		ck_assert_ptr_nonnull(g->location[k].name);
+		ck_assert_int_eq(g->location[k].reconstructed, 1);
+	}
+	ck_assert_str_eq(g->location[4].name, "Cyprus");
 	ck_assert_int_eq(g->reconstructed, 1);
 	/* Every combination of symbols appears, and rarer the stronger. */
-	int seen[32] = { 0 }, kinds[5] = { 0 };
+	int seen[32] = { 0 }, kinds[5] = { 0 }, by_size[6] = { 0 };
 	for (size_t i = 0; i < g->ndeck; i++) {
 		seen[g->deck[i].mask]++;
+		by_size[__builtin_popcount(g->deck[i].mask)]++;
+		/* Each card's symbols are reconstructed, and say so. */
+		ck_assert_int_eq(g->deck[i].reconstructed, 1);
 		for (int k = 0; k < 5; k++)
 			kinds[k] += (g->deck[i].mask >> k) & 1;
 	}
+	ck_assert_int_gt(by_size[1] + by_size[2], (int)g->ndeck / 2);
+	ck_assert_int_ge(by_size[5], 2);
+	ck_assert_int_lt(by_size[5], by_size[4]);
 	for (int t = 1; t < 32; t++)
 		ck_assert_int_gt(seen[t], 0);
 	for (int k = 1; k < 5; k++)
@@ -719,15 +735,6 @@ END_TEST
 
 
 /* ------------------------------------------------------------------ records */
-static hg_gdata *shipped(void)
-{
-	hg_diags d;
-	hg_diags_init(&d);
-	hg_gdata *g = hg_koc_deck_load(DECK_PATH, &d);
-	ck_assert_ptr_nonnull(g);
-	hg_diags_free(&d);
-	return g;
-}
 
 /* hg_koc_card_find (the cards by the number in their id, then the names)
  * against hg_names_find alone, on every id and alias of the shipped deck
@@ -845,10 +852,11 @@ typedef struct game {
 	hg_diags d;
 } game;
 
-static void game_open(game *g, const char *players, const char *order_tag,
-		      const char *order, const char *first, const char *variant)
+static void game_open_with(game *g, hg_gdata *data, const char *players,
+			   const char *order_tag, const char *order, const char *first,
+			   const char *variant)
 {
-	g->data = shipped();
+	g->data = data;
 	g->rec = hg_record_new("t.hgn");
 	hg_record_set_tag(g->rec, "Game", "kingdoms-of-crusaders");
 	hg_record_set_tag(g->rec, "Players", players);
@@ -861,6 +869,13 @@ static void game_open(game *g, const char *players, const char *order_tag,
 	hg_diags_init(&g->d);
 	g->s = hg_koc_class.setup(g->data, g->rec, &g->d);
 }
+
+static void game_open(game *g, const char *players, const char *order_tag,
+		      const char *order, const char *first, const char *variant)
+{
+	game_open_with(g, shipped(), players, order_tag, order, first, variant);
+}
+
 
 static void game_close(game *g)
 {
@@ -895,7 +910,7 @@ static char *file_order(void)
 {
 	hg_buf b;
 	hg_buf_init(&b);
-	for (int i = 1; i <= 40; i++)
+	for (int i = 1; i <= 56; i++)
 		hg_buf_printf(&b, "%sc%02d", i > 1 ? " " : "", i);
 	return hg_buf_steal(&b);
 }
@@ -1225,7 +1240,7 @@ START_TEST(two_decks_ids)
 	game g;
 	game_open(&g, "Ana; Ben; Clara", "Seed", "three", NULL, NULL);
 	ck_assert_ptr_nonnull(g.s);
-	ck_assert_uint_eq(g.s->cards->n, 80);
+	ck_assert_uint_eq(g.s->cards->n, 112);
 	hg_action_text t;
 	action_text(&t, "P1", "place c12 1");
 	ck_assert_ptr_null(hg_koc_class.parse(g.s, &t, &g.d));
@@ -1315,13 +1330,13 @@ START_TEST(seed_orders_the_deck)
 	game g;
 	game_open(&g, "Ana; Ben", "Seed", "club-final-3", NULL, NULL);
 	ck_assert_ptr_nonnull(g.s);
-	uint16_t want[40];
-	for (int i = 0; i < 40; i++)
+	uint16_t want[56];
+	for (int i = 0; i < 56; i++)
 		want[i] = (uint16_t)i;
 	hg_prng r;
 	hg_prng_seed(&r, "club-final-3");
-	hg_prng_shuffle(&r, want, 40, sizeof want[0]);
-	for (int i = 0; i < 40; i++)
+	hg_prng_shuffle(&r, want, 56, sizeof want[0]);
+	for (int i = 0; i < 56; i++)
 		ck_assert_uint_eq(g.s->order[i], want[i]);
 	game_close(&g);
 }
@@ -1394,10 +1409,13 @@ END_TEST
 /* The proof fires: P1 is dealt c37..c40 and gathers them in sector 3:
  * regiments of banners and helmets, battalions of swords, bows and lances.
  * Beating that takes two regiments with three battalions, or three
- * regiments; the only other cards showing both banner and helmet are c24,
- * c30, c33 and c34, which make regiments of banners and helmets with single
- * symbols only, and no four other cards share three kinds.  So territory 3
- * is won the moment P1's fourth card lands, although P2 has no card there. */
+ * regiments.  The other cards showing both banner and helmet are c24, c30,
+ * c33, c34 and the all-five c55 and c56: any four of them that P2 could
+ * still hold make two battalions at most besides the two regiments (c34
+ * lies in P2's sector 2).  The only four other cards sharing three kinds,
+ * c35 c36 c55 c56, cannot all be had: c35 and c36 lie in P2's sector 2.
+ * So territory 3 is won the moment P1's fourth card lands, although P2 has
+ * no card there. */
 START_TEST(territory_won_early)
 {
 	game g;
@@ -1405,6 +1423,8 @@ START_TEST(territory_won_early)
 	hg_buf_init(&order);
 	hg_buf_puts(&order, "c37 c38 c39 c40 c01 c36 c35 c34 c33 c32");
 	for (int i = 2; i <= 31; i++)
+		hg_buf_printf(&order, " c%02d", i);
+	for (int i = 41; i <= 56; i++)
 		hg_buf_printf(&order, " c%02d", i);
 	game_open(&g, "Ana; Ben", "DeckOrder", order.data, "P1", NULL);
 	hg_buf_free(&order);
@@ -1462,7 +1482,7 @@ START_TEST(territory_won_early)
 END_TEST
 
 /* The proof does not fire: c36..c39 make a regiment of banners and four
- * battalions, but c40 is still unplaced, and c40, c34, c33, c30 would
+ * battalions, but c40 is still in the deck, and c40, c34, c33, c30 would
  * make regiments of banners and helmets. */
 START_TEST(territory_not_yet_won)
 {
@@ -1471,6 +1491,8 @@ START_TEST(territory_not_yet_won)
 	hg_buf_init(&order);
 	hg_buf_puts(&order, "c36 c37 c38 c39 c01 c02 c03 c04 c05 c06");
 	for (int i = 7; i <= 35; i++)
+		hg_buf_printf(&order, " c%02d", i);
+	for (int i = 41; i <= 56; i++)
 		hg_buf_printf(&order, " c%02d", i);
 	hg_buf_puts(&order, " c40");
 	game_open(&g, "Ana; Ben", "DeckOrder", order.data, "P1", NULL);
@@ -1672,7 +1694,7 @@ START_TEST(hidden_cards)
 	/* legal(): P2 may draw '?' or any unseen card. */
 	hg_action_list l = { 0 };
 	hg_koc_class.legal(g.s, &l);
-	ck_assert_uint_eq(l.n, 1 + 40 - 8);	/* c01..c07 and c40 are seen */
+	ck_assert_uint_eq(l.n, 1 + 56 - 8);	/* c01..c07 and c40 are seen */
 	for (size_t i = 0; i < l.n; i++)
 		hg_koc_class.free_action(l.v[i]);
 	free(l.v);
@@ -1681,11 +1703,13 @@ START_TEST(hidden_cards)
 END_TEST
 
 /* Ruling 10: once the deck is empty and P1's hand is all known, every card
- * not yet seen is in P2's hand, so P2's placements are certain again. */
+ * not yet seen is in P2's hand, so P2's placements are certain again.  The
+ * shipped deck never runs out (2 x 5 dealt and 40 drawn of 56): a deck of
+ * 40 does. */
 START_TEST(hidden_cards_after_the_deck)
 {
 	game g;
-	game_open(&g, "Ana; Ben", NULL, NULL, "P1", NULL);
+	game_open_with(&g, forty_cards(), "Ana; Ben", NULL, NULL, "P1", NULL);
 	unsigned before = 0, after = 0, placed_before = 0, placed_after = 0;
 	while (!hg_koc_class.result(g.s)) {
 		hg_action_list l = { 0 };
@@ -1759,7 +1783,7 @@ START_TEST(legal_listing)
 	hg_koc_class.render(g.s, &out);
 	ck_assert_ptr_nonnull(strstr(out.data, "c11 [lance bow]"));
 	ck_assert_ptr_nonnull(strstr(out.data, "to move: P2, to place a card"));
-	ck_assert_ptr_nonnull(strstr(out.data, "deck: 29 cards"));
+	ck_assert_ptr_nonnull(strstr(out.data, "deck: 45 cards"));
 	hg_buf_free(&out);
 	game_close(&g);
 }

@@ -4,7 +4,8 @@ write the teaching records under records/kingdoms-of-crusaders/valid/.
 It shares no code with the C engine: armies are ranked by a literal
 reading of the rule sheet (lists of squad kinds, strongest first), and the
 "no better army" proof is brute force over every multiset of the missing
-cards.  A record it writes is then checked by `herald check`, so the two
+cards, drawn from the cards the challenger could still hold (its hand and
+the deck, never another player's hand: ruling 6).  A record it writes is then checked by `herald check`, so the two
 implementations must agree on every territory, marker and result, and the
 comments it writes (which armies met, which step of ruling 5 decided) come
 from this model, not from the engine under test.
@@ -139,8 +140,9 @@ def can_beat(have, pool, target):
 
 
 class Game:
-    def __init__(self, players, first, variant="markers", deck=None):
+    def __init__(self, players, first, variant="markers", deck=None, tie="highest"):
         self.n = len(players)
+        self.tie_by_sum = tie == "sum"
         self.names = players
         self.first = first
         self.points = variant == "points"
@@ -148,6 +150,7 @@ class Game:
         self.sectors = [[[] for _ in range(5)] for _ in range(self.n)]
         self.completed = [[None] * 5 for _ in range(self.n)]
         self.placed = set()
+        self.hands = [set() for _ in range(self.n)]
         self.placements = 0
         self.winner = [None] * 5
         self.marker = [None] * 5
@@ -163,8 +166,20 @@ class Game:
             return kp > kq
         return self.completed[p][k] < self.completed[q][k]
 
-    def pool(self):
-        return [m for c, m in self.cards.items() if c not in self.placed]
+    def take(self, p, card):
+        """A card dealt or drawn into p's hand."""
+        assert card in self.cards and card not in self.placed, card
+        assert all(card not in h for h in self.hands), card
+        self.hands[p].add(card)
+
+    def pool(self, q):
+        """Ruling 6: the cards q could still hold - its hand and the deck,
+        never a card in another player's hand."""
+        others = set()
+        for i, h in enumerate(self.hands):
+            if i != q:
+                others |= h
+        return [m for c, m in self.cards.items() if c not in self.placed and c not in others]
 
     def decide(self, k):
         """Ruling 6: the winner of territory k now, or None; with a note."""
@@ -176,10 +191,9 @@ class Game:
             if self.better(p, best, k):
                 best = p
         target = rank_key(self.army(best, k))
-        pool = self.pool()
         open_ = [q for q in range(self.n) if len(self.sectors[q][k]) < 4]
         for q in open_:
-            if can_beat(self.army(q, k), pool, target):
+            if can_beat(self.army(q, k), self.pool(q), target):
                 return None, None
         return best, open_
 
@@ -187,6 +201,8 @@ class Game:
         assert card in self.cards, card
         assert card not in self.placed, card
         assert len(self.sectors[p][k]) < 4, (p, card, k)
+        assert card in self.hands[p], (p, card)
+        self.hands[p].remove(card)
         self.sectors[p][k].append(card)
         self.placed.add(card)
         self.placements += 1
@@ -219,8 +235,10 @@ class Game:
         rivals = [p for p in range(self.n) if p != w and len(self.sectors[p][s]) == 4]
         if open_:
             who = " or ".join(seat(q) for q in open_)
-            text += ("%s wins it early (ruling 6): from the %d cards not on the table, "
-                     "%s cannot gather a better army there." % (seat(w), len(self.pool()), who))
+            held = ", ".join("%s %d" % (seat(q), len(self.pool(q))) for q in open_)
+            text += ("%s wins it early (ruling 6): from the cards %s could still hold "
+                     "(its hand and the deck: %s), %s cannot gather a better army there."
+                     % (seat(w), who, held, who))
             if rivals:
                 text += " "
         if rivals:
@@ -250,8 +268,10 @@ class Game:
                 pts[p] += 3 - i
 
         def order(p):
-            # most markers; equal: the higher marker numbers lose (ruling 8)
-            key = (len(won[p]), [-m for m in sorted(won[p], reverse=True)])
+            # most markers; equal: the higher marker numbers lose (ruling 8),
+            # with MarkerTie "sum" the greater sum first
+            key = (len(won[p]),) + ((-sum(won[p]),) if self.tie_by_sum else ()) + \
+                ([-m for m in sorted(won[p], reverse=True)],)
             return ((pts[p],) if self.points else ()) + key
         best = max(range(self.n), key=order)
         assert sum(order(p) == order(best) for p in range(self.n)) == 1
@@ -292,7 +312,12 @@ def summary(g):
                 seat(p) for p in cand)
     most = max(len(won[p]) for p in cand)
     tied = [p for p in cand if len(won[p]) == most]
-    if len(tied) > 1:
+    if len(tied) > 1 and g.tie_by_sum and len(set(sum(won[p]) for p in tied)) == len(tied):
+        text += (" %s have %d markers each; with MarkerTie \"sum\" the greater sum of "
+                 "marker numbers loses (ruling 8): %s." % (
+                     " and ".join(seat(p) for p in tied), most, ", ".join(
+                         "%s's sum is %d" % (seat(p), sum(won[p])) for p in tied)))
+    elif len(tied) > 1:
         text += (" %s have %d markers each: their numbers are compared from the highest "
                  "down, and the higher number loses (ruling 8): %s." % (
                      " and ".join(seat(p) for p in tied), most, ", ".join(
@@ -340,7 +365,8 @@ def write_record(path, tags, plan, comments=None, hidden=(), deck=None, header=N
     players = [x.strip() for x in tags["Players"].split(";")]
     n = len(players)
     first = int(tags["First"][1:]) - 1
-    g = Game(players, first, tags.get("Variant", "markers"), deck)
+    g = Game(players, first, tags.get("Variant", "markers"), deck,
+             tags.get("MarkerTie", "highest"))
     plans = []
     for p in range(n):
         steps = [s.split(":") for s in plan.get("P%d" % (p + 1), [])]
@@ -362,6 +388,8 @@ def write_record(path, tags, plan, comments=None, hidden=(), deck=None, header=N
     for p in seats:
         deal[p] = [next_card(p) for _ in range(5)]
         order += deal[p]
+        for c in deal[p]:
+            g.take(p, c)
     total = len(g.cards)
     # Draws happen while the deck lasts; play proceeds seat by seat.
     events = []
@@ -383,6 +411,7 @@ def write_record(path, tags, plan, comments=None, hidden=(), deck=None, header=N
                 taken.add(c)
             order.append(c)
             hand[p].append(c)
+            g.take(p, c)
             deck_left -= 1
             events.append(("draw", p, c))
         if step[p] >= len(plans[p]):
@@ -413,8 +442,8 @@ def write_record(path, tags, plan, comments=None, hidden=(), deck=None, header=N
     return res, won, pts, g
 
 
-TAG_ORDER = ["Game", "Date", "Event", "Players", "First", "Variant", "Seed", "DeckFile",
-             "DeckOrder", "Result"]
+TAG_ORDER = ["Game", "Date", "Event", "Players", "First", "Variant", "MarkerTie", "Seed",
+             "DeckFile", "DeckOrder", "Result"]
 
 
 def render(path, tags, events, n, g, comments=None, hidden=(), header=None, final=None):
@@ -485,7 +514,8 @@ def annotate(src, dst, header=None, comments=None, deck=None, date=None):
         tags["Date"] = date
     players = [x.strip() for x in tags["Players"].split(";")]
     n = len(players)
-    g = Game(players, int(tags["First"][1:]) - 1, tags.get("Variant", "markers"), deck)
+    g = Game(players, int(tags["First"][1:]) - 1, tags.get("Variant", "markers"), deck,
+             tags.get("MarkerTie", "highest"))
     moves = text[text.index("\n\n"):]
     events = []
     acts = re.findall(r"(P\d): (deal|draw|place|win) ([^\n]*?)(?= P\d:| \d+\.|\n|$)", moves)
@@ -495,8 +525,11 @@ def annotate(src, dst, header=None, comments=None, deck=None, date=None):
         words = rest.split()
         if verb == "deal":
             events.append(("deal", p, words))
+            for c in words:
+                g.take(p, c)
         elif verb == "draw":
             events.append(("draw", p, words[0]))
+            g.take(p, words[0])
         elif verb == "place":
             if events and events[-1][0] == "place" or pending:
                 raise SystemExit("unexpected placement order")

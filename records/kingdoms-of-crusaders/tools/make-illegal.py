@@ -87,10 +87,15 @@ drew c16.""",
        unfinished(sub(L2, "2. P1: draw c06", "2. P1: draw c16"), "2. P1: draw c16"))
 
 record("deck-empty", """
-Mistake: in round 16 the deck is empty (2 x 5 dealt and 30 drawn), but the
-record has Ana draw.  Ruling 3: with the deck empty the draw is skipped.""",
-       unfinished(sub(L2, "16. P1: place c24 3", "16. P1: draw c24 P1: place c24 3"),
-                  "16. P1: draw c24"))
+Mistake: the game of valid/own-deck.hgn, whose deck file holds 42 cards: in
+round 17 the deck is empty (2 x 5 dealt and 32 drawn), but the record has
+Ana draw.  Ruling 3: with the deck empty the draw is skipped.  (The
+shipped deck of 56 cards never runs out: 2 x 5 dealt and 40 drawn at
+most.)""",
+       unfinished(sub(sub(base("own-deck.hgn"), "17. P1: place k29 2",
+                          "17. P1: draw k29 P1: place k29 2"),
+                      '[DeckFile "own-deck.yaml"]', '[DeckFile "own-deck.yaml"]'),
+                  "17. P1: draw k29"))
 
 record("not-won", """
 Mistake: Ana claims territory 1 as soon as her army there is complete, but
@@ -153,9 +158,9 @@ Mistake: the variants are 'markers' and 'points'.""",
 
 record("first-player", """
 Mistake: with a Seed, the lot for the first player follows from it (the
-stream "<Seed>/first", ruling 2), and it gave Ben, not Ana.""",
-       unfinished(sub(base("seed-two-markers.hgn"), '[First "P2"]', '[First "P1"]'),
-                  "1. P2: deal"))
+stream "<Seed>/first", ruling 2), and it gave Ana, not Ben.""",
+       unfinished(sub(base("seed-two-markers.hgn"), '[First "P1"]', '[First "P2"]'),
+                  "1. P1: deal"))
 
 record("deck-order", """
 Mistake: the DeckOrder tag must list every card in play once; c40 is
@@ -166,6 +171,38 @@ record("deck-file", """
 Mistake: the DeckFile names a file that does not exist.""",
        unfinished(sub(L2, '[First "P1"]', '[First "P1"]\n[DeckFile "no-such-deck.yaml"]'),
                   "1. P1: deal"))
+
+EW = base("early-win-hand.hgn")
+LAST = re.search(r'\[DeckOrder "[^"]* (c\d+)"\]', EW).group(1)
+EW_DECK = re.sub(r'(\[DeckOrder "[^"]*?)c55([^"]*?)%s"' % LAST, r'\g<1>%s\g<2>c55"' % LAST, EW)
+record("early-win-deck", """
+Mistake (ruling 6): the game of valid/early-win-hand.hgn, but Ana is dealt
+%s instead of c55, which stays in the deck: Ben could still draw it and
+gather a better army in territory 1, so Ana's claim comes too early.""" % LAST,
+       unfinished(sub(EW_DECK, "P1: deal c56 c43 c22 c34 c55", "P1: deal c56 c43 c22 c34 %s" % LAST),
+                  "P1: win 1 #1"))
+
+EWH = base("early-win-hidden.hgn")
+BEN_DEAL = re.search(r"P2: deal c09 c07 c40 c\d+ c\d+", EWH).group(0)
+record("early-win-hidden-refused", """
+Mistake (ruling 6, ruling 10): the game of valid/early-win-hidden.hgn, kept
+by Ben with Ana's cards hidden, but Ben is dealt c55.  Whatever Ana's hidden
+cards are, Ben can still gather a better army in territory 1 with c55: no
+assignment of the hidden cards wins it, and the claim is an error, not
+unverified.""",
+       unfinished(sub(EWH, BEN_DEAL, BEN_DEAL.rsplit(" ", 1)[0] + " c55"), "P1: win 1 #1"))
+
+record("marker-tie-result", """
+Mistake (ruling 8): with MarkerTie "sum" the greater sum of marker numbers
+loses; P3 (#3 #4, sum 7) loses to P2 (#1 #5, sum 6).  The result given is
+the default reading's.""",
+       sub(sub(base("marker-tie-sum.hgn"), '[Result "P2"]', '[Result "P3"]'),
+           '\n"P2"\n', '\n"P3"\n'))
+
+record("marker-tie-unknown", """
+Mistake: MarkerTie is "highest" (the default) or "sum".""",
+       unfinished(sub(base("marker-tie-sum.hgn"), '[MarkerTie "sum"]', '[MarkerTie "lowest"]'),
+                  "1. P"))
 
 DECK_HEAD = "game: kingdoms-of-crusaders\nreconstructed: false\ncards:\n"
 
@@ -220,6 +257,10 @@ need 40 (ruling 3: every player can fill all five sectors).""", "small-deck.yaml
 
 def main():
     os.makedirs(ILLEGAL, exist_ok=True)
+    # deck-empty plays valid/own-deck.hgn, whose deck file it needs beside it
+    with open(os.path.join(VALID, "own-deck.yaml")) as src, \
+            open(os.path.join(ILLEGAL, "own-deck.yaml"), "w") as dst:
+        dst.write(src.read())
     for name, text in RECORDS.items():
         with open(os.path.join(ILLEGAL, name + ".hgn"), "w") as f:
             f.write(text)

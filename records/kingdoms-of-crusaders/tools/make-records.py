@@ -17,12 +17,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from kocsim import annotate, load_deck, write_record  # noqa: E402
 
 VALID = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "valid")
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "data")
 HERALD = os.environ.get("HERALD", "herald")
 
 
 def generated(game_seed, players, variant, index):
     """Game `index` of `herald gen -g koc -s SEED -n index+1 -p N -v V`."""
-    text = subprocess.run([HERALD, "gen", "-g", "kingdoms-of-crusaders", "-s", game_seed,
+    text = subprocess.run([HERALD, "gen", "--data-dir", DATA, "-g", "kingdoms-of-crusaders",
+                           "-s", game_seed,
                            "-n", str(index + 1), "-p", str(players), "-v", variant],
                           check=True, capture_output=True, text=True).stdout
     games = text.strip("\n").split("\n\n[Game")
@@ -97,18 +99,19 @@ points variant (ruling 9).  Two players, one deck; the DeckOrder tag gives
 the whole deck, top card first."""
     comments = {
         ("P2", "c16"): "Ben completes sector 3 first.  Ana's three cards there could "
-                       "still become a better army (the cards not on the table include "
+                       "still become a better army (the cards she could still hold include "
                        "c40, which shows all five symbols), so nothing is won yet.",
-        ("P1", "c37"): "c37 is one of the eight cards showing both banner and helmet "
-                       "(c24, c30, c33, c34, c37, c38, c39, c40).  Ben holds four of them "
-                       "for sector 5, Ana the other four for sector 4.",
-        ("P2", "c34"): "Ben's sector 5: regiments of banners and of helmets.  Beating "
-                       "it takes the same two regiments and more, or three regiments; "
-                       "no four cards not on the table share banner and helmet any more "
-                       "(c37 lies in Ana's sector 4), and no four share three kinds.",
-        ("P1", "c40"): "Ana's sector 4: c37, c38, c39, c40.  Every card that shows "
-                       "banner and helmet is now on the table, so Ben cannot gather "
-                       "regiments of both there.",
+        ("P1", "c37"): "c37 is one of the ten cards showing both banner and helmet "
+                       "(c24, c30, c33, c34, c37, c38, c39, c40, c55, c56).  Ben holds "
+                       "four of them for sector 5, Ana four for sector 4; c55 and c56 "
+                       "stay in the deck.",
+        ("P2", "c34"): "Ben's sector 5: regiments of banners and of helmets.  Ana's one "
+                       "card there, c14, shows only lance and swords: any army she "
+                       "completes there has at most regiments of swords and lances, "
+                       "weaker than banners and helmets.",
+        ("P1", "c40"): "Ana's sector 4: c37, c38, c39, c40.  Of the cards showing banner "
+                       "and helmet only c55 and c56 are not on the table, too few for Ben "
+                       "to gather regiments of both there.",
     }
 
     return write_record(out("levels-points-early.hgn"), tags, plan, comments, header=header)
@@ -148,8 +151,9 @@ cards she holds.  Each card Ben places could have been one of his hidden
 cards, but herald cannot know: each such placement is reported once as
 'unverified' (koc.hidden-card), which is not an error.  Once the deck is
 empty and Ana's hand is all known, every card not yet seen must be in
-Ben's hand, and his last placements are certain again.  See the sidecar
-hidden-draws.expect."""
+Ben's hand, and his placements are certain again; the shipped deck of 56
+never runs out in a game of two, so here all of them are unverified.  See
+the sidecar hidden-draws.expect."""
     plan = random_plan(load_deck(), 2, "hidden")
     return write_record(out("hidden-draws.hgn"), tags, plan, header=header, hidden=("P2",))
 SEEDED = """The Seed tag orders the deck (ruling 2): the cards in the deck file's
@@ -162,30 +166,31 @@ territory won say which armies met there and which step of ruling 5 decided."""
 
 def seed_two_markers():
     comments = {
-        ("P1", "c40"): "Ana's c40 completes her army in sector 2, and by leaving the "
-                       "cards not on the table it also settles sector 4, where her army "
-                       "was complete already: Ben can no longer gather a better one there. "
-                       "Two territories won by one placement (ruling 7): the placement's "
-                       "own sector takes the next marker (territory 2, #2), the others "
-                       "follow by sector number (territory 4, #3).  Both claims come "
-                       "before anything else, in either order: here #3 is written first.",
+        ("P2", "c35"): "Ben's c35 completes his army in sector 4, better than Ana's "
+                       "there: territory 4 is his.  With c35 gone from his hand, his three "
+                       "cards in sector 5 can no longer become a better army than Ana's "
+                       "(ruling 6: he can still gather only his hand and the deck): "
+                       "territory 5 is hers.  One placement, two territories, two winners: "
+                       "the placement's sector first (territory 4, #2, to Ben), then the "
+                       "others by number (territory 5, #3, to Ana), each claimed by its "
+                       "winner (ruling 7).",
     }
-    return from_gen("seed-two-markers.hgn", "t2markers", 2, "markers", 6,
+    return from_gen("seed-two-markers.hgn", "t2markers", 2, "markers", 95,
                     "Two players, markers variant, a seeded deck.\n" + SEEDED, comments,
                     date=DATE)
 
 
 def seed_two_points():
     comments = {
-        ("P2", "c29"): "Ben's c29 completes his army in sector 4: every army there is "
-                       "complete, and Ana's is the better.  The same placement takes c29 "
-                       "out of the cards not on the table, and now Ana cannot beat Ben's "
-                       "army in sector 1.  One placement, two territories, two winners: "
-                       "the placement's sector first (territory 4, #4, to Ana), then the "
-                       "others by number (territory 1, #5, to Ben), each claimed by its "
-                       "winner (ruling 7).",
+        ("P1", "c39"): "Ana draws c39 and places it in sector 4: her army there is "
+                       "complete and beats Ben's (territory 4).  Her draw also took c39 "
+                       "out of the deck, the last card with which Ben could still have "
+                       "beaten her army in sector 3 (ruling 6; herald looks after each "
+                       "placement, so the draw counts here): territory 3 is hers too.  "
+                       "The placement's sector takes the next marker (#4), the others "
+                       "follow by sector number (#5), ruling 7.",
     }
-    return from_gen("seed-two-points.hgn", "t2points", 2, "points", 9,
+    return from_gen("seed-two-points.hgn", "t2points", 2, "points", 32,
                     "Two players, points variant, a seeded deck.\n" + SEEDED, comments,
                     date=DATE)
 
@@ -209,6 +214,94 @@ def seed_four_markers():
 def seed_four_points():
     return from_gen("seed-four-points.hgn", "t4points", 4, "points", 3,
                     "Four players, two decks mixed, points variant.\n" + SEEDED, date=DATE)
+
+
+def early_win_plan():
+    # Ruling 6: Ana's army in sector 1 is complete and only c55 could give
+    # Ben a better one there; c55 is in Ana's hand, so the territory is won.
+    # (herald before 2026-11 counted Ana's own hand as Ben's and refused
+    # the claim.)  The rest of the game is random.
+    rnd = random.Random("early-win-hand")
+    fixed = {"P1": ["c56:1", "c43:1", "c22:1", "c34:1", "c55:2"],
+             "P2": ["c09:1", "c07:1", "c40:1"]}
+    used = set(x.split(":")[0] for v in fixed.values() for x in v)
+    rest = [c for c, _ in load_deck() if c not in used]
+    rnd.shuffle(rest)
+    plan = {}
+    for p, mine in (("P1", rest[:15]), ("P2", rest[15:32])):
+        room = [4] * 5
+        for x in fixed[p]:
+            room[int(x.split(":")[1]) - 1] -= 1
+        steps = list(fixed[p])
+        for c in mine:
+            k = rnd.choice([i for i in range(5) if room[i]])
+            room[k] -= 1
+            steps.append("%s:%d" % (c, k + 1))
+        plan[p] = steps
+    tags = {"Game": "kingdoms-of-crusaders", "Date": DATE, "Event": "herald rulings",
+            "Players": "Ana; Ben", "First": "P1"}
+    comments = {
+        ("P1", "c34"): "Ana's fourth card in sector 1 (c56 c43 c22 c34).  Ben has "
+                       "c09 c07 c40 there; of all the cards not on the table only c55 "
+                       "(every symbol) would give him a better army, and c55 is in "
+                       "Ana's hand, where Ben can never get it.  Territory 1 is Ana's now.",
+    }
+    return plan, tags, comments
+
+
+def early_win_hand():
+    plan, tags, comments = early_win_plan()
+    header = """An early win that rests on a card in the claimant's own hand (ruling 6).
+"If a player has completed his army in a territory and no other player can
+gather a better army there, this player wins the territory immediately."
+The cards another player could still gather are those it could still hold:
+its hand, the deck, and cards whose place is unknown; never a card in
+another player's hand.  The illegal record early-win-deck.hgn is the same
+game with c55 left in the deck: there the claim is refused."""
+    return write_record(out("early-win-hand.hgn"), tags, plan, comments, header=header)
+
+
+def early_win_hidden():
+    plan, tags, comments = early_win_plan()
+    comments = {("P1", "c34"): "Ana's fourth card in sector 1.  Only c55 would give Ben a "
+                               "better army there, and Ben has not seen it: it is in the "
+                               "deck or among Ana's hidden cards."}
+    header = """The game of early-win-hand.hgn as Ben kept it: Ana's deal and draws are
+'?' (ruling 10).  Territory 1 is won if c55, the one card that would give
+Ben a better army there, is in Ana's hand, and not if it is in the deck:
+Ana's claim is taken as written and reported unverified (koc.hidden-win),
+as are her placements of cards Ben has not seen (koc.hidden-card).  See
+the sidecar early-win-hidden.expect.  The illegal record
+early-win-hidden-refused.hgn gives c55 to Ben: then no assignment of Ana's
+hidden cards wins the territory, and the same claim is an error."""
+    return write_record(out("early-win-hidden.hgn"), tags, plan, comments, header=header,
+                        hidden=("P1",))
+
+
+def marker_tie(name, tie):
+    src = generated("tie3", 3, "markers", 12)
+    text = open(src).read()
+    os.unlink(src)
+    header = """Ruling 8, equal numbers of markers: "the players whose numbers on the
+victory markers are greater will lose".  Three players; P3 holds markers
+#3 and #4, P2 #1 and #5, P1 #2.  """
+    if tie == "sum":
+        text = text.replace('[Variant "markers"]', '[Variant "markers"]\n[MarkerTie "sum"]')
+        text = text.replace('[Result "P3"]', '[Result "P2"]').replace('\n"P3"', '\n"P2"')
+        header += """Read as sums (the tag MarkerTie "sum"), P3's 7 is
+greater than P2's 6 and P3 loses: P2 wins.  marker-tie-highest.hgn is the
+same game under herald's default reading."""
+    else:
+        header += """herald compares the numbers from the highest down
+(the default, MarkerTie "highest"): P2 holds #5, the highest, and loses:
+P3 wins.  marker-tie-sum.hgn is the same game read by sums."""
+    f = tempfile.NamedTemporaryFile("w", suffix=".hgn", delete=False)
+    f.write(text)
+    f.close()
+    try:
+        return annotate(f.name, out(name), header + "\n" + SEEDED, date=DATE)
+    finally:
+        os.unlink(f.name)
 
 
 def own_deck():
@@ -240,7 +333,9 @@ regard to case, and seats may be written with the players' names:
 def main():
     for make in [levels_two_players, levels_points_early, seed_two_markers, seed_two_points,
                  seed_three_markers, seed_three_points, seed_four_markers, seed_four_points,
-                 hidden_draws, own_deck]:
+                 hidden_draws, own_deck, early_win_hand, early_win_hidden,
+                 lambda: marker_tie("marker-tie-highest.hgn", "highest"),
+                 lambda: marker_tie("marker-tie-sum.hgn", "sum")]:
         res = make()
         print(make.__name__, res[0])
 

@@ -36,6 +36,8 @@ void hg_koc_unload(hg_gdata *data)
 		hg_strv_free(data->deck[i].aliases, data->deck[i].naliases);
 	}
 	free(data->deck);
+	for (unsigned k = 0; k < KOC_SECTORS; k++)
+		free(data->location[k].name);
 	cards_free(&data->one);
 	cards_free(&data->two);
 	free(data->file);
@@ -129,7 +131,8 @@ static int bind_name(hg_names *names, const char *name, int value, hg_pos pos,
 
 static int load_card(hg_gdata *g, const hg_ynode *node, hg_names *names, hg_diags *d)
 {
-	static const char *const keys[] = { "!id", "!symbols", "name", "aliases", NULL };
+	static const char *const keys[] = { "!id", "!symbols", "name", "aliases", "reconstructed",
+					    NULL };
 	if (hg_ycheck_kind(node, HG_Y_MAP, NULL, d) != 0 ||
 	    hg_ycheck_keys(node, keys, NULL, d) != 0)
 		return -1;
@@ -147,6 +150,9 @@ static int load_card(hg_gdata *g, const hg_ynode *node, hg_names *names, hg_diag
 		rc = -1;
 	const hg_ynode *aliases = hg_ymap_get(node, "aliases");
 	if (aliases && hg_ycheck_kind(aliases, HG_Y_SEQ, NULL, d) != 0)
+		rc = -1;
+	const hg_ynode *rec = hg_ymap_get(node, "reconstructed");
+	if (rec && hg_ybool(rec, &c->reconstructed, d) != 0)
 		rc = -1;
 	if (rc != 0)
 		return -1;
@@ -260,8 +266,64 @@ static void compile_patterns(hg_gdata *g)
 }
 
 static const char *const deck_keys[] = {
-	"!game", "title", "reconstructed", "source", "notes", "!cards", NULL
+	"!game", "title", "reconstructed", "source", "notes", "victory_markers",
+	"location_cards", "locations", "!cards", NULL
 };
+
+/* The published facts of the box beside the cards: how many victory
+ * markers and location cards it holds, and the names of the five locations
+ * (aliases of the sector numbers, which stay the notation). */
+static int load_location(hg_gdata *g, const hg_ynode *node, hg_diags *d)
+{
+	static const char *const keys[] = { "!number", "!name", "reconstructed", NULL };
+	if (hg_ycheck_kind(node, HG_Y_MAP, NULL, d) != 0 ||
+	    hg_ycheck_keys(node, keys, NULL, d) != 0)
+		return -1;
+	long number;
+	const char *name;
+	const hg_ynode *num = hg_ymap_get(node, "number");
+	if (hg_yint(num, 1, KOC_SECTORS, &number, d) != 0 ||
+	    hg_ystr(hg_ymap_get(node, "name"), &name, d) != 0)
+		return -1;
+	hg_koc_location *l = &g->location[number - 1];
+	if (l->name) {
+		hg_diag_add(d, HG_ERROR, num->pos, "data.duplicate-id",
+			    "location %ld is named twice", number);
+		return -1;
+	}
+	const hg_ynode *rec = hg_ymap_get(node, "reconstructed");
+	if (rec && hg_ybool(rec, &l->reconstructed, d) != 0)
+		return -1;
+	l->name = hg_xstrdup(name);
+	return 0;
+}
+
+static int load_box(hg_gdata *g, const hg_ynode *root, hg_diags *d)
+{
+	int rc = 0;
+	long n;
+	const hg_ynode *node;
+	if ((node = hg_ymap_get(root, "victory_markers"))) {
+		if (hg_yint(node, KOC_SECTORS, 1000, &n, d) != 0)
+			rc = -1;
+		else
+			g->victory_markers = (unsigned)n;
+	}
+	if ((node = hg_ymap_get(root, "location_cards"))) {
+		if (hg_yint(node, 1, 1000, &n, d) != 0)
+			rc = -1;
+		else
+			g->location_cards = (unsigned)n;
+	}
+	if ((node = hg_ymap_get(root, "locations"))) {
+		if (hg_ycheck_kind(node, HG_Y_SEQ, NULL, d) != 0)
+			return -1;
+		for (size_t i = 0; i < node->n; i++)
+			if (load_location(g, node->items[i], d) != 0)
+				rc = -1;
+	}
+	return rc;
+}
 
 static int load_header(hg_gdata *g, const hg_ynode *root, hg_diags *d)
 {
@@ -291,6 +353,8 @@ static int load_header(hg_gdata *g, const hg_ynode *root, hg_diags *d)
 			g->source = hg_xstrdup(s);
 	}
 	if ((n = hg_ymap_get(root, "reconstructed")) && hg_ybool(n, &g->reconstructed, d) != 0)
+		rc = -1;
+	if (load_box(g, root, d) != 0)
 		rc = -1;
 	return rc;
 }

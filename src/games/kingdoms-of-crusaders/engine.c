@@ -165,16 +165,22 @@ static void note_duty(hg_diag *dg, const hg_state *s)
 /* ------------------------------------------------------------------ the end */
 /* 'End of a game and a Winner', ruling 8: with equal numbers of markers,
  * the numbers are compared from the highest down, and the player holding
- * the higher number at the first difference loses.  > 0 when a ranks above. */
+ * the higher number at the first difference loses; with MarkerTie "sum"
+ * the greater sum of marker numbers loses first.  > 0 when a ranks above. */
 static int marker_cmp(const hg_state *s, unsigned a, unsigned b)
 {
-	unsigned na = 0, nb = 0;
+	unsigned na = 0, nb = 0, suma = 0, sumb = 0;
 	for (unsigned k = 0; k < KOC_SECTORS; k++) {
 		na += s->winner[k] == (int)a;
 		nb += s->winner[k] == (int)b;
+		suma += s->winner[k] == (int)a ? s->marker[k] : 0;
+		sumb += s->winner[k] == (int)b ? s->marker[k] : 0;
 	}
 	if (na != nb)
 		return na > nb ? 1 : -1;
+	/* Equal sums ({1,4} and {2,3}) fall back to the highest first. */
+	if (s->tie_by_sum && suma != sumb)
+		return suma < sumb ? 1 : -1;
 	for (unsigned m = KOC_SECTORS; m >= 1; m--) {
 		int ha = 0, hb = 0;
 		for (unsigned k = 0; k < KOC_SECTORS; k++)
@@ -241,92 +247,63 @@ static void end_game(hg_state *s)
 }
 
 /* ------------------------------------------------------------------ territories */
-/* Could seat q, whose army in the sector is incomplete, still end with an
- * army above `target` from the cards not on the table?  Equal is not
- * enough: the army completed first wins a tie (ruling 5, step 8). */
-/* The symbols of seat q's cards in the sector; returns how many cards the
- * army still needs. */
-static unsigned army_counts(const hg_state *s, unsigned q, unsigned sector,
-			    unsigned char counts[KOC_NKINDS])
+/* Ruling 7: the marker the i-th territory the last placement decided takes:
+ * the next after those placed before it and after the territories before
+ * it in ruling 7's order that are claimed or must be. */
+static unsigned decided_marker(const hg_state *s, unsigned i)
 {
-	memcpy(counts, s->counts[q][sector], KOC_NKINDS);
-	return KOC_ARMY - s->nsector[q][sector];
+	unsigned m = s->claim_base + 1;
+	for (unsigned j = 0; j < i; j++)
+		m += s->decided[j].certain || s->decided[j].claimed;
+	return m;
 }
 
-static int could_beat(const hg_state *s, unsigned q, unsigned sector, hg_koc_key target)
+/* The claims still due (the territories won in every assignment of the
+ * hidden cards), with their marker numbers. */
+static void renumber_pending(hg_state *s)
 {
-	unsigned char counts[KOC_NKINDS];
-	unsigned need = army_counts(s, q, sector, counts);
-	return hg_koc_can_beat(counts, need, s->pool, target);
-}
-
-/* could_beat's proof, remembered: a better army found once is still there
- * while q's cards in the sector, the target and the cards the proof takes
- * from the pool are (the pool only shrinks as cards are placed). */
-static int beat_memo_holds(const hg_state *s, unsigned q, unsigned sector, hg_koc_key target)
-{
-	const hg_koc_beat_memo *m = &s->beat_memo[q][sector];
-	if (!m->valid || m->target != target ||
-	    m->need != KOC_ARMY - (unsigned)s->nsector[q][sector] ||
-	    memcmp(m->counts, s->counts[q][sector], KOC_NKINDS) != 0)
-		return 0;
-	for (unsigned i = 0; i < m->proof.ntypes; i++)
-		if (m->proof.take[i] > s->pool[m->proof.type[i]])
-			return 0;
-	return 1;
-}
-
-/* could_beat, keeping the proof for beat_memo_holds. */
-static int could_beat_memo(hg_state *s, unsigned q, unsigned sector, hg_koc_key target)
-{
-	hg_koc_beat_memo *m = &s->beat_memo[q][sector];
-	m->need = army_counts(s, q, sector, m->counts);
-	m->target = target;
-	m->valid = hg_koc_can_beat_with(m->counts, m->need, s->pool, target, &m->proof);
-	return m->valid;
-}
-
-/* 'Armies and domination in territories', ruling 6: the best complete army
- * in a territory wins it once no other player can still gather a better
- * one from the cards not on the table.  Returns the seat, or -1.  The
- * proofs kept from earlier placements are tried first, for every player:
- * one that still holds settles it without a search. */
-static int territory_winner(hg_state *s, unsigned sector)
-{
-	int best = s->best[sector];
-	if (best < 0)
-		return -1;
-	hg_koc_key target = s->key[best][sector];
-	for (unsigned q = 0; q < s->nplayers; q++)
-		if (!complete(s, q, sector) && beat_memo_holds(s, q, sector, target))
-			return -1;
-	for (unsigned q = 0; q < s->nplayers; q++)
-		if (!complete(s, q, sector) && could_beat_memo(s, q, sector, target))
-			return -1;
-	return best;
+	s->npending = 0;
+	for (unsigned i = 0; i < s->ndecided; i++) {
+		if (!s->decided[i].certain || s->decided[i].claimed)
+			continue;
+		hg_koc_claim *c = &s->pending[s->npending++];
+		c->sector = s->decided[i].sector;
+		c->seat = s->decided[i].seat;
+		c->marker = decided_marker(s, i);
+		s->marker[c->sector] = c->marker;
+	}
 }
 
 /* Ruling 7: after a placement, every territory it decides is won, the
  * sector the card went to first, then the others by number; each takes the
- * next victory marker, and the record must say so before anything else. */
+ * next victory marker, and the record must say so before anything else.
+ * A territory won in only some assignments of the hidden cards (ruling 10)
+ * is listed too: its claim may follow, unverified. */
 static void decide_territories(hg_state *s, unsigned placed)
 {
+	s->ndecided = 0;
+	s->claim_base = s->markers;
 	for (unsigned i = 0; s->decidable && i < KOC_SECTORS; i++) {
 		/* placed, then 0 .. placed - 1, then placed + 1 .. */
 		unsigned k = i == 0 ? placed : i <= placed ? i - 1 : i;
 		if (!((s->decidable >> k) & 1u))
 			continue;
-		int w = territory_winner(s, k);
-		if (w < 0)
+		int assumed;
+		int v = hg_koc_territory_verdict(s, k, &assumed);
+		if (v == KOC_WON_NONE)
 			continue;
-		s->winner[k] = w;
-		s->decidable &= ~(1u << k);
-		s->marker[k] = s->markers + s->npending + 1;
-		hg_koc_claim *c = &s->pending[s->npending++];
-		c->sector = k;
-		c->seat = (unsigned)w;
-		c->marker = s->marker[k];
+		unsigned n = s->ndecided++;
+		s->decided[n].sector = k;
+		s->decided[n].seat = (unsigned)s->best[k];
+		s->decided[n].certain = v == KOC_WON_EVERY;
+		s->decided[n].claimed = 0;
+		s->decided[n].assumed = assumed;
+		if (v == KOC_WON_EVERY) {
+			s->winner[k] = s->best[k];
+			s->decidable &= ~(1u << k);
+		}
 	}
+	renumber_pending(s);
 }
 
 static void end_turn(hg_state *s)
@@ -362,9 +339,10 @@ static void note_territory(hg_diag *dg, const hg_state *s, unsigned sector)
 	}
 	hg_koc_key target = hg_koc_sector_key(s, (unsigned)best, sector);
 	for (unsigned q = 0; q < s->nplayers; q++)
-		if (!complete(s, q, sector) && could_beat(s, q, sector, target))
+		if (!complete(s, q, sector) && hg_koc_could_beat(s, q, sector, target))
 			hg_diag_note(dg, "%s can still gather a better army than %s's there from the "
-				     "cards not on the table", hg_koc_seat_name(q),
+				     "cards it could still hold (its hand, the deck, unseen cards)",
+				     hg_koc_seat_name(q),
 				     hg_koc_seat_name((unsigned)best));
 }
 
@@ -416,6 +394,13 @@ static int not_dealt(const hg_state *s, const hg_action *a, hg_diags *d)
 	return -1;
 }
 
+/* A card the record shows going into a hand. */
+static void to_hand(hg_state *s, unsigned seat, int c)
+{
+	s->loc[c] = (unsigned char)(KOC_IN_HAND + seat);
+	s->held[seat][s->cards->mask[c]]++;
+}
+
 /* ------------------------------------------------------------------ the deal */
 /* 'Preparation for a game', ruling 2: each player in turn order, the first
  * player first, is dealt the next five cards from the top of the deck. */
@@ -465,13 +450,13 @@ static int apply_deal(hg_state *s, const hg_action *a, hg_diags *d)
 	}
 	if (s->order_known) {
 		for (unsigned k = 0; k < KOC_HAND; k++)
-			s->loc[s->order[s->dealt + k]] = (unsigned char)(KOC_IN_HAND + a->seat);
+			to_hand(s, a->seat, s->order[s->dealt + k]);
 	} else {
 		for (unsigned i = 0; i < a->ncards; i++)
 			if (a->card[i] == KOC_HIDDEN)
 				s->hidden[a->seat]++;
 			else
-				s->loc[a->card[i]] = (unsigned char)(KOC_IN_HAND + a->seat);
+				to_hand(s, a->seat, a->card[i]);
 	}
 	s->dealt += KOC_HAND;
 	s->hand[a->seat] += KOC_HAND;
@@ -527,7 +512,7 @@ static int apply_draw(hg_state *s, const hg_action *a, hg_diags *d)
 	if (c == KOC_HIDDEN)
 		s->hidden[a->seat]++;
 	else
-		s->loc[c] = (unsigned char)(KOC_IN_HAND + a->seat);
+		to_hand(s, a->seat, c);
 	s->hand[a->seat]++;
 	s->dealt++;
 	s->phase = KOC_PHASE_PLACE;
@@ -603,6 +588,8 @@ static int apply_place(hg_state *s, const hg_action *a, hg_diags *d)
 				     s->hidden[p] == 1 ? "" : "s", s->cards->ids[c]);
 		}
 		s->hidden[p]--;
+	} else {
+		s->held[p][s->cards->mask[c]]--;
 	}
 	s->loc[c] = KOC_TABLE;
 	s->hand[p]--;
@@ -614,14 +601,14 @@ static int apply_place(hg_state *s, const hg_action *a, hg_diags *d)
 		note_complete(s, p, k);
 	}
 	decide_territories(s, k);
-	if (s->npending) {
+	if (s->ndecided) {
 		s->won_at = a->pos;
 		s->won_card = c;
 		s->won_seat = p;
 		s->won_sector = k;
-	} else {
-		end_turn(s);
 	}
+	if (!s->npending)
+		end_turn(s);
 	return 0;
 }
 
@@ -646,6 +633,82 @@ static void rests_on_territory(hg_diag *dg, const hg_state *s, unsigned k)
 	hg_buf_free(&datum);
 }
 
+/* Ruling 10: the claim of a territory the last placement won in some
+ * assignments of the hidden cards only.  It is taken as written (the
+ * record's keeper may know the hands) and reported unverified. */
+static int apply_uncertain_win(hg_state *s, const hg_action *a, unsigned i, hg_diags *d)
+{
+	unsigned k = a->sector - 1, seat = s->decided[i].seat;
+	if (seat != a->seat) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "koc.not-won",
+					  "territory %u can only be won by %s, whose army is the best "
+					  "complete one there, not by %s (rule %s)", k + 1,
+					  hg_koc_seat_name(seat), hg_koc_seat_name(a->seat),
+					  sheet_armies);
+		hg_diag_note(dg, "write '%s: win %u #%u'", hg_koc_seat_name(seat), k + 1,
+			     decided_marker(s, i));
+		return -1;
+	}
+	for (unsigned j = i + 1; j < s->ndecided; j++)
+		if (s->decided[j].claimed) {
+			hg_diag *dg = hg_diag_add(d, HG_ERROR, a->marker_pos, "koc.marker-number",
+						  "territory %u comes before territory %u in the order "
+						  "of ruling 7, whose claim is written already", k + 1,
+						  s->decided[j].sector + 1);
+			hg_diag_note(dg, "a territory herald cannot verify is claimed before the "
+				     "territories after it in that order (ruling 10)");
+			return -1;
+		}
+	unsigned m = decided_marker(s, i);
+	if (a->marker != m) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->marker_pos, "koc.marker-number",
+					  "territory %u takes victory marker #%u, not #%u (rule %s)",
+					  k + 1, m, a->marker, sheet_armies);
+		hg_diag_note(dg, "markers are numbered in the order territories are won (ruling 7)");
+		return -1;
+	}
+	hg_diag *dg = hg_diag_add(d, HG_UNVERIFIED, a->pos, "koc.hidden-win",
+				  "territory %u is won by %s only if the hidden cards lie one way: "
+				  "the claim could not be verified (ruling 10)", k + 1,
+				  hg_koc_seat_name(seat));
+	for (unsigned q = 0; q < s->nplayers; q++)
+		if (!complete(s, q, k))
+			hg_diag_note(dg, "%s could still gather a better army there if the hidden hands "
+				     "do not hold the cards it needs", hg_koc_seat_name(q));
+	if (s->decided[i].assumed)
+		hg_diag_note(dg, "herald tried %u of the assignments of the hidden cards and "
+			     "assumed one wins it", KOC_VERDICT_BUDGET);
+	s->decided[i].claimed = 1;
+	s->winner[k] = (int)seat;
+	s->marker[k] = m;
+	s->decidable &= ~(1u << k);
+	s->markers++;
+	renumber_pending(s);
+	if (s->npending == 0 && s->markers == KOC_SECTORS)
+		end_game(s);
+	return 0;
+}
+
+/* Ruling 10: the next action after a placement that may have won a
+ * territory without its claim: unverified, as the claim would have been. */
+static void note_unclaimed(hg_state *s, const hg_action *a, hg_diags *d)
+{
+	for (unsigned i = 0; i < s->ndecided; i++) {
+		if (s->decided[i].certain || s->decided[i].claimed)
+			continue;
+		hg_diag *dg = hg_diag_add(d, HG_UNVERIFIED, a->pos, "koc.hidden-win",
+					  "territory %u may have been won by %s: it depends on the "
+					  "hidden cards, and the record does not claim it (ruling 10)",
+					  s->decided[i].sector + 1,
+					  hg_koc_seat_name(s->decided[i].seat));
+		hg_diag_note(dg, "%s:%u:%u: %s's placement of '%s' in sector %u",
+			     s->won_at.file ? s->won_at.file : "", s->won_at.line, s->won_at.col,
+			     hg_koc_seat_name(s->won_seat), card_id(s, s->won_card),
+			     s->won_sector + 1);
+	}
+	s->ndecided = 0;
+}
+
 /* 'Armies and domination in territories': the winner places a victory
  * marker, numbered in the order territories are won (ruling 7). */
 static int apply_win(hg_state *s, const hg_action *a, hg_diags *d)
@@ -655,6 +718,9 @@ static int apply_win(hg_state *s, const hg_action *a, hg_diags *d)
 	for (unsigned i = 0; i < s->npending; i++)
 		if (s->pending[i].sector == k)
 			c = &s->pending[i];
+	for (unsigned i = 0; !c && i < s->ndecided; i++)
+		if (s->decided[i].sector == k && !s->decided[i].certain && !s->decided[i].claimed)
+			return apply_uncertain_win(s, a, i, d);
 	if (!c) {
 		hg_diag *dg;
 		if (s->winner[k] >= 0)
@@ -700,6 +766,9 @@ static int apply_win(hg_state *s, const hg_action *a, hg_diags *d)
 				     "placement's sector first, then by sector number (ruling 7)");
 		return -1;
 	}
+	for (unsigned i = 0; i < s->ndecided; i++)
+		if (s->decided[i].sector == k)
+			s->decided[i].claimed = 1;
 	size_t i = (size_t)(c - s->pending);
 	memmove(&s->pending[i], &s->pending[i + 1], (s->npending - i - 1) * sizeof *c);
 	s->npending--;
@@ -726,6 +795,8 @@ int hg_koc_apply(hg_state *s, const hg_action *a, hg_diags *d)
 		return apply_win(s, a, d);
 	if (s->npending)
 		return claim_missing(s, a, d);
+	if (s->ndecided)
+		note_unclaimed(s, a, d);
 	if (!s->first_known) {
 		/* Ruling 2: without First or Seed, whoever is dealt first
 		 * won the lot. */
@@ -792,15 +863,29 @@ void hg_koc_legal(const hg_state *s, hg_action_list *out)
 {
 	if (s->phase == KOC_PHASE_OVER)
 		return;
-	if (s->npending) {
-		for (unsigned i = 0; i < s->npending; i++) {
-			hg_action *a = new_action(KOC_WIN, s->pending[i].seat);
-			a->sector = s->pending[i].sector + 1;
-			a->marker = s->pending[i].marker;
-			hg_action_list_push(out, a);
-		}
-		return;
+	for (unsigned i = 0; i < s->npending; i++) {
+		hg_action *a = new_action(KOC_WIN, s->pending[i].seat);
+		a->sector = s->pending[i].sector + 1;
+		a->marker = s->pending[i].marker;
+		hg_action_list_push(out, a);
 	}
+	/* Ruling 10: a territory won in some assignments of the hidden cards
+	 * may be claimed (unverified), in the order of ruling 7. */
+	for (unsigned i = 0; i < s->ndecided; i++) {
+		if (s->decided[i].certain || s->decided[i].claimed)
+			continue;
+		int later_claimed = 0;
+		for (unsigned j = i + 1; j < s->ndecided; j++)
+			later_claimed |= s->decided[j].claimed;
+		if (later_claimed)
+			continue;
+		hg_action *a = new_action(KOC_WIN, s->decided[i].seat);
+		a->sector = s->decided[i].sector + 1;
+		a->marker = decided_marker(s, i);
+		hg_action_list_push(out, a);
+	}
+	if (s->npending)
+		return;
 	unsigned p = s->to_move;
 	size_t n = s->cards->n;
 	switch (s->phase) {

@@ -3,6 +3,8 @@
  * The files of the game:
  *   data.c      the deck file (YAML) and the cards in play (one or two decks)
  *   army.c      squads, the comparison of armies, the "no better army" proof
+ *   verdict.c   ruling 6 with hidden cards: is a territory won in every
+ *               assignment of the hidden cards, in some, or in none?
  *   notation.c  the action syntax (PCRE2; the plain shapes straight from
  *               the tokens): parse and format
  *   setup.c     the set-up from the tags: seats, variant, deck order, lot
@@ -42,7 +44,14 @@ typedef struct hg_koc_card {
 	char **aliases;
 	size_t naliases;
 	hg_pos pos;		/* where the deck file defines it */
+	int reconstructed;	/* its symbols are not a published fact */
 } hg_koc_card;
+
+/* A location (sector) by number: its name, when the deck file gives one. */
+typedef struct hg_koc_location {
+	char *name;
+	int reconstructed;	/* which number the name has is not published */
+} hg_koc_location;
 
 /* The cards in play: the deck itself (2 players) or two decks mixed (3 and
  * 4 players), each physical card with its own canonical id (ruling 1). */
@@ -67,6 +76,9 @@ struct hg_gdata {
 	char *file;		/* the deck file, as loaded */
 	char *source;		/* its `source` text, or NULL */
 	int reconstructed;
+	unsigned victory_markers;	/* in the box (0: not given) */
+	unsigned location_cards;	/* in the box (0: not given) */
+	hg_koc_location location[KOC_SECTORS];
 	hg_koc_card *deck;	/* the deck file's cards, in file order */
 	size_t ndeck;
 	hg_koc_cards one, two;	/* one deck; two decks mixed */
@@ -176,7 +188,7 @@ int hg_koc_can_beat_with(const unsigned char counts[KOC_NKINDS], unsigned need,
 			 hg_koc_proof *proof);
 
 /* The last proof that a player could still beat a sector's best complete
- * army (engine.c): reused while the inputs are the same and the pool still
+ * army (verdict.c): reused while the inputs are the same and the pool still
  * holds the cards it takes, which saves the search at most placements. */
 typedef struct hg_koc_beat_memo {
 	int valid;
@@ -185,6 +197,22 @@ typedef struct hg_koc_beat_memo {
 	hg_koc_key target;
 	hg_koc_proof proof;
 } hg_koc_beat_memo;
+
+/* ------------------------------------------------------------------ verdict */
+/* Ruling 6 with hidden cards: a territory is won in every assignment of the
+ * hidden cards to the hidden hands, in some of them only, or in none. */
+enum hg_koc_verdict { KOC_WON_NONE, KOC_WON_SOME, KOC_WON_EVERY };
+/* The assignments enumerated before herald assumes "some" (ruling 10). */
+#define KOC_VERDICT_BUDGET 4096
+/* The verdict on territory `sector` (0-based) now; *assumed is set when the
+ * answer "some" was assumed because the assignments were too many to
+ * enumerate.  Keeps proofs in s->beat_memo for the next call. */
+int hg_koc_territory_verdict(hg_state *s, unsigned sector, int *assumed);
+/* Could seat q, whose army in the sector is incomplete, still end with an
+ * army above `target` in some assignment of the hidden cards, from the cards
+ * it could still hold (its hand, the deck, cards whose place is unknown)? */
+int hg_koc_could_beat(const hg_state *s, unsigned q, unsigned sector,
+		      hg_koc_key target);
 
 /* ------------------------------------------------------------------ notation */
 enum hg_koc_verb { KOC_DEAL, KOC_DRAW, KOC_PLACE, KOC_WIN };
@@ -239,6 +267,7 @@ struct hg_state {
 	unsigned first;			/* seat that plays first, by lot */
 	int first_known;		/* 0: the first deal will say (ruling 2) */
 	int points;			/* the points variant */
+	int tie_by_sum;			/* MarkerTie "sum" (ruling 8) */
 	char *names[KOC_MAX_PLAYERS];	/* players' names from the tags */
 
 	int order_known;		/* Seed or DeckOrder gives the order */
@@ -272,6 +301,23 @@ struct hg_state {
 	hg_pos won_at;			/* the placement that won them */
 	int won_card;
 	unsigned won_seat, won_sector;
+
+	/* Cards each hand is known to hold, by type: a card in another
+	 * player's hand can never reach a challenger (ruling 6). */
+	uint16_t held[KOC_MAX_PLAYERS][KOC_NTYPES];
+	/* The territories the last placement decided or may have decided
+	 * (ruling 7's order): those won in every assignment of the hidden
+	 * cards must be claimed; those won in only some may be (unverified).
+	 * Kept until the next action that is not a claim. */
+	struct {
+		unsigned sector;
+		unsigned seat;
+		int certain;	/* won in every assignment */
+		int claimed;	/* its claim is written */
+		int assumed;	/* "some": too many assignments to enumerate */
+	} decided[KOC_SECTORS];
+	unsigned ndecided;
+	unsigned claim_base;		/* markers placed before those claims */
 
 	int phase;
 	unsigned to_move;		/* seat to deal, draw or place */

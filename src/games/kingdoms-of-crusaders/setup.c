@@ -122,6 +122,27 @@ static int setup_variant(hg_state *s, const hg_game_record *rec, hg_diags *d)
 	return -1;
 }
 
+/* Ruling 8's two readings of "the players whose numbers on the victory
+ * markers are greater will lose": MarkerTie "highest" (the default) or
+ * "sum". */
+static int setup_marker_tie(hg_state *s, const hg_game_record *rec, hg_diags *d)
+{
+	const char *v = hg_record_tag_value(rec, "MarkerTie");
+	s->tie_by_sum = 0;
+	if (!v || hg_name_eq(v, "highest"))
+		return 0;
+	if (hg_name_eq(v, "sum")) {
+		s->tie_by_sum = 1;
+		return 0;
+	}
+	hg_diag *dg = hg_diag_add(d, HG_ERROR, tag_pos(rec, "MarkerTie"), "koc.variant",
+				  "unknown MarkerTie '%s' (rule 'End of a game and a Winner', "
+				  "ruling 8)", v);
+	hg_diag_note(dg, "MarkerTie is 'highest' (the default: the highest marker numbers are "
+		     "compared first) or 'sum' (the sums of the marker numbers)");
+	return -1;
+}
+
 /* A seat by its name ("P2") or its player's name. */
 static int seat_by_name(const hg_state *s, const char *name)
 {
@@ -310,6 +331,7 @@ hg_state *hg_koc_setup(const hg_gdata *data, const hg_game_record *rec, hg_diags
 	}
 	s->cards = hg_koc_cards_for(data, s->nplayers);
 	int rc = setup_variant(s, rec, d);
+	rc |= setup_marker_tie(s, rec, d);
 	rc |= setup_deck_size(s, rec, d);
 	if (rc == 0)
 		rc |= setup_order(s, rec, d);
