@@ -434,6 +434,11 @@ int hg_resume_find(int fd, const hg_resume *from, uint64_t at_least, hg_resume *
 /* Opens `path` at a resume point: the parser reads from there on, with
  * offsets and lines as in the whole file. */
 hg_parser *hg_parser_open_file_at(const char *path, const hg_resume *at, hg_diags *d);
+/* The same on a stream already open (a seekable one), closed with the
+ * parser when `owned`: the parser, or NULL when it cannot seek there
+ * (diagnosed in d; fp is then closed if owned). */
+hg_parser *hg_parser_open_stream_at(const char *name, FILE *fp, int owned,
+				    const hg_resume *at, hg_diags *d);
 /* Called after hg_parser_next() returned a game: 1 when the next game
  * begins at `at` and a parser opened there (hg_parser_open_file_at) would
  * read on exactly as this one will, else 0. */

@@ -111,15 +111,33 @@ hg_parser *hg_parser_open_file(const char *path, hg_diags *d)
 	return fp ? parser_new(hg_lexer_open_stream(path, fp, 1)) : NULL;
 }
 
-hg_parser *hg_parser_open_file_at(const char *path, const hg_resume *at, hg_diags *d)
+/* A parser of fp, positioned at `at`. */
+static hg_parser *parser_at(const char *name, FILE *fp, int owned, const hg_resume *at)
 {
-	FILE *fp = open_at(path, at->offset, d);
-	if (!fp)
-		return NULL;
-	hg_parser *p = parser_new(hg_lexer_open_stream_at(path, fp, 1, at));
+	hg_parser *p = parser_new(hg_lexer_open_stream_at(name, fp, owned, at));
 	/* The game's accounting has begun: the lexer counts from at->game_bytes. */
 	p->begun = 1;
 	return p;
+}
+
+hg_parser *hg_parser_open_file_at(const char *path, const hg_resume *at, hg_diags *d)
+{
+	FILE *fp = open_at(path, at->offset, d);
+	return fp ? parser_at(path, fp, 1, at) : NULL;
+}
+
+hg_parser *hg_parser_open_stream_at(const char *name, FILE *fp, int owned,
+				    const hg_resume *at, hg_diags *d)
+{
+	if (fseeko(fp, (off_t)at->offset, SEEK_SET) != 0) {
+		hg_pos pos = { name, 0, 0 };
+		hg_diag_add(d, HG_ERROR, pos, "hgn.io-error", "cannot open the file: %s",
+			    strerror(errno));
+		if (owned)
+			fclose(fp);
+		return NULL;
+	}
+	return parser_at(name, fp, owned, at);
 }
 
 /* At a game's '[', the parser carries nothing of the game before: no
