@@ -206,13 +206,13 @@ typedef enum hg_ykind { HG_Y_SCALAR, HG_Y_SEQ, HG_Y_MAP } hg_ykind;
 
 typedef struct hg_ynode hg_ynode;
 struct hg_ynode {
-	hg_ykind kind;
 	hg_pos pos;
 	char *scalar;		/* HG_Y_SCALAR: the text */
-	int plain;		/* HG_Y_SCALAR: 1 when unquoted */
 	hg_ynode **items;	/* HG_Y_SEQ: n items; HG_Y_MAP: n keys at even
 				   indexes, each followed by its value */
 	size_t n;
+	hg_ykind kind;
+	int plain;		/* HG_Y_SCALAR: 1 when unquoted */
 };
 
 typedef struct hg_ydoc {

@@ -39,6 +39,9 @@ void hg_grow(void **v, size_t *cap, size_t need, size_t size);
 struct hg_arena;
 struct hg_arena *hg_arena_new(void);
 void *hg_arena_alloc(struct hg_arena *a, size_t size);
+/* The same, the block aligned for `align` (a power of two) only: for small
+ * blocks of a known type, or text (1). */
+void *hg_arena_alloc_aligned(struct hg_arena *a, size_t size, size_t align);
 void hg_arena_free(struct hg_arena *a);
 
 /* A copy of the n bytes at s for a tag of g: in its arena where its tags
