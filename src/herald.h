@@ -369,12 +369,12 @@ typedef struct hg_game_record {
 	hg_line trailer;	/* comments after the termination marker */
 	hg_pos pos;		/* where the game starts */
 	char *file;		/* owned copy of the source name */
-	struct hg_arena *arena;	/* the parser's blocks for the actions (or NULL);
-				   internal, freed with the record */
-	int tags_in_arena;	/* the tags' names and values are the arena's
-				   (internal: change tags with hg_record_set_tag) */
 } hg_game_record;
 
+/* A record is made by hg_record_new (or by a reader) and only there: the
+ * library keeps more with it than this structure shows (the memory its
+ * parts come from; change tags with hg_record_set_tag).  Returns the new
+ * empty record, named `file` in diagnostics. */
 HG_EXPORT hg_game_record *hg_record_new(const char *file);
 HG_EXPORT void hg_record_free(hg_game_record *g);
 HG_EXPORT const hg_tag *hg_record_tag(const hg_game_record *g, const char *name);

@@ -776,7 +776,7 @@ static void set_seat(hg_parser *p, const char *text, size_t len)
 		while (same < len && p->seat[same] == text[same])
 			same++;
 	if (!p->seat || p->seat_len != len || same != len) {
-		char *copy = hg_arena_alloc(p->g->arena, len + 1);
+		char *copy = hg_arena_alloc(hg_record_impl_of(p->g)->arena, len + 1);
 		memcpy(copy, text, len);
 		copy[len] = '\0';
 		p->seat = copy;
@@ -851,8 +851,9 @@ static size_t room_for(size_t used, size_t min, size_t max)
  * where they stay (no copy when the game ends). */
 static void actions_start(hg_parser *p, hg_game_record *g)
 {
-	g->arena = hg_arena_new();
-	hg_atok_list_attach(&p->toks, g->arena,
+	hg_record_impl *r = hg_record_impl_of(g);
+	r->arena = hg_arena_new();
+	hg_atok_list_attach(&p->toks, r->arena,
 			    room_for(p->toks_used, TOKS_ROOM_MIN, TOKS_ROOM_MAX),
 			    room_for(p->text_used, TOKS_TEXT_ROOM_MIN, TOKS_TEXT_ROOM_MAX));
 	p->toks_used = p->text_used = 0;
@@ -1331,7 +1332,7 @@ int hg_parser_next(hg_parser *p, hg_game_record **out, hg_diags *d)
 	actions_start(p, g);
 	/* the tags go in the arena with the actions: no allocation and no
 	 * free() for each name and value */
-	g->tags_in_arena = 1;
+	hg_record_impl_of(g)->tags_in_arena = 1;
 	parse_game(p);
 	hg_atok_list_free(&p->toks);	/* (the room is the record's) */
 	p->g = NULL;
