@@ -37,6 +37,7 @@ extern "C" {
 #define HG_EXPORT
 #endif
 
+/* The library's version, PACKAGE_VERSION (static storage). */
 HG_EXPORT const char *hg_version(void);
 
 /* ------------------------------------------------------------------------
@@ -71,6 +72,8 @@ HG_EXPORT void hg_buf_vprintf(hg_buf *b, const char *fmt, va_list ap);
 /* Returns the contents (malloc'd, never NULL) and leaves the buffer empty. */
 HG_EXPORT char *hg_buf_steal(hg_buf *b);
 
+/* malloc, calloc, realloc, strdup and strndup that never return NULL:
+ * each returns the new memory, and on failure says so and aborts. */
 HG_EXPORT void *hg_xmalloc(size_t n);
 HG_EXPORT void *hg_xcalloc(size_t n, size_t size);
 HG_EXPORT void *hg_xrealloc(void *p, size_t n);
@@ -111,11 +114,13 @@ HG_EXPORT void hg_diags_clear(hg_diags *d);
  * valid until the next hg_diag_add on the same list. */
 HG_EXPORT hg_diag *hg_diag_add(hg_diags *d, hg_severity sev, hg_pos pos,
 		     const char *code, const char *fmt, ...) HG_PRINTF(5, 6);
+/* The same with a va_list; returns the diagnostic added. */
 HG_EXPORT hg_diag *hg_diag_vadd(hg_diags *d, hg_severity sev, hg_pos pos,
 		      const char *code, const char *fmt, va_list ap);
 HG_EXPORT void hg_diag_note(hg_diag *dg, const char *fmt, ...) HG_PRINTF(2, 3);
 /* Moves every diagnostic of src to the end of dst; src is left empty. */
 HG_EXPORT void hg_diags_move(hg_diags *dst, hg_diags *src);
+/* "error", "warning" or "unverified" (static storage). */
 HG_EXPORT const char *hg_severity_name(hg_severity s);
 /* GNU text form, with its notes, each line ending in '\n'.  colour: ANSI
  * escapes around the location and severity.  Control characters in the
@@ -132,6 +137,8 @@ HG_EXPORT void hg_diag_format(const hg_diag *dg, hg_buf *out, int colour);
 HG_EXPORT int hg_utf8_decode(const char *s, size_t len, uint32_t *cp);
 /* Offset of the first invalid byte, or (size_t)-1 when all is valid. */
 HG_EXPORT size_t hg_utf8_invalid_at(const char *s, size_t len);
+/* The number of code points in s[0..len) (an invalid byte counts as one);
+ * hg_utf8_put appends the UTF-8 bytes of cp. */
 HG_EXPORT size_t hg_utf8_chars(const char *s, size_t len);
 HG_EXPORT void hg_utf8_put(hg_buf *b, uint32_t cp);
 /* Appends s[0..len) as it may be shown on a terminal (escape.c): control
@@ -143,16 +150,19 @@ HG_EXPORT void hg_utf8_put(hg_buf *b, uint32_t cp);
 HG_EXPORT void hg_buf_put_visible(hg_buf *b, const char *s, size_t len, int keep_layout);
 /* hg_buf_put_visible(b, s, strlen(s), 0). */
 HG_EXPORT void hg_buf_puts_visible(hg_buf *b, const char *s);
-/* Case- and accent-folded copy (malloc'd); invalid UTF-8 is copied bytewise. */
+/* Returns a case- and accent-folded copy (malloc'd); invalid UTF-8 is
+ * copied bytewise. */
 HG_EXPORT char *hg_name_fold(const char *s);
 /* The same fold into out[size], NUL-terminated and truncated to fit; returns
  * the folded length, which is >= size when it did not fit. */
 HG_EXPORT size_t hg_name_fold_to(const char *s, char *out, size_t size);
-/* hg_name_fold(a) equals hg_name_fold(b); allocates nothing. */
+/* 1 when hg_name_fold(a) equals hg_name_fold(b), else 0; allocates
+ * nothing. */
 HG_EXPORT int hg_name_eq(const char *a, const char *b);
 
 /* A lookup table from folded names (ids and aliases) to small integers. */
 typedef struct hg_names hg_names;
+/* Returns a new empty table (never NULL); hg_names_free frees it. */
 HG_EXPORT hg_names *hg_names_new(void);
 HG_EXPORT void hg_names_free(hg_names *t);
 /* Returns 0, or -1 when the folded name is already bound to another value
@@ -185,6 +195,8 @@ typedef struct hg_prng {
 } hg_prng;
 
 HG_EXPORT void hg_prng_seed(hg_prng *r, const char *seed);
+/* The stream's next word; below(n), a number from 0 to n - 1 (n > 0); and
+ * die(sides), from 1 to sides (sides > 0), as defined above. */
 HG_EXPORT uint32_t hg_prng_u32(hg_prng *r);
 HG_EXPORT uint32_t hg_prng_below(hg_prng *r, uint32_t n);
 HG_EXPORT unsigned hg_prng_die(hg_prng *r, unsigned sides);
@@ -230,13 +242,16 @@ typedef struct hg_ydoc {
 	hg_ynode *root;		/* NULL for an empty document */
 } hg_ydoc;
 
-/* Returns NULL (with diagnostics) on any error. */
+/* Return the document (free with hg_ydoc_free), or NULL (with
+ * diagnostics) on any error. */
 HG_EXPORT hg_ydoc *hg_yaml_load_file(const char *path, hg_diags *d);
 HG_EXPORT hg_ydoc *hg_yaml_load_mem(const char *name, const char *text, size_t len,
 			  hg_diags *d);
 HG_EXPORT void hg_ydoc_free(hg_ydoc *doc);
 
-HG_EXPORT size_t hg_ymap_len(const hg_ynode *map);	/* number of pairs */
+/* A mapping's number of pairs; the key and the value of pair i; the value
+ * of `key`, or NULL when it has none. */
+HG_EXPORT size_t hg_ymap_len(const hg_ynode *map);
 HG_EXPORT const hg_ynode *hg_ymap_key(const hg_ynode *map, size_t i);
 HG_EXPORT const hg_ynode *hg_ymap_value(const hg_ynode *map, size_t i);
 HG_EXPORT const hg_ynode *hg_ymap_get(const hg_ynode *map, const char *key);
@@ -245,6 +260,8 @@ HG_EXPORT int hg_ycheck_kind(const hg_ynode *n, hg_ykind kind, const char *what,
 /* `keys` is a NULL-terminated list; a leading '!' marks a required key. */
 HG_EXPORT int hg_ycheck_keys(const hg_ynode *map, const char *const *keys, const char *what,
 		   hg_diags *d);
+/* hg_ystr, hg_yname, hg_yint, hg_ybool: 0 with the scalar's value in *out,
+ * or -1 after a diagnostic (not a scalar of that type, out of range). */
 HG_EXPORT int hg_ystr(const hg_ynode *n, const char **out, hg_diags *d);
 /* An id, name or alias: a string of at most HG_MAX_DATA_NAME bytes (a
  * longer one is a data.limit diagnostic). */
@@ -377,6 +394,7 @@ typedef struct hg_game_record {
  * empty record, named `file` in diagnostics. */
 HG_EXPORT hg_game_record *hg_record_new(const char *file);
 HG_EXPORT void hg_record_free(hg_game_record *g);
+/* The first tag named `name`, or its value; NULL when there is none. */
 HG_EXPORT const hg_tag *hg_record_tag(const hg_game_record *g, const char *name);
 HG_EXPORT const char *hg_record_tag_value(const hg_game_record *g, const char *name);
 /* Sets (replaces, or appends) a tag. */
@@ -391,6 +409,9 @@ HG_EXPORT size_t hg_record_players(const hg_game_record *g, char ***names);
 HG_EXPORT size_t hg_record_nplayers(const hg_game_record *g);
 HG_EXPORT void hg_strv_free(char **v, size_t n);
 
+/* Appends a zeroed node of `kind` at `pos` and returns it (valid until the
+ * next push on the line).  hg_line_new returns a new empty line (for a
+ * variation); hg_line_free frees what a line holds. */
 HG_EXPORT hg_node *hg_line_push(hg_line *l, hg_node_kind kind, hg_pos pos);
 HG_EXPORT void hg_line_free(hg_line *l);
 HG_EXPORT hg_line *hg_line_new(void);
@@ -403,7 +424,9 @@ HG_EXPORT hg_line *hg_line_new(void);
 typedef struct hg_parser hg_parser;
 
 /* `name` is what diagnostics call the source ("-" reads stdin when opened
- * with hg_parser_open_file). */
+ * with hg_parser_open_file).  Each returns the parser (free with
+ * hg_parser_close); hg_parser_open_file returns NULL when the file cannot
+ * be opened (diagnosed in d). */
 HG_EXPORT hg_parser *hg_parser_open_file(const char *path, hg_diags *d);
 HG_EXPORT hg_parser *hg_parser_open_mem(const char *name, const char *text, size_t len);
 /* A parser of a stream already open, named `name` in diagnostics; fp is
@@ -442,7 +465,8 @@ typedef struct hg_resume {
  * hg_parser_resumes_at() tells. */
 HG_EXPORT int hg_resume_find(int fd, const hg_resume *from, uint64_t at_least, hg_resume *out);
 /* Opens `path` at a resume point: the parser reads from there on, with
- * offsets and lines as in the whole file. */
+ * offsets and lines as in the whole file.  NULL when it cannot be opened
+ * there (diagnosed in d). */
 HG_EXPORT hg_parser *hg_parser_open_file_at(const char *path, const hg_resume *at, hg_diags *d);
 /* The same on a stream already open (a seekable one), closed with the
  * parser when `owned`: the parser, or NULL when it cannot seek there
@@ -466,13 +490,16 @@ HG_EXPORT void hg_write_hgn(const hg_game_record *g, hg_buf *out);
  * whole document; the readers return the games of a whole document. */
 HG_EXPORT void hg_write_json_game(const hg_game_record *g, hg_buf *out, int pretty);
 HG_EXPORT void hg_write_json(hg_game_record *const *games, size_t n, hg_buf *out);
+/* hg_read_json and hg_read_yaml return 0 with the *n games in *games
+ * (malloc'd), or -1 after diagnostics, with none: a document is taken
+ * whole or not at all. */
 HG_EXPORT int hg_read_json(const char *name, const char *text, size_t len,
 		 hg_game_record ***games, size_t *n, hg_diags *d);
 /* The same document read game by game from a stream, in memory that holds
  * one game (at most 16 MiB of JSON each): next gives 1 and a game (with
  * its shape errors in d, as hg_parser_next), 0 at the end of the document
  * or after an error that ends it (in d), -1 on a read error.  fp is not
- * closed. */
+ * closed.  open returns the reader (never NULL); close frees it. */
 typedef struct hg_json_reader hg_json_reader;
 HG_EXPORT hg_json_reader *hg_json_reader_open(const char *name, FILE *fp);
 HG_EXPORT hg_json_reader *hg_json_reader_open_mem(const char *name, const char *text, size_t len);
@@ -709,6 +736,8 @@ HG_EXPORT int hg_apply_keep(const hg_game_class *cls, hg_state **st, const hg_ac
 		  hg_diags *d);
 
 /* The registry of games. */
+/* hg_games: every game, NULL-terminated.  hg_game_find: the game of that
+ * id or alias (matched with hg_name_eq), or NULL. */
 HG_EXPORT const hg_game_class *const *hg_games(void);
 HG_EXPORT const hg_game_class *hg_game_find(const char *id_or_alias);
 
@@ -723,18 +752,21 @@ typedef struct hg_session hg_session;
  * used that no thread holds is unloaded. */
 #define HG_SESSION_MAX_OWN_DATA 16
 
+/* A new session (never NULL), looking for data under data_dir (NULL: the
+ * data path alone); hg_session_datapath is where it looks. */
 HG_EXPORT hg_session *hg_session_new(const char *data_dir);
 HG_EXPORT void hg_session_free(hg_session *s);
 HG_EXPORT const hg_datapath *hg_session_datapath(const hg_session *s);
 /* Lets records name data files under `dir` too (--allow-data-path). */
 HG_EXPORT void hg_session_allow_data_path(hg_session *s, const char *dir);
-/* How many data sets the session holds now. */
+/* Returns how many data sets the session holds now. */
 HG_EXPORT size_t hg_session_loaded(hg_session *s);
 /* The game class and data for a record (from its Game tag).  The data
  * stays loaded at least until the calling thread prepares another record
  * with this session (hg_check_game, hg_canonicalize and hg_generate
  * prepare one each): a state set up from it, such as hg_check_game's
- * *final, is to be freed before then. */
+ * *final, is to be freed before then.  0, or -1 after diagnostics (no or
+ * an unknown Game tag, data that does not load). */
 HG_EXPORT int hg_session_prepare(hg_session *s, const hg_game_record *rec,
 		       const hg_game_class **cls, const hg_gdata **data,
 		       hg_diags *d);
@@ -757,7 +789,8 @@ typedef struct hg_check_result {
 /* Replays the record (main line and every variation) and checks the
  * termination marker and the Result tag against the replay.  *final, if
  * given, receives the main line's last legal position (caller frees with
- * cls->free_state). */
+ * cls->free_state).  Returns 0 when the game is legal and its result
+ * agrees, else -1; *res (if given) says which, and d why. */
 HG_EXPORT int hg_check_game(hg_session *s, const hg_game_record *rec, hg_diags *d,
 		  const hg_replay_hooks *hooks, hg_check_result *res,
 		  hg_state **final, const hg_game_class **cls);
@@ -765,7 +798,7 @@ HG_EXPORT int hg_check_game(hg_session *s, const hg_game_record *rec, hg_diags *
 /* Rewrites each action into its game's canonical form. 0 or -1. */
 HG_EXPORT int hg_canonicalize(hg_session *s, hg_game_record *rec, hg_diags *d);
 
-/* Generates a random legal game. */
+/* Generates a random legal game: the record, or NULL after diagnostics. */
 HG_EXPORT hg_game_record *hg_generate(hg_session *s, const hg_game_class *cls,
 			    const char *seed, unsigned players,
 			    const char *variant, hg_diags *d);
@@ -818,6 +851,7 @@ enum {
 };
 /* A Termination tag's value (NULL: none) as HG_END_*; -1 when unknown. */
 HG_EXPORT int hg_termination_kind(const char *value);
+/* The Termination word of an HG_END_* kind, or NULL for any other. */
 HG_EXPORT const char *hg_termination_word(int kind);
 /* Is the action `resign`? */
 HG_EXPORT int hg_action_is_resign(const hg_action_text *t);
@@ -874,6 +908,7 @@ HG_EXPORT hg_master *hg_master_open(hg_session *s, const char *path, const char 
 			  int wait, hg_diags *d);
 /* Releases the lock and frees everything. */
 HG_EXPORT void hg_master_close(hg_master *m);
+/* The record as it stands (the master's: valid until the next call). */
 HG_EXPORT const hg_game_record *hg_master_record(const hg_master *m);
 /* The actions on the record's main line (what --after compares). */
 HG_EXPORT size_t hg_master_actions(const hg_master *m);
