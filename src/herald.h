@@ -27,7 +27,18 @@ extern "C" {
 #define HG_PRINTF(f, a)
 #endif
 
-const char *hg_version(void);
+/* What libherald exports.  The library is built with -fvisibility=hidden:
+ * a function or object is part of its interface exactly when a public
+ * header declares it with HG_EXPORT (tests/exports.test checks the built
+ * library against the headers). */
+#if defined(__GNUC__)
+#define HG_EXPORT __attribute__((visibility("default")))
+#else
+#define HG_EXPORT
+#endif
+
+/* The library's version, PACKAGE_VERSION (static storage). */
+HG_EXPORT const char *hg_version(void);
 
 /* ------------------------------------------------------------------------
  * Positions: lines and columns count from 1; columns count characters
@@ -50,22 +61,24 @@ typedef struct hg_buf {
 	size_t cap;
 } hg_buf;
 
-void hg_buf_init(hg_buf *b);
-void hg_buf_free(hg_buf *b);
-void hg_buf_clear(hg_buf *b);
-void hg_buf_putn(hg_buf *b, const char *s, size_t n);
-void hg_buf_puts(hg_buf *b, const char *s);
-void hg_buf_putc(hg_buf *b, char c);
-void hg_buf_printf(hg_buf *b, const char *fmt, ...) HG_PRINTF(2, 3);
-void hg_buf_vprintf(hg_buf *b, const char *fmt, va_list ap);
+HG_EXPORT void hg_buf_init(hg_buf *b);
+HG_EXPORT void hg_buf_free(hg_buf *b);
+HG_EXPORT void hg_buf_clear(hg_buf *b);
+HG_EXPORT void hg_buf_putn(hg_buf *b, const char *s, size_t n);
+HG_EXPORT void hg_buf_puts(hg_buf *b, const char *s);
+HG_EXPORT void hg_buf_putc(hg_buf *b, char c);
+HG_EXPORT void hg_buf_printf(hg_buf *b, const char *fmt, ...) HG_PRINTF(2, 3);
+HG_EXPORT void hg_buf_vprintf(hg_buf *b, const char *fmt, va_list ap);
 /* Returns the contents (malloc'd, never NULL) and leaves the buffer empty. */
-char *hg_buf_steal(hg_buf *b);
+HG_EXPORT char *hg_buf_steal(hg_buf *b);
 
-void *hg_xmalloc(size_t n);
-void *hg_xcalloc(size_t n, size_t size);
-void *hg_xrealloc(void *p, size_t n);
-char *hg_xstrdup(const char *s);
-char *hg_xstrndup(const char *s, size_t n);
+/* malloc, calloc, realloc, strdup and strndup that never return NULL:
+ * each returns the new memory, and on failure says so and aborts. */
+HG_EXPORT void *hg_xmalloc(size_t n);
+HG_EXPORT void *hg_xcalloc(size_t n, size_t size);
+HG_EXPORT void *hg_xrealloc(void *p, size_t n);
+HG_EXPORT char *hg_xstrdup(const char *s);
+HG_EXPORT char *hg_xstrndup(const char *s, size_t n);
 
 /* ------------------------------------------------------------------------
  * Diagnostics.  Printed as `file:line:col: severity: message [code]`
@@ -97,23 +110,25 @@ typedef struct hg_diags {
 	size_t nerrors, nwarnings, nunverified;
 } hg_diags;
 
-void hg_diags_init(hg_diags *d);
-void hg_diags_free(hg_diags *d);
-void hg_diags_clear(hg_diags *d);
+HG_EXPORT void hg_diags_init(hg_diags *d);
+HG_EXPORT void hg_diags_free(hg_diags *d);
+HG_EXPORT void hg_diags_clear(hg_diags *d);
 /* Adds a diagnostic; returns it so notes can be attached.  The pointer is
  * valid until the next hg_diag_add on the same list. */
-hg_diag *hg_diag_add(hg_diags *d, hg_severity sev, hg_pos pos,
+HG_EXPORT hg_diag *hg_diag_add(hg_diags *d, hg_severity sev, hg_pos pos,
 		     const char *code, const char *fmt, ...) HG_PRINTF(5, 6);
-hg_diag *hg_diag_vadd(hg_diags *d, hg_severity sev, hg_pos pos,
+/* The same with a va_list; returns the diagnostic added. */
+HG_EXPORT hg_diag *hg_diag_vadd(hg_diags *d, hg_severity sev, hg_pos pos,
 		      const char *code, const char *fmt, va_list ap);
-void hg_diag_note(hg_diag *dg, const char *fmt, ...) HG_PRINTF(2, 3);
+HG_EXPORT void hg_diag_note(hg_diag *dg, const char *fmt, ...) HG_PRINTF(2, 3);
 /* Moves every diagnostic of src to the end of dst; src is left empty. */
-void hg_diags_move(hg_diags *dst, hg_diags *src);
-const char *hg_severity_name(hg_severity s);
+HG_EXPORT void hg_diags_move(hg_diags *dst, hg_diags *src);
+/* "error", "warning" or "unverified" (static storage). */
+HG_EXPORT const char *hg_severity_name(hg_severity s);
 /* GNU text form, with its notes, each line ending in '\n'.  colour: ANSI
  * escapes around the location and severity.  Control characters in the
  * file name, message and notes are escaped (hg_buf_put_visible). */
-void hg_diag_format(const hg_diag *dg, hg_buf *out, int colour);
+HG_EXPORT void hg_diag_format(const hg_diag *dg, hg_buf *out, int colour);
 
 /* ------------------------------------------------------------------------
  * UTF-8 and names.  Names of areas, cards, factions and seats match their
@@ -122,40 +137,45 @@ void hg_diag_format(const hg_diag *dg, hg_buf *out, int colour);
  * ------------------------------------------------------------------------ */
 /* Decodes one code point; returns its length in bytes, or -1 when the bytes
  * at s are not valid UTF-8 (overlong, surrogate, truncated, > U+10FFFF). */
-int hg_utf8_decode(const char *s, size_t len, uint32_t *cp);
+HG_EXPORT int hg_utf8_decode(const char *s, size_t len, uint32_t *cp);
 /* Offset of the first invalid byte, or (size_t)-1 when all is valid. */
-size_t hg_utf8_invalid_at(const char *s, size_t len);
-size_t hg_utf8_chars(const char *s, size_t len);
-void hg_utf8_put(hg_buf *b, uint32_t cp);
+HG_EXPORT size_t hg_utf8_invalid_at(const char *s, size_t len);
+/* The number of code points in s[0..len) (an invalid byte counts as one);
+ * hg_utf8_put appends the UTF-8 bytes of cp. */
+HG_EXPORT size_t hg_utf8_chars(const char *s, size_t len);
+HG_EXPORT void hg_utf8_put(hg_buf *b, uint32_t cp);
 /* Appends s[0..len) as it may be shown on a terminal (escape.c): control
  * characters C0 and DEL as \xHH, C1 (U+0080 to U+009F) as \uHHHH, and
  * bytes that are not UTF-8 as \xHH; everything else as it is.  keep_layout
  * leaves line feeds and tabs alone (text shown as a page), otherwise they
  * are escaped too (a diagnostic stays on its line).  A backslash is not
  * escaped: the JSON formats give the exact text. */
-void hg_buf_put_visible(hg_buf *b, const char *s, size_t len, int keep_layout);
+HG_EXPORT void hg_buf_put_visible(hg_buf *b, const char *s, size_t len, int keep_layout);
 /* hg_buf_put_visible(b, s, strlen(s), 0). */
-void hg_buf_puts_visible(hg_buf *b, const char *s);
-/* Case- and accent-folded copy (malloc'd); invalid UTF-8 is copied bytewise. */
-char *hg_name_fold(const char *s);
+HG_EXPORT void hg_buf_puts_visible(hg_buf *b, const char *s);
+/* Returns a case- and accent-folded copy (malloc'd); invalid UTF-8 is
+ * copied bytewise. */
+HG_EXPORT char *hg_name_fold(const char *s);
 /* The same fold into out[size], NUL-terminated and truncated to fit; returns
  * the folded length, which is >= size when it did not fit. */
-size_t hg_name_fold_to(const char *s, char *out, size_t size);
-/* hg_name_fold(a) equals hg_name_fold(b); allocates nothing. */
-int hg_name_eq(const char *a, const char *b);
+HG_EXPORT size_t hg_name_fold_to(const char *s, char *out, size_t size);
+/* 1 when hg_name_fold(a) equals hg_name_fold(b), else 0; allocates
+ * nothing. */
+HG_EXPORT int hg_name_eq(const char *a, const char *b);
 
 /* A lookup table from folded names (ids and aliases) to small integers. */
 typedef struct hg_names hg_names;
-hg_names *hg_names_new(void);
-void hg_names_free(hg_names *t);
+/* Returns a new empty table (never NULL); hg_names_free frees it. */
+HG_EXPORT hg_names *hg_names_new(void);
+HG_EXPORT void hg_names_free(hg_names *t);
 /* Returns 0, or -1 when the folded name is already bound to another value
  * (*clash gets that value). */
-int hg_names_add(hg_names *t, const char *name, int value, int *clash);
+HG_EXPORT int hg_names_add(hg_names *t, const char *name, int value, int *clash);
 /* Returns the value, or -1 when the name is unknown. */
-int hg_names_find(const hg_names *t, const char *name);
+HG_EXPORT int hg_names_find(const hg_names *t, const char *name);
 /* Up to max values whose folded name is closest to `name` (for "did you
  * mean" notes); returns how many were written. */
-size_t hg_names_suggest(const hg_names *t, const char *name, int *values, size_t max);
+HG_EXPORT size_t hg_names_suggest(const hg_names *t, const char *name, int *values, size_t max);
 
 /* ------------------------------------------------------------------------
  * The deterministic PRNG that serves every game (documented precisely in
@@ -177,11 +197,13 @@ typedef struct hg_prng {
 	unsigned used;
 } hg_prng;
 
-void hg_prng_seed(hg_prng *r, const char *seed);
-uint32_t hg_prng_u32(hg_prng *r);
-uint32_t hg_prng_below(hg_prng *r, uint32_t n);
-unsigned hg_prng_die(hg_prng *r, unsigned sides);
-void hg_prng_shuffle(hg_prng *r, void *base, size_t n, size_t size);
+HG_EXPORT void hg_prng_seed(hg_prng *r, const char *seed);
+/* The stream's next word; below(n), a number from 0 to n - 1 (n > 0); and
+ * die(sides), from 1 to sides (sides > 0), as defined above. */
+HG_EXPORT uint32_t hg_prng_u32(hg_prng *r);
+HG_EXPORT uint32_t hg_prng_below(hg_prng *r, uint32_t n);
+HG_EXPORT unsigned hg_prng_die(hg_prng *r, unsigned sides);
+HG_EXPORT void hg_prng_shuffle(hg_prng *r, void *base, size_t n, size_t size);
 
 /* ------------------------------------------------------------------------
  * YAML documents, loaded with libyaml into a tree whose every node knows
@@ -209,13 +231,13 @@ typedef enum hg_ykind { HG_Y_SCALAR, HG_Y_SEQ, HG_Y_MAP } hg_ykind;
 
 typedef struct hg_ynode hg_ynode;
 struct hg_ynode {
-	hg_ykind kind;
 	hg_pos pos;
 	char *scalar;		/* HG_Y_SCALAR: the text */
-	int plain;		/* HG_Y_SCALAR: 1 when unquoted */
 	hg_ynode **items;	/* HG_Y_SEQ: n items; HG_Y_MAP: n keys at even
 				   indexes, each followed by its value */
 	size_t n;
+	hg_ykind kind;
+	int plain;		/* HG_Y_SCALAR: 1 when unquoted */
 };
 
 typedef struct hg_ydoc {
@@ -223,31 +245,36 @@ typedef struct hg_ydoc {
 	hg_ynode *root;		/* NULL for an empty document */
 } hg_ydoc;
 
-/* Returns NULL (with diagnostics) on any error. */
-hg_ydoc *hg_yaml_load_file(const char *path, hg_diags *d);
-hg_ydoc *hg_yaml_load_mem(const char *name, const char *text, size_t len,
+/* Return the document (free with hg_ydoc_free), or NULL (with
+ * diagnostics) on any error. */
+HG_EXPORT hg_ydoc *hg_yaml_load_file(const char *path, hg_diags *d);
+HG_EXPORT hg_ydoc *hg_yaml_load_mem(const char *name, const char *text, size_t len,
 			  hg_diags *d);
-void hg_ydoc_free(hg_ydoc *doc);
+HG_EXPORT void hg_ydoc_free(hg_ydoc *doc);
 
-size_t hg_ymap_len(const hg_ynode *map);	/* number of pairs */
-const hg_ynode *hg_ymap_key(const hg_ynode *map, size_t i);
-const hg_ynode *hg_ymap_value(const hg_ynode *map, size_t i);
-const hg_ynode *hg_ymap_get(const hg_ynode *map, const char *key);
+/* A mapping's number of pairs; the key and the value of pair i; the value
+ * of `key`, or NULL when it has none. */
+HG_EXPORT size_t hg_ymap_len(const hg_ynode *map);
+HG_EXPORT const hg_ynode *hg_ymap_key(const hg_ynode *map, size_t i);
+HG_EXPORT const hg_ynode *hg_ymap_value(const hg_ynode *map, size_t i);
+HG_EXPORT const hg_ynode *hg_ymap_get(const hg_ynode *map, const char *key);
 /* Each helper returns 0 when the node is good, -1 after a diagnostic. */
-int hg_ycheck_kind(const hg_ynode *n, hg_ykind kind, const char *what, hg_diags *d);
+HG_EXPORT int hg_ycheck_kind(const hg_ynode *n, hg_ykind kind, const char *what, hg_diags *d);
 /* `keys` is a NULL-terminated list; a leading '!' marks a required key. */
-int hg_ycheck_keys(const hg_ynode *map, const char *const *keys, const char *what,
+HG_EXPORT int hg_ycheck_keys(const hg_ynode *map, const char *const *keys, const char *what,
 		   hg_diags *d);
-int hg_ystr(const hg_ynode *n, const char **out, hg_diags *d);
+/* hg_ystr, hg_yname, hg_yint, hg_ybool: 0 with the scalar's value in *out,
+ * or -1 after a diagnostic (not a scalar of that type, out of range). */
+HG_EXPORT int hg_ystr(const hg_ynode *n, const char **out, hg_diags *d);
 /* An id, name or alias: a string of at most HG_MAX_DATA_NAME bytes (a
  * longer one is a data.limit diagnostic). */
 #define HG_MAX_DATA_NAME 64
-int hg_yname(const hg_ynode *n, const char **out, hg_diags *d);
-int hg_yint(const hg_ynode *n, long min, long max, long *out, hg_diags *d);
-int hg_ybool(const hg_ynode *n, int *out, hg_diags *d);
+HG_EXPORT int hg_yname(const hg_ynode *n, const char **out, hg_diags *d);
+HG_EXPORT int hg_yint(const hg_ynode *n, long min, long max, long *out, hg_diags *d);
+HG_EXPORT int hg_ybool(const hg_ynode *n, int *out, hg_diags *d);
 /* The index of the scalar among the NULL-terminated words, matched with
  * hg_name_eq; otherwise a data.range diagnostic listing the words. */
-int hg_yword(const hg_ynode *n, const char *const *words, int *out, hg_diags *d);
+HG_EXPORT int hg_yword(const hg_ynode *n, const char *const *words, int *out, hg_diags *d);
 
 /* ------------------------------------------------------------------------
  * Provenance of game data (provenance.c; herald-data(5)).  Every value of
@@ -266,7 +293,7 @@ typedef enum hg_prov_kind {
 } hg_prov_kind;
 #define HG_PROV_KINDS 4
 /* "unstated", "published", "rule-text", "reconstructed" */
-const char *hg_prov_kind_name(hg_prov_kind k);
+HG_EXPORT const char *hg_prov_kind_name(hg_prov_kind k);
 
 typedef struct hg_prov {
 	const char *file;	/* the data file, as its document names it
@@ -286,16 +313,16 @@ typedef struct hg_provs {
 	size_t nfiles;
 } hg_provs;
 
-void hg_provs_init(hg_provs *p);
-void hg_provs_free(hg_provs *p);
+HG_EXPORT void hg_provs_init(hg_provs *p);
+HG_EXPORT void hg_provs_free(hg_provs *p);
 /* Adds the provenance of every value of `doc`.  0, or -1 after
  * diagnostics (data.type, data.range, data.reference) on a malformed
  * `provenance`, `source` or `reconstructed`. */
-int hg_provs_collect(hg_provs *p, const hg_ydoc *doc, hg_diags *d);
+HG_EXPORT int hg_provs_collect(hg_provs *p, const hg_ydoc *doc, hg_diags *d);
 /* The entry of the value `datum` of `file` (NULL: of any file), or NULL. */
-const hg_prov *hg_provs_find(const hg_provs *p, const char *file, const char *datum);
+HG_EXPORT const hg_prov *hg_provs_find(const hg_provs *p, const char *file, const char *datum);
 /* How many values (scalars) are of each kind, added into counts. */
-void hg_provs_count(const hg_provs *p, size_t counts[HG_PROV_KINDS]);
+HG_EXPORT void hg_provs_count(const hg_provs *p, size_t counts[HG_PROV_KINDS]);
 
 /* A reconstructed datum a diagnostic's verdict rests on. */
 typedef struct hg_rests_on {
@@ -308,12 +335,12 @@ typedef struct hg_rests_on {
  * any file) when `p` marks it reconstructed: a note naming the datum and
  * its file, and an entry of dg->rests_on.  Nothing when it is published,
  * read from the rule text, unstated, or not found. */
-void hg_diag_rests_on(hg_diag *dg, const hg_provs *p, const char *file, const char *datum);
+HG_EXPORT void hg_diag_rests_on(hg_diag *dg, const hg_provs *p, const char *file, const char *datum);
 /* Adds one entry to dg->rests_on, without a note (a report read back). */
-void hg_diag_rests_on_add(hg_diag *dg, const char *datum, const char *file, unsigned line);
+HG_EXPORT void hg_diag_rests_on_add(hg_diag *dg, const char *datum, const char *file, unsigned line);
 /* Copies src's rests_on entries to dst (a diagnostic copied elsewhere;
  * the notes are copied by the caller). */
-void hg_diag_copy_rests_on(hg_diag *dst, const hg_diag *src);
+HG_EXPORT void hg_diag_copy_rests_on(hg_diag *dst, const hg_diag *src);
 
 /* Where game data is found: --data-dir, then each directory of
  * HERALD_DATA_PATH (colon-separated), then the installed $(pkgdatadir), then
@@ -326,12 +353,12 @@ typedef struct hg_datapath {
 	size_t nallowed;
 } hg_datapath;
 
-void hg_datapath_init(hg_datapath *p, const char *data_dir);
-void hg_datapath_free(hg_datapath *p);
+HG_EXPORT void hg_datapath_init(hg_datapath *p, const char *data_dir);
+HG_EXPORT void hg_datapath_free(hg_datapath *p);
 /* malloc'd path of the first existing dir/relname, or NULL. */
-char *hg_datapath_find(const hg_datapath *p, const char *relname);
+HG_EXPORT char *hg_datapath_find(const hg_datapath *p, const char *relname);
 /* Lets records name data files under `dir` too (--allow-data-path). */
-void hg_datapath_allow(hg_datapath *p, const char *dir);
+HG_EXPORT void hg_datapath_allow(hg_datapath *p, const char *dir);
 
 /* ------------------------------------------------------------------------
  * The record model: one game-independent structure for every game.
@@ -383,13 +410,13 @@ typedef struct hg_action_text {
 } hg_action_text;
 
 /* The position of the token that covers byte `off` of t->text. */
-hg_pos hg_action_text_pos(const hg_action_text *t, size_t off);
+HG_EXPORT hg_pos hg_action_text_pos(const hg_action_text *t, size_t off);
 /* Cuts `body` into tokens as the lexer does (used by the converters and
  * by engines that canonicalise).  Returns 0, or -1 with diagnostics. */
-int hg_action_text_set(hg_action_text *t, const char *seat, const char *body,
+HG_EXPORT int hg_action_text_set(hg_action_text *t, const char *seat, const char *body,
 		       hg_pos pos, hg_diags *d);
 /* Frees what the action owns (the block, or each piece) and zeroes it. */
-void hg_action_text_free(hg_action_text *t);
+HG_EXPORT void hg_action_text_free(hg_action_text *t);
 
 typedef enum hg_node_kind {
 	HG_NODE_MOVENUM,	/* `12.` */
@@ -430,31 +457,35 @@ typedef struct hg_game_record {
 	hg_line trailer;	/* comments after the termination marker */
 	hg_pos pos;		/* where the game starts */
 	char *file;		/* owned copy of the source name */
-	struct hg_arena *arena;	/* the parser's blocks for the actions (or NULL);
-				   internal, freed with the record */
-	int tags_in_arena;	/* the tags' names and values are the arena's
-				   (internal: change tags with hg_record_set_tag) */
 } hg_game_record;
 
-hg_game_record *hg_record_new(const char *file);
-void hg_record_free(hg_game_record *g);
-const hg_tag *hg_record_tag(const hg_game_record *g, const char *name);
-const char *hg_record_tag_value(const hg_game_record *g, const char *name);
+/* A record is made by hg_record_new (or by a reader) and only there: the
+ * library keeps more with it than this structure shows (the memory its
+ * parts come from; change tags with hg_record_set_tag).  Returns the new
+ * empty record, named `file` in diagnostics. */
+HG_EXPORT hg_game_record *hg_record_new(const char *file);
+HG_EXPORT void hg_record_free(hg_game_record *g);
+/* The first tag named `name`, or its value; NULL when there is none. */
+HG_EXPORT const hg_tag *hg_record_tag(const hg_game_record *g, const char *name);
+HG_EXPORT const char *hg_record_tag_value(const hg_game_record *g, const char *name);
 /* Sets (replaces, or appends) a tag. */
-void hg_record_set_tag(hg_game_record *g, const char *name, const char *value);
+HG_EXPORT void hg_record_set_tag(hg_game_record *g, const char *name, const char *value);
 /* Removes a tag (nothing when it is absent). */
-void hg_record_remove_tag(hg_game_record *g, const char *name);
+HG_EXPORT void hg_record_remove_tag(hg_game_record *g, const char *name);
 /* The player names in seat order: the `Players` tag split at ';' (trimmed),
  * else the tags Seat1, Seat2, ... in order.  Returns the count; *names is a
  * malloc'd array of malloc'd strings (free with hg_strv_free). */
-size_t hg_record_players(const hg_game_record *g, char ***names);
+HG_EXPORT size_t hg_record_players(const hg_game_record *g, char ***names);
 /* How many players hg_record_players() would name, without naming them. */
-size_t hg_record_nplayers(const hg_game_record *g);
-void hg_strv_free(char **v, size_t n);
+HG_EXPORT size_t hg_record_nplayers(const hg_game_record *g);
+HG_EXPORT void hg_strv_free(char **v, size_t n);
 
-hg_node *hg_line_push(hg_line *l, hg_node_kind kind, hg_pos pos);
-void hg_line_free(hg_line *l);
-hg_line *hg_line_new(void);
+/* Appends a zeroed node of `kind` at `pos` and returns it (valid until the
+ * next push on the line).  hg_line_new returns a new empty line (for a
+ * variation); hg_line_free frees what a line holds. */
+HG_EXPORT hg_node *hg_line_push(hg_line *l, hg_node_kind kind, hg_pos pos);
+HG_EXPORT void hg_line_free(hg_line *l);
+HG_EXPORT hg_line *hg_line_new(void);
 
 /* ------------------------------------------------------------------------
  * Parsing HGN.  A parser reads one source game by game, so a file of any
@@ -464,23 +495,25 @@ hg_line *hg_line_new(void);
 typedef struct hg_parser hg_parser;
 
 /* `name` is what diagnostics call the source ("-" reads stdin when opened
- * with hg_parser_open_file). */
-hg_parser *hg_parser_open_file(const char *path, hg_diags *d);
-hg_parser *hg_parser_open_mem(const char *name, const char *text, size_t len);
+ * with hg_parser_open_file).  Each returns the parser (free with
+ * hg_parser_close); hg_parser_open_file returns NULL when the file cannot
+ * be opened (diagnosed in d). */
+HG_EXPORT hg_parser *hg_parser_open_file(const char *path, hg_diags *d);
+HG_EXPORT hg_parser *hg_parser_open_mem(const char *name, const char *text, size_t len);
 /* A parser of a stream already open, named `name` in diagnostics; fp is
  * closed with the parser when `owned`. */
-hg_parser *hg_parser_open_stream(const char *name, FILE *fp, int owned);
-void hg_parser_close(hg_parser *p);
+HG_EXPORT hg_parser *hg_parser_open_stream(const char *name, FILE *fp, int owned);
+HG_EXPORT void hg_parser_close(hg_parser *p);
 /* 1: *out is the next game (possibly with errors reported in d);
  * 0: end of input; -1: an I/O error (reported). */
-int hg_parser_next(hg_parser *p, hg_game_record **out, hg_diags *d);
+HG_EXPORT int hg_parser_next(hg_parser *p, hg_game_record **out, hg_diags *d);
 /* The byte offset in the source where the game last returned begins (its
  * first header comment, else its first tag pair, or before them the first
  * stray byte diagnosed for it): the boundary at which an archive can be cut
  * into shards that hold whole games, each with the diagnostics it had. */
-uint64_t hg_parser_game_offset(const hg_parser *p);
+HG_EXPORT uint64_t hg_parser_game_offset(const hg_parser *p);
 /* How many bytes of the source have been read (for progress reports). */
-uint64_t hg_parser_offset(const hg_parser *p);
+HG_EXPORT uint64_t hg_parser_offset(const hg_parser *p);
 
 /* Reading one file in pieces, each from its own parser (herald check -j N
  * parses the pieces of a large file in parallel).  A resume point is a
@@ -502,48 +535,57 @@ typedef struct hg_resume {
  * of the file; -1: a read error (errno set).  A candidate only: a comment,
  * string or broken game may hold such a line, which
  * hg_parser_resumes_at() tells. */
-int hg_resume_find(int fd, const hg_resume *from, uint64_t at_least, hg_resume *out);
+HG_EXPORT int hg_resume_find(int fd, const hg_resume *from, uint64_t at_least, hg_resume *out);
 /* Opens `path` at a resume point: the parser reads from there on, with
- * offsets and lines as in the whole file. */
-hg_parser *hg_parser_open_file_at(const char *path, const hg_resume *at, hg_diags *d);
+ * offsets and lines as in the whole file.  NULL when it cannot be opened
+ * there (diagnosed in d). */
+HG_EXPORT hg_parser *hg_parser_open_file_at(const char *path, const hg_resume *at, hg_diags *d);
+/* The same on a stream already open (a seekable one), closed with the
+ * parser when `owned`: the parser, or NULL when it cannot seek there
+ * (diagnosed in d; fp is then closed if owned). */
+HG_EXPORT hg_parser *hg_parser_open_stream_at(const char *name, FILE *fp, int owned,
+				    const hg_resume *at, hg_diags *d);
 /* Called after hg_parser_next() returned a game: 1 when the next game
  * begins at `at` and a parser opened there (hg_parser_open_file_at) would
  * read on exactly as this one will, else 0. */
-int hg_parser_resumes_at(const hg_parser *p, const hg_resume *at);
+HG_EXPORT int hg_parser_resumes_at(const hg_parser *p, const hg_resume *at);
 
 /* ------------------------------------------------------------------------
  * Writing: canonical HGN, JSON and YAML.  The writers print the model as it
  * stands; hg_canonicalize rewrites each action in its game's canonical
  * spelling first (canonical ids, canonical seat names).
  * ------------------------------------------------------------------------ */
-void hg_write_hgn(const hg_game_record *g, hg_buf *out);
+HG_EXPORT void hg_write_hgn(const hg_game_record *g, hg_buf *out);
 
 /* JSON (documented by grammar/herald-record.schema.json): a document
  * {"herald": 1, "games": [ ... ]}.  Writers append one game object, or the
  * whole document; the readers return the games of a whole document. */
-void hg_write_json_game(const hg_game_record *g, hg_buf *out, int pretty);
-void hg_write_json(hg_game_record *const *games, size_t n, hg_buf *out);
-int hg_read_json(const char *name, const char *text, size_t len,
+HG_EXPORT void hg_write_json_game(const hg_game_record *g, hg_buf *out, int pretty);
+HG_EXPORT void hg_write_json(hg_game_record *const *games, size_t n, hg_buf *out);
+/* hg_read_json and hg_read_yaml return 0 with the *n games in *games
+ * (malloc'd), or -1 after diagnostics, with none: a document is taken
+ * whole or not at all. */
+HG_EXPORT int hg_read_json(const char *name, const char *text, size_t len,
 		 hg_game_record ***games, size_t *n, hg_diags *d);
 /* The same document read game by game from a stream, in memory that holds
  * one game (at most 16 MiB of JSON each): next gives 1 and a game (with
  * its shape errors in d, as hg_parser_next), 0 at the end of the document
  * or after an error that ends it (in d), -1 on a read error.  fp is not
- * closed. */
+ * closed.  open returns the reader (never NULL); close frees it. */
 typedef struct hg_json_reader hg_json_reader;
-hg_json_reader *hg_json_reader_open(const char *name, FILE *fp);
-hg_json_reader *hg_json_reader_open_mem(const char *name, const char *text, size_t len);
-int hg_json_reader_next(hg_json_reader *jr, hg_game_record **g, hg_diags *d);
-void hg_json_reader_close(hg_json_reader *jr);
-void hg_write_yaml(hg_game_record *const *games, size_t n, hg_buf *out);
-int hg_read_yaml(const char *name, const char *text, size_t len,
+HG_EXPORT hg_json_reader *hg_json_reader_open(const char *name, FILE *fp);
+HG_EXPORT hg_json_reader *hg_json_reader_open_mem(const char *name, const char *text, size_t len);
+HG_EXPORT int hg_json_reader_next(hg_json_reader *jr, hg_game_record **g, hg_diags *d);
+HG_EXPORT void hg_json_reader_close(hg_json_reader *jr);
+HG_EXPORT void hg_write_yaml(hg_game_record *const *games, size_t n, hg_buf *out);
+HG_EXPORT int hg_read_yaml(const char *name, const char *text, size_t len,
 		 hg_game_record ***games, size_t *n, hg_diags *d);
 /* The same game by game from a stream, as hg_json_reader (at most 16 MiB
  * of YAML per game). */
 typedef struct hg_yaml_reader hg_yaml_reader;
-hg_yaml_reader *hg_yaml_reader_open(const char *name, FILE *fp);
-int hg_yaml_reader_next(hg_yaml_reader *yr, hg_game_record **g, hg_diags *d);
-void hg_yaml_reader_close(hg_yaml_reader *yr);
+HG_EXPORT hg_yaml_reader *hg_yaml_reader_open(const char *name, FILE *fp);
+HG_EXPORT int hg_yaml_reader_next(hg_yaml_reader *yr, hg_game_record **g, hg_diags *d);
+HG_EXPORT void hg_yaml_reader_close(hg_yaml_reader *yr);
 
 /* ------------------------------------------------------------------------
  * Rules engines.  Each game implements hg_game_class; nothing in the core
@@ -558,7 +600,7 @@ typedef struct hg_action_list {
 	size_t n, cap;
 } hg_action_list;
 
-void hg_action_list_push(hg_action_list *l, hg_action *a);
+HG_EXPORT void hg_action_list_push(hg_action_list *l, hg_action *a);
 
 /* What a game loader may consult: where data lives, and the record (may be
  * NULL, e.g. for `herald games`) with its directory, so that tags may name
@@ -601,7 +643,7 @@ typedef struct hg_data_kind {
 } hg_data_kind;
 
 /* The document, or NULL after diagnostics. */
-hg_ydoc *hg_data_load(const hg_load_ctx *ctx, const hg_data_name *n,
+HG_EXPORT hg_ydoc *hg_data_load(const hg_load_ctx *ctx, const hg_data_name *n,
 		      const hg_data_kind *kind, hg_diags *d);
 
 /* Which file `n` names, so that records naming the same file share what
@@ -610,7 +652,7 @@ hg_ydoc *hg_data_load(const hg_load_ctx *ctx, const hg_data_name *n,
 typedef struct hg_data_id {
 	uint64_t dev, ino;
 } hg_data_id;
-int hg_data_identify(const hg_load_ctx *ctx, const hg_data_name *n, hg_data_id *id);
+HG_EXPORT int hg_data_identify(const hg_load_ctx *ctx, const hg_data_name *n, hg_data_id *id);
 
 /* A tag that names data files, as a game class declares it. */
 typedef struct hg_data_tag {
@@ -622,7 +664,7 @@ typedef struct hg_data_tag {
 /* The file names a data tag's value holds (one, or each of a list, blanks
  * around each trimmed, empty ones left out); returns how many, *names
  * malloc'd (free with hg_strv_free). */
-size_t hg_data_tag_files(const hg_data_tag *t, const char *value, char ***names);
+HG_EXPORT size_t hg_data_tag_files(const hg_data_tag *t, const char *value, char ***names);
 
 typedef struct hg_game_class {
 	const char *id;			/* "kingdoms-of-crusaders" */
@@ -762,12 +804,14 @@ typedef struct hg_game_class {
 /* Applies `a` to *st, keeping the position when the action is illegal:
  * on 0, *st is the position after it (the old state is freed); on -1, *st
  * is untouched.  Costs one clone of the state per call. */
-int hg_apply_keep(const hg_game_class *cls, hg_state **st, const hg_action *a,
+HG_EXPORT int hg_apply_keep(const hg_game_class *cls, hg_state **st, const hg_action *a,
 		  hg_diags *d);
 
 /* The registry of games. */
-const hg_game_class *const *hg_games(void);
-const hg_game_class *hg_game_find(const char *id_or_alias);
+/* hg_games: every game, NULL-terminated.  hg_game_find: the game of that
+ * id or alias (matched with hg_name_eq), or NULL. */
+HG_EXPORT const hg_game_class *const *hg_games(void);
+HG_EXPORT const hg_game_class *hg_game_find(const char *id_or_alias);
 
 /* ------------------------------------------------------------------------
  * Sessions and replay.  A session owns the data path and caches loaded
@@ -780,19 +824,22 @@ typedef struct hg_session hg_session;
  * used that no thread holds is unloaded. */
 #define HG_SESSION_MAX_OWN_DATA 16
 
-hg_session *hg_session_new(const char *data_dir);
-void hg_session_free(hg_session *s);
-const hg_datapath *hg_session_datapath(const hg_session *s);
+/* A new session (never NULL), looking for data under data_dir (NULL: the
+ * data path alone); hg_session_datapath is where it looks. */
+HG_EXPORT hg_session *hg_session_new(const char *data_dir);
+HG_EXPORT void hg_session_free(hg_session *s);
+HG_EXPORT const hg_datapath *hg_session_datapath(const hg_session *s);
 /* Lets records name data files under `dir` too (--allow-data-path). */
-void hg_session_allow_data_path(hg_session *s, const char *dir);
-/* How many data sets the session holds now. */
-size_t hg_session_loaded(hg_session *s);
+HG_EXPORT void hg_session_allow_data_path(hg_session *s, const char *dir);
+/* Returns how many data sets the session holds now. */
+HG_EXPORT size_t hg_session_loaded(hg_session *s);
 /* The game class and data for a record (from its Game tag).  The data
  * stays loaded at least until the calling thread prepares another record
  * with this session (hg_check_game, hg_canonicalize and hg_generate
  * prepare one each): a state set up from it, such as hg_check_game's
- * *final, is to be freed before then. */
-int hg_session_prepare(hg_session *s, const hg_game_record *rec,
+ * *final, is to be freed before then.  0, or -1 after diagnostics (no or
+ * an unknown Game tag, data that does not load). */
+HG_EXPORT int hg_session_prepare(hg_session *s, const hg_game_record *rec,
 		       const hg_game_class **cls, const hg_gdata **data,
 		       hg_diags *d);
 
@@ -814,16 +861,17 @@ typedef struct hg_check_result {
 /* Replays the record (main line and every variation) and checks the
  * termination marker and the Result tag against the replay.  *final, if
  * given, receives the main line's last legal position (caller frees with
- * cls->free_state). */
-int hg_check_game(hg_session *s, const hg_game_record *rec, hg_diags *d,
+ * cls->free_state).  Returns 0 when the game is legal and its result
+ * agrees, else -1; *res (if given) says which, and d why. */
+HG_EXPORT int hg_check_game(hg_session *s, const hg_game_record *rec, hg_diags *d,
 		  const hg_replay_hooks *hooks, hg_check_result *res,
 		  hg_state **final, const hg_game_class **cls);
 
 /* Rewrites each action into its game's canonical form. 0 or -1. */
-int hg_canonicalize(hg_session *s, hg_game_record *rec, hg_diags *d);
+HG_EXPORT int hg_canonicalize(hg_session *s, hg_game_record *rec, hg_diags *d);
 
-/* Generates a random legal game. */
-hg_game_record *hg_generate(hg_session *s, const hg_game_class *cls,
+/* Generates a random legal game: the record, or NULL after diagnostics. */
+HG_EXPORT hg_game_record *hg_generate(hg_session *s, const hg_game_class *cls,
 			    const char *seed, unsigned players,
 			    const char *variant, hg_diags *d);
 
@@ -842,24 +890,24 @@ hg_game_record *hg_generate(hg_session *s, const hg_game_class *cls,
 #define HG_FAIR_HEX_LEN 64
 /* A new secret from libsodium's randombytes_buf: 0, or -1 when libsodium
  * cannot start. */
-int hg_fair_secret_new(char hex[HG_FAIR_HEX_LEN + 1]);
+HG_EXPORT int hg_fair_secret_new(char hex[HG_FAIR_HEX_LEN + 1]);
 /* The commitment to a secret: 0, or -1 when secret_hex is not a secret. */
-int hg_fair_commit(const char *secret_hex, char commit[HG_FAIR_HEX_LEN + 1]);
+HG_EXPORT int hg_fair_commit(const char *secret_hex, char commit[HG_FAIR_HEX_LEN + 1]);
 /* The effective seed of the record's entropy tags with this secret: 0, or
  * -1 when secret_hex is not a secret. */
-int hg_fair_effective_seed(const hg_game_record *rec, const char *secret_hex,
+HG_EXPORT int hg_fair_effective_seed(const hg_game_record *rec, const char *secret_hex,
 			   char seed[HG_FAIR_HEX_LEN + 1]);
 /* The string a record's chance follows from: the Seed tag's value, else the
  * effective seed of its SeedReveal; NULL when it has neither (or a
  * malformed SeedReveal).  malloc'd.  Every engine reads its seed here. */
-char *hg_record_chance_seed(const hg_game_record *rec);
+HG_EXPORT char *hg_record_chance_seed(const hg_game_record *rec);
 /* The tag that gives the record's chance (Seed, else SeedReveal), or NULL. */
-const hg_tag *hg_record_chance_tag(const hg_game_record *rec);
+HG_EXPORT const hg_tag *hg_record_chance_tag(const hg_game_record *rec);
 /* Checks the fairness tags (hgn.seed-commit): a SeedReveal must match its
  * SeedCommit, a committed record has no Seed, entropy tags name seats and
  * go with a commitment.  0, or -1 after diagnostics.  hg_check_game() runs
  * it before the replay. */
-int hg_fair_check(const hg_game_record *rec, hg_diags *d);
+HG_EXPORT int hg_fair_check(const hg_game_record *rec, hg_diags *d);
 
 /* ------------------------------------------------------------------------
  * Endings that are not the rules' ending (herald-notation(5), ENDINGS): the
@@ -874,21 +922,22 @@ enum {
 	HG_END_ADJUDICATION	/* the organiser's result, with a TerminationReason */
 };
 /* A Termination tag's value (NULL: none) as HG_END_*; -1 when unknown. */
-int hg_termination_kind(const char *value);
-const char *hg_termination_word(int kind);
+HG_EXPORT int hg_termination_kind(const char *value);
+/* The Termination word of an HG_END_* kind, or NULL for any other. */
+HG_EXPORT const char *hg_termination_word(int kind);
 /* Is the action `resign`? */
-int hg_action_is_resign(const hg_action_text *t);
+HG_EXPORT int hg_action_is_resign(const hg_action_text *t);
 /* The index of the seat a player holds named `name` (cls->seat), or -1. */
-int hg_seat_index(const hg_game_class *cls, const hg_state *st, const char *name);
+HG_EXPORT int hg_seat_index(const hg_game_class *cls, const hg_state *st, const char *name);
 /* The seats players hold, joined by ", ". */
-void hg_seats_list(const hg_game_class *cls, const hg_state *st, hg_buf *out);
+HG_EXPORT void hg_seats_list(const hg_game_class *cls, const hg_state *st, hg_buf *out);
 /* Does the record declare an ending that is not the rules' (a resignation
  * on its main line, or a Termination of agreement, forfeit or
  * adjudication)?  1, with the words that say it in why ("P1 resigned",
  * "forfeit of P2: ..."); else 0. */
-int hg_record_ending(const hg_game_record *rec, hg_buf *why);
+HG_EXPORT int hg_record_ending(const hg_game_record *rec, hg_buf *why);
 /* The result the resignation (or forfeit) of seat i gives. */
-void hg_resign_result(const hg_game_class *cls, const hg_state *st, unsigned seat,
+HG_EXPORT void hg_resign_result(const hg_game_class *cls, const hg_state *st, unsigned seat,
 		      hg_buf *out);
 
 /* ------------------------------------------------------------------------
@@ -913,45 +962,46 @@ typedef struct hg_master_new_opts {
 } hg_master_new_opts;
 
 /* "<record_path>.key", malloc'd. */
-char *hg_master_key_path(const char *record_path);
+HG_EXPORT char *hg_master_key_path(const char *record_path);
 /* Creates the key file holding the secret (O_EXCL, mode 0600): 0, or -1
  * with errno set (EEXIST when it exists: a key is never replaced). */
-int hg_master_key_create(const char *key_path, const char *secret);
+HG_EXPORT int hg_master_key_create(const char *key_path, const char *secret);
 /* A new game's record: the tags, SeedCommit, the entropy tags, and the
  * chance before any seat decides (the opening deal); `secret` receives the
  * new secret.  NULL after diagnostics. */
-hg_game_record *hg_master_new(hg_session *s, const hg_master_new_opts *o,
+HG_EXPORT hg_game_record *hg_master_new(hg_session *s, const hg_master_new_opts *o,
 			      char secret[HG_FAIR_HEX_LEN + 1], hg_diags *d);
 
 typedef struct hg_master hg_master;
 /* Opens a master record under the exclusive lock of its key file (key_path
  * NULL: <path>.key), waiting for it unless wait is 0, and replays it with
  * the secret.  NULL after diagnostics. */
-hg_master *hg_master_open(hg_session *s, const char *path, const char *key_path,
+HG_EXPORT hg_master *hg_master_open(hg_session *s, const char *path, const char *key_path,
 			  int wait, hg_diags *d);
 /* Releases the lock and frees everything. */
-void hg_master_close(hg_master *m);
-const hg_game_record *hg_master_record(const hg_master *m);
+HG_EXPORT void hg_master_close(hg_master *m);
+/* The record as it stands (the master's: valid until the next call). */
+HG_EXPORT const hg_game_record *hg_master_record(const hg_master *m);
 /* The actions on the record's main line (what --after compares). */
-size_t hg_master_actions(const hg_master *m);
+HG_EXPORT size_t hg_master_actions(const hg_master *m);
 /* One seat's action (`body`, or `SEAT: body` of that seat; `resign` in
  * every game), then herald's chance after it; the record rewritten.
  * after >= 0: the number of actions the seat saw (a stale move is refused).
  * 0: written, and `told` gets what the seat is told; -1: nothing written. */
-int hg_master_move(hg_master *m, const char *seat, const char *body, long after,
+HG_EXPORT int hg_master_move(hg_master *m, const char *seat, const char *body, long after,
 		   hg_buf *told, hg_diags *d);
 /* A seat's entropy word (seat NULL: none, and deal now), taken only while
  * the record holds no action; once every seat has given one (or at once
  * when seat is NULL) herald makes the opening deal.  0: written, `told`
  * says whose words are awaited or what was dealt; -1: nothing written. */
-int hg_master_entropy(hg_master *m, const char *seat, const char *word, hg_buf *told,
+HG_EXPORT int hg_master_entropy(hg_master *m, const char *seat, const char *word, hg_buf *told,
 		      hg_diags *d);
 /* Publishes the secret as SeedReveal: 0, or -1 (nothing written). */
-int hg_master_reveal(hg_master *m, hg_diags *d);
+HG_EXPORT int hg_master_reveal(hg_master *m, hg_diags *d);
 /* The organiser's ending (HG_END_AGREEMENT with its result, HG_END_FORFEIT
  * of `seat`, HG_END_ADJUDICATION with its result and reason), checked as
  * `herald check` will check it before it is written.  0, or -1. */
-int hg_master_end(hg_master *m, int kind, const char *result, const char *seat,
+HG_EXPORT int hg_master_end(hg_master *m, int kind, const char *result, const char *seat,
 		  const char *reason, hg_diags *d);
 
 /* ------------------------------------------------------------------------
@@ -965,18 +1015,18 @@ int hg_master_end(hg_master *m, int kind, const char *result, const char *seat,
  * same view.
  * ------------------------------------------------------------------------ */
 /* The tags a view leaves out: NULL-terminated. */
-extern const char *const hg_view_withheld_tags[];
+HG_EXPORT extern const char *const hg_view_withheld_tags[];
 /* The seat `name` names in the record's game (set up from its tags):
  * 0 with *seat set, or -1 after a diagnostic (code view.unknown-seat,
  * listing the seats) or the record's own set-up diagnostics. */
-int hg_view_seat(hg_session *s, const hg_game_record *rec, const char *name,
+HG_EXPORT int hg_view_seat(hg_session *s, const hg_game_record *rec, const char *name,
 		 unsigned *seat, hg_diags *d);
 /* The view of `rec` for `seat` (from hg_view_seat), a new record, or NULL
  * after diagnostics when the record's main line is malformed or illegal
  * (no view is made of a record herald cannot replay: code view.illegal
  * after the record's own diagnostics).  Unverified diagnostics of the
  * replay are kept in d. */
-hg_game_record *hg_view_record(hg_session *s, const hg_game_record *rec,
+HG_EXPORT hg_game_record *hg_view_record(hg_session *s, const hg_game_record *rec,
 			       unsigned seat, hg_diags *d);
 
 /* Writes `len` bytes to `path` atomically: a temporary file in the same
@@ -984,18 +1034,18 @@ hg_game_record *hg_view_record(hg_session *s, const hg_game_record *rec,
  * (hg_rewrite_attributes), then rename.  A symbolic link is written
  * through: the file it leads to is replaced (hg_rewrite_target).  On any
  * error the original is untouched; returns 0 or -1 with errno set. */
-int hg_write_file_atomic(const char *path, const char *data, size_t len);
+HG_EXPORT int hg_write_file_atomic(const char *path, const char *data, size_t len);
 /* The file that rewriting `path` replaces: path itself, or, when it is a
  * symbolic link, the file its links lead to (followed up to 40 times; the
  * last need not exist), so that the link stays a link.  malloc'd; NULL
  * with errno set (ELOOP, or readlink's). */
-char *hg_rewrite_target(const char *path);
+HG_EXPORT char *hg_rewrite_target(const char *path);
 /* Gives fd, a new file about to replace `target`, the target's owner,
  * group and permission bits (a new file's mode under the umask when there
  * is no target).  An owner or group that cannot be given (not root) stays
  * the writer's, and the setuid or setgid bit is dropped with it.  0, or -1
  * with errno set. */
-int hg_rewrite_attributes(int fd, const char *target);
+HG_EXPORT int hg_rewrite_attributes(int fd, const char *target);
 
 #ifdef __cplusplus
 }

@@ -105,7 +105,10 @@ static int open_pieces(check_pool *pool, size_t input)
 	const char *path = r->inputs->paths[input];
 	if (strcmp(path, "-") == 0)
 		return 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	hg_diags quiet;	/* the stream reader opens it again and says why not */
+	hg_diags_init(&quiet);
+	int fd = cli_input_open(r->inputs, input, &quiet);
+	hg_diags_free(&quiet);
 	if (fd < 0)
 		return 0;
 	struct stat st;
@@ -252,8 +255,17 @@ static void check_piece(check_pool *pool, unit *u)
 	hg_diags_init(&d);
 	/* the file's first piece has no resume point: it may begin with a
 	 * byte order mark, or with no game at all */
-	hg_parser *p = u->start.offset == 0 ? hg_parser_open_file(f->path, &d)
-					    : hg_parser_open_file_at(f->path, &u->start, &d);
+	hg_parser *p = NULL;
+	int fd = cli_input_open(r->inputs, f->input, &d);
+	FILE *fp = fd >= 0 ? fdopen(fd, "rb") : NULL;
+	if (fd >= 0 && !fp)
+		close(fd);	/* no memory: said as the file would be */
+	if (fp)
+		p = u->start.offset == 0 ? hg_parser_open_stream(f->path, fp, 1)
+					 : hg_parser_open_stream_at(f->path, fp, 1, &u->start, &d);
+	else if (fd >= 0)
+		hg_diag_add(&d, HG_ERROR, (hg_pos){ f->path, 0, 0 }, "hgn.io-error",
+			    "cannot open the file: %s", strerror(ENOMEM));
 	item it;
 	if (!p) {
 		/* the file went away since it was cut: said, and the pieces

@@ -183,15 +183,32 @@ void cli_atomic_abort(cli_atomic *a);
  * for every *.hgn file under it (recursively, hidden entries skipped, in
  * byte order of their paths; regular files only, no symbolic link
  * followed).  A named operand is taken whatever it is, as cat would. */
+typedef struct cli_walked {
+	long root;		/* the directory operand it was found under
+				   (an index in root_fds), or -1: an operand */
+	size_t rel;		/* where in its path the name relative to that
+				   directory begins */
+} cli_walked;
+
 typedef struct cli_inputs {
-	char **paths;
+	char **paths;		/* as diagnostics name them */
+	cli_walked *walked;	/* one for each path */
 	size_t n, cap;
+	int *root_fds;		/* the directory operands, open */
+	size_t nroots;
 } cli_inputs;
 
 /* Expands the operands into `in`; a missing or unreadable operand is an
  * hgn.io-error diagnostic in d.  Returns the number of such problems. */
 size_t cli_inputs_expand(cli_inputs *in, char **operands, int n, hg_diags *d);
 void cli_inputs_free(cli_inputs *in);
+/* Opens input i (not "-") for reading: an operand as named; a file found
+ * in a directory from that directory's descriptor down, one component at a
+ * time with O_NOFOLLOW, and only if it is still a regular file (a link or
+ * FIFO swapped in since the walk is refused, never followed or read).
+ * Each call gives a descriptor with its own offset, or -1 with an
+ * hgn.io-error diagnostic in d. */
+int cli_input_open(const cli_inputs *in, size_t i, hg_diags *d);
 
 typedef enum cli_informat {
 	CLI_IN_HGN,
@@ -218,12 +235,12 @@ typedef struct cli_source {
 	FILE *copy;			/* keep_copy: the input, from its start */
 } cli_source;
 
-/* Opens path.  keep_copy (HGN): src->copy reads the same bytes again from
+/* Opens input i of `in` (cli_input_open).  keep_copy (HGN): src->copy reads the same bytes again from
  * the start, standard input included (through a temporary copy), for
  * comparing with the canonical form; the caller may take it (setting it
  * NULL) and close it.  Returns 0, or -1 on an I/O error (diagnosed in d).
  * A JSON or YAML document that does not load yields its diagnostics. */
-int cli_source_open(cli_source *src, const char *path, cli_informat format,
+int cli_source_open(cli_source *src, const cli_inputs *in, size_t i, cli_informat format,
 		    int keep_copy, hg_diags *d);
 /* As hg_parser_next: 1 and the next game in *g (the caller frees it),
  * 0 at the end, -1 on an I/O error (diagnosed). */

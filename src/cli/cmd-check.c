@@ -247,7 +247,7 @@ int check_stream_open(check_run *r, size_t input, item *failed)
 {
 	const char *path = r->inputs->paths[input];
 	r->rd_input = input;
-	if (cli_source_open(&r->rd_src, path, CLI_IN_HGN, 0, &r->rd_d) != 0) {
+	if (cli_source_open(&r->rd_src, r->inputs, input, CLI_IN_HGN, 0, &r->rd_d) != 0) {
 		cli_source_close(&r->rd_src);
 		if (r->rd_d.n == 0)
 			return 0;

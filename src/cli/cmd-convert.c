@@ -179,13 +179,14 @@ static void emit(convert_run *r, hg_game_record *g)
 		flush_out(r);
 }
 
-static void convert_file(convert_run *r, const char *path)
+static void convert_file(convert_run *r, const cli_inputs *in, size_t i)
 {
+	const char *path = in->paths[i];
 	hg_diags d;
 	hg_diags_init(&d);
 	cli_informat from = r->from >= 0 ? (cli_informat)r->from : cli_informat_of(path);
 	cli_source src;
-	if (cli_source_open(&src, path, from, 0, &d) != 0) {
+	if (cli_source_open(&src, in, i, from, 0, &d) != 0) {
 		cli_print_diags(stderr, &d, r->colour_err, 0);
 		r->io_error = 1;
 		cli_source_close(&src);
@@ -260,7 +261,7 @@ int cli_convert_main(int argc, char **argv)
 		}
 	}
 	for (size_t i = 0; r.sink && !r.write_failed && i < in.n; i++)
-		convert_file(&r, in.paths[i]);
+		convert_file(&r, &in, i);
 	if (r.to == TO_JSON) {
 		if (r.written == 0)
 			hg_buf_putn(&r.out, r.before.data, r.before.len);

@@ -147,8 +147,9 @@ static int format_games(fmt_run *r, cli_source *src, sink *k, size_t *counter, h
 	return bad;
 }
 
-static void fmt_file(fmt_run *r, const char *path)
+static void fmt_file(fmt_run *r, const cli_inputs *in, size_t i)
 {
+	const char *path = in->paths[i];
 	hg_diags d;
 	hg_diags_init(&d);
 	cli_source src;
@@ -158,7 +159,7 @@ static void fmt_file(fmt_run *r, const char *path)
 	/* The original is read a second time alongside, to compare (standard
 	 * input through a temporary copy). */
 	int keep = r->mode != TO_STDOUT;
-	if (cli_source_open(&src, path, CLI_IN_HGN, keep, &d) != 0) {
+	if (cli_source_open(&src, in, i, CLI_IN_HGN, keep, &d) != 0) {
 		cli_print_diags(stderr, &d, r->colour_err, 0);
 		r->io_error = 1;
 		cli_source_close(&src);
@@ -231,7 +232,7 @@ int cli_fmt_main(int argc, char **argv)
 
 	r.session = cli_session_new(&r.common);
 	for (size_t i = 0; i < in.n; i++)
-		fmt_file(&r, in.paths[i]);
+		fmt_file(&r, &in, i);
 	hg_session_free(r.session);
 	cli_inputs_free(&in);
 

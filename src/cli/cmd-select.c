@@ -413,8 +413,10 @@ static int read_item(select_run *r, sel_item *it)
 		if (!r->open) {
 			if (r->next_input == r->inputs->n)
 				return 0;
-			const char *path = r->inputs->paths[r->next_input++];
-			if (cli_source_open(&r->src, path, cli_informat_of(path), 0, &r->rd_d) != 0) {
+			size_t input = r->next_input++;
+			const char *path = r->inputs->paths[input];
+			if (cli_source_open(&r->src, r->inputs, input, cli_informat_of(path), 0,
+					    &r->rd_d) != 0) {
 				cli_source_close(&r->src);
 				if (r->rd_d.n == 0)
 					continue;

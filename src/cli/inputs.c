@@ -18,12 +18,18 @@
  * mounts must not recurse for ever; symbolic links are not followed). */
 #define MAX_DIR_DEPTH 64
 
-static void push(cli_inputs *in, char *path)
+/* Appends path; a walked file's `root` is the index of the directory
+ * operand it was found under (its fd in in->root_fds) and `rel` the offset
+ * in path of its name relative to that directory; an operand's root is -1. */
+static void push(cli_inputs *in, char *path, long root, size_t rel)
 {
 	if (in->n == in->cap) {
 		in->cap = in->cap ? 2 * in->cap : 16;
 		in->paths = hg_xrealloc(in->paths, in->cap * sizeof *in->paths);
+		in->walked = hg_xrealloc(in->walked, in->cap * sizeof *in->walked);
 	}
+	in->walked[in->n].root = root;
+	in->walked[in->n].rel = rel;
 	in->paths[in->n++] = path;
 }
 
@@ -41,44 +47,56 @@ static int has_suffix(const char *name, const char *suffix)
 	return n > k && strcmp(name + n - k, suffix) == 0;
 }
 
+typedef struct found {
+	char *path;
+	cli_walked walked;
+} found;
+
 static int by_bytes(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(((const found *)a)->path, ((const found *)b)->path);
 }
 
-/* Opens a directory met in a walk without following a symbolic link, even
- * one put in its place since it was seen. */
-static DIR *open_dir_nofollow(const char *dir)
+/* Sorts the files a walk found, from index `from`, by path. */
+static void sort_walked(cli_inputs *in, size_t from)
 {
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	DIR *dp = fdopendir(fd);
-	if (!dp) {
-		int saved = errno;
-		close(fd);
-		errno = saved;
+	size_t n = in->n - from;
+	if (n < 2)
+		return;
+	found *v = hg_xmalloc(n * sizeof *v);
+	for (size_t i = 0; i < n; i++)
+		v[i] = (found){ in->paths[from + i], in->walked[from + i] };
+	qsort(v, n, sizeof *v, by_bytes);
+	for (size_t i = 0; i < n; i++) {
+		in->paths[from + i] = v[i].path;
+		in->walked[from + i] = v[i].walked;
 	}
-	return dp;
+	free(v);
 }
 
-/* Collects the *.hgn files under dir.  Entries whose names start with '.'
- * are skipped (version-control and editor files).  Only regular files and
+/* Collects the *.hgn files under the directory open at `dirfd` (named
+ * `dir`; it is closed here).  Entries whose names start with '.' are
+ * skipped (version-control and editor files).  Only regular files and
  * directories are taken: a symbolic link is not followed, wherever it
  * points (out of the tree it could name a secret or /dev/zero; within it,
  * what it names is found under its own name), and a FIFO, socket or device
- * is not read (it could block or never end). */
-static size_t walk(cli_inputs *in, const char *dir, unsigned depth, hg_diags *d)
+ * is not read (it could block or never end).  Each entry is looked at
+ * relative to dirfd, and a directory entered through openat with
+ * O_NOFOLLOW, so that a link swapped in since cannot lead out. */
+static size_t walk(cli_inputs *in, int dirfd, const char *dir, long root, size_t rel,
+		   unsigned depth, hg_diags *d)
 {
 	if (depth > MAX_DIR_DEPTH) {
 		hg_pos pos = { dir, 0, 0 };
 		hg_diag_add(d, HG_ERROR, pos, "hgn.io-error",
 			    "directories nested more than %d deep are not searched", MAX_DIR_DEPTH);
+		close(dirfd);
 		return 1;
 	}
-	DIR *dp = depth == 0 ? opendir(dir) : open_dir_nofollow(dir);
+	DIR *dp = fdopendir(dirfd);
 	if (!dp) {
 		io_diag(d, dir, "cannot open the directory", errno);
+		close(dirfd);
 		return 1;
 	}
 	size_t problems = 0;
@@ -93,17 +111,27 @@ static size_t walk(cli_inputs *in, const char *dir, unsigned depth, hg_diags *d)
 		hg_buf_puts(&path, dir);
 		if (dlen == 0 || dir[dlen - 1] != '/')
 			hg_buf_putc(&path, '/');
+		/* the name relative to the operand begins after its slash */
+		size_t rel_here = depth == 0 ? path.len : rel;
 		hg_buf_puts(&path, e->d_name);
 		struct stat st;
-		if (lstat(path.data, &st) != 0) {
+		if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
 			io_diag(d, path.data, "cannot open the file", errno);
 			problems++;
 			continue;
 		}
-		if (S_ISDIR(st.st_mode))
-			problems += walk(in, path.data, depth + 1, d);
-		else if (S_ISREG(st.st_mode) && has_suffix(e->d_name, ".hgn"))
-			push(in, hg_xstrdup(path.data));
+		if (S_ISDIR(st.st_mode)) {
+			int sub = openat(dirfd, e->d_name,
+					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (sub < 0) {
+				io_diag(d, path.data, "cannot open the directory", errno);
+				problems++;
+				continue;
+			}
+			problems += walk(in, sub, path.data, root, rel_here, depth + 1, d);
+		} else if (S_ISREG(st.st_mode) && has_suffix(e->d_name, ".hgn")) {
+			push(in, hg_xstrdup(path.data), root, rel_here);
+		}
 	}
 	closedir(dp);
 	hg_buf_free(&path);
@@ -116,7 +144,7 @@ size_t cli_inputs_expand(cli_inputs *in, char **operands, int n, hg_diags *d)
 	for (int i = 0; i < n; i++) {
 		const char *op = operands[i];
 		if (strcmp(op, "-") == 0) {
-			push(in, hg_xstrdup(op));
+			push(in, hg_xstrdup(op), -1, 0);
 			continue;
 		}
 		struct stat st;
@@ -126,13 +154,31 @@ size_t cli_inputs_expand(cli_inputs *in, char **operands, int n, hg_diags *d)
 			continue;
 		}
 		if (!S_ISDIR(st.st_mode)) {
-			push(in, hg_xstrdup(op));
+			push(in, hg_xstrdup(op), -1, 0);
 			continue;
 		}
+		/* The operand is opened as named (links followed: the user
+		 * chose it); its fd stays open, and every file found under it
+		 * is opened from it (cli_input_open). */
+		int fd = open(op, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0) {
+			io_diag(d, op, "cannot open the directory", errno);
+			problems++;
+			continue;
+		}
+		int keep = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+		if (keep < 0) {
+			io_diag(d, op, "cannot open the directory", errno);
+			close(fd);
+			problems++;
+			continue;
+		}
+		in->root_fds = hg_xrealloc(in->root_fds, (in->nroots + 1) * sizeof *in->root_fds);
+		long root = (long)in->nroots;
+		in->root_fds[in->nroots++] = keep;
 		size_t from = in->n;
-		problems += walk(in, op, 0, d);
-		if (in->n > from)	/* an empty directory may leave paths NULL */
-			qsort(in->paths + from, in->n - from, sizeof *in->paths, by_bytes);
+		problems += walk(in, fd, op, root, 0, 0, d);
+		sort_walked(in, from);
 	}
 	return problems;
 }
@@ -140,7 +186,79 @@ size_t cli_inputs_expand(cli_inputs *in, char **operands, int n, hg_diags *d)
 void cli_inputs_free(cli_inputs *in)
 {
 	hg_strv_free(in->paths, in->n);
+	free(in->walked);
+	for (size_t i = 0; i < in->nroots; i++)
+		close(in->root_fds[i]);
+	free(in->root_fds);
 	memset(in, 0, sizeof *in);
+}
+
+/* Opens `rel` from the directory open at `dirfd`, one component at a time
+ * and following no link; the last component must be a regular file.  A
+ * descriptor, or -1 with errno set (ELOOP for a link, EISDIR, or EINVAL for
+ * anything else that is not a regular file). */
+static int open_beneath(int dirfd, const char *rel)
+{
+	int dir = dirfd;
+	for (;;) {
+		const char *slash = strchr(rel, '/');
+		char *part = slash ? hg_xstrndup(rel, (size_t)(slash - rel)) : hg_xstrdup(rel);
+		/* O_NONBLOCK: a FIFO swapped in opens at once, and fstat then
+		 * refuses it. */
+		int flags = slash ? O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
+				  : O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
+		int fd = *part ? openat(dir, part, flags) : -1;
+		int err = *part ? errno : EISDIR;
+		free(part);
+		if (dir != dirfd)
+			close(dir);
+		if (fd < 0) {
+			errno = err;
+			return -1;
+		}
+		if (!slash) {
+			struct stat st;
+			if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+				err = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+				close(fd);
+				errno = err;
+				return -1;
+			}
+			/* reads then block as on any regular file */
+			fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+			return fd;
+		}
+		dir = fd;
+		rel = slash + 1;
+	}
+}
+
+int cli_input_open(const cli_inputs *in, size_t i, hg_diags *d)
+{
+	const char *path = in->paths[i];
+	const cli_walked *w = &in->walked[i];
+	int fd = w->root < 0 ? open(path, O_RDONLY | O_CLOEXEC)
+			     : open_beneath(in->root_fds[w->root], path + w->rel);
+	if (fd < 0) {
+		hg_pos pos = { path, 0, 0 };
+		if (w->root >= 0 && (errno == ELOOP || errno == EINVAL))
+			/* it was a regular file when its directory was read */
+			hg_diag_add(d, HG_ERROR, pos, "hgn.io-error",
+				    "cannot open the file: it is no longer a regular file "
+				    "inside the directory (%s)",
+				    errno == ELOOP ? "a symbolic link, which is not followed"
+						   : "not a regular file");
+		else
+			io_diag(d, path, "cannot open the file", errno);
+		return -1;
+	}
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		io_diag(d, path, "cannot read the file", EISDIR);
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 /* Copies standard input to a temporary file (in $TMPDIR, or /tmp) and
@@ -237,9 +355,24 @@ int cli_informat_parse(const char *word)
 	return -1;
 }
 
-int cli_source_open(cli_source *src, const char *path, cli_informat format,
+/* A stream on input i, or NULL (diagnosed). */
+static FILE *input_fopen(const cli_inputs *in, size_t i, hg_diags *d)
+{
+	int fd = cli_input_open(in, i, d);
+	if (fd < 0)
+		return NULL;
+	FILE *fp = fdopen(fd, "rb");
+	if (!fp) {
+		io_diag(d, in->paths[i], "cannot open the file", errno);
+		close(fd);
+	}
+	return fp;
+}
+
+int cli_source_open(cli_source *src, const cli_inputs *in, size_t i, cli_informat format,
 		    int keep_copy, hg_diags *d)
 {
+	const char *path = in->paths[i];
 	memset(src, 0, sizeof *src);
 	src->path = path;
 	src->format = format;
@@ -252,28 +385,20 @@ int cli_source_open(cli_source *src, const char *path, cli_informat format,
 		src->parser = hg_parser_open_stream(path, fp, 1);
 		return 0;
 	}
+	FILE *fp = stdin_ ? stdin : input_fopen(in, i, d);
+	if (!fp)
+		return -1;
 	if (format == CLI_IN_HGN) {
-		src->parser = hg_parser_open_file(path, d);
-		if (src->parser && keep_copy) {
-			src->copy = fopen(path, "rb");
-			if (!src->copy) {
-				io_diag(d, path, "cannot open the file", errno);
+		src->parser = hg_parser_open_stream(path, fp, !stdin_);
+		if (keep_copy) {
+			src->copy = input_fopen(in, i, d);
+			if (!src->copy)
 				return -1;
-			}
 		}
-		return src->parser ? 0 : -1;
+		return 0;
 	}
 	/* JSON and YAML, game by game: memory holds one game, whatever the
 	 * file's size. */
-	FILE *fp = stdin_ ? stdin : fopen(path, "rb");
-	struct stat st;
-	if (!fp || (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode))) {
-		io_diag(d, path, fp ? "cannot read the file" : "cannot open the file",
-			fp ? EISDIR : errno);
-		if (fp && !stdin_)
-			fclose(fp);
-		return -1;
-	}
 	src->fp = stdin_ ? NULL : fp;
 	if (format == CLI_IN_JSON)
 		src->json = hg_json_reader_open(path, fp);

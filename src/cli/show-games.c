@@ -34,7 +34,7 @@ int cli_show_games(const cli_spec *spec, const cli_common *common, int argc, cha
 	const char *path = in.paths[0];
 	int io_error = 0, bad = 0;
 	cli_source src;
-	if (cli_source_open(&src, path, CLI_IN_HGN, 0, &d) != 0) {
+	if (cli_source_open(&src, &in, 0, CLI_IN_HGN, 0, &d) != 0) {
 		io_error = 1;
 	} else {
 		for (size_t index = 1;; index++) {

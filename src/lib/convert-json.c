@@ -173,6 +173,7 @@ typedef struct reader {
 	size_t elements;	/* in g: move numbers, comments, NAGs, variations */
 	size_t errors_at_start;	/* d->nerrors before reading */
 	int gave_up;		/* MAX_ERRORS reached: the rest is unchecked */
+	int tags_over;		/* g has HG_MAX_TAGS tags: the rest is skipped */
 } reader;
 
 typedef enum line_kind { LINE_MOVES, LINE_COMMENTS } line_kind;
@@ -435,8 +436,12 @@ static void read_comment(reader *r, const json_t *o, hg_node *n)
 /* The kinds of node, each known by one key. */
 static const char *const node_keys[] = { "move", "seat", "comment", "nag", "variation", NULL };
 
+/* A node of `line`.  *streamed, when not NULL, is the variation's line,
+ * read already (the stream reader reads a variation's nodes one by one,
+ * and o holds an empty array in its place): the node takes it, setting
+ * *streamed to NULL, when it is a variation. */
 static void read_node(reader *r, const json_t *o, hg_line *line, line_kind lk,
-		      unsigned depth)
+		      unsigned depth, hg_line **streamed)
 {
 	if (!json_is_object(o)) {
 		mismatch(r, "an object", o);
@@ -508,6 +513,11 @@ static void read_node(reader *r, const json_t *o, hg_line *line, line_kind lk,
 			return;
 		}
 		n = hg_line_push(line, HG_NODE_VARIATION, nowhere(r));
+		if (streamed && *streamed) {
+			n->variation = *streamed;
+			*streamed = NULL;
+			break;
+		}
 		n->variation = hg_line_new();
 		size_t mark = path_push_key(r, "variation");
 		read_line(r, json_object_get(o, "variation"), n->variation, LINE_MOVES,
@@ -531,105 +541,46 @@ static void read_line(reader *r, const json_t *a, hg_line *line, line_kind kind,
 		if (too_many_errors(r))
 			return;
 		size_t mark = path_push_index(r, i);
-		read_node(r, o, line, kind, depth);
+		read_node(r, o, line, kind, depth, NULL);
 		path_pop(r, mark);
 	}
 }
 
-static void read_tags(reader *r, const json_t *a)
+/* One element of "tags" (its path pushed). */
+static void read_tag(reader *r, const json_t *o)
 {
 	static const char *const keys[] = { "!name", "!value", NULL };
 	hg_game_record *g = r->g;
-	if (!json_is_array(a)) {
-		mismatch(r, "an array", a);
-		return;
-	}
-	size_t i;
-	const json_t *o;
-	json_array_foreach((json_t *)a, i, o) {
-		if (too_many_errors(r))
-			return;
-		size_t mark = path_push_index(r, i);
-		if (!json_is_object(o)) {
-			mismatch(r, "an object", o);
-		} else if (check_keys(r, o, keys) == 0) {
-			const char *name = get_string(r, o, "name", 1);
-			const char *value = get_string(r, o, "value", 1);
-			if (name && !hg_tag_name_ok(name, strlen(name))) {
-				size_t m = path_push_key(r, "name");
-				hg_buf q;
-				hg_buf_init(&q);
-				hg_quote(&q, name);
-				hg_diag *dg = shape_error(r, "%s at %s is not a tag name", q.data,
-							  where(r));
-				hg_diag_note(dg, "a tag name is an ASCII letter followed by ASCII "
-					     "letters, digits and '_'");
-				hg_buf_free(&q);
-				path_pop(r, m);
-			} else if (name && value && g->ntags >= HG_MAX_TAGS) {
-				shape_error(r, "more than %d tags in one game, at %s", HG_MAX_TAGS, where(r));
-				path_pop(r, mark);
-				return;
-			} else if (name && value) {
-				/* Appended, not set: the model keeps every tag as
-				 * written, repeats included, for the checker. */
-				HG_GROW(g->tags, g->captags, g->ntags + 1);
-				hg_tag *t = &g->tags[g->ntags++];
-				t->name = hg_xstrdup(name);
-				t->value = hg_xstrdup(value);
-				t->pos = nowhere(r);
-			}
-		}
-		path_pop(r, mark);
-	}
-}
-
-static hg_game_record *read_game(reader *r, const json_t *o)
-{
-	static const char *const keys[] = { "!tags", "header", "!moves", "!result",
-					     "trailer", NULL };
 	if (!json_is_object(o)) {
 		mismatch(r, "an object", o);
-		return NULL;
+		return;
 	}
-	hg_game_record *g = hg_record_new(r->name);
-	g->pos.line = g->pos.col = 0;
-	r->g = g;
-	r->actions = 0;
-	r->elements = 0;
-	check_keys(r, o, keys);
-	size_t mark;
-	if (json_object_get(o, "tags")) {
-		mark = path_push_key(r, "tags");
-		read_tags(r, json_object_get(o, "tags"));
-		path_pop(r, mark);
+	if (check_keys(r, o, keys) != 0)
+		return;
+	const char *name = get_string(r, o, "name", 1);
+	const char *value = get_string(r, o, "value", 1);
+	if (name && !hg_tag_name_ok(name, strlen(name))) {
+		size_t m = path_push_key(r, "name");
+		hg_buf q;
+		hg_buf_init(&q);
+		hg_quote(&q, name);
+		hg_diag *dg = shape_error(r, "%s at %s is not a tag name", q.data, where(r));
+		hg_diag_note(dg, "a tag name is an ASCII letter followed by ASCII "
+			     "letters, digits and '_'");
+		hg_buf_free(&q);
+		path_pop(r, m);
+	} else if (name && value && g->ntags >= HG_MAX_TAGS) {
+		shape_error(r, "more than %d tags in one game, at %s", HG_MAX_TAGS, where(r));
+		r->tags_over = 1;	/* the rest of the tags is not read */
+	} else if (name && value) {
+		/* Appended, not set: the model keeps every tag as
+		 * written, repeats included, for the checker. */
+		HG_GROW(g->tags, g->captags, g->ntags + 1);
+		hg_tag *t = &g->tags[g->ntags++];
+		t->name = hg_xstrdup(name);
+		t->value = hg_xstrdup(value);
+		t->pos = nowhere(r);
 	}
-	static const struct {
-		const char *key;
-		size_t offset;
-		line_kind kind;
-	} lines[] = {
-		{ "header", offsetof(hg_game_record, header), LINE_COMMENTS },
-		{ "moves", offsetof(hg_game_record, moves), LINE_MOVES },
-		{ "trailer", offsetof(hg_game_record, trailer), LINE_COMMENTS },
-	};
-	for (size_t i = 0; i < HG_ARRAY_LEN(lines); i++) {
-		const json_t *a = json_object_get(o, lines[i].key);
-		if (!a)
-			continue;
-		mark = path_push_key(r, lines[i].key);
-		read_line(r, a, (hg_line *)((char *)g + lines[i].offset), lines[i].kind, 0);
-		path_pop(r, mark);
-	}
-	const json_t *result = json_object_get(o, "result");
-	if (result && !json_is_null(result)) {
-		const char *s = get_string(r, o, "result", 1);
-		if (s)
-			g->result = hg_xstrdup(s);
-	}
-	g->result_pos = nowhere(r);
-	r->g = NULL;
-	return g;
 }
 
 /* ------------------------------------------------------------------------
@@ -654,8 +605,9 @@ typedef struct source {
 	unsigned col_before_lf;		/* col of the last line feed taken */
 	/* the value jansson is decoding */
 	size_t given, cap;		/* bytes handed to it; the most it may have */
-	int bytewise;			/* one byte at a time (see source_give) */
+	int bytewise;			/* how it is handed (see source_give) */
 	int capped;			/* it wanted more than cap */
+	uint64_t taken;			/* bytes moved past, in all */
 } source;
 
 enum { OUTER_START, OUTER_GAMES, OUTER_DONE };
@@ -666,6 +618,8 @@ struct hg_json_reader {
 	reader r;
 	int state;
 	size_t index;		/* of the next game */
+	uint64_t game_start;	/* src.taken at the game's '{' */
+	hg_pos key_end;		/* the last character of the key last read */
 	int seen_herald, seen_games;
 	size_t errors;		/* reported so far, for MAX_ERRORS */
 };
@@ -704,6 +658,7 @@ static int source_peek(source *s)
 static void source_step(source *s)
 {
 	unsigned char c = *s->p++;
+	s->taken++;
 	if (c == '\n') {
 		s->col_before_lf = s->col;
 		s->line++;
@@ -738,7 +693,13 @@ static size_t source_give(void *buf, size_t buflen, void *data)
 		n = buflen;
 	if (n > s->cap - s->given)
 		n = s->cap - s->given;
-	if (s->bytewise) {
+	if (s->bytewise == '"') {
+		/* a string ends at a '"' (at the first unescaped one: when this
+		 * one is escaped, jansson asks again) */
+		const unsigned char *quote = memchr(s->p, '"', n);
+		if (quote)
+			n = (size_t)(quote - s->p) + 1;
+	} else if (s->bytewise) {
 		n = 1;
 	} else {
 		const unsigned char *close = memchr(s->p, '}', n);
@@ -755,6 +716,7 @@ static size_t source_give(void *buf, size_t buflen, void *data)
 /* Gives back the last n bytes handed (n is small: they are in the window). */
 static void source_unread(source *s, size_t n)
 {
+	s->taken -= n;
 	while (n--) {
 		unsigned char c = *--s->p;
 		if (c == '\n') {
@@ -785,16 +747,30 @@ static void syntax_error(hg_json_reader *jr, hg_pos pos, const char *fmt, ...)
 	jr->state = OUTER_DONE;
 }
 
+static json_t *decode_capped(hg_json_reader *jr, size_t cap, const char *what,
+			     size_t shown_cap);
+
 /* The next value, at most `cap` bytes: NULL after a diagnostic.  `what`
  * names it in the message when it is longer. */
 static json_t *decode_value(hg_json_reader *jr, size_t cap, const char *what)
+{
+	return decode_capped(jr, cap, what, cap);
+}
+
+/* The same, the message saying that `what` is longer than shown_cap (a
+ * value of a game may have less than the game's limit left). */
+static json_t *decode_capped(hg_json_reader *jr, size_t cap, const char *what,
+			     size_t shown_cap)
 {
 	source *s = &jr->src;
 	unsigned line0 = s->line, col0 = s->col;
 	s->given = 0;
 	s->cap = cap;
 	s->capped = 0;
-	s->bytewise = source_peek(s) != '{';
+	int first = source_peek(s);
+	/* an object up to a '}', a string a quote at a time (its opening
+	 * one, then up to each next), anything else a byte at a time */
+	s->bytewise = first == '{' ? 0 : first == '"' ? '"' : 1;
 	json_error_t err;
 	json_t *v = json_load_callback(source_give, s,
 				       JSON_DISABLE_EOF_CHECK | JSON_DECODE_ANY |
@@ -807,7 +783,7 @@ static json_t *decode_value(hg_json_reader *jr, size_t cap, const char *what)
 	}
 	hg_pos pos = { jr->name, line0, col0 };
 	if (s->capped) {
-		syntax_error(jr, pos, "%s is longer than %zu bytes", what, cap);
+		syntax_error(jr, pos, "%s is longer than %zu bytes", what, shown_cap);
 	} else if (s->io_error) {
 		pos.line = pos.col = 0;
 		hg_diag_add(jr->r.d, HG_ERROR, pos, "hgn.io-error", "read error: %s",
@@ -859,6 +835,377 @@ static int expect(hg_json_reader *jr, int c, const char *what)
 	}
 	unexpected(jr, what);
 	return -1;
+}
+
+/* ------------------------------------------------------------------------
+ * Reading a game as a stream.  jansson's tree of a value costs far more
+ * than its text (an empty object some 230 bytes), so a game is not
+ * decoded whole: its object, its "tags", its lines ("header", "moves",
+ * "trailer") and the objects of its nodes, variations included, are read
+ * here member by member and element by element, and jansson decodes only
+ * the scalars among them.  A member that should be a scalar and is an
+ * object or array is skipped unread, and read_* is shown an empty one in
+ * its place (its messages say "found an object", never what is in it).
+ * Memory then holds the record being built and one scalar, a small
+ * constant times the text read.
+ * ------------------------------------------------------------------------ */
+static int halted(const hg_json_reader *jr)
+{
+	return jr->state == OUTER_DONE || jr->r.gave_up;
+}
+
+/* The game is longer than HG_MAX_GAME: said (a syntax error: the rest of
+ * the document is not read), 1; else 0. */
+static int game_overrun(hg_json_reader *jr)
+{
+	if (jr->src.taken - jr->game_start <= HG_MAX_GAME)
+		return 0;
+	hg_pos pos = source_pos(jr);
+	syntax_error(jr, pos, "games[%zu] is longer than %d bytes", jr->index, HG_MAX_GAME);
+	return 1;
+}
+
+/* What is left of the game's limit. */
+static size_t game_left(const hg_json_reader *jr)
+{
+	uint64_t used = jr->src.taken - jr->game_start;
+	return used >= HG_MAX_GAME ? 0 : (size_t)(HG_MAX_GAME - used);
+}
+
+/* Moves past the value that begins here, unread: a string, a scalar, or
+ * an object or array of any nesting (brackets counted, strings skipped).
+ * 0, or -1 after a diagnostic. */
+static int skip_value(hg_json_reader *jr)
+{
+	source *s = &jr->src;
+	size_t depth = 0;
+	int in_string = 0, escaped = 0;
+	int c = source_skip_space(s);
+	if (c != '"' && c != '{' && c != '[') {
+		/* a number, true, false or null: up to what ends it */
+		while ((c = source_peek(s)) != EOF && !strchr(",]} \t\r\n", c))
+			source_step(s);
+		return 0;
+	}
+	do {
+		c = source_peek(s);
+		if (c == EOF) {
+			unexpected(jr, in_string ? "'\"'" : "'}' or ']'");
+			return -1;
+		}
+		source_step(s);
+		if (in_string) {
+			if (escaped)
+				escaped = 0;
+			else if (c == '\\')
+				escaped = 1;
+			else if (c == '"')
+				in_string = 0;
+		} else if (c == '"') {
+			in_string = 1;
+		} else if (c == '{' || c == '[') {
+			depth++;
+		} else if (c == '}' || c == ']') {
+			depth--;
+		}
+		if ((s->taken & 0xffff) == 0 && game_overrun(jr))
+			return -1;
+	} while (depth > 0 || in_string);
+	return game_overrun(jr) ? -1 : 0;
+}
+
+/* The value that begins here where a scalar is expected: jansson's
+ * decoding of a scalar, or an empty object or array in place of one
+ * (skipped).  NULL after a diagnostic. */
+static json_t *scalar_or_stub(hg_json_reader *jr)
+{
+	int c = source_skip_space(&jr->src);
+	if (c == '{' || c == '[') {
+		if (skip_value(jr) != 0)
+			return NULL;
+		return c == '{' ? json_object() : json_array();
+	}
+	char what[64];
+	snprintf(what, sizeof what, "games[%zu]", jr->index);
+	json_t *v = decode_capped(jr, game_left(jr), what, HG_MAX_GAME);
+	return v;
+}
+
+/* A key of printable ASCII without escapes, whole in the window, taken
+ * as it is (the keys of a record are such); else NULL, and jansson
+ * decodes it. */
+static char *plain_key(source *s)
+{
+	const unsigned char *q = s->p + 1;
+	while (q < s->end && *q >= 0x20 && *q < 0x7f && *q != '"' && *q != '\\')
+		q++;
+	if (q == s->end || *q != '"' || q - s->p > MAX_OUTER_VALUE)
+		return NULL;
+	char *key = hg_xstrndup((const char *)s->p + 1, (size_t)(q - s->p - 1));
+	while (s->p <= q)
+		source_step(s);
+	return key;
+}
+
+/* Object members, one by one: at the '{' (taken), then after each member.
+ * 1 with the next key in *key (the caller frees it) and the source at its
+ * value; 0 at the '}' (taken); -1 after a diagnostic.  `first`: no member
+ * read yet. */
+static int next_member(hg_json_reader *jr, int first, char **key)
+{
+	*key = NULL;
+	int c = source_skip_space(&jr->src);
+	if (c == '}') {
+		source_step(&jr->src);
+		return 0;
+	}
+	if (!first && expect(jr, ',', "',' or '}'") != 0)
+		return -1;
+	if (source_skip_space(&jr->src) != '"') {
+		unexpected(jr, "string or '}'");
+		return -1;
+	}
+	*key = plain_key(&jr->src);
+	if (!*key) {
+		json_t *k = decode_value(jr, MAX_OUTER_VALUE, "a key");
+		if (!k)
+			return -1;
+		*key = hg_xstrdup(json_string_value(k));
+		json_decref(k);
+	}
+	jr->key_end = source_pos(jr);
+	jr->key_end.col--;
+	if (expect(jr, ':', "':'") != 0) {
+		free(*key);
+		*key = NULL;
+		return -1;
+	}
+	source_skip_space(&jr->src);
+	return game_overrun(jr) ? -1 : 1;
+}
+
+/* Array elements, one by one: 1 at the next element, 0 at the ']'
+ * (taken), -1 after a diagnostic. */
+static int next_element(hg_json_reader *jr, size_t i)
+{
+	int c = source_skip_space(&jr->src);
+	if (c == ']') {
+		source_step(&jr->src);
+		return 0;
+	}
+	if (i > 0 && expect(jr, ',', "',' or ']'") != 0)
+		return -1;
+	source_skip_space(&jr->src);
+	return game_overrun(jr) ? -1 : 1;
+}
+
+/* A key seen twice in one object: a syntax error, where and as jansson
+ * says it.  `seen` has a bit for each of keys[]. */
+static int duplicate_key(hg_json_reader *jr, const char *const *keys, const char *key,
+			 unsigned *seen)
+{
+	for (unsigned i = 0; keys[i]; i++)
+		if (strcmp(key_name(keys[i]), key) == 0) {
+			if (*seen & 1u << i) {
+				syntax_error(jr, jr->key_end, "duplicate object key near '\"%s\"'",
+					     key);
+				return 1;
+			}
+			*seen |= 1u << i;
+		}
+	return 0;
+}
+
+static void stream_line(hg_json_reader *jr, hg_line *line, line_kind kind, unsigned depth);
+
+/* A node's object, its '{' next: its scalars (and stubs) in a new object;
+ * a "variation" array is read into *variation (NULL unless one was).
+ * NULL after a syntax error. */
+static json_t *stream_node_object(hg_json_reader *jr, unsigned depth, hg_line **variation)
+{
+	static const char *const keys[] = { "move", "seat", "action", "glyph", "comment",
+					     "line", "nag", "variation", NULL };
+	*variation = NULL;
+	json_t *o = json_object();
+	unsigned seen = 0;
+	source_step(&jr->src);	/* '{' */
+	char *key;
+	int rc;
+	for (int first = 1; (rc = next_member(jr, first, &key)) == 1; first = 0) {
+		json_t *v = NULL;
+		if (duplicate_key(jr, keys, key, &seen)) {
+			free(key);
+			break;
+		}
+		if (strcmp(key, "variation") == 0 && source_peek(&jr->src) == '[' &&
+		    depth < HG_MAX_NESTING && !*variation) {
+			size_t mark = path_push_key(&jr->r, "variation");
+			*variation = hg_line_new();
+			stream_line(jr, *variation, LINE_MOVES, depth + 1);
+			path_pop(&jr->r, mark);
+			v = json_array();
+		} else {
+			v = scalar_or_stub(jr);
+		}
+		if (v)
+			json_object_set_new(o, key, v);
+		free(key);
+		if (!v || halted(jr))
+			break;
+	}
+	if (rc != 0 || halted(jr)) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* A line's array, its '[' next, node by node into `line`. */
+static void stream_line(hg_json_reader *jr, hg_line *line, line_kind kind, unsigned depth)
+{
+	reader *r = &jr->r;
+	source_step(&jr->src);	/* '[' */
+	for (size_t i = 0; next_element(jr, i) == 1; i++) {
+		if (too_many_errors(r))
+			return;
+		size_t mark = path_push_index(r, i);
+		hg_line *variation = NULL;
+		json_t *o = source_peek(&jr->src) == '{'
+				    ? stream_node_object(jr, depth, &variation)
+				    : scalar_or_stub(jr);
+		if (o)
+			read_node(r, o, line, kind, depth, &variation);
+		if (variation)
+			hg_line_free(variation);
+		json_decref(o);
+		path_pop(r, mark);
+		if (!o || halted(jr))
+			return;
+	}
+}
+
+/* The "tags" array, its '[' next, tag by tag. */
+static void stream_tags(hg_json_reader *jr)
+{
+	static const char *const keys[] = { "name", "value", NULL };
+	reader *r = &jr->r;
+	source_step(&jr->src);	/* '[' */
+	for (size_t i = 0; next_element(jr, i) == 1; i++) {
+		if (too_many_errors(r))
+			return;
+		if (r->tags_over) {
+			if (skip_value(jr) != 0)
+				return;
+			continue;
+		}
+		size_t mark = path_push_index(r, i);
+		json_t *o = NULL;
+		if (source_peek(&jr->src) == '{') {
+			o = json_object();
+			unsigned seen = 0;
+			source_step(&jr->src);
+			char *key;
+			int rc;
+			for (int first = 1; (rc = next_member(jr, first, &key)) == 1; first = 0) {
+				json_t *v = duplicate_key(jr, keys, key, &seen) ? NULL
+									 : scalar_or_stub(jr);
+				if (v)
+					json_object_set_new(o, key, v);
+				free(key);
+				if (!v)
+					break;
+			}
+			if (rc != 0) {
+				json_decref(o);
+				o = NULL;
+			}
+		} else {
+			o = scalar_or_stub(jr);
+		}
+		if (o)
+			read_tag(r, o);
+		json_decref(o);
+		path_pop(r, mark);
+		if (!o || halted(jr))
+			return;
+	}
+}
+
+/* A game, its first character next: the record (with what is wrong with
+ * it in the diagnostics), or NULL when it is not an object or after a
+ * syntax error. */
+static hg_game_record *stream_game(hg_json_reader *jr)
+{
+	static const char *const keys[] = { "!tags", "header", "!moves", "!result",
+					     "trailer", NULL };
+	reader *r = &jr->r;
+	if (source_peek(&jr->src) != '{') {
+		json_t *v = scalar_or_stub(jr);
+		if (v)
+			mismatch(r, "an object", v);
+		json_decref(v);
+		return NULL;
+	}
+	hg_game_record *g = hg_record_new(r->name);
+	g->pos.line = g->pos.col = 0;
+	r->g = g;
+	r->actions = 0;
+	r->elements = 0;
+	/* each member as met; what is missing or unknown is said at the end,
+	 * from `present` (the scalars, and stubs for the rest) */
+	json_t *present = json_object();
+	unsigned seen = 0;
+	source_step(&jr->src);	/* '{' */
+	char *key;
+	int rc;
+	for (int first = 1; (rc = next_member(jr, first, &key)) == 1; first = 0) {
+		if (duplicate_key(jr, keys, key, &seen)) {
+			free(key);
+			break;
+		}
+		size_t mark = path_push_key(r, key);
+		hg_line *line = strcmp(key, "header") == 0 ? &g->header
+			      : strcmp(key, "moves") == 0 ? &g->moves
+			      : strcmp(key, "trailer") == 0 ? &g->trailer : NULL;
+		json_t *v = NULL;
+		if (source_peek(&jr->src) == '[' && line) {
+			stream_line(jr, line, line == &g->moves ? LINE_MOVES : LINE_COMMENTS, 0);
+			v = json_array();
+		} else if (source_peek(&jr->src) == '[' && strcmp(key, "tags") == 0) {
+			stream_tags(jr);
+			v = json_array();
+		} else {
+			v = scalar_or_stub(jr);
+			if (v && line)
+				read_line(r, v, line, LINE_MOVES, 0);	/* says what it is */
+			else if (v && strcmp(key, "tags") == 0)
+				mismatch(r, "an array", v);
+		}
+		path_pop(r, mark);
+		if (v)
+			json_object_set_new(present, key, v);
+		free(key);
+		if (!v || halted(jr))
+			break;
+	}
+	if (rc == 0 && !halted(jr)) {
+		check_keys(r, present, keys);
+		const json_t *result = json_object_get(present, "result");
+		if (result && !json_is_null(result)) {
+			const char *str = get_string(r, present, "result", 1);
+			if (str)
+				g->result = hg_xstrdup(str);
+		}
+	}
+	json_decref(present);
+	g->result_pos = nowhere(r);
+	r->g = NULL;
+	if (jr->state == OUTER_DONE && !r->gave_up) {
+		/* a syntax error: the game is not a game */
+		hg_record_free(g);
+		return NULL;
+	}
+	return g;
 }
 
 /* The outer object's members up to the games' '[' (state OUTER_GAMES) or
@@ -1032,17 +1379,13 @@ int hg_json_reader_next(hg_json_reader *jr, hg_game_record **g, hg_diags *d)
 			break;
 		}
 		source_skip_space(&jr->src);
-		char what[64];
-		snprintf(what, sizeof what, "games[%zu]", jr->index);
-		json_t *o = decode_value(jr, HG_MAX_GAME, what);
-		if (!o)
-			break;
 		size_t mark = path_push_key(r, "games");
 		path_push_index(r, jr->index);
-		jr->index++;
-		*g = read_game(r, o);
+		jr->game_start = jr->src.taken;
+		r->tags_over = 0;
+		*g = stream_game(jr);
 		path_pop(r, mark);
-		json_decref(o);
+		jr->index++;
 		if (!*g)
 			continue;	/* not an object: said so */
 		break;

@@ -39,7 +39,31 @@ void hg_grow(void **v, size_t *cap, size_t need, size_t size);
 struct hg_arena;
 struct hg_arena *hg_arena_new(void);
 void *hg_arena_alloc(struct hg_arena *a, size_t size);
+/* The same, the block aligned for `align` (a power of two) only: for small
+ * blocks of a known type, or text (1). */
+void *hg_arena_alloc_aligned(struct hg_arena *a, size_t size, size_t align);
 void hg_arena_free(struct hg_arena *a);
+
+/* A record as the library keeps it (record.c): the model, then the memory
+ * its parts come from, which its users do not see.  hg_record_new makes
+ * every record one of these. */
+typedef struct hg_record_impl {
+	hg_game_record pub;		/* first: what callers see */
+	struct hg_arena *arena;		/* the parser's blocks for the actions
+					   (or NULL), freed with the record */
+	int tags_in_arena;		/* the tags' names and values are the
+					   arena's */
+} hg_record_impl;
+
+static inline hg_record_impl *hg_record_impl_of(hg_game_record *g)
+{
+	return (hg_record_impl *)g;
+}
+
+static inline const hg_record_impl *hg_record_impl_of_const(const hg_game_record *g)
+{
+	return (const hg_record_impl *)g;
+}
 
 /* A copy of the n bytes at s for a tag of g: in its arena where its tags
  * are (tags_in_arena), else malloc'd; hg_record_str_drop() lets a copy go

@@ -112,15 +112,33 @@ hg_parser *hg_parser_open_file(const char *path, hg_diags *d)
 	return fp ? parser_new(hg_lexer_open_stream(path, fp, 1)) : NULL;
 }
 
-hg_parser *hg_parser_open_file_at(const char *path, const hg_resume *at, hg_diags *d)
+/* A parser of fp, positioned at `at`. */
+static hg_parser *parser_at(const char *name, FILE *fp, int owned, const hg_resume *at)
 {
-	FILE *fp = open_at(path, at->offset, d);
-	if (!fp)
-		return NULL;
-	hg_parser *p = parser_new(hg_lexer_open_stream_at(path, fp, 1, at));
+	hg_parser *p = parser_new(hg_lexer_open_stream_at(name, fp, owned, at));
 	/* The game's accounting has begun: the lexer counts from at->game_bytes. */
 	p->begun = 1;
 	return p;
+}
+
+hg_parser *hg_parser_open_file_at(const char *path, const hg_resume *at, hg_diags *d)
+{
+	FILE *fp = open_at(path, at->offset, d);
+	return fp ? parser_at(path, fp, 1, at) : NULL;
+}
+
+hg_parser *hg_parser_open_stream_at(const char *name, FILE *fp, int owned,
+				    const hg_resume *at, hg_diags *d)
+{
+	if (fseeko(fp, (off_t)at->offset, SEEK_SET) != 0) {
+		hg_pos pos = { name, 0, 0 };
+		hg_diag_add(d, HG_ERROR, pos, "hgn.io-error", "cannot open the file: %s",
+			    strerror(errno));
+		if (owned)
+			fclose(fp);
+		return NULL;
+	}
+	return parser_at(name, fp, owned, at);
 }
 
 /* At a game's '[', the parser carries nothing of the game before: no
@@ -781,7 +799,7 @@ static void set_seat(hg_parser *p, const char *text, size_t len)
 		while (same < len && p->seat[same] == text[same])
 			same++;
 	if (!p->seat || p->seat_len != len || same != len) {
-		char *copy = hg_arena_alloc(p->g->arena, len + 1);
+		char *copy = hg_arena_alloc(hg_record_impl_of(p->g)->arena, len + 1);
 		memcpy(copy, text, len);
 		copy[len] = '\0';
 		p->seat = copy;
@@ -856,8 +874,9 @@ static size_t room_for(size_t used, size_t min, size_t max)
  * where they stay (no copy when the game ends). */
 static void actions_start(hg_parser *p, hg_game_record *g)
 {
-	g->arena = hg_arena_new();
-	hg_atok_list_attach(&p->toks, g->arena,
+	hg_record_impl *r = hg_record_impl_of(g);
+	r->arena = hg_arena_new();
+	hg_atok_list_attach(&p->toks, r->arena,
 			    room_for(p->toks_used, TOKS_ROOM_MIN, TOKS_ROOM_MAX),
 			    room_for(p->text_used, TOKS_TEXT_ROOM_MIN, TOKS_TEXT_ROOM_MAX));
 	p->toks_used = p->text_used = 0;
@@ -1347,7 +1366,7 @@ int hg_parser_next(hg_parser *p, hg_game_record **out, hg_diags *d)
 	actions_start(p, g);
 	/* the tags go in the arena with the actions: no allocation and no
 	 * free() for each name and value */
-	g->tags_in_arena = 1;
+	hg_record_impl_of(g)->tags_in_arena = 1;
 	parse_game(p);
 	hg_atok_list_free(&p->toks);	/* (the room is the record's) */
 	p->g = NULL;

@@ -9,7 +9,8 @@
 
 hg_game_record *hg_record_new(const char *file)
 {
-	hg_game_record *g = hg_xcalloc(1, sizeof *g);
+	hg_record_impl *r = hg_xcalloc(1, sizeof *r);
+	hg_game_record *g = &r->pub;
 	g->file = hg_xstrdup(file ? file : "-");
 	g->pos.file = g->file;
 	g->pos.line = 1;
@@ -19,9 +20,10 @@ hg_game_record *hg_record_new(const char *file)
 
 char *hg_record_strndup(hg_game_record *g, const char *s, size_t n)
 {
-	if (!g->tags_in_arena)
+	hg_record_impl *r = hg_record_impl_of(g);
+	if (!r->tags_in_arena)
 		return hg_xstrndup(s, n);
-	char *copy = hg_arena_alloc(g->arena, n + 1);
+	char *copy = hg_arena_alloc(r->arena, n + 1);
 	memcpy(copy, s, n);
 	copy[n] = '\0';
 	return copy;
@@ -29,7 +31,8 @@ char *hg_record_strndup(hg_game_record *g, const char *s, size_t n)
 
 void hg_record_str_drop(const hg_game_record *g, char *s)
 {
-	if (!g->tags_in_arena)	/* (an arena's copy goes with the arena) */
+	if (!hg_record_impl_of_const(g)->tags_in_arena)	/* (an arena's copy goes
+							   with the arena) */
 		free(s);
 }
 
@@ -122,7 +125,7 @@ void hg_record_free(hg_game_record *g)
 	free(g->result);
 	hg_line_free(&g->trailer);
 	free(g->file);
-	hg_arena_free(g->arena);
+	hg_arena_free(hg_record_impl_of(g)->arena);
 	free(g);
 }
 

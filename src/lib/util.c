@@ -109,20 +109,20 @@ struct hg_arena *hg_arena_new(void)
 	return hg_xcalloc(1, sizeof(struct hg_arena));
 }
 
-void *hg_arena_alloc(struct hg_arena *a, size_t size)
+/* `size` bytes, their start a multiple of `align` (a power of two). */
+static void *arena_take(struct hg_arena *a, size_t size, size_t align)
 {
-	size_t need = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
-	if (need < size)
-		hg_out_of_memory(size);
 	arena_chunk *c = a->head;
-	if (!c || c->size - c->used < need) {
-		size_t cap = need > ARENA_CHUNK / 4 ? need : ARENA_CHUNK;
+	size_t start = c ? (c->used + align - 1) & ~(align - 1) : 0;
+	if (!c || start > c->size || c->size - start < size) {
+		size_t cap = size > ARENA_CHUNK / 4 ? size : ARENA_CHUNK;
 		if (cap > (size_t)-1 - sizeof *c)
 			hg_out_of_memory(size);
 		c = hg_xmalloc(sizeof *c + cap);
 		c->size = cap;
 		c->used = 0;
-		if (need > ARENA_CHUNK / 4 && a->head) {
+		start = 0;
+		if (size > ARENA_CHUNK / 4 && a->head) {
 			/* keep filling the current chunk */
 			c->next = a->head->next;
 			a->head->next = c;
@@ -131,9 +131,18 @@ void *hg_arena_alloc(struct hg_arena *a, size_t size)
 			a->head = c;
 		}
 	}
-	void *p = c->data + c->used;
-	c->used += need;
-	return p;
+	c->used = start + size;
+	return c->data + start;
+}
+
+void *hg_arena_alloc(struct hg_arena *a, size_t size)
+{
+	return arena_take(a, size, ARENA_ALIGN);
+}
+
+void *hg_arena_alloc_aligned(struct hg_arena *a, size_t size, size_t align)
+{
+	return arena_take(a, size, align);
 }
 
 void hg_arena_free(struct hg_arena *a)

@@ -44,11 +44,12 @@
 
 #define TAG_PREFIX "tag:yaml.org,2002:"
 
+/* A node's place in its parent's list is not kept: messages, which need
+ * it, find it (index_in); a node costs that much less. */
 typedef struct ynode {
 	hg_ynode pub;			/* first: what callers see */
 	size_t cap;			/* allocated slots of pub.items */
 	const struct ynode *parent;	/* NULL for the root */
-	size_t index;			/* in parent->pub.items */
 	int whole;			/* of a document loaded whole (a data
 					   file), not streamed (records) */
 } ynode;
@@ -56,6 +57,15 @@ typedef struct ynode {
 static const ynode *priv(const hg_ynode *n)
 {
 	return (const ynode *)n;
+}
+
+/* Where y is in its parent's list. */
+static size_t index_in(const ynode *y)
+{
+	size_t i = 0;
+	while (y->parent->pub.items[i] != &y->pub)
+		i++;
+	return i;
 }
 
 /* A document loaded whole keeps its nodes, their texts and their lists in
@@ -152,8 +162,9 @@ static void describe(hg_buf *b, const hg_ynode *n)
 	if (!y->parent) {
 		hg_buf_puts(b, "the document");
 	} else if (y->parent->pub.kind == HG_Y_MAP) {
-		const hg_ynode *key = y->parent->pub.items[y->index & ~(size_t)1];
-		if (y->index % 2 == 0)
+		size_t index = index_in(y);
+		const hg_ynode *key = y->parent->pub.items[index & ~(size_t)1];
+		if (index % 2 == 0)
 			hg_buf_puts(b, "the key ");
 		if (key->kind == HG_Y_SCALAR) {
 			hg_quote(b, key->scalar);
@@ -162,7 +173,7 @@ static void describe(hg_buf *b, const hg_ynode *n)
 			describe(b, &y->parent->pub);
 		}
 	} else {
-		hg_buf_printf(b, "item %zu of ", y->index + 1);
+		hg_buf_printf(b, "item %zu of ", index_in(y) + 1);
 		describe(b, &y->parent->pub);
 	}
 }
@@ -302,7 +313,8 @@ static void *doc_mem(const loader *l, size_t size)
 	struct hg_arena *a = doc_arena(l);
 	if (!a)
 		return hg_xcalloc(1, size);
-	void *p = hg_arena_alloc(a, size);
+	/* nodes and lists of pointers: aligned for those only */
+	void *p = hg_arena_alloc_aligned(a, size, _Alignof(ynode));
 	memset(p, 0, size);
 	return p;
 }
@@ -313,28 +325,32 @@ static char *doc_strndup(const loader *l, const char *s, size_t len)
 	struct hg_arena *a = doc_arena(l);
 	if (!a)
 		return hg_xstrndup(s, len);
-	char *p = hg_arena_alloc(a, len + 1);
+	char *p = hg_arena_alloc_aligned(a, len + 1, 1);
 	memcpy(p, s, len);
 	p[len] = '\0';
 	return p;
 }
 
-/* Room in y's list for one more item. */
-static void items_room(const loader *l, ynode *y)
+/* Room in y's list for one more item.  An open collection's list is
+ * malloc's, even in a document with an arena: the arena gets it, exactly
+ * as long, when the collection ends (settle_items), rather than every
+ * list it outgrew on the way. */
+static void items_room(ynode *y)
 {
-	if (y->pub.n < y->cap)
+	HG_GROW(y->pub.items, y->cap, y->pub.n + 1);
+}
+
+/* The collection y has ended (or loading has): in a document with an
+ * arena, its list moves there. */
+static void settle_items(const loader *l, ynode *y)
+{
+	if (!doc_arena(l) || !y->pub.items)
 		return;
-	if (!doc_arena(l)) {
-		HG_GROW(y->pub.items, y->cap, y->pub.n + 1);
-		return;
-	}
-	/* the old list stays in the arena, unused */
-	size_t cap = hg_grown(y->cap, y->pub.n + 1, sizeof *y->pub.items);
-	hg_ynode **items = doc_mem(l, cap * sizeof *items);
-	if (y->pub.n)
-		memcpy(items, y->pub.items, y->pub.n * sizeof *items);
+	hg_ynode **items = doc_mem(l, y->pub.n * sizeof *items);
+	memcpy(items, y->pub.items, y->pub.n * sizeof *items);
+	free(y->pub.items);
 	y->pub.items = items;
-	y->cap = cap;
+	y->cap = y->pub.n;
 }
 
 /* Frees the node (malloc's) and everything under it; returns how many
@@ -475,14 +491,15 @@ static int check_tag(loader *l, const char *tag, hg_ykind kind, const char *valu
 }
 
 /* Streaming: is y an item of the list under items_key in the top-level
- * mapping? */
+ * mapping?  (y's parent is open, so it is the last in its own parent's
+ * list.) */
 static int is_stream_item(const loader *l, const ynode *y)
 {
 	const ynode *list = y->parent, *top = list ? list->parent : NULL;
 	if (!l->item_fn || !top || top->parent || list->pub.kind != HG_Y_SEQ ||
-	    top->pub.kind != HG_Y_MAP || list->index % 2 == 0)
+	    top->pub.kind != HG_Y_MAP || top->pub.n % 2 == 1)
 		return 0;
-	const hg_ynode *key = top->pub.items[list->index - 1];
+	const hg_ynode *key = top->pub.items[top->pub.n - 2];
 	return key->kind == HG_Y_SCALAR && strcmp(key->scalar, l->items_key) == 0;
 }
 
@@ -504,9 +521,8 @@ static ynode *add_node(loader *l, hg_ykind kind, yaml_mark_t m)
 		return y;
 	}
 	ynode *parent = l->stack[l->depth - 1];
-	items_room(l, parent);
+	items_room(parent);
 	y->parent = parent;
-	y->index = parent->pub.n;
 	parent->pub.items[parent->pub.n++] = &y->pub;
 	if (is_stream_item(l, y)) {
 		l->errors_at_item = l->errors_at_event;
@@ -613,7 +629,7 @@ static void complete(loader *l, ynode *y)
 	if (l->d->nerrors == l->errors_at_item)
 		l->item_fn(l->item_ctx, &y->pub, l->d);
 	ynode *list = (ynode *)y->parent;
-	list->pub.items[y->index] = NULL;
+	list->pub.items[list->pub.n - 1] = NULL;	/* y, the last one added */
 	l->nodes -= node_free(y);
 	l->region_start = l->parser.offset;
 	l->item_done = 1;
@@ -666,6 +682,7 @@ static int event(loader *l, const yaml_event_t *ev)
 	case YAML_SEQUENCE_END_EVENT:
 	case YAML_MAPPING_END_EVENT:
 		y = l->stack[--l->depth];
+		settle_items(l, y);
 		if (y->pub.kind == HG_Y_MAP)
 			check_mapping(l, y);
 		complete(l, y);
@@ -805,6 +822,9 @@ static hg_ydoc *load_finish(loader *l)
 			    "%d errors: the rest of the file is not checked", YAML_MAX_ERRORS);
 	}
 	yaml_parser_delete(&l->parser);
+	/* collections left open (a fatal error) hold malloc'd lists */
+	for (size_t i = 0; i < l->depth; i++)
+		settle_items(l, l->stack[i]);
 	int failed = l->failed;
 	free(l);
 	if (failed) {

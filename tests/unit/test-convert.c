@@ -826,6 +826,52 @@ START_TEST(json_node_errors)
 }
 END_TEST
 
+/* A game is read member by member and node by node (only its scalars go
+ * through jansson): an object or array where a scalar belongs is skipped
+ * unread and said as found, a key repeated in a game, tag or node is a
+ * syntax error as jansson says it, and variations are read nested. */
+START_TEST(json_game_read_as_a_stream)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	JSON_FAILS(MOVES("{\"move\": {\"a\": [1, \"]}\", {}]}}, {\"nag\": [[[]]]},"
+			 " {\"comment\": \"a\", \"line\": {\"x\": \"}\"}}"),
+		   "t.json: error: expected an integer from 0 to 4294967295 for games[0].moves[0].move, found an object [hgn.json]",
+		   "t.json: error: expected an integer from 0 to 255 for games[0].moves[1].nag, found an array [hgn.json]",
+		   "t.json: error: expected true or false for games[0].moves[2].line, found an object [hgn.json]");
+	JSON_FAILS(MOVES("{\"nag\": 1, \"nag\": 2}"),
+		   "t.json:1:63: error: duplicate object key near '\"nag\"' [hgn.json]");
+	JSON_FAILS(GAME("{\"tags\": [{\"name\": \"A\", \"name\": \"B\"}], \"moves\": [], \"result\": null}"),
+		   "t.json:1:54: error: duplicate object key near '\"name\"' [hgn.json]");
+	JSON_FAILS(GAME("{\"tags\": [], \"moves\": [], \"moves\": [], \"result\": null}"),
+		   "t.json:1:57: error: duplicate object key near '\"moves\"' [hgn.json]");
+	JSON_FAILS(GAME("{\"tags\": [], \"moves\": [], \"result\": null, \"x\": [[{\"]\": 1}], 2]}"),
+		   "t.json: error: unknown key 'x' in games[0] [hgn.json]");
+	JSON_FAILS(MOVES("{\"variation\": [{\"nag\": 1}, {\"variation\": [{\"move\": \"1\"}]}]}"),
+		   "t.json: error: expected an integer from 0 to 4294967295 for games[0].moves[0].variation[1].variation[0].move, found the string '1' [hgn.json]");
+	JSON_FAILS(MOVES("{\"move\": 1 \"nag\": 2}"),
+		   "t.json:1:59: error: ',' or '}' expected near '\"' [hgn.json]");
+	/* a good game reads as it did whole */
+	hg_diags_clear(&d);
+	static const char good[] = MOVES("{\"move\": 1}, {\"variation\": [{\"nag\": 3},"
+					 " {\"variation\": [{\"comment\": \"deep\"}]}]}");
+	hg_game_record **games;
+	size_t n;
+	ck_assert_int_eq(hg_read_json("t.json", good, strlen(good), &games, &n, &d), 0);
+	ck_assert_uint_eq(n, 1);
+	const hg_line *m = &games[0]->moves;
+	ck_assert_uint_eq(m->n, 2);
+	ck_assert_int_eq(m->nodes[1].kind, HG_NODE_VARIATION);
+	const hg_line *v = m->nodes[1].variation;
+	ck_assert_uint_eq(v->n, 2);
+	ck_assert_uint_eq(v->nodes[0].number, 3);
+	ck_assert_str_eq(v->nodes[1].variation->nodes[0].comment, "deep");
+	hg_record_free(games[0]);
+	free(games);
+	hg_diags_free(&d);
+}
+END_TEST
+
 /* The stream readers hand over each game as soon as it is read, before
  * an error further on, which ends the document there. */
 START_TEST(stream_readers_go_game_by_game)
@@ -1304,6 +1350,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, json_syntax_errors);
 	tcase_add_test(tc, json_shape_errors);
 	tcase_add_test(tc, json_node_errors);
+	tcase_add_test(tc, json_game_read_as_a_stream);
 	tcase_add_test(tc, json_limits);
 	tcase_add_test(tc, stream_readers_go_game_by_game);
 	tcase_add_test(tc, reader_error_limit);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "herald.h"
+#include "internal.h"
 #include "lexer.h"
 
 typedef struct games {
@@ -186,7 +187,7 @@ START_TEST(tags_live_in_the_record_arena)
 	ck_assert_uint_eq(d.n, 1);
 	ck_assert_str_eq(d.v[0].code, "hgn.duplicate-tag");
 	hg_game_record *g = gs.v[0];
-	ck_assert_int_eq(g->tags_in_arena, 1);
+	ck_assert_int_eq(hg_record_impl_of(g)->tags_in_arena, 1);
 	ck_assert_uint_eq(g->ntags, 5);
 	ck_assert_str_eq(hg_record_tag_value(g, "Seed"), "s1");
 	hg_record_set_tag(g, "Seed", "a longer seed than before");
@@ -198,7 +199,7 @@ START_TEST(tags_live_in_the_record_arena)
 	games_free(&gs);
 
 	hg_game_record *h = hg_record_new("by-hand");
-	ck_assert_int_eq(h->tags_in_arena, 0);
+	ck_assert_int_eq(hg_record_impl_of(h)->tags_in_arena, 0);
 	hg_record_set_tag(h, "Game", "kingdoms-of-crusaders");
 	hg_record_set_tag(h, "Game", "encrucijada");
 	ck_assert_uint_eq(h->ntags, 1);
