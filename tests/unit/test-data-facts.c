@@ -46,7 +46,7 @@ static const char *const shipped[] = {
 	"crusader-kingdoms/scenarios.yaml", "crusader-kingdoms/map-saladino.yaml",
 	"crusader-kingdoms/map-cruzadas.yaml", "crusader-kingdoms/map-layout.yaml",
 	"crusader-kingdoms/deck-muslim.yaml", "crusader-kingdoms/deck-christian.yaml",
-	"kingdoms-of-crusaders/deck.yaml", "kingdoms-of-crusaders/components.yaml",
+	"kingdoms-of-crusaders/deck.yaml",
 	"encrucijada/resources.yaml", "encrucijada/towers.yaml",
 	"encrucijada/cards-aurora.yaml", "encrucijada/cards-ocaso.yaml",
 	"encrucijada/cards-pacificadores.yaml",
@@ -173,19 +173,21 @@ END_TEST
 
 START_TEST(koc_components)
 {
-	static const char file[] = "kingdoms-of-crusaders/components.yaml";
+	static const char file[] = "kingdoms-of-crusaders/deck.yaml";
 	hg_ydoc *doc = load(file);
-	ck_assert_str_eq(scalar(doc->root, "victory-markers"), "15");
-	ck_assert_str_eq(scalar(doc->root, "location-cards"), "2");
-	ck_assert_str_eq(scalar(doc->root, "sectors"), "5");
+	ck_assert_str_eq(scalar(doc->root, "victory_markers"), "15");
+	ck_assert_str_eq(scalar(doc->root, "location_cards"), "2");
 	ck_assert_uint_eq(hg_ymap_get(doc->root, "locations")->n, 5);
+	ck_assert_uint_eq(hg_ymap_get(doc->root, "cards")->n, 56);
 	hg_ydoc_free(doc);
-	ck_assert_int_eq(kind_in(file, "victory-markers"), HG_PROV_PUBLISHED);
-	ck_assert_int_eq(kind_in(file, "location-cards"), HG_PROV_PUBLISHED);
-	ck_assert_int_eq(kind_in(file, "locations.Cyprus"), HG_PROV_PUBLISHED);
-	ck_assert_int_eq(kind_in(file, "sectors"), HG_PROV_RULE_TEXT);
-	/* the engine: a location card of five sectors, one a location; two
-	 * location cards to a box, so three and four players mix two decks */
+	ck_assert_int_eq(kind_in(file, "victory_markers"), HG_PROV_PUBLISHED);
+	ck_assert_int_eq(kind_in(file, "location_cards"), HG_PROV_PUBLISHED);
+	ck_assert_int_eq(kind_in(file, "locations.4.name"), HG_PROV_PUBLISHED);
+	ck_assert_int_eq(kind_in(file, "locations.4.number"), HG_PROV_RECONSTRUCTED);
+	ck_assert_int_eq(kind_in(file, "cards.c56.symbols"), HG_PROV_RECONSTRUCTED);
+	/* the engine: a location card of five sectors (the rule sheet: "A
+	 * Location card has five sectors"), one a location; two location
+	 * cards to a box, so three and four players mix two decks */
 	ck_assert_int_eq(KOC_SECTORS, 5);
 	ck_assert_int_eq(KOC_MAX_PLAYERS, 2 * 2);
 }

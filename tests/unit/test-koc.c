@@ -678,7 +678,8 @@ START_TEST(deck_good_and_two_decks)
 				"  - {id: c2, symbols: [bow], aliases: [archer]}\n", &d);
 	ck_assert_ptr_nonnull(g);
 	ck_assert_uint_eq(d.n, 0);
-	ck_assert_int_eq(g->reconstructed, 1);
+	ck_assert_int_eq(hg_provs_find(&g->provs, NULL, "cards.c1.symbols")->kind,
+			 HG_PROV_RECONSTRUCTED);
 	ck_assert_uint_eq(g->one.n, 2);
 	ck_assert_uint_eq(g->one.mask[0], N | L);
 	ck_assert_int_eq(hg_names_find(g->one.names, "ARCHER"), 1);
@@ -705,19 +706,31 @@ START_TEST(shipped_deck)
 	ck_assert_uint_eq(g->ndeck, 56);
 	ck_assert_uint_eq(g->victory_markers, 15);
 	ck_assert_uint_eq(g->location_cards, 2);
-	for (unsigned k = 0; k < KOC_SECTORS; k++) {
+	for (unsigned k = 0; k < KOC_SECTORS; k++)
 		ck_assert_ptr_nonnull(g->location[k].name);
-		ck_assert_int_eq(g->location[k].reconstructed, 1);
-	}
 	ck_assert_str_eq(g->location[4].name, "Cyprus");
-	ck_assert_int_eq(g->reconstructed, 1);
+	/* The counts and the names are published; which location has which
+	 * number is not. */
+	ck_assert_int_eq(hg_provs_find(&g->provs, NULL, "victory_markers")->kind,
+			 HG_PROV_PUBLISHED);
+	ck_assert_int_eq(hg_provs_find(&g->provs, NULL, "location_cards")->kind,
+			 HG_PROV_PUBLISHED);
+	ck_assert_int_eq(hg_provs_find(&g->provs, NULL, "locations.4.name")->kind,
+			 HG_PROV_PUBLISHED);
+	ck_assert_int_eq(hg_provs_find(&g->provs, NULL, "locations.4.number")->kind,
+			 HG_PROV_RECONSTRUCTED);
 	/* Every combination of symbols appears, and rarer the stronger. */
 	int seen[32] = { 0 }, kinds[5] = { 0 }, by_size[6] = { 0 };
 	for (size_t i = 0; i < g->ndeck; i++) {
 		seen[g->deck[i].mask]++;
 		by_size[__builtin_popcount(g->deck[i].mask)]++;
 		/* Each card's symbols are reconstructed, and say so. */
-		ck_assert_int_eq(g->deck[i].reconstructed, 1);
+		hg_buf datum;
+		hg_buf_init(&datum);
+		hg_buf_printf(&datum, "cards.%s.symbols", g->deck[i].id);
+		ck_assert_int_eq(hg_provs_find(&g->provs, NULL, datum.data)->kind,
+				 HG_PROV_RECONSTRUCTED);
+		hg_buf_free(&datum);
 		for (int k = 0; k < 5; k++)
 			kinds[k] += (g->deck[i].mask >> k) & 1;
 	}

@@ -41,7 +41,6 @@ void hg_koc_unload(hg_gdata *data)
 	cards_free(&data->one);
 	cards_free(&data->two);
 	free(data->file);
-	free(data->source);
 	hg_provs_free(&data->provs);
 	hg_pattern_free(data->pat_deal);
 	hg_pattern_free(data->pat_draw);
@@ -131,8 +130,7 @@ static int bind_name(hg_names *names, const char *name, int value, hg_pos pos,
 
 static int load_card(hg_gdata *g, const hg_ynode *node, hg_names *names, hg_diags *d)
 {
-	static const char *const keys[] = { "!id", "!symbols", "name", "aliases", "reconstructed",
-					    NULL };
+	static const char *const keys[] = { "!id", "!symbols", "name", "aliases", NULL };
 	if (hg_ycheck_kind(node, HG_Y_MAP, NULL, d) != 0 ||
 	    hg_ycheck_keys(node, keys, NULL, d) != 0)
 		return -1;
@@ -150,9 +148,6 @@ static int load_card(hg_gdata *g, const hg_ynode *node, hg_names *names, hg_diag
 		rc = -1;
 	const hg_ynode *aliases = hg_ymap_get(node, "aliases");
 	if (aliases && hg_ycheck_kind(aliases, HG_Y_SEQ, NULL, d) != 0)
-		rc = -1;
-	const hg_ynode *rec = hg_ymap_get(node, "reconstructed");
-	if (rec && hg_ybool(rec, &c->reconstructed, d) != 0)
 		rc = -1;
 	if (rc != 0)
 		return -1;
@@ -266,7 +261,7 @@ static void compile_patterns(hg_gdata *g)
 }
 
 static const char *const deck_keys[] = {
-	"!game", "title", "reconstructed", "source", "notes", "victory_markers",
+	"!game", "title", "notes", "victory_markers",
 	"location_cards", "locations", "!cards", NULL
 };
 
@@ -275,7 +270,7 @@ static const char *const deck_keys[] = {
  * (aliases of the sector numbers, which stay the notation). */
 static int load_location(hg_gdata *g, const hg_ynode *node, hg_diags *d)
 {
-	static const char *const keys[] = { "!number", "!name", "reconstructed", NULL };
+	static const char *const keys[] = { "!number", "!name", NULL };
 	if (hg_ycheck_kind(node, HG_Y_MAP, NULL, d) != 0 ||
 	    hg_ycheck_keys(node, keys, NULL, d) != 0)
 		return -1;
@@ -291,9 +286,6 @@ static int load_location(hg_gdata *g, const hg_ynode *node, hg_diags *d)
 			    "location %ld is named twice", number);
 		return -1;
 	}
-	const hg_ynode *rec = hg_ymap_get(node, "reconstructed");
-	if (rec && hg_ybool(rec, &l->reconstructed, d) != 0)
-		return -1;
 	l->name = hg_xstrdup(name);
 	return 0;
 }
@@ -345,14 +337,6 @@ static int load_header(hg_gdata *g, const hg_ynode *root, hg_diags *d)
 	if ((n = hg_ymap_get(root, "title")) && hg_ystr(n, &s, d) != 0)
 		rc = -1;
 	if ((n = hg_ymap_get(root, "notes")) && hg_ystr(n, &s, d) != 0)
-		rc = -1;
-	if ((n = hg_ymap_get(root, "source"))) {
-		if (hg_ystr(n, &s, d) != 0)
-			rc = -1;
-		else
-			g->source = hg_xstrdup(s);
-	}
-	if ((n = hg_ymap_get(root, "reconstructed")) && hg_ybool(n, &g->reconstructed, d) != 0)
 		rc = -1;
 	if (load_box(g, root, d) != 0)
 		rc = -1;

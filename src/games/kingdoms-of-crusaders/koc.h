@@ -44,13 +44,12 @@ typedef struct hg_koc_card {
 	char **aliases;
 	size_t naliases;
 	hg_pos pos;		/* where the deck file defines it */
-	int reconstructed;	/* its symbols are not a published fact */
 } hg_koc_card;
 
-/* A location (sector) by number: its name, when the deck file gives one. */
+/* A location (sector) by number: its name, when the deck file gives one
+ * (where each fact comes from is in hg_gdata.provs). */
 typedef struct hg_koc_location {
 	char *name;
-	int reconstructed;	/* which number the name has is not published */
 } hg_koc_location;
 
 /* The cards in play: the deck itself (2 players) or two decks mixed (3 and
@@ -74,8 +73,6 @@ typedef struct hg_koc_cards {
 
 struct hg_gdata {
 	char *file;		/* the deck file, as loaded */
-	char *source;		/* its `source` text, or NULL */
-	int reconstructed;
 	unsigned victory_markers;	/* in the box (0: not given) */
 	unsigned location_cards;	/* in the box (0: not given) */
 	hg_koc_location location[KOC_SECTORS];
