@@ -1043,5 +1043,8 @@ int ck_pending_answer(const hg_state *s, hg_pending *p, const char *seat, const 
 		      hg_diags *d);
 int ck_pending_finish(const hg_state *s, const hg_pending *p, hg_buf *body, hg_diags *d);
 void ck_pending_steps(const hg_state *s, const hg_pending *p, const char *seat, hg_buf *out);
+/* Does the player's attack `a` hold what other seats decide (their
+ * responses, the castles turned), where they would answer it pending? */
+int ck_attack_decides_for_others(const hg_state *s, const hg_action *a);
 
 #endif

@@ -57,6 +57,30 @@ static uint64_t turnable(const hg_state *s, int defender, int target)
 	return m;
 }
 
+/* May faction g answer f's attack on target (by what every seat knows)? */
+static int may_answer(const hg_state *s, int f, int g, int target)
+{
+	if (g == f || !s->sc->factions[g].player)
+		return 0;
+	int done = s->sc->final_pass && ((s->passed >> g) & 1);
+	int castles = g == s->owner[target] && turnable(s, g, target);
+	return castles || (!done && s->p[g].hand.size > 0);
+}
+
+int ck_attack_decides_for_others(const hg_state *s, const hg_action *a)
+{
+	if (a->kind != CK_ACT_ATTACK || ck_scripted(s, a->seat))
+		return 0;
+	const ck_attack *at = &a->attack;
+	int others = at->nturned > 0;
+	for (int i = 0; i < at->nresp && !others; i++)
+		others = at->resp[i].seat != a->seat;
+	int answers = 0;
+	for (int g = 0; g < s->nsides && others && !answers; g++)
+		answers = may_answer(s, a->seat, g, at->target);
+	return answers;
+}
+
 /* The attacker's decided part (before " / "), and the castle it wants on a
  * win ("won castle AREA" in what it wrote), or NULL. */
 static char *decided_part(const char *body, char **castle)
@@ -247,15 +271,9 @@ int ck_pending_open(const hg_state *s, const char *seat, const char *body, hg_pe
 	if (!a || a->kind != CK_ACT_ATTACK)
 		goto out;	/* the engine says why, as for any action */
 	const ck_attack *at = &a->attack;
-	int defender = s->owner[at->target];
-	for (int g = 0; g < s->nsides; g++) {
-		if (g == f || !s->sc->factions[g].player)
-			continue;
-		int done = s->sc->final_pass && ((s->passed >> g) & 1);
-		int castles = g == defender && turnable(s, g, at->target);
-		if (castles || (!done && s->p[g].hand.size > 0))
+	for (int g = 0; g < s->nsides; g++)
+		if (may_answer(s, f, g, at->target))
 			hg_pending_await(p, s->sc->factions[g].id);
-	}
 	if (p->nawaited == 0)
 		goto out;	/* no one else may answer: the attack is whole */
 	int own = at->nwith;
