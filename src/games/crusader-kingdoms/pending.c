@@ -73,8 +73,8 @@ int ck_attack_decides_for_others(const hg_state *s, const hg_action *a)
 		return 0;
 	const ck_attack *at = &a->attack;
 	int others = at->nturned > 0;
-	for (int i = 0; i < at->nresp && !others; i++)
-		others = at->resp[i].seat != a->seat;
+	for (int i = 0; i < at->nresp && !others; i++)	/* (a script's answer is herald's) */
+		others = at->resp[i].seat != a->seat && !ck_scripted(s, at->resp[i].seat);
 	int answers = 0;
 	for (int g = 0; g < s->nsides && others && !answers; g++)
 		answers = may_answer(s, a->seat, g, at->target);
@@ -146,6 +146,37 @@ static int read_step(const char *seat, const char *text, hg_buf *resp, hg_buf *t
 	return ok ? 0 : -1;
 }
 
+/* 8.3: a side no player controls answers an attack of 3 dice or more on
+ * its area with its first face-up response; the script's answer is added
+ * to the attack's text (the responses so far, before its turns). */
+static void scripted_answer(const hg_state *s, const char *seat, hg_buf *text,
+			    const char *turns)
+{
+	hg_buf probe;
+	hg_buf_init(&probe);
+	hg_buf_printf(&probe, "%s%s%s / ? vs ? / lost", text->data ? text->data : "",
+		      *turns ? " turn" : "", turns);
+	hg_diags quiet;
+	hg_diags_init(&quiet);
+	hg_action *a = parse_body(s, seat, probe.data, &quiet);
+	hg_diags_free(&quiet);
+	hg_buf_free(&probe);
+	if (!a)
+		return;
+	int defender = a->kind == CK_ACT_ATTACK ? s->owner[a->attack.target] : -1;
+	if (ck_scripted(s, defender)) {
+		int counts[2];
+		ck_dice_counts(s, a->seat, &a->attack, NULL, 0, counts);
+		int due = ck_script_response(s, defender, a->attack.target, counts[0]);
+		if (due >= 0) {
+			ck_cardref x = s->p[defender].tab.reserve[due];
+			hg_buf_printf(text, " & %s %s defence", s->sc->factions[defender].id,
+				      ck_card_at(s, x.religion, x.card)->id);
+		}
+	}
+	ck_free_action(a);
+}
+
 /* Does `body` apply in position s?  (On a copy: s is left as it is.) */
 static int applies(const hg_state *s, const char *seat, const char *body, hg_diags *d)
 {
@@ -184,6 +215,8 @@ static int whole_attack(const hg_state *s, const hg_pending *p, const char *extr
 	}
 	if (resp.len)
 		hg_buf_puts(&text, resp.data);
+	if (rc == 0)
+		scripted_answer(s, p->seat, &text, turns.data ? turns.data : "");
 	if (turns.len)
 		hg_buf_printf(&text, " turn%s", turns.data);
 	hg_buf_puts(&text, " / ? vs ? / lost");
@@ -277,8 +310,13 @@ int ck_pending_open(const hg_state *s, const char *seat, const char *body, hg_pe
 	if (p->nawaited == 0)
 		goto out;	/* no one else may answer: the attack is whole */
 	int own = at->nwith;
+	ck_response mine[CK_MAX_LIST];
+	int nmine = 0;
 	for (int i = 0; i < at->nresp; i++) {
-		if (at->resp[i].seat == f) {
+		if (ck_scripted(s, at->resp[i].seat))
+			continue;	/* the script's answer: herald writes it again */
+		if (at->resp[i].seat == f && nmine < CK_MAX_LIST) {
+			mine[nmine++] = at->resp[i];
 			own++;
 			continue;
 		}
@@ -298,9 +336,24 @@ int ck_pending_open(const hg_state *s, const char *seat, const char *body, hg_pe
 		rc = -1;
 		goto out;
 	}
-	hg_buf part;
+	/* the attacker's part in canonical spelling, its own responses only */
+	hg_action own_part = *a;
+	own_part.lists = NULL;
+	own_part.home = NULL;
+	own_part.attack.resp = mine;
+	own_part.attack.nresp = nmine;
+	hg_buf who, canon, part;
+	hg_buf_init(&who);
+	hg_buf_init(&canon);
 	hg_buf_init(&part);
-	hg_buf_puts(&part, decided);
+	ck_format(s, &own_part, &who, &canon);
+	char *unused;
+	char *canon_decided = decided_part(canon.data ? canon.data : "", &unused);
+	free(unused);
+	hg_buf_puts(&part, canon_decided);
+	free(canon_decided);
+	hg_buf_free(&who);
+	hg_buf_free(&canon);
 	if (castle)
 		hg_buf_printf(&part, " / ? vs ? / won castle %s", castle);
 	p->seat = hg_xstrdup(s->sc->factions[f].id);
