@@ -120,11 +120,12 @@ int hg_pending_from_tags(const hg_game_record *rec, hg_pending *p)
 		char *space = strrchr(item, ' ');
 		if (space) {
 			*space = '\0';
-			int count = atoi(space + 1);
+			/* a count from the record: bounded, whatever it says */
+			long count = strtol(space + 1, NULL, 10);
 			p->parts = hg_xrealloc(p->parts, (p->nparts + 1) * sizeof *p->parts);
 			p->parts[p->nparts].seat = hg_xstrdup(item);
 			p->parts[p->nparts].text = NULL;
-			p->parts[p->nparts++].face_down = count < 0 ? 0 : count;
+			p->parts[p->nparts++].face_down = count < 0 ? 0 : count > 9999 ? 9999 : (int)count;
 		}
 		free(item);
 	}
@@ -217,6 +218,8 @@ int hg_pending_secret_read(const char *path, const char *commit, size_t nactions
 			*sp = '\0';
 			char *rest;
 			long count = strtol(sp + 1, &rest, 10);
+			if (count < 0 || count > 9999)
+				count = 0;
 			if (*rest == ' ')
 				rest++;
 			for (size_t i = 0; i < p->nparts; i++)
