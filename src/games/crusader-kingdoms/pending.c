@@ -112,6 +112,10 @@ static int read_step(const char *seat, const char *text, hg_buf *resp, hg_buf *t
 	char *card = NULL;
 	*cards = 0;
 	for (char *w = strtok_r(copy, " \t\n", &save); w && ok; w = strtok_r(NULL, " \t\n", &save)) {
+		if (strpbrk(w, "/&:?=<>")) {
+			ok = 0;	/* a name, not a piece of the attack's notation */
+			break;
+		}
 		if (at == START && hg_name_eq(w, "pass"))
 			at = PASSED;
 		else if (at == START && hg_name_eq(w, "respond"))
@@ -124,6 +128,11 @@ static int read_step(const char *seat, const char *text, hg_buf *resp, hg_buf *t
 			card = w;
 			at = SIDE;
 		} else if (at == SIDE) {
+			if (!hg_name_eq(w, "attack") && !hg_name_eq(w, "defence") &&
+			    !hg_name_eq(w, "defense")) {
+				ok = 0;
+				break;
+			}
 			hg_buf_printf(resp, " & %s %s %s", seat, card, w);
 			++*cards;
 			at = CARD;
