@@ -666,6 +666,46 @@ typedef struct hg_data_tag {
  * malloc'd (free with hg_strv_free). */
 HG_EXPORT size_t hg_data_tag_files(const hg_data_tag *t, const char *value, char ***names);
 
+/* An action held pending while other seats answer within it (herald-move(1),
+ * PENDING ACTIONS; src/lib/pending.c).  What every seat may know of it is
+ * in the record's tags Pending, PendingAwaits and PendingFaceDown; each
+ * part's text is the master's secret, in <keyfile>.pending, until the
+ * whole action is written. */
+typedef struct hg_pending_part {
+	char *seat;		/* canonical */
+	char *text;		/* its decisions (NULL when read from the tags) */
+	int face_down;		/* how many cards it put down face down */
+} hg_pending_part;
+
+typedef struct hg_pending {
+	char *seat;		/* whose action it is */
+	char *declared;		/* what it declares in the open ("attack homs from latakia") */
+	hg_pending_part *parts;	/* parts[0]: the acting seat's; then each answer */
+	size_t nparts;
+	char **awaited;		/* the seats whose step is awaited */
+	size_t nawaited;
+} hg_pending;
+
+HG_EXPORT void hg_pending_free(hg_pending *p);
+/* Sets seat's part (replacing one it had) and stops awaiting it. */
+HG_EXPORT void hg_pending_set_part(hg_pending *p, const char *seat, const char *text, int face_down);
+HG_EXPORT void hg_pending_await(hg_pending *p, const char *seat);
+HG_EXPORT int hg_pending_awaits(const hg_pending *p, const char *seat);
+/* The public part from the record's tags: 1 (p filled, texts NULL), 0
+ * when nothing is pending. */
+HG_EXPORT int hg_pending_from_tags(const hg_game_record *rec, hg_pending *p);
+/* Writes the public part into the tags; clear: removes them. */
+HG_EXPORT void hg_pending_to_tags(hg_game_record *rec, const hg_pending *p);
+HG_EXPORT void hg_pending_clear_tags(hg_game_record *rec);
+/* The secret: each part's text, in the file `path` (mode 0600, written
+ * atomically), bound to the game's commitment and action count.  Reading
+ * fills the texts of p's parts (p from the tags): 0, or -1 after a
+ * diagnostic (master.pending). */
+HG_EXPORT int hg_pending_secret_write(const char *path, const char *commit, size_t nactions,
+			    const hg_pending *p);
+HG_EXPORT int hg_pending_secret_read(const char *path, const char *commit, size_t nactions,
+			   hg_pending *p, hg_diags *d);
+
 typedef struct hg_game_class {
 	const char *id;			/* "kingdoms-of-crusaders" */
 	const char *title;		/* "The Kingdoms of Crusaders" */
@@ -754,6 +794,25 @@ typedef struct hg_game_class {
 	 * names no chance there (herald then matches the action against the
 	 * legal ones, by chance_split).  NULL: none. */
 	void (*chance_fill)(const hg_state *s, const char *seat, const char *body, hg_buf *out);
+	/* Actions held pending (herald-move(1), PENDING ACTIONS): an action
+	 * within which other seats decide (Crusader Kingdoms' attack) is
+	 * taken step by step.  NULL: no game action is held pending.
+	 * pending_open: the seat's action `body`; 1 when other seats answer
+	 * within it (p filled: the seat, what is declared, parts[0] and the
+	 * seats awaited), 0 when it is whole (played at once), -1 after
+	 * diagnostics.  pending_answer: `seat`'s step `text` (validated, added
+	 * to p as its part, the seat no longer awaited), 0 or -1.
+	 * pending_finish: the whole action, its chance written from the seed,
+	 * into body; 0 or -1.  pending_steps: the steps `seat` may answer
+	 * with, one a line, into out (from its view: no card it may not see). */
+	int (*pending_open)(const hg_state *s, const char *seat, const char *body,
+			    struct hg_pending *p, hg_diags *d);
+	int (*pending_answer)(const hg_state *s, struct hg_pending *p, const char *seat,
+			      const char *text, hg_diags *d);
+	int (*pending_finish)(const hg_state *s, const struct hg_pending *p, hg_buf *body,
+			      hg_diags *d);
+	void (*pending_steps)(const hg_state *s, const struct hg_pending *p, const char *seat,
+			      hg_buf *out);
 	/* Seat views (`herald view`, `herald next --as`; src/games/<game>/
 	 * view.c).  What each seat may see is each game's manual page's
 	 * section SEAT VIEWS.  A seat here is a seat a player holds, numbered

@@ -41,6 +41,8 @@ typedef struct next_report {
 	unsigned turn;
 	char **legal;			/* "seat: body", canonical */
 	size_t nlegal;
+	int has_pending;		/* an action is held pending: */
+	hg_pending pending;		/* what every seat knows of it */
 } next_report;
 
 static int next_option(void *ctx, int opt, const char *arg)
@@ -120,6 +122,38 @@ static void gather_legal(next_report *rep, const hg_game_class *cls, const hg_st
 	free(legal.v);
 	hg_buf_free(&who);
 	hg_buf_free(&body);
+}
+
+/* While an action is held pending (herald-move(1), PENDING ACTIONS): the
+ * steps of the seats awaited (with `seat`, of that seat only). */
+static void gather_steps(next_report *rep, const hg_game_class *cls, const hg_state *st,
+			 const char *seat)
+{
+	const hg_pending *p = &rep->pending;
+	hg_buf steps;
+	hg_buf_init(&steps);
+	size_t cap = 0;
+	for (size_t k = 0; k < p->nawaited; k++) {
+		const char *who = p->awaited[k];
+		if (seat && !hg_name_eq(who, seat))
+			continue;
+		hg_buf_clear(&steps);
+		cls->pending_steps(st, p, who, &steps);
+		const char *at = steps.data ? steps.data : "";
+		for (const char *nl; (nl = strchr(at, '\n')) != NULL; at = nl + 1) {
+			if (rep->nlegal == cap) {
+				cap = cap ? 2 * cap : 8;
+				rep->legal = hg_xrealloc(rep->legal, cap * sizeof *rep->legal);
+			}
+			hg_buf line;
+			hg_buf_init(&line);
+			hg_buf_printf(&line, "%s: %.*s", who, (int)(nl - at), at);
+			rep->legal[rep->nlegal++] = hg_buf_steal(&line);
+		}
+	}
+	if (!rep->legal)
+		rep->legal = hg_xcalloc(1, sizeof *rep->legal);
+	hg_buf_free(&steps);
 }
 
 /* With --as, the seat's view of the game (NULL after diagnostics; *unknown
@@ -205,7 +239,17 @@ static void next_replay(next_run *r, const hg_game_record *g, hg_diags *d, next_
 			const char *who = cls->to_move(st);
 			rep->to_move = who ? hg_xstrdup(who) : NULL;
 			rep->turn = cls->turn(st);
-			gather_legal(rep, cls, st, rep->seat);
+			if (cls->pending_steps && hg_pending_from_tags(shown, &rep->pending)) {
+				/* the seats answer within the action: the first
+				 * awaited is the one to move */
+				rep->has_pending = 1;
+				free(rep->to_move);
+				rep->to_move = rep->pending.nawaited ?
+					       hg_xstrdup(rep->pending.awaited[0]) : NULL;
+				gather_steps(rep, cls, st, rep->seat);
+			} else {
+				gather_legal(rep, cls, st, rep->seat);
+			}
 		}
 		cls->free_state(st);
 	}
@@ -223,6 +267,7 @@ static void report_free(next_report *rep)
 	free(rep->ending);
 	free(rep->to_move);
 	hg_strv_free(rep->legal, rep->nlegal);
+	hg_pending_free(&rep->pending);
 }
 
 static void print_text(next_run *r, const char *path, size_t index, const hg_game_record *g,
@@ -256,6 +301,17 @@ static void print_text(next_run *r, const char *path, size_t index, const hg_gam
 		else
 			hg_buf_printf(out, "the game is over: %s\n", rep->result);
 		return;
+	}
+	if (rep->has_pending) {
+		const hg_pending *p = &rep->pending;
+		hg_buf_printf(out, "pending: %s: %s\nface down:", p->seat, p->declared);
+		for (size_t i = 0; i < p->nparts; i++)
+			hg_buf_printf(out, "%s %s %d", i ? "," : "", p->parts[i].seat,
+				      p->parts[i].face_down);
+		hg_buf_puts(out, "\nawaiting:");
+		for (size_t k = 0; k < p->nawaited; k++)
+			hg_buf_printf(out, "%s %s", k ? "," : "", p->awaited[k]);
+		hg_buf_putc(out, '\n');
 	}
 	hg_buf_printf(out, "to move: %s (move number %u)\n", rep->to_move ? rep->to_move : "?",
 		      rep->turn);
@@ -313,6 +369,26 @@ static void print_json(next_run *r, const char *path, size_t index, const hg_gam
 			json_array_append_new(legal, a);
 		}
 		json_object_set_new(o, "legal", legal);
+		json_t *pending = json_null();
+		if (rep->has_pending) {
+			const hg_pending *p = &rep->pending;
+			pending = json_object();
+			json_object_set_new(pending, "seat", cli_json_string(p->seat));
+			json_object_set_new(pending, "action", cli_json_string(p->declared));
+			json_t *awaiting = json_array();
+			for (size_t k = 0; k < p->nawaited; k++)
+				json_array_append_new(awaiting, cli_json_string(p->awaited[k]));
+			json_object_set_new(pending, "awaiting", awaiting);
+			json_t *down = json_array();
+			for (size_t i = 0; i < p->nparts; i++) {
+				json_t *part = json_object();
+				json_object_set_new(part, "seat", cli_json_string(p->parts[i].seat));
+				json_object_set_new(part, "cards", json_integer(p->parts[i].face_down));
+				json_array_append_new(down, part);
+			}
+			json_object_set_new(pending, "face_down", down);
+		}
+		json_object_set_new(o, "pending", pending);
 	}
 	json_object_set_new(o, "diagnostics", cli_json_diags(d, 0));
 	hg_diags_clear(d);

@@ -69,9 +69,42 @@ static int awaits_entropy(const hg_game_record *rec, size_t actions, size_t seat
  * the `since`-th on, the position, whose turn it is and the seat's legal
  * choices (or the result); the view's HGN into view_hgn.  0, or -1 when
  * no view could be made. */
+/* An action held pending (herald-move(1), PENDING ACTIONS): what is
+ * declared, the cards face down counted, whose answers are awaited, and
+ * the seat's steps when it is one of them. */
+static void pending_report(const hg_game_class *cls, const hg_state *st, const hg_pending *p,
+			   const char *seat_name, hg_buf *text)
+{
+	hg_buf_printf(text, "\nPending: %s: %s\nFace down:", p->seat, p->declared);
+	for (size_t i = 0; i < p->nparts; i++)
+		hg_buf_printf(text, "%s %s %d", i ? "," : "", p->parts[i].seat, p->parts[i].face_down);
+	hg_buf_puts(text, "\nAwaiting:");
+	for (size_t k = 0; k < p->nawaited; k++)
+		hg_buf_printf(text, "%s %s", k ? "," : "", p->awaited[k]);
+	hg_buf_putc(text, '\n');
+	if (!hg_pending_awaits(p, seat_name)) {
+		hg_buf_puts(text, "You have nothing to do now.\n");
+		return;
+	}
+	hg_buf steps, list;
+	hg_buf_init(&steps);
+	hg_buf_init(&list);
+	cls->pending_steps(st, p, seat_name, &steps);
+	size_t n = 0;
+	const char *at = steps.data ? steps.data : "";
+	for (const char *nl; (nl = strchr(at, '\n')) != NULL; at = nl + 1, n++)
+		hg_buf_printf(&list, "  %.*s\n", (int)(nl - at), at);
+	/* the steps as the seat's legal actions: one of them, or several
+	 * responses and castles in one step (herald-move(1)) */
+	hg_buf_printf(text, "Your legal actions (%zu):\n%s", n, list.data ? list.data : "");
+	hg_buf_free(&steps);
+	hg_buf_free(&list);
+}
+
 static int seat_report(judge_ctx *c, const hg_game_record *master, const char *seat_name,
 		       size_t seats, size_t since, hg_buf *text, hg_buf *view_hgn)
 {
+	hg_pending held;
 	hg_diags d;
 	hg_diags_init(&d);
 	unsigned seat;
@@ -125,6 +158,9 @@ static int seat_report(judge_ctx *c, const hg_game_record *master, const char *s
 			if (hg_record_ending(master, &ending))
 				hg_buf_printf(text, " (%s)", ending.data);
 			hg_buf_putc(text, '\n');
+		} else if (cls->pending_steps && hg_pending_from_tags(view, &held)) {
+			pending_report(cls, st, &held, seat_name, text);
+			hg_pending_free(&held);
 		} else {
 			const char *to_move = cls->to_move(st);
 			if (waiting)
@@ -253,7 +289,12 @@ static int game_over(judge_ctx *c, const hg_game_record *rec, char **to_move)
 	int over = 0;
 	if (st && cls) {
 		over = cls->result(st) != NULL;
-		if (!over && to_move) {
+		hg_pending held;
+		if (!over && to_move && hg_pending_from_tags(rec, &held)) {
+			/* the first seat whose answer the pending action awaits */
+			*to_move = held.nawaited ? hg_xstrdup(held.awaited[0]) : NULL;
+			hg_pending_free(&held);
+		} else if (!over && to_move) {
 			const char *tm = cls->to_move(st);
 			*to_move = tm ? hg_xstrdup(tm) : NULL;
 		}

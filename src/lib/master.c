@@ -644,6 +644,144 @@ static void tell(hg_master *m, const char *seat, size_t from, hg_buf *told)
 	hg_buf_printf(told, "actions: %zu\n", m->nactions);
 }
 
+/* ------------------------------------------------------------ pending */
+
+/* The secret of an action held pending: beside the key file. */
+static char *pending_path(const hg_master *m)
+{
+	hg_buf b;
+	hg_buf_init(&b);
+	hg_buf_printf(&b, "%s.pending", m->key_path);
+	return hg_buf_steal(&b);
+}
+
+/* The game ends (a resignation, the organiser's ending) with an action
+ * pending: it is dropped from the record, and its secret once the record
+ * is written (unlink_pending). */
+static void drop_pending(hg_master *m)
+{
+	hg_pending_clear_tags(m->rec);
+}
+
+static void unlink_pending(hg_master *m)
+{
+	char *path = pending_path(m);
+	unlink(path);
+	free(path);
+}
+
+/* What a seat is told after its step: its own part, and what everyone
+ * knows of the pending action. */
+static void tell_pending(const hg_master *m, const hg_pending *p, const char *seat,
+			 hg_buf *told)
+{
+	for (size_t i = 0; i < p->nparts; i++)
+		if (strcmp(p->parts[i].seat, seat) == 0)
+			hg_buf_printf(told, "%s: %s\n", seat, p->parts[i].text ? p->parts[i].text : "");
+	hg_buf_printf(told, "pending: %s: %s\nface down:", p->seat, p->declared);
+	for (size_t i = 0; i < p->nparts; i++)
+		hg_buf_printf(told, "%s %s %d", i ? "," : "", p->parts[i].seat, p->parts[i].face_down);
+	hg_buf_puts(told, "\nawaiting:");
+	for (size_t k = 0; k < p->nawaited; k++)
+		hg_buf_printf(told, "%s %s", k ? "," : "", p->awaited[k]);
+	hg_buf_printf(told, "\nactions: %zu\n", m->nactions);
+}
+
+/* Writes the pending action: its secret first, then the record that
+ * names it (a record that awaits a seat whose step the secret already
+ * holds only takes that step again). */
+static int write_pending(hg_master *m, const hg_pending *p, hg_diags *d)
+{
+	char *path = pending_path(m);
+	int rc = hg_pending_secret_write(path, hg_record_tag_value(m->rec, "SeedCommit"),
+					 m->nactions, p);
+	if (rc != 0)
+		hg_diag_add(d, HG_ERROR, no_pos(path), "master.io",
+			    "cannot write the pending action's secret: %s", strerror(errno));
+	free(path);
+	if (rc != 0)
+		return -1;
+	hg_pending_to_tags(m->rec, p);
+	return write_record(m, d);
+}
+
+static int write_record(hg_master *m, hg_diags *d);
+static void set_result(hg_master *m, const char *result);
+static void tell(hg_master *m, const char *seat, size_t from, hg_buf *told);
+
+/* A seat's step in the action held pending; the last step writes the
+ * whole action.  0, or -1 with nothing written. */
+static int pending_step(hg_master *m, hg_pending *p, const char *seat, const char *text,
+			size_t before, hg_buf *told, hg_diags *d)
+{
+	const hg_game_class *cls = m->cls;
+	if (!hg_pending_awaits(p, seat)) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, no_pos(m->path), "master.turn",
+					  "%s's %s waits for the answer of another seat, not of %s",
+					  p->seat, p->declared, seat);
+		hg_buf who;
+		hg_buf_init(&who);
+		for (size_t k = 0; k < p->nawaited; k++)
+			hg_buf_printf(&who, "%s%s", k ? ", " : "", p->awaited[k]);
+		hg_diag_note(dg, "awaited: %s", who.data ? who.data : "none");
+		hg_buf_free(&who);
+		return -1;
+	}
+	char *path = pending_path(m);
+	int rc = hg_pending_secret_read(path, hg_record_tag_value(m->rec, "SeedCommit"),
+					m->nactions, p, d);
+	free(path);
+	if (rc != 0 || cls->pending_answer(m->st, p, seat, text, d) != 0)
+		return -1;
+	if (p->nawaited > 0) {
+		rc = write_pending(m, p, d);
+		if (rc == 0)
+			tell_pending(m, p, seat, told);
+		return rc;
+	}
+	hg_buf whole;
+	hg_buf_init(&whole);
+	rc = cls->pending_finish(m->st, p, &whole, d);
+	if (rc == 0) {
+		number_turn(m);
+		rc = append_action(m, p->seat, whole.data ? whole.data : "", d);
+	}
+	hg_buf_free(&whole);
+	if (rc == 0)
+		rc = fill_chance(m, d);
+	if (rc != 0)
+		return -1;
+	const char *result = cls->result(m->st);
+	if (result)
+		set_result(m, result);
+	hg_pending_clear_tags(m->rec);
+	rc = write_record(m, d);
+	if (rc == 0) {
+		unlink_pending(m);
+		tell(m, seat, before, told);
+	}
+	return rc;
+}
+
+/* The seat's action opens a pending action when the game holds it
+ * pending: 1 (written), 0 (not pending: play it whole), -1. */
+static int pending_open(hg_master *m, const char *seat, const char *body, hg_buf *told,
+			hg_diags *d)
+{
+	if (!m->cls->pending_open)
+		return 0;
+	hg_pending p;
+	memset(&p, 0, sizeof p);
+	int rc = m->cls->pending_open(m->st, seat, body, &p, d);
+	if (rc == 1) {
+		rc = write_pending(m, &p, d) == 0 ? 1 : -1;
+		if (rc == 1)
+			tell_pending(m, &p, seat, told);
+	}
+	hg_pending_free(&p);
+	return rc;
+}
+
 int hg_master_move(hg_master *m, const char *seat_name, const char *text, long after,
 		   hg_buf *told, hg_diags *d)
 {
@@ -699,6 +837,7 @@ int hg_master_move(hg_master *m, const char *seat_name, const char *text, long a
 	if (hg_action_text_set(&t, seat, body.data ? body.data : "", pos, d) != 0)
 		goto out;
 	if (hg_action_is_resign(&t)) {
+		drop_pending(m);
 		number_turn(m);
 		hg_node *n = hg_line_push(&m->rec->moves, HG_NODE_ACTION, no_pos(m->rec->file));
 		n->action = t;
@@ -711,8 +850,10 @@ int hg_master_move(hg_master *m, const char *seat_name, const char *text, long a
 		hg_buf_free(&result);
 		hg_record_set_tag(m->rec, "Termination", "resignation");
 		rc = write_record(m, d);
-		if (rc == 0)
+		if (rc == 0) {
+			unlink_pending(m);
 			tell(m, seat, before, told);
+		}
 		goto out;
 	}
 	hg_buf chance_seat, chance_body;
@@ -727,12 +868,23 @@ int hg_master_move(hg_master *m, const char *seat_name, const char *text, long a
 		hg_diag_note(dg, "each seat gives its word with 'herald entropy'; the organiser may deal with 'herald entropy --deal'");
 		goto out;
 	}
+	hg_pending held;
+	if (hg_pending_from_tags(m->rec, &held)) {
+		rc = pending_step(m, &held, seat, body.data ? body.data : "", before, told, d);
+		hg_pending_free(&held);
+		goto out;
+	}
 	const char *to_move = cls->to_move(m->st);
 	if (!may_act(m, seat)) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, "master.turn",
 					  "it is not %s's turn", seat);
 		if (to_move)
 			hg_diag_note(dg, "%s is to move", to_move);
+		goto out;
+	}
+	int opened = pending_open(m, seat, body.data ? body.data : "", told, d);
+	if (opened != 0) {
+		rc = opened > 0 ? 0 : -1;
 		goto out;
 	}
 	/* The chance filled in, from the text as written (which may leave the
@@ -884,6 +1036,7 @@ int hg_master_end(hg_master *m, int kind, const char *result, const char *seat_n
 		hg_resign_result(cls, m->st, (unsigned)seat, &want);
 		result = want.data ? want.data : "";
 	}
+	drop_pending(m);
 	hg_record_set_tag(m->rec, "Termination", hg_termination_word(kind));
 	if (reason)
 		hg_record_set_tag(m->rec, "TerminationReason", reason);
@@ -899,5 +1052,8 @@ int hg_master_end(hg_master *m, int kind, const char *result, const char *seat_n
 	hg_diags_free(&mine);
 	if (rc != 0)
 		return -1;
-	return write_record(m, d);
+	rc = write_record(m, d);
+	if (rc == 0)
+		unlink_pending(m);
+	return rc;
 }

@@ -1042,6 +1042,9 @@ void ck_free_attack(ck_attack *a);
 
 /* --------------------------------------------------------------- legal.c */
 void ck_legal(const hg_state *s, hg_action_list *out);
+/* The Seed's rolls and outcome of a player's attack (dice and Líder's
+ * points spent as legal() spends them). */
+void ck_attack_roll(const hg_state *s, int seat, ck_attack *a);
 
 /* -------------------------------------------------------------- render.c */
 void ck_render(const hg_state *s, hg_buf *out);
@@ -1056,5 +1059,16 @@ hg_state *hg_ck_state_new(const hg_gdata *g, const ck_scenario *sc, const char *
 /* Remote play: the seats players hold, and where an action's chance begins. */
 size_t hg_ck_chance_split(const hg_state *s, const char *seat, const char *body);
 void hg_ck_resign_result(const hg_state *s, unsigned seat, hg_buf *out);
+/* The attack held pending while the other seats answer (pending.c;
+ * herald-move(1), PENDING ACTIONS). */
+int ck_pending_open(const hg_state *s, const char *seat, const char *body, hg_pending *p,
+		    hg_diags *d);
+int ck_pending_answer(const hg_state *s, hg_pending *p, const char *seat, const char *text,
+		      hg_diags *d);
+int ck_pending_finish(const hg_state *s, const hg_pending *p, hg_buf *body, hg_diags *d);
+void ck_pending_steps(const hg_state *s, const hg_pending *p, const char *seat, hg_buf *out);
+/* Does the player's attack `a` hold what other seats decide (their
+ * responses, the castles turned), where they would answer it pending? */
+int ck_attack_decides_for_others(const hg_state *s, const hg_action *a);
 
 #endif

@@ -970,3 +970,10 @@ void ck_legal(const hg_state *s, hg_action_list *out)
 	legal_events(s, seat, out);
 	legal_attacks(s, seat, out);
 }
+
+/* The rolls and the outcome of a player's attack as the Seed has them (the
+ * held attack's, pending.c). */
+void ck_attack_roll(const hg_state *s, int seat, ck_attack *a)
+{
+	roll_attack(s, seat, a, NULL, 0);
+}

@@ -134,9 +134,12 @@ static int rolls_given(const ck_attack *at)
 	return at->roll[0].given || at->roll[1].given;
 }
 
+/* Also 1 for an attack holding another seat's decisions where that seat
+ * answers it itself (pending.c): not the attacker's choice either. */
 int ck_names_chance(const hg_state *s, const hg_action *a)
 {
-	(void)s;
+	if (ck_attack_decides_for_others(s, a))
+		return 1;
 	switch (a->kind) {
 	case CK_ACT_DRAW:
 		return items_named(&a->draw);

@@ -359,17 +359,28 @@ int enc_apply_defend(hg_state *s, const hg_action *a, hg_diags *d)
 	return 0;
 }
 
+/* Has the seat an army it may still choose?  (A defender whose stacks an
+ * effect took after it chose to defend has none: ruling 24.) */
+static int army_left(const hg_state *s, int seat)
+{
+	int stacks[ENC_MAX_STACKS], n = 0;
+	enc_army_available(s, seat, stacks, &n);
+	return n > 0;
+}
+
 /* rule 6.D1: "O Dejarse Invadir"; rule 6.D2: a defender out of cards "puede
- * elegir otro Ejército o elije pasar a La Invasión". */
+ * elegir otro Ejército o elije pasar a La Invasión" (ruling 24: an army run
+ * out, or none left to choose). */
 int enc_apply_yield(hg_state *s, const hg_action *a, hg_diags *d)
 {
 	if (need_war(s, a, s->war.def, ST(ENC_WAR_DECLARED) | ST(ENC_WAR_BATTLE), d) != 0)
 		return -1;
 	enc_war *w = &s->war;
 	if (w->stage == ENC_WAR_BATTLE &&
-	    (w->def_army >= 0 || w->def_card >= 0 || s->p[a->seat].exhausted == 0)) {
+	    (w->def_army >= 0 || w->def_card >= 0 ||
+	     (s->p[a->seat].exhausted == 0 && army_left(s, a->seat)))) {
 		hg_diag_add(d, HG_ERROR, a->pos, "enc.war-order",
-			    "%s passes to the invasion only when its army is finished (rule 6.D2)",
+			    "%s passes to the invasion only when its army is finished or it has none left (rule 6.D2; ruling 24)",
 			    enc_seat_name(a->seat));
 		return -1;
 	}
