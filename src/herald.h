@@ -576,6 +576,9 @@ typedef struct hg_json_reader hg_json_reader;
 HG_EXPORT hg_json_reader *hg_json_reader_open(const char *name, FILE *fp);
 HG_EXPORT hg_json_reader *hg_json_reader_open_mem(const char *name, const char *text, size_t len);
 HG_EXPORT int hg_json_reader_next(hg_json_reader *jr, hg_game_record **g, hg_diags *d);
+/* The same for JSON Lines (convert --to jsonl): a game object on each
+ * line, blank lines let pass; read with hg_json_reader_next. */
+HG_EXPORT hg_json_reader *hg_jsonl_reader_open(const char *name, FILE *fp);
 HG_EXPORT void hg_json_reader_close(hg_json_reader *jr);
 HG_EXPORT void hg_write_yaml(hg_game_record *const *games, size_t n, hg_buf *out);
 HG_EXPORT int hg_read_yaml(const char *name, const char *text, size_t len,

@@ -103,8 +103,8 @@ static int open_pieces(check_pool *pool, size_t input)
 {
 	check_run *r = pool->r;
 	const char *path = r->inputs->paths[input];
-	if (strcmp(path, "-") == 0)
-		return 0;
+	if (strcmp(path, "-") == 0 || cli_informat_pick(r->from, path) != CLI_IN_HGN)
+		return 0;	/* JSON and YAML are read as a stream */
 	hg_diags quiet;	/* the stream reader opens it again and says why not */
 	hg_diags_init(&quiet);
 	int fd = cli_input_open(r->inputs, input, &quiet);

@@ -35,6 +35,7 @@ typedef struct check_run {
 	int no_progress;
 	int allow_empty;	/* --allow-empty */
 	int results;		/* --results */
+	int from;		/* --from: cli_informat, -1: by extension */
 	hg_session *session;
 	cli_report *report;
 	cli_progress *progress;

@@ -137,6 +137,9 @@ int cli_put_text(FILE *fp, const char *data, size_t len, int keep_layout);
 /* Writes the buffer to fp (cli_put_text, keeping the layout); 0, or -1
  * after reporting a write error. */
 int cli_flush_buf(const char *command, FILE *fp, hg_buf *b);
+/* Appends "path:line", or the path alone when the line is unknown (0: a
+ * JSON or YAML record keeps no positions). */
+void cli_put_place(hg_buf *b, const char *path, unsigned line);
 
 /* A change a game-master command makes to an opened game: 0 when written
  * (`told` gets what to print), -1 when refused (diagnostics in d). */
@@ -213,14 +216,22 @@ int cli_input_open(const cli_inputs *in, size_t i, hg_diags *d);
 typedef enum cli_informat {
 	CLI_IN_HGN,
 	CLI_IN_JSON,
+	CLI_IN_JSONL,
 	CLI_IN_YAML
 } cli_informat;
 
-/* The format a path's extension implies: .json, .yaml and .yml; anything
+/* The format a path's extension implies: .json, .jsonl, .yaml and .yml; anything
  * else (and "-") is HGN. */
 cli_informat cli_informat_of(const char *path);
-/* "hgn", "json" or "yaml" to a format; -1 for anything else. */
+/* "hgn", "json", "jsonl" or "yaml" to a format; -1 for anything else. */
 int cli_informat_parse(const char *word);
+
+/* The format of `path`: `from` (--from) when it is one (>= 0), else by the
+ * extension. */
+cli_informat cli_informat_pick(int from, const char *path);
+/* --from=FORMAT's argument into *from: 0, or -1 after a usage error
+ * (options.c). */
+int cli_from_option(const cli_spec *spec, const char *arg, int *from);
 
 /* One file's games, whatever its format, read game by game in memory that
  * does not grow with the file (HGN, JSON and YAML alike). */
@@ -258,7 +269,7 @@ enum { CLI_SHOW_BAD = 1, CLI_SHOW_IO = 2 };
 typedef int (*cli_show_game)(void *ctx, const char *path, size_t index,
 			     const hg_game_record *g, hg_diags *d);
 int cli_show_games(const cli_spec *spec, const cli_common *common, int argc, char **argv,
-		   int first, cli_show_game show, void *ctx, hg_buf *out);
+		   int first, int from, cli_show_game show, void *ctx, hg_buf *out);
 
 /* ------------------------------------------------------------------------
  * Reports of checked games (report.c), shared by `check` and by `report`,

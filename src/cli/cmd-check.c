@@ -32,6 +32,7 @@ static const struct option longopts[] = {
 	{ "piece-size", required_argument, NULL, 'S' },
 	{ "allow-empty", no_argument, NULL, 'E' },
 	{ "results", no_argument, NULL, 'R' },
+	{ "from", required_argument, NULL, 'F' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -63,6 +64,9 @@ static cli_spec spec = {
 	"      --piece-size=BYTES with -j N, parse a file larger than twice BYTES in\n"
 	"                         pieces of about BYTES, in parallel (default\n"
 	"                         1048576)\n"
+	"      --from=FORMAT      read every FILE as FORMAT: hgn, json, jsonl or yaml\n"
+	"                         (default: by its extension, .json, .jsonl, .yaml,\n"
+	"                         .yml; else HGN)\n"
 	"      --no-progress      never show the progress bar\n"
 	"      --allow-empty      an input that holds no game passes (exit 0)\n"
 	"      --results          print the results table (a line per game: Event,\n"
@@ -89,6 +93,8 @@ static int check_option(void *ctx, int opt, const char *arg)
 	case 'R':
 		r->results = 1;
 		return 0;
+	case 'F':
+		return cli_from_option(&spec, arg, &r->from);
 	case 'S': {
 		unsigned long n = 0;
 		int rc = cli_parse_number(&spec, "--piece-size", arg, PIECE_MIN, PIECE_MAX, &n);
@@ -247,7 +253,8 @@ int check_stream_open(check_run *r, size_t input, item *failed)
 {
 	const char *path = r->inputs->paths[input];
 	r->rd_input = input;
-	if (cli_source_open(&r->rd_src, r->inputs, input, CLI_IN_HGN, 0, &r->rd_d) != 0) {
+	if (cli_source_open(&r->rd_src, r->inputs, input,
+			    cli_informat_pick(r->from, path), 0, &r->rd_d) != 0) {
 		cli_source_close(&r->rd_src);
 		if (r->rd_d.n == 0)
 			return 0;
@@ -321,6 +328,7 @@ int cli_check_main(int argc, char **argv)
 	check_run r;
 	memset(&r, 0, sizeof r);
 	r.jobs = 1;
+	r.from = -1;
 	r.piece_bytes = PIECE_DEFAULT;
 	spec.ctx = &r;
 	clock_gettime(CLOCK_MONOTONIC, &r.start);

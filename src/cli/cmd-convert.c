@@ -45,13 +45,7 @@ static int convert_option(void *ctx, int opt, const char *arg)
 				arg);
 		return -1;
 	case 'f':
-		r->from = cli_informat_parse(arg);
-		if (r->from < 0) {
-			cli_usage_error(&spec, "invalid input format '%s' (valid: 'hgn', 'json', 'yaml')",
-					arg);
-			return -1;
-		}
-		return 0;
+		return cli_from_option(&spec, arg, &r->from);
 	case 'o':
 		r->output = arg;
 		return 0;
@@ -71,9 +65,10 @@ static cli_spec spec = {
 	.synopsis = "--to=FORMAT [OPTION]... FILE...",
 	.about =
 	"Convert game records between HGN, JSON and YAML.  The input format of each\n"
-	"FILE comes from --from, else from its extension (.hgn, .json, .yaml, .yml;\n"
-	"anything else, and standard input '-', is HGN).  Every game is written in\n"
-	"canonical form, so HGN -> JSON -> HGN gives exactly what 'herald fmt' gives.\n"
+	"FILE comes from --from, else from its extension (.hgn, .json, .jsonl,\n"
+	".yaml, .yml; anything else, and standard input '-', is HGN).  Every game\n"
+	"is written in canonical form, so HGN -> JSON -> HGN gives exactly what\n"
+	"'herald fmt' gives.\n"
 	"The games of all FILEs go into one output, written game by game; a game\n"
 	"with an error is left out and its diagnostics go to standard error.\n"
 	"\n"
@@ -82,7 +77,7 @@ static cli_spec spec = {
 	.options_help =
 	"  -t, --to=FORMAT        write FORMAT: hgn, json (one document), jsonl (one\n"
 	"                         game object per line) or yaml\n"
-	"  -f, --from=FORMAT      read every FILE as FORMAT: hgn, json or yaml\n"
+	"  -f, --from=FORMAT      read every FILE as FORMAT: hgn, json, jsonl or yaml\n"
 	"  -o, --output=FILE      write to FILE (atomically; nothing is written when\n"
 	"                         any game has an error) instead of standard output\n",
 	.shortopts = "t:f:o:",
@@ -184,7 +179,7 @@ static void convert_file(convert_run *r, const cli_inputs *in, size_t i)
 	const char *path = in->paths[i];
 	hg_diags d;
 	hg_diags_init(&d);
-	cli_informat from = r->from >= 0 ? (cli_informat)r->from : cli_informat_of(path);
+	cli_informat from = cli_informat_pick(r->from, path);
 	cli_source src;
 	if (cli_source_open(&src, in, i, from, 0, &d) != 0) {
 		cli_print_diags(stderr, &d, r->colour_err, 0);

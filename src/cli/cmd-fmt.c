@@ -17,11 +17,14 @@ typedef struct fmt_run {
 	cli_common common;
 	fmt_mode mode;
 	int check, in_place;	/* the options as given */
+	int from;		/* --from: cli_informat, -1: by extension */
 	hg_session *session;
 	int colour_err;
 	size_t written;		/* TO_STDOUT: games written, across files */
 	int io_error, bad, unformatted;
 } fmt_run;
+
+static cli_spec spec;	/* below: --from's usage errors name it */
 
 static int fmt_option(void *ctx, int opt, const char *arg)
 {
@@ -34,6 +37,8 @@ static int fmt_option(void *ctx, int opt, const char *arg)
 	case 'i':
 		r->in_place = 1;
 		return 0;
+	case 'F':
+		return cli_from_option(&spec, arg, &r->from);
 	}
 	return -1;
 }
@@ -41,6 +46,7 @@ static int fmt_option(void *ctx, int opt, const char *arg)
 static const struct option longopts[] = {
 	{ "check", no_argument, NULL, 'c' },
 	{ "in-place", no_argument, NULL, 'i' },
+	{ "from", required_argument, NULL, 'F' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -159,7 +165,7 @@ static void fmt_file(fmt_run *r, const cli_inputs *in, size_t i)
 	/* The original is read a second time alongside, to compare (standard
 	 * input through a temporary copy). */
 	int keep = r->mode != TO_STDOUT;
-	if (cli_source_open(&src, in, i, CLI_IN_HGN, keep, &d) != 0) {
+	if (cli_source_open(&src, in, i, cli_informat_pick(r->from, path), keep, &d) != 0) {
 		cli_print_diags(stderr, &d, r->colour_err, 0);
 		r->io_error = 1;
 		cli_source_close(&src);
@@ -207,6 +213,7 @@ int cli_fmt_main(int argc, char **argv)
 {
 	fmt_run r;
 	memset(&r, 0, sizeof r);
+	r.from = -1;
 	spec.ctx = &r;
 	int first;
 	int status = cli_parse(&spec, argc, argv, &r.common, &first);
@@ -220,6 +227,12 @@ int cli_fmt_main(int argc, char **argv)
 	for (int i = first; i < argc; i++)
 		if (r.mode == IN_PLACE && strcmp(argv[i], "-") == 0)
 			return cli_usage_error(&spec, "standard input cannot be rewritten in place");
+	/* --check and --in-place compare with the file's own HGN text. */
+	for (int i = first; i < argc; i++)
+		if (r.mode != TO_STDOUT && cli_informat_pick(r.from, argv[i]) != CLI_IN_HGN)
+			return cli_usage_error(&spec, "'%s' is not HGN: --check and --in-place "
+					       "take HGN files (fmt writes others' HGN to "
+					       "standard output)", argv[i]);
 	r.colour_err = cli_use_colour(&r.common, stderr);
 
 	hg_diags d;

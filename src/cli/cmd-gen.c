@@ -3,6 +3,7 @@
  * games on every machine. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +139,19 @@ int cli_gen_main(int argc, char **argv)
 	int colour_err = cli_use_colour(&r.common, stderr);
 
 	hg_session *session = cli_session_new(&r.common);
+	/* -o FILE is written as the games are made, through a temporary file
+	 * renamed over FILE at the end: memory holds one game, and FILE is
+	 * left as it was when anything fails. */
+	FILE *sink = stdout;
+	cli_atomic tmp;
+	if (r.output) {
+		if (cli_atomic_open(&tmp, r.output) != 0) {
+			cli_error("gen", "cannot write '%s': %s", r.output, strerror(errno));
+			hg_session_free(session);
+			return CLI_EXIT_USAGE;
+		}
+		sink = tmp.fp;
+	}
 	hg_diags d;
 	hg_diags_init(&d);
 	hg_buf out, seed;
@@ -158,7 +172,7 @@ int cli_gen_main(int argc, char **argv)
 		hg_diags_clear(&d);
 		cli_hgn_append(&out, g, &written);
 		hg_record_free(g);
-		if (!r.output && cli_flush_buf("gen", stdout, &out) != 0) {
+		if (cli_flush_buf("gen", sink, &out) != 0) {
 			io_error = 1;
 			break;
 		}
@@ -167,12 +181,17 @@ int cli_gen_main(int argc, char **argv)
 	 * apart and joined with cat still have one between every two games. */
 	if (written > 0 && !io_error) {
 		hg_buf_putc(&out, '\n');
-		if (!r.output && cli_flush_buf("gen", stdout, &out) != 0)
+		if (cli_flush_buf("gen", sink, &out) != 0)
 			io_error = 1;
 	}
-	if (r.output && !failed && !io_error &&
-	    cli_write_output("gen", r.output, out.data ? out.data : "", out.len) != 0)
-		io_error = 1;
+	if (r.output) {
+		if (failed || io_error) {
+			cli_atomic_abort(&tmp);
+		} else if (cli_atomic_commit(&tmp) != 0) {
+			cli_error("gen", "cannot write '%s': %s", r.output, strerror(errno));
+			io_error = 1;
+		}
+	}
 	hg_buf_free(&out);
 	hg_buf_free(&seed);
 	hg_diags_free(&d);

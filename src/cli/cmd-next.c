@@ -18,6 +18,7 @@ static const char *const next_formats[] = { "text", "json", NULL };
 typedef struct next_run {
 	cli_common common;
 	const char *as;		/* --as, or NULL */
+	int from;		/* --from: cli_informat, -1: by extension */
 	hg_session *session;
 	hg_buf out;
 	const hg_node *last;	/* the last action replayed on the main line */
@@ -45,6 +46,8 @@ typedef struct next_report {
 	hg_pending pending;		/* what every seat knows of it */
 } next_report;
 
+static cli_spec spec;	/* below: --from's usage errors name it */
+
 static int next_option(void *ctx, int opt, const char *arg)
 {
 	next_run *r = ctx;
@@ -52,11 +55,14 @@ static int next_option(void *ctx, int opt, const char *arg)
 		r->as = arg;
 		return 0;
 	}
+	if (opt == 'F')
+		return cli_from_option(&spec, arg, &r->from);
 	return -1;
 }
 
 static const struct option longopts[] = {
 	{ "as", required_argument, NULL, 'a' },
+	{ "from", required_argument, NULL, 'F' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -77,6 +83,9 @@ static cli_spec spec = {
 	"usage or input/output error (an unknown SEAT among them).\n",
 	.options_help =
 	"  -a, --as=SEAT          show what the seat SEAT may see and do\n"
+	"      --from=FORMAT      read every FILE as FORMAT: hgn, json, jsonl or yaml\n"
+	"                         (default: by its extension, .json, .jsonl, .yaml,\n"
+	"                         .yml; else HGN)\n"
 	"      --format=FORMAT    text (the default), or json: one object per game,\n"
 	"                         each on a line (grammar/herald-next.schema.json)\n",
 	.formats = next_formats,
@@ -276,18 +285,20 @@ static void print_text(next_run *r, const char *path, size_t index, const hg_gam
 	hg_buf *out = &r->out;
 	if (index > 1)
 		hg_buf_putc(out, '\n');
-	hg_buf_printf(out, "game %zu (%s:%u): %s\n", index, path, g->pos.line,
-		      rep->game ? rep->game : "(no Game tag)");
+	hg_buf_printf(out, "game %zu (", index);
+	cli_put_place(out, path, g->pos.line);
+	hg_buf_printf(out, "): %s\n", rep->game ? rep->game : "(no Game tag)");
 	if (!rep->replayed)
 		return;
 	if (rep->seat)
 		hg_buf_printf(out, "as seen by %s\n", rep->seat);
 	const char *stopped = rep->stopped ? " (the main line's last legal action)" : "";
-	if (rep->last_seat)
-		hg_buf_printf(out, "position after %s: %s%s (%s:%u)%s:\n", rep->last_seat,
-			      rep->last_text, rep->last_glyph ? rep->last_glyph : "", path,
-			      rep->last_line, stopped);
-	else
+	if (rep->last_seat) {
+		hg_buf_printf(out, "position after %s: %s%s (", rep->last_seat,
+			      rep->last_text, rep->last_glyph ? rep->last_glyph : "");
+		cli_put_place(out, path, rep->last_line);
+		hg_buf_printf(out, ")%s:\n", stopped);
+	} else
 		hg_buf_printf(out, "starting position%s:\n",
 			      rep->stopped ? " (the first action is illegal)" : "");
 	if (rep->position && *rep->position) {
@@ -430,6 +441,7 @@ int cli_next_main(int argc, char **argv)
 {
 	next_run r;
 	memset(&r, 0, sizeof r);
+	r.from = -1;
 	spec.ctx = &r;
 	int first;
 	int status = cli_parse(&spec, argc, argv, &r.common, &first);
@@ -437,7 +449,7 @@ int cli_next_main(int argc, char **argv)
 		return status;
 	hg_buf_init(&r.out);
 	r.session = cli_session_new(&r.common);
-	status = cli_show_games(&spec, &r.common, argc, argv, first, show_game, &r, &r.out);
+	status = cli_show_games(&spec, &r.common, argc, argv, first, r.from, show_game, &r, &r.out);
 	hg_buf_free(&r.out);
 	hg_session_free(r.session);
 	return r.unknown_seat ? CLI_EXIT_USAGE : status;

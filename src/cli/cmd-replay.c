@@ -169,10 +169,13 @@ static int show_view(replay_run *r, const hg_game_record *g, hg_diags *d)
 	if (hg_view_seat(r->session, g, r->as, &seat, d) == 0)
 		view = hg_view_record(r->session, g, seat, d);
 	if (!view) {
-		if (r->common.format == FORMAT_TEXT)
-			hg_buf_printf(&r->out, "%sgame %zu (%s:%u): no view for '%s' (see the "
-				      "diagnostics)\n", r->writer->index > 1 ? "\n" : "",
-				      r->writer->index, r->writer->path, g->pos.line, r->as);
+		if (r->common.format == FORMAT_TEXT) {
+			hg_buf_printf(&r->out, "%sgame %zu (", r->writer->index > 1 ? "\n" : "",
+				      r->writer->index);
+			cli_put_place(&r->out, r->writer->path, g->pos.line);
+			hg_buf_printf(&r->out, "): no view for '%s' (see the diagnostics)\n",
+				      r->as);
+		}
 		return CLI_SHOW_BAD;
 	}
 	char *name = seat_name(r, g, seat);
@@ -199,9 +202,11 @@ static int show_game(void *ctx, const char *path, size_t index, const hg_game_re
 	replay_run *r = ctx;
 	if (d->nerrors) {
 		/* malformed: not replayed, only named */
-		if (r->common.format == FORMAT_TEXT)
-			hg_buf_printf(&r->out, "%sgame %zu (%s:%u): not replayed: the record is "
-				      "malformed\n", index > 1 ? "\n" : "", index, path, g->pos.line);
+		if (r->common.format == FORMAT_TEXT) {
+			hg_buf_printf(&r->out, "%sgame %zu (", index > 1 ? "\n" : "", index);
+			cli_put_place(&r->out, path, g->pos.line);
+			hg_buf_puts(&r->out, "): not replayed: the record is malformed\n");
+		}
 		return CLI_SHOW_BAD;
 	}
 	r->writer->path = path;
@@ -258,7 +263,7 @@ int cli_replay_main(int argc, char **argv)
 		r.writer = replay_text_new(&r.opts, &r.out);
 		break;
 	}
-	status = cli_show_games(&spec, &r.common, argc, argv, first, show_game, &r, &r.out);
+	status = cli_show_games(&spec, &r.common, argc, argv, first, -1, show_game, &r, &r.out);
 	if (r.writer->finish(r.writer) != 0 && status != CLI_EXIT_USAGE)
 		status = CLI_EXIT_USAGE;
 	else if (r.out.len && cli_flush_buf("replay", stdout, &r.out) != 0)

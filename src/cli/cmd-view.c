@@ -89,7 +89,7 @@ int cli_view_main(int argc, char **argv)
 		return cli_usage_error(&spec, "missing --as=SEAT (the seat whose view to write)");
 	hg_buf_init(&r.out);
 	r.session = cli_session_new(&r.common);
-	status = cli_show_games(&spec, &r.common, argc, argv, first, view_game, &r, &r.out);
+	status = cli_show_games(&spec, &r.common, argc, argv, first, -1, view_game, &r, &r.out);
 	hg_buf_free(&r.out);
 	hg_session_free(r.session);
 	return r.unknown_seat ? CLI_EXIT_USAGE : status;

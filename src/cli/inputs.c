@@ -339,6 +339,8 @@ cli_informat cli_informat_of(const char *path)
 		return CLI_IN_HGN;
 	if (strcmp(dot, ".json") == 0)
 		return CLI_IN_JSON;
+	if (strcmp(dot, ".jsonl") == 0)
+		return CLI_IN_JSONL;
 	if (strcmp(dot, ".yaml") == 0 || strcmp(dot, ".yml") == 0)
 		return CLI_IN_YAML;
 	return CLI_IN_HGN;
@@ -350,9 +352,16 @@ int cli_informat_parse(const char *word)
 		return CLI_IN_HGN;
 	if (strcmp(word, "json") == 0)
 		return CLI_IN_JSON;
+	if (strcmp(word, "jsonl") == 0)
+		return CLI_IN_JSONL;
 	if (strcmp(word, "yaml") == 0 || strcmp(word, "yml") == 0)
 		return CLI_IN_YAML;
 	return -1;
+}
+
+cli_informat cli_informat_pick(int from, const char *path)
+{
+	return from >= 0 ? (cli_informat)from : cli_informat_of(path);
 }
 
 /* A stream on input i, or NULL (diagnosed). */
@@ -402,6 +411,8 @@ int cli_source_open(cli_source *src, const cli_inputs *in, size_t i, cli_informa
 	src->fp = stdin_ ? NULL : fp;
 	if (format == CLI_IN_JSON)
 		src->json = hg_json_reader_open(path, fp);
+	else if (format == CLI_IN_JSONL)
+		src->json = hg_jsonl_reader_open(path, fp);
 	else
 		src->yaml = hg_yaml_reader_open(path, fp);
 	return 0;

@@ -65,6 +65,16 @@ int cli_usage_error(const cli_spec *spec, const char *fmt, ...)
 	return CLI_EXIT_USAGE;
 }
 
+int cli_from_option(const cli_spec *spec, const char *arg, int *from)
+{
+	*from = cli_informat_parse(arg);
+	if (*from >= 0)
+		return 0;
+	cli_usage_error(spec, "invalid input format '%s' (valid: 'hgn', 'json', 'jsonl', 'yaml')",
+			arg);
+	return -1;
+}
+
 int cli_parse_number(const cli_spec *spec, const char *option, const char *arg,
 		     unsigned long min, unsigned long max, unsigned long *out)
 {

@@ -195,6 +195,14 @@ void cli_hgn_append(hg_buf *out, const hg_game_record *g, size_t *count)
 	(*count)++;
 }
 
+void cli_put_place(hg_buf *b, const char *path, unsigned line)
+{
+	if (line)
+		hg_buf_printf(b, "%s:%u", path, line);
+	else
+		hg_buf_puts(b, path);
+}
+
 int cli_flush_buf(const char *command, FILE *fp, hg_buf *b)
 {
 	int rc = 0;

@@ -126,8 +126,9 @@ static void text_start(void *ctx, const hg_game_record *g, const hg_game_class *
 {
 	text_writer *w = ctx;
 	const char *game = hg_record_tag_value(g, "Game");
-	hg_buf_printf(w->out, "%sgame %zu (%s:%u): %s", w->base.index > 1 ? "\n" : "",
-		      w->base.index, w->base.path, g->pos.line, game ? game : "(no Game tag)");
+	hg_buf_printf(w->out, "%sgame %zu (", w->base.index > 1 ? "\n" : "", w->base.index);
+	cli_put_place(w->out, w->base.path, g->pos.line);
+	hg_buf_printf(w->out, "): %s", game ? game : "(no Game tag)");
 	if (w->base.as)
 		hg_buf_printf(w->out, ", as %s sees it", w->base.as);
 	hg_buf_putc(w->out, '\n');

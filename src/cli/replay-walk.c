@@ -122,7 +122,9 @@ static void collect(walk *w, const hg_line *line, unsigned depth, unsigned ply, 
 			if (last_action) {
 				hg_buf_puts(&b, ", instead of ");
 				action_label(&b, last_action);
-				hg_buf_printf(&b, " (%s:%u)", file, last_action->pos.line);
+				hg_buf_puts(&b, " (");
+				cli_put_place(&b, file, last_action->pos.line);
+				hg_buf_putc(&b, ')');
 			}
 			hg_buf_putc(&b, ':');
 			size_t first = w->n;

@@ -8,7 +8,7 @@
 #include "cli.h"
 
 int cli_show_games(const cli_spec *spec, const cli_common *common, int argc, char **argv,
-		   int first, cli_show_game show, void *ctx, hg_buf *out)
+		   int first, int from, cli_show_game show, void *ctx, hg_buf *out)
 {
 	if (first >= argc)
 		return cli_usage_error(spec, "missing FILE operand ('-' reads standard input)");
@@ -34,7 +34,7 @@ int cli_show_games(const cli_spec *spec, const cli_common *common, int argc, cha
 	const char *path = in.paths[0];
 	int io_error = 0, bad = 0;
 	cli_source src;
-	if (cli_source_open(&src, &in, 0, CLI_IN_HGN, 0, &d) != 0) {
+	if (cli_source_open(&src, &in, 0, cli_informat_pick(from, path), 0, &d) != 0) {
 		io_error = 1;
 	} else {
 		for (size_t index = 1;; index++) {

@@ -610,7 +610,8 @@ typedef struct source {
 	uint64_t taken;			/* bytes moved past, in all */
 } source;
 
-enum { OUTER_START, OUTER_GAMES, OUTER_DONE };
+/* OUTER_LINES: JSON Lines, a game object on each line, no outer object. */
+enum { OUTER_START, OUTER_GAMES, OUTER_LINES, OUTER_DONE };
 
 struct hg_json_reader {
 	char *name;
@@ -622,6 +623,7 @@ struct hg_json_reader {
 	hg_pos key_end;		/* the last character of the key last read */
 	int seen_herald, seen_games;
 	size_t errors;		/* reported so far, for MAX_ERRORS */
+	unsigned end_line;	/* JSON Lines: the line the last game ended on */
 };
 
 /* Refills the window; 0 at the end of the input (or on a read error). */
@@ -1322,6 +1324,13 @@ hg_json_reader *hg_json_reader_open(const char *name, FILE *fp)
 	return jr;
 }
 
+hg_json_reader *hg_jsonl_reader_open(const char *name, FILE *fp)
+{
+	hg_json_reader *jr = hg_json_reader_open(name, fp);
+	jr->state = OUTER_LINES;
+	return jr;
+}
+
 hg_json_reader *hg_json_reader_open_mem(const char *name, const char *text, size_t len)
 {
 	hg_json_reader *jr = json_reader_new(name);
@@ -1389,6 +1398,31 @@ int hg_json_reader_next(hg_json_reader *jr, hg_game_record **g, hg_diags *d)
 		if (!*g)
 			continue;	/* not an object: said so */
 		break;
+	}
+	while (jr->state == OUTER_LINES) {
+		/* Blank lines are let pass; a game shares its line with no other. */
+		int c = source_skip_space(&jr->src);
+		if (c == EOF) {
+			if (jr->src.io_error)
+				unexpected(jr, "a game");
+			jr->state = OUTER_DONE;
+			break;
+		}
+		if (jr->index > 0 && jr->src.line == jr->end_line) {
+			unexpected(jr, "a line feed");
+			break;
+		}
+		unsigned line = jr->src.line;
+		size_t mark = r->path.len;
+		hg_buf_printf(&r->path, "line %u", line);
+		jr->game_start = jr->src.taken;
+		r->tags_over = 0;
+		*g = stream_game(jr);
+		path_pop(r, mark);
+		jr->index++;
+		jr->end_line = jr->src.line;
+		if (*g)
+			break;
 	}
 	if (jr->state == OUTER_DONE && jr->src.io_error && !*g)
 		return -1;

@@ -916,6 +916,46 @@ START_TEST(stream_readers_go_game_by_game)
 }
 END_TEST
 
+/* JSON Lines: a game object a line, read game by game; blank lines pass,
+ * a second game on a line is a syntax error, a value is named by its
+ * line. */
+START_TEST(json_lines_reader)
+{
+	static const char text[] =
+		"{\"tags\": [{\"name\": \"Event\", \"value\": \"a\"}], \"moves\": [], \"result\": \"*\"}\n"
+		"\n"
+		"{\"tags\": [], \"moves\": [{\"nag\": \"x\"}], \"result\": null}\n"
+		"{\"tags\": [], \"moves\": [], \"result\": null} {}\n";
+	FILE *fp = fmemopen((void *)text, strlen(text), "rb");
+	ck_assert_ptr_nonnull(fp);
+	hg_json_reader *jr = hg_jsonl_reader_open("t.jsonl", fp);
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_game_record *g;
+	ck_assert_int_eq(hg_json_reader_next(jr, &g, &d), 1);
+	ck_assert_uint_eq(d.n, 0);
+	ck_assert_str_eq(hg_record_tag_value(g, "Event"), "a");
+	hg_record_free(g);
+	ck_assert_int_eq(hg_json_reader_next(jr, &g, &d), 1);
+	ck_assert_uint_eq(d.nerrors, 1);
+	ck_assert_str_eq(d.v[0].code, "hgn.json");
+	ck_assert_ptr_nonnull(strstr(d.v[0].message, "line 3.moves[0].nag"));
+	hg_record_free(g);
+	hg_diags_clear(&d);
+	ck_assert_int_eq(hg_json_reader_next(jr, &g, &d), 1);
+	ck_assert_uint_eq(d.n, 0);
+	hg_record_free(g);
+	ck_assert_int_eq(hg_json_reader_next(jr, &g, &d), 0);
+	ck_assert_uint_eq(d.nerrors, 1);
+	ck_assert_uint_eq(d.v[0].line, 4);
+	ck_assert_ptr_nonnull(strstr(d.v[0].message, "a line feed expected"));
+	ck_assert_int_eq(hg_json_reader_next(jr, &g, &d), 0);
+	hg_json_reader_close(jr);
+	fclose(fp);
+	hg_diags_free(&d);
+}
+END_TEST
+
 START_TEST(json_limits)
 {
 	hg_diags d;
@@ -1353,6 +1393,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, json_game_read_as_a_stream);
 	tcase_add_test(tc, json_limits);
 	tcase_add_test(tc, stream_readers_go_game_by_game);
+	tcase_add_test(tc, json_lines_reader);
 	tcase_add_test(tc, reader_error_limit);
 	tcase_add_test(tc, yaml_reader_errors);
 	tcase_add_test(tc, yaml_positions_in_the_model);
