@@ -15,14 +15,15 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __SSE2__
+#if defined(__SSE2__) && !defined(HG_NO_SIMD)
+#define LEX_SSE2 1
 #include <emmintrin.h>
 #endif
 /* Where the compiler can build a function for SSSE3, BMI1 and BMI2 beside
  * the rest (for the processors that have them, found at run time), runs
  * of tokens are classed with SSSE3's byte shuffles and their masks read
  * with the bit instructions. */
-#if defined(__SSE2__) && defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#if defined(LEX_SSE2) && defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #define RUN_SSSE3_BESIDE 1
 #include <tmmintrin.h>
 #endif
@@ -772,7 +773,7 @@ static inline const unsigned char *plain_limit(const hg_lexer *lx)
 static inline const unsigned char *string_plain_end(const unsigned char *q,
 						    const unsigned char *lim)
 {
-#ifdef __SSE2__
+#ifdef LEX_SSE2
 	/* 16 bytes at a time: as signed bytes, those from 0x80 up are below
 	 * 0x20 too */
 	while (lim - q >= 16) {
@@ -1232,7 +1233,7 @@ static inline const unsigned char *plain_blanks(const hg_lexer *lx, const unsign
 	return NULL;
 }
 
-#ifdef __SSE2__
+#ifdef LEX_SSE2
 /* The 16 bytes at p, classed at once: bit i of the result is set when byte
  * i is not a word character (ascii_class's C_WORD), and of *nondigit when
  * it is not a decimal digit.  A word's end is then found without a branch
@@ -1276,7 +1277,7 @@ static inline unsigned word_stops16(const unsigned char *p, unsigned *nondigit)
 static inline HG_ALWAYS_INLINE const unsigned char *
 plain_word(const unsigned char *q, const unsigned char *lim, hg_tk *kind, int *dot)
 {
-#ifdef __SSE2__
+#ifdef LEX_SSE2
 	if (lim - q > 16) {
 		unsigned nondigit, stops = word_stops16(q, &nondigit);
 		if (stops) {	/* the word ends within these 16 bytes */
@@ -1753,7 +1754,7 @@ typedef struct gather_line {
 	size_t lbytes0;
 } gather_line;
 
-#ifdef __SSE2__
+#ifdef LEX_SSE2
 /* A run of tokens read at once: the 64 bytes from a token's start are
  * classed together (one bit a byte), and every token that ends on a blank
  * before the first byte the run may not hold is taken from the masks.
@@ -2041,7 +2042,7 @@ static inline HG_ALWAYS_INLINE size_t gather_body(hg_lexer *lx, hg_atok_list *l,
 		stop_after(p0, lx->game_bytes, lx->lim.game, lim);
 	const unsigned char *const end = lx->end;
 	const size_t max_token = lx->lim.token;
-#ifdef __SSE2__
+#ifdef LEX_SSE2
 	/* runs hold tokens of up to RUN_BYTES - 1 bytes */
 	const int runs = max_token >= RUN_BYTES;
 	run_masks rm = { NULL, 0, 0, 0, 0, 0 };
@@ -2097,7 +2098,7 @@ static inline HG_ALWAYS_INLINE size_t gather_body(hg_lexer *lx, hg_atok_list *l,
 		}
 		if (t >= cur.stop)
 			break;
-#ifdef __SSE2__
+#ifdef LEX_SSE2
 		if (runs && cur.stop - t >= RUN_BYTES) {
 			const unsigned char *r;
 			if (cap - n < RUN_TOKENS || tcap - len < RUN_TEXT)
