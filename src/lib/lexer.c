@@ -1194,7 +1194,7 @@ static hg_tk lex(hg_lexer *lx)
  * ------------------------------------------------------------------------ */
 
 /* Bytes a short token is copied by, in one fixed-size move (most tokens are
- * shorter; a call to memcpy for each cost more than the rest of the copy). */
+ * shorter). */
 #define SHORT_COPY 16
 
 /* True when the plain path may start: the current character is plain
@@ -1236,9 +1236,7 @@ static inline const unsigned char *plain_blanks(const hg_lexer *lx, const unsign
 #ifdef LEX_SSE2
 /* The 16 bytes at p, classed at once: bit i of the result is set when byte
  * i is not a word character (ascii_class's C_WORD), and of *nondigit when
- * it is not a decimal digit.  A word's end is then found without a branch
- * per byte, whose last test (the word's end) the processor mostly
- * mispredicts.  Bytes from 0x80 up are negative as signed bytes: outside
+ * it is not a decimal digit.  Bytes from 0x80 up are negative as signed bytes: outside
  * every range below, so not word characters, as in ascii_class. */
 /* The ASCII letters and the decimal digits among the 16 bytes x (0xff a
  * byte where it is one).  Bytes from 0x80 up are negative as signed
@@ -1649,8 +1647,8 @@ static inline HG_ALWAYS_INLINE size_t twin_put(char *joined, char *split, size_t
 					       const unsigned char *s, size_t n,
 					       const unsigned char *end, size_t *off)
 {
-	/* the separator is written always (no branch), and overwritten
-	 * where there is none */
+	/* the separator is written always, and overwritten where there is
+	 * none */
 	joined[at] = ' ';
 	split[at] = '\0';
 	at += at != text0;
@@ -1758,9 +1756,6 @@ typedef struct gather_line {
 /* A run of tokens read at once: the 64 bytes from a token's start are
  * classed together (one bit a byte), and every token that ends on a blank
  * before the first byte the run may not hold is taken from the masks.
- * Token by token, each start waited on the last token's end (the load of
- * the word, its classing, the scan for its end); here only the run waits
- * on the run before it.
  *
  * The run holds words of letters, digits, '_', '-', '\'' and '#', and the
  * punctuation ',', '/', '=', '>' and '&' standing alone, one blank apart:
@@ -1773,9 +1768,7 @@ typedef struct gather_line {
 #define RUN_BYTES 64
 /* Masks classed for a run that began at most this far back are shifted,
  * not classed again: the run after a seat prefix, which ended the run
- * before it, and the short runs of short actions.  (Measured: 24 left
- * Encrucijada's and Kingdoms' short actions 2 to 3.5% more instructions
- * than token by token; 48 none, and Crusader Kingdoms fewest; 56 more.) */
+ * before it, and the short runs of short actions. */
 #define RUN_REUSE 48
 /* The most tokens a run holds, and the room its text takes: a separator,
  * its bytes copied whole, a NUL. */
@@ -2229,8 +2222,8 @@ static inline HG_ALWAYS_INLINE size_t gather_body(hg_lexer *lx, hg_atok_list *l,
 }
 
 #ifdef RUN_SSSE3_BESIDE
-/* The gatherer for SSSE3, BMI1 and BMI2: the bit instructions read the
- * masks in fewer instructions too (a tenth of the gatherer's). */
+/* The gatherer built for SSSE3, BMI1 and BMI2, for the processors that
+ * have them. */
 __attribute__((target("ssse3,bmi,bmi2"), noinline)) static size_t
 gather_body_ssse3(hg_lexer *lx, hg_atok_list *l, const char *file, hg_pos *last_end,
 		  size_t seats, hg_plain_run *run)

@@ -92,8 +92,7 @@ hg_line *hg_line_new(void)
 
 hg_node *hg_line_push(hg_line *l, hg_node_kind kind, hg_pos pos)
 {
-	/* Copied from a zero node: a memset of this size is a `rep stos`,
-	 * whose start-up cost more than the rest of this function. */
+	/* each new node starts as a copy of this one */
 	static const hg_node zero;
 	if (l->n == l->cap) {
 		/* From one node, doubling: most variations hold one or two
