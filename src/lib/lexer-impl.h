@@ -252,6 +252,52 @@ static inline const unsigned char *plain_string(const unsigned char *t,
 
 
 /* ------------------------------------------------------------------------
+ * Action token lists (atok.c)
+ * ------------------------------------------------------------------------ */
+
+/* Bytes a short token is copied by, in one fixed-size move (most tokens are
+ * shorter). */
+#define SHORT_COPY 16
+
+/* Room in the list for `toks` more tokens and `more` more bytes of text. */
+void hg_atok_list_room(hg_atok_list *l, size_t toks, size_t more);
+
+/* Writes the n bytes at s (`end` the end of the readable bytes after
+ * them) at offset `at` of a list's twin texts, after a blank or a NUL
+ * unless they begin the action (at offset text0): *off is their offset in
+ * the action's text; returns the offset of the NUL after them. */
+static inline HG_ALWAYS_INLINE size_t twin_put(char *joined, char *split, size_t at, size_t text0,
+					       const unsigned char *s, size_t n,
+					       const unsigned char *end, size_t *off)
+{
+	/* the separator is written always, and overwritten where there is
+	 * none */
+	joined[at] = ' ';
+	split[at] = '\0';
+	at += at != text0;
+	*off = at - text0;
+	if (n <= SHORT_COPY && (size_t)(end - s) >= SHORT_COPY) {
+		memcpy(joined + at, s, SHORT_COPY);	/* the rest is overwritten */
+		memcpy(split + at, s, SHORT_COPY);
+	} else {
+		memcpy(joined + at, s, n);
+		memcpy(split + at, s, n);
+	}
+	at += n;
+	joined[at] = split[at] = '\0';
+	return at;
+}
+
+/* Is there no room for one more token of tn bytes in a list of n tokens
+ * (room for cap) and len bytes of text (room for tcap)?  A token takes a
+ * separator, a SHORT_COPY move or its bytes, and a NUL. */
+static inline int atok_full(size_t n, size_t cap, size_t len, size_t tcap, size_t tn)
+{
+	return n == cap || tcap - len < tn + SHORT_COPY + 2;
+}
+
+
+/* ------------------------------------------------------------------------
  * The fast scanner (lexer-fast.c): the tokens hg_lexer_next() would read,
  * or NULL (having changed nothing) where the clear path must read them.
  * ------------------------------------------------------------------------ */
