@@ -1,12 +1,13 @@
 /* lexer.c - the HGN lexer (grammar/hgn.ebnf, Part 1), in the manner of
  * Lua's llex.c: one current character, one function per kind of token.
  *
- * The source is read through a fixed window (a memory block needs none), so
- * memory does not grow with the input.  Characters are code points: each is
- * decoded once, and columns count them.  Bytes that are not UTF-8 and NUL
- * bytes are reported where they stand and then act as white space (outside
- * comments and strings) or as U+FFFD (inside them), so every token's text is
- * valid UTF-8 and nothing after the bad byte is lost. */
+ * This is the clear path: it reads every token.  The characters come from
+ * source.c (a fixed window, so memory does not grow with the input; code
+ * points decoded once, columns counting them; bad bytes reported there and
+ * read as white space or U+FFFD, so every token's text is valid UTF-8).
+ * hg_lexer_next() first asks the fast scanner (lexer-fast.c), which reads
+ * plain ASCII tokens in one pass and declines anything else; the tests
+ * compare the two on every record and on random input. */
 #include "config.h"
 
 #include <errno.h>
