@@ -172,9 +172,7 @@ void hg_atok_list_push(hg_atok_list *l, const hg_token *tk, const char *file);
 typedef struct hg_plain_seat {
 	const char *text;
 	size_t len;
-	/* Lines and columns, not hg_pos: copying a struct just written field
-	 * by field stalls the processor (the wide load cannot be forwarded
-	 * from the narrow stores), and these are read at once. */
+	/* lines and columns: the parser makes its positions of them */
 	unsigned line, col;		/* where it begins */
 	unsigned end_line, end_col;	/* where its ':' ends */
 } hg_plain_seat;

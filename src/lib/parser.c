@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "lexer.h"
+#include "tags.h"
 #include "tagset.h"
 
 struct hg_parser {
@@ -41,8 +42,7 @@ struct hg_parser {
 	size_t actions;
 	size_t elements;	/* move numbers, comments, NAGs, variations */
 	int pending_over;	/* comments before the next game dropped at the limit */
-	char **bad_tags;	/* names of malformed tag pairs (no missing-tag for them) */
-	size_t nbad_tags;
+	hg_bad_tags bad_tags;	/* malformed tag pairs (no missing-tag for them) */
 	hg_tagset tagset;	/* the game's tag names, each with its index in g->tags */
 	int tags_over;		/* past the limit on tag pairs: the rest were dropped */
 	hg_pos *open;		/* positions of the open '(' */
@@ -177,9 +177,7 @@ void hg_parser_set_limits(hg_parser *p, const hg_limits *l)
 
 static void clear_game_state(hg_parser *p)
 {
-	hg_strv_free(p->bad_tags, p->nbad_tags);
-	p->bad_tags = NULL;
-	p->nbad_tags = 0;
+	hg_bad_tags_clear(&p->bad_tags);
 	hg_tagset_clear(&p->tagset);
 	p->tags_over = 0;
 	p->nopen = 0;
@@ -403,250 +401,6 @@ static void skip_tag(hg_parser *p)
  * The tag section (hgn.ebnf: header, tag pair; rules L3, T1 to T5)
  * ------------------------------------------------------------------------ */
 
-static void remember_bad_tag(hg_parser *p, const char *name)
-{
-	p->bad_tags = hg_xrealloc(p->bad_tags, (p->nbad_tags + 1) * sizeof *p->bad_tags);
-	p->bad_tags[p->nbad_tags++] = hg_xstrdup(name);
-}
-
-static int is_bad_tag(const hg_parser *p, const char *name)
-{
-	for (size_t i = 0; i < p->nbad_tags; i++)
-		if (strcmp(p->bad_tags[i], name) == 0)
-			return 1;
-	return 0;
-}
-
-static int leap_year(unsigned y)
-{
-	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-}
-
-/* Parses n digits or n '?'; returns the value, -1 for unknown, -2 for bad. */
-static long date_part(const char *s, size_t n)
-{
-	size_t q = 0, dg = 0;
-	long v = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '?')
-			q++;
-		else if (s[i] >= '0' && s[i] <= '9') {
-			dg++;
-			v = v * 10 + (s[i] - '0');
-		}
-	}
-	if (q == n)
-		return -1;
-	return dg == n ? v : -2;
-}
-
-/* One part of a date written loosely: 1 to `max` digits, or '?' or "??"
- * for a two-digit part; written into out as `width` characters, zero-padded.
- * Returns the characters read, 0 when the part is not one. */
-static size_t loose_part(const char *s, size_t max, size_t width, char *out)
-{
-	size_t n = 0, q = 0;
-	while (n < max && s[n] >= '0' && s[n] <= '9')
-		n++;
-	if (n == 0)
-		while (q < max && s[q] == '?')
-			q++;
-	if (q) {
-		if (width == 4 && q != 4)
-			return 0;
-		memset(out, '?', width);
-		return q;
-	}
-	if (n == 0 || (width == 4 && n != 4))
-		return 0;
-	memset(out, '0', width - n);
-	memcpy(out + width - n, s, n);
-	return n;
-}
-
-/* A date with a small slip in its form -- one-digit month or day, '-' or
- * '/' between the parts (2026.5.1, 2026-05-01) -- in canonical form in
- * canon; 0 when s is not year, month and day in that order. */
-static int date_loose(const char *s, char canon[11])
-{
-	size_t n = loose_part(s, 4, 4, canon);
-	if (!n)
-		return 0;
-	s += n;
-	char sep = *s;
-	if (sep != '.' && sep != '-' && sep != '/')
-		return 0;
-	if (!(n = loose_part(++s, 2, 2, canon + 5)))
-		return 0;
-	s += n;
-	if (*s != sep || !(n = loose_part(++s, 2, 2, canon + 8)) || s[n] != '\0')
-		return 0;
-	canon[4] = canon[7] = '.';
-	canon[10] = '\0';
-	return 1;
-}
-
-/* The Date tag (rule T3): YYYY.MM.DD with '?' for unknown parts.  A small
- * slip in the form is a warning with the canonical form suggested: the
- * game is still replayed and judged. */
-static void check_date(hg_parser *p, const hg_tag *tag)
-{
-	static const char *const months[] = {
-		"January", "February", "March", "April", "May", "June", "July",
-		"August", "September", "October", "November", "December"
-	};
-	static const int days[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
-	const char *s = tag->value;
-	char canon[11];
-	const char *form = s;
-	int slip = strcmp(s, "") != 0 && date_loose(s, canon) && strcmp(canon, s) != 0;
-	if (slip)
-		form = canon;
-	long y = -2, m = -2, dd = -2;
-	if (strlen(form) == 10 && form[4] == '.' && form[7] == '.') {
-		y = date_part(form, 4);
-		m = date_part(form + 5, 2);
-		dd = date_part(form + 8, 2);
-	}
-	hg_diag *dg = NULL;
-	if (y == -2 || m == -2 || dd == -2) {
-		dg = error(p, tag->pos, "hgn.bad-date", "bad date '%s'", s);
-	} else if (m == 0 || m > 12) {
-		dg = error(p, tag->pos, "hgn.bad-date", "bad date '%s': there is no month %ld",
-			   s, m);
-	} else if (dd == 0 || dd > 31) {
-		dg = error(p, tag->pos, "hgn.bad-date", "bad date '%s': there is no day %ld",
-			   s, dd);
-	} else if (m > 0 && dd > 0) {
-		long max = days[m - 1];
-		if (m == 2 && y >= 0 && !leap_year((unsigned)y))
-			max = 28;
-		if (dd > max) {
-			if (m == 2 && y >= 0)
-				dg = error(p, tag->pos, "hgn.bad-date",
-					   "bad date '%s': February %ld has %ld days", s, y, max);
-			else
-				dg = error(p, tag->pos, "hgn.bad-date",
-					   "bad date '%s': %s has %ld days", s, months[m - 1], max);
-		}
-	}
-	if (!dg) {
-		if (slip) {
-			hg_diag *w = hg_lexer_warning(p->lx, tag->pos, "hgn.date-form",
-						      "date '%s' is not written YYYY.MM.DD", s);
-			if (w)
-				hg_diag_note(w, "write it \"%s\"", canon);
-		}
-		return;
-	}
-	if (dg)
-		hg_diag_note(dg, "a date is written YYYY.MM.DD, with '?' for each unknown digit of a part, as in \"2026.11.??\"");
-}
-
-/* A name from Players or a Seat tag may not be empty (rule T4). */
-static int blank(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (s[i] != ' ' && s[i] != '\t')
-			return 0;
-	return 1;
-}
-
-/* "Seat" and a positive number without leading zeros; 0 otherwise. */
-static unsigned long seat_tag_number(const char *name)
-{
-	if (strncmp(name, "Seat", 4) != 0 || name[4] < '1' || name[4] > '9')
-		return 0;
-	unsigned long v = 0;
-	for (const char *s = name + 4; *s; s++) {
-		if (*s < '0' || *s > '9' || v > 99999999)
-			return 0;
-		v = v * 10 + (unsigned long)(*s - '0');
-	}
-	return v;
-}
-
-static void check_players(hg_parser *p, const hg_game_record *g)
-{
-	const hg_tag *players = hg_record_tag(g, "Players");
-	if (players && !is_bad_tag(p, "Players")) {
-		const char *s = players->value;
-		for (;;) {
-			const char *semi = strchr(s, ';');
-			size_t n = semi ? (size_t)(semi - s) : strlen(s);
-			if (blank(s, n)) {
-				hg_diag *dg = error(p, players->pos, "hgn.bad-players",
-						    "empty player name in the Players tag '%s'",
-						    players->value);
-				if (dg)
-					hg_diag_note(dg, "the players are named in seat order, separated by ';', as in \"Ana; Ben\"");
-				break;
-			}
-			if (!semi)
-				break;
-			s = semi + 1;
-		}
-	}
-	for (size_t i = 0; i < g->ntags; i++) {
-		const hg_tag *tag = &g->tags[i];
-		unsigned long n = seat_tag_number(tag->name);
-		if (n == 0)
-			continue;
-		if (blank(tag->value, strlen(tag->value)))
-			error(p, tag->pos, "hgn.bad-players", "empty player name in the tag '%s'",
-			      tag->name);
-		if (n > 1) {
-			char prev[32];
-			snprintf(prev, sizeof prev, "Seat%lu", n - 1);
-			if (hg_tagset_find(&p->tagset, prev) == HG_TAGSET_NONE &&
-			    !is_bad_tag(p, prev) && !p->tags_over) {
-				hg_diag *dg = error(p, tag->pos, "hgn.bad-players",
-						    "tag '%s' without '%s'", tag->name, prev);
-				if (dg)
-					hg_diag_note(dg, "seat tags are numbered from Seat1 without gaps");
-			}
-		}
-	}
-}
-
-static void missing_tag(hg_parser *p, const hg_game_record *g, const char *name,
-			const char *what, const char *example)
-{
-	/* past the limit, the tag may be among those dropped */
-	if (hg_record_tag(g, name) || is_bad_tag(p, name) || p->tags_over)
-		return;
-	hg_diag *dg = error(p, g->pos, "hgn.missing-tag", "missing required tag %s", what);
-	if (!dg)
-		return;
-	for (size_t i = 0; i < g->ntags; i++)
-		if (strcasecmp(g->tags[i].name, name) == 0 &&
-		    strcmp(g->tags[i].name, name) != 0) {
-			hg_diag_note(dg, "tag names are case-sensitive: '%s' is not '%s'",
-				     g->tags[i].name, name);
-			return;
-		}
-	hg_diag_note(dg, "for example %s", example);
-}
-
-/* The required tags (rule T2), once the tag section is over. */
-static void check_tags(hg_parser *p, const hg_game_record *g)
-{
-	if (g->ntags == 0 && p->nbad_tags == 0) {
-		hg_diag *dg = error(p, g->pos, "hgn.missing-tag",
-				    "missing required tags 'Game', 'Date', 'Players' and 'Result': the game has no tag pairs");
-		if (dg)
-			hg_diag_note(dg, "a game begins with its tag pairs, as in [Game \"kingdoms-of-crusaders\"]");
-		return;
-	}
-	missing_tag(p, g, "Game", "'Game'", "[Game \"kingdoms-of-crusaders\"]");
-	missing_tag(p, g, "Date", "'Date'", "[Date \"2026.11.21\"], or [Date \"????.??.??\"] when unknown");
-	if (!hg_record_tag(g, "Players") && !is_bad_tag(p, "Players"))
-		missing_tag(p, g, "Seat1", "'Players' (or 'Seat1', 'Seat2', ...)",
-			    "[Players \"Ana; Ben\"]");
-	missing_tag(p, g, "Result", "'Result'", "[Result \"*\"] for a game without a result");
-	check_players(p, g);
-}
-
 static void store_tag(hg_parser *p, char *name, hg_pos name_pos, char *value,
 		      hg_pos value_pos, int value_bad)
 {
@@ -680,9 +434,11 @@ static void store_tag(hg_parser *p, char *name, hg_pos name_pos, char *value,
 	tag->value = value;
 	tag->pos = gpos(p, value_pos);
 	if (value_bad)
-		remember_bad_tag(p, name);
+		hg_bad_tags_add(&p->bad_tags, name);
 	else if (strcmp(name, "Date") == 0)
-		check_date(p, tag);
+		hg_tags_check_date(p->lx, tag);
+	if (hg_lexer_game_abandoned(p->lx))
+		p->stop = 1;
 }
 
 /* tag pair = "[", tag name, string, "]" on one line (rule L3). */
@@ -727,7 +483,7 @@ static void parse_tag(hg_parser *p)
 				    same_line ? what.data : "the end of the line");
 		if (dg)
 			hg_diag_note(dg, "a tag's value is a string in double quotes, as in [%s \"...\"]", name);
-		remember_bad_tag(p, name);
+		hg_bad_tags_add(&p->bad_tags, name);
 		hg_record_str_drop(p->g, name);
 		skip_tag(p);
 		hg_buf_free(&what);
@@ -769,10 +525,10 @@ static void parse_header(hg_parser *p)
 			break;
 		}
 	}
-	if (!(g->ntags || p->nbad_tags))
+	if (!(g->ntags || p->bad_tags.n))
 		for (size_t i = 0; i < after.n; i++)
 			after.nodes[i].own_line = 0;	/* the header's: always on their own lines */
-	move_comments(g->ntags || p->nbad_tags ? &g->moves : &g->header, &after, g->file);
+	move_comments(g->ntags || p->bad_tags.n ? &g->moves : &g->header, &after, g->file);
 }
 
 /* ------------------------------------------------------------------------
@@ -1164,7 +920,7 @@ static void termination(hg_parser *p)
 	g->result = t->kind == HG_TK_STAR ? hg_xstrdup("*") : hg_xstrndup(t->text, t->len);
 	g->result_pos = gpos(p, t->pos);
 	const hg_tag *tag = hg_record_tag(g, "Result");
-	if (!tag || t->bad || is_bad_tag(p, "Result"))
+	if (!tag || t->bad || hg_bad_tags_has(&p->bad_tags, "Result"))
 		return;
 	char *a = trimmed(g->result), *b = trimmed(tag->value);
 	if (strcmp(a, b) != 0) {
@@ -1271,8 +1027,11 @@ static void parse_game(hg_parser *p)
 		p->glued = 0;
 	}
 	parse_header(p);
-	if (!p->stop)
-		check_tags(p, g);
+	if (!p->stop) {
+		hg_tags_check_section(p->lx, g, &p->tagset, &p->bad_tags, p->tags_over);
+		if (hg_lexer_game_abandoned(p->lx))
+			p->stop = 1;
+	}
 	if (p->moves_hint)
 		HG_GROW(g->moves.nodes, g->moves.cap, p->moves_hint);
 	parse_moves(p, &g->moves, 0);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "lexer.h"
 
 hg_game_record *hg_record_new(const char *file)
 {
@@ -92,8 +92,7 @@ hg_line *hg_line_new(void)
 
 hg_node *hg_line_push(hg_line *l, hg_node_kind kind, hg_pos pos)
 {
-	/* Copied from a zero node: a memset of this size is a `rep stos`,
-	 * whose start-up cost more than the rest of this function. */
+	/* each new node starts as a copy of this one */
 	static const hg_node zero;
 	if (l->n == l->cap) {
 		/* From one node, doubling: most variations hold one or two
@@ -258,4 +257,104 @@ void hg_action_list_push(hg_action_list *l, hg_action *a)
 {
 	HG_GROW(l->v, l->cap, l->n + 1);
 	l->v[l->n++] = a;
+}
+
+/* One allocation per action instead of one per token: the block holds the
+ * tokens, then the joined text, then the same bytes again with each
+ * separating space turned into a NUL (a token never holds a space, so
+ * these are the tokens' own texts), then the seat. */
+void hg_action_text_make(hg_action_text *t, const char *seat, size_t seat_len,
+			 hg_pos seat_pos, const hg_atok_list *l)
+{
+	size_t ntoks = l->n - l->first, tl = l->text.len - l->text0, sl = seat_len;
+	size_t tokbytes = ntoks * sizeof *l->v;
+	size_t size = tokbytes + 2 * (tl + 1) + sl + 1;
+	char *block = hg_xmalloc(size);
+	hg_atok *toks = (hg_atok *)(void *)block;
+	char *text = block + tokbytes;
+	char *strs = text + tl + 1;
+	char *seat_copy = strs + tl + 1;
+	if (tokbytes)
+		memcpy(toks, l->v + l->first, tokbytes);
+	if (tl) {
+		memcpy(text, l->text.data + l->text0, tl);
+		memcpy(strs, l->split + l->text0, tl);
+	}
+	text[tl] = strs[tl] = '\0';
+	for (size_t i = 0; i < ntoks; i++)
+		toks[i].text = strs + toks[i].off;
+	memcpy(seat_copy, seat, sl);
+	seat_copy[sl] = '\0';
+	memset(t, 0, sizeof *t);
+	t->block = block;
+	t->seat = seat_copy;
+	t->seat_len = sl;
+	t->seat_pos = seat_pos;
+	t->toks = ntoks ? toks : NULL;
+	t->ntoks = ntoks;
+	t->text = text;
+	t->len = tl;
+	t->ascii = !l->not_ascii;	/* plain-path tokens are ASCII */
+	t->pos = ntoks ? toks[0].pos : seat_pos;
+}
+
+/* Cuts "seat: body" with the lexer itself, so that what it accepts is what
+ * the writer's output will lex back to. */
+int hg_action_text_set(hg_action_text *t, const char *seat, const char *body,
+		       hg_pos pos, hg_diags *d)
+{
+	memset(t, 0, sizeof *t);
+	hg_diags local;
+	hg_diags_init(&local);
+	if (!d)
+		d = &local;
+	hg_buf src;
+	hg_buf_init(&src);
+	hg_atok_list toks;
+	memset(&toks, 0, sizeof toks);
+	hg_buf_printf(&src, "%s: %s", seat, body);
+	hg_lexer *lx = hg_lexer_open_mem(pos.file, src.data, src.len);
+	hg_lexer_set_origin(lx, pos);
+	hg_lexer_set_diags(lx, d);
+	size_t before = d->nerrors;
+	int rc = 0;
+
+	const hg_token *tk = hg_lexer_next(lx);
+	if (tk->kind != HG_TK_SEAT || tk->bad || strcmp(tk->text, seat) != 0) {
+		hg_diag *dg = hg_lexer_error(lx, pos, "hgn.bad-seat",
+					     "'%s' is not a seat name", seat);
+		if (dg)
+			hg_diag_note(dg, "a seat is one word (letters, digits, _ - ' . #) written before ':'");
+		rc = -1;
+		goto done;
+	}
+	hg_pos seat_pos = tk->pos;
+	seat_pos.file = pos.file;
+	for (tk = hg_lexer_next(lx); tk->kind != HG_TK_EOF; tk = hg_lexer_next(lx)) {
+		if (!hg_lexer_is_body(tk->kind) || tk->bad) {
+			if (!tk->bad)
+				hg_lexer_error(lx, tk->pos.line ? tk->pos : pos, "hgn.bad-action",
+					       "%s '%s' cannot be part of an action's body",
+					       hg_tk_name(tk->kind), tk->text);
+			rc = -1;
+			goto done;
+		}
+		hg_atok_list_push(&toks, tk, pos.file);
+	}
+	if (toks.n == 0) {
+		hg_lexer_error(lx, pos, "hgn.empty-action",
+			       "the action of '%s' has no body", seat);
+		rc = -1;
+		goto done;
+	}
+	if (d->nerrors == before)
+		hg_action_text_make(t, seat, strlen(seat), seat_pos, &toks);
+done:
+	if (d->nerrors != before)
+		rc = -1;
+	hg_lexer_close(lx);
+	hg_buf_free(&src);
+	hg_atok_list_free(&toks);
+	hg_diags_free(&local);
+	return rc;
 }

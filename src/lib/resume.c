@@ -8,7 +8,8 @@
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
-#ifdef __SSE2__
+#if defined(__SSE2__) && !defined(HG_NO_SIMD)
+#define SCAN_SSE2 1
 #include <emmintrin.h>
 #endif
 
@@ -22,7 +23,7 @@ static uint64_t count_lf(const unsigned char *p, size_t n)
 {
 	uint64_t lf = 0;
 	size_t i = 0;
-#ifdef __SSE2__
+#ifdef SCAN_SSE2
 	const __m128i nl = _mm_set1_epi8('\n');
 	for (; i + 16 <= n; i += 16) {
 		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + i));

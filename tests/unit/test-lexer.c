@@ -4,6 +4,7 @@
  * hg_action_text_set. */
 #include "unit.h"
 
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -480,6 +481,54 @@ START_TEST(plain_path_across_the_window)
 }
 END_TEST
 
+/* Every bundled record (records/, with its broken ones), read by the
+ * fast scanner and by the clear path alone, from memory and from a
+ * stream: the same tokens, positions and diagnostics. */
+static size_t records_compared;
+
+static int compare_record(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	size_t n = strlen(path);
+	if (type != FTW_F || n < 4 || strcmp(path + n - 4, ".hgn") != 0)
+		return 0;
+	FILE *fp = fopen(path, "rb");
+	ck_assert_msg(fp != NULL, "cannot open %s", path);
+	hg_buf text;
+	hg_buf_init(&text);
+	char chunk[4096];
+	size_t got;
+	while ((got = fread(chunk, 1, sizeof chunk, fp)) > 0)
+		hg_buf_putn(&text, chunk, got);
+	fclose(fp);
+	for (int stream = 0; stream < 2; stream++) {
+		char *careful = full_dump(text.data ? text.data : "", text.len, stream, 1, NULL);
+		char *fast = full_dump(text.data ? text.data : "", text.len, stream, 0, NULL);
+		ck_assert_msg(strcmp(careful, fast) == 0,
+			      "%s: the fast scanner and the clear path differ", path);
+		free(careful);
+		free(fast);
+	}
+	hg_buf_free(&text);
+	records_compared++;
+	return 0;
+}
+
+START_TEST(fast_scanner_reads_the_records_as_the_clear_path)
+{
+	const char *top = getenv("top_srcdir");
+	ck_assert_msg(top != NULL, "top_srcdir is not set (make check exports it)");
+	hg_buf dir;
+	hg_buf_init(&dir);
+	hg_buf_printf(&dir, "%s/records", top);
+	records_compared = 0;
+	ck_assert_int_eq(nftw(dir.data, compare_record, 16, FTW_PHYS), 0);
+	ck_assert_uint_gt(records_compared, 50);
+	hg_buf_free(&dir);
+}
+END_TEST
+
 START_TEST(token_limit)
 {
 	/* the default: a word of HG_MAX_TOKEN + 1 bytes */
@@ -728,6 +777,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, stream_reads_like_memory);
 	tcase_add_test(tc, plain_path_changes_nothing);
 	tcase_add_test(tc, plain_path_across_the_window);
+	tcase_add_test(tc, fast_scanner_reads_the_records_as_the_clear_path);
 	tcase_add_test(tc, token_limit);
 	tcase_add_test(tc, line_limit);
 	tcase_add_test(tc, game_and_error_limits);

@@ -1,0 +1,147 @@
+/* atok.c - the lists of action tokens: the body tokens of a game's
+ * actions as they are gathered, one action after another, in the record's
+ * arena or in malloc'd room (lexer.h, hg_atok_list).  The fast scanner
+ * (lexer-fast.c) writes its runs of tokens into them directly, with
+ * twin_put() and hg_atok_list_room() (lexer-impl.h). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lexer-impl.h"
+
+/* Makes the arena list's room a new block of the arena, for cap tokens
+ * and tcap bytes of each text, and moves the action being gathered there
+ * (at least that much room is asked for): the actions kept stay where
+ * they are, in the old block, which is written no more (an arena frees
+ * nothing before its record).  The action's tokens already gathered keep
+ * their texts in the old block's split; their offsets are the action's
+ * own, so they do not change. */
+static void atok_arena_block(hg_atok_list *l, size_t cap, size_t tcap)
+{
+	if (cap > ((size_t)-1 - 2 * (size_t)tcap) / sizeof *l->v)
+		hg_out_of_memory(cap);
+	hg_atok *v = hg_arena_alloc(l->arena, cap * sizeof *v + 2 * tcap);
+	char *joined = (char *)(v + cap), *split = joined + tcap;
+	size_t n = l->n - l->first, len = l->text.len - l->text0;
+	if (n)
+		memcpy(v, l->v + l->first, n * sizeof *v);
+	if (len) {
+		memcpy(joined, l->text.data + l->text0, len);
+		memcpy(split, l->split + l->text0, len);
+	}
+	/* the NUL after its last token, which a seat prefix ending the
+	 * action finds there: room made ahead of a run of tokens that then
+	 * took none moves the action without putting a token after it */
+	if (len < tcap)
+		joined[len] = split[len] = '\0';
+	l->v = v;
+	l->cap = cap;
+	l->n = n;
+	l->first = 0;
+	l->text.data = joined;
+	l->split = split;
+	l->text.cap = tcap;
+	l->text.len = len;
+	l->text0 = 0;
+}
+
+/* Room in an arena list for `toks` more tokens and `more` more bytes of
+ * text: where it lacks either, it goes on in a block as large as the
+ * last, or larger if the action being gathered needs it (only that action
+ * moves). */
+static void atok_arena_room(hg_atok_list *l, size_t toks, size_t more)
+{
+	if (l->n + toks <= l->cap && more <= l->text.cap - l->text.len)
+		return;
+	atok_arena_block(l, hg_grown(l->cap, l->n - l->first + toks, sizeof *l->v),
+			 hg_grown(l->text.cap, l->text.len - l->text0 + more, 2));
+}
+
+/* Room for `more` bytes after the list's twin texts. */
+static void atok_text_room(hg_atok_list *l, size_t more)
+{
+	if (l->arena) {
+		atok_arena_room(l, 0, more);
+		return;
+	}
+	if (more <= l->text.cap - l->text.len)
+		return;
+	HG_GROW(l->text.data, l->text.cap, l->text.len + more);
+	l->split = hg_xrealloc(l->split, l->text.cap);
+}
+
+void hg_atok_list_attach(hg_atok_list *l, struct hg_arena *a, size_t toks, size_t bytes)
+{
+	hg_atok_list_free(l);
+	l->arena = a;
+	atok_arena_block(l, toks, bytes);
+}
+
+void hg_atok_list_room(hg_atok_list *l, size_t toks, size_t more)
+{
+	if (l->arena) {
+		atok_arena_room(l, toks, more);
+		return;
+	}
+	HG_GROW(l->v, l->cap, l->n + toks);
+	atok_text_room(l, more);
+}
+
+/* Room in the list for one more token of tn bytes. */
+static void atok_room(hg_atok_list *l, size_t tn)
+{
+	hg_atok_list_room(l, 1, tn + SHORT_COPY + 2);
+}
+
+/* Appends one token of `n` bytes at `s` (already classified) to the list;
+ * `end` is the end of the readable bytes after s. */
+static inline void atok_put(hg_atok_list *l, hg_atok_kind kind, hg_pos pos,
+			    const unsigned char *s, size_t n, const unsigned char *end)
+{
+	if (atok_full(l->n, l->cap, l->text.len, l->text.cap, n))
+		atok_room(l, n);
+	hg_atok *a = &l->v[l->n++];
+	a->kind = kind;
+	a->len = (unsigned)n;
+	a->pos = pos;
+	l->text.len = twin_put(l->text.data, l->split, l->text.len, l->text0, s, n, end, &a->off);
+	a->text = l->arena ? l->split + l->text0 + a->off : NULL;
+}
+
+void hg_atok_list_keep(hg_atok_list *l, hg_atok **toks, char **text)
+{
+	/* an action without tokens has no NUL yet */
+	atok_text_room(l, 1);
+	*toks = l->n > l->first ? l->v + l->first : NULL;
+	*text = l->text.data + l->text0;
+	l->text.data[l->text.len] = l->split[l->text.len] = '\0';
+	l->text.len++;
+	l->first = l->n;
+	l->text0 = l->text.len;
+	l->not_ascii = 0;
+}
+
+void hg_atok_list_push(hg_atok_list *l, const hg_token *tk, const char *file)
+{
+	static const hg_atok_kind kinds[] = {
+		[HG_TK_WORD] = HG_ATOK_WORD, [HG_TK_NUMBER] = HG_ATOK_NUMBER,
+		[HG_TK_PUNCT] = HG_ATOK_PUNCT, [HG_TK_HIDDEN] = HG_ATOK_UNKNOWN,
+	};
+	if (!hg_is_ascii(tk->text, tk->len))
+		l->not_ascii = 1;
+	hg_pos pos = tk->pos;
+	pos.file = file;
+	const unsigned char *s = (const unsigned char *)tk->text;
+	atok_put(l, kinds[tk->kind], pos, s, tk->len, s + tk->len);
+}
+
+void hg_atok_list_free(hg_atok_list *l)
+{
+	if (!l->arena) {	/* (an arena's room is the arena's) */
+		free(l->v);
+		hg_buf_free(&l->text);
+		free(l->split);
+	}
+	memset(l, 0, sizeof *l);
+}
