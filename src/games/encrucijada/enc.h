@@ -589,6 +589,7 @@ struct enc_shared {
 	char **names;		/* player names in seat order */
 	size_t nnames;
 	char *seed;
+	int seed_public;	/* the record reveals its seed (SeedReveal) */
 	/* An action enc_parse made and enc_free_action gave back, kept for
 	 * the next parse of this game (NULL: none): the replay parses and
 	 * frees one action after another, and a malloc and a free for each

@@ -429,6 +429,40 @@ static int mend_unseen_pick(hg_state *s, int seat, int inst, int card)
 	return 1;
 }
 
+/* A card put down as '?' (a pick) and named as a card the hand is known
+ * to hold: the card put down may have been that one, as the record
+ * cannot tell (a card revealed and taken back is known in a view, the
+ * unseen ones beside it are not).  Keeping the pick would leave the hand
+ * holding a card it put down, and a card it still holds nowhere; the two
+ * swap what is known of them instead, as mend_unseen_pick does.  1 when
+ * swapped (the card is then `card`), else 0. */
+static int swap_with_hand_copy(hg_state *s, int seat, int inst, int card)
+{
+	enc_player *p = &s->p[seat];
+	enc_inst *c = &p->inst[inst];
+	if (!c->picked || c->zone == ENC_Z_PILE || c->zone == ENC_Z_HAND)
+		return 0;
+	for (enc_set hand = p->in_zone[ENC_Z_HAND]; hand; hand &= hand - 1) {
+		int i = enc_set_first(hand);
+		enc_inst *o = &p->inst[i];
+		if (i == inst || o->card != card)
+			continue;
+		int pile = o->pile;
+		if (o->pile != c->pile) {
+			enc_set both = ((enc_set)1 << inst) | ((enc_set)1 << i);
+			p->from_pile[c->pile] ^= both;
+			p->from_pile[o->pile] ^= both;
+		}
+		o->pile = c->pile;
+		o->card = -1;
+		o->picked = 1;
+		c->pile = (signed char)pile;
+		c->card = (short)card;
+		return 1;
+	}
+	return 0;
+}
+
 /* Is `card` the only card an unseen card of pile `pile` can be?  The
  * unseen cards of a pile are what it started with less the cards of it
  * named so far; when those are copies of one card, every assignment of
@@ -458,8 +492,9 @@ int enc_identify(hg_state *s, int seat, int inst, int card, hg_pos pos, hg_diags
 			hg_diag_note(dg, "the piles follow from the Seed tag '%s'", s->sh->seed);
 		return -1;
 	}
-	if (copies_left(s, seat, c->pile, card) <= 0 && c->zone != ENC_Z_PILE &&
-	    !free_copy_from_pick(s, seat, inst, card) && mend_unseen_pick(s, seat, inst, card)) {
+	if (swap_with_hand_copy(s, seat, inst, card) ||
+	    (copies_left(s, seat, c->pile, card) <= 0 && c->zone != ENC_Z_PILE &&
+	     !free_copy_from_pick(s, seat, inst, card) && mend_unseen_pick(s, seat, inst, card))) {
 		hg_diag_add(d, HG_UNVERIFIED, pos, "enc.unseen-card",
 			    "that %s's card put down unseen is '%s' cannot be verified",
 			    enc_seat_name(seat), pool->cards[card].id);
@@ -617,6 +652,7 @@ static enc_shared *shared_new(const hg_game_record *rec)
 	sh->refs = 1;
 	sh->nnames = hg_record_players(rec, &sh->names);
 	sh->seed = hg_record_chance_seed(rec);
+	sh->seed_public = sh->seed && hg_record_tag(rec, "SeedReveal");
 	return sh;
 }
 

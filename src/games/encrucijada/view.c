@@ -69,7 +69,10 @@ void enc_view_action(const hg_state *before, const hg_state *after, const hg_act
 						     enc_pile_top(before, a->seat, a->pile)));
 		break;
 	case ENC_A_PUT:
-		if (!a->visible && !own)
+		/* Once the record reveals its seed, the view (which keeps
+		 * SeedReveal) deals every card: its hand of the other seats is
+		 * known, and '?' would not say which card went down. */
+		if (!a->visible && !own && !before->sh->seed_public)
 			seen.card = -2;
 		break;
 	case ENC_A_TAKE:
