@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "herald.h"
+#include "herald-engine.h"
 
 #define HG_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 

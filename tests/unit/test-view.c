@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "herald.h"
+#include "herald-engine.h"
 #include "unit-parse.h"
 
 #define DATA HERALD_SRCDATADIR
