@@ -151,13 +151,6 @@ HG_EXPORT const hg_prov *hg_provs_find(const hg_provs *p, const char *file, cons
 /* How many values (scalars) are of each kind, added into counts. */
 HG_EXPORT void hg_provs_count(const hg_provs *p, size_t counts[HG_PROV_KINDS]);
 
-/* A reconstructed datum a diagnostic's verdict rests on. */
-typedef struct hg_rests_on {
-	char *datum;
-	char *file;
-	unsigned line;
-} hg_rests_on;
-
 /* Says that the verdict of dg rests on the datum `datum` of `file` (NULL:
  * any file) when `p` marks it reconstructed: a note naming the datum and
  * its file, and an entry of dg->rests_on.  Nothing when it is published,

@@ -91,6 +91,14 @@ typedef enum hg_severity {
 	HG_UNVERIFIED	/* could not be checked: hidden information */
 } hg_severity;
 
+/* A reconstructed datum a diagnostic's verdict rests on (herald-engine.h,
+ * hg_diag_rests_on, adds them). */
+typedef struct hg_rests_on {
+	char *datum;
+	char *file;
+	unsigned line;
+} hg_rests_on;
+
 typedef struct hg_diag {
 	hg_severity severity;
 	char *file;		/* NULL when there is no file (e.g. an option) */
@@ -240,13 +248,11 @@ typedef struct hg_atok {
 } hg_atok;
 
 /* An action as written: `seat: body`.  `text` is the body's tokens joined
- * by single spaces, the string each game's action parser matches.
- * hg_action_text_set makes the whole action in one allocation, `block`
- * (seat, tokens and texts point into it); an action built piece by piece
- * (block NULL) owns each piece.  The parser puts all of a game's actions
- * in its record's arena (`in_arena`: the game's tokens and texts, gathered
- * there as they are read, and one copy of a seat's name for the actions of
- * a run), freed with the record. */
+ * by single spaces, the string each game's action parser matches.  Where
+ * its seat, tokens and texts live is the library's business (`owner`,
+ * opaque): hg_action_text_set makes an action that hg_action_text_free
+ * frees; a parsed game's actions go with their record (hg_record_free). */
+struct hg_action_owner;
 typedef struct hg_action_text {
 	char *seat;
 	size_t seat_len;	/* strlen(seat) */
@@ -256,9 +262,10 @@ typedef struct hg_action_text {
 	char *text;
 	size_t len;		/* strlen(text) */
 	hg_pos pos;		/* of the first body token (or the seat) */
-	void *block;		/* the one allocation, or NULL */
-	int in_arena;		/* block is the record's: not freed alone */
-	int ascii;		/* 1: every byte of text is ASCII (0: not known) */
+	int ascii;		/* 1: every byte of text is ASCII (0: not known);
+				   the reader learns it while cutting the
+				   tokens, and engines match ASCII text faster */
+	struct hg_action_owner *owner;	/* private: what frees the parts */
 } hg_action_text;
 
 /* The position of the token that covers byte `off` of t->text. */
@@ -267,7 +274,8 @@ HG_EXPORT hg_pos hg_action_text_pos(const hg_action_text *t, size_t off);
  * by engines that canonicalise).  Returns 0, or -1 with diagnostics. */
 HG_EXPORT int hg_action_text_set(hg_action_text *t, const char *seat, const char *body,
 		       hg_pos pos, hg_diags *d);
-/* Frees what the action owns (the block, or each piece) and zeroes it. */
+/* Frees what the action owns and zeroes it (nothing of a parsed record's
+ * action, which its record frees). */
 HG_EXPORT void hg_action_text_free(hg_action_text *t);
 
 typedef enum hg_node_kind {

@@ -2406,7 +2406,7 @@ void hg_action_text_make(hg_action_text *t, const char *seat, size_t seat_len,
 	memcpy(seat_copy, seat, sl);
 	seat_copy[sl] = '\0';
 	memset(t, 0, sizeof *t);
-	t->block = block;
+	hg_action_text_own_block(t, block);
 	t->seat = seat_copy;
 	t->seat_len = sl;
 	t->seat_pos = seat_pos;
