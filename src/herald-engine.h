@@ -246,6 +246,10 @@ struct hg_game_class {
 	/* The tags with which a record names its own data files ({ NULL }
 	 * ends the list); no other tag loads data, whatever its name. */
 	const hg_data_tag *data_tags;
+	/* How many seats a game may have, by its rules (and the set-ups of
+	 * its default data): `herald games` shows the range, and the tests
+	 * and fuzz/run.sh take each game's from there. */
+	unsigned min_seats, max_seats;
 
 	/* Loads (and validates) the data the record needs.  A record selects
 	 * its own data files only through the class's data_tags, read with
