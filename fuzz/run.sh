@@ -36,8 +36,11 @@ cc=${FUZZ_CC:-clang}
 out="$build/fuzz/out"
 objs="$build/fuzz/obj"
 
-[ -x "$build/herald" ] || { echo "fuzz: build herald first (make)"; exit 2; }
-games=$("$build/herald" games --ids)
+# The games and their data tags come from herald itself (`herald games`):
+# $HERALD, else the build's.
+herald=${HERALD:-$build/herald}
+[ -x "$herald" ] || { echo "fuzz: build herald first (make)"; exit 2; }
+games=$("$herald" games --ids)
 known="hgn resume yaml check"
 for g in $games; do
 	[ -d "$src/records/$g" ] && known="$known game-$g data-$g"
@@ -131,7 +134,7 @@ limit_seeds() {	# limit_seeds DIR hgn|records|data
 # game_tags GAME: how many tags name a record's own data files (the game
 # class's data_tags, which `herald games` lists).
 game_tags() {
-	"$build/herald" games | awk -v game="$1" '
+	"$herald" games | awk -v game="$1" '
 		/^[^ ]/ { id = $1; sub(/:$/, "", id) }
 		/^  data tags: / && id == game { print NF - 2 }'
 }
