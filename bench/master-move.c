@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "herald.h"
+#include "herald-engine.h"
 
 #define TARGET_ACTIONS 200
 #define RUNS 50

@@ -1,7 +1,7 @@
 /* fuzz-data.c - libFuzzer target for one game's YAML data loader (built once
- * per game with -DFUZZ_GAME="<game id>" and -DFUZZ_TAGS="A", "B", ...: the
- * game's tags that name a data file of the record's own).  The first byte
- * of the input picks the tag, the rest is the file's text: the loader reads
+ * per game with -DFUZZ_GAME="<game id>").  The first byte of the input picks
+ * one of the game's tags that name a data file of the record's own (its
+ * class's data_tags), the rest is the file's text: the loader reads
  * it as a record would make it, validates it field by field, and, when it
  * loads, a record is set up and replayed on it. */
 #include <stdint.h>
@@ -10,15 +10,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "herald.h"
+#include "herald-engine.h"
 
-#if !defined(FUZZ_GAME) || !defined(FUZZ_TAGS)
-#error "build with -DFUZZ_GAME=\"<game id>\" -DFUZZ_TAGS='\"Tag\", ...'"
+#if !defined(FUZZ_GAME)
+#error "build with -DFUZZ_GAME=\"<game id>\""
 #endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const char *const tags[] = { FUZZ_TAGS };
+static const hg_data_tag *tags;
+static size_t ntags;
 static char dir[] = "/tmp/herald-fuzz-data-XXXXXX";
 static int have_dir;
 
@@ -34,10 +35,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		have_dir = 1;
 		atexit(remove_dir);
+		const hg_game_class *cls = hg_game_find(FUZZ_GAME);
+		if (!cls || !cls->data_tags || !cls->data_tags[0].name)
+			abort();
+		tags = cls->data_tags;
+		while (tags[ntags].name)
+			ntags++;
 	}
 	if (size == 0)
 		return 0;
-	const char *tag = tags[data[0] % (sizeof tags / sizeof tags[0])];
+	const char *tag = tags[data[0] % ntags].name;
 	char file[sizeof dir + 32], record[sizeof dir + 32];
 	snprintf(file, sizeof file, "%s/data.yaml", dir);
 	snprintf(record, sizeof record, "%s/fuzz.hgn", dir);

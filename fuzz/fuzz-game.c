@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "herald.h"
+#include "herald-engine.h"
 
 #ifndef FUZZ_GAME
 #error "build with -DFUZZ_GAME=\"<game id>\""

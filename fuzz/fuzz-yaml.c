@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "herald.h"
+#include "herald-engine.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

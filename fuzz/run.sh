@@ -36,7 +36,11 @@ cc=${FUZZ_CC:-clang}
 out="$build/fuzz/out"
 objs="$build/fuzz/obj"
 
-games="kingdoms-of-crusaders crusader-kingdoms encrucijada"
+# The games and their data tags come from herald itself (`herald games`):
+# $HERALD, else the build's.
+herald=${HERALD:-$build/herald}
+[ -x "$herald" ] || { echo "fuzz: build herald first (make)"; exit 2; }
+games=$("$herald" games --ids)
 known="hgn resume yaml check"
 for g in $games; do
 	[ -d "$src/records/$g" ] && known="$known game-$g data-$g"
@@ -127,12 +131,12 @@ limit_seeds() {	# limit_seeds DIR hgn|records|data
 	esac
 }
 
+# game_tags GAME: how many tags name a record's own data files (the game
+# class's data_tags, which `herald games` lists).
 game_tags() {
-	case $1 in
-	kingdoms-of-crusaders) echo '"DeckFile"' ;;
-	crusader-kingdoms) echo '"ScenarioFile", "MapFile", "MuslimDeckFile", "ChristianDeckFile"' ;;
-	encrucijada) echo '"CardFile"' ;;
-	esac
+	"$herald" games | awk -v game="$1" '
+		/^[^ ]/ { id = $1; sub(/:$/, "", id) }
+		/^  data tags: / && id == game { print NF - 2 }'
 }
 
 for target in $all; do
@@ -153,11 +157,10 @@ for target in $all; do
 	data-*)
 		game=${target#data-}
 		# shellcheck disable=SC2086
-		$cc $cflags -fsanitize=fuzzer -DFUZZ_GAME="\"$game\"" \
-			-DFUZZ_TAGS="$(game_tags "$game")" -o "$bin" \
+		$cc $cflags -fsanitize=fuzzer -DFUZZ_GAME="\"$game\"" -o "$bin" \
 			"$src/fuzz/fuzz-data.c" "$lib" $libs
 		# Each data file behind each tag (the first byte picks the tag).
-		n=$(game_tags "$game" | tr ',' '\n' | wc -l)
+		n=$(game_tags "$game")
 		k=0
 		for y in $(find "$src/data/$game" "$src/records/$game" -name '*.yaml' | LC_ALL=C sort); do
 			i=0

@@ -13,7 +13,7 @@
 
 #include <jansson.h>
 
-#include "herald.h"
+#include "herald-engine.h"
 
 /* Exit statuses shared by every subcommand (herald(1), EXIT STATUS). */
 enum {

@@ -123,6 +123,13 @@ static void game_text(games_run *r, hg_buf *out, const hg_datapath *path,
 			hg_buf_printf(out, "%s %s", i ? "," : "", cls->aliases[i]);
 		hg_buf_putc(out, '\n');
 	}
+	hg_buf_printf(out, "  seats: %u to %u\n", cls->min_seats, cls->max_seats);
+	if (cls->data_tags && cls->data_tags[0].name) {
+		hg_buf_puts(out, "  data tags:");
+		for (size_t i = 0; cls->data_tags[i].name; i++)
+			hg_buf_printf(out, "%s %s", i ? "," : "", cls->data_tags[i].name);
+		hg_buf_putc(out, '\n');
+	}
 	if (cls->variants && cls->variants[0]) {
 		hg_buf_puts(out, "  variants:\n");
 		for (size_t i = 0; cls->variants[i]; i++)
@@ -169,6 +176,18 @@ static json_t *game_json(games_run *r, const hg_datapath *path, const hg_game_cl
 	json_object_set_new(o, "id", cli_json_string(cls->id));
 	json_object_set_new(o, "title", cli_json_string(cls->title));
 	json_object_set_new(o, "aliases", string_array(cls->aliases));
+	json_t *seats = json_object();
+	json_object_set_new(seats, "min", json_integer((json_int_t)cls->min_seats));
+	json_object_set_new(seats, "max", json_integer((json_int_t)cls->max_seats));
+	json_object_set_new(o, "seats", seats);
+	json_t *tags = json_array();
+	for (size_t i = 0; cls->data_tags && cls->data_tags[i].name; i++) {
+		json_t *t = json_object();
+		json_object_set_new(t, "name", cli_json_string(cls->data_tags[i].name));
+		json_object_set_new(t, "list", json_boolean(cls->data_tags[i].list));
+		json_array_append_new(tags, t);
+	}
+	json_object_set_new(o, "data_tags", tags);
 	json_t *variants = json_array();
 	hg_buf name;
 	hg_buf_init(&name);

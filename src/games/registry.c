@@ -3,7 +3,7 @@
 
 #include <stddef.h>
 
-#include "herald.h"
+#include "herald-engine.h"
 
 extern const hg_game_class hg_koc_class;	/* kingdoms-of-crusaders/engine.c */
 extern const hg_game_class hg_ck_class;	/* crusader-kingdoms/engine.c */

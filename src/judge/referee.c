@@ -14,6 +14,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "herald-engine.h"
 #include "gamedir.h"
 #include "referee.h"
 

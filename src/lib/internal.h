@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "herald.h"
+#include "herald-engine.h"
 
 #define HG_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -63,6 +63,21 @@ static inline hg_record_impl *hg_record_impl_of(hg_game_record *g)
 static inline const hg_record_impl *hg_record_impl_of_const(const hg_game_record *g)
 {
 	return (const hg_record_impl *)g;
+}
+
+/* Where an action's parts live (hg_action_text.owner, opaque in herald.h):
+ * NULL, each piece is malloc'd and the action's own;
+ * hg_action_owner_arena(), its record's arena has them (freed with the
+ * record); otherwise one malloc'd block holds them all (the owner is the
+ * block).  The lexer and the parser set it through these two. */
+struct hg_action_owner *hg_action_owner_arena(void);
+static inline void hg_action_text_own_block(hg_action_text *t, void *block)
+{
+	t->owner = block;
+}
+static inline void hg_action_text_in_arena(hg_action_text *t)
+{
+	t->owner = hg_action_owner_arena();
 }
 
 /* A copy of the n bytes at s for a tag of g: in its arena where its tags

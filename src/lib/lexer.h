@@ -264,7 +264,7 @@ void hg_atok_list_free(hg_atok_list *l);
  * hg_atok_list_free() then leaves the room to the arena. */
 void hg_atok_list_attach(hg_atok_list *l, struct hg_arena *a, size_t toks, size_t bytes);
 /* Makes *t from the seat and the action being gathered in one block
- * (t->block) from malloc: the token array, the joined text, each token's
+ * (its owner, hg_action_text_own_block) from malloc: the token array, the joined text, each token's
  * text and the seat.  t->pos is the first token's position (the seat's
  * when there is none). */
 void hg_action_text_make(hg_action_text *t, const char *seat, size_t seat_len,

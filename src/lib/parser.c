@@ -576,7 +576,7 @@ static void action_gathered(hg_parser *p, hg_node *n, hg_pos seat_pos)
 	t->len = l->text.len - l->text0;
 	t->ascii = !l->not_ascii;	/* plain-path tokens are ASCII */
 	t->pos = t->ntoks ? l->v[l->first].pos : seat_pos;
-	t->in_arena = 1;
+	hg_action_text_in_arena(t);
 	p->toks_used += t->ntoks;
 	p->text_used += t->len + 1;
 	hg_atok_list_keep(l, &t->toks, &t->text);
@@ -601,7 +601,7 @@ static hg_pos actions_ended(hg_parser *p, hg_line *line, hg_pos seat_pos,
 		t->len = a->len;
 		t->ascii = a->ascii;
 		t->pos = a->toks[0].pos;	/* (an action ended so has tokens) */
-		t->in_arena = 1;
+		hg_action_text_in_arena(t);
 		p->toks_used += a->ntoks;
 		p->text_used += a->len + 1;
 		p->actions++;	/* within the limit: the lexer took no more */

@@ -36,12 +36,23 @@ void hg_record_str_drop(const hg_game_record *g, char *s)
 		free(s);
 }
 
+/* Marks the actions whose parts are in their record's arena: an address
+ * that is no malloc'd block. */
+static struct hg_action_owner {
+	char unused;
+} in_arena;
+
+struct hg_action_owner *hg_action_owner_arena(void)
+{
+	return &in_arena;
+}
+
 void hg_action_text_free(hg_action_text *t)
 {
-	if (t->in_arena) {
+	if (t->owner == &in_arena) {
 		/* the record's arena frees it */
-	} else if (t->block) {
-		free(t->block);
+	} else if (t->owner) {
+		free(t->owner);	/* the one block */
 	} else {
 		free(t->seat);
 		for (size_t i = 0; i < t->ntoks; i++)
@@ -65,8 +76,7 @@ hg_pos hg_action_text_pos(const hg_action_text *t, size_t off)
 static void node_free(hg_node *n)
 {
 	/* an action in the record's arena goes with the arena */
-	if (!n->action.in_arena)
-		hg_action_text_free(&n->action);
+	hg_action_text_free(&n->action);
 	if (n->glyph)
 		free(n->glyph);
 	if (n->comment)
@@ -286,7 +296,7 @@ void hg_action_text_make(hg_action_text *t, const char *seat, size_t seat_len,
 	memcpy(seat_copy, seat, sl);
 	seat_copy[sl] = '\0';
 	memset(t, 0, sizeof *t);
-	t->block = block;
+	hg_action_text_own_block(t, block);
 	t->seat = seat_copy;
 	t->seat_len = sl;
 	t->seat_pos = seat_pos;

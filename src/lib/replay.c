@@ -176,6 +176,22 @@ static void replay_line(replay *r, const hg_line *line, hg_state **stp, unsigned
 		r->illegal = 1;
 }
 
+const char *hg_game_id(const hg_game_class *cls)
+{
+	return cls->id;
+}
+
+const char *hg_game_title(const hg_game_class *cls)
+{
+	return cls->title;
+}
+
+void hg_state_free(const hg_game_class *cls, hg_state *st)
+{
+	if (st)
+		cls->free_state(st);
+}
+
 int hg_apply_keep(const hg_game_class *cls, hg_state **st, const hg_action *a,
 		  hg_diags *d)
 {

@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "herald.h"
+#include "herald-engine.h"
 #include "pattern.h"
 
 /* ------------------------------------------------------------------------

@@ -19,7 +19,7 @@
 
 #include <string.h>
 
-#include "herald.h"
+#include "herald-engine.h"
 #include "koc.h"
 
 #define DATA HERALD_SRCDATADIR "/"

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "herald.h"
+#include "herald-engine.h"
 
 static hg_ydoc *load(const char *text, hg_diags *d)
 {

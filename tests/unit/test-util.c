@@ -14,7 +14,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
-#include "herald.h"
+#include "herald-engine.h"
 #include "internal.h"
 #include "pattern.h"
 #include "tagset.h"

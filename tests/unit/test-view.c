@@ -2,13 +2,14 @@
  * and the engines' view members): the seat found by any of its names, what
  * a view keeps and drops of a record, a view of a view, no view of an
  * illegal record nor of one the fair check refuses, and the legal actions
- * that name chance. */
+ * that name chance; and what herald.h gives an end user of a game (its
+ * id and title, freeing the position hg_check_game leaves). */
 #include "unit.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "herald.h"
+#include "herald-engine.h"
 #include "unit-parse.h"
 
 #define DATA HERALD_SRCDATADIR
@@ -72,6 +73,29 @@ static hg_game_record *koc_record(hg_session *s)
 	hg_buf_free(&text);
 	return g;
 }
+
+START_TEST(an_end_user_names_the_game_and_frees_its_final_position)
+{
+	const hg_game_class *koc = hg_game_find("koc");
+	ck_assert_ptr_nonnull(koc);
+	ck_assert_str_eq(hg_game_id(koc), "kingdoms-of-crusaders");
+	ck_assert_str_eq(hg_game_title(koc), "The Kingdoms of Crusaders");
+	hg_session *s = hg_session_new(DATA);
+	hg_game_record *g = koc_record(s);
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_state *final = NULL;
+	const hg_game_class *cls = NULL;
+	ck_assert_int_eq(hg_check_game(s, g, &d, NULL, NULL, &final, &cls), 0);
+	ck_assert_ptr_eq(cls, koc);
+	ck_assert_ptr_nonnull(final);
+	hg_state_free(cls, final);	/* (a leak here fails the sanitizer run) */
+	hg_state_free(cls, NULL);
+	hg_diags_free(&d);
+	hg_record_free(g);
+	hg_session_free(s);
+}
+END_TEST
 
 START_TEST(a_seat_is_found_by_any_of_its_names)
 {
@@ -214,6 +238,7 @@ Suite *unit_suite(void)
 {
 	Suite *s = suite_create("view");
 	TCase *tc = tcase_create("view");
+	tcase_add_test(tc, an_end_user_names_the_game_and_frees_its_final_position);
 	tcase_add_test(tc, a_seat_is_found_by_any_of_its_names);
 	tcase_add_test(tc, a_view_hides_the_other_hand_and_withholds_the_seed);
 	tcase_add_test(tc, no_view_of_an_illegal_record);

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "herald.h"
+#include "herald-engine.h"
 #include "yaml-tree.h"
 
 /* ------------------------------------------------------------------------

@@ -8,7 +8,7 @@
 #ifndef HERALD_ENC_DECK_H
 #define HERALD_ENC_DECK_H
 
-#include "herald.h"
+#include "herald-engine.h"
 
 #ifdef __cplusplus
 extern "C" {

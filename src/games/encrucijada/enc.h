@@ -25,7 +25,7 @@
 #ifndef HERALD_ENC_H
 #define HERALD_ENC_H
 
-#include "herald.h"
+#include "herald-engine.h"
 #include "internal.h"
 #include "pattern.h"
 
