@@ -40,6 +40,10 @@ const char *hg_version(void);
  * hg_diag_vadd and hg_diag_note themselves; the caller must have called
  * setlocale(LC_ALL, ""). */
 const char *hg_gettext(const char *msgid) HG_FORMAT_ARG(1);
+/* The same for a message with a number: msgid (singular) or plural as the
+ * language's plural rule chooses for n. */
+const char *hg_ngettext(const char *msgid, const char *plural, unsigned long n)
+	HG_FORMAT_ARG(1) HG_FORMAT_ARG(2);
 
 /* ------------------------------------------------------------------------
  * Positions: lines and columns count from 1; columns count characters

@@ -144,8 +144,9 @@ int cli_deck_main(int argc, char **argv)
 		json_object_set_new(doc, "illegal", json_integer((json_int_t)illegal));
 		cli_json_print(stdout, doc, 1);
 	} else if (!r.common.quiet) {
-		printf("%zu deck%s, %zu legal, %zu illegal\n", legal + illegal,
-		       legal + illegal == 1 ? "" : "s", legal, illegal);
+		printf(hg_ngettext("%zu deck, %zu legal, %zu illegal\n",
+				   "%zu decks, %zu legal, %zu illegal\n", legal + illegal),
+		       legal + illegal, legal, illegal);
 	}
 	hg_diags_free(&d);
 	hg_datapath_free(&path);

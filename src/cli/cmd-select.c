@@ -646,8 +646,9 @@ int cli_select_main(int argc, char **argv)
 		}
 	}
 	if (r.spec.unique && !r.common.quiet)
-		fprintf(stderr, "herald select: %zu duplicate game%s dropped\n", r.dropped,
-			r.dropped == 1 ? "" : "s");
+		fprintf(stderr, hg_ngettext("herald select: %zu duplicate game dropped\n",
+					    "herald select: %zu duplicate games dropped\n", r.dropped),
+			r.dropped);
 
 	hg_diags_free(&r.rd_d);
 	select_seen_free(r.seen);

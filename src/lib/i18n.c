@@ -32,9 +32,20 @@ const char *hg_gettext(const char *msgid)
 	pthread_once(&bound, bind_domain);
 	return dgettext(HG_TEXT_DOMAIN, msgid);
 }
+
+const char *hg_ngettext(const char *msgid, const char *plural, unsigned long n)
+{
+	pthread_once(&bound, bind_domain);
+	return dngettext(HG_TEXT_DOMAIN, msgid, plural, n);
+}
 #else
 const char *hg_gettext(const char *msgid)
 {
 	return msgid;
+}
+
+const char *hg_ngettext(const char *msgid, const char *plural, unsigned long n)
+{
+	return n == 1 ? msgid : plural;
 }
 #endif
