@@ -213,7 +213,8 @@ static hg_diag *error(hg_parser *p, hg_pos pos, const char *code, const char *fm
 	va_start(ap, fmt);
 	hg_buf msg;
 	hg_buf_init(&msg);
-	hg_buf_vprintf(&msg, fmt, ap);
+	/* translated here: the lexer is given the finished message */
+	hg_buf_vprintf(&msg, _(fmt), ap);
 	va_end(ap);
 	hg_diag *dg = hg_lexer_error(p->lx, pos, code, "%s", msg.data);
 	hg_buf_free(&msg);
