@@ -242,14 +242,14 @@ static void describe(const hg_token *t, hg_buf *b)
 {
 	switch (t->kind) {
 	case HG_TK_EOF:
-		hg_buf_puts(b, "the end of the input");
+		hg_buf_puts(b, _("the end of the input"));
 		return;
 	case HG_TK_STRING:
-		hg_buf_puts(b, "a string");
+		hg_buf_puts(b, _("a string"));
 		return;
 	case HG_TK_COMMENT:
 	case HG_TK_LINE_COMMENT:
-		hg_buf_puts(b, "a comment");
+		hg_buf_puts(b, _("a comment"));
 		return;
 	case HG_TK_MOVENUM:
 		hg_buf_printf(b, "'%lu.'", t->value);
@@ -608,7 +608,7 @@ static void missing_tag(hg_parser *p, const hg_game_record *g, const char *name,
 				     g->tags[i].name, name);
 			return;
 		}
-	hg_diag_note(dg, "for example %s", example);
+	hg_diag_note(dg, "for example %s", _(example));
 }
 
 /* The required tags (rule T2), once the tag section is over. */
@@ -621,12 +621,13 @@ static void check_tags(hg_parser *p, const hg_game_record *g)
 			hg_diag_note(dg, "a game begins with its tag pairs, as in [Game \"kingdoms-of-crusaders\"]");
 		return;
 	}
+	/* the examples are translated where they are shown */
 	missing_tag(p, g, "Game", "'Game'", "[Game \"kingdoms-of-crusaders\"]");
-	missing_tag(p, g, "Date", "'Date'", "[Date \"2026.11.21\"], or [Date \"????.??.??\"] when unknown");
+	missing_tag(p, g, "Date", "'Date'", N_("[Date \"2026.11.21\"], or [Date \"????.??.??\"] when unknown"));
 	if (!hg_record_tag(g, "Players") && !is_bad_tag(p, "Players"))
-		missing_tag(p, g, "Seat1", "'Players' (or 'Seat1', 'Seat2', ...)",
+		missing_tag(p, g, "Seat1", _("'Players' (or 'Seat1', 'Seat2', ...)"),
 			    "[Players \"Ana; Ben\"]");
-	missing_tag(p, g, "Result", "'Result'", "[Result \"*\"] for a game without a result");
+	missing_tag(p, g, "Result", "'Result'", N_("[Result \"*\"] for a game without a result"));
 	check_players(p, g);
 }
 
@@ -1269,8 +1270,8 @@ static void parse_game(hg_parser *p)
 				    "variation not closed: '(' without ')'");
 		if (dg)
 			hg_diag_note(dg, "the game ends at %s", p->t->kind == HG_TK_EOF ?
-				     "the end of the input" : p->t->kind == HG_TK_LBRACKET ?
-				     "the next game" : "its termination marker");
+				     _("the end of the input") : p->t->kind == HG_TK_LBRACKET ?
+				     _("the next game") : _("its termination marker"));
 	}
 	p->nopen = 0;
 	switch (p->t->kind) {

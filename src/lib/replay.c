@@ -354,7 +354,7 @@ static int check_result(const hg_game_class *cls, const hg_game_record *rec,
 		}
 		return check_resign_result(cls, st, (unsigned)r->resigned,
 					   declared ? declared : "*", pos,
-					   "the resignation", d);
+					   _("the resignation"), d);
 	}
 	if (kind != HG_END_NORMAL)
 		return check_declared_ending(cls, rec, st, kind, term, declared ? declared : "*",
