@@ -822,7 +822,7 @@ static json_t *decode_value(hg_json_reader *jr, size_t cap, const char *what)
 		}
 		/* jansson gives no text when it runs out of memory */
 		syntax_error(jr, pos, "%s", err.text[0] ? err.text
-				   : "the document cannot be read (out of memory)");
+				   : _("the document cannot be read (out of memory)"));
 	}
 	return NULL;
 }

@@ -398,7 +398,7 @@ static void anchor_error(loader *l, yaml_mark_t m, const char *anchor, int alias
 {
 	hg_diag *dg = hg_diag_add(l->d, HG_ERROR, mark_pos(l, m), "data.alias",
 				  alias ? "alias '*%s' is not supported"
-					: "anchor '&%s' is not supported", anchor);
+					: N_("anchor '&%s' is not supported"), anchor);
 	hg_diag_note(dg, "herald's data files do not use anchors and aliases: "
 		     "write each value out in full");
 	l->failed = 1;
