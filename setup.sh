@@ -17,6 +17,8 @@ cd "$(dirname "$0")"
 packages="build-essential autoconf automake libtool pkg-config \
 libyaml-dev libpcre2-dev libjansson-dev libsodium-dev check \
 python3 libxml2-utils libgmime-3.0-dev"
+# The message catalogues (po/): autoreconf -fi runs autopoint.
+packages="$packages gettext autopoint"
 # For `./setup.sh test`: the validators of the report formats, GNU parallel
 # and GNU time (tests/scale.test), clang's libFuzzer (make fuzz), the
 # headless browser the replay page is tested in (tests/replay-html.test).
@@ -24,6 +26,8 @@ if [ "${1:-build}" = test ]; then
 	packages="$packages python3-jsonschema parallel time bsdutils clang libclang-rt-14-dev chromium"
 	# tests/manpages.test formats every manual page with groff -ww.
 	packages="$packages groff-base"
+	# tests/spanish.test runs herald under the es_ES.UTF-8 locale.
+	packages="$packages locales"
 fi
 
 missing=""
@@ -40,6 +44,17 @@ if [ -n "$missing" ]; then
 	$sudo apt-get update -qq
 	# shellcheck disable=SC2086
 	$sudo apt-get install -y -qq --no-install-recommends $missing
+fi
+
+# tests/spanish.test needs the es_ES.UTF-8 locale (it skips without it).
+if [ "${1:-build}" = test ] && ! locale -a 2>/dev/null | grep -qi '^es_ES\.utf-\?8$'; then
+	echo "setup: generating the es_ES.UTF-8 locale"
+	sudo=""
+	[ "$(id -u)" -eq 0 ] || sudo="sudo"
+	$sudo sed -i 's/^# *\(es_ES\.UTF-8 UTF-8\)/\1/' /etc/locale.gen
+	grep -q '^es_ES\.UTF-8 UTF-8' /etc/locale.gen ||
+		echo 'es_ES.UTF-8 UTF-8' | $sudo tee -a /etc/locale.gen >/dev/null
+	$sudo locale-gen
 fi
 
 if [ ! -x configure ] || [ configure.ac -nt configure ] || [ Makefile.am -nt Makefile.in ]; then

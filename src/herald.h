@@ -40,6 +40,22 @@ extern "C" {
 /* The library's version, PACKAGE_VERSION (static storage). */
 HG_EXPORT const char *hg_version(void);
 
+#if defined(__GNUC__)
+#define HG_FORMAT_ARG(a) __attribute__((format_arg(a)))
+#else
+#define HG_FORMAT_ARG(a)
+#endif
+/* msgid in the user's language (LC_MESSAGES, LANGUAGE; herald's own text
+ * domain), or msgid itself when there is no translation or herald was
+ * built with --disable-nls.  Diagnostics are translated by hg_diag_add,
+ * hg_diag_vadd and hg_diag_note themselves; the caller must have called
+ * setlocale(LC_ALL, ""). */
+HG_EXPORT const char *hg_gettext(const char *msgid) HG_FORMAT_ARG(1);
+/* The same for a message with a number: msgid (singular) or plural as the
+ * language's plural rule chooses for n. */
+HG_EXPORT const char *hg_ngettext(const char *msgid, const char *plural, unsigned long n)
+	HG_FORMAT_ARG(1) HG_FORMAT_ARG(2);
+
 /* ------------------------------------------------------------------------
  * Positions: lines and columns count from 1; columns count characters
  * (Unicode code points), not bytes.  `file` is borrowed from whoever owns

@@ -15,6 +15,12 @@
 
 #include "herald-engine.h"
 
+/* The CLI's own texts in the user's language (herald's text domain, as
+ * the library's); N_ marks a text translated where it is printed.  The
+ * messages of cli_error and cli_usage_error are translated there. */
+#define _(msgid) hg_gettext(msgid)
+#define N_(msgid) (msgid)
+
 /* Exit statuses shared by every subcommand (herald(1), EXIT STATUS). */
 enum {
 	CLI_EXIT_OK = 0,	/* all games legal, nothing wrong */

@@ -40,7 +40,7 @@ static cli_spec spec = {
 	.name = "check",
 	.synopsis = "[OPTION]... FILE...",
 	.about =
-	"Check game records: parse each game of each FILE, replay every action of\n"
+	N_("Check game records: parse each game of each FILE, replay every action of\n"
 	"the main line and of every variation against the game's rules, and compare\n"
 	"the declared result with the replayed one.  FILE '-' is standard input; a\n"
 	"directory stands for every *.hgn file under it.  Files are read game by\n"
@@ -57,9 +57,9 @@ static cli_spec spec = {
 	"Exit status: 0 when every game is legal (warnings and unverified actions do\n"
 	"not fail), 1 when a game is illegal or malformed, 2 on a usage error, when\n"
 	"a file cannot be read (the other files are still checked), or when the\n"
-	"input holds no game at all (unless --allow-empty).\n",
+	"input holds no game at all (unless --allow-empty).\n"),
 	.options_help =
-	"  -j, --jobs=N           check games in N threads (0: one per processor);\n"
+	N_("  -j, --jobs=N           check games in N threads (0: one per processor);\n"
 	"                         the report is the same, in the same order\n"
 	"      --piece-size=BYTES with -j N, parse a file larger than twice BYTES in\n"
 	"                         pieces of about BYTES, in parallel (default\n"
@@ -71,7 +71,7 @@ static cli_spec spec = {
 	"      --allow-empty      an input that holds no game passes (exit 0)\n"
 	"      --results          print the results table (a line per game: Event,\n"
 	"                         Round, players, declared and replayed result, how\n"
-	"                         it ended, verdict) instead of the diagnostics\n",
+	"                         it ended, verdict) instead of the diagnostics\n"),
 	.formats = cli_report_formats,
 	.shortopts = "j:",
 	.longopts = longopts,

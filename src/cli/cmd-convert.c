@@ -64,7 +64,7 @@ static cli_spec spec = {
 	.name = "convert",
 	.synopsis = "--to=FORMAT [OPTION]... FILE...",
 	.about =
-	"Convert game records between HGN, JSON and YAML.  The input format of each\n"
+	N_("Convert game records between HGN, JSON and YAML.  The input format of each\n"
 	"FILE comes from --from, else from its extension (.hgn, .json, .jsonl,\n"
 	".yaml, .yml; anything else, and standard input '-', is HGN).  Every game\n"
 	"is written in canonical form, so HGN -> JSON -> HGN gives exactly what\n"
@@ -73,13 +73,13 @@ static cli_spec spec = {
 	"with an error is left out and its diagnostics go to standard error.\n"
 	"\n"
 	"Exit status: 0 when all went well, 1 when a game has an error, 2 on a usage\n"
-	"or input/output error.\n",
+	"or input/output error.\n"),
 	.options_help =
-	"  -t, --to=FORMAT        write FORMAT: hgn, json (one document), jsonl (one\n"
+	N_("  -t, --to=FORMAT        write FORMAT: hgn, json (one document), jsonl (one\n"
 	"                         game object per line) or yaml\n"
 	"  -f, --from=FORMAT      read every FILE as FORMAT: hgn, json, jsonl or yaml\n"
 	"  -o, --output=FILE      write to FILE (atomically; nothing is written when\n"
-	"                         any game has an error) instead of standard output\n",
+	"                         any game has an error) instead of standard output\n"),
 	.shortopts = "t:f:o:",
 	.longopts = longopts,
 	.option = convert_option,

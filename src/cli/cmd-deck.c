@@ -50,7 +50,7 @@ static cli_spec spec = {
 	.name = "deck check",
 	.synopsis = "[OPTION]... DECK...",
 	.about =
-	"Check deck files against their game's deck-construction rules.  Of the\n"
+	N_("Check deck files against their game's deck-construction rules.  Of the\n"
 	"games herald referees, Encrucijada has such rules (rule 1 of its text: 40\n"
 	"to 60 cards; at most 5 copies of one name in basto, copa and espada; oro\n"
 	"cards one copy each and 10 in all; an Atempus tower; three piles); it is\n"
@@ -64,10 +64,10 @@ static cli_spec spec = {
 	"  N decks, L legal, I illegal\n"
 	"\n"
 	"Exit status: 0 when every deck is legal, 1 when one is not (or the card\n"
-	"pool does not load), 2 on a usage error.\n",
+	"pool does not load), 2 on a usage error.\n"),
 	.options_help =
-	"  -c, --cards=FILE       a card file to check against (repeatable)\n"
-	"  -g, --game=GAME        the game whose rules apply (when several have decks)\n",
+	N_("  -c, --cards=FILE       a card file to check against (repeatable)\n"
+	"  -g, --game=GAME        the game whose rules apply (when several have decks)\n"),
 	.formats = formats,
 	.shortopts = "c:g:",
 	.longopts = longopts,
@@ -144,8 +144,9 @@ int cli_deck_main(int argc, char **argv)
 		json_object_set_new(doc, "illegal", json_integer((json_int_t)illegal));
 		cli_json_print(stdout, doc, 1);
 	} else if (!r.common.quiet) {
-		printf("%zu deck%s, %zu legal, %zu illegal\n", legal + illegal,
-		       legal + illegal == 1 ? "" : "s", legal, illegal);
+		printf(hg_ngettext("%zu deck, %zu legal, %zu illegal\n",
+				   "%zu decks, %zu legal, %zu illegal\n", legal + illegal),
+		       legal + illegal, legal, illegal);
 	}
 	hg_diags_free(&d);
 	hg_datapath_free(&path);

@@ -43,7 +43,7 @@ static cli_spec spec = {
 	.name = "end",
 	.synopsis = "(--agreed=RESULT | --forfeit=SEAT | --adjudicate=RESULT --reason=TEXT) [OPTION]... FILE",
 	.about =
-	"End the game of the master record FILE otherwise than by its rules, as\n"
+	N_("End the game of the master record FILE otherwise than by its rules, as\n"
 	"its organiser: with the result the seats agreed (the seats that share it,\n"
 	"joined by ', '), by the forfeit of SEAT (time or absence: the result is\n"
 	"the one its resignation would give), or by adjudication (any result, with\n"
@@ -52,13 +52,13 @@ static cli_spec spec = {
 	"record as 'herald check' will, and rewrites FILE under its key's lock.\n"
 	"\n"
 	"Exit status: 0 when the ending was written, 1 when it was refused (FILE\n"
-	"unchanged), 2 on a usage or input/output error.\n",
+	"unchanged), 2 on a usage or input/output error.\n"),
 	.options_help =
-	"      --agreed=RESULT    a result agreed by the seats (Termination agreement)\n"
+	N_("      --agreed=RESULT    a result agreed by the seats (Termination agreement)\n"
 	"      --forfeit=SEAT     SEAT forfeits (Termination forfeit)\n"
 	"      --adjudicate=RESULT  the organiser's result (Termination adjudication)\n"
 	"      --reason=TEXT      why (TerminationReason; required to adjudicate)\n"
-	"  -k, --key=KEYFILE      the key file (default FILE.key)\n",
+	"  -k, --key=KEYFILE      the key file (default FILE.key)\n"),
 	.shortopts = "k:",
 	.longopts = longopts,
 	.option = end_option,

@@ -39,7 +39,7 @@ static cli_spec spec = {
 	.name = "entropy",
 	.synopsis = "--as=SEAT [OPTION]... FILE WORD\n--deal [OPTION]... FILE",
 	.about =
-	"Give SEAT's word for the seed of the game of FILE, made with 'herald new\n"
+	N_("Give SEAT's word for the seed of the game of FILE, made with 'herald new\n"
 	"--await-entropy': herald adds the tag Entropy<n> and, once every seat has\n"
 	"given its word, makes the opening deal from the committed secret and the\n"
 	"words (herald-notation(5), FAIR CHANCE).  With --deal the organiser deals\n"
@@ -47,11 +47,11 @@ static cli_spec spec = {
 	"A word is taken only before the game's first action, once per seat.\n"
 	"\n"
 	"Exit status: 0 when the word (or the deal) was written, 1 when it was\n"
-	"refused (FILE unchanged), 2 on a usage or input/output error.\n",
+	"refused (FILE unchanged), 2 on a usage or input/output error.\n"),
 	.options_help =
-	"  -a, --as=SEAT          the seat whose word it is\n"
+	N_("  -a, --as=SEAT          the seat whose word it is\n"
 	"  -d, --deal             deal now, without waiting for more words\n"
-	"  -k, --key=KEYFILE      the key file (default FILE.key)\n",
+	"  -k, --key=KEYFILE      the key file (default FILE.key)\n"),
 	.shortopts = "a:k:d",
 	.longopts = longopts,
 	.option = entropy_option,

@@ -54,20 +54,20 @@ static cli_spec spec = {
 	.name = "fmt",
 	.synopsis = "[OPTION]... FILE...",
 	.about =
-	"Write each game of each FILE in canonical HGN: tags, move text, comments,\n"
+	N_("Write each game of each FILE in canonical HGN: tags, move text, comments,\n"
 	"annotations and variations kept, every action in its game's canonical\n"
 	"spelling, the layout normalised.  FILE '-' is standard input; a directory\n"
 	"stands for every *.hgn file under it.  Diagnostics go to standard error; a\n"
 	"game with an error is not written.\n"
 	"\n"
 	"Exit status: 0 when all went well, 1 when a game has an error or (with\n"
-	"--check) a file is not canonical, 2 on a usage or input/output error.\n",
+	"--check) a file is not canonical, 2 on a usage or input/output error.\n"),
 	.options_help =
-	"  -c, --check            write nothing; list the files that are not in\n"
+	N_("  -c, --check            write nothing; list the files that are not in\n"
 	"                         canonical form on standard output\n"
 	"  -i, --in-place         rewrite each file that is not canonical, atomically\n"
 	"                         and keeping its mode; a file with any error is left\n"
-	"                         untouched\n",
+	"                         untouched\n"),
 	.shortopts = "ci",
 	.longopts = longopts,
 	.option = fmt_option,

@@ -45,7 +45,7 @@ static cli_spec spec = {
 	.name = "games",
 	.synopsis = "[OPTION]...",
 	.about =
-	"List every game herald referees: its id (what a record's Game tag names),\n"
+	N_("List every game herald referees: its id (what a record's Game tag names),\n"
 	"title, aliases and variants, and the data files it uses with the path where\n"
 	"each was found in the data search path (--data-dir, HERALD_DATA_PATH, the\n"
 	"installed data, then the source tree's data/ in an uninstalled build).\n"
@@ -55,10 +55,10 @@ static cli_spec spec = {
 	"herald, or unstated (herald-data(5)).\n"
 	"\n"
 	"Exit status: 0; 1 when --data found a data file it cannot read; 2 on a\n"
-	"usage error.\n",
+	"usage error.\n"),
 	.options_help =
-	"  -i, --ids              print only the ids, one per line\n"
-	"      --data             count each game's data values by provenance\n",
+	N_("  -i, --ids              print only the ids, one per line\n"
+	"      --data             count each game's data values by provenance\n"),
 	.formats = formats,
 	.shortopts = "i",
 	.longopts = longopts,

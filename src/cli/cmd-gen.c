@@ -60,7 +60,7 @@ static cli_spec spec = {
 	.name = "gen",
 	.synopsis = "--game=GAME [OPTION]...",
 	.about =
-	"Generate random legal games of GAME and print them in canonical HGN,\n"
+	N_("Generate random legal games of GAME and print them in canonical HGN,\n"
 	"separated by a blank line.  Each game is played out by choosing uniformly\n"
 	"among the legal actions until the game is over.  Game 1 uses the seed S\n"
 	"itself, game 2 the seed 'S/1', game 3 'S/2', and so on: the same seed and\n"
@@ -68,14 +68,14 @@ static cli_spec spec = {
 	"alone from its seed.\n"
 	"\n"
 	"Exit status: 0 when all went well, 1 when a game could not be generated,\n"
-	"2 on a usage or input/output error.\n",
+	"2 on a usage or input/output error.\n"),
 	.options_help =
-	"  -g, --game=GAME        the game, by id or alias (see 'herald games')\n"
+	N_("  -g, --game=GAME        the game, by id or alias (see 'herald games')\n"
 	"  -s, --seed=S           seed of the first game (default 'herald')\n"
 	"  -n, --count=K          generate K games (default 1)\n"
 	"  -p, --players=N        N players (default: the game's default)\n"
 	"  -v, --variant=V        play variant V (see 'herald games')\n"
-	"  -o, --output=FILE      write to FILE (atomically) instead of standard output\n",
+	"  -o, --output=FILE      write to FILE (atomically) instead of standard output\n"),
 	.shortopts = "g:s:n:p:v:o:",
 	.longopts = longopts,
 	.option = gen_option,

@@ -55,7 +55,7 @@ static cli_spec spec = {
 	.synopsis = "--dir=GAMES --from=ADDRESS (--out=MAILDIR | --sendmail) < MESSAGE\n"
 		    "--dir=GAMES --from=ADDRESS (--out=MAILDIR | --sendmail) --tick",
 	.about =
-	"The e-mail judge: reads one e-mail message on standard input (as a mail\n"
+	N_("The e-mail judge: reads one e-mail message on standard input (as a mail\n"
 	"filter hands it over), finds its game by the id in brackets in the subject\n"
 	"and its seat by the sender's address, applies the commands of its plain\n"
 	"text, and writes to every seat what it may see; or starts a game ('new').\n"
@@ -66,16 +66,16 @@ static cli_spec spec = {
 	"Exit status: 0 the message was handled (also when it was refused), 2 a\n"
 	"usage error, 75 (EX_TEMPFAIL) when the message could not be kept or a\n"
 	"reply not written: the mail system tries again later, and a message\n"
-	"already applied is not applied twice.\n",
+	"already applied is not applied twice.\n"),
 	.options_help =
-	"  -d, --dir=GAMES             the games' directory (made when missing)\n"
+	N_("  -d, --dir=GAMES             the games' directory (made when missing)\n"
 	"      --from=ADDRESS          the judge's own address (From: of its replies)\n"
 	"  -o, --out=MAILDIR           write the replies into this Maildir\n"
 	"      --sendmail              hand each reply to `sendmail -t -oi`\n"
 	"      --sendmail-program=PROG run PROG instead of sendmail (also the\n"
 	"                              environment variable HERALD_SENDMAIL)\n"
 	"      --tick                  handle the deadlines instead of a message\n"
-	"      --now=SECONDS           take this time (seconds since 1970) as now\n",
+	"      --now=SECONDS           take this time (seconds since 1970) as now\n"),
 	.shortopts = "d:o:",
 	.longopts = longopts,
 	.option = judge_option,

@@ -48,7 +48,7 @@ static cli_spec spec = {
 	.name = "move",
 	.synopsis = "--as=SEAT [OPTION]... FILE [ACTION...]",
 	.about =
-	"Play SEAT's action in the game of FILE, a master record made by 'herald\n"
+	N_("Play SEAT's action in the game of FILE, a master record made by 'herald\n"
 	"new'.  The action is the words after FILE, or standard input when there\n"
 	"are none; 'resign' resigns.  herald checks it against the position as\n"
 	"'herald check' would, appends it with the chance that follows it (the\n"
@@ -59,13 +59,13 @@ static cli_spec spec = {
 	"\n"
 	"Exit status: 0 when the move was written; 1 when it was refused (illegal,\n"
 	"out of turn, stale, the game over): FILE is then unchanged; 2 on a usage\n"
-	"or input/output error (FILE or its key unreadable, the lock busy).\n",
+	"or input/output error (FILE or its key unreadable, the lock busy).\n"),
 	.options_help =
-	"  -a, --as=SEAT          the seat that moves (its canonical name, e.g. P1)\n"
+	N_("  -a, --as=SEAT          the seat that moves (its canonical name, e.g. P1)\n"
 	"  -A, --after=N          refuse the move unless the record has N actions\n"
 	"                         (the count the seat last saw): no stale answer\n"
 	"  -k, --key=KEYFILE      the key file (default FILE.key)\n"
-	"  -n, --no-wait          fail at once when another herald holds the lock\n",
+	"  -n, --no-wait          fail at once when another herald holds the lock\n"),
 	.shortopts = "a:A:k:n",
 	.longopts = longopts,
 	.option = move_option,

@@ -58,7 +58,7 @@ static cli_spec spec = {
 	.name = "new",
 	.synopsis = "--game=GAME --players=\"A; B; ...\" [OPTION]... -o FILE",
 	.about =
-	"Start a correspondence game refereed by herald.  FILE receives the master\n"
+	N_("Start a correspondence game refereed by herald.  FILE receives the master\n"
 	"record: the tags, SeedCommit (the commitment to a secret seed), each seat's\n"
 	"entropy, and the opening deal.  The secret goes to FILE.key, created with\n"
 	"mode 0600 and never overwritten; it is never printed.  The chance of the\n"
@@ -66,9 +66,9 @@ static cli_spec spec = {
 	"FAIR CHANCE).  Seats then play with 'herald move'.\n"
 	"\n"
 	"Exit status: 0 when the game was written, 1 when it could not be set up,\n"
-	"2 on a usage or input/output error.\n",
+	"2 on a usage or input/output error.\n"),
 	.options_help =
-	"  -g, --game=GAME        the game, by id or alias (see 'herald games')\n"
+	N_("  -g, --game=GAME        the game, by id or alias (see 'herald games')\n"
 	"  -v, --variant=V        variant (or Crusader Kingdoms scenario) V\n"
 	"  -P, --players=LIST     the players' names in seat order, separated by ';'\n"
 	"  -e, --entropy=SEAT=WORD  a seat's contribution to the seed (SEAT: its\n"
@@ -76,7 +76,7 @@ static cli_spec spec = {
 	"  -W, --await-entropy    deal nothing yet: the seats give their words with\n"
 	"                         'herald entropy' after the commitment is public\n"
 	"  -D, --date=YYYY.MM.DD  the Date tag (default: unknown)\n"
-	"  -o, --output=FILE      the master record to create (FILE.key beside it)\n",
+	"  -o, --output=FILE      the master record to create (FILE.key beside it)\n"),
 	.shortopts = "g:v:P:e:o:D:W",
 	.longopts = longopts,
 	.option = new_option,

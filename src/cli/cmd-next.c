@@ -70,7 +70,7 @@ static cli_spec spec = {
 	.name = "next",
 	.synopsis = "[OPTION]... FILE",
 	.about =
-	"Replay the games of FILE ('-': standard input) and show, for each, the\n"
+	N_("Replay the games of FILE ('-': standard input) and show, for each, the\n"
 	"position after the last action of the main line, whose turn it is, and\n"
 	"every legal action, one per line as 'seat: action' in canonical spelling,\n"
 	"ready to be copied into the record; or the result when the game is over.\n"
@@ -80,14 +80,14 @@ static cli_spec spec = {
 	"Diagnostics go to standard error (with --format=json, into the JSON).\n"
 	"\n"
 	"Exit status: as 'herald check': 0 legal, 1 illegal or malformed, 2 on a\n"
-	"usage or input/output error (an unknown SEAT among them).\n",
+	"usage or input/output error (an unknown SEAT among them).\n"),
 	.options_help =
-	"  -a, --as=SEAT          show what the seat SEAT may see and do\n"
+	N_("  -a, --as=SEAT          show what the seat SEAT may see and do\n"
 	"      --from=FORMAT      read every FILE as FORMAT: hgn, json, jsonl or yaml\n"
 	"                         (default: by its extension, .json, .jsonl, .yaml,\n"
 	"                         .yml; else HGN)\n"
 	"      --format=FORMAT    text (the default), or json: one object per game,\n"
-	"                         each on a line (grammar/herald-next.schema.json)\n",
+	"                         each on a line (grammar/herald-next.schema.json)\n"),
 	.formats = next_formats,
 	.shortopts = "a:",
 	.longopts = longopts,

@@ -42,7 +42,7 @@ static cli_spec spec = {
 	.name = "replay",
 	.synopsis = "[OPTION]... FILE",
 	.about =
-	"Replay the games of FILE ('-': standard input) action by action: each\n"
+	N_("Replay the games of FILE ('-': standard input) action by action: each\n"
 	"action as written, the comments around it, its glyphs and NAGs in words,\n"
 	"and the position after it as the game draws it.  Variations are replayed\n"
 	"from the position where they branch, indented by their depth and labelled\n"
@@ -51,9 +51,9 @@ static cli_spec spec = {
 	"standard error.\n"
 	"\n"
 	"Exit status: as 'herald check': 0 legal, 1 illegal or malformed, 2 on a\n"
-	"usage or input/output error.\n",
+	"usage or input/output error.\n"),
 	.options_help =
-	"      --from=N           start showing at action N (actions count from 1 in\n"
+	N_("      --from=N           start showing at action N (actions count from 1 in\n"
 	"                         each line, a variation going on from the action it\n"
 	"                         replaces)\n"
 	"      --to=N             stop showing after action N\n"
@@ -64,7 +64,7 @@ static cli_spec spec = {
 	"      --print            html: one position a printed page\n"
 	"  -a, --as=SEAT          the game as the seat SEAT sees it: its view (see\n"
 	"                         'herald view'), without the Seed, the comments\n"
-	"                         and the variations; others' hidden cards as '?'\n",
+	"                         and the variations; others' hidden cards as '?'\n"),
 	.shortopts = "a:",
 	.formats = formats,
 	.longopts = longopts,

@@ -53,7 +53,7 @@ static cli_spec spec = {
 	.name = "report",
 	.synopsis = "[OPTION]... [FILE]...",
 	.about =
-	"Merge the JSON Lines of 'herald check --format=jsonl' runs (one FILE per\n"
+	N_("Merge the JSON Lines of 'herald check --format=jsonl' runs (one FILE per\n"
 	"run, or all of them on standard input, the default) into one report: the\n"
 	"games in input order, the diagnostics outside any game, and one summary\n"
 	"whose counts add up the runs' (its time is the sum of their times).  This\n"
@@ -62,14 +62,14 @@ static cli_spec spec = {
 	"with a key and a tab (Hadoop Streaming's form): the key is ignored.\n"
 	"\n"
 	"Exit status: as herald check's: 0 when every game is legal, 1 when one is\n"
-	"not, 2 when a run could not read a file or an input line is not check's.\n",
+	"not, 2 when a run could not read a file or an input line is not check's.\n"),
 	.options_help =
-	"  -s, --sort             order the games by file and number (holds them all\n"
+	N_("  -s, --sort             order the games by file and number (holds them all\n"
 	"                         in memory) instead of taking them as they come\n"
 	"      --results          print the results table instead of the diagnostics\n"
 	"                         (as herald check --results)\n"
 	"      --standings        each player's games, wins and points in the\n"
-	"                         game's own scoring, ranked (text, csv, json)\n",
+	"                         game's own scoring, ranked (text, csv, json)\n"),
 	.formats = cli_report_formats,
 	.shortopts = "s",
 	.longopts = longopts,

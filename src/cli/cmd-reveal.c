@@ -34,7 +34,7 @@ static cli_spec spec = {
 	.name = "reveal",
 	.synopsis = "[OPTION]... FILE",
 	.about =
-	"Publish the secret seed of the master record FILE: herald adds the tag\n"
+	N_("Publish the secret seed of the master record FILE: herald adds the tag\n"
 	"SeedReveal (the secret from FILE.key) and rewrites FILE atomically under\n"
 	"the key file's lock.  The game then takes no more moves; 'herald check\n"
 	"FILE' verifies that the secret matches SeedCommit and that every card\n"
@@ -42,9 +42,9 @@ static cli_spec spec = {
 	"it closes the game.\n"
 	"\n"
 	"Exit status: 0 when the seed was published, 1 when the record would not\n"
-	"take it, 2 on a usage or input/output error.\n",
+	"take it, 2 on a usage or input/output error.\n"),
 	.options_help =
-	"  -k, --key=KEYFILE      the key file (default FILE.key)\n",
+	N_("  -k, --key=KEYFILE      the key file (default FILE.key)\n"),
 	.shortopts = "k:",
 	.longopts = longopts,
 	.option = reveal_option,

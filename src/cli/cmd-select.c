@@ -238,7 +238,7 @@ static cli_spec spec = {
 	.name = "select",
 	.synopsis = "[OPTION]... FILE...",
 	.about =
-	"Write the games of the FILEs that meet every criterion given, in input\n"
+	N_("Write the games of the FILEs that meet every criterion given, in input\n"
 	"order, as HGN (or --to json, jsonl, yaml).  FILE '-' is standard input; a\n"
 	"directory stands for every *.hgn file under it; .json, .yaml and .yml files\n"
 	"are read as such.  Files are read game by game, in memory that does not\n"
@@ -248,9 +248,9 @@ static cli_spec spec = {
 	"\n"
 	"Exit status: 0 when every game was read, 1 when a game was malformed (or a\n"
 	"regular expression gave up at its match limit), 2 on a usage error or when\n"
-	"a file cannot be read or written.\n",
+	"a file cannot be read or written.\n"),
 	.options_help =
-	"      --tag=NAME=REGEX   the tag NAME's value matches REGEX (repeatable)\n"
+	N_("      --tag=NAME=REGEX   the tag NAME's value matches REGEX (repeatable)\n"
 	"      --player=REGEX     a player's name matches REGEX\n"
 	"      --game=NAME        the game is NAME (id or alias)\n"
 	"      --variant=REGEX    the Variant tag matches REGEX\n"
@@ -274,7 +274,7 @@ static cli_spec spec = {
 	"      --count            print only the number of games selected\n"
 	"  -t, --to=FORMAT        write hgn (default), json, jsonl or yaml\n"
 	"  -j, --jobs=N           evaluate games in N threads (0: one per\n"
-	"                         processor); the output is the same\n",
+	"                         processor); the output is the same\n"),
 	.shortopts = "t:j:",
 	.longopts = longopts,
 	.option = select_option,
@@ -648,8 +648,9 @@ int cli_select_main(int argc, char **argv)
 		}
 	}
 	if (r.spec.unique && !r.common.quiet)
-		fprintf(stderr, "herald select: %zu duplicate game%s dropped\n", r.dropped,
-			r.dropped == 1 ? "" : "s");
+		fprintf(stderr, hg_ngettext("herald select: %zu duplicate game dropped\n",
+					    "herald select: %zu duplicate games dropped\n", r.dropped),
+			r.dropped);
 
 	hg_diags_free(&r.rd_d);
 	select_seen_free(r.seen);

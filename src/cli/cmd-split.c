@@ -39,7 +39,7 @@ static cli_spec spec = {
 	.name = "split",
 	.synopsis = "[OPTION]... FILE",
 	.about =
-	"Cut the archive FILE into shards that each hold whole games, copied byte\n"
+	N_("Cut the archive FILE into shards that each hold whole games, copied byte\n"
 	"for byte: N shards of about equal size (-n), or shards of K games (-g).\n"
 	"The shards are named PREFIXnnnn.hgn (PREFIX: FILE without '.hgn', then\n"
 	"'-'), and their names are printed on standard output, one per line, ready\n"
@@ -47,12 +47,12 @@ static cli_spec spec = {
 	"'herald report' to merge the results (see herald-check(1)).\n"
 	"\n"
 	"Exit status: 0 when the shards are written, 2 on a usage or input/output\n"
-	"error (a shard already written stays; none is left half written).\n",
+	"error (a shard already written stays; none is left half written).\n"),
 	.options_help =
-	"  -n, --shards=N         N shards of about equal size (default: one per\n"
+	N_("  -n, --shards=N         N shards of about equal size (default: one per\n"
 	"                         processor)\n"
 	"  -g, --games=K          shards of K games each (the last may hold fewer)\n"
-	"  -o, --output=PREFIX    name the shards PREFIX0001.hgn, PREFIX0002.hgn, ...\n",
+	"  -o, --output=PREFIX    name the shards PREFIX0001.hgn, PREFIX0002.hgn, ...\n"),
 	.shortopts = "n:g:o:",
 	.longopts = longopts,
 	.option = split_option,

@@ -36,16 +36,16 @@ static cli_spec spec = {
 	.name = "view",
 	.synopsis = "--as=SEAT [OPTION]... FILE",
 	.about =
-	"Write each game of FILE ('-': standard input) as the seat SEAT may see it,\n"
+	N_("Write each game of FILE ('-': standard input) as the seat SEAT may see it,\n"
 	"in canonical HGN: the other seats' hidden cards as '?', the seat's own\n"
 	"cards named, the Seed tag withheld, comments and variations left out.\n"
 	"'herald check' of a view finds it legal or unverified.  Diagnostics go to\n"
 	"standard error; no view is written of a game that is not legal.\n"
 	"\n"
 	"Exit status: 0 when all went well, 1 when a game is malformed or illegal,\n"
-	"2 on a usage or input/output error (an unknown SEAT among them).\n",
+	"2 on a usage or input/output error (an unknown SEAT among them).\n"),
 	.options_help =
-	"  -a, --as=SEAT          the seat (its name, e.g. P2, or its player's name)\n",
+	N_("  -a, --as=SEAT          the seat (its name, e.g. P2, or its player's name)\n"),
 	.shortopts = "a:",
 	.longopts = longopts,
 	.option = view_option,

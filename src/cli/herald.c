@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <locale.h>
 #ifdef HAVE_MALLOC_H
 #include <malloc.h>
 #endif
@@ -22,44 +23,44 @@ static int help_main(int argc, char **argv);
 
 /* Every subcommand, in the order `herald help` lists them. */
 static const command commands[] = {
-	{ "check", cli_check_main, "check records: syntax, every action against the rules, the result" },
-	{ "fmt", cli_fmt_main, "write records in canonical form (or rewrite them in place)" },
-	{ "convert", cli_convert_main, "convert records between HGN, JSON and YAML" },
-	{ "replay", cli_replay_main, "show each action of a record and the position after it" },
-	{ "next", cli_next_main, "show the position at the end of a record, who is to move, what is legal" },
-	{ "view", cli_view_main, "write a record as one seat may see it (other seats' hidden cards as '?')" },
-	{ "gen", cli_gen_main, "generate random legal games" },
-	{ "games", cli_games_main, "list the games herald referees and the data files they use" },
-	{ "deck", cli_deck_main, "check deck files against their game's construction rules" },
-	{ "select", cli_select_main, "write the games of an archive that meet criteria (tags, verdicts, actions; --unique)" },
-	{ "split", cli_split_main, "cut an archive into shards of whole games (for checking on many machines)" },
-	{ "report", cli_report_main, "merge the JSON Lines of many checks into one report" },
-	{ "new", cli_new_main, "start a correspondence game refereed by herald (secret seed, opening deal)" },
-	{ "entropy", cli_entropy_main, "give a seat's word for a refereed game's seed, before its first deal" },
-	{ "move", cli_move_main, "play a seat's action in a game herald referees, with the chance after it" },
-	{ "reveal", cli_reveal_main, "publish a refereed game's secret seed, so that anyone can verify it" },
-	{ "end", cli_end_main, "end a refereed game by agreement, forfeit or adjudication" },
+	{ "check", cli_check_main, N_("check records: syntax, every action against the rules, the result") },
+	{ "fmt", cli_fmt_main, N_("write records in canonical form (or rewrite them in place)") },
+	{ "convert", cli_convert_main, N_("convert records between HGN, JSON and YAML") },
+	{ "replay", cli_replay_main, N_("show each action of a record and the position after it") },
+	{ "next", cli_next_main, N_("show the position at the end of a record, who is to move, what is legal") },
+	{ "view", cli_view_main, N_("write a record as one seat may see it (other seats' hidden cards as '?')") },
+	{ "gen", cli_gen_main, N_("generate random legal games") },
+	{ "games", cli_games_main, N_("list the games herald referees and the data files they use") },
+	{ "deck", cli_deck_main, N_("check deck files against their game's construction rules") },
+	{ "select", cli_select_main, N_("write the games of an archive that meet criteria (tags, verdicts, actions; --unique)") },
+	{ "split", cli_split_main, N_("cut an archive into shards of whole games (for checking on many machines)") },
+	{ "report", cli_report_main, N_("merge the JSON Lines of many checks into one report") },
+	{ "new", cli_new_main, N_("start a correspondence game refereed by herald (secret seed, opening deal)") },
+	{ "entropy", cli_entropy_main, N_("give a seat's word for a refereed game's seed, before its first deal") },
+	{ "move", cli_move_main, N_("play a seat's action in a game herald referees, with the chance after it") },
+	{ "reveal", cli_reveal_main, N_("publish a refereed game's secret seed, so that anyone can verify it") },
+	{ "end", cli_end_main, N_("end a refereed game by agreement, forfeit or adjudication") },
 #ifdef HAVE_GMIME
-	{ "judge", cli_judge_main, "the e-mail judge: answer players' e-mails and run their games" },
+	{ "judge", cli_judge_main, N_("the e-mail judge: answer players' e-mails and run their games") },
 #endif
-	{ "help", help_main, "show the help of herald or of a command" },
+	{ "help", help_main, N_("show the help of herald or of a command") },
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
 static void print_overview(FILE *fp)
 {
-	fputs("Usage: herald COMMAND [OPTION]... [FILE]...\n"
+	fputs(_("Usage: herald COMMAND [OPTION]... [FILE]...\n"
 	      "  or:  herald --help | --version\n"
 	      "Referee and record keeper for crusade-era tabletop games: checks game records\n"
 	      "written in HGN action by action against each game's rules.\n"
-	      "\nCommands:\n", fp);
+	      "\nCommands:\n"), fp);
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(fp, "  %-9s %s\n", commands[i].name, commands[i].summary);
-	fputs("\nRun 'herald COMMAND --help' for a command's options.\n"
+		fprintf(fp, "  %-9s %s\n", commands[i].name, _(commands[i].summary));
+	fputs(_("\nRun 'herald COMMAND --help' for a command's options.\n"
 	      "Exit status: 0 all games legal, 1 an illegal or malformed game,\n"
 	      "2 a usage or input/output error.\n"
-	      "\nFull documentation: man herald\n", fp);
+	      "\nFull documentation: man herald\n"), fp);
 }
 
 static const command *find_command(const char *name)
@@ -73,7 +74,7 @@ static const command *find_command(const char *name)
 /* "herald: 'chek' is not a herald command" and the closest names. */
 static int unknown_command(const char *name)
 {
-	fprintf(stderr, "herald: '%s' is not a herald command. See 'herald --help'.\n", name);
+	fprintf(stderr, _("herald: '%s' is not a herald command. See 'herald --help'.\n"), name);
 	hg_names *names = hg_names_new();
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		hg_names_add(names, commands[i].name, (int)i, NULL);
@@ -95,8 +96,8 @@ static int help_main(int argc, char **argv)
 		return CLI_EXIT_OK;
 	}
 	if (argc > 2) {
-		fprintf(stderr, "herald help: too many operands\n"
-			"Usage: herald help [COMMAND]\n");
+		fputs(_("herald help: too many operands\n"
+			"Usage: herald help [COMMAND]\n"), stderr);
 		return CLI_EXIT_USAGE;
 	}
 	const command *c = find_command(argv[1]);
@@ -115,7 +116,7 @@ static int help_main(int argc, char **argv)
 static int close_stdout(int status)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "herald: write error: %s\n", strerror(errno));
+		fprintf(stderr, _("herald: write error: %s\n"), strerror(errno));
 		return CLI_EXIT_USAGE;
 	}
 	return status;
@@ -123,6 +124,10 @@ static int close_stdout(int status)
 
 int main(int argc, char **argv)
 {
+	/* Messages in the user's language; numbers keep the C locale's
+	 * decimal point, which the reports and CSV are read with. */
+	setlocale(LC_ALL, "");
+	setlocale(LC_NUMERIC, "C");
 	if (argc < 2) {
 		print_overview(stderr);
 		return CLI_EXIT_USAGE;
@@ -137,9 +142,9 @@ int main(int argc, char **argv)
 		return close_stdout(CLI_EXIT_OK);
 	}
 	if (first[0] == '-') {
-		fprintf(stderr, "herald: unrecognized option '%s'\n"
-			"Options go after the command: herald COMMAND [OPTION]...\n"
-			"Try 'herald --help' for more information.\n", first);
+		fprintf(stderr, _("herald: unrecognized option '%s'\n"
+				  "Options go after the command: herald COMMAND [OPTION]...\n"
+				  "Try 'herald --help' for more information.\n"), first);
 		return CLI_EXIT_USAGE;
 	}
 	const command *c = find_command(first);

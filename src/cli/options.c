@@ -53,7 +53,7 @@ int cli_usage_error(const cli_spec *spec, const char *fmt, ...)
 	hg_buf_init(&msg);
 	hg_buf_init(&shown);
 	va_start(ap, fmt);
-	hg_buf_vprintf(&msg, fmt, ap);
+	hg_buf_vprintf(&msg, _(fmt), ap);
 	va_end(ap);
 	/* An operand quoted back may hold control characters: escaped. */
 	hg_buf_put_visible(&shown, msg.data ? msg.data : "", msg.len, 0);
@@ -61,7 +61,8 @@ int cli_usage_error(const cli_spec *spec, const char *fmt, ...)
 	fwrite(shown.data ? shown.data : "", 1, shown.len, stderr);
 	hg_buf_free(&msg);
 	hg_buf_free(&shown);
-	fprintf(stderr, "\nTry 'herald %s --help' for more information.\n", spec->name);
+	fputc('\n', stderr);
+	fprintf(stderr, _("Try 'herald %s --help' for more information.\n"), spec->name);
 	return CLI_EXIT_USAGE;
 }
 
@@ -95,12 +96,12 @@ int cli_parse_number(const cli_spec *spec, const char *option, const char *arg,
 static void print_usage_lines(FILE *fp, const cli_spec *spec)
 {
 	const char *line = spec->synopsis;
-	const char *lead = "Usage:";
+	const char *lead = _("Usage:");
 	while (line) {
 		const char *nl = strchr(line, '\n');
 		int len = nl ? (int)(nl - line) : (int)strlen(line);
 		fprintf(fp, "%s herald %s %.*s\n", lead, spec->name, len, line);
-		lead = "  or: ";
+		lead = _("  or: ");
 		line = nl ? nl + 1 : NULL;
 	}
 }
@@ -110,30 +111,30 @@ static void print_help(const cli_spec *spec)
 	FILE *fp = stdout;
 	print_usage_lines(fp, spec);
 	if (spec->about)
-		fprintf(fp, "%s", spec->about);
+		fputs(_(spec->about), fp);
 	if (spec->options_help)
-		fprintf(fp, "\nOptions:\n%s", spec->options_help);
-	fputs("\nCommon options:\n"
-	      "      --data-dir=DIR     look for game data in DIR before HERALD_DATA_PATH\n"
+		fprintf(fp, "\n%s\n%s", _("Options:"), _(spec->options_help));
+	fprintf(fp, "\n%s\n", _("Common options:"));
+	fputs(_("      --data-dir=DIR     look for game data in DIR before HERALD_DATA_PATH\n"
 	      "                         and the installed data\n"
 	      "      --allow-data-path=DIR\n"
 	      "                         let records name data files under DIR too\n"
-	      "                         (repeatable)\n", fp);
+	      "                         (repeatable)\n"), fp);
 	if (spec->formats) {
-		fputs("      --format=FORMAT    output format:", fp);
+		fputs(_("      --format=FORMAT    output format:"), fp);
 		for (size_t i = 0; spec->formats[i]; i++)
 			fprintf(fp, "%s %s%s", i ? "," : "", spec->formats[i],
-				i == 0 ? " (default)" : "");
+				i == 0 ? _(" (default)") : "");
 		fputc('\n', fp);
 	}
-	fputs("      --color[=WHEN]     colour diagnostics: auto (default: only on a\n"
+	fputs(_("      --color[=WHEN]     colour diagnostics: auto (default: only on a\n"
 	      "                         terminal and when NO_COLOR is unset), always, never\n"
 	      "  -q, --quiet            report errors only\n"
 	      "  -h, --help             display this help and exit\n"
-	      "  -V, --version          output version information and exit\n", fp);
+	      "  -V, --version          output version information and exit\n"), fp);
 	/* "deck check" is documented in herald-deck(1): the page of the
 	 * command's first word. */
-	fprintf(fp, "\nFull documentation: man herald-%.*s\n",
+	fprintf(fp, _("\nFull documentation: man herald-%.*s\n"),
 		(int)strcspn(spec->name, " "), spec->name);
 }
 
@@ -245,7 +246,7 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_common *c, int *f
 		if (opt == '?') {
 			/* getopt has said what was wrong (unknown option, missing
 			 * argument, ambiguous abbreviation). */
-			fprintf(stderr, "Try 'herald %s --help' for more information.\n", spec->name);
+			fprintf(stderr, _("Try 'herald %s --help' for more information.\n"), spec->name);
 			status = CLI_EXIT_USAGE;
 			break;
 		}

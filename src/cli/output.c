@@ -22,7 +22,7 @@ void cli_error(const char *command, const char *fmt, ...)
 	hg_buf_init(&msg);
 	hg_buf_init(&shown);
 	va_start(ap, fmt);
-	hg_buf_vprintf(&msg, fmt, ap);
+	hg_buf_vprintf(&msg, _(fmt), ap);
 	va_end(ap);
 	/* The message may quote a file name: control characters escaped. */
 	hg_buf_put_visible(&shown, msg.data ? msg.data : "", msg.len, 0);

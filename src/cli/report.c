@@ -687,8 +687,10 @@ int cli_report_finish(cli_report *r, size_t files, double seconds)
 		if (!r->errors_only) {
 			hg_buf b;
 			hg_buf_init(&b);
-			hg_buf_printf(&b, "%zu game%s, %zu legal, %zu illegal, %zu unverified (%.2f s)\n",
-				      s->games, s->games == 1 ? "" : "s", s->counts[CLI_LEGAL],
+			hg_buf_printf(&b, hg_ngettext("%zu game, %zu legal, %zu illegal, %zu unverified (%.2f s)\n",
+						      "%zu games, %zu legal, %zu illegal, %zu unverified (%.2f s)\n",
+						      s->games),
+				      s->games, s->counts[CLI_LEGAL],
 				      s->counts[CLI_ILLEGAL], s->counts[CLI_UNVERIFIED], s->seconds);
 			put(r, r->out, b.data, b.len);
 			hg_buf_free(&b);

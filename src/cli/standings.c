@@ -338,9 +338,12 @@ void cli_standings_write(cli_standings *s, int format, hg_buf *out)
 			hg_buf_printf(out, "\t%lu\t%lu\t%lld\n", p->games, p->wins, p->points);
 		}
 	}
-	hg_buf_printf(out, "%s%lu game%s counted, %lu not counted (illegal, unfinished, or a result "
-		      "that names no seat)\n", s->n ? "\n" : "", s->counted,
-		      s->counted == 1 ? "" : "s", s->not_counted);
+	hg_buf_puts(out, s->n ? "\n" : "");
+	hg_buf_printf(out, hg_ngettext("%lu game counted, %lu not counted (illegal, unfinished, or a "
+				       "result that names no seat)\n",
+				       "%lu games counted, %lu not counted (illegal, unfinished, or a "
+				       "result that names no seat)\n", s->counted),
+		      s->counted, s->not_counted);
 }
 
 void cli_standings_free(cli_standings *s)

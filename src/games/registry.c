@@ -24,7 +24,10 @@ const hg_game_class *const *hg_games(void)
 const hg_game_class *hg_game_find(const char *name)
 {
 	for (size_t i = 0; games[i]; i++) {
-		if (hg_name_eq(games[i]->id, name))
+		/* the id, or the title as printed on the box: [Game "Crusader
+		 * Kingdoms"] */
+		if (hg_name_eq(games[i]->id, name) ||
+		    (games[i]->title && hg_name_eq(games[i]->title, name)))
 			return games[i];
 		for (size_t k = 0; games[i]->aliases && games[i]->aliases[k]; k++)
 			if (hg_name_eq(games[i]->aliases[k], name))

@@ -800,7 +800,7 @@ static json_t *decode_capped(hg_json_reader *jr, size_t cap, const char *what,
 		}
 		/* jansson gives no text when it runs out of memory */
 		syntax_error(jr, pos, "%s", err.text[0] ? err.text
-				   : "the document cannot be read (out of memory)");
+				   : _("the document cannot be read (out of memory)"));
 	}
 	return NULL;
 }
@@ -1278,9 +1278,10 @@ static void read_outer(hg_json_reader *jr, int first)
 			if (!json_is_integer(v))
 				mismatch(r, "the format version 1", v);
 			else if (json_integer_value(v) != FORMAT_VERSION)
-				shape_error(r, "unsupported format version %" JSON_INTEGER_FORMAT
-					    " (this herald reads version %d)",
-					    json_integer_value(v), FORMAT_VERSION);
+				/* one format string, which xgettext can read (it cannot
+				 * expand JSON_INTEGER_FORMAT) */
+				shape_error(r, "unsupported format version %lld (this herald reads version %d)",
+					    (long long)json_integer_value(v), FORMAT_VERSION);
 			path_pop(r, mark);
 		} else {
 			hg_buf q;

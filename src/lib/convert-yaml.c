@@ -304,10 +304,10 @@ static int too_many_errors(reader *r)
 
 typedef enum line_kind { LINE_MOVES, LINE_COMMENTS } line_kind;
 
-static hg_diag *shape_error(reader *r, const hg_ynode *n, const char *fmt, ...)
+static hg_diag *yaml_shape_error(reader *r, const hg_ynode *n, const char *fmt, ...)
 	HG_PRINTF(3, 4);
 
-static hg_diag *shape_error(reader *r, const hg_ynode *n, const char *fmt, ...)
+static hg_diag *yaml_shape_error(reader *r, const hg_ynode *n, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -337,17 +337,17 @@ static const char *get_string(reader *r, const hg_ynode *map, const char *key, i
 	if (!v || hg_ystr(v, &s, r->d) != 0)
 		return NULL;
 	if (strlen(s) > HG_MAX_TOKEN) {
-		shape_error(r, v, "the string for '%s' is longer than %d bytes", key,
+		yaml_shape_error(r, v, "the string for '%s' is longer than %d bytes", key,
 			    HG_MAX_TOKEN);
 		return NULL;
 	}
 	if (flat && strchr(s, '\n')) {
-		shape_error(r, v, "the string for '%s' holds a line break", key);
+		yaml_shape_error(r, v, "the string for '%s' holds a line break", key);
 		return NULL;
 	}
 	long control = hg_first_control(s);
 	if (control >= 0) {
-		shape_error(r, v, "the string for '%s' holds the control character U+%04lX", key,
+		yaml_shape_error(r, v, "the string for '%s' holds the control character U+%04lX", key,
 			    (unsigned long)control);
 		return NULL;
 	}
@@ -372,7 +372,7 @@ static void read_action(reader *r, const hg_ynode *map, hg_node *n)
 		return;
 	if (++r->actions > HG_MAX_ACTIONS) {
 		if (r->actions == HG_MAX_ACTIONS + 1)
-			shape_error(r, map, "the game has more than %d actions", HG_MAX_ACTIONS);
+			yaml_shape_error(r, map, "the game has more than %d actions", HG_MAX_ACTIONS);
 		return;
 	}
 	/* The body is cut into tokens as the lexer would cut "seat: body";
@@ -387,7 +387,7 @@ static void read_action(reader *r, const hg_ynode *map, hg_node *n)
 	size_t before = r->d->nerrors;
 	if (hg_action_text_set(&n->action, seat, body, pos, r->d) != 0) {
 		if (r->d->nerrors == before)
-			shape_error(r, body_node, "the action cannot be read");
+			yaml_shape_error(r, body_node, "the action cannot be read");
 		return;
 	}
 	n->action.seat_pos = model_pos(r, seat_node);
@@ -408,7 +408,7 @@ static void read_comment(reader *r, const hg_ynode *map, hg_node *n)
 	if (!text)
 		return;
 	if (!n->line_comment && strchr(text, '}')) {
-		shape_error(r, node, "a brace comment cannot hold a '}'");
+		yaml_shape_error(r, node, "a brace comment cannot hold a '}'");
 		return;
 	}
 	n->comment = hg_xstrdup(text);
@@ -429,11 +429,11 @@ static void read_node(reader *r, const hg_ynode *map, hg_line *line, line_kind l
 			if (nkinds++ == 0)
 				kind = i;
 			else
-				shape_error(r, map, "a node has both '%s' and '%s': it is one thing",
+				yaml_shape_error(r, map, "a node has both '%s' and '%s': it is one thing",
 					    node_keys[kind], node_keys[i]);
 		}
 	if (nkinds == 0) {
-		hg_diag *dg = shape_error(r, map, "this mapping is not a node");
+		hg_diag *dg = yaml_shape_error(r, map, "this mapping is not a node");
 		hg_diag_note(dg, "a node has one of the keys 'move', 'seat' (with 'action'), "
 			     "'comment', 'nag' or 'variation'");
 		return;
@@ -441,7 +441,7 @@ static void read_node(reader *r, const hg_ynode *map, hg_line *line, line_kind l
 	if (nkinds > 1)
 		return;
 	if (lk == LINE_COMMENTS && kind != 2) {
-		shape_error(r, map, "expected a comment, found a '%s' node: the header and "
+		yaml_shape_error(r, map, "expected a comment, found a '%s' node: the header and "
 			    "the trailer hold comments only", node_keys[kind]);
 		return;
 	}
@@ -477,7 +477,7 @@ static void read_node(reader *r, const hg_ynode *map, hg_line *line, line_kind l
 		static const char *const keys[] = { "!variation", NULL };
 		hg_ycheck_keys(map, keys, "a variation", r->d);
 		if (depth >= HG_MAX_NESTING) {
-			shape_error(r, map, "variations nested more than %d deep",
+			yaml_shape_error(r, map, "variations nested more than %d deep",
 				    HG_MAX_NESTING);
 			return;
 		}
@@ -513,11 +513,11 @@ static void read_tags(reader *r, const hg_ynode *seq)
 		const char *name = get_string(r, map, "name", 1, &name_node);
 		const char *value = get_string(r, map, "value", 1, NULL);
 		if (name && !hg_tag_name_ok(name, strlen(name))) {
-			hg_diag *dg = shape_error(r, name_node, "'%s' is not a tag name", name);
+			hg_diag *dg = yaml_shape_error(r, name_node, "'%s' is not a tag name", name);
 			hg_diag_note(dg, "a tag name is an ASCII letter followed by ASCII "
 				     "letters, digits and '_'");
 		} else if (name && value && g->ntags >= HG_MAX_TAGS) {
-			shape_error(r, map, "more than %d tags in one game", HG_MAX_TAGS);
+			yaml_shape_error(r, map, "more than %d tags in one game", HG_MAX_TAGS);
 			return;
 		} else if (name && value) {
 			/* Appended, not set: the model keeps every tag as written,
@@ -607,7 +607,7 @@ static void read_document(reader *r, const hg_ydoc *doc)
 	const hg_ynode *version = hg_ymap_get(root, "herald");
 	long v;
 	if (hg_yint(version, LONG_MIN, LONG_MAX, &v, r->d) == 0 && v != FORMAT_VERSION)
-		shape_error(r, version, "unsupported format version %ld (this herald reads "
+		yaml_shape_error(r, version, "unsupported format version %ld (this herald reads "
 			    "version %d)", v, FORMAT_VERSION);
 	hg_ycheck_kind(hg_ymap_get(root, "games"), HG_Y_SEQ, NULL, r->d);
 }

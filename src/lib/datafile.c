@@ -221,7 +221,7 @@ static int read_capped(int fd, size_t max, hg_buf *out)
 
 static void where_note(hg_diag *dg, const hg_data_name *n)
 {
-	const char *beside = n->base_dir ? "the file that names it" : "the record";
+	const char *beside = n->base_dir ? _("the file that names it") : _("the record");
 	if (n->search && *n->search)
 		hg_diag_note(dg, "it is looked for beside %s, then under '%s' along the data path",
 			     beside, n->search);

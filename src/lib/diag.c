@@ -64,7 +64,7 @@ hg_diag *hg_diag_vadd(hg_diags *d, hg_severity sev, hg_pos pos,
 	dg->code = hg_xstrdup(code ? code : "");
 	hg_buf b;
 	hg_buf_init(&b);
-	hg_buf_vprintf(&b, fmt, ap);
+	hg_buf_vprintf(&b, hg_gettext(fmt), ap);
 	dg->message = hg_buf_steal(&b);
 	count(d, sev, 1);
 	return dg;
@@ -86,7 +86,7 @@ void hg_diag_note(hg_diag *dg, const char *fmt, ...)
 	hg_buf_init(&b);
 	va_list ap;
 	va_start(ap, fmt);
-	hg_buf_vprintf(&b, fmt, ap);
+	hg_buf_vprintf(&b, hg_gettext(fmt), ap);
 	va_end(ap);
 	dg->notes = hg_xrealloc(dg->notes, (dg->nnotes + 1) * sizeof *dg->notes);
 	dg->notes[dg->nnotes++] = hg_buf_steal(&b);
@@ -113,6 +113,18 @@ const char *hg_severity_name(hg_severity s)
 	case HG_UNVERIFIED: return "unverified";
 	}
 	return "error";
+}
+
+/* The text form names the severity in the user's language, as gcc does;
+ * the machine formats keep hg_severity_name's English words. */
+static const char *severity_shown(hg_severity s)
+{
+	switch (s) {
+	case HG_ERROR: return _("error");
+	case HG_WARNING: return _("warning");
+	case HG_UNVERIFIED: return _("unverified");
+	}
+	return _("error");
 }
 
 static const char *severity_colour(hg_severity s)
@@ -150,7 +162,7 @@ void hg_diag_format(const hg_diag *dg, hg_buf *out, int colour)
 	location(dg, out, colour);
 	if (colour)
 		hg_buf_puts(out, severity_colour(dg->severity));
-	hg_buf_puts(out, hg_severity_name(dg->severity));
+	hg_buf_puts(out, severity_shown(dg->severity));
 	hg_buf_puts(out, ":");
 	if (colour)
 		hg_buf_puts(out, "\033[0m");
@@ -164,7 +176,10 @@ void hg_diag_format(const hg_diag *dg, hg_buf *out, int colour)
 	hg_buf_putc(out, '\n');
 	for (size_t i = 0; i < dg->nnotes; i++) {
 		location(dg, out, colour);
-		hg_buf_puts(out, colour ? "\033[1;36mnote:\033[0m " : "note: ");
+		if (colour)
+			hg_buf_puts(out, "\033[1;36m");
+		hg_buf_printf(out, "%s:", _("note"));
+		hg_buf_puts(out, colour ? "\033[0m " : " ");
 		hg_buf_puts_visible(out, dg->notes[i]);
 		hg_buf_putc(out, '\n');
 	}

@@ -7,6 +7,11 @@
 
 #include "herald-engine.h"
 
+/* A message of the library's own, translated (i18n.c); N_ marks one
+ * translated later, where it is shown. */
+#define _(msgid) hg_gettext(msgid)
+#define N_(msgid) (msgid)
+
 #define HG_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 /* For a small function on a hot path that the compiler would otherwise

@@ -532,7 +532,7 @@ hg_master *hg_master_open(hg_session *s, const char *path, const char *key_path,
 	if (!commit || strcmp(commit->value, mine) != 0) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, commit ? commit->pos : m->rec->pos, "master.key",
 					  commit ? "the key file's secret is not the one this record commits to"
-						 : "the record commits to no secret seed (no SeedCommit tag)");
+						 : N_("the record commits to no secret seed (no SeedCommit tag)"));
 		hg_diag_note(dg, "%s: the key file", m->key_path);
 		hg_master_close(m);
 		return NULL;

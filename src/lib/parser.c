@@ -229,7 +229,8 @@ static hg_diag *error(hg_parser *p, hg_pos pos, const char *code, const char *fm
 	va_start(ap, fmt);
 	hg_buf msg;
 	hg_buf_init(&msg);
-	hg_buf_vprintf(&msg, fmt, ap);
+	/* translated here: the lexer is given the finished message */
+	hg_buf_vprintf(&msg, _(fmt), ap);
 	va_end(ap);
 	hg_diag *dg = hg_lexer_error(p->lx, pos, code, "%s", msg.data);
 	hg_buf_free(&msg);
@@ -257,14 +258,14 @@ static void describe(const hg_token *t, hg_buf *b)
 {
 	switch (t->kind) {
 	case HG_TK_EOF:
-		hg_buf_puts(b, "the end of the input");
+		hg_buf_puts(b, _("the end of the input"));
 		return;
 	case HG_TK_STRING:
-		hg_buf_puts(b, "a string");
+		hg_buf_puts(b, _("a string"));
 		return;
 	case HG_TK_COMMENT:
 	case HG_TK_LINE_COMMENT:
-		hg_buf_puts(b, "a comment");
+		hg_buf_puts(b, _("a comment"));
 		return;
 	case HG_TK_MOVENUM:
 		hg_buf_printf(b, "'%lu.'", t->value);
@@ -1046,8 +1047,8 @@ static void parse_game(hg_parser *p)
 				    "variation not closed: '(' without ')'");
 		if (dg)
 			hg_diag_note(dg, "the game ends at %s", p->t->kind == HG_TK_EOF ?
-				     "the end of the input" : p->t->kind == HG_TK_LBRACKET ?
-				     "the next game" : "its termination marker");
+				     _("the end of the input") : p->t->kind == HG_TK_LBRACKET ?
+				     _("the next game") : _("its termination marker"));
 	}
 	p->nopen = 0;
 	switch (p->t->kind) {

@@ -318,7 +318,7 @@ static int check_declared_ending(const hg_game_class *cls, const hg_game_record 
 		if (seat < 0) {
 			hg_diag *dg = hg_diag_add(d, HG_ERROR, who ? who->pos : term->pos, "hgn.termination",
 						  who ? "Forfeit names '%s', who holds no seat of this game"
-						      : "a forfeit needs the Forfeit tag naming the seat that forfeits%s",
+						      : N_("a forfeit needs the Forfeit tag naming the seat that forfeits%s"),
 						  who ? who->value : "");
 			hg_diag_note(dg, "see herald-notation(5), ENDINGS");
 			return 0;
@@ -370,7 +370,7 @@ static int check_result(const hg_game_class *cls, const hg_game_record *rec,
 		}
 		return check_resign_result(cls, st, (unsigned)r->resigned,
 					   declared ? declared : "*", pos,
-					   "the resignation", d);
+					   _("the resignation"), d);
 	}
 	if (kind != HG_END_NORMAL)
 		return check_declared_ending(cls, rec, st, kind, term, declared ? declared : "*",

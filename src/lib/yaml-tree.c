@@ -160,20 +160,20 @@ static void describe(hg_buf *b, const hg_ynode *n)
 {
 	const ynode *y = priv(n);
 	if (!y->parent) {
-		hg_buf_puts(b, "the document");
+		hg_buf_puts(b, _("the document"));
 	} else if (y->parent->pub.kind == HG_Y_MAP) {
 		size_t index = index_in(y);
 		const hg_ynode *key = y->parent->pub.items[index & ~(size_t)1];
 		if (index % 2 == 0)
-			hg_buf_puts(b, "the key ");
+			hg_buf_puts(b, _("the key "));
 		if (key->kind == HG_Y_SCALAR) {
 			hg_quote(b, key->scalar);
 		} else {
-			hg_buf_puts(b, "a value of ");
+			hg_buf_puts(b, _("a value of "));
 			describe(b, &y->parent->pub);
 		}
 	} else {
-		hg_buf_printf(b, "item %zu of ", index_in(y) + 1);
+		hg_buf_printf(b, _("item %zu of "), index_in(y) + 1);
 		describe(b, &y->parent->pub);
 	}
 }
@@ -183,17 +183,17 @@ static void found(hg_buf *b, const hg_ynode *n)
 {
 	switch (n->kind) {
 	case HG_Y_SEQ:
-		hg_buf_puts(b, "a list");
+		hg_buf_puts(b, _("a list"));
 		break;
 	case HG_Y_MAP:
-		hg_buf_puts(b, "a mapping");
+		hg_buf_puts(b, _("a mapping"));
 		break;
 	case HG_Y_SCALAR:
 		if (n->plain && !*n->scalar) {
-			hg_buf_puts(b, "nothing");
+			hg_buf_puts(b, _("nothing"));
 		} else {
 			if (!n->plain)
-				hg_buf_puts(b, "the string ");
+				hg_buf_puts(b, _("the string "));
 			hg_quote(b, n->scalar);
 		}
 		break;
@@ -203,28 +203,30 @@ static void found(hg_buf *b, const hg_ynode *n)
 static const char *kind_name(hg_ykind k)
 {
 	switch (k) {
-	case HG_Y_SCALAR: return "a scalar";
-	case HG_Y_SEQ: return "a list";
-	case HG_Y_MAP: return "a mapping";
+	case HG_Y_SCALAR: return _("a scalar");
+	case HG_Y_SEQ: return _("a list");
+	case HG_Y_MAP: return _("a mapping");
 	}
-	return "a node";
+	return _("a node");
 }
 
 /* "expected <expected> for <node or what>, found <n>" */
 static hg_diag *mismatch(hg_diags *d, const char *code, const hg_ynode *n,
 			 const char *expected, const char *what)
 {
-	hg_buf b;
-	hg_buf_init(&b);
-	hg_buf_printf(&b, "expected %s for ", expected);
+	/* one message to translate, its parts described apart */
+	hg_buf node, instead;
+	hg_buf_init(&node);
+	hg_buf_init(&instead);
 	if (what)
-		hg_buf_puts(&b, what);
+		hg_buf_puts(&node, what);
 	else
-		describe(&b, n);
-	hg_buf_puts(&b, ", found ");
-	found(&b, n);
-	hg_diag *dg = hg_diag_add(d, HG_ERROR, n->pos, code, "%s", b.data);
-	hg_buf_free(&b);
+		describe(&node, n);
+	found(&instead, n);
+	hg_diag *dg = hg_diag_add(d, HG_ERROR, n->pos, code, "expected %s for %s, found %s",
+				  expected, node.data, instead.data);
+	hg_buf_free(&node);
+	hg_buf_free(&instead);
 	return dg;
 }
 
@@ -412,7 +414,7 @@ static void anchor_error(loader *l, yaml_mark_t m, const char *anchor, int alias
 {
 	hg_diag *dg = hg_diag_add(l->d, HG_ERROR, mark_pos(l, m), "data.alias",
 				  alias ? "alias '*%s' is not supported"
-					: "anchor '&%s' is not supported", anchor);
+					: N_("anchor '&%s' is not supported"), anchor);
 	hg_diag_note(dg, "herald's data files do not use anchors and aliases: "
 		     "write each value out in full");
 	l->failed = 1;
@@ -1086,7 +1088,7 @@ int hg_ystr(const hg_ynode *n, const char **out, hg_diags *d)
 	if (!n)
 		return no_node(d);
 	if (n->kind != HG_Y_SCALAR || (n->plain && is_core_null(n->scalar))) {
-		mismatch(d, "data.type", n, "a string", NULL);
+		mismatch(d, "data.type", n, _("a string"), NULL);
 		return -1;
 	}
 	*out = n->scalar;
@@ -1113,13 +1115,14 @@ int hg_yname(const hg_ynode *n, const char **out, hg_diags *d)
 /* "an integer from 1 to 4", "an integer of at least 0", ... */
 static void int_range(hg_buf *b, long min, long max)
 {
-	hg_buf_puts(b, "an integer");
 	if (min != LONG_MIN && max != LONG_MAX)
-		hg_buf_printf(b, " from %ld to %ld", min, max);
+		hg_buf_printf(b, _("an integer from %ld to %ld"), min, max);
 	else if (min != LONG_MIN)
-		hg_buf_printf(b, " of at least %ld", min);
+		hg_buf_printf(b, _("an integer of at least %ld"), min);
 	else if (max != LONG_MAX)
-		hg_buf_printf(b, " of at most %ld", max);
+		hg_buf_printf(b, _("an integer of at most %ld"), max);
+	else
+		hg_buf_puts(b, _("an integer"));
 }
 
 /* A mismatch at n, saying what a node there may be: an integer from min to
@@ -1157,7 +1160,7 @@ int hg_ybool(const hg_ynode *n, int *out, hg_diags *d)
 		return no_node(d);
 	int v = n->kind == HG_Y_SCALAR && n->plain ? core_bool(n->scalar) : -1;
 	if (v < 0) {
-		mismatch(d, "data.type", n, "true or false", NULL);
+		mismatch(d, "data.type", n, _("true or false"), NULL);
 		return -1;
 	}
 	*out = v;
@@ -1173,9 +1176,9 @@ static void word_mismatch(hg_diags *d, const char *code, const hg_ynode *n,
 	if (nwords == 1)
 		hg_buf_printf(&expected, "'%s'", words[0]);
 	else
-		hg_buf_puts(&expected, "one of ");
+		hg_buf_puts(&expected, _("one of "));
 	for (size_t i = 0; nwords > 1 && i < nwords; i++)
-		hg_buf_printf(&expected, "%s'%s'", i == 0 ? "" : i + 1 == nwords ? " or " : ", ",
+		hg_buf_printf(&expected, "%s'%s'", i == 0 ? "" : i + 1 == nwords ? _(" or ") : ", ",
 			      words[i]);
 	mismatch(d, code, n, expected.data, NULL);
 	hg_buf_free(&expected);

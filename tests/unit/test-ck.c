@@ -354,6 +354,13 @@ START_TEST(loader_rejects_bad_maps)
 	expect_map(MAP_HEAD
 		   "  - {id: x, defence: 1, adjacent: [x]}\n"
 		   "  - {id: z, defence: 3, adjacent: []}\n", "data.reference");
+	/* a Spanish keyword is reserved as an English one is */
+	expect_map(MAP_HEAD
+		   "  - {id: x, defence: 1, adjacent: []}\n"
+		   "  - {id: z, aliases: [desde], defence: 3, adjacent: []}\n", "data.range");
+	expect_map(MAP_HEAD
+		   "  - {id: x, defence: 1, adjacent: []}\n"
+		   "  - {id: z, aliases: [Ej\u00e9rcito], defence: 3, adjacent: []}\n", "data.range");
 	/* two areas with one name */
 	expect_map(MAP_HEAD
 		   "  - {id: x, defence: 1, adjacent: []}\n"
@@ -578,6 +585,88 @@ START_TEST(notation_canonical_forms)
 	syntax_fails(s, "damasco", "attack homs with tropa-1 / 1 = 0 vs 1 2 3 = 0 / won castle",
 		     "ck.syntax");
 	hg_ck_class.free_state(s);
+}
+END_TEST
+
+/* Every keyword in Spanish, as on the box and in the rules, reads as its
+ * English one, and the writer writes the English one (the canonical
+ * spelling). */
+START_TEST(notation_spanish_keywords)
+{
+	hg_state *s = game4(NULL);
+	canonical(s, "antioquia", "atacar homs desde latakia con tropa-2 tropa-3 & damasco lider defensa "
+		  "gira antioquia / 1 3 4 4 6 = 3 contra 1 1 2 3 mod 2>4 3>4 = 2 / gana bonus",
+		  "antioquia: attack homs from latakia with tropa-2 tropa-3 & damasco lider defence "
+		  "turn antioquia / 1 3 4 4 6 = 3 vs 1 1 2 3 mod 2>4 3>4 = 2 / won bonus");
+	canonical(s, "antioquia", "ATACAR homs con tropa-2 & jerusalen turcopolos ataque / ? Contra ? / "
+		  "Gana Castillo shaizar",
+		  "antioquia: attack homs with tropa-2 & jerusalen turcopolos attack / ? vs ? / won castle shaizar");
+	canonical(s, "damasco", "atacar homs con tropa-2 / 1 = 0 contra 2 = 1 / pierde",
+		  "damasco: attack homs with tropa-2 / 1 = 0 vs 2 = 1 / lost");
+	canonical(s, "damasco", "robar Líder tropa-2 ?", "damasco: draw lider tropa-2 ?");
+	canonical(s, "damasco", "Robar 7 ?", "damasco: draw 7 ?");
+	canonical(s, "jerusalem", "incursión damasco con t1 / 5 descarta ?",
+		  "jerusalen: incursion damasco with tropa-1 / 5 discards ?");
+	canonical(s, "jerusalem", "INCURSIÓN damasco con t1", "jerusalen: incursion damasco with tropa-1");
+	canonical(s, "alepo", "jugar incursión sobre antioquia descarta tropa-2",
+		  "alepo: play incursion on antioquia discards tropa-2");
+	canonical(s, "alepo", "jugar murallas en edesa", "alepo: play murallas at edesa");
+	canonical(s, "alepo", "jugar judios roba tropa-1", "alepo: play judios draws tropa-1");
+	canonical(s, "alepo", "jugar seduccion sobre antioquia toma tropa-2",
+		  "alepo: play seduccion on antioquia takes tropa-2");
+	canonical(s, "jerusalen", "jugar trovadores castillo tripoli", "jerusalen: play trovadores castle tripoli");
+	canonical(s, "alepo", "jugar mercenarios atacar turbessel con t1 / 1 2 3 = 0 contra 4 5 = 2 / pierde",
+		  "alepo: play mercenarios attack turbessel with tropa-1 / 1 2 3 = 0 vs 4 5 = 2 / lost");
+	canonical(s, "damasco", "pasar fin", "damasco: pass end");
+	canonical(s, "damasco", "pasar", "damasco: pass");
+	canonical(s, "damasco", "descartar ?", "damasco: discard ?");
+	/* a Spanish keyword ends a list as an English one does */
+	syntax_fails(s, "damasco", "robar sobre", "ck.syntax");
+	hg_ck_class.free_state(s);
+
+	hg_diags d;
+	hg_diags_init(&d);
+	s = new_game("1\u00aa Cruzada", "Ana", NULL, &d);
+	dump(&d);
+	ck_assert_ptr_nonnull(s);
+	canonical(s, "musulmanes", "revelar tropa-2 ej\u00e9rcito / 4", "musulmanes: reveal tropa-2 army / 4");
+	canonical(s, "musulmanes", "revelar tropa-2 ejercito", "musulmanes: reveal tropa-2 army");
+	canonical(s, "musulmanes", "revelar lider respuesta", "musulmanes: reveal lider response");
+	canonical(s, "musulmanes", "revelar comercio descartada", "musulmanes: reveal comercio discarded");
+	canonical(s, "musulmanes", "revelar murallas en jerusalen / 6",
+		  "musulmanes: reveal murallas at jerusalen / 6");
+	hg_ck_class.free_state(s);
+	hg_diags_free(&d);
+}
+END_TEST
+
+/* The scenario's name and titles as printed ("La era de Saladino", "2\u00aa
+ * Cruzada") name it in the Scenario tag. */
+START_TEST(scenario_printed_names)
+{
+	static const char *const names[] = { "La era de Saladino", "Era de Saladino", "saladino" };
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		hg_diags d;
+		hg_diags_init(&d);
+		hg_state *s = new_game(names[i], "Ana; Ben; Cid", NULL, &d);
+		dump(&d);
+		ck_assert_ptr_nonnull(s);
+		hg_ck_class.free_state(s);
+		hg_diags_free(&d);
+	}
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_state *s = new_game("2\u00aa Cruzada", "Ana; Ben; Cid; Dora", NULL, &d);
+	ck_assert_ptr_nonnull(s);
+	hg_ck_class.free_state(s);
+	s = new_game("La 2\u00aa cruzada", "Ana; Ben; Cid; Dora", NULL, &d);
+	ck_assert_ptr_nonnull(s);
+	hg_ck_class.free_state(s);
+	ck_assert_uint_eq(d.n, 0);
+	/* the printed name of the game, as the Game tag's value */
+	ck_assert_ptr_eq(hg_game_find("Crusader Kingdoms"), &hg_ck_class);
+	ck_assert_ptr_eq(hg_game_find("crusader kingdoms"), &hg_ck_class);
+	hg_diags_free(&d);
 }
 END_TEST
 
@@ -3183,6 +3272,8 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, loader_checks_the_effect_vocabulary);
 	tcase_add_test(tc, custom_scenario_options);
 	tcase_add_test(tc, notation_canonical_forms);
+	tcase_add_test(tc, notation_spanish_keywords);
+	tcase_add_test(tc, scenario_printed_names);
 	tcase_add_test(tc, section6_draw_example);
 	tcase_add_test(tc, turn_order_and_draws);
 	tcase_add_test(tc, worked_combat_example);

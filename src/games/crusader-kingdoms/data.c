@@ -28,7 +28,10 @@ const char *ck_religion_name(int religion)
  * or alias may be one, or a list could not be read. */
 static const char *const reserved_words[] = {
 	"on", "at", "draws", "takes", "discards", "castle", "attack", "from", "with",
-	"turn", "vs", "mod", "end", "army", "response", "discarded", NULL
+	"turn", "vs", "mod", "end", "army", "response", "discarded",
+	/* the Spanish keywords (hg_name_eq ignores accents) */
+	"sobre", "en", "roba", "toma", "descarta", "castillo", "ataque", "atacar", "desde",
+	"con", "gira", "contra", "fin", "ejercito", "respuesta", "descartada", NULL
 };
 
 /* An id or alias must be one word of the notation (hgn.ebnf: word), not a
@@ -661,7 +664,7 @@ static int load_removed(ck_scenario *sc, const hg_ynode *n, const hg_gdata *g, h
 }
 
 static const char *const scenario_keys[] = {
-	"!id", "name", "aliases", "!players", "!map", "!turns", "!factions", "order",
+	"!id", "name", "aliases", "titles", "!players", "!map", "!turns", "!factions", "order",
 	"no-attack-between", "allies", "bonus-from-conquest", "final-pass", "victory-points",
 	"removed", "script-turns-castles", "script-leader-rule", NULL
 };
@@ -798,6 +801,30 @@ static int check_scripted(hg_gdata *g, ck_scenario *sc, const hg_ynode *sn, hg_d
 	return 0;
 }
 
+/* A scenario's name and titles, as printed on the box and in the rules
+ * ("La era de Saladino", "2ª Cruzada"), name it in the Scenario tag too.
+ * They are tag values, not words of the action syntax: spaces allowed. */
+static int load_titles(const hg_ynode *sn, const ck_scenario *sc, hg_names *t, int value,
+		       hg_diags *d)
+{
+	const hg_ynode *n = hg_ymap_get(sn, "name");
+	int rc = n ? bind_name(t, n, sc->name, value, "scenario", d) : 0;
+	n = hg_ymap_get(sn, "titles");
+	if (!n)
+		return rc;
+	if (hg_ycheck_kind(n, HG_Y_SEQ, "titles", d) != 0)
+		return -1;
+	for (size_t i = 0; i < n->n; i++) {
+		const char *s;
+		if (hg_ystr(n->items[i], &s, d) != 0) {
+			rc = -1;
+			continue;
+		}
+		rc |= bind_name(t, n->items[i], s, value, "scenario", d);
+	}
+	return rc;
+}
+
 static int load_scenario(hg_gdata *g, const hg_ynode *sn, int index, hg_diags *d)
 {
 	ck_scenario *sc = &g->scenarios[index];
@@ -805,7 +832,8 @@ static int load_scenario(hg_gdata *g, const hg_ynode *sn, int index, hg_diags *d
 	if (hg_ycheck_keys(sn, scenario_keys, "a scenario", d) != 0)
 		return -1;
 	if (load_names(sn, &sc->id, &sc->name, g->scenario_names, index, "scenario",
-		       d) != 0)
+		       d) != 0 ||
+	    load_titles(sn, sc, g->scenario_names, index, d) != 0)
 		return -1;
 	if (load_int(sn, "players", 1, CK_MAX_SIDES, &sc->players, d) != 0 ||
 	    load_int(sn, "turns", 1, CK_MAX_TURNS, &sc->turns, d) != 0 ||

@@ -28,7 +28,34 @@
  * syntax's keywords (data.c keeps them out of names). */
 #define NAME "[^ ,/+=><@&|~^%?]+"
 #define ITEM "(?:" NAME "|\\?)"
-#define KW "(?:on|at|draws|takes|discards|castle|attack|from|with|turn|vs|mod|end|army|response|discarded)"
+/* Every keyword in English or in Spanish, as Encrucijada's players write
+ * (herald-crusader-kingdoms(7), SPANISH KEYWORDS); the patterns match
+ * without regard to case, and the accented letters are spelled both
+ * ways.  The writer writes the English ones. */
+#define K_DRAW "(?:draw|robar)"
+#define K_PASS "(?:pass|pasar)"
+#define K_END "(?:end|fin)"
+#define K_DISCARD "(?:discard|descartar)"
+#define K_INCURSION "incursi[o\u00f3]n"
+#define K_PLAY "(?:play|jugar)"
+#define K_REVEAL "(?:reveal|revelar)"
+#define K_ATTACK "(?:attack|atacar)"
+#define K_ON "(?:on|sobre)"
+#define K_AT "(?:at|en)"
+#define K_DRAWS "(?:draws|roba)"
+#define K_TAKES "(?:takes|toma)"
+#define K_DISCARDS "(?:discards|descarta)"
+#define K_CASTLE "(?:castle|castillo)"
+#define K_FROM "(?:from|desde)"
+#define K_WITH "(?:with|con)"
+#define K_TURN "(?:turn|gira)"
+#define K_VS "(?:vs|contra)"
+#define K_WON "(?:won|gana)"
+#define K_LOST "(?:lost|pierde)"
+#define K_PLACE "(?:army|ej[e\u00e9]rcito|response|respuesta|discarded|descartada)"
+#define KW "(?:on|at|draws|takes|discards|castle|attack|from|with|turn|vs|mod|end|army|response|discarded" \
+	"|sobre|en|roba|toma|descarta|castillo|ataque|atacar|desde|con|gira|contra|fin" \
+	"|ej[e\u00e9]rcito|respuesta|descartada)"
 #define LITEM "(?!" KW "(?: |$))" ITEM
 #define LIST LITEM "(?: " LITEM ")*"
 /* castle AREA...: the castles a gain past +2 turns, one per step */
@@ -37,29 +64,29 @@
 
 int ck_patterns_compile(ck_patterns *p)
 {
-	p->draw = hg_pattern_new("draw(?: (?<count>\\d+))?(?: (?<items>" LIST "))?");
-	p->pass = hg_pattern_new("pass(?<end> end)?");
-	p->discard = hg_pattern_new("discard (?<item>" ITEM ")");
+	p->draw = hg_pattern_new(K_DRAW "(?: (?<count>\\d+))?(?: (?<items>" LIST "))?");
+	p->pass = hg_pattern_new(K_PASS "(?<end> " K_END ")?");
+	p->discard = hg_pattern_new(K_DISCARD " (?<item>" ITEM ")");
 	p->incursion = hg_pattern_new(
-		"incursion (?<target>" NAME ") with (?<card>" ITEM ")"
-		"(?: / (?<die>\\d+|\\?))?(?: discards (?<items>" LIST "))?");
+		K_INCURSION " (?<target>" NAME ") " K_WITH " (?<card>" ITEM ")"
+		"(?: / (?<die>\\d+|\\?))?(?: " K_DISCARDS " (?<items>" LIST "))?");
 	p->play = hg_pattern_new(
-		"play (?<card>" NAME ")(?: on (?<on>" NAME "))?(?: at (?<at>" NAME "))?"
-		"(?: draws (?<draws>" LIST "))?(?: takes (?<takes>" LIST "))?"
-		"(?: discards (?<discards>" LIST "))?(?: castle (?<castle>" CASTLES "))?"
-		"(?: (?<attack>attack .*))?");
+		K_PLAY " (?<card>" NAME ")(?: " K_ON " (?<on>" NAME "))?(?: " K_AT " (?<at>" NAME "))?"
+		"(?: " K_DRAWS " (?<draws>" LIST "))?(?: " K_TAKES " (?<takes>" LIST "))?"
+		"(?: " K_DISCARDS " (?<discards>" LIST "))?(?: " K_CASTLE " (?<castle>" CASTLES "))?"
+		"(?: (?<attack>" K_ATTACK " .*))?");
 	p->attack = hg_pattern_new(
-		"attack (?<target>" NAME ")(?: from (?<from>" NAME "))?"
-		"(?: with (?<with>" LIST "))?"
+		K_ATTACK " (?<target>" NAME ")(?: " K_FROM " (?<from>" NAME "))?"
+		"(?: " K_WITH " (?<with>" LIST "))?"
 		"(?<resp>(?: & " NAME " " NAME " " NAME ")*)"
-		"(?: turn (?<turn>" LIST "))?"
-		" / (?<aroll>" ROLL ") vs (?<droll>" ROLL ")"
-		" / (?<outcome>won|lost)(?: (?<choice>bonus|castle)(?: (?<castle>" NAME "))?)?");
+		"(?: " K_TURN " (?<turn>" LIST "))?"
+		" / (?<aroll>" ROLL ") " K_VS " (?<droll>" ROLL ")"
+		" / (?<outcome>" K_WON "|" K_LOST ")(?: (?<choice>bonus|" K_CASTLE ")(?: (?<castle>" NAME "))?)?");
 	p->reveal = hg_pattern_new(
-		"reveal (?<card>" ITEM ")(?: on (?<on>" NAME "))?(?: at (?<at>" NAME "))?"
-		"(?: takes (?<takes>" LIST "))?(?: discards (?<discards>" LIST "))?"
-		"(?: castle (?<castle>" CASTLES "))?(?: (?<place>army|response|discarded))?"
-		"(?: / (?<die>\\d+|\\?)(?: (?<attack>attack .*))?)?");
+		K_REVEAL " (?<card>" ITEM ")(?: " K_ON " (?<on>" NAME "))?(?: " K_AT " (?<at>" NAME "))?"
+		"(?: " K_TAKES " (?<takes>" LIST "))?(?: " K_DISCARDS " (?<discards>" LIST "))?"
+		"(?: " K_CASTLE " (?<castle>" CASTLES "))?(?: (?<place>" K_PLACE "))?"
+		"(?: / (?<die>\\d+|\\?)(?: (?<attack>" K_ATTACK " .*))?)?");
 	p->roll = hg_pattern_new(
 		"(?<dice>\\?|\\d+(?: \\d+)*)(?: mod (?<mods>\\d+ > \\d+(?: \\d+ > \\d+)*))?"
 		"(?: = (?<hits>\\d+))?");
@@ -672,9 +699,10 @@ static int resp_token(parser *p, const char *tok, size_t off, void *ctx)
 		}
 		break;
 	case 3:
-		if (hg_name_eq(tok, "attack")) {
+		if (hg_name_eq(tok, "attack") || hg_name_eq(tok, "ataque")) {
 			a->resp[a->nresp].side = CK_SIDE_ATTACK;
-		} else if (hg_name_eq(tok, "defence") || hg_name_eq(tok, "defense")) {
+		} else if (hg_name_eq(tok, "defence") || hg_name_eq(tok, "defense") ||
+			   hg_name_eq(tok, "defensa")) {
 			a->resp[a->nresp].side = CK_SIDE_DEFENCE;
 		} else {
 			hg_diag_add(p->d, HG_ERROR, pos_at(p, off), "ck.syntax",
@@ -784,11 +812,14 @@ static int parse_attack(parser *p, const char *sub, size_t base, ck_attack *a)
 		return -1;
 	g = gr->att_outcome;
 	a->outcome_pos = pos_at(p, m.start[g]);
-	a->won = m.subject[m.start[g]] == 'w' || m.subject[m.start[g]] == 'W';
+	/* won, gana; lost, pierde */
+	char o = (char)(m.subject[m.start[g]] | 0x20);
+	a->won = o == 'w' || o == 'g';
 	g = gr->att_choice;
 	if (hg_match_set(&m, g)) {
 		a->castle_pos = pos_at(p, m.start[g]);
-		int castle = m.end[g] - m.start[g] == 6;
+		/* castle, castillo; bonus */
+		int castle = (m.subject[m.start[g]] | 0x20) == 'c';
 		int gc = gr->att_castle;
 		if (castle != hg_match_set(&m, gc)) {
 			hg_diag_add(p->d, HG_ERROR, a->castle_pos, "ck.syntax",
@@ -982,8 +1013,10 @@ static int parse_reveal(parser *p, hg_action *a, const hg_match *m)
 	if (hg_match_set(m, g)) {
 		rv->place_pos = pos_at(p, m->start[g]);
 		const char *w = m->subject + m->start[g];
-		rv->place = (w[0] == 'a' || w[0] == 'A') ? CK_PLACE_ARMY :
-			    (w[0] == 'r' || w[0] == 'R') ? CK_PLACE_RESPONSE : CK_PLACE_DISCARDED;
+		/* army, ejército; response, respuesta; discarded, descartada */
+		char c = (char)(w[0] | 0x20);
+		rv->place = c == 'a' || c == 'e' ? CK_PLACE_ARMY :
+			    c == 'r' ? CK_PLACE_RESPONSE : CK_PLACE_DISCARDED;
 	}
 	g = gr->rev_die;
 	if (hg_match_set(m, g)) {
@@ -1029,8 +1062,11 @@ enum { FIRST_NONE, FIRST_DRAW, FIRST_PASS, FIRST_DISCARD, FIRST_INCURSION, FIRST
 
 static int first_word(const char *text)
 {
+	/* each action's English and Spanish word ("incursión" has a byte
+	 * above ASCII, and goes through every pattern) */
 	static const char *const words[] = {
-		"draw", "pass", "discard", "incursion", "play", "reveal", "attack"
+		"draw", "pass", "discard", "incursion", "play", "reveal", "attack",
+		"robar", "pasar", "descartar", "incursion", "jugar", "revelar", "atacar"
 	};
 	size_t n = 0;
 	char low[10];
@@ -1044,9 +1080,9 @@ static int first_word(const char *text)
 	if (n > sizeof low - 1)
 		return FIRST_NONE;
 	low[n] = '\0';
-	for (int i = 0; i < 7; i++)
+	for (int i = 0; i < 14; i++)
 		if (strcmp(low, words[i]) == 0)
-			return FIRST_DRAW + i;
+			return FIRST_DRAW + i % 7;
 	return FIRST_NONE;
 }
 
@@ -1086,7 +1122,8 @@ hg_action *hg_ck_parse_patterns(const hg_state *s, const hg_action_text *t, hg_d
 	} else if ((any || first == FIRST_REVEAL) && hg_pattern_match(pat->reveal, text, &m)) {
 		a = ck_action_new(CK_ACT_REVEAL, seat);
 		rc = parse_reveal(&p, a, &m);
-	} else if (any ? first_word_is(text, "attack") : first == FIRST_ATTACK) {
+	} else if (any ? first_word_is(text, "attack") || first_word_is(text, "atacar") :
+			 first == FIRST_ATTACK) {
 		a = ck_action_new(CK_ACT_ATTACK, seat);
 		rc = parse_attack(&p, text, 0, &a->attack);
 	} else {
