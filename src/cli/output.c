@@ -317,6 +317,22 @@ int cli_atomic_open(cli_atomic *a, const char *path)
 	char *target = hg_rewrite_target(path);
 	if (!target)
 		return -1;
+	/* A device or a FIFO (/dev/null, /dev/stdout, a pipe) is written in
+	 * place, as a shell's redirection would: a temporary file renamed
+	 * over it would replace the device with a regular file. */
+	struct stat st;
+	if (stat(target, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		a->fp = fopen(target, "wb");
+		if (!a->fp) {
+			int saved = errno;
+			free(target);
+			errno = saved;
+			return -1;
+		}
+		a->path = hg_xstrdup(path);
+		a->target = target;
+		return 0;
+	}
 	hg_buf tmp;
 	hg_buf_init(&tmp);
 	hg_buf_printf(&tmp, "%s.herald-XXXXXX", target);
@@ -365,6 +381,13 @@ int cli_atomic_commit(cli_atomic *a)
 	int saved = 0;
 	if (fflush(a->fp) != 0 || ferror(a->fp))
 		saved = errno ? errno : EIO;
+	if (!a->tmp) {	/* written in place */
+		if (fclose(a->fp) != 0 && !saved)
+			saved = errno;
+		atomic_release(a);
+		errno = saved;
+		return saved ? -1 : 0;
+	}
 	if (!saved && hg_rewrite_attributes(fileno(a->fp), a->target) != 0)
 		saved = errno;
 	if (!saved && fsync(fileno(a->fp)) != 0)
@@ -389,6 +412,10 @@ void cli_atomic_abort(cli_atomic *a)
 {
 	if (a->fp)
 		fclose(a->fp);
+	if (!a->tmp) {	/* written in place: nothing to remove */
+		atomic_release(a);
+		return;
+	}
 	sigset_t saved_mask;
 	block_fatal(&saved_mask);
 	if (a->tmp)
