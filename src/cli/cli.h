@@ -366,6 +366,9 @@ int cli_status_parse(const char *word);
 /* The results table (results-table.c): its header and one game's row, as
  * text (tab-separated) or CSV (RFC 4180). */
 void cli_results_header(hg_buf *b, int csv);
+/* One CSV field (RFC 4180; a field a spreadsheet would run as a formula is
+ * written after a single quote); nothing for NULL. */
+void cli_csv_field(hg_buf *b, const char *s);
 void cli_results_row(hg_buf *b, const cli_game_result *g, int csv);
 /* Standings across many games (standings.c, herald-report(1), STANDINGS):
  * games are added as they come; the tables are ranked and written at the

@@ -23,7 +23,7 @@ static const char *const columns[] = {
 };
 #define NCOLUMNS (sizeof columns / sizeof *columns)
 
-static void csv_field(hg_buf *b, const char *s)
+void cli_csv_field(hg_buf *b, const char *s)
 {
 	if (!s)
 		return;
@@ -56,7 +56,7 @@ static void row(hg_buf *b, const char *const *fields, int csv)
 		if (i)
 			hg_buf_putc(b, csv ? ',' : '\t');
 		if (csv)
-			csv_field(b, fields[i]);
+			cli_csv_field(b, fields[i]);
 		else
 			text_field(b, fields[i]);
 	}

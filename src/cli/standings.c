@@ -257,22 +257,6 @@ static void rank(table *t)
 	}
 }
 
-static void csv_cell(hg_buf *b, const char *s)
-{
-	int quote = strpbrk(s, ",\"\r\n") != NULL;
-	if (quote)
-		hg_buf_putc(b, '"');
-	if (s[0] && strchr("=+-@", s[0]))
-		hg_buf_putc(b, '\'');	/* not a formula: see results-table.c */
-	for (; *s; s++) {
-		if (*s == '"')
-			hg_buf_putc(b, '"');
-		hg_buf_putc(b, *s);
-	}
-	if (quote)
-		hg_buf_putc(b, '"');
-}
-
 void cli_standings_write(cli_standings *s, int format, hg_buf *out)
 {
 	for (size_t i = 0; i < s->n; i++)
@@ -317,9 +301,9 @@ void cli_standings_write(cli_standings *s, int format, hg_buf *out)
 			const table *t = &s->t[i];
 			for (size_t k = 0; k < t->n; k++) {
 				const standing *p = &t->v[k];
-				csv_cell(out, t->game);
+				cli_csv_field(out, t->game);
 				hg_buf_printf(out, ",%s,%zu,", scoring_words[t->how], p->place);
-				csv_cell(out, p->player);
+				cli_csv_field(out, p->player);
 				hg_buf_printf(out, ",%lu,%lu,%lld\r\n", p->games, p->wins, p->points);
 			}
 		}
