@@ -66,7 +66,7 @@ deps="yaml-0.1 libpcre2-8 jansson libsodium"
 san="-fsanitize=address,undefined -fno-sanitize-recover=all"
 cflags="-g -O1 -fno-omit-frame-pointer $san \
 -I$src/src -I$src/src/lib -I$build \
--DHERALD_PKGDATADIR=\"$src/data\" \
+-DHERALD_PKGDATADIR=\"$src/data\" -DHERALD_LOCALEDIR=\"$build/po\" \
 $(pkg-config --cflags $deps)"
 libs="$(pkg-config --libs $deps) -lpthread"
 
