@@ -84,19 +84,26 @@ hg_parser *hg_parser_open_mem(const char *name, const char *text, size_t len)
 	return parser_new(hg_lexer_open_mem(name, text, len));
 }
 
+/* Positions fp (NULL: an open that failed) at offset: 0, or -1 after an
+ * hgn.io-error named `name` (fp closed when `owned`). */
+static int seek_to(const char *name, FILE *fp, int owned, uint64_t offset, hg_diags *d)
+{
+	if (fp && fseeko(fp, (off_t)offset, SEEK_SET) == 0)
+		return 0;
+	hg_pos pos = { name, 0, 0 };
+	hg_diag_add(d, HG_ERROR, pos, "hgn.io-error", "cannot open the file: %s", strerror(errno));
+	if (fp && owned)
+		fclose(fp);
+	return -1;
+}
+
 /* path opened for reading at byte `offset`, or NULL (diagnosed in d). */
 static FILE *open_at(const char *path, uint64_t offset, hg_diags *d)
 {
 	FILE *fp = fopen(path, "rb");
-	if (!fp || (offset && fseeko(fp, (off_t)offset, SEEK_SET) != 0)) {
-		hg_pos pos = { path, 0, 0 };
-		hg_diag_add(d, HG_ERROR, pos, "hgn.io-error", "cannot open the file: %s",
-			    strerror(errno));
-		if (fp)
-			fclose(fp);
-		return NULL;
-	}
-	return fp;
+	if (fp && offset == 0)
+		return fp;
+	return seek_to(path, fp, 1, offset, d) == 0 ? fp : NULL;
 }
 
 hg_parser *hg_parser_open_stream(const char *name, FILE *fp, int owned)
@@ -130,14 +137,8 @@ hg_parser *hg_parser_open_file_at(const char *path, const hg_resume *at, hg_diag
 hg_parser *hg_parser_open_stream_at(const char *name, FILE *fp, int owned,
 				    const hg_resume *at, hg_diags *d)
 {
-	if (fseeko(fp, (off_t)at->offset, SEEK_SET) != 0) {
-		hg_pos pos = { name, 0, 0 };
-		hg_diag_add(d, HG_ERROR, pos, "hgn.io-error", "cannot open the file: %s",
-			    strerror(errno));
-		if (owned)
-			fclose(fp);
+	if (seek_to(name, fp, owned, at->offset, d) != 0)
 		return NULL;
-	}
 	return parser_at(name, fp, owned, at);
 }
 
