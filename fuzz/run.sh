@@ -32,6 +32,9 @@ src=${1:?usage: run.sh SRCDIR BUILDDIR SECONDS [TARGET...]}
 build=${2:?usage: run.sh SRCDIR BUILDDIR SECONDS [TARGET...]}
 seconds=${3:-60}
 shift 3 || shift $#
+# absolute: the targets run from inside $build/fuzz/out
+src=$(cd "$src" && pwd)
+build=$(cd "$build" && pwd)
 cc=${FUZZ_CC:-clang}
 out="$build/fuzz/out"
 objs="$build/fuzz/obj"

@@ -1077,8 +1077,10 @@ static void stream_line(hg_json_reader *jr, hg_line *line, line_kind kind, unsig
 				    : scalar_or_stub(jr);
 		if (o)
 			read_node(r, o, line, kind, depth, &variation);
-		if (variation)
+		if (variation) {	/* not taken: the node was no variation */
 			hg_line_free(variation);
+			free(variation);
+		}
 		json_decref(o);
 		path_pop(r, mark);
 		if (!o || halted(jr))
