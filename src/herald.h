@@ -67,14 +67,22 @@ typedef struct hg_pos {
 	unsigned col;
 } hg_pos;
 
+/* The status of a function that ran out of memory: it freed what it had
+ * built and, where it takes a list of diagnostics, added hg.out-of-memory
+ * to it (libherald(3), ALLOCATION FAILURE). */
+#define HG_ENOMEM (-2)
+
 /* ------------------------------------------------------------------------
  * Growable byte buffer, always NUL-terminated once anything is written.
- * Allocation failure aborts (hg_xmalloc): the library does not limp on.
+ * Called directly, a buffer that cannot grow aborts (hg_xmalloc).  Inside
+ * the library's functions that return HG_ENOMEM, it keeps what it holds
+ * instead, is marked failed, and takes nothing more until cleared.
  * ------------------------------------------------------------------------ */
 typedef struct hg_buf {
 	char *data;
 	size_t len;
 	size_t cap;
+	int failed;		/* could not grow (hg_buf_failed) */
 } hg_buf;
 
 HG_EXPORT void hg_buf_init(hg_buf *b);
@@ -87,6 +95,9 @@ HG_EXPORT void hg_buf_printf(hg_buf *b, const char *fmt, ...) HG_PRINTF(2, 3);
 HG_EXPORT void hg_buf_vprintf(hg_buf *b, const char *fmt, va_list ap);
 /* Returns the contents (malloc'd, never NULL) and leaves the buffer empty. */
 HG_EXPORT char *hg_buf_steal(hg_buf *b);
+/* 1 when the buffer could not grow (what it holds is then a prefix of what
+ * was written), else 0; hg_buf_clear and hg_buf_free reset it. */
+HG_EXPORT int hg_buf_failed(const hg_buf *b);
 
 /* malloc, calloc, realloc, strdup and strndup that never return NULL:
  * each returns the new memory, and on failure says so and aborts. */

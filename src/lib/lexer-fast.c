@@ -307,7 +307,8 @@ static const hg_token *plain_emit(hg_lexer *lx, const unsigned char *t,
 		kind = HG_TK_SEAT;
 		steps++;
 	}
-	HG_GROW(lx->buf.data, lx->buf.cap, (len > SHORT_COPY ? len : SHORT_COPY) + 1);
+	if (HG_TRY_GROW(lx->buf.data, lx->buf.cap, (len > SHORT_COPY ? len : SHORT_COPY) + 1) != 0)
+		return NULL;	/* lex() reads it (the unit of work fails) */
 	if (len <= SHORT_COPY && (size_t)(lx->end - t) >= SHORT_COPY)
 		memcpy(lx->buf.data, t, SHORT_COPY);	/* the rest is overwritten */
 	else
@@ -337,7 +338,8 @@ static const hg_token *plain_tag_token(hg_lexer *lx, const unsigned char *t,
 	if (!plain_fits(lx, t, r, lim, &at))
 		return NULL;
 	size_t steps = (size_t)(r - t);
-	HG_GROW(lx->buf.data, lx->buf.cap, len + 1);
+	if (HG_TRY_GROW(lx->buf.data, lx->buf.cap, len + 1) != 0)
+		return NULL;	/* lex() reads it (the unit of work fails) */
 	memcpy(lx->buf.data, text, len);
 	lx->buf.data[len] = '\0';
 	lx->buf.len = len;
@@ -626,14 +628,16 @@ gather_run(const unsigned char *t, run_masks *mk, const int ssse3, const gather_
 /* In hg_lexer_gather_body(): room for `toks` more tokens and `more` more
  * bytes of text, the list's locals put back in it and taken again (an
  * arena list's action may have moved to the start of a new block: the
- * counts move with it). */
+ * counts move with it).  Without memory for it, the gathering stops
+ * (gather_stopped): lex() reads on. */
 #define GATHER_ROOM(toks, more)						\
 	do {								\
 		l->n = n;						\
 		l->text.len = len;					\
 		l->first = first;					\
 		l->text0 = text0;					\
-		hg_atok_list_room(l, (toks), (more));				\
+		if (hg_atok_list_room(l, (toks), (more)) != 0)		\
+			goto gather_stopped;				\
 		act0 -= n - l->n;					\
 		n = l->n;						\
 		first = l->first;					\
@@ -817,6 +821,7 @@ static inline HG_ALWAYS_INLINE size_t gather_body(hg_lexer *lx, hg_atok_list *l,
 		on_line++;
 		q = r;
 	}
+gather_stopped:
 	l->n = n;
 	l->text.len = len;
 	l->first = first;

@@ -259,8 +259,9 @@ static inline const unsigned char *plain_string(const unsigned char *t,
  * shorter). */
 #define SHORT_COPY 16
 
-/* Room in the list for `toks` more tokens and `more` more bytes of text. */
-void hg_atok_list_room(hg_atok_list *l, size_t toks, size_t more);
+/* Room in the list for `toks` more tokens and `more` more bytes of text:
+ * 0, or -1 when there is no memory for it (the list as it was). */
+int hg_atok_list_room(hg_atok_list *l, size_t toks, size_t more);
 
 /* Writes the n bytes at s (`end` the end of the readable bytes after
  * them) at offset `at` of a list's twin texts, after a blank or a NUL

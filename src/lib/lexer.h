@@ -70,7 +70,9 @@ typedef struct hg_token {
 
 typedef struct hg_lexer hg_lexer;
 
-/* `name` is copied; `text` is borrowed and must outlive the lexer. */
+/* `name` is copied; `text` is borrowed and must outlive the lexer.  The
+ * openers return NULL when there is no memory for the lexer (an owned fp
+ * is then closed). */
 hg_lexer *hg_lexer_open_mem(const char *name, const char *text, size_t len);
 /* Reads `fp` through a fixed window; closes it at hg_lexer_close when
  * `owned`. */
@@ -164,7 +166,8 @@ typedef struct hg_atok_list {
 } hg_atok_list;
 
 /* Appends a body token; its position is re-pointed at `file` (the record's
- * own copy of the source name). */
+ * own copy of the source name).  A token there is no memory for is dropped
+ * (the unit of work, util.c, ends in HG_ENOMEM). */
 void hg_atok_list_push(hg_atok_list *l, const hg_token *tk, const char *file);
 /* A seat prefix that ended a gathered body, taken on the plain path: its
  * name (in the lexer's window: valid until the lexer is next called, and
@@ -256,19 +259,22 @@ static inline void hg_atok_list_restart(hg_atok_list *l)
 /* Keeps the action gathered: it ends (its NUL) at text.len, and the next
  * begins after it.  *toks and *text are set to where its tokens (NULL if
  * none) and its joined text are: in an arena list they stay there, as
- * only the action being gathered moves when the list grows. */
-void hg_atok_list_keep(hg_atok_list *l, hg_atok **toks, char **text);
+ * only the action being gathered moves when the list grows.  0, or -1 when
+ * there was no memory for its NUL (nothing kept). */
+int hg_atok_list_keep(hg_atok_list *l, hg_atok **toks, char **text);
 void hg_atok_list_free(hg_atok_list *l);
 /* Makes the list empty, its room a block of arena `a` for `toks` tokens
  * and `bytes` bytes of text (it grows as it must, in new blocks of `a`).
- * hg_atok_list_free() then leaves the room to the arena. */
-void hg_atok_list_attach(hg_atok_list *l, struct hg_arena *a, size_t toks, size_t bytes);
+ * hg_atok_list_free() then leaves the room to the arena.  0, or -1 when
+ * the block could not be had (the list is empty). */
+int hg_atok_list_attach(hg_atok_list *l, struct hg_arena *a, size_t toks, size_t bytes);
 /* Makes *t from the seat and the action being gathered in one block
  * (its owner, hg_action_text_own_block) from malloc: the token array, the joined text, each token's
  * text and the seat.  t->pos is the first token's position (the seat's
- * when there is none). */
-void hg_action_text_make(hg_action_text *t, const char *seat, size_t seat_len,
-			 hg_pos seat_pos, const hg_atok_list *l);
+ * when there is none).  0, or -1 when the block could not be had (*t
+ * zeroed). */
+int hg_action_text_make(hg_action_text *t, const char *seat, size_t seat_len,
+			hg_pos seat_pos, const hg_atok_list *l);
 
 /* The parser's limits (the lexer's included); for tests. */
 void hg_parser_set_limits(hg_parser *p, const hg_limits *l);
