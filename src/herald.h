@@ -442,13 +442,13 @@ HG_EXPORT int hg_parser_resumes_at(const hg_parser *p, const hg_resume *at);
  * stands; hg_canonicalize rewrites each action in its game's canonical
  * spelling first (canonical ids, canonical seat names).
  * ------------------------------------------------------------------------ */
-HG_EXPORT void hg_write_hgn(const hg_game_record *g, hg_buf *out);
+HG_EXPORT int hg_write_hgn(const hg_game_record *g, hg_buf *out);
 
 /* JSON (documented by grammar/herald-record.schema.json): a document
  * {"herald": 1, "games": [ ... ]}.  Writers append one game object, or the
  * whole document; the readers return the games of a whole document. */
-HG_EXPORT void hg_write_json_game(const hg_game_record *g, hg_buf *out, int pretty);
-HG_EXPORT void hg_write_json(hg_game_record *const *games, size_t n, hg_buf *out);
+HG_EXPORT int hg_write_json_game(const hg_game_record *g, hg_buf *out, int pretty);
+HG_EXPORT int hg_write_json(hg_game_record *const *games, size_t n, hg_buf *out);
 /* hg_read_json and hg_read_yaml return 0 with the *n games in *games
  * (malloc'd), or -1 after diagnostics, with none: a document is taken
  * whole or not at all. */
@@ -467,7 +467,7 @@ HG_EXPORT int hg_json_reader_next(hg_json_reader *jr, hg_game_record **g, hg_dia
  * line, blank lines let pass; read with hg_json_reader_next. */
 HG_EXPORT hg_json_reader *hg_jsonl_reader_open(const char *name, FILE *fp);
 HG_EXPORT void hg_json_reader_close(hg_json_reader *jr);
-HG_EXPORT void hg_write_yaml(hg_game_record *const *games, size_t n, hg_buf *out);
+HG_EXPORT int hg_write_yaml(hg_game_record *const *games, size_t n, hg_buf *out);
 HG_EXPORT int hg_read_yaml(const char *name, const char *text, size_t len,
 		 hg_game_record ***games, size_t *n, hg_diags *d);
 /* The same game by game from a stream, as hg_json_reader (at most 16 MiB

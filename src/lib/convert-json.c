@@ -67,6 +67,20 @@ static json_t *jstr(const char *s)
 	return j;
 }
 
+/* jansson's setters, a failure (the keys and values are valid: memory)
+ * recorded in the writer's unit of work (util.c). */
+static void set_new(json_t *o, const char *key, json_t *v)
+{
+	if (json_object_set_new(o, key, v) != 0)
+		hg_alloc_failure();
+}
+
+static void append_new(json_t *a, json_t *v)
+{
+	if (json_array_append_new(a, v) != 0)
+		hg_alloc_failure();
+}
+
 static json_t *line_json(const hg_line *l);
 
 static json_t *node_json(const hg_node *n)
@@ -74,26 +88,26 @@ static json_t *node_json(const hg_node *n)
 	json_t *o = json_object();
 	switch (n->kind) {
 	case HG_NODE_MOVENUM:
-		json_object_set_new(o, "move", json_integer(n->number));
+		set_new(o, "move", json_integer(n->number));
 		break;
 	case HG_NODE_ACTION:
-		json_object_set_new(o, "seat", jstr(n->action.seat));
-		json_object_set_new(o, "action", jstr(n->action.text));
+		set_new(o, "seat", jstr(n->action.seat));
+		set_new(o, "action", jstr(n->action.text));
 		if (n->glyph)
-			json_object_set_new(o, "glyph", jstr(n->glyph));
+			set_new(o, "glyph", jstr(n->glyph));
 		break;
 	case HG_NODE_COMMENT:
-		json_object_set_new(o, "comment", jstr(n->comment));
+		set_new(o, "comment", jstr(n->comment));
 		if (n->line_comment)
-			json_object_set_new(o, "line", json_true());
+			set_new(o, "line", json_true());
 		if (n->own_line)
-			json_object_set_new(o, "own_line", json_true());
+			set_new(o, "own_line", json_true());
 		break;
 	case HG_NODE_NAG:
-		json_object_set_new(o, "nag", json_integer(n->number));
+		set_new(o, "nag", json_integer(n->number));
 		break;
 	case HG_NODE_VARIATION:
-		json_object_set_new(o, "variation", line_json(n->variation));
+		set_new(o, "variation", line_json(n->variation));
 		break;
 	}
 	return o;
@@ -103,7 +117,7 @@ static json_t *line_json(const hg_line *l)
 {
 	json_t *a = json_array();
 	for (size_t i = 0; l && i < l->n; i++)
-		json_array_append_new(a, node_json(&l->nodes[i]));
+		append_new(a, node_json(&l->nodes[i]));
 	return a;
 }
 
@@ -113,17 +127,17 @@ static json_t *game_json(const hg_game_record *g)
 	json_t *tags = json_array();
 	for (size_t i = 0; i < g->ntags; i++) {
 		json_t *t = json_object();
-		json_object_set_new(t, "name", jstr(g->tags[i].name));
-		json_object_set_new(t, "value", jstr(g->tags[i].value));
-		json_array_append_new(tags, t);
+		set_new(t, "name", jstr(g->tags[i].name));
+		set_new(t, "value", jstr(g->tags[i].value));
+		append_new(tags, t);
 	}
-	json_object_set_new(o, "tags", tags);
+	set_new(o, "tags", tags);
 	if (g->header.n)
-		json_object_set_new(o, "header", line_json(&g->header));
-	json_object_set_new(o, "moves", line_json(&g->moves));
-	json_object_set_new(o, "result", g->result ? jstr(g->result) : json_null());
+		set_new(o, "header", line_json(&g->header));
+	set_new(o, "moves", line_json(&g->moves));
+	set_new(o, "result", g->result ? jstr(g->result) : json_null());
 	if (g->trailer.n)
-		json_object_set_new(o, "trailer", line_json(&g->trailer));
+		set_new(o, "trailer", line_json(&g->trailer));
 	return o;
 }
 
@@ -135,28 +149,38 @@ static int dump_to_buf(const char *buffer, size_t size, void *data)
 
 static void dump(json_t *j, hg_buf *out, size_t flags)
 {
-	json_dump_callback(j, dump_to_buf, out, flags | JSON_PRESERVE_ORDER);
+	if (hg_alloc_unit_failed() ||
+	    json_dump_callback(j, dump_to_buf, out, flags | JSON_PRESERVE_ORDER) != 0)
+		hg_alloc_failure();	/* (a tree with a hole is not written) */
 	json_decref(j);
 }
 
 /* Appends the game object, without a final newline (a JSON Lines writer
- * adds it). */
-void hg_write_json_game(const hg_game_record *g, hg_buf *out, int pretty)
+ * adds it).  A unit of work (util.c). */
+int hg_write_json_game(const hg_game_record *g, hg_buf *out, int pretty)
 {
+	hg_alloc_unit u;
+	size_t len0 = out->len;
+	hg_alloc_unit_begin(&u);
 	dump(game_json(g), out, pretty ? JSON_INDENT(2) : JSON_COMPACT);
+	return hg_write_unit_end(&u, out, len0);
 }
 
 /* Appends the whole document, pretty, ending in a newline. */
-void hg_write_json(hg_game_record *const *games, size_t n, hg_buf *out)
+int hg_write_json(hg_game_record *const *games, size_t n, hg_buf *out)
 {
+	hg_alloc_unit u;
+	size_t len0 = out->len;
+	hg_alloc_unit_begin(&u);
 	json_t *doc = json_object();
-	json_object_set_new(doc, "herald", json_integer(FORMAT_VERSION));
+	set_new(doc, "herald", json_integer(FORMAT_VERSION));
 	json_t *a = json_array();
 	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, game_json(games[i]));
-	json_object_set_new(doc, "games", a);
+		append_new(a, game_json(games[i]));
+	set_new(doc, "games", a);
 	dump(doc, out, JSON_INDENT(2));
 	hg_buf_putc(out, '\n');
+	return hg_write_unit_end(&u, out, len0);
 }
 
 /* ------------------------------------------------------------------------
@@ -370,7 +394,7 @@ static void read_action(reader *r, const json_t *o, hg_node *n)
 		       strcmp(glyphs[i], json_string_value(glyph)) != 0)
 			i++;
 		if (json_is_string(glyph) && glyphs[i])
-			n->glyph = hg_xstrdup(glyphs[i]);
+			n->glyph = hg_try_strdup(glyphs[i]);	/* (NULL: the unit fails) */
 		else
 			mismatch(r, "one of '!', '?', '!!', '?\?', '!?' or '?!'", glyph);
 		path_pop(r, mark);
@@ -430,7 +454,7 @@ static void read_comment(reader *r, const json_t *o, hg_node *n)
 		path_pop(r, mark);
 		return;
 	}
-	n->comment = hg_xstrdup(text);
+	n->comment = hg_try_strdup(text);	/* (NULL: the unit fails) */
 }
 
 /* The kinds of node, each known by one key. */
@@ -482,23 +506,31 @@ static void read_node(reader *r, const json_t *o, hg_line *line, line_kind lk,
 	switch (kind) {
 	case 0: {
 		static const char *const keys[] = { "!move", NULL };
-		n = hg_line_push(line, HG_NODE_MOVENUM, nowhere(r));
+		n = hg_line_try_push(line, HG_NODE_MOVENUM, nowhere(r));
+		if (!n)
+			return;	/* (the unit of work fails) */
 		check_keys(r, o, keys);
 		if (get_int(r, o, "move", 0, UINT_MAX, &v) == 0)
 			n->number = (unsigned)v;
 		break;
 	}
 	case 1:
-		n = hg_line_push(line, HG_NODE_ACTION, nowhere(r));
+		n = hg_line_try_push(line, HG_NODE_ACTION, nowhere(r));
+		if (!n)
+			return;	/* (the unit of work fails) */
 		read_action(r, o, n);
 		break;
 	case 2:
-		n = hg_line_push(line, HG_NODE_COMMENT, nowhere(r));
+		n = hg_line_try_push(line, HG_NODE_COMMENT, nowhere(r));
+		if (!n)
+			return;	/* (the unit of work fails) */
 		read_comment(r, o, n);
 		break;
 	case 3: {
 		static const char *const keys[] = { "!nag", NULL };
-		n = hg_line_push(line, HG_NODE_NAG, nowhere(r));
+		n = hg_line_try_push(line, HG_NODE_NAG, nowhere(r));
+		if (!n)
+			return;	/* (the unit of work fails) */
 		check_keys(r, o, keys);
 		if (get_int(r, o, "nag", 0, 255, &v) == 0)
 			n->number = (unsigned)v;
@@ -512,13 +544,17 @@ static void read_node(reader *r, const json_t *o, hg_line *line, line_kind lk,
 			      where(r));
 			return;
 		}
-		n = hg_line_push(line, HG_NODE_VARIATION, nowhere(r));
+		n = hg_line_try_push(line, HG_NODE_VARIATION, nowhere(r));
+		if (!n)
+			return;	/* (the unit of work fails) */
 		if (streamed && *streamed) {
 			n->variation = *streamed;
 			*streamed = NULL;
 			break;
 		}
-		n->variation = hg_line_new();
+		n->variation = hg_line_try_new();
+		if (!n->variation)
+			return;	/* (the unit of work fails) */
 		size_t mark = path_push_key(r, "variation");
 		read_line(r, json_object_get(o, "variation"), n->variation, LINE_MOVES,
 			  depth + 1);
@@ -575,10 +611,15 @@ static void read_tag(reader *r, const json_t *o)
 	} else if (name && value) {
 		/* Appended, not set: the model keeps every tag as
 		 * written, repeats included, for the checker. */
-		HG_GROW(g->tags, g->captags, g->ntags + 1);
+		char *tn = hg_try_strdup(name), *tv = hg_try_strdup(value);
+		if (!tn || !tv || HG_TRY_GROW(g->tags, g->captags, g->ntags + 1) != 0) {
+			free(tn);	/* (the unit of work fails) */
+			free(tv);
+			return;
+		}
 		hg_tag *t = &g->tags[g->ntags++];
-		t->name = hg_xstrdup(name);
-		t->value = hg_xstrdup(value);
+		t->name = tn;
+		t->value = tv;
 		t->pos = nowhere(r);
 	}
 }
@@ -778,6 +819,11 @@ static json_t *decode_capped(hg_json_reader *jr, size_t cap, const char *what,
 				       JSON_DISABLE_EOF_CHECK | JSON_DECODE_ANY |
 					       JSON_REJECT_DUPLICATES,
 				       &err);
+	if (!v && json_error_code(&err) == json_error_out_of_memory) {
+		hg_alloc_failure();	/* the reader's unit of work ends in HG_ENOMEM */
+		jr->state = OUTER_DONE;
+		return NULL;
+	}
 	if (v) {
 		if (err.position >= 0 && s->given > (size_t)err.position)
 			source_unread(s, s->given - (size_t)err.position);
@@ -925,7 +971,10 @@ static json_t *scalar_or_stub(hg_json_reader *jr)
 	if (c == '{' || c == '[') {
 		if (skip_value(jr) != 0)
 			return NULL;
-		return c == '{' ? json_object() : json_array();
+		json_t *stub = c == '{' ? json_object() : json_array();
+		if (!stub)
+			hg_alloc_failure();
+		return stub;
 	}
 	char what[64];
 	snprintf(what, sizeof what, "games[%zu]", jr->index);
@@ -943,7 +992,9 @@ static char *plain_key(source *s)
 		q++;
 	if (q == s->end || *q != '"' || q - s->p > MAX_OUTER_VALUE)
 		return NULL;
-	char *key = hg_xstrndup((const char *)s->p + 1, (size_t)(q - s->p - 1));
+	char *key = hg_try_strndup((const char *)s->p + 1, (size_t)(q - s->p - 1));
+	if (!key)
+		return NULL;	/* (the unit of work fails) */
 	while (s->p <= q)
 		source_step(s);
 	return key;
@@ -972,8 +1023,10 @@ static int next_member(hg_json_reader *jr, int first, char **key)
 		json_t *k = decode_value(jr, MAX_OUTER_VALUE, "a key");
 		if (!k)
 			return -1;
-		*key = hg_xstrdup(json_string_value(k));
+		*key = hg_try_strdup(json_string_value(k));
 		json_decref(k);
+		if (!*key)
+			return -1;	/* (the unit of work fails) */
 	}
 	jr->key_end = source_pos(jr);
 	jr->key_end.col--;
@@ -1029,6 +1082,8 @@ static json_t *stream_node_object(hg_json_reader *jr, unsigned depth, hg_line **
 					     "line", "nag", "variation", NULL };
 	*variation = NULL;
 	json_t *o = json_object();
+	if (!o)
+		hg_alloc_failure();	/* (then no member is kept) */
 	unsigned seen = 0;
 	source_step(&jr->src);	/* '{' */
 	char *key;
@@ -1042,20 +1097,23 @@ static json_t *stream_node_object(hg_json_reader *jr, unsigned depth, hg_line **
 		if (strcmp(key, "variation") == 0 && source_peek(&jr->src) == '[' &&
 		    depth < HG_MAX_NESTING && !*variation) {
 			size_t mark = path_push_key(&jr->r, "variation");
-			*variation = hg_line_new();
-			stream_line(jr, *variation, LINE_MOVES, depth + 1);
+			*variation = hg_line_try_new();
+			if (*variation)
+				stream_line(jr, *variation, LINE_MOVES, depth + 1);
 			path_pop(&jr->r, mark);
-			v = json_array();
+			v = *variation ? json_array() : NULL;
+			if (!v)
+				hg_alloc_failure();
 		} else {
 			v = scalar_or_stub(jr);
 		}
 		if (v)
-			json_object_set_new(o, key, v);
+			set_new(o, key, v);
 		free(key);
 		if (!v || halted(jr))
 			break;
 	}
-	if (rc != 0 || halted(jr)) {
+	if (rc != 0 || halted(jr) || !o) {
 		json_decref(o);
 		return NULL;
 	}
@@ -1150,7 +1208,11 @@ static hg_game_record *stream_game(hg_json_reader *jr)
 		json_decref(v);
 		return NULL;
 	}
-	hg_game_record *g = hg_record_new(r->name);
+	hg_game_record *g = hg_record_try_new(r->name);
+	if (!g) {	/* (the unit of work fails) */
+		jr->state = OUTER_DONE;
+		return NULL;
+	}
 	g->pos.line = g->pos.col = 0;
 	r->g = g;
 	r->actions = 0;
@@ -1158,6 +1220,8 @@ static hg_game_record *stream_game(hg_json_reader *jr)
 	/* each member as met; what is missing or unknown is said at the end,
 	 * from `present` (the scalars, and stubs for the rest) */
 	json_t *present = json_object();
+	if (!present)
+		hg_alloc_failure();	/* (then no member is kept) */
 	unsigned seen = 0;
 	source_step(&jr->src);	/* '{' */
 	char *key;
@@ -1175,9 +1239,13 @@ static hg_game_record *stream_game(hg_json_reader *jr)
 		if (source_peek(&jr->src) == '[' && line) {
 			stream_line(jr, line, line == &g->moves ? LINE_MOVES : LINE_COMMENTS, 0);
 			v = json_array();
+			if (!v)
+				hg_alloc_failure();
 		} else if (source_peek(&jr->src) == '[' && strcmp(key, "tags") == 0) {
 			stream_tags(jr);
 			v = json_array();
+			if (!v)
+				hg_alloc_failure();
 		} else {
 			v = scalar_or_stub(jr);
 			if (v && line)
@@ -1187,7 +1255,7 @@ static hg_game_record *stream_game(hg_json_reader *jr)
 		}
 		path_pop(r, mark);
 		if (v)
-			json_object_set_new(present, key, v);
+			set_new(present, key, v);
 		free(key);
 		if (!v || halted(jr))
 			break;
@@ -1198,7 +1266,7 @@ static hg_game_record *stream_game(hg_json_reader *jr)
 		if (result && !json_is_null(result)) {
 			const char *str = get_string(r, present, "result", 1);
 			if (str)
-				g->result = hg_xstrdup(str);
+				g->result = hg_try_strdup(str);	/* (NULL: the unit fails) */
 		}
 	}
 	json_decref(present);
@@ -1234,8 +1302,12 @@ static void read_outer(hg_json_reader *jr, int first)
 		json_t *key = decode_value(jr, MAX_OUTER_VALUE, "a key");
 		if (!key)
 			return;
-		char *name = hg_xstrdup(json_string_value(key));
+		char *name = hg_try_strdup(json_string_value(key));
 		json_decref(key);
+		if (!name) {	/* (the unit of work fails) */
+			jr->state = OUTER_DONE;
+			return;
+		}
 		int *seen = strcmp(name, "games") == 0 ? &jr->seen_games
 			    : strcmp(name, "herald") == 0 ? &jr->seen_herald : NULL;
 		if (seen && *seen) {
@@ -1308,10 +1380,16 @@ static void read_outer(hg_json_reader *jr, int first)
 	jr->state = OUTER_DONE;
 }
 
+/* A reader, or NULL when there is no memory for it. */
 static hg_json_reader *json_reader_new(const char *name)
 {
-	hg_json_reader *jr = hg_xcalloc(1, sizeof *jr);
-	jr->name = hg_xstrdup(name ? name : "-");
+	hg_json_reader *jr = hg_try_calloc(1, sizeof *jr);
+	if (jr)
+		jr->name = hg_try_strdup(name ? name : "-");
+	if (!jr || !jr->name) {
+		free(jr);
+		return NULL;
+	}
 	jr->r.name = jr->name;
 	hg_buf_init(&jr->r.path);
 	jr->src.line = jr->src.col = 1;
@@ -1321,8 +1399,13 @@ static hg_json_reader *json_reader_new(const char *name)
 hg_json_reader *hg_json_reader_open(const char *name, FILE *fp)
 {
 	hg_json_reader *jr = json_reader_new(name);
+	if (jr)
+		jr->src.win = hg_try_malloc(KEPT + WINDOW);
+	if (!jr || !jr->src.win) {
+		hg_json_reader_close(jr);
+		return NULL;
+	}
 	jr->src.fp = fp;
-	jr->src.win = hg_xmalloc(KEPT + WINDOW);
 	jr->src.p = jr->src.end = jr->src.win;
 	return jr;
 }
@@ -1330,13 +1413,16 @@ hg_json_reader *hg_json_reader_open(const char *name, FILE *fp)
 hg_json_reader *hg_jsonl_reader_open(const char *name, FILE *fp)
 {
 	hg_json_reader *jr = hg_json_reader_open(name, fp);
-	jr->state = OUTER_LINES;
+	if (jr)
+		jr->state = OUTER_LINES;
 	return jr;
 }
 
 hg_json_reader *hg_json_reader_open_mem(const char *name, const char *text, size_t len)
 {
 	hg_json_reader *jr = json_reader_new(name);
+	if (!jr)
+		return NULL;
 	jr->src.p = (const unsigned char *)text;
 	jr->src.end = jr->src.p + len;
 	jr->src.at_eof = 1;
@@ -1353,7 +1439,25 @@ void hg_json_reader_close(hg_json_reader *jr)
 	free(jr);
 }
 
+static int json_reader_next(hg_json_reader *jr, hg_game_record **g, hg_diags *d);
+
+/* A unit of work (util.c): after HG_ENOMEM the reader is done. */
 int hg_json_reader_next(hg_json_reader *jr, hg_game_record **g, hg_diags *d)
+{
+	hg_alloc_unit u;
+	size_t ndiags = d->n;
+	hg_alloc_unit_begin(&u);
+	int rc = json_reader_next(jr, g, d);
+	if (hg_alloc_unit_failed()) {
+		hg_record_free(*g);
+		*g = NULL;
+		jr->state = OUTER_DONE;
+	}
+	hg_pos pos = { jr->name, 0, 0 };
+	return hg_alloc_unit_end(&u, d, ndiags, pos) == HG_ENOMEM ? HG_ENOMEM : rc;
+}
+
+static int json_reader_next(hg_json_reader *jr, hg_game_record **g, hg_diags *d)
 {
 	*g = NULL;
 	reader *r = &jr->r;
@@ -1444,24 +1548,35 @@ int hg_read_json(const char *name, const char *text, size_t len,
 {
 	*games = NULL;
 	*n = 0;
+	hg_alloc_unit u;
+	size_t ndiags = d->n;
+	hg_alloc_unit_begin(&u);
 	hg_json_reader *jr = hg_json_reader_open_mem(name ? name : "-", text, len);
 	size_t errors_at_start = d->nerrors;
 	hg_game_record **v = NULL;
 	size_t nv = 0, cap = 0;
 	hg_game_record *g;
-	while (hg_json_reader_next(jr, &g, d) == 1) {
-		HG_GROW(v, cap, nv + 1);
+	int rc = 0;
+	while (jr && (rc = hg_json_reader_next(jr, &g, d)) == 1) {
+		if (HG_TRY_GROW(v, cap, nv + 1) != 0) {
+			hg_record_free(g);
+			break;
+		}
 		v[nv++] = g;
 	}
 	hg_json_reader_close(jr);
+	if (!v && rc == 0)
+		v = hg_try_calloc(1, sizeof *v);
+	hg_pos pos = { name ? name : "-", 0, 0 };
 	/* A document is taken whole or not at all. */
-	if (d->nerrors > errors_at_start) {
+	int enomem = hg_alloc_unit_end(&u, d, ndiags, pos) == HG_ENOMEM;
+	if (enomem || d->nerrors > errors_at_start) {
 		for (size_t i = 0; i < nv; i++)
 			hg_record_free(v[i]);
 		free(v);
-		return -1;
+		return enomem ? HG_ENOMEM : -1;
 	}
-	*games = v ? v : hg_xcalloc(1, sizeof *v);
+	*games = v;
 	*n = nv;
 	return 0;
 }

@@ -243,12 +243,14 @@ static void write_game(writer *w, const hg_game_record *g)
 	end_map(w);
 }
 
-void hg_write_yaml(hg_game_record *const *games, size_t n, hg_buf *out)
+static void write_yaml(hg_game_record *const *games, size_t n, hg_buf *out)
 {
 	writer w;
 	w.ok = yaml_emitter_initialize(&w.e);
-	if (!w.ok)
+	if (!w.ok) {
+		hg_alloc_failure();
 		return;
+	}
 	yaml_emitter_set_output(&w.e, write_to_buf, out);
 	yaml_emitter_set_unicode(&w.e, 1);
 	yaml_emitter_set_indent(&w.e, 2);
@@ -274,7 +276,21 @@ void hg_write_yaml(hg_game_record *const *games, size_t n, hg_buf *out)
 	yaml_stream_end_event_initialize(&ev);
 	put(&w, &ev);
 	yaml_emitter_flush(&w.e);
+	/* the events are well formed: a failure other than the emitter's
+	 * own (text libyaml refuses) is libyaml's memory */
+	if (!w.ok && w.e.error != YAML_EMITTER_ERROR)
+		hg_alloc_failure();
 	yaml_emitter_delete(&w.e);
+}
+
+/* A unit of work (util.c). */
+int hg_write_yaml(hg_game_record *const *games, size_t n, hg_buf *out)
+{
+	hg_alloc_unit u;
+	size_t len0 = out->len;
+	hg_alloc_unit_begin(&u);
+	write_yaml(games, n, out);
+	return hg_write_unit_end(&u, out, len0);
 }
 
 /* ------------------------------------------------------------------------
@@ -292,6 +308,7 @@ typedef struct reader {
 	hg_game_record *g;	/* being read */
 	size_t actions;		/* in g, on every line */
 	int gave_up;		/* MAX_ERRORS reached: the rest is unchecked */
+	unsigned unit_depth;	/* of the unit of work the loader is paused in */
 } reader;
 
 /* Enough errors: stop checking (called between nodes, tags and games). */
@@ -367,7 +384,7 @@ static void read_action(reader *r, const hg_ynode *map, hg_node *n)
 	const hg_ynode *glyph = hg_ymap_get(map, "glyph");
 	int which;
 	if (glyph && hg_yword(glyph, glyphs, &which, r->d) == 0)
-		n->glyph = hg_xstrdup(glyphs[which]);
+		n->glyph = hg_try_strdup(glyphs[which]);	/* (NULL: the unit fails) */
 	if (!seat || !body)
 		return;
 	if (++r->actions > HG_MAX_ACTIONS) {
@@ -411,7 +428,7 @@ static void read_comment(reader *r, const hg_ynode *map, hg_node *n)
 		yaml_shape_error(r, node, "a brace comment cannot hold a '}'");
 		return;
 	}
-	n->comment = hg_xstrdup(text);
+	n->comment = hg_try_strdup(text);	/* (NULL: the unit fails) */
 }
 
 /* The kinds of node, each known by one key. */
@@ -451,23 +468,31 @@ static void read_node(reader *r, const hg_ynode *map, hg_line *line, line_kind l
 	switch (kind) {
 	case 0: {
 		static const char *const keys[] = { "!move", NULL };
-		n = hg_line_push(line, HG_NODE_MOVENUM, pos);
+		n = hg_line_try_push(line, HG_NODE_MOVENUM, pos);
+		if (!n)
+			return;	/* (the unit of work fails) */
 		hg_ycheck_keys(map, keys, "a move number", r->d);
 		if (hg_yint(hg_ymap_get(map, "move"), 0, UINT_MAX, &v, r->d) == 0)
 			n->number = (unsigned)v;
 		break;
 	}
 	case 1:
-		n = hg_line_push(line, HG_NODE_ACTION, pos);
+		n = hg_line_try_push(line, HG_NODE_ACTION, pos);
+		if (!n)
+			return;	/* (the unit of work fails) */
 		read_action(r, map, n);
 		break;
 	case 2:
-		n = hg_line_push(line, HG_NODE_COMMENT, pos);
+		n = hg_line_try_push(line, HG_NODE_COMMENT, pos);
+		if (!n)
+			return;	/* (the unit of work fails) */
 		read_comment(r, map, n);
 		break;
 	case 3: {
 		static const char *const keys[] = { "!nag", NULL };
-		n = hg_line_push(line, HG_NODE_NAG, pos);
+		n = hg_line_try_push(line, HG_NODE_NAG, pos);
+		if (!n)
+			return;	/* (the unit of work fails) */
 		hg_ycheck_keys(map, keys, "a NAG", r->d);
 		if (hg_yint(hg_ymap_get(map, "nag"), 0, 255, &v, r->d) == 0)
 			n->number = (unsigned)v;
@@ -481,8 +506,12 @@ static void read_node(reader *r, const hg_ynode *map, hg_line *line, line_kind l
 				    HG_MAX_NESTING);
 			return;
 		}
-		n = hg_line_push(line, HG_NODE_VARIATION, pos);
-		n->variation = hg_line_new();
+		n = hg_line_try_push(line, HG_NODE_VARIATION, pos);
+		if (!n)
+			return;	/* (the unit of work fails) */
+		n->variation = hg_line_try_new();
+		if (!n->variation)
+			return;
 		read_line(r, hg_ymap_get(map, "variation"), n->variation, LINE_MOVES,
 			  depth + 1);
 		break;
@@ -522,10 +551,15 @@ static void read_tags(reader *r, const hg_ynode *seq)
 		} else if (name && value) {
 			/* Appended, not set: the model keeps every tag as written,
 			 * repeats included, for the checker. */
-			HG_GROW(g->tags, g->captags, g->ntags + 1);
+			char *n = hg_try_strdup(name), *v = hg_try_strdup(value);
+			if (!n || !v || HG_TRY_GROW(g->tags, g->captags, g->ntags + 1) != 0) {
+				free(n);	/* (the unit of work fails) */
+				free(v);
+				return;
+			}
 			hg_tag *t = &g->tags[g->ntags++];
-			t->name = hg_xstrdup(name);
-			t->value = hg_xstrdup(value);
+			t->name = n;
+			t->value = v;
 			t->pos = model_pos(r, map);
 		}
 	}
@@ -537,7 +571,9 @@ static hg_game_record *read_game(reader *r, const char *name, const hg_ynode *ma
 					     "trailer", NULL };
 	if (hg_ycheck_kind(map, HG_Y_MAP, "a game", r->d) != 0)
 		return NULL;
-	hg_game_record *g = hg_record_new(name);
+	hg_game_record *g = hg_record_try_new(name);
+	if (!g)
+		return NULL;	/* (the unit of work fails) */
 	r->g = g;
 	r->actions = 0;
 	g->pos = model_pos(r, map);
@@ -571,7 +607,7 @@ static hg_game_record *read_game(reader *r, const char *name, const hg_ynode *ma
 			    strcmp(result->scalar, "NULL") == 0);
 		const char *s = null ? NULL : get_string(r, map, "result", 1, NULL);
 		if (s)
-			g->result = hg_xstrdup(s);
+			g->result = hg_try_strdup(s);	/* (NULL: the unit fails) */
 	}
 	r->g = NULL;
 	return g;
@@ -584,11 +620,17 @@ static void read_item(void *ctx, const hg_ynode *item, hg_diags *d)
 	(void)d;	/* the same list as r->d */
 	if (too_many_errors(r))
 		return;
+	/* the game is read in the caller's unit of work (util.c), the
+	 * loader around it paused */
+	hg_alloc_resume(r->unit_depth);
 	hg_game_record *g = read_game(r, r->name, item);
-	if (!g)
-		return;
-	HG_GROW(r->games, r->cap, r->ngames + 1);
-	r->games[r->ngames++] = g;
+	if (g && HG_TRY_GROW(r->games, r->cap, r->ngames + 1) != 0) {
+		hg_record_free(g);
+		g = NULL;
+	}
+	if (g)
+		r->games[r->ngames++] = g;
+	hg_alloc_pause();
 }
 
 /* What is left of the document once the games have gone. */
@@ -618,8 +660,11 @@ static void recode(hg_diags *d, size_t from)
 {
 	for (size_t i = from; i < d->n; i++)
 		if (strncmp(d->v[i].code, "data.", 5) == 0) {
+			char *code = hg_try_strdup("hgn.yaml");
+			if (!code)
+				continue;	/* (the unit of work fails) */
 			free(d->v[i].code);
-			d->v[i].code = hg_xstrdup("hgn.yaml");
+			d->v[i].code = code;
 		}
 }
 
@@ -633,14 +678,38 @@ struct hg_yaml_reader {
 
 hg_yaml_reader *hg_yaml_reader_open(const char *name, FILE *fp)
 {
-	hg_yaml_reader *yr = hg_xcalloc(1, sizeof *yr);
-	yr->name = hg_xstrdup(name ? name : "-");
+	hg_yaml_reader *yr = hg_try_calloc(1, sizeof *yr);
+	if (yr)
+		yr->name = hg_try_strdup(name ? name : "-");
+	if (!yr || !yr->name) {
+		free(yr);
+		return NULL;
+	}
 	yr->r.name = yr->name;
 	yr->fp = fp;
 	return yr;
 }
 
+static int yaml_reader_next(hg_yaml_reader *yr, hg_game_record **g, hg_diags *d);
+
+/* A unit of work (util.c); the loader (yaml-tree.c) paused in it. */
 int hg_yaml_reader_next(hg_yaml_reader *yr, hg_game_record **g, hg_diags *d)
+{
+	hg_alloc_unit u;
+	size_t ndiags = d->n;
+	hg_alloc_unit_begin(&u);
+	yr->r.unit_depth = hg_alloc_pause();
+	int rc = yaml_reader_next(yr, g, d);
+	hg_alloc_resume(yr->r.unit_depth);
+	if (hg_alloc_unit_failed()) {
+		hg_record_free(*g);
+		*g = NULL;
+	}
+	hg_pos pos = { yr->name, 0, 0 };
+	return hg_alloc_unit_end(&u, d, ndiags, pos) == HG_ENOMEM ? HG_ENOMEM : rc;
+}
+
+static int yaml_reader_next(hg_yaml_reader *yr, hg_game_record **g, hg_diags *d)
 {
 	*g = NULL;
 	reader *r = &yr->r;
@@ -664,8 +733,11 @@ int hg_yaml_reader_next(hg_yaml_reader *yr, hg_game_record **g, hg_diags *d)
 		hg_ydoc *doc = hg_yaml_items_close(yr->items, d);
 		yr->items = NULL;
 		yr->done = 1;
-		if (doc)
+		if (doc) {
+			hg_alloc_resume(r->unit_depth);
 			read_document(r, doc);
+			hg_alloc_pause();
+		}
 		hg_ydoc_free(doc);
 	}
 	recode(d, from);
@@ -687,8 +759,32 @@ void hg_yaml_reader_close(hg_yaml_reader *yr)
 	free(yr);
 }
 
+static int read_yaml(const char *name, const char *text, size_t len,
+		     hg_game_record ***games, size_t *n, hg_diags *d, unsigned depth);
+
+/* A unit of work (util.c); the loader (yaml-tree.c) paused in it. */
 int hg_read_yaml(const char *name, const char *text, size_t len,
 		 hg_game_record ***games, size_t *n, hg_diags *d)
+{
+	hg_alloc_unit u;
+	size_t ndiags = d->n;
+	hg_alloc_unit_begin(&u);
+	unsigned depth = hg_alloc_pause();
+	int rc = read_yaml(name, text, len, games, n, d, depth);
+	hg_alloc_resume(depth);
+	if (hg_alloc_unit_failed()) {
+		for (size_t i = 0; i < *n; i++)
+			hg_record_free((*games)[i]);
+		free(*games);
+		*games = NULL;
+		*n = 0;
+	}
+	hg_pos pos = { name ? name : "-", 0, 0 };
+	return hg_alloc_unit_end(&u, d, ndiags, pos) == HG_ENOMEM ? HG_ENOMEM : rc;
+}
+
+static int read_yaml(const char *name, const char *text, size_t len,
+		     hg_game_record ***games, size_t *n, hg_diags *d, unsigned depth)
 {
 	*games = NULL;
 	*n = 0;
@@ -696,18 +792,23 @@ int hg_read_yaml(const char *name, const char *text, size_t len,
 		name = "-";
 	hg_diags local;
 	hg_diags_init(&local);
-	reader r = { .d = &local, .name = name };
+	reader r = { .d = &local, .name = name, .unit_depth = depth };
 	/* Game by game: memory holds one game's tree at a time.  After
 	 * MAX_ERRORS the loader stops and says so. */
 	hg_ydoc *doc = hg_yaml_load_items(name, text, len, "games", read_item, &r, &local);
-	if (doc)
+	if (doc) {
+		hg_alloc_resume(depth);
 		read_document(&r, doc);
+		hg_alloc_pause();
+	}
 	hg_ydoc_free(doc);
 	*games = r.games;
 	*n = r.ngames;
 	recode(&local, 0);
 	int failed = local.nerrors > 0;
+	hg_alloc_resume(depth);	/* (the move may fail, and says so) */
 	hg_diags_move(d, &local);
+	hg_alloc_pause();
 	hg_diags_free(&local);
 	if (failed) {
 		for (size_t i = 0; i < *n; i++)
@@ -717,7 +818,10 @@ int hg_read_yaml(const char *name, const char *text, size_t len,
 		*n = 0;
 		return -1;
 	}
-	if (!*games)
-		*games = hg_xcalloc(1, sizeof **games);
+	if (!*games) {
+		hg_alloc_resume(depth);
+		*games = hg_try_calloc(1, sizeof **games);	/* (NULL: the unit fails) */
+		hg_alloc_pause();
+	}
 	return 0;
 }

@@ -75,6 +75,9 @@ char *hg_try_strdup(const char *s);
 int hg_try_grow(void **v, size_t *cap, size_t need, size_t size);
 #define HG_TRY_GROW(v, cap, need)						\
 	((need) <= (cap) ? 0 : hg_try_grow((void **)&(v), &(cap), (need), sizeof(*(v))))
+/* Ends a writer's unit of work: 0, or HG_ENOMEM with `out` cut back to
+ * the len0 bytes it held and marked failed. */
+int hg_write_unit_end(hg_alloc_unit *u, hg_buf *out, size_t len0);
 /* Frees the diagnostics of d from n on. */
 void hg_diags_truncate(hg_diags *d, size_t n);
 

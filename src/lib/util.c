@@ -394,7 +394,8 @@ void hg_buf_putn(hg_buf *b, const char *s, size_t n)
 {
 	if (buf_room(b, n) != 0)
 		return;
-	memcpy(b->data + b->len, s, n);
+	if (n)
+		memcpy(b->data + b->len, s, n);
 	b->len += n;
 	b->data[b->len] = '\0';
 }
