@@ -819,11 +819,6 @@ static json_t *decode_capped(hg_json_reader *jr, size_t cap, const char *what,
 				       JSON_DISABLE_EOF_CHECK | JSON_DECODE_ANY |
 					       JSON_REJECT_DUPLICATES,
 				       &err);
-	if (!v && json_error_code(&err) == json_error_out_of_memory) {
-		hg_alloc_failure();	/* the reader's unit of work ends in HG_ENOMEM */
-		jr->state = OUTER_DONE;
-		return NULL;
-	}
 	if (v) {
 		if (err.position >= 0 && s->given > (size_t)err.position)
 			source_unread(s, s->given - (size_t)err.position);
@@ -838,15 +833,18 @@ static json_t *decode_capped(hg_json_reader *jr, size_t cap, const char *what,
 			    strerror(s->err));
 		jr->r.failed = 1;
 		jr->state = OUTER_DONE;
+	} else if (json_error_code(&err) == json_error_out_of_memory || !err.text[0]) {
+		/* jansson ran out of memory (it gives no text for some of its
+		 * allocations): the reader's unit of work ends in HG_ENOMEM */
+		hg_alloc_failure();
+		jr->state = OUTER_DONE;
 	} else {
 		if (err.line > 0) {
 			pos.line = line0 + (unsigned)err.line - 1;
 			pos.col = err.line == 1 ? col0 + (unsigned)(err.column > 0 ? err.column - 1 : 0)
 						: (unsigned)(err.column > 0 ? err.column : 0);
 		}
-		/* jansson gives no text when it runs out of memory */
-		syntax_error(jr, pos, "%s", err.text[0] ? err.text
-				   : _("the document cannot be read (out of memory)"));
+		syntax_error(jr, pos, "%s", err.text);
 	}
 	return NULL;
 }

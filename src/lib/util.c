@@ -450,9 +450,9 @@ void hg_buf_printf(hg_buf *b, const char *fmt, ...)
 
 char *hg_buf_steal(hg_buf *b)
 {
-	char *p = b->data;
-	if (!p)
-		p = hg_alloc_reporting() ? hg_try_strdup("") : hg_xstrdup("");
+	/* never NULL, in a unit of work too: what a unit steals from a buffer
+	 * that failed is a prefix, dropped when the unit ends */
+	char *p = b->data ? b->data : hg_xstrdup("");
 	hg_buf_init(b);
 	return p;
 }
