@@ -704,6 +704,7 @@ int hg_yaml_reader_next(hg_yaml_reader *yr, hg_game_record **g, hg_diags *d)
 	if (hg_alloc_unit_failed()) {
 		hg_record_free(*g);
 		*g = NULL;
+		yr->done = 1;	/* (the reader is at its end) */
 	}
 	hg_pos pos = { yr->name, 0, 0 };
 	return hg_alloc_unit_end(&u, d, ndiags, pos) == HG_ENOMEM ? HG_ENOMEM : rc;
@@ -751,6 +752,9 @@ void hg_yaml_reader_close(hg_yaml_reader *yr)
 	if (yr->items) {	/* closed early: the rest is not read */
 		hg_diags sink;
 		hg_diags_init(&sink);
+		/* nor made into games (the loader runs on to the end) */
+		yr->r.d = &sink;
+		yr->r.gave_up = 1;
 		hg_ydoc_free(hg_yaml_items_close(yr->items, &sink));
 		hg_diags_free(&sink);
 	}

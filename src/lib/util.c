@@ -37,7 +37,7 @@ static _Thread_local struct {
  * fail (0: none), counting down.  A weak reference of the library's own:
  * in libherald.so, and in any program that does not define it, it is
  * absent and no allocation is refused. */
-extern unsigned long hg_test_fail_after __attribute__((weak));
+extern unsigned long hg_test_fail_after __attribute__((weak, visibility("hidden")));
 
 /* Is this allocation to be refused as if memory had run out? */
 static int refused_by_test(void)

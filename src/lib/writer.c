@@ -166,7 +166,9 @@ static void flush_item(layout *ly)
 {
 	if (!ly->have_item)
 		return;
-	emit(ly, ly->item.data, ly->item.len, ly->item_new_line, ly->item_breaks);
+	/* (an item whose buffer failed may hold nothing, not even its NUL) */
+	emit(ly, ly->item.data ? ly->item.data : "", ly->item.len, ly->item_new_line,
+	     ly->item_breaks);
 	ly->have_item = 0;
 }
 
