@@ -102,7 +102,7 @@ void hg_alloc_report(hg_diags *d, hg_pos pos)
 	hg_alloc_unit u;
 	hg_alloc_unit_begin(&u);
 	hg_alloc_failure();
-	hg_alloc_unit_end(&u, d, d->n, pos);
+	hg_alloc_unit_end(&u, d, d ? d->n : 0, pos);
 }
 
 void *hg_try_malloc(size_t n)
