@@ -762,6 +762,10 @@ HG_EXPORT char *hg_rewrite_target(const char *path);
  * the writer's, and the setuid or setgid bit is dropped with it.  0, or -1
  * with errno set. */
 HG_EXPORT int hg_rewrite_attributes(int fd, const char *target);
+/* The same for the file `name` in the directory open at dirfd, no link
+ * followed (a file found by walking a directory is rewritten from the
+ * directory's descriptor, never by a path that a link could divert). */
+HG_EXPORT int hg_rewrite_attributes_at(int fd, int dirfd, const char *name);
 
 #ifdef __cplusplus
 }

@@ -175,7 +175,15 @@ static void fmt_file(fmt_run *r, const cli_inputs *in, size_t i)
 	k.orig = src.copy;
 	src.copy = NULL;
 	if (r->mode == IN_PLACE) {
-		if (cli_atomic_open(&k.tmp, path) != 0) {
+		/* A file found in a directory operand is rewritten from that
+		 * directory's descriptor down, as it was read: a directory on
+		 * its way swapped for a link meanwhile is refused. */
+		const char *name;
+		int dirfd = cli_input_dir_open(in, i, &name);
+		int opened = dirfd >= 0 ? cli_atomic_open_at(&k.tmp, dirfd, name, path)
+			   : errno == 0 ? cli_atomic_open(&k.tmp, path)
+					: -1;
+		if (opened != 0) {
 			cli_error("fmt", "cannot rewrite '%s': %s", path, strerror(errno));
 			r->io_error = 1;
 			if (k.orig)
