@@ -642,6 +642,55 @@ START_TEST(notation_spanish_keywords)
 }
 END_TEST
 
+/* hg_action_text_is_ascii, by which the reader compares keywords byte for
+ * byte or as names: for an action cut by hg_action_text_set, one a record
+ * gathers (whose lexer learnt it), and one made by hand (looked at). */
+START_TEST(action_text_says_whether_it_is_ascii)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_pos pos = { "test.hgn", 1, 1 };
+	hg_action_text t;
+	ck_assert_int_eq(hg_action_text_set(&t, "damasco", "pass end", pos, &d), 0);
+	ck_assert_int_eq(hg_action_text_is_ascii(&t), 1);
+	hg_action_text_free(&t);
+	ck_assert_int_eq(hg_action_text_set(&t, "jerusalen", "incursi\u00f3n damasco con tropa-1",
+					    pos, &d), 0);
+	ck_assert_int_eq(hg_action_text_is_ascii(&t), 0);
+	hg_action_text_free(&t);
+
+	static const char record[] =
+		"[Game \"crusader-kingdoms\"]\n[Date \"????.??.??\"]\n"
+		"[Players \"Ana; Ben; Cid; Dora\"]\n[Result \"*\"]\n"
+		"[Scenario \"2nd-crusade\"]\n\n"
+		"1. damasco: robar tropa-1 jerusalen: robar L\u00edder tropa-2\n*\n";
+	hg_parser *p = hg_parser_open_mem("ascii.hgn", record, sizeof record - 1);
+	hg_game_record *g;
+	ck_assert_int_eq(hg_parser_next(p, &g, &d), 1);
+	int seen = 0;
+	for (size_t i = 0; i < g->moves.n; i++) {
+		const hg_action_text *a = &g->moves.nodes[i].action;
+		if (g->moves.nodes[i].kind != HG_NODE_ACTION)
+			continue;
+		ck_assert_int_eq(hg_action_text_is_ascii(a), seen++ == 0);
+	}
+	ck_assert_int_eq(seen, 2);
+	hg_record_free(g);
+	hg_parser_close(p);
+
+	hg_action_text h;
+	memset(&h, 0, sizeof h);
+	h.text = (char *)"pass";
+	h.len = 4;
+	ck_assert_int_eq(hg_action_text_is_ascii(&h), 1);
+	h.text = (char *)"pas\u00e1";
+	h.len = strlen(h.text);
+	ck_assert_int_eq(hg_action_text_is_ascii(&h), 0);
+	ck_assert_uint_eq(d.n, 0);
+	hg_diags_free(&d);
+}
+END_TEST
+
 /* The scenario's name and titles as printed ("La era de Saladino", "2\u00aa
  * Cruzada") name it in the Scenario tag. */
 START_TEST(scenario_printed_names)
@@ -3291,6 +3340,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, custom_scenario_options);
 	tcase_add_test(tc, notation_canonical_forms);
 	tcase_add_test(tc, notation_spanish_keywords);
+	tcase_add_test(tc, action_text_says_whether_it_is_ascii);
 	tcase_add_test(tc, scenario_printed_names);
 	tcase_add_test(tc, section6_draw_example);
 	tcase_add_test(tc, turn_order_and_draws);

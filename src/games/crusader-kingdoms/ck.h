@@ -499,7 +499,7 @@ struct hg_action {
 	hg_pos seat_pos;
 	int end;		/* PASS: "pass end" */
 	void *lists;		/* NULL, or the one allocation that holds all the
-				   lists (notation-tokens.c), not each its own */
+				   lists (notation.c), not each its own */
 	size_t lists_cap;	/* its size */
 	ck_shared *home;	/* read from the tokens: the shared part the block
 				   goes back to when freed (ck_free_action); NULL */
@@ -949,7 +949,7 @@ void ck_clear_bytes(void *p, size_t n);
  * written.  Only the header and the kind's own arguments are cleared, the
  * only part of an action that is set, read and freed: a pass or a draw
  * clears a few dozen bytes, not the room a reveal needs.  A reveal's
- * event arguments have no attack (read_effect_args, parse_reveal): that
+ * event arguments have no attack (read_effect_args, read_reveal): that
  * part of them is left alone too.  Inline, the token reader's call for
  * each kind (a constant there) is left with that kind's stores, without
  * a jump on the kind. */
