@@ -631,7 +631,9 @@ static int read_turned(reader *r, ck_attack *a)
 		a->turned[a->nturned].v = v;
 		r->i++;
 	}
-	return a->turned ? list_end(r, a->turned, a->nturned, sizeof *a->turned) : -1;
+	if (a->nturned == 0)
+		return attack_syntax(r);
+	return list_end(r, a->turned, a->nturned, sizeof *a->turned);
 }
 
 /* with CARD...: the attacker's troops and responses, named. */
