@@ -580,8 +580,9 @@ START_TEST(list_keywords_are_the_table_s)
 	}
 	/* and the table has no other */
 	for (int w = 0; w < CK_NWORDS; w++)
-		for (int k = 0; ck_words[w].ends_list && k < CK_WORD_SPELLINGS &&
-		     ck_words[w].spelling[k]; k++) {
+		for (int k = 0; ck_words[w].ends_list && k < CK_WORD_SPELLINGS; k++) {
+			if (!*ck_words[w].spelling[k])
+				continue;
 			int found = 0;
 			for (int i = 0; i < n && !found; i++)
 				found = hg_name_eq(words[i], ck_words[w].spelling[k]);

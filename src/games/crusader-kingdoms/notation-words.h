@@ -11,68 +11,61 @@
 #ifndef HG_CK_NOTATION_WORDS_H
 #define HG_CK_NOTATION_WORDS_H
 
+/* X(NAME, ENDS_LIST, SPELLING, SPELLING, SPELLING) for each word: its
+ * spellings, the first English (the one the writer writes), "" for none;
+ * ENDS_LIST: a list of names stops at it, so no name may be it (the
+ * grammar's "list keyword").  The reader expands it into compares of
+ * constant strings, the enum and the table below come from it too. */
+#define CK_WORD_LIST(X) \
+	/* the actions' first words */ \
+	X(DRAW, 0, "draw", "robar", "") \
+	X(ATTACK, 1, "attack", "atacar", "") \
+	X(INCURSION, 0, "incursion", "", "")	/* with or without its accent */ \
+	X(PLAY, 0, "play", "jugar", "") \
+	X(DISCARD, 0, "discard", "descartar", "") \
+	X(PASS, 0, "pass", "pasar", "") \
+	X(REVEAL, 0, "reveal", "revelar", "") \
+	/* the clauses' */ \
+	X(FROM, 1, "from", "desde", "") \
+	X(WITH, 1, "with", "con", "") \
+	X(TURN, 1, "turn", "gira", "") \
+	X(VS, 1, "vs", "contra", "") \
+	X(WON, 0, "won", "gana", "") \
+	X(LOST, 0, "lost", "pierde", "") \
+	X(CASTLE, 1, "castle", "castillo", "") \
+	X(ON, 1, "on", "sobre", "") \
+	X(AT, 1, "at", "en", "") \
+	X(DRAWS, 1, "draws", "roba", "") \
+	X(TAKES, 1, "takes", "toma", "") \
+	X(DISCARDS, 1, "discards", "descarta", "") \
+	X(END, 1, "end", "fin", "") \
+	X(ARMY, 1, "army", "ejercito", "")	/* with or without its accent */ \
+	X(RESPONSE, 1, "response", "respuesta", "") \
+	X(DISCARDED, 1, "discarded", "descartada", "") \
+	X(MOD, 1, "mod", "", "") \
+	X(BONUS, 0, "bonus", "", "") \
+	/* the sides a response supports */ \
+	X(SIDE_ATTACK, 1, "attack", "ataque", "") \
+	X(SIDE_DEFENCE, 0, "defence", "defense", "defensa")
+
+#define CK_WORD_ENUM(name, ends, a, b, c) CK_W_##name,
 typedef enum ck_word {
-	/* the actions' first words */
-	CK_W_DRAW, CK_W_ATTACK, CK_W_INCURSION, CK_W_PLAY, CK_W_DISCARD, CK_W_PASS, CK_W_REVEAL,
-	/* the clauses' */
-	CK_W_FROM, CK_W_WITH, CK_W_TURN, CK_W_VS, CK_W_WON, CK_W_LOST, CK_W_CASTLE, CK_W_ON,
-	CK_W_AT, CK_W_DRAWS, CK_W_TAKES, CK_W_DISCARDS, CK_W_END, CK_W_ARMY, CK_W_RESPONSE,
-	CK_W_DISCARDED, CK_W_MOD, CK_W_BONUS,
-	/* the sides a response supports */
-	CK_W_SIDE_ATTACK, CK_W_SIDE_DEFENCE,
+	CK_WORD_LIST(CK_WORD_ENUM)
 	CK_NWORDS
 } ck_word;
+#undef CK_WORD_ENUM
 
 #define CK_WORD_SPELLINGS 3
 
 typedef struct ck_word_spellings {
-	const char *spelling[CK_WORD_SPELLINGS];	/* the first is English,
-							   the one the writer
-							   writes; NULL after
-							   the last */
-	unsigned char len[CK_WORD_SPELLINGS];
-	unsigned char ends_list;	/* a list of names stops at it, so no
-					   name may be it (list keyword) */
+	const char *spelling[CK_WORD_SPELLINGS];	/* "" for none */
+	int ends_list;
 } ck_word_spellings;
 
-#define CK_SPELL1(a) { a, NULL, NULL }, { sizeof a - 1, 0, 0 }
-#define CK_SPELL2(a, b) { a, b, NULL }, { sizeof a - 1, sizeof b - 1, 0 }
-#define CK_SPELL3(a, b, c) { a, b, c }, { sizeof a - 1, sizeof b - 1, sizeof c - 1 }
-
-/* Static, so that a word asked by its constant number is compared with
- * its spellings' lengths and bytes inline. */
+#define CK_WORD_ROW(name, ends, a, b, c) [CK_W_##name] = { { a, b, c }, ends },
 static const ck_word_spellings ck_words[CK_NWORDS] = {
-	[CK_W_DRAW] = { CK_SPELL2("draw", "robar"), 0 },
-	[CK_W_ATTACK] = { CK_SPELL2("attack", "atacar"), 1 },
-	[CK_W_INCURSION] = { CK_SPELL1("incursion"), 0 },	/* with or without its accent */
-	[CK_W_PLAY] = { CK_SPELL2("play", "jugar"), 0 },
-	[CK_W_DISCARD] = { CK_SPELL2("discard", "descartar"), 0 },
-	[CK_W_PASS] = { CK_SPELL2("pass", "pasar"), 0 },
-	[CK_W_REVEAL] = { CK_SPELL2("reveal", "revelar"), 0 },
-	[CK_W_FROM] = { CK_SPELL2("from", "desde"), 1 },
-	[CK_W_WITH] = { CK_SPELL2("with", "con"), 1 },
-	[CK_W_TURN] = { CK_SPELL2("turn", "gira"), 1 },
-	[CK_W_VS] = { CK_SPELL2("vs", "contra"), 1 },
-	[CK_W_WON] = { CK_SPELL2("won", "gana"), 0 },
-	[CK_W_LOST] = { CK_SPELL2("lost", "pierde"), 0 },
-	[CK_W_CASTLE] = { CK_SPELL2("castle", "castillo"), 1 },
-	[CK_W_ON] = { CK_SPELL2("on", "sobre"), 1 },
-	[CK_W_AT] = { CK_SPELL2("at", "en"), 1 },
-	[CK_W_DRAWS] = { CK_SPELL2("draws", "roba"), 1 },
-	[CK_W_TAKES] = { CK_SPELL2("takes", "toma"), 1 },
-	[CK_W_DISCARDS] = { CK_SPELL2("discards", "descarta"), 1 },
-	[CK_W_END] = { CK_SPELL2("end", "fin"), 1 },
-	[CK_W_ARMY] = { CK_SPELL2("army", "ejercito"), 1 },	/* with or without its accent */
-	[CK_W_RESPONSE] = { CK_SPELL2("response", "respuesta"), 1 },
-	[CK_W_DISCARDED] = { CK_SPELL2("discarded", "descartada"), 1 },
-	[CK_W_MOD] = { CK_SPELL1("mod"), 1 },
-	[CK_W_BONUS] = { CK_SPELL1("bonus"), 0 },
-	[CK_W_SIDE_ATTACK] = { CK_SPELL2("attack", "ataque"), 1 },
-	[CK_W_SIDE_DEFENCE] = { CK_SPELL3("defence", "defense", "defensa"), 0 },
+	CK_WORD_LIST(CK_WORD_ROW)
 };
-
-#undef CK_SPELL1
-#undef CK_SPELL2
-#undef CK_SPELL3
+#undef CK_WORD_ROW
 
 #endif

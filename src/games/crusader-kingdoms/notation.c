@@ -178,11 +178,14 @@ static __attribute__((noinline)) int folded_is(const hg_atok *t, ck_word w)
 {
 	if (t->kind != HG_ATOK_WORD)
 		return 0;
-	for (int k = 0; k < CK_WORD_SPELLINGS && ck_words[w].spelling[k]; k++)
-		if (hg_name_eq(t->text, ck_words[w].spelling[k]))
+	for (int k = 0; k < CK_WORD_SPELLINGS; k++)
+		if (*ck_words[w].spelling[k] && hg_name_eq(t->text, ck_words[w].spelling[k]))
 			return 1;
 	return 0;
 }
+
+/* Is the token t the spelling s (a string literal; "" is none)? */
+#define SPELT(t, s) (sizeof s > 1 && word_is((t)->text, (t)->len, s, sizeof s - 1))
 
 /* Is the token the word w, in any of its spellings?  Asked with a
  * constant w, the spellings' lengths and bytes are constants: a compare
@@ -195,11 +198,14 @@ static inline HG_ALWAYS_INLINE int token_is(const reader *r, const hg_atok *t, c
 {
 	if (!r->ascii)
 		return folded_is(t, w);
-	const ck_word_spellings *k = &ck_words[w];
-	for (int i = 0; i < CK_WORD_SPELLINGS && k->spelling[i]; i++)
-		if (word_is(t->text, t->len, k->spelling[i], k->len[i]))
-			return 1;
-	return 0;
+	switch (w) {
+#define CK_WORD_IS(name, ends, a, b, c) \
+	case CK_W_##name: return SPELT(t, a) || SPELT(t, b) || SPELT(t, c);
+	CK_WORD_LIST(CK_WORD_IS)
+#undef CK_WORD_IS
+	default:
+		return 0;
+	}
 }
 
 /* Reads the word w if it comes next. */
@@ -215,9 +221,8 @@ static inline HG_ALWAYS_INLINE int accept(reader *r, ck_word w)
 int ck_word_ends_list(const char *name)
 {
 	for (int w = 0; w < CK_NWORDS; w++)
-		for (int k = 0; ck_words[w].ends_list && k < CK_WORD_SPELLINGS &&
-		     ck_words[w].spelling[k]; k++)
-			if (hg_name_eq(name, ck_words[w].spelling[k]))
+		for (int k = 0; ck_words[w].ends_list && k < CK_WORD_SPELLINGS; k++)
+			if (*ck_words[w].spelling[k] && hg_name_eq(name, ck_words[w].spelling[k]))
 				return 1;
 	return 0;
 }
@@ -260,9 +265,18 @@ static const hg_atok *take_name(reader *r)
 
 /* A name that resolves to nothing ends a list when it is a word that
  * ends lists (a list keyword); any other is a name misspelt. */
-static __attribute__((cold, noinline)) int ends_list(const hg_atok *t)
+static __attribute__((noinline)) int ends_list(const reader *r, const hg_atok *t)
 {
-	return t->kind == HG_ATOK_WORD && ck_word_ends_list(t->text);
+	if (t->kind != HG_ATOK_WORD)
+		return 0;
+	if (!r->ascii)
+		return ck_word_ends_list(t->text);
+#define CK_WORD_ENDS(name, ends, a, b, c) \
+	if (ends && (SPELT(t, a) || SPELT(t, b) || SPELT(t, c))) \
+		return 1;
+	CK_WORD_LIST(CK_WORD_ENDS)
+#undef CK_WORD_ENDS
+	return 0;
 }
 
 /* -------------------------------------------------------------- numbers */
@@ -294,20 +308,27 @@ static __attribute__((cold, noinline)) int number_too_large(const reader *r,
 	return -1;
 }
 
+/* die_number of more than two digits (leading zeros, or too large). */
+static __attribute__((noinline)) int die_number_long(const reader *r, const hg_atok *t,
+						     const char *rule)
+{
+	long v = number_value(t->text, DIE_MAX);
+	if (v > DIE_MAX)
+		return number_too_large(r, t, "ck.die-range", "a die shows 1 to 6", rule);
+	return (int)v;
+}
+
 /* A die as written, of a number token: its value, or -1 with a
- * diagnostic past DIE_MAX.  The common case, one or two digits, without
- * a loop. */
-static int die_number(const reader *r, const hg_atok *t, const char *rule)
+ * diagnostic past DIE_MAX.  The common case, one or two digits, inline
+ * and without a loop. */
+static inline int die_number(const reader *r, const hg_atok *t, const char *rule)
 {
 	const char *x = t->text;
 	if (t->len == 1)
 		return x[0] - '0';
 	if (t->len == 2)
 		return (x[0] - '0') * 10 + (x[1] - '0');
-	long v = number_value(x, DIE_MAX);
-	if (v > DIE_MAX)
-		return number_too_large(r, t, "ck.die-range", "a die shows 1 to 6", rule);
-	return (int)v;
+	return die_number_long(r, t, rule);
 }
 
 /* A modification's face, as die_number. */
@@ -407,12 +428,16 @@ static int find_item(const reader *r, const hg_atok *t, ck_item *it)
 	return e ? item_from(e, it) : find_item_by_names(r, t->text, it);
 }
 
-/* area: a name of an area of the map. */
+/* No name comes next (name_area; no diagnostic said). */
+#define NO_NAME (-2)
+
+/* area: a name of an area of the map: 0, -1 with a diagnostic, or
+ * NO_NAME. */
 static int name_area(reader *r, int *area, hg_pos *pos)
 {
 	const hg_atok *t = take_name(r);
 	if (!t)
-		return -1;
+		return NO_NAME;
 	*pos = t->pos;
 	*area = find_area(r, t);
 	return *area < 0 ? unknown_area(r, t) : 0;
@@ -467,7 +492,7 @@ static int next_item(reader *r, int seat, ck_item *it)
 		return 0;
 	if (find_item(r, t, it) == 0)
 		return 1;
-	return ends_list(t) ? 0 : unknown_card(r, t, seat);
+	return ends_list(r, t) ? 0 : unknown_card(r, t, seat);
 }
 
 /* items: one or more items, cards of `seat`'s deck. */
@@ -508,9 +533,9 @@ static int read_roll(reader *r, ck_roll *roll)
 		/* the dice: the run of numbers, read in one pass into room
 		 * for as many as may follow (list_room) */
 		const hg_atok *run = &r->tok[r->i];
-		size_t max, k = 0;
+		size_t max, k = 0, left = r->n - r->i;
 		ck_num *dice = list_room(r, sizeof *roll->dice, &max);
-		for (; run + k < r->tok + r->n && run[k].kind == HG_ATOK_NUMBER; k++) {
+		for (; k < left && run[k].kind == HG_ATOK_NUMBER; k++) {
 			if (k == max) {
 				hg_diag_add(r->d, HG_ERROR, run[k].pos, "ck.too-many",
 					    "more than %d dice in one roll", CK_MAX_LIST);
@@ -615,7 +640,7 @@ static int read_turned(reader *r, ck_attack *a)
 	for (const hg_atok *t; (t = peek(r)) && is_name(t); a->nturned++) {
 		int v = find_area(r, t);
 		if (v < 0) {
-			if (ends_list(t))
+			if (ends_list(r, t))
 				break;
 			return unknown_area(r, t);
 		}
@@ -705,26 +730,17 @@ static int read_attack(reader *r, ck_attack *a)
 		return -1;
 	a->castle = -1;
 	a->from = -1;
-	if (!peek(r) || !is_name(peek(r)))
-		return attack_syntax(r);
-	if (name_area(r, &a->target, &a->target_pos) != 0)
-		return -1;
-	if (accept(r, CK_W_FROM)) {
-		if (!peek(r) || !is_name(peek(r)))
-			return attack_syntax(r);
-		if (name_area(r, &a->from, &a->from_pos) != 0)
-			return -1;
-	}
+	int rc = name_area(r, &a->target, &a->target_pos);
+	if (rc == 0 && accept(r, CK_W_FROM))
+		rc = name_area(r, &a->from, &a->from_pos);
+	if (rc != 0)
+		return rc == NO_NAME ? attack_syntax(r) : -1;
 	if (accept(r, CK_W_WITH) && read_with(r, a) != 0)
 		return -1;
 	if (read_responses(r, a) != 0)
 		return -1;
-	if (accept(r, CK_W_TURN)) {
-		if (!peek(r) || !is_name(peek(r)))
-			return attack_syntax(r);
-		if (read_turned(r, a) != 0)
-			return -1;
-	}
+	if (accept(r, CK_W_TURN) && read_turned(r, a) != 0)
+		return -1;
 	if (!accept_punct(r, '/'))
 		return attack_syntax(r);
 	if (read_roll(r, &a->roll[0]) != 0)
@@ -793,7 +809,7 @@ static int read_castles(reader *r, ck_play *p)
 		return -1;
 	for (const hg_atok *t; (t = peek(r)) && is_name(t); r->i++) {
 		int x = find_area(r, t);
-		if (x < 0 && ends_list(t))
+		if (x < 0 && ends_list(r, t))
 			break;
 		if (p->nmore == CK_MAX_GAIN - 1) {
 			hg_diag_add(r->d, HG_ERROR, t->pos, "ck.too-many",
@@ -919,25 +935,22 @@ static int read_action(reader *r, int seat, hg_action **out)
 	return -1;
 }
 
-hg_action *ck_parse(const hg_state *s, const hg_action_text *t, hg_diags *d)
+static hg_action *read_or_say(const hg_state *s, const hg_action_text *t, hg_diags *d)
 {
-	hg_diags quiet;
-	hg_diags_init(&quiet);
 	reader r;
 	r.s = s;
 	r.cards = &s->data->card_spell;
 	r.areas = &s->map->spell;
 	r.seats = &s->sc->spell;
 	r.t = t;
-	r.d = d ? d : &quiet;
-	size_t errors = r.d->nerrors;
+	r.d = d;
+	size_t errors = d->nerrors;
 	/* the seat's length comes with it (herald.h: seat_len, its strlen) */
 	const char *seat_name = t->seat ? t->seat : "";
 	int seat = find_seat(&r, seat_name, t->seat ? t->seat_len : 0);
 	hg_pos seat_pos = t->seat_pos.line ? t->seat_pos : t->pos;
 	if (seat < 0) {
 		unknown_seat(&r, seat_name, seat_pos);
-		hg_diags_free(&quiet);
 		return NULL;
 	}
 	r.seat = seat;
@@ -949,13 +962,23 @@ hg_action *ck_parse(const hg_state *s, const hg_action_text *t, hg_diags *d)
 	r.cap = r.n * ROOM_PER_TOKEN;
 	hg_action *a = NULL;
 	if (r.n == 0 || read_action(&r, seat, &a) != 0 || r.i != r.n) {
-		if (r.d->nerrors == errors)
+		if (d->nerrors == errors)
 			syntax_error(&r);
 		ck_free_action(a);
-		hg_diags_free(&quiet);
 		return NULL;
 	}
 	a->pos = t->pos;
 	a->seat_pos = seat_pos;
+	return a;
+}
+
+hg_action *ck_parse(const hg_state *s, const hg_action_text *t, hg_diags *d)
+{
+	if (d)
+		return read_or_say(s, t, d);
+	hg_diags quiet;
+	hg_diags_init(&quiet);
+	hg_action *a = read_or_say(s, t, &quiet);
+	hg_diags_free(&quiet);
 	return a;
 }
