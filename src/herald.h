@@ -278,11 +278,15 @@ typedef struct hg_action_text {
 	char *text;
 	size_t len;		/* strlen(text) */
 	hg_pos pos;		/* of the first body token (or the seat) */
-	int ascii;		/* 1: every byte of text is ASCII (0: not known);
-				   the reader learns it while cutting the
-				   tokens, and engines match ASCII text faster */
+	int ascii;		/* private: 1 when the reader learnt, cutting the
+				   tokens, that every byte of text is ASCII
+				   (0: not known); ask hg_action_text_is_ascii */
 	struct hg_action_owner *owner;	/* private: what frees the parts */
 } hg_action_text;
+
+/* 1 when every byte of t->text is ASCII, else 0 (an engine compares the
+ * keywords of such a text byte for byte, without folding). */
+HG_EXPORT int hg_action_text_is_ascii(const hg_action_text *t);
 
 /* The position of the token that covers byte `off` of t->text. */
 HG_EXPORT hg_pos hg_action_text_pos(const hg_action_text *t, size_t off);

@@ -308,6 +308,12 @@ void hg_action_text_make(hg_action_text *t, const char *seat, size_t seat_len,
 	t->pos = ntoks ? toks[0].pos : seat_pos;
 }
 
+int hg_action_text_is_ascii(const hg_action_text *t)
+{
+	/* Known while the tokens were cut, nearly always; else looked at. */
+	return t->ascii || !t->text || hg_is_ascii(t->text, t->len);
+}
+
 /* Cuts "seat: body" with the lexer itself, so that what it accepts is what
  * the writer's output will lex back to. */
 int hg_action_text_set(hg_action_text *t, const char *seat, const char *body,

@@ -24,20 +24,10 @@ const char *ck_religion_name(int religion)
 	return religion_words[religion];
 }
 
-/* The words that end a list in the action syntax (notation.c, KW): no id
- * or alias may be one, or a list could not be read. */
-static const char *const reserved_words[] = {
-	"on", "at", "draws", "takes", "discards", "castle", "attack", "from", "with",
-	"turn", "vs", "mod", "end", "army", "response", "discarded",
-	/* the Spanish keywords (hg_name_eq ignores accents) */
-	"sobre", "en", "roba", "toma", "descarta", "castillo", "ataque", "atacar", "desde",
-	"con", "gira", "contra", "fin", "ejercito", "respuesta", "descartada", NULL
-};
-
 /* An id or alias must be one word of the notation (hgn.ebnf: word), not a
- * number, not a reserved word, so that records can name it.  The token
- * reader (notation-tokens.c) relies on this: a token that names something
- * is never one of the keywords. */
+ * number, not a word that ends a list in the action syntax (notation-
+ * words.h), so that records can name it.  The reader (notation.c) relies
+ * on this: a token that names something is never one of those words. */
 static int check_word(const hg_ynode *n, const char *s, size_t max, hg_diags *d)
 {
 	size_t len = strlen(s);
@@ -58,12 +48,11 @@ static int check_word(const hg_ynode *n, const char *s, size_t max, hg_diags *d)
 			     max);
 		return -1;
 	}
-	for (int i = 0; reserved_words[i]; i++)
-		if (hg_name_eq(s, reserved_words[i])) {
-			hg_diag_add(d, HG_ERROR, n->pos, "data.range",
-				    "'%s' is a reserved word of the action syntax", s);
-			return -1;
-		}
+	if (ck_word_ends_list(s)) {
+		hg_diag_add(d, HG_ERROR, n->pos, "data.range",
+			    "'%s' is a reserved word of the action syntax", s);
+		return -1;
+	}
 	return 0;
 }
 
@@ -937,7 +926,6 @@ void hg_ck_unload(hg_gdata *g)
 	free(g->scenarios);
 	hg_names_free(g->scenario_names);
 	hg_ck_spellings_free(&g->card_spell);
-	ck_patterns_free(&g->pat);
 	hg_provs_free(&g->provs);
 	free(g);
 }
@@ -1118,10 +1106,8 @@ static hg_gdata *load_all(const hg_load_ctx *ctx, const file_ref *scenarios,
 	if (rc == 0)
 		rc = load_scenarios(g, hg_ymap_get(doc->root, "scenarios"), d);
 	hg_ydoc_free(doc);
-	if (rc == 0) {
+	if (rc == 0)
 		ck_spellings_load(g);
-		rc = ck_patterns_compile(&g->pat);
-	}
 	if (rc != 0) {
 		hg_ck_unload(g);
 		return NULL;

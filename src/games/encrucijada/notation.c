@@ -224,10 +224,10 @@ static int plain_words(const hg_action_text *t, words *w)
 {
 	if (t->ntoks == 0 || !t->text)
 		return -1;
-	if (!t->ascii)
-		return -1;	/* the lexer says: not plain ASCII */
+	if (!hg_action_text_is_ascii(t))
+		return -1;	/* not plain ASCII */
 	w->text = t->text;
-	w->len = t->len;	/* set with ascii (hg_action_text_make) */
+	w->len = t->len;
 	w->n = t->ntoks;
 	w->toks = t->toks;
 	return 0;
@@ -882,7 +882,7 @@ static int parse_use(pctx *c, hg_action *a)
 	int may_be_tower = (src[0] | 0x20) == 't' || (unsigned char)src[0] >= 0x80;
 	/* In a plain ASCII text hg_name_eq is ASCII case: a word of another
 	 * length than five is neither. */
-	if (may_be_tower && c->t->ascii && gtext_len(c, 1, src) != 5)
+	if (may_be_tower && hg_action_text_is_ascii(c->t) && gtext_len(c, 1, src) != 5)
 		may_be_tower = 0;
 	if (may_be_tower && (hg_name_eq(src, "tower") || hg_name_eq(src, "torre"))) {
 		a->src = ENC_SRC_TOWER;
