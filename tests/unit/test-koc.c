@@ -653,6 +653,14 @@ static const struct deck_case {
 	{ "game: kingdoms-of-crusaders\ncards:\n  - {id: c1, symbols: lance}\n", "data.type", 3, 23 },
 	{ "game: kingdoms-of-crusaders\nreconstructed: maybe\ncards:\n  - {id: c1, symbols: [bow]}\n",
 	  "data.type", 2, 16 },
+	/* A location's words: not a sector's number, each naming one location. */
+	{ "game: kingdoms-of-crusaders\nlocations:\n  - {number: 1, name: Acre, aliases: [s2]}\n"
+	  "cards:\n  - {id: c1, symbols: [bow]}\n", "data.range", 3, 39 },
+	{ "game: kingdoms-of-crusaders\nlocations:\n  - {number: 1, name: Acre}\n"
+	  "  - {number: 2, name: Tyre, aliases: [ACRE]}\n"
+	  "cards:\n  - {id: c1, symbols: [bow]}\n", "data.duplicate-id", 4, 39 },
+	{ "game: kingdoms-of-crusaders\nlocations:\n  - {number: 1, name: \"Saint Jean d'Acre\"}\n"
+	  "cards:\n  - {id: c1, symbols: [bow]}\n", "data.range", 3, 23 },
 };
 
 START_TEST(deck_diagnostics)
@@ -688,6 +696,26 @@ START_TEST(deck_good_and_two_decks)
 	ck_assert_str_eq(g->two.ids[3], "c2b");
 	ck_assert_int_eq(hg_names_find(g->two.names, "archerb"), 3);
 	ck_assert_int_eq(hg_names_find(g->two.names, "c1"), -1);
+	hg_koc_unload(g);
+	hg_diags_free(&d);
+}
+END_TEST
+
+/* A deck file names its own locations, and the actions read them. */
+START_TEST(deck_own_locations)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_gdata *g = deck_from("game: kingdoms-of-crusaders\nlocations:\n"
+				"  - {number: 2, name: Krak des Chevaliers, aliases: [krak]}\n"
+				"cards:\n  - {id: c1, symbols: [bow]}\n", &d);
+	ck_assert_ptr_nonnull(g);
+	ck_assert_uint_eq(d.n, 0);
+	ck_assert_str_eq(g->location[1].id, "krak-des-chevaliers");
+	ck_assert_int_eq(hg_names_find(g->location_names, "Krak-des-Chevaliers"), 1);
+	ck_assert_int_eq(hg_names_find(g->location_names, "KRAK"), 1);
+	ck_assert_int_eq(hg_names_find(g->location_names, "cyprus"), -1);
+	ck_assert_ptr_null(g->location[0].id);
 	hg_koc_unload(g);
 	hg_diags_free(&d);
 }
@@ -1150,6 +1178,11 @@ START_TEST(parse_actions)
 		{ "P1", "place c12 s1", "P1: place c12 1" },
 		{ "P2", "win 3 #2", "P2: win 3 #2" },
 		{ "P2", "wins territory 4 marker 1", "P2: win 4 #1" },
+		{ "P1", "place c12 cyprus", "P1: place c12 5" },
+		{ "P1", "play c12 in County-of-Edessa", "P1: place c12 2" },
+		{ "P1", "place c12 into sector jérusalem", "P1: place c12 1" },
+		{ "P2", "win antioch #3", "P2: win 3 #3" },
+		{ "P2", "takes territory tripoli marker 2", "P2: win 4 #2" },
 	};
 	hg_buf seat, body;
 	hg_buf_init(&seat);
@@ -1177,6 +1210,9 @@ START_TEST(parse_actions)
 		{ "P1", "place c12", "koc.syntax" },
 		{ "P1", "place ? 3", "koc.syntax" },
 		{ "P1", "place c12 6", "koc.sector" },
+		{ "P1", "place c12 cyprys", "koc.sector" },
+		{ "P1", "place c12 s0", "koc.sector" },
+		{ "P1", "win sector #1", "koc.sector" },
 		{ "P1", "place c99 2", "koc.unknown-card" },
 		{ "P1", "win 3 #7", "koc.marker-number" },
 		{ "P1", "attack 3", "koc.syntax" },
@@ -1824,6 +1860,7 @@ Suite *unit_suite(void)
 	tc = tcase_create("data");
 	tcase_add_loop_test(tc, deck_diagnostics, 0, (int)HG_ARRAY_LEN(deck_cases));
 	tcase_add_test(tc, deck_good_and_two_decks);
+	tcase_add_test(tc, deck_own_locations);
 	tcase_add_test(tc, shipped_deck);
 	tcase_add_test(tc, cards_by_number);
 	tcase_add_test(tc, session_cache);

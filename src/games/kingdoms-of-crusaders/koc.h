@@ -5,8 +5,9 @@
  *   army.c      squads, the comparison of armies, the "no better army" proof
  *   verdict.c   ruling 6 with hidden cards: is a territory won in every
  *               assignment of the hidden cards, in some, or in none?
- *   notation.c  the action syntax (PCRE2; the plain shapes straight from
- *               the tokens): parse and format
+ *   notation.c  the action syntax, one table of shapes from which the PCRE2
+ *               patterns and the canonical token reader are built: parse
+ *               and format
  *   setup.c     the set-up from the tags: seats, variant, deck order, lot
  *   engine.c    the turn sequence, territories, the end, legal actions
  *   render.c    the plain-text picture of a position
@@ -37,6 +38,8 @@ enum { KOC_LANCE, KOC_BOW, KOC_SWORDS, KOC_HELMET, KOC_BANNER, KOC_NKINDS };
 
 extern const char *const hg_koc_kind_names[KOC_NKINDS + 1];
 
+enum hg_koc_verb { KOC_DEAL, KOC_DRAW, KOC_PLACE, KOC_WIN };
+
 /* ------------------------------------------------------------------ data */
 typedef struct hg_koc_card {
 	char *id;
@@ -47,9 +50,11 @@ typedef struct hg_koc_card {
 } hg_koc_card;
 
 /* A location (sector) by number: its name, when the deck file gives one
- * (where each fact comes from is in hg_gdata.provs). */
+ * (where each fact comes from is in hg_gdata.provs), and the word an action
+ * writes for it: the name with its spaces written '-' ("county-of-edessa"). */
 typedef struct hg_koc_location {
 	char *name;
+	char *id;
 } hg_koc_location;
 
 /* The cards in play: the deck itself (2 players) or two decks mixed (3 and
@@ -71,6 +76,23 @@ typedef struct hg_koc_cards {
 } hg_koc_cards;
 #define KOC_MAX_ID_NUMBER 9999
 
+/* The action syntax, built at load from notation.c's one table of action
+ * shapes: the verb words, and each verb's PCRE2 pattern with the numbers
+ * of its groups (-1: the verb has no such part). */
+typedef struct hg_koc_verb_word {
+	char word[12];		/* in small letters */
+	unsigned char len;
+	signed char verb;	/* enum hg_koc_verb */
+} hg_koc_verb_word;
+#define KOC_NVERBS 4
+#define KOC_MAX_VERB_WORDS 24
+typedef struct hg_koc_grammar {
+	hg_koc_verb_word words[KOC_MAX_VERB_WORDS];
+	size_t nwords;
+	hg_pattern *pattern[KOC_NVERBS];
+	int g_sector[KOC_NVERBS], g_marker[KOC_NVERBS];
+} hg_koc_grammar;
+
 struct hg_gdata {
 	char *file;		/* the deck file, as loaded */
 	unsigned victory_markers;	/* in the box (0: not given) */
@@ -79,8 +101,8 @@ struct hg_gdata {
 	hg_koc_card *deck;	/* the deck file's cards, in file order */
 	size_t ndeck;
 	hg_koc_cards one, two;	/* one deck; two decks mixed */
-	hg_pattern *pat_deal, *pat_draw, *pat_place, *pat_win;
-	int g_place_sector, g_win_sector, g_win_marker;	/* named groups */
+	hg_names *location_names;	/* location ids and aliases -> sector - 1 */
+	hg_koc_grammar grammar;	/* the action syntax (notation.c) */
 	hg_provs provs;		/* where each value of the deck file comes from */
 };
 
@@ -212,7 +234,6 @@ int hg_koc_could_beat(const hg_state *s, unsigned q, unsigned sector,
 		      hg_koc_key target);
 
 /* ------------------------------------------------------------------ notation */
-enum hg_koc_verb { KOC_DEAL, KOC_DRAW, KOC_PLACE, KOC_WIN };
 #define KOC_HIDDEN (-1)		/* a card written '?' */
 
 /* The part of a game's state its clones share (the replay clones a state
@@ -335,9 +356,12 @@ void hg_koc_free_state(hg_state *s);
 int hg_koc_gen_tags(const hg_gdata *data, hg_prng *r, unsigned players,
 		    const char *variant, hg_game_record *rec, hg_diags *d);
 /* Notation (notation.c). */
+/* Builds the action syntax from the table of shapes (at data load). */
+void hg_koc_grammar_build(hg_koc_grammar *g);
+void hg_koc_grammar_free(hg_koc_grammar *g);
 hg_action *hg_koc_parse(const hg_state *s, const hg_action_text *t, hg_diags *d);
 /* The same, matching every action against its verb's pattern (where
- * hg_koc_parse reads the plain shapes from the tokens): for the tests. */
+ * hg_koc_parse reads the canonical shape from the tokens): for the tests. */
 hg_action *hg_koc_parse_by_patterns(const hg_state *s, const hg_action_text *t,
 				    hg_diags *d);
 void hg_koc_format(const hg_state *s, const hg_action *a, hg_buf *seat, hg_buf *body);
