@@ -1229,6 +1229,17 @@ START_TEST(parse_actions)
 			      bad[i].body, last_code(&g), bad[i].code);
 		hg_action_text_free(&t);
 	}
+	/* A misspelt location: the nearest one's id, and the ones there are. */
+	hg_action_text t;
+	action_text(&t, "P1", "place c12 in edesa");
+	ck_assert_ptr_null(hg_koc_class.parse(g.s, &t, &g.d));
+	const hg_diag *dg = &g.d.v[g.d.n - 1];
+	ck_assert_str_eq(dg->message, "there is no sector 'edesa': no location has that name "
+			 "(rule 'Location card')");
+	ck_assert_uint_eq(dg->nnotes, 2);
+	ck_assert_str_eq(dg->notes[0], "did you mean 'county-of-edessa' (2)?");
+	ck_assert_ptr_nonnull(strstr(dg->notes[1], "cyprus (5)"));
+	hg_action_text_free(&t);
 	hg_buf_free(&seat);
 	hg_buf_free(&body);
 	game_close(&g);
