@@ -1246,7 +1246,7 @@ START_TEST(parse_actions)
 }
 END_TEST
 
-/* The spare action block (hg_koc_shared): an action parsed in a state
+/* The spare action block (action-cache.h): an action parsed in a state
  * stays valid after that state and its clone are freed (hg_apply_keep
  * frees the state an action was parsed in before the action), an action
  * given back is handed out again all zero but for what the new parse
@@ -1264,12 +1264,12 @@ START_TEST(spare_action_block)
 	ck_assert_ptr_nonnull(a);
 	ck_assert_ptr_nonnull(b);
 	ck_assert_ptr_ne(a, b);
-	ck_assert_ptr_eq(a->home, g.s->sh);
-	ck_assert_uint_eq(g.s->sh->refs, 3);
+	ck_assert_ptr_eq(a->home, g.s->actions);
+	ck_assert_uint_eq(g.s->actions->refs, 3);
 	hg_koc_class.free_action(a);
-	ck_assert_ptr_eq(g.s->sh->spare_action, a);
+	ck_assert_ptr_eq(g.s->actions->spare, a);
 	hg_koc_class.free_action(b);	/* the spare is taken: b is freed */
-	ck_assert_uint_eq(g.s->sh->refs, 1);
+	ck_assert_uint_eq(g.s->actions->refs, 1);
 	/* The spare again: the sector and marker of the 'win' are gone. */
 	hg_action *c = hg_koc_class.parse(g.s, &t2, &g.d);
 	ck_assert_ptr_eq(c, a);
@@ -1279,15 +1279,15 @@ START_TEST(spare_action_block)
 	ck_assert_uint_eq(c->sector_pos.line, 0);
 	ck_assert_uint_eq(c->ncards, 1);
 	ck_assert_int_eq(c->card[0], KOC_HIDDEN);
-	/* The states go first; the action holds the shared part. */
+	/* The states go first; the action holds the cache. */
 	hg_state *clone = hg_koc_class.clone(g.s);
-	ck_assert_uint_eq(g.s->sh->refs, 3);
+	ck_assert_uint_eq(g.s->actions->refs, 3);
 	hg_koc_class.free_state(clone);
 	hg_koc_class.free_state(g.s);
 	g.s = NULL;
 	ck_assert_uint_eq(c->home->refs, 1);
 	ck_assert_int_eq(c->verb, KOC_DRAW);
-	hg_koc_class.free_action(c);	/* frees the shared part, and c */
+	hg_koc_class.free_action(c);	/* frees the cache, and c */
 	hg_action_text_free(&t1);
 	hg_action_text_free(&t2);
 	ck_assert_uint_eq(g.d.n, 0);

@@ -21,6 +21,7 @@
 
 #include <stdint.h>
 
+#include "action-cache.h"
 #include "internal.h"
 #include "pattern.h"
 
@@ -236,17 +237,6 @@ int hg_koc_could_beat(const hg_state *s, unsigned q, unsigned sector,
 /* ------------------------------------------------------------------ notation */
 #define KOC_HIDDEN (-1)		/* a card written '?' */
 
-/* The part of a game's state its clones share (the replay clones a state
- * before a variation and for hg_apply_keep), counted by references. */
-typedef struct hg_koc_shared {
-	unsigned refs;
-	/* An action hg_koc_parse made and hg_koc_free_action gave back, kept
-	 * for the next parse (NULL: none): the replay parses and frees one
-	 * action after another, and a malloc and a free for each cost as much
-	 * as the parse of a short action.  No part of the position. */
-	hg_action *spare_action;
-} hg_koc_shared;
-
 struct hg_action {
 	int verb;
 	unsigned seat;
@@ -258,11 +248,10 @@ struct hg_action {
 	hg_pos sector_pos;
 	unsigned marker;	/* win */
 	hg_pos marker_pos;
-	/* hg_koc_parse's actions: the shared part of the game they were
-	 * parsed in, which they hold a reference to and go back to when freed
-	 * (hg_koc_shared.spare_action), so that they stay valid after the
-	 * state is freed; NULL for hg_koc_legal's. */
-	hg_koc_shared *home;
+	/* hg_koc_parse's actions: the spare-action cache of the game they
+	 * were parsed in, which they hold a reference to and go back to when
+	 * freed (action-cache.h); NULL for hg_koc_legal's. */
+	hg_action_cache *home;
 };
 
 /* ------------------------------------------------------------------ state */
@@ -279,7 +268,7 @@ typedef struct hg_koc_claim {
 
 struct hg_state {
 	const hg_gdata *data;
-	hg_koc_shared *sh;		/* shared with the clones */
+	hg_action_cache *actions;	/* parse's blocks; shared with the clones */
 	const hg_koc_cards *cards;
 	unsigned nplayers;
 	unsigned first;			/* seat that plays first, by lot */
@@ -349,9 +338,6 @@ const char *hg_koc_seat_name(unsigned seat);
 /* Set-up (setup.c). */
 hg_state *hg_koc_setup(const hg_gdata *data, const hg_game_record *rec, hg_diags *d);
 hg_state *hg_koc_clone(const hg_state *s);
-/* Drops a reference to the shared part, freeing it (and its spare action)
- * with the last. */
-void hg_koc_shared_unref(hg_koc_shared *sh);
 void hg_koc_free_state(hg_state *s);
 int hg_koc_gen_tags(const hg_gdata *data, hg_prng *r, unsigned players,
 		    const char *variant, hg_game_record *rec, hg_diags *d);

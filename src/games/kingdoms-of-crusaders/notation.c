@@ -460,23 +460,15 @@ static void syntax_error(const hg_action_text *t, int verb, hg_diags *d)
 	hg_diag_note(dg, "%s", verb_forms[verb]);
 }
 
-/* parse's action: the game's spare one (hg_koc_shared.spare_action) or a
- * new one, all zero, holding a reference to the shared part it goes back
- * to. */
+/* parse's action, all zero, from the game's spare-action cache. */
 static hg_action *parse_alloc(const hg_state *s)
 {
 	/* copied from a zero action: a clear of this size is a `rep stos`,
 	 * whose start-up cost more than the rest of the parse */
 	static const hg_action zero;
-	hg_koc_shared *sh = s->sh;
-	hg_action *a = sh->spare_action;
-	if (a)
-		sh->spare_action = NULL;
-	else
-		a = hg_xmalloc(sizeof *a);
+	hg_action *a = hg_action_cache_take(s->actions);
 	*a = zero;
-	a->home = sh;
-	sh->refs++;
+	a->home = s->actions;
 	return a;
 }
 
@@ -576,18 +568,8 @@ void hg_koc_format(const hg_state *s, const hg_action *a, hg_buf *seat, hg_buf *
 
 void hg_koc_free_action(hg_action *a)
 {
-	hg_koc_shared *home = a ? a->home : NULL;
-	if (!home) {
-		free(a);
-		return;
-	}
-	if (!home->spare_action)
-		home->spare_action = a;
+	if (a && a->home)
+		hg_action_cache_give(a->home, a);
 	else
 		free(a);
-	/* The state still holds the shared part, as a rule: no call then. */
-	if (home->refs > 1)
-		home->refs--;
-	else
-		hg_koc_shared_unref(home);
 }
