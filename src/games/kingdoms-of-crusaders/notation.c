@@ -310,8 +310,8 @@ static void unknown_location(const hg_gdata *g, const char *word, hg_pos pos, hg
 
 /* A sector as written: its number, "s" and its number ("s3"), or a
  * location's id or alias from the deck file ("cyprus"). */
-static int sector_of(const hg_gdata *g, const char *w, size_t len, hg_pos pos, unsigned *out,
-		     hg_diags *d)
+static int sector_word(const hg_gdata *g, const char *w, size_t len, hg_pos pos, unsigned *out,
+		       hg_diags *d)
 {
 	size_t skip = len > 1 && (w[0] == 's' || w[0] == 'S');
 	if (len > skip && count_digits(w + skip, len - skip) == len - skip)
@@ -329,6 +329,17 @@ static int sector_of(const hg_gdata *g, const char *w, size_t len, hg_pos pos, u
 	}
 	*out = (unsigned)k + 1;
 	return 0;
+}
+
+/* The same, with the one digit nearly every record writes read here. */
+static inline int sector_of(const hg_gdata *g, const char *w, size_t len, hg_pos pos,
+			    unsigned *out, hg_diags *d)
+{
+	if (len == 1 && w[0] >= '1' && w[0] < '1' + KOC_SECTORS) {
+		*out = (unsigned)(w[0] - '0');
+		return 0;
+	}
+	return sector_word(g, w, len, pos, out, d);
 }
 
 /* The length of a token made only of ASCII bytes other than ',', or 0. */
