@@ -653,6 +653,7 @@ static enc_shared *shared_new(const hg_game_record *rec)
 	sh->nnames = hg_record_players(rec, &sh->names);
 	sh->seed = hg_record_chance_seed(rec);
 	sh->seed_public = sh->seed && hg_record_tag(rec, "SeedReveal");
+	sh->actions = enc_action_cache_new();
 	return sh;
 }
 
@@ -660,7 +661,7 @@ void enc_shared_free(enc_shared *sh)
 {
 	hg_strv_free(sh->names, sh->nnames);
 	free(sh->seed);
-	free(sh->spare_action);
+	hg_action_cache_unref(sh->actions);
 	free(sh->copies);
 	free(sh);
 }
