@@ -5,7 +5,7 @@
  * syntax's words (notation-words.h), the names resolved against the
  * set-up (seats, map, decks; spellings.c first) and never the position.
  * This is the only reader of an action: it builds the action, or says
- * what is wrong with a diagnostic (doc/design-grammar-crusader-kingdoms.md;
+ * what is wrong with a diagnostic (doc/design-grammar.md, Crusader Kingdoms;
  * tests/unit/test-ck-grammar.c checks it against every production).
  *
  *   draw [N [?] | ITEM...]                   rule 3, step 1
