@@ -1,14 +1,51 @@
 /* atok.c - the lists of action tokens: the body tokens of a game's
  * actions as they are gathered, one action after another, in the record's
- * arena or in malloc'd room (lexer.h, hg_atok_list).  The fast scanner
- * (lexer-fast.c) writes its runs of tokens into them directly, with
- * twin_put() and hg_atok_list_room() (lexer-impl.h). */
+ * arena or in malloc'd room (atok.h), from the tokens of hg_lexer_next()
+ * or of the fast scanner's batches. */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "lexer-impl.h"
+#include "atok.h"
+
+/* Bytes a short token is copied by, in one fixed-size move (most tokens are
+ * shorter). */
+#define SHORT_COPY 16
+
+/* Writes the n bytes at s (`end` the end of the readable bytes after
+ * them) at offset `at` of a list's twin texts, after a blank or a NUL
+ * unless they begin the action (at offset text0): *off is their offset in
+ * the action's text; returns the offset of the NUL after them. */
+static inline HG_ALWAYS_INLINE size_t twin_put(char *joined, char *split, size_t at, size_t text0,
+					       const unsigned char *s, size_t n,
+					       const unsigned char *end, size_t *off)
+{
+	/* the separator is written always, and overwritten where there is
+	 * none */
+	joined[at] = ' ';
+	split[at] = '\0';
+	at += at != text0;
+	*off = at - text0;
+	if (n <= SHORT_COPY && (size_t)(end - s) >= SHORT_COPY) {
+		memcpy(joined + at, s, SHORT_COPY);	/* the rest is overwritten */
+		memcpy(split + at, s, SHORT_COPY);
+	} else {
+		memcpy(joined + at, s, n);
+		memcpy(split + at, s, n);
+	}
+	at += n;
+	joined[at] = split[at] = '\0';
+	return at;
+}
+
+/* Is there no room for one more token of tn bytes in a list of n tokens
+ * (room for cap) and len bytes of text (room for tcap)?  A token takes a
+ * separator, a SHORT_COPY move or its bytes, and a NUL. */
+static inline int atok_full(size_t n, size_t cap, size_t len, size_t tcap, size_t tn)
+{
+	return n == cap || tcap - len < tn + SHORT_COPY + 2;
+}
 
 /* Makes the arena list's room a new block of the arena, for cap tokens
  * and tcap bytes of each text, and moves the action being gathered there
@@ -78,7 +115,7 @@ void hg_atok_list_attach(hg_atok_list *l, struct hg_arena *a, size_t toks, size_
 	atok_arena_block(l, toks, bytes);
 }
 
-void hg_atok_list_room(hg_atok_list *l, size_t toks, size_t more)
+static void atok_list_room(hg_atok_list *l, size_t toks, size_t more)
 {
 	if (l->arena) {
 		atok_arena_room(l, toks, more);
@@ -91,7 +128,7 @@ void hg_atok_list_room(hg_atok_list *l, size_t toks, size_t more)
 /* Room in the list for one more token of tn bytes. */
 static void atok_room(hg_atok_list *l, size_t tn)
 {
-	hg_atok_list_room(l, 1, tn + SHORT_COPY + 2);
+	atok_list_room(l, 1, tn + SHORT_COPY + 2);
 }
 
 /* Appends one token of `n` bytes at `s` (already classified) to the list;
@@ -134,6 +171,71 @@ void hg_atok_list_push(hg_atok_list *l, const hg_token *tk, const char *file)
 	pos.file = file;
 	const unsigned char *s = (const unsigned char *)tk->text;
 	atok_put(l, kinds[tk->kind], pos, s, tk->len, s + tk->len);
+}
+
+static inline int scanned_body(const hg_scan_token *s)
+{
+	return s->kind == HG_TK_WORD || s->kind == HG_TK_NUMBER || s->kind == HG_TK_PUNCT;
+}
+
+/* The tokens of b from v[i] on that follow each other one blank apart
+ * (the joined text is then the bytes as written): how many, at least 1. */
+static inline size_t scanned_stretch(const hg_scan_batch *b, size_t i, size_t end)
+{
+	size_t k = i + 1;
+	while (k < end && b->v[k].text == b->v[k - 1].text + b->v[k - 1].len + 1 &&
+	       b->v[k - 1].text[b->v[k - 1].len] == ' ')
+		k++;
+	return k - i;
+}
+
+size_t hg_atok_list_push_scanned(hg_atok_list *l, const hg_scan_batch *b, size_t i,
+				 const char *file)
+{
+	_Static_assert(HG_ATOK_WORD == 0 && HG_ATOK_NUMBER == 1 && HG_ATOK_PUNCT == 3,
+		       "the kinds below");
+	size_t end = i;
+	while (end < b->n && scanned_body(&b->v[end]))
+		end++;
+	/* Each stretch of tokens one blank apart is copied in one move to
+	 * both texts, and the blanks in split made NULs. */
+	while (i < end) {
+		const size_t k = scanned_stretch(b, i, end);
+		const hg_scan_token *const first = &b->v[i], *const last = &b->v[i + k - 1];
+		const char *const src = first->text;
+		const size_t bytes = (size_t)(last->text + last->len - src);
+		if (l->cap - l->n < k || l->text.cap - l->text.len < bytes + 2)
+			atok_list_room(l, k, bytes + 2);
+		size_t at = l->text.len;
+		char *const joined = l->text.data, *const split = l->split;
+		joined[at] = ' ';
+		split[at] = '\0';
+		at += at != l->text0;
+		memcpy(joined + at, src, bytes);
+		memcpy(split + at, src, bytes);
+		const size_t off0 = at - l->text0;
+		char *const texts = split + at;
+		hg_atok *a = &l->v[l->n];
+		for (size_t j = 0; j < k; j++, a++) {
+			const hg_scan_token *s = &first[j];
+			const size_t o = (size_t)(s->text - src);
+			a->kind = s->kind == HG_TK_PUNCT ? HG_ATOK_PUNCT :
+				  s->kind == HG_TK_NUMBER ? HG_ATOK_NUMBER : HG_ATOK_WORD;
+			a->len = s->len;
+			a->pos.file = file;
+			a->pos.line = s->line;
+			a->pos.col = s->col;
+			a->off = off0 + o;
+			a->text = l->arena ? texts + o : NULL;
+			texts[o + s->len] = '\0';
+		}
+		l->n += k;
+		at += bytes;
+		joined[at] = '\0';
+		l->text.len = at;
+		i += k;
+	}
+	return end;
 }
 
 void hg_atok_list_free(hg_atok_list *l)

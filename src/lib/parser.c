@@ -16,7 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "lexer.h"
+#include "atok.h"
 #include "tags.h"
 #include "tagset.h"
 
@@ -24,6 +24,13 @@ struct hg_parser {
 	hg_lexer *lx;
 	const hg_limits *lim;	/* the lexer's (hg_parser_set_limits changes them) */
 	const hg_token *t;	/* the current token */
+	/* Tokens the fast scanner read: v[bi..n) are next.  One taken is
+	 * made the current token in `tok` (its text in tok_text). */
+	hg_scan_batch batch;
+	size_t bi;
+	hg_token tok;
+	hg_buf tok_text;
+	uint64_t off_after;	/* the offset just after the current token */
 	hg_pos last_end;	/* the end of the token before it */
 	hg_diags *d;		/* the current game's diagnostics */
 	hg_diags held;		/* the next game's, found while looking ahead */
@@ -201,6 +208,7 @@ void hg_parser_close(hg_parser *p)
 	hg_diags_free(&p->sink);
 	hg_atok_list_free(&p->toks);
 	hg_tagset_free(&p->tagset);
+	hg_buf_free(&p->tok_text);
 	free(p->open);
 	hg_lexer_close(p->lx);
 	free(p);
@@ -210,13 +218,60 @@ void hg_parser_close(hg_parser *p)
  * Tokens and errors
  * ------------------------------------------------------------------------ */
 
+/* The tokens come from the fast scanner's batches while it reads them,
+ * else from the clear path: the same tokens either way (lexer.h). */
+
+/* Makes the next token of the batch the current one. */
+static void take_scanned(hg_parser *p)
+{
+	const hg_scan_token *s = &p->batch.v[p->bi++];
+	hg_token *t = &p->tok;
+	const char *file = hg_lexer_name(p->lx);
+	t->kind = (hg_tk)s->kind;
+	t->pos = (hg_pos){ file, s->line, s->col };
+	t->end = (hg_pos){ file, s->line, s->end_col };
+	t->off = s->off;
+	p->tok_text.len = 0;
+	hg_buf_putn(&p->tok_text, s->text, s->len);	/* (NUL-terminated) */
+	t->text = p->tok_text.data;
+	t->len = s->len;
+	t->value = s->value;
+	t->newline = s->newline;
+	t->blank_line = t->bad = 0;
+	p->t = t;
+	p->off_after = s->off + (s->end_col - s->col);
+}
+
+/* Whether a batch of the scanner's is there to take from (read now if
+ * need be). */
+static int scanned(hg_parser *p)
+{
+	if (p->bi < p->batch.n)
+		return 1;
+	p->bi = 0;
+	return hg_lexer_scan(p->lx, &p->batch) > 0;
+}
+
+/* Drops the tokens scanned but not taken: the lexer skips on from
+ * where it stands, after them. */
+static void skip_game(hg_parser *p)
+{
+	p->bi = p->batch.n = 0;
+	hg_lexer_skip_game(p->lx);
+}
+
 static void advance(hg_parser *p)
 {
 	if (p->t)
 		p->last_end = p->t->end;
 	if (p->held.n == 0)
-		p->held_off = hg_lexer_offset(p->lx);
+		p->held_off = p->off_after;
+	if (scanned(p)) {
+		take_scanned(p);
+		return;
+	}
 	p->t = hg_lexer_next(p->lx);
+	p->off_after = hg_lexer_offset(p->lx);
 	if (hg_lexer_game_abandoned(p->lx))
 		p->stop = 1;
 }
@@ -446,17 +501,6 @@ static void store_tag(hg_parser *p, char *name, hg_pos name_pos, char *value,
 /* tag pair = "[", tag name, string, "]" on one line (rule L3). */
 static void parse_tag(hg_parser *p)
 {
-	/* a plain tag pair, taken whole: its three tokens are never made */
-	hg_plain_tag pt;
-	if (hg_lexer_take_tag(p->lx, &pt)) {
-		char *name = hg_record_strndup(p->g, pt.name, pt.name_len);
-		char *value = hg_record_strndup(p->g, pt.value, pt.value_len);
-		p->t = NULL;	/* advance() past the ']' */
-		set_last_end(p, pt.end.line, pt.end.col);
-		advance(p);
-		store_tag(p, name, pt.name_pos, value, pt.value_pos, 0);
-		return;
-	}
 	hg_buf what;
 	hg_buf_init(&what);
 	advance(p);
@@ -576,42 +620,12 @@ static void action_gathered(hg_parser *p, hg_node *n, hg_pos seat_pos)
 	t->seat_pos = seat_pos;
 	t->ntoks = l->n - l->first;
 	t->len = l->text.len - l->text0;
-	t->ascii = !l->not_ascii;	/* plain-path tokens are ASCII */
+	t->ascii = !l->not_ascii;	/* scanned tokens are ASCII */
 	t->pos = t->ntoks ? l->v[l->first].pos : seat_pos;
 	hg_action_text_in_arena(t);
 	p->toks_used += t->ntoks;
 	p->text_used += t->len + 1;
 	hg_atok_list_keep(l, &t->toks, &t->text);
-}
-
-/* Makes nodes of the actions of a run the lexer ended, each by the seat
- * prefix of the next, the first of the current seat (at seat_pos); sets
- * the seat of what follows the last, and returns where its prefix is. */
-static hg_pos actions_ended(hg_parser *p, hg_line *line, hg_pos seat_pos,
-			    const hg_plain_run *run)
-{
-	for (size_t i = 0; i < run->n; i++) {
-		const hg_plain_action *a = &run->v[i];
-		hg_node *n = hg_line_push(line, HG_NODE_ACTION, seat_pos);
-		hg_action_text *t = &n->action;
-		t->seat = (char *)p->seat;
-		t->seat_len = p->seat_len;
-		t->seat_pos = seat_pos;
-		t->toks = a->toks;
-		t->ntoks = a->ntoks;
-		t->text = a->text;
-		t->len = a->len;
-		t->ascii = a->ascii;
-		t->pos = a->toks[0].pos;	/* (an action ended so has tokens) */
-		hg_action_text_in_arena(t);
-		p->toks_used += a->ntoks;
-		p->text_used += a->len + 1;
-		p->actions++;	/* within the limit: the lexer took no more */
-		p->after_glyph = 0;
-		seat_pos = line_col(p, a->next.line, a->next.col);
-		set_seat(p, a->next.text, a->next.len);
-	}
-	return seat_pos;
 }
 
 /* The room a game's tokens get at first: the last game's, and half as much
@@ -642,70 +656,62 @@ static void actions_start(hg_parser *p, hg_game_record *g)
 
 /* The body of an action whose seat prefix (at seat_pos) is read, and its
  * glyph.  The body is gathered into the game's token list, made into the
- * record when the game ends.  Returns 1 when the lexer took the plain
- * seat prefix that comes next (*next; p->t is NULL until the next body is
+ * record when the game ends.  Returns 1 when it took the scanned seat
+ * prefix that comes next (*next; p->t is NULL until the next body is
  * read), so the next action's body follows at once. */
 static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
-		      hg_plain_seat *next)
+		      hg_scan_token *next)
 {
 	const char *seat = p->seat;
 	int taken = 0;
-	/* a plain move number taken after the body: pushed after the action */
+	/* a scanned move number after the body: pushed after the action */
 	int movenum = 0;
-	hg_plain_movenum number;
-	hg_plain_run run;
+	hg_scan_token number = { .text = NULL };
 	hg_atok_list_restart(&p->toks);
-	/* The plain tokens come from the lexer in bulk, the rest one by one. */
+	/* The scanner's tokens are put in bulk, the rest one by one. */
 	for (;;) {
-		/* the seat prefixes the lexer may take after an action, each
-		 * ending it (as ends_well says below) */
-		size_t seats = 0;
-		if (!bad && !p->stop && p->actions < limits(p)->actions) {
-			seats = limits(p)->actions - p->actions;
-			if (seats > HG_PLAIN_RUN)
-				seats = HG_PLAIN_RUN;
-		}
-		size_t got = hg_lexer_gather_body(p->lx, &p->toks, p->g->file, &p->last_end,
-						  seats, &run);
-		if (run.n) {
-			/* the actions the lexer ended: the one begun here and
-			 * those after it; what follows is the last one's */
-			seat_pos = actions_ended(p, line, seat_pos, &run);
-			seat = p->seat;
-			p->t = NULL;
-			if (!got)
-				set_last_end(p, run.v[run.n - 1].next.end_line,
-					     run.v[run.n - 1].next.end_col);
-		}
-		if (got) {
-			/* A plain seat prefix or move number next: this action
-			 * ends well (its body is not empty, it has no glyph,
-			 * reading what follows said nothing), so what follows is
-			 * taken as it is. */
-			int ends_well = !bad && !p->stop && p->actions < limits(p)->actions;
-			if (ends_well && hg_lexer_take_seat(p->lx, next)) {
+		if (scanned(p)) {
+			size_t i = hg_atok_list_push_scanned(&p->toks, &p->batch, p->bi,
+							     p->g->file);
+			if (i > p->bi) {
+				const hg_scan_token *s = &p->batch.v[i - 1];
+				p->bi = i;
 				p->t = NULL;
-				set_last_end(p, next->end_line, next->end_col);
-				taken = 1;
-				break;
-			}
-			if (ends_well &&
-			    hg_lexer_take_movenum(p->lx, &number)) {
-				movenum = 1;
-				p->t = NULL;
-				set_last_end(p, number.end_line, number.end_col);
-				if (hg_lexer_take_next_seat(p->lx, next)) {
-					set_last_end(p, next->end_line, next->end_col);
+				set_last_end(p, s->line, s->end_col);
+				p->off_after = s->off + (s->end_col - s->col);
+				if (i == p->batch.n)
+					continue;
+				/* A seat prefix or move number next: this action
+				 * ends well (its body is not empty, it has no
+				 * glyph, reading it said nothing), so what follows
+				 * is taken as it is. */
+				int ends_well = !bad && !p->stop && p->actions < limits(p)->actions;
+				s = &p->batch.v[i];
+				if (ends_well && s->kind == HG_TK_SEAT) {
+					*next = *s;
+					p->bi++;
+					set_last_end(p, s->line, s->end_col);
+					p->off_after = s->off + (s->end_col - s->col);
 					taken = 1;
+					break;
 				}
-				break;
+				if (ends_well && s->kind == HG_TK_MOVENUM) {
+					number = *s;
+					p->bi++;
+					movenum = 1;
+					set_last_end(p, s->line, s->end_col);
+					p->off_after = s->off + (s->end_col - s->col);
+					if (p->bi < p->batch.n && p->batch.v[p->bi].kind == HG_TK_SEAT) {
+						*next = p->batch.v[p->bi++];
+						set_last_end(p, next->line, next->end_col);
+						p->off_after = next->off + (next->end_col - next->col);
+						taken = 1;
+					}
+					break;
+				}
 			}
-			p->t = hg_lexer_next(p->lx);
-			if (hg_lexer_game_abandoned(p->lx))
-				p->stop = 1;
-		} else {
-			advance(p);
 		}
+		advance(p);
 		if (p->stop || !hg_lexer_is_body(p->t->kind))
 			break;
 		bad |= p->t->bad;
@@ -741,25 +747,22 @@ static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
 		/* as parse_moves() takes a move number */
 		hg_pos at = line_col(p, number.line, number.col);
 		if (count_element(p, at))
-			hg_line_push(line, HG_NODE_MOVENUM, at)->number = number.number;
+			hg_line_push(line, HG_NODE_MOVENUM, at)->number = number.value;
 		p->after_glyph = 0;
-		if (!taken) {
-			p->t = hg_lexer_next(p->lx);
-			if (hg_lexer_game_abandoned(p->lx))
-				p->stop = 1;
-		}
+		if (!taken)
+			advance(p);
 	}
 	return taken;
 }
 
-/* action = seat prefix, body, [glyph].  A run of plain actions, each
- * seat prefix taken by the lexer right after the body before it, is read
- * here in one go. */
+/* action = seat prefix, body, [glyph].  A run of actions, each seat
+ * prefix scanned right after the body before it, is read here in one
+ * go. */
 static void parse_action(hg_parser *p, hg_line *line)
 {
 	hg_pos seat_pos = gpos(p, p->t->pos);
 	set_seat(p, p->t->text, p->t->len);
-	hg_plain_seat next;
+	hg_scan_token next = { .text = NULL };
 	int bad = p->t->bad;
 	while (parse_body(p, line, seat_pos, bad, &next)) {
 		seat_pos = line_col(p, next.line, next.col);
@@ -943,7 +946,7 @@ static void termination(hg_parser *p)
 static void skip_to_next_game(hg_parser *p)
 {
 	if (!(p->t->kind == HG_TK_LBRACKET && p->t->newline) && p->t->kind != HG_TK_EOF) {
-		hg_lexer_skip_game(p->lx);
+		skip_game(p);
 		advance(p);
 	}
 	p->glued = 0;
@@ -999,7 +1002,7 @@ static void after_termination(hg_parser *p)
 		if (dg)
 			hg_diag_note(dg, "a game ends with its termination marker; the next game begins with '[' after a blank line");
 		hg_lexer_set_diags(p->lx, &p->held);
-		hg_lexer_skip_game(p->lx);
+		skip_game(p);
 		p->begun = 0;
 		advance(p);
 		p->glued = 0;
