@@ -115,7 +115,7 @@ void hg_atok_list_attach(hg_atok_list *l, struct hg_arena *a, size_t toks, size_
 	atok_arena_block(l, toks, bytes);
 }
 
-static void atok_list_room(hg_atok_list *l, size_t toks, size_t more)
+void hg_atok_list_room(hg_atok_list *l, size_t toks, size_t more)
 {
 	if (l->arena) {
 		atok_arena_room(l, toks, more);
@@ -128,7 +128,7 @@ static void atok_list_room(hg_atok_list *l, size_t toks, size_t more)
 /* Room in the list for one more token of tn bytes. */
 static void atok_room(hg_atok_list *l, size_t tn)
 {
-	atok_list_room(l, 1, tn + SHORT_COPY + 2);
+	hg_atok_list_room(l, 1, tn + SHORT_COPY + 2);
 }
 
 /* Appends one token of `n` bytes at `s` (already classified) to the list;
@@ -146,17 +146,9 @@ static inline void atok_put(hg_atok_list *l, hg_atok_kind kind, hg_pos pos,
 	a->text = l->arena ? l->split + l->text0 + a->off : NULL;
 }
 
-void hg_atok_list_keep(hg_atok_list *l, hg_atok **toks, char **text)
+void hg_atok_list_keep_room(hg_atok_list *l)
 {
-	/* an action without tokens has no NUL yet */
 	atok_text_room(l, 1);
-	*toks = l->n > l->first ? l->v + l->first : NULL;
-	*text = l->text.data + l->text0;
-	l->text.data[l->text.len] = l->split[l->text.len] = '\0';
-	l->text.len++;
-	l->first = l->n;
-	l->text0 = l->text.len;
-	l->not_ascii = 0;
 }
 
 void hg_atok_list_push(hg_atok_list *l, const hg_token *tk, const char *file)
@@ -171,71 +163,6 @@ void hg_atok_list_push(hg_atok_list *l, const hg_token *tk, const char *file)
 	pos.file = file;
 	const unsigned char *s = (const unsigned char *)tk->text;
 	atok_put(l, kinds[tk->kind], pos, s, tk->len, s + tk->len);
-}
-
-static inline int scanned_body(const hg_scan_token *s)
-{
-	return s->kind == HG_TK_WORD || s->kind == HG_TK_NUMBER || s->kind == HG_TK_PUNCT;
-}
-
-/* The tokens of b from v[i] on that follow each other one blank apart
- * (the joined text is then the bytes as written): how many, at least 1. */
-static inline size_t scanned_stretch(const hg_scan_batch *b, size_t i, size_t end)
-{
-	size_t k = i + 1;
-	while (k < end && b->v[k].text == b->v[k - 1].text + b->v[k - 1].len + 1 &&
-	       b->v[k - 1].text[b->v[k - 1].len] == ' ')
-		k++;
-	return k - i;
-}
-
-size_t hg_atok_list_push_scanned(hg_atok_list *l, const hg_scan_batch *b, size_t i,
-				 const char *file)
-{
-	_Static_assert(HG_ATOK_WORD == 0 && HG_ATOK_NUMBER == 1 && HG_ATOK_PUNCT == 3,
-		       "the kinds below");
-	size_t end = i;
-	while (end < b->n && scanned_body(&b->v[end]))
-		end++;
-	/* Each stretch of tokens one blank apart is copied in one move to
-	 * both texts, and the blanks in split made NULs. */
-	while (i < end) {
-		const size_t k = scanned_stretch(b, i, end);
-		const hg_scan_token *const first = &b->v[i], *const last = &b->v[i + k - 1];
-		const char *const src = first->text;
-		const size_t bytes = (size_t)(last->text + last->len - src);
-		if (l->cap - l->n < k || l->text.cap - l->text.len < bytes + 2)
-			atok_list_room(l, k, bytes + 2);
-		size_t at = l->text.len;
-		char *const joined = l->text.data, *const split = l->split;
-		joined[at] = ' ';
-		split[at] = '\0';
-		at += at != l->text0;
-		memcpy(joined + at, src, bytes);
-		memcpy(split + at, src, bytes);
-		const size_t off0 = at - l->text0;
-		char *const texts = split + at;
-		hg_atok *a = &l->v[l->n];
-		for (size_t j = 0; j < k; j++, a++) {
-			const hg_scan_token *s = &first[j];
-			const size_t o = (size_t)(s->text - src);
-			a->kind = s->kind == HG_TK_PUNCT ? HG_ATOK_PUNCT :
-				  s->kind == HG_TK_NUMBER ? HG_ATOK_NUMBER : HG_ATOK_WORD;
-			a->len = s->len;
-			a->pos.file = file;
-			a->pos.line = s->line;
-			a->pos.col = s->col;
-			a->off = off0 + o;
-			a->text = l->arena ? texts + o : NULL;
-			texts[o + s->len] = '\0';
-		}
-		l->n += k;
-		at += bytes;
-		joined[at] = '\0';
-		l->text.len = at;
-		i += k;
-	}
-	return end;
 }
 
 void hg_atok_list_free(hg_atok_list *l)

@@ -313,10 +313,12 @@ static inline HG_ALWAYS_INLINE void run_masks_at(run_masks *m, const unsigned ch
 /* The run's tokens, one for each bit of `ends` (a start for each in
  * `starts`), put at v: their count; *last_end gets the last's end. */
 static inline HG_ALWAYS_INLINE size_t
-run_tokens(hg_scan_token *v, const unsigned char *t, uint64_t off, uint64_t starts,
+run_tokens(hg_scan_token *v, const unsigned char *t, uint64_t starts,
 	   uint64_t ends, uint64_t punct_at, uint64_t numbers_end, unsigned line, unsigned col0,
 	   unsigned *last_end)
 {
+	_Static_assert(HG_TK_NUMBER == HG_TK_WORD + 1 && HG_TK_PUNCT == HG_TK_WORD + 2,
+		       "a kind is WORD + number + 2 * punct");
 	hg_scan_token *const v0 = v;
 	unsigned e;
 	do {
@@ -325,14 +327,13 @@ run_tokens(hg_scan_token *v, const unsigned char *t, uint64_t off, uint64_t star
 		starts &= starts - 1;
 		ends &= ends - 1;
 		v->text = (const char *)t + s;
-		v->off = off + s;
 		v->len = e - s;
 		v->line = line;
 		v->col = col0 + s;
 		v->end_col = col0 + e;
-		v->value = 0;
-		v->kind = (unsigned char)(numbers_end >> e & 1 ? HG_TK_NUMBER :
-					  punct_at >> s & 1 ? HG_TK_PUNCT : HG_TK_WORD);
+		/* without a branch, which the kinds' mix would mispredict */
+		v->kind = (hg_tk)(HG_TK_WORD + (unsigned)(numbers_end >> e & 1) +
+				  2 * (unsigned)(punct_at >> s & 1));
 		v->newline = 0;
 		v++;
 	} while (ends);
@@ -346,7 +347,7 @@ run_tokens(hg_scan_token *v, const unsigned char *t, uint64_t off, uint64_t star
  * gets the byte after the last: a blank, or the tab, carriage return or
  * line feed that ended the run. */
 static inline HG_ALWAYS_INLINE size_t
-scan_run(const unsigned char *t, uint64_t off, run_masks *mk, const int ssse3,
+scan_run(const unsigned char *t, run_masks *mk, const int ssse3,
 	 const gather_line *cur, hg_scan_token *v, const unsigned char **r)
 {
 	run_masks_at(mk, t, ssse3);
@@ -376,7 +377,7 @@ scan_run(const unsigned char *t, uint64_t off, run_masks *mk, const int ssse3,
 	const uint64_t digits = ~(mk->nondigit | mk->bad), punct_at = mk->punct & starts;
 	const uint64_t numbers_end = (digits + (starts & digits)) & ends;
 	unsigned e;
-	size_t k = run_tokens(v, t, off, starts, ends, punct_at, numbers_end, cur->line,
+	size_t k = run_tokens(v, t, starts, ends, punct_at, numbers_end, cur->line,
 			      cur->col0 + (unsigned)(t - cur->ls), &e);
 	*r = t + e;
 	return k;
@@ -416,6 +417,8 @@ static inline HG_ALWAYS_INLINE size_t scan(hg_lexer *lx, hg_scan_batch *b, const
 {
 	b->n = 0;
 	b->end = (const char *)lx->end;
+	b->base = (const char *)lx->base;
+	b->base_off = lx->base_off;
 	if (!plain_ready(lx))
 		return 0;
 	/* Every character on this path is one ASCII byte, so a column and
@@ -427,7 +430,6 @@ static inline HG_ALWAYS_INLINE size_t scan(hg_lexer *lx, hg_scan_batch *b, const
 	const unsigned char *const p0 = lx->p, *const lim = plain_limit(lx);
 	const unsigned char *const game_stop =
 		stop_after(p0, lx->game_bytes, lx->lim.game, lim);
-	const uint64_t off0 = lx->base_off + (uint64_t)(p0 - lx->base);
 	const size_t max_token = lx->lim.token;
 #ifdef LEX_SSE2
 	/* runs hold tokens of up to RUN_BYTES - 1 bytes */
@@ -471,7 +473,7 @@ static inline HG_ALWAYS_INLINE size_t scan(hg_lexer *lx, hg_scan_batch *b, const
 #ifdef LEX_SSE2
 		if (runs && cur.stop - t >= RUN_BYTES) {
 			const unsigned char *r;
-			size_t k = scan_run(t, off0 + (uint64_t)(t - p0), &rm, ssse3, &cur, v + n, &r);
+			size_t k = scan_run(t, &rm, ssse3, &cur, v + n, &r);
 			if (k) {
 				v[n].newline = on_line == 0;
 				n += k;
@@ -536,13 +538,12 @@ static inline HG_ALWAYS_INLINE size_t scan(hg_lexer *lx, hg_scan_batch *b, const
 			break;
 		hg_scan_token *s = &v[n++];
 		s->text = (const char *)text;
-		s->off = off0 + (uint64_t)(t - p0);
 		s->len = (unsigned)len;
 		s->line = cur.line;
 		s->col = cur.col0 + (unsigned)(t - cur.ls);
 		s->end_col = cur.col0 + (unsigned)(r - cur.ls);
 		s->value = value;
-		s->kind = (unsigned char)kind;
+		s->kind = kind;
 		s->newline = on_line == 0;
 		on_line++;
 		q = r;
@@ -557,7 +558,7 @@ static inline HG_ALWAYS_INLINE size_t scan(hg_lexer *lx, hg_scan_batch *b, const
 		plain_commit(lx, q, q_line.line, q_line.col0 + (unsigned)(q - q_line.ls),
 			     q_line.lbytes0 + (size_t)(q - q_line.ls),
 			     lx->game_bytes + (size_t)(q - p0), q_on_line);
-		const hg_tk last = (hg_tk)v[n - 1].kind;
+		const hg_tk last = v[n - 1].kind;
 		lx->attach = last == HG_TK_WORD || last == HG_TK_NUMBER || last == HG_TK_PUNCT;
 	}
 	b->n = n;

@@ -157,22 +157,37 @@ static inline int hg_lexer_is_body(hg_tk kind)
 typedef struct hg_scan_token {
 	const char *text;	/* in the lexer's window (not NUL-terminated):
 				   valid until the lexer is next called */
-	uint64_t off;		/* as hg_token */
 	unsigned len;		/* bytes in text */
 	unsigned line, col;	/* the first character */
 	unsigned end_col;	/* just after the last (tokens end on their line) */
-	unsigned value;		/* MOVENUM */
-	unsigned char kind;	/* hg_tk: WORD, NUMBER, PUNCT, SEAT, MOVENUM,
-				   STRING or RBRACKET */
-	unsigned char newline;	/* as hg_token; blank_line and bad are 0 */
+	unsigned value;		/* a MOVENUM's (not set for other kinds) */
+	hg_tk kind;		/* WORD, NUMBER, PUNCT, SEAT, MOVENUM, STRING
+				   or RBRACKET */
+	unsigned newline;	/* as hg_token; blank_line and bad are 0.
+				   (No field is a char: a char store may
+				   alias anything, and the scanner's locals
+				   would be read again after each.) */
 } hg_scan_token;
 
 #define HG_SCAN_BATCH 128
 typedef struct hg_scan_batch {
 	size_t n;
 	const char *end;	/* the end of the readable bytes the texts are in */
+	const char *base;	/* the byte there is at offset base_off */
+	uint64_t base_off;
 	hg_scan_token v[HG_SCAN_BATCH];
 } hg_scan_batch;
+
+/* The byte offset of s in the source (hg_token.off), and just after it. */
+static inline uint64_t hg_scan_off(const hg_scan_batch *b, const hg_scan_token *s)
+{
+	return b->base_off + (uint64_t)(s->text - b->base) - (s->kind == HG_TK_STRING);
+}
+
+static inline uint64_t hg_scan_end_off(const hg_scan_batch *b, const hg_scan_token *s)
+{
+	return hg_scan_off(b, s) + (s->end_col - s->col);
+}
 
 /* Fills b with the next tokens (0 or more) as hg_lexer_next() would read
  * them; returns b->n.  None when the lexer is set careful only. */

@@ -22,6 +22,7 @@
 
 struct hg_parser {
 	hg_lexer *lx;
+	const char *name;	/* the lexer's name of the source */
 	const hg_limits *lim;	/* the lexer's (hg_parser_set_limits changes them) */
 	const hg_token *t;	/* the current token */
 	/* Tokens the fast scanner read: v[bi..n) are next.  One taken is
@@ -79,6 +80,7 @@ static hg_parser *parser_new(hg_lexer *lx)
 {
 	hg_parser *p = hg_xcalloc(1, sizeof *p);
 	p->lx = lx;
+	p->name = hg_lexer_name(lx);
 	p->lim = hg_lexer_limits(lx);
 	hg_tagset_init(&p->tagset);
 	hg_diags_init(&p->held);
@@ -226,20 +228,20 @@ static void take_scanned(hg_parser *p)
 {
 	const hg_scan_token *s = &p->batch.v[p->bi++];
 	hg_token *t = &p->tok;
-	const char *file = hg_lexer_name(p->lx);
-	t->kind = (hg_tk)s->kind;
+	const char *file = p->name;
+	t->kind = s->kind;
 	t->pos = (hg_pos){ file, s->line, s->col };
 	t->end = (hg_pos){ file, s->line, s->end_col };
-	t->off = s->off;
+	t->off = hg_scan_off(&p->batch, s);
 	p->tok_text.len = 0;
 	hg_buf_putn(&p->tok_text, s->text, s->len);	/* (NUL-terminated) */
 	t->text = p->tok_text.data;
 	t->len = s->len;
-	t->value = s->value;
+	t->value = s->kind == HG_TK_MOVENUM ? s->value : 0;
 	t->newline = s->newline;
 	t->blank_line = t->bad = 0;
 	p->t = t;
-	p->off_after = s->off + (s->end_col - s->col);
+	p->off_after = hg_scan_end_off(&p->batch, s);
 }
 
 /* Whether a batch of the scanner's is there to take from (read now if
@@ -356,7 +358,7 @@ static hg_pos line_col(const hg_parser *p, unsigned line, unsigned col)
 /* p->last_end, at a line and column of the lexer's. */
 static void set_last_end(hg_parser *p, unsigned line, unsigned col)
 {
-	p->last_end.file = hg_lexer_name(p->lx);
+	p->last_end.file = p->name;
 	p->last_end.line = line;
 	p->last_end.col = col;
 }
@@ -678,7 +680,7 @@ static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
 				p->bi = i;
 				p->t = NULL;
 				set_last_end(p, s->line, s->end_col);
-				p->off_after = s->off + (s->end_col - s->col);
+				p->off_after = hg_scan_end_off(&p->batch, s);
 				if (i == p->batch.n)
 					continue;
 				/* A seat prefix or move number next: this action
@@ -691,7 +693,7 @@ static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
 					*next = *s;
 					p->bi++;
 					set_last_end(p, s->line, s->end_col);
-					p->off_after = s->off + (s->end_col - s->col);
+					p->off_after = hg_scan_end_off(&p->batch, s);
 					taken = 1;
 					break;
 				}
@@ -700,11 +702,11 @@ static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
 					p->bi++;
 					movenum = 1;
 					set_last_end(p, s->line, s->end_col);
-					p->off_after = s->off + (s->end_col - s->col);
+					p->off_after = hg_scan_end_off(&p->batch, s);
 					if (p->bi < p->batch.n && p->batch.v[p->bi].kind == HG_TK_SEAT) {
 						*next = p->batch.v[p->bi++];
 						set_last_end(p, next->line, next->end_col);
-						p->off_after = next->off + (next->end_col - next->col);
+						p->off_after = hg_scan_end_off(&p->batch, next);
 						taken = 1;
 					}
 					break;
