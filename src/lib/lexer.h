@@ -169,7 +169,7 @@ typedef struct hg_scan_token {
 				   would be read again after each.) */
 } hg_scan_token;
 
-#define HG_SCAN_BATCH 128
+#define HG_SCAN_BATCH 256
 typedef struct hg_scan_batch {
 	size_t n;
 	const char *end;	/* the end of the readable bytes the texts are in */
