@@ -16,55 +16,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "atok.h"
+#include "parser-impl.h"
 #include "tags.h"
 #include "tagset.h"
-
-struct hg_parser {
-	hg_lexer *lx;
-	const char *name;	/* the lexer's name of the source */
-	const hg_limits *lim;	/* the lexer's (hg_parser_set_limits changes them) */
-	const hg_token *t;	/* the current token */
-	/* Tokens the fast scanner read: v[bi..n) are next.  One taken is
-	 * made the current token in `tok` (its text in tok_text). */
-	hg_scan_batch batch;
-	size_t bi;
-	hg_token tok;
-	hg_buf tok_text;
-	uint64_t off_after;	/* the offset just after the current token */
-	hg_pos last_end;	/* the end of the token before it */
-	hg_diags *d;		/* the current game's diagnostics */
-	hg_diags held;		/* the next game's, found while looking ahead */
-	hg_diags sink;		/* for a caller that passes no list */
-	hg_line pending;	/* the next game's header comments, read early */
-	uint64_t pending_off;	/* where the first of them begins */
-	uint64_t game_off;	/* where the game last returned begins */
-	uint64_t held_off;	/* where the bytes that `held` speaks of begin */
-	int started;
-	int glued;		/* the next game follows its predecessor without a blank line */
-	int begun;		/* the next game's accounting has already started */
-
-	/* the game being read */
-	hg_game_record *g;
-	int stop;		/* abandoned: skip to the next game */
-	size_t actions;
-	size_t elements;	/* move numbers, comments, NAGs, variations */
-	int pending_over;	/* comments before the next game dropped at the limit */
-	hg_bad_tags bad_tags;	/* malformed tag pairs (no missing-tag for them) */
-	hg_tagset tagset;	/* the game's tag names, each with its index in g->tags */
-	int tags_over;		/* past the limit on tag pairs: the rest were dropped */
-	hg_pos *open;		/* positions of the open '(' */
-	size_t nopen, capopen;
-	int after_glyph;	/* the last element was an action ending in a glyph */
-	const char *seat;	/* the last action's seat, kept once in the record's
-				   arena for all its actions (and for a note) */
-	size_t seat_len;
-	/* The game's actions' tokens, gathered one action after another in
-	 * its record's arena, where each action kept stays. */
-	hg_atok_list toks;
-	size_t moves_hint;	/* elements of the longest main line so far */
-	size_t toks_used, text_used;	/* by this game's actions, and the last's */
-};
 
 /* A game's main line is made room for at once, as long as the longest
  * one before it (up to this many elements): growing it element by
@@ -76,116 +30,7 @@ static const hg_limits *limits(const hg_parser *p)
 	return p->lim;
 }
 
-static hg_parser *parser_new(hg_lexer *lx)
-{
-	hg_parser *p = hg_xcalloc(1, sizeof *p);
-	p->lx = lx;
-	p->name = hg_lexer_name(lx);
-	p->lim = hg_lexer_limits(lx);
-	hg_tagset_init(&p->tagset);
-	hg_diags_init(&p->held);
-	hg_diags_init(&p->sink);
-	return p;
-}
-
-hg_parser *hg_parser_open_mem(const char *name, const char *text, size_t len)
-{
-	return parser_new(hg_lexer_open_mem(name, text, len));
-}
-
-/* Positions fp (NULL: an open that failed) at offset: 0, or -1 after an
- * hgn.io-error named `name` (fp closed when `owned`). */
-static int seek_to(const char *name, FILE *fp, int owned, uint64_t offset, hg_diags *d)
-{
-	if (fp && fseeko(fp, (off_t)offset, SEEK_SET) == 0)
-		return 0;
-	hg_pos pos = { name, 0, 0 };
-	hg_diag_add(d, HG_ERROR, pos, "hgn.io-error", "cannot open the file: %s", strerror(errno));
-	if (fp && owned)
-		fclose(fp);
-	return -1;
-}
-
-/* path opened for reading at byte `offset`, or NULL (diagnosed in d). */
-static FILE *open_at(const char *path, uint64_t offset, hg_diags *d)
-{
-	FILE *fp = fopen(path, "rb");
-	if (fp && offset == 0)
-		return fp;
-	return seek_to(path, fp, 1, offset, d) == 0 ? fp : NULL;
-}
-
-hg_parser *hg_parser_open_stream(const char *name, FILE *fp, int owned)
-{
-	return parser_new(hg_lexer_open_stream(name, fp, owned));
-}
-
-hg_parser *hg_parser_open_file(const char *path, hg_diags *d)
-{
-	if (strcmp(path, "-") == 0)
-		return parser_new(hg_lexer_open_stream(path, stdin, 0));
-	FILE *fp = open_at(path, 0, d);
-	return fp ? parser_new(hg_lexer_open_stream(path, fp, 1)) : NULL;
-}
-
-/* A parser of fp, positioned at `at`. */
-static hg_parser *parser_at(const char *name, FILE *fp, int owned, const hg_resume *at)
-{
-	hg_parser *p = parser_new(hg_lexer_open_stream_at(name, fp, owned, at));
-	/* The game's accounting has begun: the lexer counts from at->game_bytes. */
-	p->begun = 1;
-	return p;
-}
-
-hg_parser *hg_parser_open_file_at(const char *path, const hg_resume *at, hg_diags *d)
-{
-	FILE *fp = open_at(path, at->offset, d);
-	return fp ? parser_at(path, fp, 1, at) : NULL;
-}
-
-hg_parser *hg_parser_open_stream_at(const char *name, FILE *fp, int owned,
-				    const hg_resume *at, hg_diags *d)
-{
-	if (seek_to(name, fp, owned, at->offset, d) != 0)
-		return NULL;
-	return parser_at(name, fp, owned, at);
-}
-
-/* At a game's '[', the parser carries nothing of the game before: no
- * comments or diagnostics read ahead, no pending error (last_end is
- * replaced at the '[' before any use). */
-int hg_parser_resumes_at(const hg_parser *p, const hg_resume *at)
-{
-	return p->started && p->begun && !p->glued && !p->stop && p->pending.n == 0 &&
-	       p->held.n == 0 && p->t && hg_lexer_resumes_at(p->lx, p->t, at);
-}
-
-uint64_t hg_parser_game_offset(const hg_parser *p)
-{
-	return p->game_off;
-}
-
-uint64_t hg_parser_offset(const hg_parser *p)
-{
-	return hg_lexer_offset(p->lx);
-}
-
-void hg_parser_set_plain_ssse3(hg_parser *p, int on)
-{
-	hg_lexer_set_plain_ssse3(p->lx, on);
-}
-
-void hg_parser_set_careful_only(hg_parser *p, int on)
-{
-	hg_lexer_set_careful_only(p->lx, on);
-}
-
-void hg_parser_set_limits(hg_parser *p, const hg_limits *l)
-{
-	hg_lexer_set_limits(p->lx, l);
-}
-
-static void clear_game_state(hg_parser *p)
+void hg_parser_clear_game(hg_parser *p)
 {
 	hg_bad_tags_clear(&p->bad_tags);
 	hg_tagset_clear(&p->tagset);
@@ -198,22 +43,6 @@ static void clear_game_state(hg_parser *p)
 	p->seat = NULL;
 	p->seat_len = 0;
 	hg_atok_list_clear(&p->toks);
-}
-
-void hg_parser_close(hg_parser *p)
-{
-	if (!p)
-		return;
-	clear_game_state(p);
-	hg_line_free(&p->pending);
-	hg_diags_free(&p->held);
-	hg_diags_free(&p->sink);
-	hg_atok_list_free(&p->toks);
-	hg_tagset_free(&p->tagset);
-	hg_buf_free(&p->tok_text);
-	free(p->open);
-	hg_lexer_close(p->lx);
-	free(p);
 }
 
 /* ------------------------------------------------------------------------
@@ -1090,7 +919,7 @@ int hg_parser_next(hg_parser *p, hg_game_record **out, hg_diags *d)
 	if (!p->begun)
 		hg_lexer_begin_game(p->lx);
 	p->begun = 0;
-	clear_game_state(p);
+	hg_parser_clear_game(p);
 	if (!p->started) {
 		p->started = 1;
 		advance(p);
