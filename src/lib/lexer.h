@@ -7,7 +7,17 @@
  * points).  Lexical errors are diagnosed where they occur and skipped, so
  * the parser only ever sees well-formed tokens; a token that carried an
  * error (a string left open, text cut at the length limit) is marked `bad`
- * so that nothing else is said about it. */
+ * so that nothing else is said about it.
+ *
+ * Design decision (issue 26): the lexer returns tokens and knows nothing
+ * of the grammar.  It reads them two ways behind one contract: the clear
+ * path, hg_lexer_next() (lexer.c), token by token; and the fast scanner,
+ * hg_lexer_scan() (lexer-fast.c, its one entry point), which fills a batch
+ * with the same tokens where the text is plain ASCII and stops wherever
+ * the clear path has something to decide.  Seat prefixes, move numbers
+ * and tag pairs are recognised by the parser from tokens, whichever way
+ * they came, and the parser gathers action bodies into its arena
+ * (atok.h).  The tests read every input both ways. */
 #ifndef HERALD_LEXER_H
 #define HERALD_LEXER_H
 
@@ -143,7 +153,7 @@ static inline int hg_lexer_is_body(hg_tk kind)
 
 /* The fast scanner (lexer-fast.c), the lexer's second way of reading.
  *
- * Design: it has one entry point, hg_lexer_scan(), which fills a batch
+ * Its one entry point, hg_lexer_scan(), fills a batch
  * with the tokens hg_lexer_next() would return next, token for token (kind,
  * position, text, value), and stops, returning what it has, wherever the
  * clear path has something to decide or to say: a comment, a NAG, a
