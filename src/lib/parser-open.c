@@ -68,6 +68,7 @@ static hg_parser *parser_at(const char *name, FILE *fp, int owned, const hg_resu
 	hg_parser *p = parser_new(hg_lexer_open_stream_at(name, fp, owned, at));
 	/* The game's accounting has begun: the lexer counts from at->game_bytes. */
 	p->begun = 1;
+	p->off_after = at->offset;
 	return p;
 }
 
