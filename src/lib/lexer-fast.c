@@ -169,11 +169,11 @@ static inline const unsigned char *stop_after(const unsigned char *ref, size_t b
 /* A line as the scanner sees it: where it begins (ls) and its column
  * and byte count there, and the first byte a token on it may not end on
  * (stop). */
-typedef struct gather_line {
+typedef struct scan_line {
 	const unsigned char *ls, *stop;
 	unsigned line, col0;
 	size_t lbytes0;
-} gather_line;
+} scan_line;
 
 #ifdef LEX_SSE2
 /* A run of tokens read at once: the 64 bytes from a token's start are
@@ -348,7 +348,7 @@ run_tokens(hg_scan_token *v, const unsigned char *t, uint64_t starts,
  * line feed that ended the run. */
 static inline HG_ALWAYS_INLINE size_t
 scan_run(const unsigned char *t, run_masks *mk, const int ssse3,
-	 const gather_line *cur, hg_scan_token *v, const unsigned char **r)
+	 const scan_line *cur, hg_scan_token *v, const unsigned char **r)
 {
 	run_masks_at(mk, t, ssse3);
 	const uint64_t word = ~mk->blank;	/* (bad bytes too: they end the run) */
@@ -423,7 +423,7 @@ static inline HG_ALWAYS_INLINE size_t scan(hg_lexer *lx, hg_scan_batch *b, const
 		return 0;
 	/* Every character on this path is one ASCII byte, so a column and
 	 * the counts of the line's and the game's bytes are distances: from
-	 * the line's start (gather_line) for the line's, and from p0 for the
+	 * the line's start (scan_line) for the line's, and from p0 for the
 	 * game's.  A token may end anywhere before the line's stop, which is
 	 * the window's plain end or where a limit would be passed: the counts
 	 * only grow, so one comparison checks them all. */
@@ -436,7 +436,7 @@ static inline HG_ALWAYS_INLINE size_t scan(hg_lexer *lx, hg_scan_batch *b, const
 	const int runs = max_token >= RUN_BYTES;
 	run_masks rm = { NULL, 0, 0, 0, 0, 0 };
 #endif
-	gather_line cur = { p0, NULL, lx->line, lx->col, lx->line_bytes };
+	scan_line cur = { p0, NULL, lx->line, lx->col, lx->line_bytes };
 	cur.stop = stop_after(cur.ls, cur.lbytes0, lx->lim.line, game_stop);
 	hg_scan_token *const v = b->v;
 	size_t n = 0;
@@ -444,7 +444,7 @@ static inline HG_ALWAYS_INLINE size_t scan(hg_lexer *lx, hg_scan_batch *b, const
 	/* q, the current character, moves only when a token is taken: the
 	 * end of the last token, on the line q_line, q_on_line tokens on it */
 	const unsigned char *q = p0;
-	gather_line q_line = cur;
+	scan_line q_line = cur;
 	unsigned q_on_line = on_line;
 	for (;;) {
 		if (n >= SCAN_FULL)

@@ -191,7 +191,7 @@ static inline void next(hg_lexer *lx)
 	hg_source_account(lx);
 }
 
-/* The window's last byte the plain path may step onto: next() keeps four
+/* The window's last byte the fast scanner may step onto: next() keeps four
  * bytes (one whole code point) ahead of the current character while the
  * stream has more. */
 static inline const unsigned char *plain_limit(const hg_lexer *lx)
