@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lexer.h"
+#include "atok.h"
 
 hg_game_record *hg_record_new(const char *file)
 {
