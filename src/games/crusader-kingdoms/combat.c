@@ -171,7 +171,8 @@ static int check_from(const hg_state *s, int seat, const ck_attack *a, const ck_
 }
 
 /* One term of a side's dice count ("tropa-3 3", "shield 2"): `what` is a
- * card's, an area's or a constant name, which outlive the combat. */
+ * card's, an area's or a constant name (translated where it is added),
+ * which outlive the combat. */
 typedef struct why_term {
 	const char *what;
 	int n;
@@ -228,7 +229,7 @@ static int add_response(hg_state *s, combat *c, int seat, const ck_item *it, int
 	/* A player who passed may still answer: responses are played "durante
 	 * la ronda de otros jugadores" (2.1); 8.2 ends only its rounds
 	 * (ruling 25). */
-	if (ck_take_card(s, seat, it, "rule 4.1, step 3", &r, &card, d) != 0)
+	if (ck_take_card(s, seat, it, N_("rule 4.1, step 3"), &r, &card, d) != 0)
 		return -1;
 	const ck_card *k = ck_card_at(s, r, card);
 	if (k->type != CK_RESPONSE) {
@@ -276,7 +277,7 @@ static int attacker_cards(hg_state *s, combat *c, const ck_attack *a, hg_diags *
 			continue;
 		}
 		int card;
-		if (ck_take_card(s, c->seat, it, "rule 4.1, step 2", &r, &card, d) != 0)
+		if (ck_take_card(s, c->seat, it, N_("rule 4.1, step 2"), &r, &card, d) != 0)
 			return -1;
 		k = ck_card_at(s, r, card);
 		if (k->type == CK_EVENT) {
@@ -372,14 +373,14 @@ static int scripted_responses(hg_state *s, combat *c, const ck_attack *a, hg_dia
 			continue;
 		const char *why = NULL;
 		if (r->seat != def)
-			why = "it answers only attacks on its own areas, in their defence";
+			why = _("it answers only attacks on its own areas, in their defence");
 		else if (r->side != CK_SIDE_DEFENCE)
-			why = "its face-up responses serve only its defence";
+			why = _("its face-up responses serve only its defence");
 		else if (shown)
-			why = "it answers with one response";
+			why = _("it answers with one response");
 		else if (due < 0)
-			why = c->dice[0] < 3 ? "it answers only an attack of 3 dice or more" :
-			      "it has no face-up response for this defence";
+			why = c->dice[0] < 3 ? _("it answers only an attack of 3 dice or more") :
+			      _("it has no face-up response for this defence");
 		if (why) {
 			hg_diag_add(d, HG_ERROR, r->pos, "ck.script-response",
 				    "%s adds no '%s' here: %s (rule 8.3)", faction_id(s, r->seat),
@@ -427,13 +428,13 @@ static int turn_castles(hg_state *s, combat *c, const ck_attack *a, hg_diags *d)
 		int x = a->turned[i].v;
 		const char *why = NULL;
 		if (c->defender < 0)
-			why = "an independent area has no defender to turn castles";
+			why = _("an independent area has no defender to turn castles");
 		else if (s->owner[x] != c->defender)
-			why = "the castle there is not the defender's";
+			why = _("the castle there is not the defender's");
 		else if (!s->plus1[x])
-			why = "the castle there is not on its +1 side (or is already turned)";
+			why = _("the castle there is not on its +1 side (or is already turned)");
 		else if (!ck_borders(s, x, c->target))
-			why = "it does not border the attacked area";
+			why = _("it does not border the attacked area");
 		if (why) {
 			hg_diag *dg = hg_diag_add(d, HG_ERROR, a->turned[i].pos, "ck.turn-castle",
 						  "the castle in '%s' cannot be turned for the defence of %s: %s (rule 4.1, step 4)",
@@ -502,7 +503,7 @@ static int roll_side(hg_state *s, combat *c, int side, const ck_roll *roll, int 
 		hg_buf why;
 		hg_buf_init(&why);
 		why_text(c, side, &why);
-		hg_diag_note(dg, "%s: %s", side_name[side], why.data);
+		hg_diag_note(dg, side == 0 ? "attack: %s" : N_("defence: %s"), why.data);
 		hg_buf_free(&why);
 		if (side == 1)
 			ck_rests_on_area(dg, s, c->target, "defence");
@@ -830,7 +831,7 @@ static int resolve(hg_state *s, combat *c, const ck_attack *a, const ck_effect *
 		return -1;
 	if (fx && fx->n) {
 		c->dice[0] += fx->n;
-		why_add(c, 0, "event", fx->n);
+		why_add(c, 0, _("event"), fx->n);
 	}
 	if ((c->army ? army_cards(s, c, a, d) : attacker_cards(s, c, a, d)) != 0)
 		return -1;
@@ -847,16 +848,16 @@ static int resolve(hg_state *s, combat *c, const ck_attack *a, const ck_effect *
 	/* 4.2: the area's shield, +1 for a +1 castle there, then the turns. */
 	const ck_area *area = &s->map->areas[c->target];
 	c->dice[1] += area->defence;
-	why_add(c, 1, "shield", area->defence);
+	why_add(c, 1, _("shield"), area->defence);
 	if (c->defender >= 0 && s->plus1[c->target]) {
 		c->dice[1]++;
-		why_add(c, 1, "+1 castle", 1);
+		why_add(c, 1, _("+1 castle"), 1);
 	}
 	if (c->defender >= 0) {
 		int extra = hg_ck_persistent_defence(s, c->defender);
 		if (extra) {
 			c->dice[1] += extra;
-			why_add(c, 1, "face-up events", extra);
+			why_add(c, 1, _("face-up events"), extra);
 		}
 	}
 	if (turn_castles(s, c, a, d) != 0)

@@ -43,10 +43,10 @@ static const char *const target_words[] = { "self", "player", "opponent", "neigh
 const char *ck_target_phrase(ck_target t)
 {
 	switch (t) {
-	case CK_T_SELF: return "the player";
-	case CK_T_PLAYER: return "another player";
-	case CK_T_OPPONENT: return "a player of the other religion";
-	case CK_T_NEIGHBOUR: return "another player sharing a border";
+	case CK_T_SELF: return _("the player");
+	case CK_T_PLAYER: return _("another player");
+	case CK_T_OPPONENT: return _("a player of the other religion");
+	case CK_T_NEIGHBOUR: return _("another player sharing a border");
 	}
 	return "?";
 }
@@ -396,7 +396,7 @@ static int fx_chosen_discard(hg_state *s, int target, const ck_card *c, const ck
 	}
 	for (int i = 0; i < k; i++) {
 		int r, card;
-		if (ck_take_card(s, target, &p->discards.v[i], "rule 4.4", &r, &card, d) != 0)
+		if (ck_take_card(s, target, &p->discards.v[i], N_("rule 4.4"), &r, &card, d) != 0)
 			return -1;
 		if (card >= 0)
 			ck_pile_discard(s, r, card);
@@ -432,14 +432,14 @@ int ck_effects_apply(hg_state *s, int seat, const ck_card *c, const ck_play *p, 
 		switch (fx->verb) {
 		case CK_FX_RANDOM_DISCARD:
 			rc = ck_random_cards(s, target, fx->n, -1, &p->discards, p->on_pos,
-					     "rule 4.4", NULL, d);
+					     N_("rule 4.4"), NULL, d);
 			break;
 		case CK_FX_CHOSEN_DISCARD:
 			rc = fx_chosen_discard(s, target, c, fx, p, d);
 			break;
 		case CK_FX_STEAL:
 			rc = ck_random_cards(s, target, fx->n, seat, &p->takes, p->on_pos,
-					     "rule 4.4", NULL, d);
+					     N_("rule 4.4"), NULL, d);
 			break;
 		case CK_FX_BONUS:
 			rc = fx_bonus(s, target, fx, p, d);
@@ -448,7 +448,7 @@ int ck_effects_apply(hg_state *s, int seat, const ck_card *c, const ck_play *p, 
 			rc = fx_flip(s, seat, c, fx, p, d);
 			break;
 		case CK_FX_DRAW:
-			rc = ck_draw_cards(s, seat, fx->n, &p->draws, p->card.pos, "rule 4.4", d);
+			rc = ck_draw_cards(s, seat, fx->n, &p->draws, p->card.pos, N_("rule 4.4"), d);
 			break;
 		case CK_FX_TRUCE:		/* in force while face up (events.c) */
 		case CK_FX_DEFENCE_DICE:	/* counted in each combat */

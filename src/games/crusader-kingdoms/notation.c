@@ -446,7 +446,7 @@ static int number_fits(parser *p, const char *digits, size_t len, long v, size_t
 	if (v >= 0 && v <= max)
 		return 1;
 	char *q = hg_xstrndup(digits, len);
-	hg_diag_add(p->d, HG_ERROR, pos_at(p, off), code, "%s, not %s (%s)", what, q, rule);
+	hg_diag_add(p->d, HG_ERROR, pos_at(p, off), code, "%s, not %s (%s)", _(what), q, _(rule));
 	free(q);
 	p->failed = 1;
 	return 0;
@@ -455,21 +455,21 @@ static int number_fits(parser *p, const char *digits, size_t len, long v, size_t
 static int die_fits(parser *p, const char *digits, size_t len, long v, size_t off,
 		    const char *rule)
 {
-	return number_fits(p, digits, len, v, off, DIE_MAX, "ck.die-range", "a die shows 1 to 6",
+	return number_fits(p, digits, len, v, off, DIE_MAX, "ck.die-range", N_("a die shows 1 to 6"),
 			   rule);
 }
 
 static int face_fits(parser *p, const char *digits, size_t len, long v, size_t off)
 {
 	return number_fits(p, digits, len, v, off, DIE_MAX, "ck.mod-die",
-			   "a modification changes a die of 1 to 6 into one of 1 to 6",
-			   "rule 4.2; ruling 10");
+			   N_("a modification changes a die of 1 to 6 into one of 1 to 6"),
+			   N_("rule 4.2; ruling 10"));
 }
 
 static int hits_fit(parser *p, const char *digits, size_t len, long v, size_t off)
 {
 	return number_fits(p, digits, len, v, off, HITS_MAX, "ck.hits-wrong",
-			   "a roll makes at most one hit per die", "rule 4.2");
+			   N_("a roll makes at most one hit per die"), N_("rule 4.2"));
 }
 
 /* ROLL: the dice, the modifications, the hits (group g of m), through the
@@ -507,7 +507,7 @@ static int parse_roll_pcre(parser *p, const hg_match *m, int g, ck_roll *roll)
 			while (j < r.end[gd] && text[j] != ' ')
 				j++;
 			long v = strtol(text + i, NULL, 10);
-			if (!die_fits(p, text + i, j - i, v, base + i, "rule 4.2")) {
+			if (!die_fits(p, text + i, j - i, v, base + i, N_("rule 4.2"))) {
 				free(text);
 				return -1;
 			}
@@ -620,7 +620,7 @@ static int parse_roll(parser *p, const hg_match *m, int g, ck_roll *roll)
 			ck_num *n = &roll->dice[roll->ndice++];
 			size_t j = k;
 			long v = read_number(x, &j, dice_end, 99);
-			if (!die_fits(p, x + k, j - k, v, k, "rule 4.2"))
+			if (!die_fits(p, x + k, j - k, v, k, N_("rule 4.2")))
 				return -1;
 			n->pos = pos_at(p, k);
 			n->v = (int)v;
@@ -956,7 +956,7 @@ static int parse_incursion(parser *p, hg_action *a, const hg_match *m)
 		const char *t = m->subject + m->start[g];
 		long v = *t == '?' ? CK_DIE_HIDDEN : strtol(t, NULL, 10);
 		if (v != CK_DIE_HIDDEN &&
-		    !die_fits(p, t, m->end[g] - m->start[g], v, m->start[g], "rule 4.3"))
+		    !die_fits(p, t, m->end[g] - m->start[g], v, m->start[g], N_("rule 4.3")))
 			return -1;
 		in->die = (int)v;
 	}
@@ -1024,7 +1024,7 @@ static int parse_reveal(parser *p, hg_action *a, const hg_match *m)
 		const char *t = m->subject + m->start[g];
 		long v = *t == '?' ? CK_DIE_HIDDEN : strtol(t, NULL, 10);
 		if (v != CK_DIE_HIDDEN &&
-		    !die_fits(p, t, m->end[g] - m->start[g], v, m->start[g], "rule 8.3"))
+		    !die_fits(p, t, m->end[g] - m->start[g], v, m->start[g], N_("rule 8.3")))
 			return -1;
 		rv->die = (int)v;
 	}

@@ -481,9 +481,9 @@ int enc_apply_end(hg_state *s, const hg_action *a, hg_diags *d)
 	}
 	if (s->war.stage != ENC_WAR_NONE || s->ex.active || a->seat != s->current) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "enc.not-now",
-					  "%s cannot end the turn %s (rule 6.F)", enc_seat_name(a->seat),
-					  s->ex.active ? "while an effect waits for its answer" :
-					  "in the middle of a war");
+					  s->ex.active ? "%s cannot end the turn while an effect waits for its answer (rule 6.F)"
+						       : N_("%s cannot end the turn in the middle of a war (rule 6.F)"),
+					  enc_seat_name(a->seat));
 		if (s->war.stage != ENC_WAR_NONE)
 			hg_diag_note(dg, "the attacker ends a war with 'regroup' (rule 6.D4)");
 		return -1;
