@@ -807,10 +807,13 @@ static int hidden_outcome(const ck_attack *a, const int lo[2], const int hi[2], 
 	if (a->won ? !can_win : !can_lose) {
 		int att = a->won ? hi[0] : lo[0], def = a->won ? lo[1] : hi[1];
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->outcome_pos, "ck.outcome-wrong",
-					  "the attacker makes %s %d hit%s and the defender %s %d: the %s wins, whatever the hidden dice show (rule 4.2)",
-					  a->won ? "at most" : "at least", att, att == 1 ? "" : "s",
-					  a->won ? "at least" : "at most", def,
-					  a->won ? "defender" : "attacker");
+					  a->won ? hg_ngettext("the attacker makes at most %d hit and the defender at least %d: the defender wins, whatever the hidden dice show (rule 4.2)",
+							       "the attacker makes at most %d hits and the defender at least %d: the defender wins, whatever the hidden dice show (rule 4.2)",
+							       (unsigned long)att)
+						 : hg_ngettext("the attacker makes at least %d hit and the defender at most %d: the attacker wins, whatever the hidden dice show (rule 4.2)",
+							       "the attacker makes at least %d hits and the defender at most %d: the attacker wins, whatever the hidden dice show (rule 4.2)",
+							       (unsigned long)att),
+					  att, def);
 		hg_diag_note(dg, "the attacker wins only with more hits than the defender");
 		return -1;
 	}
@@ -904,9 +907,13 @@ static int resolve(hg_state *s, combat *c, const ck_attack *a, const ck_effect *
 			hg_buf_init(&t);
 			dice_text(v[side], c->dice[side], &t);
 			hg_diag *dg = hg_diag_add(d, HG_ERROR, roll->hits_pos, "ck.hits-wrong",
-						  "the %s's dice %s make %d hit%s, not %d (rule 4.2)",
-						  side_name[side], t.data, hits, hits == 1 ? "" : "s",
-						  roll->hits);
+						  side == 0 ? hg_ngettext("the attack's dice %s make %d hit, not %d (rule 4.2)",
+									  "the attack's dice %s make %d hits, not %d (rule 4.2)",
+									  (unsigned long)hits)
+							    : hg_ngettext("the defence's dice %s make %d hit, not %d (rule 4.2)",
+									  "the defence's dice %s make %d hits, not %d (rule 4.2)",
+									  (unsigned long)hits),
+						  t.data, hits, roll->hits);
 			hg_diag_note(dg, "each 4, 5 or 6 is a hit");
 			hg_buf_free(&t);
 			return -1;

@@ -389,9 +389,10 @@ static int fx_chosen_discard(hg_state *s, int target, const ck_card *c, const ck
 	if (k > 0 ? !p->discards.given || p->discards.n != k : p->discards.given) {
 		hg_diag_add(d, HG_ERROR, p->discards.given ? p->discards.pos : p->on_pos,
 			    "ck.event-args",
-			    "'%s' makes %s discard %d card%s of the player's choice: write 'discards' and %s (rule 4.4)",
-			    c->id, s->sc->factions[target].id, k, k == 1 ? "" : "s",
-			    k == 1 ? "the card" : "the cards");
+			    hg_ngettext("'%s' makes %s discard %d card of the player's choice: write 'discards' and the card (rule 4.4)",
+					"'%s' makes %s discard %d cards of the player's choice: write 'discards' and the cards (rule 4.4)",
+					(unsigned long)k),
+			    c->id, s->sc->factions[target].id, k);
 		return -1;
 	}
 	for (int i = 0; i < k; i++) {

@@ -188,8 +188,10 @@ int ck_apply_pass(hg_state *s, const hg_action *a, hg_diags *d)
 		if (!s->sc->factions[f].player)
 			cards += s->p[f].hand.size;
 	dg = hg_diag_add(d, HG_ERROR, a->pos, "ck.end-wrong",
-			 "this pass does not end the turn: %d of %d players have passed, and the side no player controls holds %d card%s to play (rules 8.2, 8.3)",
-			 __builtin_popcount(s->passed), s->sc->players, cards, cards == 1 ? "" : "s");
+			 hg_ngettext("this pass does not end the turn: %d of %d players have passed, and the side no player controls holds %d card to play (rules 8.2, 8.3)",
+				     "this pass does not end the turn: %d of %d players have passed, and the side no player controls holds %d cards to play (rules 8.2, 8.3)",
+				     (unsigned long)cards),
+			 __builtin_popcount(s->passed), s->sc->players, cards);
 	hg_diag_note(dg, "the turn ends when every player has passed and the scripted side has played every card it drew");
 	return -1;
 }

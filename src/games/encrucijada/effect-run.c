@@ -568,8 +568,10 @@ static int bind_choices(hg_state *s, enc_use *u, const hg_action *a, hg_diags *d
 	int want = effect_groups(e);
 	if (a->ngroups != want) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "enc.effect-choice",
-					  "the effect of '%s' takes %d group%s of choices ('/ ...'); the record gives %d (rule 2, Efectos)",
-					  use_card(s, u)->id, want, want == 1 ? "" : "s", a->ngroups);
+					  hg_ngettext("the effect of '%s' takes %d group of choices ('/ ...'); the record gives %d (rule 2, Efectos)",
+						      "the effect of '%s' takes %d groups of choices ('/ ...'); the record gives %d (rule 2, Efectos)",
+						      (unsigned long)want),
+					  use_card(s, u)->id, want, a->ngroups);
 		hg_buf b;
 		hg_buf_init(&b);
 		for (size_t i = 0; i < e->nsteps; i++)

@@ -577,9 +577,11 @@ static int apply_place(hg_state *s, const hg_action *a, hg_diags *d)
 			hg_diag *dg = hg_diag_add(d, HG_UNVERIFIED, a->card_pos[0], "koc.hidden-card",
 						  "placement of hidden card '%s' could not be verified",
 						  s->cards->ids[c]);
-			hg_diag_note(dg, "%s holds %u card%s the record does not show; '%s' may be "
-				     "one of them", hg_koc_seat_name(p), s->hidden[p],
-				     s->hidden[p] == 1 ? "" : "s", s->cards->ids[c]);
+			hg_diag_note(dg, hg_ngettext("%s holds %u card the record does not show; '%s' may be "
+						     "one of them",
+						     "%s holds %u cards the record does not show; '%s' may be "
+						     "one of them", s->hidden[p]),
+				     hg_koc_seat_name(p), s->hidden[p], s->cards->ids[c]);
 		}
 		s->hidden[p]--;
 	} else {
