@@ -20,8 +20,6 @@
 
 #include "ck.h"
 
-static const char *const side_name[2] = { "attack", "defence" };
-
 int hg_ck_hits(const int *dice, int n)
 {
 	return ck_hits(dice, n);
@@ -234,16 +232,17 @@ static int add_response(hg_state *s, combat *c, int seat, const ck_item *it, int
 	const ck_card *k = ck_card_at(s, r, card);
 	if (k->type != CK_RESPONSE) {
 		hg_diag_add(d, HG_ERROR, it->pos, "ck.card-kind",
-			    "'%s' is %s, not a response: it cannot be added to a combat (rule 4.1, step 3)",
-			    k->id, k->type == CK_TROOP ? "a troop" : "an event");
+			    k->type == CK_TROOP ? "'%s' is a troop, not a response: it cannot be added to a combat (rule 4.1, step 3)"
+						: N_("'%s' is an event, not a response: it cannot be added to a combat (rule 4.1, step 3)"),
+			    k->id);
 		return -1;
 	}
 	int bit = side == 0 ? CK_SIDE_ATTACK : CK_SIDE_DEFENCE;
 	if (!(k->sides & bit)) {
 		hg_diag_add(d, HG_ERROR, pos, "ck.response-side",
-			    "'%s' cannot be used in the %s, only in the %s (card '%s', rule 4.1, step 3)",
-			    k->id, side_name[side],
-			    (k->sides & CK_SIDE_ATTACK) ? "attack" : "defence", k->id);
+			    side == 0 ? "'%s' cannot be used in the attack, only in the defence (card '%s', rule 4.1, step 3)"
+				      : N_("'%s' cannot be used in the defence, only in the attack (card '%s', rule 4.1, step 3)"),
+			    k->id, k->id);
 		return -1;
 	}
 	ck_support sup = { 0, 0, 0, 0 };
@@ -496,10 +495,12 @@ static int roll_side(hg_state *s, combat *c, int side, const ck_roll *roll, int 
 	}
 	if (roll->ndice != n) {
 		int who = side == 0 ? c->seat : c->defender;
-		const char *name = who >= 0 ? faction_id(s, who) : "the independent area";
+		const char *name = who >= 0 ? faction_id(s, who) : _("the independent area");
+		/* TRANSLATORS: the first %s is a faction, or "the independent area" */
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, roll->pos, "ck.dice-count",
-					  "%s rolls %d %s dice, the record shows %d (rule 4.2)",
-					  name, c->dice[side], side_name[side], roll->ndice);
+					  side == 0 ? "%s rolls %d attack dice, the record shows %d (rule 4.2)"
+						    : N_("%s rolls %d defence dice, the record shows %d (rule 4.2)"),
+					  name, c->dice[side], roll->ndice);
 		hg_buf why;
 		hg_buf_init(&why);
 		why_text(c, side, &why);
@@ -552,8 +553,9 @@ static int roll_side(hg_state *s, combat *c, int side, const ck_roll *roll, int 
 			hg_buf_init(&t);
 			dice_text(seeded, n, &t);
 			hg_diag_add(d, HG_ERROR, roll->pos, "ck.dice-seed",
-				    "the Seed rolls %s for the %s, not what the record shows (herald-crusader-kingdoms(7), CHANCE)",
-				    t.data, side_name[side]);
+				    side == 0 ? "the Seed rolls %s for the attack, not what the record shows (herald-crusader-kingdoms(7), CHANCE)"
+					      : N_("the Seed rolls %s for the defence, not what the record shows (herald-crusader-kingdoms(7), CHANCE)"),
+				    t.data);
 			hg_buf_free(&t);
 			return -1;
 		}
@@ -571,8 +573,8 @@ static int apply_mods(const hg_state *s, const combat *c, int side, const ck_rol
 		return 0;
 	if (c->points[side] == 0) {
 		hg_diag_add(d, HG_ERROR, roll->mods[0].pos, "ck.mod-missing",
-			    "no card modifies the %s's dice: no response giving points supports it (rule 4.1, step 3; ruling 10)",
-			    side_name[side]);
+			    side == 0 ? "no card modifies the attack's dice: no response giving points supports it (rule 4.1, step 3; ruling 10)"
+				      : N_("no card modifies the defence's dice: no response giving points supports it (rule 4.1, step 3; ruling 10)"));
 		return -1;
 	}
 	int spent = 0;
@@ -584,7 +586,8 @@ static int apply_mods(const hg_state *s, const combat *c, int side, const ck_rol
 			i++;
 		if (i == n) {
 			hg_diag_add(d, HG_ERROR, md->pos, "ck.mod-die",
-				    "no unmodified die of the %s shows %d (rule 4.2; ruling 10)", side_name[side],
+				    side == 0 ? "no unmodified die of the attack shows %d (rule 4.2; ruling 10)"
+					      : N_("no unmodified die of the defence shows %d (rule 4.2; ruling 10)"),
 				    md->from);
 			return -1;
 		}
@@ -600,8 +603,9 @@ static int apply_mods(const hg_state *s, const combat *c, int side, const ck_rol
 	}
 	if (spent > c->points[side]) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, roll->mods[0].pos, "ck.mod-points",
-					  "the %s's dice are raised by %d points, and the responses supporting it give %d (rule 4.2; ruling 10)",
-					  side_name[side], spent, c->points[side]);
+					  side == 0 ? "the attack's dice are raised by %d points, and the responses supporting it give %d (rule 4.2; ruling 10)"
+						    : N_("the defence's dice are raised by %d points, and the responses supporting it give %d (rule 4.2; ruling 10)"),
+					  spent, c->points[side]);
 		hg_diag_note(dg, "Líder: \"add a total of 3 points, split as you wish, to the dice of one roll\"");
 		return -1;
 	}
@@ -638,9 +642,10 @@ static int check_script_mods(const hg_state *s, const combat *c, int side, const
 		hg_buf_printf(&b, "%s%d>%d", j ? " " : "mod ", want[j].from, want[j].to);
 	hg_diag *dg = hg_diag_add(d, HG_ERROR, roll->nmods ? roll->mods[0].pos : roll->pos,
 				  "ck.script-mods",
-				  "the script spends the %d points of Líder on the %s of %s this way: %s (rules 8.3, 8.4; ruling 32)",
-				  c->points[side], side_name[side], faction_id(s, who),
-				  b.len ? b.data : "none, no die can be raised to a hit");
+				  side == 0 ? "the script spends the %d points of Líder on the attack of %s this way: %s (rules 8.3, 8.4; ruling 32)"
+					    : N_("the script spends the %d points of Líder on the defence of %s this way: %s (rules 8.3, 8.4; ruling 32)"),
+				  c->points[side], faction_id(s, who),
+				  b.len ? b.data : _("none, no die can be raised to a hit"));
 	hg_diag_note(dg, "the dice nearest below 4 are raised to 4, the cheapest first, as far as the points go");
 	hg_diag_note(dg, "the text is silent; a scenario with 'script-leader-rule: false' lets the record spend them");
 	hg_buf_free(&b);
@@ -751,8 +756,8 @@ static int hidden_hits(const hg_state *s, const combat *c, int side, const ck_ro
 	} else if (roll->nmods) {
 		if (c->points[side] == 0) {
 			hg_diag_add(d, HG_ERROR, roll->mods[0].pos, "ck.mod-missing",
-				    "no card modifies the %s's dice: no response giving points supports it (rule 4.1, step 3; ruling 10)",
-				    side_name[side]);
+				    side == 0 ? "no card modifies the attack's dice: no response giving points supports it (rule 4.1, step 3; ruling 10)"
+					      : N_("no card modifies the defence's dice: no response giving points supports it (rule 4.1, step 3; ruling 10)"));
 			return -1;
 		}
 		int spent = 0, sure = 0;
@@ -760,14 +765,16 @@ static int hidden_hits(const hg_state *s, const combat *c, int side, const ck_ro
 			const ck_mod *md = &roll->mods[m];
 			if (m >= n) {
 				hg_diag_add(d, HG_ERROR, md->pos, "ck.mod-die",
-					    "the %s rolls %d dice and cannot raise more (rule 4.2; ruling 10)",
-					    side_name[side], n);
+					    side == 0 ? "the attack rolls %d dice and cannot raise more (rule 4.2; ruling 10)"
+						      : N_("the defence rolls %d dice and cannot raise more (rule 4.2; ruling 10)"),
+					    n);
 				return -1;
 			}
 			if (md->from < 1 || md->to <= md->from || md->to > 6) {
 				hg_diag_add(d, HG_ERROR, md->pos, "ck.mod-die",
-					    "no die of the %s can be raised from %d to %d, whatever it shows (rule 4.2; ruling 10)",
-					    side_name[side], md->from, md->to);
+					    side == 0 ? "no die of the attack can be raised from %d to %d, whatever it shows (rule 4.2; ruling 10)"
+						      : N_("no die of the defence can be raised from %d to %d, whatever it shows (rule 4.2; ruling 10)"),
+					    md->from, md->to);
 				return -1;
 			}
 			spent += md->to - md->from;
@@ -775,8 +782,9 @@ static int hidden_hits(const hg_state *s, const combat *c, int side, const ck_ro
 		}
 		if (spent > c->points[side]) {
 			hg_diag_add(d, HG_ERROR, roll->mods[0].pos, "ck.mod-points",
-				    "the %s's dice are raised by %d points, and the responses supporting it give %d (rule 4.2; ruling 10)",
-				    side_name[side], spent, c->points[side]);
+				    side == 0 ? "the attack's dice are raised by %d points, and the responses supporting it give %d (rule 4.2; ruling 10)"
+					      : N_("the defence's dice are raised by %d points, and the responses supporting it give %d (rule 4.2; ruling 10)"),
+				    spent, c->points[side]);
 			return -1;
 		}
 		*lo = sure;
@@ -786,8 +794,9 @@ static int hidden_hits(const hg_state *s, const combat *c, int side, const ck_ro
 		return 0;
 	if (roll->hits < *lo || roll->hits > *hi) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, roll->hits_pos, "ck.hits-wrong",
-					  "the %s's %d hidden dice make %d to %d hits, whatever they show, not %d (rule 4.2)",
-					  side_name[side], n, *lo, *hi, roll->hits);
+					  side == 0 ? "the attack's %d hidden dice make %d to %d hits, whatever they show, not %d (rule 4.2)"
+						    : N_("the defence's %d hidden dice make %d to %d hits, whatever they show, not %d (rule 4.2)"),
+					  n, *lo, *hi, roll->hits);
 		hg_diag_note(dg, "each 4, 5 or 6 is a hit");
 		return -1;
 	}
