@@ -577,7 +577,10 @@ int ck_draw_cards(hg_state *s, int seat, int n, const ck_items *items, hg_pos po
 					for (int x = 0; x < dealt[c]; x++)
 						hg_buf_printf(&b, "%s%s", b.len ? ", " : "",
 							      deck->cards[c].id);
-				hg_diag_note(dg, "it deals %s", b.len ? b.data : "nothing");
+				if (b.len)
+					hg_diag_note(dg, "it deals %s", b.data);
+				else
+					hg_diag_note(dg, "it deals nothing");
 				hg_buf_free(&b);
 				return -1;
 			}

@@ -323,7 +323,10 @@ static int army_cards(hg_state *s, combat *c, const ck_attack *a, hg_diags *d)
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, "ck.script-army",
 					  "the army of %s attacks with every card it holds, and the record lists others (rule 8.3)",
 					  faction_id(s, c->seat));
-		hg_diag_note(dg, "the army: %s", b.len ? b.data : "none");
+		if (b.len)
+			hg_diag_note(dg, "the army: %s", b.data);
+		else
+			hg_diag_note(dg, "the army: none");
 		hg_buf_free(&b);
 		return -1;
 	}

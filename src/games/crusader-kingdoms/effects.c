@@ -349,7 +349,10 @@ static int effect_target(const hg_state *s, int seat, const ck_card *c, const ck
 	for (int i = 0; i < s->nsides; i++)
 		if (ck_target_ok(s, seat, fx->target, i))
 			hg_buf_printf(&b, "%s%s", b.len ? ", " : "", s->sc->factions[i].id);
-	hg_diag_note(dg, "possible targets: %s", b.len ? b.data : "none");
+	if (b.len)
+		hg_diag_note(dg, "possible targets: %s", b.data);
+	else
+		hg_diag_note(dg, "possible targets: none");
 	hg_buf_free(&b);
 	return -1;
 }
@@ -372,7 +375,10 @@ static int fx_flip(hg_state *s, int seat, const ck_card *c, const ck_effect *fx,
 			if (s->owner[i] >= 0 && ck_target_ok(s, seat, fx->target, s->owner[i]) &&
 			    (int)s->plus1[i] == (fx->n < 0))
 				hg_buf_printf(&b, "%s%s", b.len ? ", " : "", s->map->areas[i].id);
-		hg_diag_note(dg, "castles it could turn: %s", b.len ? b.data : "none");
+		if (b.len)
+			hg_diag_note(dg, "castles it could turn: %s", b.data);
+		else
+			hg_diag_note(dg, "castles it could turn: none");
 		hg_buf_free(&b);
 		return -1;
 	}

@@ -265,7 +265,10 @@ static void note_hand(const hg_state *s, int seat, hg_diag *dg)
 	for (int i = 0; i < n; i++)
 		hg_buf_printf(&b, "%s%s", i ? ", " : "",
 			      enc_card_id(s, s->p[seat].inst[v[i]].card));
-	hg_diag_note(dg, "%s holds %s", enc_seat_name(seat), n ? b.data : "no card");
+	if (n)
+		hg_diag_note(dg, "%s holds %s", enc_seat_name(seat), b.data);
+	else
+		hg_diag_note(dg, "%s holds no card", enc_seat_name(seat));
 	hg_buf_free(&b);
 }
 
