@@ -108,12 +108,17 @@ static int sink_put(fmt_run *r, sink *k, hg_buf *out)
 	return rc;
 }
 
-/* Whether the original has bytes left after the canonical text ended. */
-static int sink_longer(sink *k)
+/* Whether the original has bytes left after the canonical text ended.  One
+ * blank line after the last game is canonical too: herald gen ends its
+ * output so, that files joined with cat keep one between every two games. */
+static int sink_longer(sink *k, size_t games)
 {
 	if (k->differs)
 		return 1;
-	return fgetc(k->orig) != EOF;
+	int c = fgetc(k->orig);
+	if (c == '\n' && games > 0)
+		c = fgetc(k->orig);
+	return c != EOF;
 }
 
 /* Canonicalises the games of an open source into the sink, game by game.
@@ -196,7 +201,7 @@ static void fmt_file(fmt_run *r, const cli_inputs *in, size_t i)
 	}
 	if (format_games(r, &src, &k, r->mode == TO_STDOUT ? &r->written : &count, &d)) {
 		r->bad = 1;	/* in place: the file stays as it is */
-	} else if (r->mode != TO_STDOUT && sink_longer(&k)) {
+	} else if (r->mode != TO_STDOUT && sink_longer(&k, count)) {
 		if (r->mode == CHECK_ONLY) {
 			cli_put_text(stdout, path, strlen(path), 0);
 			putchar('\n');

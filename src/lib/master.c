@@ -723,7 +723,10 @@ static int pending_step(hg_master *m, hg_pending *p, const char *seat, const cha
 		hg_buf_init(&who);
 		for (size_t k = 0; k < p->nawaited; k++)
 			hg_buf_printf(&who, "%s%s", k ? ", " : "", p->awaited[k]);
-		hg_diag_note(dg, "awaited: %s", who.data ? who.data : "none");
+		if (who.data)
+			hg_diag_note(dg, "awaited: %s", who.data);
+		else
+			hg_diag_note(dg, "awaited: none");
 		hg_buf_free(&who);
 		return -1;
 	}
@@ -803,7 +806,10 @@ int hg_master_move(hg_master *m, const char *seat_name, const char *text, long a
 		hg_buf seats;
 		hg_buf_init(&seats);
 		hg_seats_list(cls, m->st, &seats);
-		hg_diag_note(dg, "the seats players hold: %s", seats.data ? seats.data : "none");
+		if (seats.data)
+			hg_diag_note(dg, "the seats players hold: %s", seats.data);
+		else
+			hg_diag_note(dg, "the seats players hold: none");
 		hg_buf_free(&seats);
 		return -1;
 	}

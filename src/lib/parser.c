@@ -341,7 +341,7 @@ static void parse_tag(hg_parser *p)
 			describe(p->t, &what);
 		hg_diag *dg = error(p, same_line ? p->t->pos : p->last_end, "hgn.bad-tag",
 				    "expected a tag name after '[' but found %s",
-				    same_line ? what.data : "the end of the line");
+				    same_line ? what.data : _("the end of the line"));
 		if (dg)
 			hg_diag_note(dg, "a tag pair is '[', a name, a string and ']' on one line, as in [Date \"2026.11.21\"]");
 		skip_tag(p);
@@ -357,7 +357,7 @@ static void parse_tag(hg_parser *p)
 			describe(p->t, &what);
 		hg_diag *dg = error(p, same_line ? p->t->pos : p->last_end, "hgn.bad-tag",
 				    "tag '%s' has no value: expected a string but found %s", name,
-				    same_line ? what.data : "the end of the line");
+				    same_line ? what.data : _("the end of the line"));
 		if (dg)
 			hg_diag_note(dg, "a tag's value is a string in double quotes, as in [%s \"...\"]", name);
 		hg_bad_tags_add(&p->bad_tags, name);

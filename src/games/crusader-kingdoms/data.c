@@ -978,7 +978,7 @@ static char *dir_of(const char *file)
 
 static int add_map(hg_gdata *g, const hg_load_ctx *ctx, const file_ref *f, hg_diags *d)
 {
-	hg_ydoc *doc = load_ref(ctx, f, "a map file", map_file_keys, d);
+	hg_ydoc *doc = load_ref(ctx, f, N_("a map file"), map_file_keys, d);
 	if (!doc)
 		return -1;
 	if (hg_provs_collect(&g->provs, doc, d) != 0) {
@@ -1008,7 +1008,7 @@ static int add_map(hg_gdata *g, const hg_load_ctx *ctx, const file_ref *f, hg_di
 static int add_deck(hg_gdata *g, const hg_load_ctx *ctx, const file_ref *f, int want,
 		    hg_diags *d)
 {
-	hg_ydoc *doc = load_ref(ctx, f, "a deck file", deck_file_keys, d);
+	hg_ydoc *doc = load_ref(ctx, f, N_("a deck file"), deck_file_keys, d);
 	if (!doc)
 		return -1;
 	if (hg_provs_collect(&g->provs, doc, d) != 0) {
@@ -1061,7 +1061,7 @@ static int add_listed(hg_gdata *g, const hg_load_ctx *ctx, const hg_ydoc *doc,
 				break;
 			}
 			char *path = named ? NULL : relative_to(doc->file, s);
-			file_ref f = { named ? s : path, named ? "the scenarios file" : NULL,
+			file_ref f = { named ? s : path, named ? N_("the scenarios file") : NULL,
 				       list->items[i]->pos, dir };
 			rc = pass ? add_deck(g, ctx, &f, -1, d) : add_map(g, ctx, &f, d);
 			free(path);
@@ -1077,7 +1077,7 @@ static hg_gdata *load_all(const hg_load_ctx *ctx, const file_ref *scenarios,
 			  const file_ref *maps, size_t nmaps, const file_ref *decks,
 			  const int *deck_religion, size_t ndecks, hg_diags *d)
 {
-	hg_ydoc *doc = load_ref(ctx, scenarios, "a scenarios file", scenarios_file_keys, d);
+	hg_ydoc *doc = load_ref(ctx, scenarios, N_("a scenarios file"), scenarios_file_keys, d);
 	if (!doc)
 		return NULL;
 	hg_gdata *g = hg_xcalloc(1, sizeof *g);
@@ -1159,7 +1159,7 @@ hg_gdata *ck_load(const hg_load_ctx *ctx, hg_buf *key, hg_diags *d)
 {
 	file_ref scenarios;
 	char *bundled = NULL;
-	if (!tag_ref(ctx, "ScenarioFile", "the ScenarioFile tag", &scenarios)) {
+	if (!tag_ref(ctx, "ScenarioFile", N_("the ScenarioFile tag"), &scenarios)) {
 		bundled = hg_datapath_find(ctx->path, "crusader-kingdoms/scenarios.yaml");
 		if (!bundled) {
 			hg_pos pos = { ctx->rec ? ctx->rec->file : NULL, 0, 0 };
@@ -1171,12 +1171,12 @@ hg_gdata *ck_load(const hg_load_ctx *ctx, hg_buf *key, hg_diags *d)
 		scenarios = (file_ref){ bundled, NULL, { NULL, 0, 0 }, NULL };
 	}
 	file_ref map;
-	size_t nmaps = (size_t)tag_ref(ctx, "MapFile", "the MapFile tag", &map);
+	size_t nmaps = (size_t)tag_ref(ctx, "MapFile", N_("the MapFile tag"), &map);
 	file_ref decks[CK_NRELIGIONS];
 	int religion[CK_NRELIGIONS];
 	size_t ndecks = 0;
 	static const char *const deck_named_by[CK_NRELIGIONS] = {
-		"the MuslimDeckFile tag", "the ChristianDeckFile tag"
+		N_("the MuslimDeckFile tag"), N_("the ChristianDeckFile tag")
 	};
 	for (int r = 0; r < CK_NRELIGIONS; r++)
 		if (tag_ref(ctx, deck_tags[r], deck_named_by[r], &decks[ndecks]))

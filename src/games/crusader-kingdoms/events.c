@@ -102,7 +102,7 @@ int ck_apply_play(hg_state *s, const hg_action *a, hg_diags *d)
 			    k->type == CK_TROOP ? "a troop" : "a response");
 		return -1;
 	}
-	if (ck_take_card(s, a->seat, &p->card, "rule 4.4", &r, &card, d) != 0)
+	if (ck_take_card(s, a->seat, &p->card, N_("rule 4.4"), &r, &card, d) != 0)
 		return -1;
 	const ck_card *c = ck_card_at(s, r, card);
 	if (check_args(c, p, d) != 0)

@@ -304,7 +304,7 @@ static __attribute__((cold, noinline)) int number_too_large(const reader *r,
 							     const char *what,
 							     const char *rule)
 {
-	hg_diag_add(r->d, HG_ERROR, t->pos, code, "%s, not %s (%s)", what, t->text, rule);
+	hg_diag_add(r->d, HG_ERROR, t->pos, code, "%s, not %s (%s)", _(what), t->text, _(rule));
 	return -1;
 }
 
@@ -314,7 +314,7 @@ static __attribute__((noinline)) int die_number_long(const reader *r, const hg_a
 {
 	long v = number_value(t->text, DIE_MAX);
 	if (v > DIE_MAX)
-		return number_too_large(r, t, "ck.die-range", "a die shows 1 to 6", rule);
+		return number_too_large(r, t, "ck.die-range", N_("a die shows 1 to 6"), rule);
 	return (int)v;
 }
 
@@ -337,8 +337,8 @@ static int face_number(const reader *r, const hg_atok *t)
 	long v = number_value(t->text, DIE_MAX);
 	if (v > DIE_MAX)
 		return number_too_large(r, t, "ck.mod-die",
-					"a modification changes a die of 1 to 6 into one of 1 to 6",
-					"rule 4.2; ruling 10");
+					N_("a modification changes a die of 1 to 6 into one of 1 to 6"),
+					N_("rule 4.2; ruling 10"));
 	return (int)v;
 }
 
@@ -544,7 +544,7 @@ static int read_roll(reader *r, ck_roll *roll)
 			/* the token read once, before the stores (which
 			 * might alias it, for all the compiler knows) */
 			hg_pos pos = run[k].pos;
-			int v = die_number(r, &run[k], "rule 4.2");
+			int v = die_number(r, &run[k], N_("rule 4.2"));
 			if (v < 0)
 				return -1;
 			dice[k].pos = pos;
@@ -582,7 +582,7 @@ static int read_roll(reader *r, ck_roll *roll)
 		long h = number_value(t->text, HITS_MAX);
 		if (h > HITS_MAX)
 			return number_too_large(r, t, "ck.hits-wrong",
-						"a roll makes at most one hit per die", "rule 4.2");
+						N_("a roll makes at most one hit per die"), N_("rule 4.2"));
 		roll->hits_pos = t->pos;
 		roll->hits = (int)h;
 	}
@@ -794,7 +794,7 @@ static int read_incursion(reader *r, hg_action *a)
 	if (name_seat(r, &in->target, &in->target_pos) != 0 || !accept(r, CK_W_WITH) ||
 	    name_item(r, a->seat, &in->card) != 0)
 		return -1;
-	if (accept_punct(r, '/') && (in->die = read_die(r, &in->die_pos, "rule 4.3")) == -1)
+	if (accept_punct(r, '/') && (in->die = read_die(r, &in->die_pos, N_("rule 4.3"))) == -1)
 		return -1;
 	if (accept(r, CK_W_DISCARDS) && read_items(r, in->target, &in->discards) != 0)
 		return -1;
@@ -885,7 +885,7 @@ static int read_reveal(reader *r, hg_action *a)
 		rv->place = place;
 	}
 	if (accept_punct(r, '/')) {
-		if ((rv->die = read_die(r, &rv->die_pos, "rule 8.3")) == -1)
+		if ((rv->die = read_die(r, &rv->die_pos, N_("rule 8.3"))) == -1)
 			return -1;
 		if (r->i < r->n) {
 			rv->has_attack = 1;

@@ -940,8 +940,9 @@ hg_state *enc_setup(const hg_gdata *data, const hg_game_record *rec, hg_diags *d
 	s->sh = sh;
 	if (n < ENC_MIN_SEATS || n > ENC_MAX_SEATS) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, tag_pos(rec, "Players"), "enc.players",
-					  "%d player%s; Encrucijada is for 2 to 6 (rule 1)", n,
-					  n == 1 ? "" : "s");
+					  hg_ngettext("%d player; Encrucijada is for 2 to 6 (rule 1)",
+						      "%d players; Encrucijada is for 2 to 6 (rule 1)", (unsigned long)n),
+					  n);
 		hg_diag_note(dg, "name the players in seat order: [Players \"Ana; Ben\"]");
 		enc_free_state(s);
 		return NULL;

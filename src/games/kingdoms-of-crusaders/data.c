@@ -434,8 +434,8 @@ hg_gdata *hg_koc_load(const hg_load_ctx *ctx, hg_buf *key, hg_diags *d)
 	const hg_tag *tag = ctx->rec ? hg_record_tag(ctx->rec, "DeckFile") : NULL;
 	hg_gdata *g;
 	if (tag) {
-		hg_data_name name = { tag->value, "the DeckFile tag", tag->pos, NULL, "" };
-		hg_data_kind kind = { "a deck file", deck_keys };
+		hg_data_name name = { tag->value, N_("the DeckFile tag"), tag->pos, NULL, "" };
+		hg_data_kind kind = { N_("a deck file"), deck_keys };
 		hg_ydoc *doc = hg_data_load(ctx, &name, &kind, d);
 		if (!doc)
 			return NULL;

@@ -30,8 +30,8 @@
 #include "koc.h"
 
 static const char *const forms =
-	"the actions are 'deal C C C C C', 'draw C', 'place C SECTOR' and 'win SECTOR #MARKER' "
-	"(C a card id, or '?' for a hidden card in a deal or draw)";
+	N_("the actions are 'deal C C C C C', 'draw C', 'place C SECTOR' and 'win SECTOR #MARKER' "
+	   "(C a card id, or '?' for a hidden card in a deal or draw)");
 
 enum { VERB_NONE = -1 };
 
@@ -164,11 +164,11 @@ static int verb_of(const hg_koc_grammar *g, const hg_action_text *t, int *plain)
 }
 
 static const char *const verb_forms[] = {
-	"a deal lists the five cards a player is dealt: 'deal c01 c02 c03 c04 c05' "
-	"('?' for a hidden card)",
-	"a draw names the card drawn: 'draw c12', or 'draw ?' when it is hidden",
-	"a placement names a card and one of the sectors 1 to 5: 'place c12 3'",
-	"a territory won names the sector and the victory marker: 'win 3 #1'",
+	N_("a deal lists the five cards a player is dealt: 'deal c01 c02 c03 c04 c05' "
+	   "('?' for a hidden card)"),
+	N_("a draw names the card drawn: 'draw c12', or 'draw ?' when it is hidden"),
+	N_("a placement names a card and one of the sectors 1 to 5: 'place c12 3'"),
+	N_("a territory won names the sector and the victory marker: 'win 3 #1'"),
 };
 
 static int seat_of(const hg_state *s, const hg_action_text *t, hg_diags *d)
@@ -464,11 +464,11 @@ static void syntax_error(const hg_action_text *t, int verb, hg_diags *d)
 		dg = hg_diag_add(d, HG_ERROR, t->pos, "koc.syntax",
 				 "'%s' is not an action of The Kingdoms of Crusaders",
 				 t->ntoks ? t->toks[0].text : "");
-		hg_diag_note(dg, "%s", forms);
+		hg_diag_note(dg, "%s", _(forms));
 		return;
 	}
 	dg = hg_diag_add(d, HG_ERROR, t->pos, "koc.syntax", "malformed action '%s'", t->text);
-	hg_diag_note(dg, "%s", verb_forms[verb]);
+	hg_diag_note(dg, "%s", _(verb_forms[verb]));
 }
 
 /* parse's action, all zero, from the game's spare-action cache. */
@@ -518,7 +518,7 @@ static hg_action *parse_action(const hg_state *s, const hg_action_text *t, int u
 			hg_diag *dg = hg_diag_add(d, HG_ERROR, t->pos, "koc.syntax",
 						  "a deal is five cards, not %zu "
 						  "(rule 'Preparation for a game')", nc);
-			hg_diag_note(dg, "%s", verb_forms[KOC_DEAL]);
+			hg_diag_note(dg, "%s", _(verb_forms[KOC_DEAL]));
 			rc = -1;
 		} else {
 			rc = parse_cards(s, t, a, d);
