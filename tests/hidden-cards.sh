@@ -13,12 +13,15 @@
 # named in the VIEW, whose checked replay vouches for them) and the other
 # cards that come to lie face up: the names in the pictures of `herald
 # replay` (herald-encrucijada(7): hands, piles and hidden stacks as counts).
+# In Crusader Kingdoms the Pending tag of an action held pending is public.
 hidden_names() {
 	if [ "$1" = encrucijada ]; then
 		# the pictures only (indented), not the actions replayed
 		"$HERALD" replay -q "$3" 2>/dev/null | grep '^ ' >"$3.public"
 	else
-		: >"$3.public"
+		# an action held pending shows what it declares to every seat
+		# (the event played, the army's card): its Pending tag
+		sed -n 's/^\[Pending "[^:]*: \(.*\)"\]$/\1/p' "$3" >"$3.public"
 	fi
 	awk -v game="$1" -v me="$2" '
 	function action(seat, w, n,   i, verb, list, victim, t) {
