@@ -24,7 +24,7 @@ hidden_names() {
 		sed -n 's/^\[Pending "[^:]*: \(.*\)"\]$/\1/p' "$3" >"$3.public"
 	fi
 	awk -v game="$1" -v me="$2" '
-	function action(seat, w, n,   i, verb, list, victim, t) {
+	function action(seat, w, n,   i, verb, list, victim, t, stated) {
 		if (inview) {
 			# its own actions, and what is turned up for all
 			if (seat == me || w[1] == "show" || w[1] == "reveal" || w[1] == "force")
@@ -44,7 +44,17 @@ hidden_names() {
 				mark(w[2], seat)
 			else if (verb == "take")
 				mark(w[3], seat)
-			else
+			else if (verb == "use") {
+				# a card after a pile, before "=", is one an effect drew
+				stated = 0
+				for (i = 2; i <= n; i++) {
+					if (w[i] == "=") stated = 1
+					if (!stated && w[i - 1] ~ /^[0-9]+$/ && w[i] !~ /^[0-9]+$/ && w[i] != "/")
+						mark(w[i], seat)
+					else
+						public[w[i]] = 1
+				}
+			} else
 				for (i = 2; i <= n; i++) public[w[i]] = 1
 		} else {
 			# crusader-kingdoms: a list ends at a keyword or "/"
