@@ -143,6 +143,17 @@ int ck_attack_decides_for_others(const hg_state *s, const hg_action *a)
 	return answers;
 }
 
+/* The position where an event's or an army's attack begins (attack_base),
+ * for what the other seats may answer with there: a card Seducción took
+ * from a hand is no longer in it.  NULL for a player's attack (the
+ * position itself), or when the action does not get that far. */
+static hg_state *answer_base(const hg_state *s, const hg_action *a)
+{
+	const ck_effect *fx;
+	int army;
+	return a->kind == CK_ACT_ATTACK ? NULL : attack_base(s, a, &fx, &army);
+}
+
 /* The attacker's decided part (before the attack's first " / "), and the
  * castle it wants on a win ("won castle AREA" in what it wrote), or NULL. */
 static char *decided_part(const char *body, char **castle)
@@ -415,9 +426,12 @@ int ck_pending_open(const hg_state *s, const char *seat, const char *body, hg_pe
 	const ck_attack *at = a ? attack_of(a) : NULL;
 	if (!at || event_has_chance(a) || (a->kind == CK_ACT_REVEAL) != scripted)
 		goto out;	/* the engine says why, as for any action */
+	hg_state *base = answer_base(s, a);
 	for (int g = 0; g < s->nsides; g++)
-		if (may_answer(s, f, g, at->target))
+		if (may_answer(base ? base : s, f, g, at->target))
 			hg_pending_await(p, s->sc->factions[g].id);
+	if (base)
+		hg_ck_class.free_state(base);
 	if (p->nawaited == 0)
 		goto out;	/* no one else may answer: the action is whole */
 	/* a scripted army's cards are on the table, face up (8.3) */
@@ -538,17 +552,30 @@ int ck_pending_finish(const hg_state *s, const hg_pending *p, hg_buf *body, hg_d
 	return whole_attack(s, p, NULL, NULL, body, d);
 }
 
-void ck_pending_steps(const hg_state *s, const hg_pending *p, const char *seat, hg_buf *out)
+void ck_pending_steps(const hg_state *view, const hg_pending *p, const char *seat, hg_buf *out)
 {
-	int f = player_faction(s, seat);
+	int f = player_faction(view, seat);
 	const char *decl = p->declared ? attack_word(p->declared) : NULL;
 	if (f < 0 || !decl)
 		return;
 	char *area = hg_xstrndup(decl + 7, strcspn(decl + 7, " "));
-	int target = hg_names_find(s->map->names, area);
+	int target = hg_names_find(view->map->names, area);
 	free(area);
 	if (target < 0)
 		return;
+	/* what the seat holds where the attack begins */
+	hg_buf probe;
+	hg_buf_init(&probe);
+	hg_buf_printf(&probe, "%s / ? vs ? / lost", p->declared);
+	hg_diags quiet;
+	hg_diags_init(&quiet);
+	hg_action *a = p->seat ? parse_body(view, p->seat, probe.data, &quiet) : NULL;
+	hg_diags_free(&quiet);
+	hg_buf_free(&probe);
+	hg_state *base = a && attack_of(a) ? answer_base(view, a) : NULL;
+	if (a)
+		ck_free_action(a);
+	const hg_state *s = base ? base : view;
 	hg_buf_puts(out, "pass\n");
 	int defender = s->owner[target];
 	if (!(s->sc->final_pass && ((s->passed >> f) & 1))) {
@@ -572,4 +599,6 @@ void ck_pending_steps(const hg_state *s, const hg_pending *p, const char *seat, 
 			if ((m >> y) & 1)
 				hg_buf_printf(out, "turn %s\n", s->map->areas[y].id);
 	}
+	if (base)
+		hg_ck_class.free_state(base);
 }
