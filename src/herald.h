@@ -518,6 +518,10 @@ HG_EXPORT int hg_pending_from_tags(const hg_game_record *rec, hg_pending *p);
 /* Writes the public part into the tags; clear: removes them. */
 HG_EXPORT void hg_pending_to_tags(hg_game_record *rec, const hg_pending *p);
 HG_EXPORT void hg_pending_clear_tags(hg_game_record *rec);
+/* What every seat is told of it, three lines ("pending: SEAT: DECLARED",
+ * "face down: SEAT N, ...", "awaiting: SEAT, ..."), appended to out:
+ * herald move, herald next and the e-mail judge say it alike. */
+HG_EXPORT void hg_pending_summary(const hg_pending *p, hg_buf *out);
 /* The secret: each part's text, in the file `path` (mode 0600, written
  * atomically), bound to the game's commitment and action count.  Reading
  * fills the texts of p's parts (p from the tags): 0, or -1 after a
@@ -647,7 +651,8 @@ HG_EXPORT int hg_termination_kind(const char *value);
 HG_EXPORT const char *hg_termination_word(int kind);
 /* Is the action `resign`? */
 HG_EXPORT int hg_action_is_resign(const hg_action_text *t);
-/* The index of the seat a player holds named `name` (cls->seat), or -1. */
+/* The index of the seat a player holds named `name` (the class's
+ * seat_find), or -1 (also for a class without seat_find). */
 HG_EXPORT int hg_seat_index(const hg_game_class *cls, const hg_state *st, const char *name);
 /* The seats players hold, joined by ", ". */
 HG_EXPORT void hg_seats_list(const hg_game_class *cls, const hg_state *st, hg_buf *out);

@@ -33,6 +33,10 @@ struct hg_master {
 	hg_state *st;		/* the position after the main line, chance seeded */
 	size_t nactions;	/* actions on the main line */
 	unsigned last_turn;	/* the last move number written on the main line */
+	/* herald's own action that other seats answer (a scripted side's
+	 * attack), held pending by fill_chance: written with the record */
+	hg_pending opened;
+	int has_opened;
 };
 
 static hg_pos no_pos(const char *file)
@@ -165,7 +169,8 @@ static int next_chance(hg_master *m, hg_buf *seat, hg_buf *body)
 	return all_chance;
 }
 
-/* Herald's own actions, appended while there are any.  0, or -1 after
+/* Herald's own actions, appended while there are any, up to one that
+ * other seats answer within (held pending: m->opened).  0, or -1 after
  * diagnostics. */
 static int fill_chance(hg_master *m, hg_diags *d)
 {
@@ -173,7 +178,24 @@ static int fill_chance(hg_master *m, hg_diags *d)
 	hg_buf_init(&seat);
 	hg_buf_init(&body);
 	int rc = 0;
-	for (size_t guard = 0; guard < HG_MAX_ACTIONS && next_chance(m, &seat, &body); guard++) {
+	for (size_t guard = 0; guard < HG_MAX_ACTIONS && !m->has_opened &&
+	     next_chance(m, &seat, &body); guard++) {
+		/* the seed decides it, but other seats may answer within it */
+		if (m->cls->pending_open) {
+			hg_pending p;
+			memset(&p, 0, sizeof p);
+			int held = m->cls->pending_open(m->st, seat.data ? seat.data : "",
+							body.data ? body.data : "", &p, d);
+			if (held < 0) {
+				rc = -1;
+				break;
+			}
+			if (held > 0) {
+				m->opened = p;
+				m->has_opened = 1;
+				break;
+			}
+		}
 		number_turn(m);
 		if (append_action(m, seat.data ? seat.data : "", body.data ? body.data : "", d) != 0) {
 			rc = -1;
@@ -562,6 +584,7 @@ void hg_master_close(hg_master *m)
 	if (m->st && m->cls)
 		m->cls->free_state(m->st);
 	hg_record_free(m->rec);
+	hg_pending_free(&m->opened);
 	if (m->lock_fd >= 0)
 		close(m->lock_fd);	/* releases the lock */
 	sodium_memzero(m->secret, sizeof m->secret);
@@ -639,6 +662,8 @@ static void tell(hg_master *m, const char *seat, size_t from, hg_buf *told)
 		hg_buf_printf(told, "the game is over: %s\n", m->rec->result);
 	else if (result)
 		hg_buf_printf(told, "the game is over: %s\n", result);
+	else if (m->has_opened)
+		hg_pending_summary(&m->opened, told);
 	else
 		hg_buf_printf(told, "to move: %s\n", m->cls->to_move(m->st));
 	hg_buf_printf(told, "actions: %zu\n", m->nactions);
@@ -678,13 +703,8 @@ static void tell_pending(const hg_master *m, const hg_pending *p, const char *se
 	for (size_t i = 0; i < p->nparts; i++)
 		if (strcmp(p->parts[i].seat, seat) == 0)
 			hg_buf_printf(told, "%s: %s\n", seat, p->parts[i].text ? p->parts[i].text : "");
-	hg_buf_printf(told, "pending: %s: %s\nface down:", p->seat, p->declared);
-	for (size_t i = 0; i < p->nparts; i++)
-		hg_buf_printf(told, "%s %s %d", i ? "," : "", p->parts[i].seat, p->parts[i].face_down);
-	hg_buf_puts(told, "\nawaiting:");
-	for (size_t k = 0; k < p->nawaited; k++)
-		hg_buf_printf(told, "%s %s", k ? "," : "", p->awaited[k]);
-	hg_buf_printf(told, "\nactions: %zu\n", m->nactions);
+	hg_pending_summary(p, told);
+	hg_buf_printf(told, "actions: %zu\n", m->nactions);
 }
 
 /* Writes the pending action: its secret first, then the record that
@@ -703,6 +723,13 @@ static int write_pending(hg_master *m, const hg_pending *p, hg_diags *d)
 		return -1;
 	hg_pending_to_tags(m->rec, p);
 	return write_record(m, d);
+}
+
+/* Writes the record after fill_chance: with the action it held pending,
+ * its secret and tags, when it opened one. */
+static int write_out(hg_master *m, hg_diags *d)
+{
+	return m->has_opened ? write_pending(m, &m->opened, d) : write_record(m, d);
 }
 
 static int write_record(hg_master *m, hg_diags *d);
@@ -758,9 +785,10 @@ static int pending_step(hg_master *m, hg_pending *p, const char *seat, const cha
 	if (result)
 		set_result(m, result);
 	hg_pending_clear_tags(m->rec);
-	rc = write_record(m, d);
+	rc = write_out(m, d);
 	if (rc == 0) {
-		unlink_pending(m);
+		if (!m->has_opened)
+			unlink_pending(m);
 		tell(m, seat, before, told);
 	}
 	return rc;
@@ -928,7 +956,7 @@ int hg_master_move(hg_master *m, const char *seat_name, const char *text, long a
 	const char *result = cls->result(m->st);
 	if (result)
 		set_result(m, result);
-	rc = write_record(m, d);
+	rc = write_out(m, d);
 	if (rc == 0)
 		tell(m, seat, before, told);
 out:
@@ -1001,7 +1029,7 @@ int hg_master_entropy(hg_master *m, const char *seat_name, const char *word, hg_
 			rc = fill_chance(m, d);
 	}
 	if (rc == 0)
-		rc = write_record(m, d);
+		rc = write_out(m, d);
 	if (rc == 0 && waiting.len && seat_name)
 		hg_buf_printf(told, "waiting for the entropy of: %s\nactions: 0\n", waiting.data);
 	else if (rc == 0)

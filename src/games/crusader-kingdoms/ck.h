@@ -793,6 +793,8 @@ void ck_tableau_describe(const hg_state *s, int f, hg_buf *out);
 
 /* -------------------------------------------------------------- script.c */
 int ck_apply_reveal(hg_state *s, const hg_action *a, hg_diags *d);
+/* The same round up to the army's attack, not resolved (pending.c). */
+int ck_reveal_before_attack(hg_state *s, const hg_action *a, hg_diags *d);
 /* Puts a card the script deploys where it goes (8.3, 8.4): the army, the
  * responses face up, or the discard pile (CK_PLACE_NONE: nowhere). */
 void ck_deploy_card(hg_state *s, int seat, int religion, int card, int place);
@@ -909,6 +911,10 @@ int ck_share_border(const hg_state *s, int a, int b);
 
 /* -------------------------------------------------------------- events.c */
 int ck_apply_play(hg_state *s, const hg_action *a, hg_diags *d);
+/* The event up to the attack it starts, not resolved (pending.c); the
+ * attack effect of the card played, or NULL. */
+int ck_play_before_attack(hg_state *s, const hg_action *a, hg_diags *d);
+const ck_effect *ck_play_attack_effect(const hg_state *s, const hg_action *a);
 
 /* ----------------------------------------------------------------- end.c */
 /* Sudden victory (7.3) after `seat` placed a castle. */
@@ -1018,9 +1024,10 @@ void ck_free_attack(ck_attack *a);
 
 /* --------------------------------------------------------------- legal.c */
 void ck_legal(const hg_state *s, hg_action_list *out);
-/* The Seed's rolls and outcome of a player's attack (dice and Líder's
- * points spent as legal() spends them). */
-void ck_attack_roll(const hg_state *s, int seat, ck_attack *a);
+/* The Seed's rolls and outcome of an attack in the position where it
+ * begins (dice and Líder's points spent as legal() spends them); fx the
+ * event's attack effect, army 1 for a scripted side's army. */
+void ck_attack_roll(const hg_state *s, int seat, ck_attack *a, const ck_effect *fx, int army);
 
 /* -------------------------------------------------------------- render.c */
 void ck_render(const hg_state *s, hg_buf *out);

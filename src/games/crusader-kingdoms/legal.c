@@ -971,9 +971,9 @@ void ck_legal(const hg_state *s, hg_action_list *out)
 	legal_attacks(s, seat, out);
 }
 
-/* The rolls and the outcome of a player's attack as the Seed has them (the
- * held attack's, pending.c). */
-void ck_attack_roll(const hg_state *s, int seat, ck_attack *a)
+/* The rolls and the outcome of an attack as the Seed has them, in the
+ * position where it begins (the held attack's, pending.c). */
+void ck_attack_roll(const hg_state *s, int seat, ck_attack *a, const ck_effect *fx, int army)
 {
-	roll_attack(s, seat, a, NULL, 0);
+	roll_attack(s, seat, a, fx, army);
 }

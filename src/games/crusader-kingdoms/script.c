@@ -325,7 +325,7 @@ static int check_unused(const hg_state *s, int r, int c, const ck_reveal *rv, co
 
 /* 8.3: the army's die and, below its troop points, its attack. */
 static int script_roll(hg_state *s, int seat, int against, const ck_reveal *rv, hg_pos pos,
-		       hg_diags *d)
+		       int attack_too, hg_diags *d)
 {
 	/* ck_script_rolls, with the army's strength counted once */
 	int strength = hg_ck_army_strength(s, seat);
@@ -423,7 +423,7 @@ static int script_roll(hg_state *s, int seat, int against, const ck_reveal *rv, 
 				     faction_id(s, owner), faction_id(s, against));
 		return -1;
 	}
-	return ck_army_attack(s, seat, at, d);
+	return attack_too ? ck_army_attack(s, seat, at, d) : 0;
 }
 
 /* An event that takes a card: the place written is the taken card's. */
@@ -435,7 +435,9 @@ static int takes_a_card(const ck_card *k)
 	return 0;
 }
 
-int ck_apply_reveal(hg_state *s, const hg_action *a, hg_diags *d)
+/* The round; with attack_too 0, up to the army's attack (pending.c rolls
+ * it where it begins). */
+static int reveal_round(hg_state *s, const hg_action *a, int attack_too, hg_diags *d)
 {
 	const ck_reveal *rv = &a->rev;
 	int seat = a->seat, against = ck_against(s), r, c;
@@ -451,9 +453,20 @@ int ck_apply_reveal(hg_state *s, const hg_action *a, hg_diags *d)
 	} else if (deploy(s, seat, r, c, rv, 0, d) != 0) {
 		return -1;
 	}
-	if (check_unused(s, r, c, rv, &u, d) != 0 || script_roll(s, seat, against, rv, a->pos, d) != 0)
+	if (check_unused(s, r, c, rv, &u, d) != 0 ||
+	    script_roll(s, seat, against, rv, a->pos, attack_too, d) != 0)
 		return -1;
-	if (s->phase != CK_PHASE_OVER)
+	if (attack_too && s->phase != CK_PHASE_OVER)
 		ck_next_round(s, 0);
 	return 0;
+}
+
+int ck_apply_reveal(hg_state *s, const hg_action *a, hg_diags *d)
+{
+	return reveal_round(s, a, 1, d);
+}
+
+int ck_reveal_before_attack(hg_state *s, const hg_action *a, hg_diags *d)
+{
+	return reveal_round(s, a, 0, d);
 }

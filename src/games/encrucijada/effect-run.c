@@ -108,10 +108,12 @@ static int fail(run_ctx *rc, int step, const char *fmt, ...)
 	return -1;
 }
 
+/* The k-th choice of a group, and their count; a card named as drawn
+ * (enc_item_drawn) goes with its pile, not counted. */
 static const enc_item *group_item(const enc_use *u, int group, int k)
 {
 	for (int i = 0; i < u->nitems; i++)
-		if (u->items[i].group == group && k-- == 0)
+		if (u->items[i].group == group && !enc_item_drawn(u->items, i) && k-- == 0)
 			return &u->items[i];
 	return NULL;
 }
@@ -120,8 +122,17 @@ static int group_size(const enc_use *u, int group)
 {
 	int n = 0;
 	for (int i = 0; i < u->nitems; i++)
-		n += u->items[i].group == group;
+		n += u->items[i].group == group && !enc_item_drawn(u->items, i);
 	return n;
+}
+
+/* The card named as drawn from the pile item `pile` (a choice of u), or
+ * NULL when none is named. */
+static const enc_item *drawn_of(const enc_use *u, const enc_item *pile)
+{
+	int i = (int)(pile - u->items) + 1;
+	return i < u->nitems && enc_item_drawn(u->items, i) && u->items[i].kind == ENC_ITEM_CARD ?
+	       &u->items[i] : NULL;
 }
 
 /* Is an item's bound card still where it was chosen? */
@@ -163,6 +174,35 @@ static int apply_outcomes(hg_state *s, const enc_use *u, run_ctx *rc, int step)
 				s->p[o->seat].wear += o->amount;
 			break;
 		}
+	}
+	return 0;
+}
+
+/* A card named as drawn by an effect must be the pile's top: with a Seed
+ * the card dealt there (enc.card-mismatch, as for a draw of phase A);
+ * without one, a card the pile can still hold (enc_identify).  0, or -1
+ * with the diagnostic in rc->d (none when the effect resolves from an
+ * exchange: it is void). */
+static int name_drawn(hg_state *s, int seat, int pile, int top, const enc_item *named,
+		      run_ctx *rc)
+{
+	int card = s->p[seat].inst[top].card;
+	if (card >= 0 && card != named->card) {
+		if (rc->d) {
+			hg_diag *dg = hg_diag_add(rc->d, HG_ERROR, named->where, "enc.card-mismatch",
+						  "the card drawn from pile %d is '%s', not '%s' (rule 1, B: the piles as dealt)",
+						  pile, enc_card_id(s, card), enc_card_id(s, named->card));
+			if (s->seeded)
+				hg_diag_note(dg, "the piles follow from the Seed tag '%s'", s->sh->seed);
+			rc->choice_error = 1;
+		}
+		return -1;
+	}
+	if (card >= 0 || rc->check_only)
+		return 0;
+	if (enc_identify(s, seat, top, named->card, named->where, rc->d ? rc->d : &rc->quiet) != 0) {
+		rc->choice_error = rc->d != NULL;
+		return -1;
 	}
 	return 0;
 }
@@ -224,9 +264,14 @@ static int run_steps(hg_state *s, enc_use *u, run_ctx *rc)
 		case ENC_STEP_DRAW:
 			for (int k = 0; k < st->count; k++) {
 				const enc_item *it = group_item(u, g, k);
-				if (!it || (rc->check_only ? enc_pile_top(s, u->seat, it->number - 1) :
-					    enc_draw_card(s, u->seat, it->number - 1)) < 0)
+				int top = it ? enc_pile_top(s, u->seat, it->number - 1) : -1;
+				if (top < 0)
 					return fail(rc, step, "pile %d is empty", it ? it->number : 0);
+				const enc_item *named = drawn_of(u, it);
+				if (named && name_drawn(s, u->seat, it->number, top, named, rc) != 0)
+					return fail(rc, step, "the card drawn is not the one named");
+				if (!rc->check_only)
+					enc_draw_card(s, u->seat, it->number - 1);
 			}
 			break;
 		case ENC_STEP_BOOST: {
@@ -610,6 +655,8 @@ static int bind_choices(hg_state *s, enc_use *u, const hg_action *a, hg_diags *d
 			/* The cards of DISCARD and DESTROY are bound when the
 			 * effect reaches their step (bind_step_cards). */
 			case ENC_STEP_DRAW:
+				if (enc_item_drawn(u->items, k))
+					break;	/* the card the pile before it gives */
 				if (it->kind != ENC_ITEM_NUMBER || it->number < 1 || it->number > ENC_PILES) {
 					bind_error(s, u, st, it->where, d, "a pile (1, 2 or 3) is wanted");
 					return -1;
@@ -1257,4 +1304,22 @@ int enc_sample_use(const hg_state *s, int seat, int src, int inst, int target,
 		a->out[0].kind = ENC_OUT_NOTHING;
 	}
 	return 1;
+}
+
+unsigned enc_use_draw_groups(const hg_state *s, const hg_action *a)
+{
+	if (a->kind != ENC_A_USE || a->seat < 0 || a->seat >= s->nseats)
+		return 0;
+	int card = a->src == ENC_SRC_TOWER ? s->p[a->seat].tower : a->src_card;
+	const enc_effect *e = card >= 0 ? s->data->pool.cards[card].effect : NULL;
+	unsigned mask = 0;
+	int g = 0;
+	for (size_t i = 0; e && i < e->nsteps && g < 32; i++) {
+		if (!step_takes_choice(&e->steps[i]))
+			continue;
+		if (e->steps[i].kind == ENC_STEP_DRAW)
+			mask |= 1u << g;
+		g++;
+	}
+	return mask;
 }

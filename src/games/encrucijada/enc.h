@@ -452,6 +452,16 @@ typedef struct enc_item {
 	hg_pos where;
 } enc_item;
 
+/* Is v[i] the card drawn from the pile named just before it, in the same
+ * group ("use CARD / 1 herrero 2 ?": a draw step's piles, each followed by
+ * the card it gives, named or '?')?  Only a draw step's group holds piles,
+ * so a card or '?' after a number is one. */
+static inline int enc_item_drawn(const enc_item *v, int i)
+{
+	return i > 0 && v[i - 1].kind == ENC_ITEM_NUMBER && v[i - 1].group == v[i].group &&
+	       (v[i].kind == ENC_ITEM_CARD || v[i].kind == ENC_ITEM_UNKNOWN);
+}
+
 typedef enum enc_outcome_kind {
 	ENC_OUT_NOTHING, ENC_OUT_DISCARD, ENC_OUT_TOWER, ENC_OUT_WEAR
 } enc_outcome_kind;
@@ -756,6 +766,9 @@ void enc_to_zone(hg_state *s, int seat, int inst, enc_zone zone);
 /* Names an unseen card (rule: herald-encrucijada(7), HIDDEN CARDS): 0, or
  * -1 when it cannot be that card (diagnosed).  Reports HG_UNVERIFIED. */
 int enc_identify(hg_state *s, int seat, int inst, int card, hg_pos pos, hg_diags *d);
+/* The groups of a use whose step draws (bit g: group g), from its source's
+ * effect as the position has it; 0 when none, or no such source. */
+unsigned enc_use_draw_groups(const hg_state *s, const hg_action *a);
 /* A card of the hand by name (-2 = '?'): the instance, or -1. */
 int enc_hand_find(const hg_state *s, int seat, int card);
 int enc_town_find(const hg_state *s, int seat, int card, int usable_only);
