@@ -11,9 +11,11 @@
  *        | {"nag": 3} | {"variation": [NODE, ...]}
  * It carries the whole model, so HGN -> JSON -> HGN is lossless.
  *
- * jansson keeps no positions for values, so the reader names a bad value
- * by its JSON path (games[0].moves[3].seat); syntax errors get jansson's
- * line and column.
+ * Reading: this file is the JSON front end of record-reader.c, which
+ * checks the shape and builds the model.  Here the punctuation is read as
+ * it streams, each scalar is decoded by jansson, and values are handed to
+ * the reader one at a time with their line and column (jansson keeps no
+ * positions for values); syntax errors get jansson's line and column.
  */
 #include "config.h"
 
@@ -160,7 +162,7 @@ void hg_write_json(hg_game_record *const *games, size_t n, hg_buf *out)
 /* ------------------------------------------------------------------------
  * Reading a stream, game by game.  jansson decodes one value at a time
  * (JSON_DISABLE_EOF_CHECK): the keys and values of the outer object, and
- * each game of "games" on its own, so memory holds one game, never the
+ * the scalars of each game, so memory holds one game, never the
  * document.  Here only the punctuation between those values is read --
  * white space, '{', ':', ',', '[', ']' and '}' -- and every value is
  * jansson's.

@@ -1,5 +1,6 @@
 /* convert-yaml.c - HGN records as YAML: libyaml's emitter writes them, and
- * the reader checks a document loaded by yaml-tree.c.
+ * record-reader.c reads them, each game's tree as yaml-tree.c loads it
+ * from libyaml's event parser.
  *
  * The shape is the JSON form's (see convert-json.c and
  * grammar/herald-record.schema.json), in block style:

@@ -4,8 +4,8 @@
  * grammar/herald-record.schema.json and built into hg_game_record.
  *
  * A game's lines are read node by node and a node's variation as it comes,
- * so memory holds the record being built and one node's scalars, never a
- * tree of the game.  Every shape error is reported, at the value's place
+ * so the reader holds the record being built and one node's scalars,
+ * never a tree of the game (the YAML front end's loader holds one).  Every shape error is reported, at the value's place
  * and naming it by its path (games[0].moves[3].seat); the reader goes on
  * to the next value, up to HG_RECORD_MAX_ERRORS.
  */
@@ -13,7 +13,6 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -375,7 +374,8 @@ static int get_int(hg_record_reader *r, const hg_record_source *src, const membe
 		ok = errno != ERANGE;
 	} else if (ok && hg_ycore_float(s)) {
 		double x = strtod(s, NULL);
-		ok = isfinite(x) && x == floor(x) && fabs(x) < 9e18;
+		/* (false for a NaN) */
+		ok = x > -9e18 && x < 9e18 && x == (double)(long long)x;
 		v = ok ? (long long)x : 0;
 	} else {
 		ok = 0;
