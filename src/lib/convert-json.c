@@ -576,6 +576,40 @@ static int duplicate_key(hg_json_reader *jr, const char *key, unsigned *seen)
 	return 0;
 }
 
+/* A scalar jansson decoded, as the reader takes it: its text (a number as
+ * JSON writes it), unquoted but for a string.  An object or array (of the
+ * document around the games, decoded whole) is only its kind. */
+static void scalar_value(hg_json_reader *jr, const json_t *j, hg_rvalue *v)
+{
+	hg_buf_clear(&jr->text);
+	v->kind = json_is_object(j) ? HG_RV_MAP : json_is_array(j) ? HG_RV_LIST : HG_RV_SCALAR;
+	v->plain = !json_is_string(j);
+	v->is_string = json_is_string(j);
+	switch (json_typeof(j)) {
+	case JSON_STRING:
+		hg_buf_putn(&jr->text, json_string_value(j), json_string_length(j));
+		break;
+	case JSON_INTEGER:
+		hg_buf_printf(&jr->text, "%" JSON_INTEGER_FORMAT, json_integer_value(j));
+		break;
+	case JSON_REAL:
+		hg_buf_printf(&jr->text, "%.17g", json_real_value(j));
+		break;
+	case JSON_TRUE:
+		hg_buf_puts(&jr->text, "true");
+		break;
+	case JSON_FALSE:
+		hg_buf_puts(&jr->text, "false");
+		break;
+	case JSON_NULL:
+		hg_buf_puts(&jr->text, "null");
+		break;
+	default:
+		break;
+	}
+	v->text = jr->text.data ? jr->text.data : "";
+}
+
 /* A value for the reader: a scalar decoded by jansson, or an object or
  * array opened (its '{' or '[' taken). */
 static hg_rvalue_kind take_value(hg_json_reader *jr, hg_rvalue *v)
@@ -596,32 +630,9 @@ static hg_rvalue_kind take_value(hg_json_reader *jr, hg_rvalue *v)
 	json_t *j = decode_capped(jr, game_left(jr), what, HG_MAX_GAME);
 	if (!j)
 		return v->kind = HG_RV_STOP;
-	hg_buf_clear(&jr->text);
-	v->plain = !json_is_string(j);
-	v->is_string = json_is_string(j);
-	switch (json_typeof(j)) {
-	case JSON_STRING:
-		hg_buf_putn(&jr->text, json_string_value(j), json_string_length(j));
-		break;
-	case JSON_INTEGER:
-		hg_buf_printf(&jr->text, "%" JSON_INTEGER_FORMAT, json_integer_value(j));
-		break;
-	case JSON_REAL:
-		hg_buf_printf(&jr->text, "%.17g", json_real_value(j));
-		break;
-	case JSON_TRUE:
-		hg_buf_puts(&jr->text, "true");
-		break;
-	case JSON_FALSE:
-		hg_buf_puts(&jr->text, "false");
-		break;
-	default:
-		hg_buf_puts(&jr->text, "null");
-		break;
-	}
+	scalar_value(jr, j, v);
 	json_decref(j);
-	v->text = jr->text.data ? jr->text.data : "";
-	return v->kind = HG_RV_SCALAR;
+	return v->kind;
 }
 
 static hg_json_reader *of_source(hg_record_source *src)
@@ -701,22 +712,12 @@ static void outer_error(hg_json_reader *jr, const char *fmt, ...)
 /* "expected <expected> for <key>, found <j>", of a value of the document
  * around the games. */
 static void outer_mismatch(hg_json_reader *jr, const char *key, const char *expected,
-			   json_t *j)
+			   const json_t *j)
 {
-	hg_rvalue v = { .kind = json_is_object(j) ? HG_RV_MAP
-				: json_is_array(j) ? HG_RV_LIST : HG_RV_SCALAR };
+	hg_rvalue v;
+	memset(&v, 0, sizeof v);
+	scalar_value(jr, j, &v);
 	v.pos.file = jr->name;
-	hg_buf_clear(&jr->text);
-	v.plain = !json_is_string(j);
-	if (json_is_string(j))
-		hg_buf_puts(&jr->text, json_string_value(j));
-	else if (json_is_integer(j))
-		hg_buf_printf(&jr->text, "%" JSON_INTEGER_FORMAT, json_integer_value(j));
-	else if (json_is_real(j))
-		hg_buf_printf(&jr->text, "%.17g", json_real_value(j));
-	else
-		hg_buf_puts(&jr->text, json_is_true(j) ? "true" : json_is_false(j) ? "false" : "null");
-	v.text = jr->text.data;
 	size_t mark = key ? hg_record_path_key(&jr->r, key) : 0;
 	hg_record_mismatch(&jr->r, &jr->source_ops, expected, &v);
 	if (key)
