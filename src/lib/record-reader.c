@@ -241,9 +241,13 @@ static void take_member(hg_record_reader *r, hg_record_source *src, members *ms,
 {
 	int i = key_index(ms->keys, v->key);
 	if (i < 0) {
-		HG_GROW(ms->unknown, ms->capunknown, ms->nunknown + 1);
-		ms->unknown[ms->nunknown].key = keep_text(ms, v->key);
-		ms->unknown[ms->nunknown++].pos = v->key_pos;
+		/* no more than can be said: a mapping of a million unknown
+		 * keys costs no memory for them */
+		if (ms->nunknown < HG_RECORD_MAX_ERRORS) {
+			HG_GROW(ms->unknown, ms->capunknown, ms->nunknown + 1);
+			ms->unknown[ms->nunknown].key = keep_text(ms, v->key);
+			ms->unknown[ms->nunknown++].pos = v->key_pos;
+		}
 	} else {
 		member *m = &ms->m[i];
 		m->present = 1;
@@ -293,11 +297,9 @@ static void unknown_key(hg_record_reader *r, const char *key, hg_pos pos,
  * and which required ones are missing: 0 when none. */
 static int check_members(hg_record_reader *r, const members *ms, const char *const *allowed)
 {
-	int rc = 0;
-	for (size_t i = 0; i < ms->nunknown; i++) {
+	int rc = ms->nunknown ? -1 : 0;
+	for (size_t i = 0; i < ms->nunknown && !too_many_errors(r); i++)
 		unknown_key(r, ms->scratch->data + ms->unknown[i].key, ms->unknown[i].pos, allowed);
-		rc = -1;
-	}
 	for (int i = 0; ms->keys[i]; i++)
 		if (ms->m[i].present && key_index(allowed, key_name(ms->keys[i])) < 0) {
 			unknown_key(r, key_name(ms->keys[i]), ms->m[i].key_pos, allowed);

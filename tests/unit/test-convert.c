@@ -1106,6 +1106,20 @@ START_TEST(reader_error_limit)
 			 "for games[0].moves[99].nag, found -100 [hgn.yaml]");
 	ck_assert_str_eq(diag_text(&d, 100),
 			 "t.yaml: error: 100 errors: the rest of the file is not checked [hgn.yaml]");
+	/* a node of many unknown keys: they are said up to the limit, and
+	 * not kept beyond it */
+	hg_diags_clear(&d);
+	hg_buf_clear(&b);
+	hg_buf_puts(&b, "{\"herald\": 1, \"games\": [{\"tags\": [], \"result\": null, \"moves\": "
+		    "[{\"nag\": 1");
+	for (int i = 0; i < 100000; i++)
+		hg_buf_printf(&b, ", \"x%d\": 0", i);
+	hg_buf_puts(&b, "}]}]}");
+	ck_assert_int_eq(hg_read_json("t.json", b.data, b.len, &games, &n, &d), -1);
+	ck_assert_uint_eq(d.n, 101);
+	ck_assert_str_eq(d.v[99].message, "unknown key 'x99' in games[0].moves[0]");
+	ck_assert_str_eq(diag_text(&d, 100),
+			 "t.json: error: 100 errors: the rest of the document is not checked [hgn.json]");
 	hg_buf_free(&b);
 	hg_diags_free(&d);
 }
