@@ -1,11 +1,11 @@
 /* fuzz-hgn.c - libFuzzer target: the HGN parser and writer on any bytes.
  * Every game that parses without error must write canonically, and the
  * canonical text must parse without error and write identically again.
- * The lexer's plain path (plain ASCII read in bulk, runs of actions in
- * one call, runs of tokens classed with SSSE3 or with SSE2 only) must read
- * exactly what its careful path reads: the same records, token positions
- * and diagnostics, also under limits small enough for short inputs to
- * cross every one of them. */
+ * The parser reading through the lexer's fast scanner (batches of plain
+ * ASCII tokens, runs of them classed with SSSE3 or with SSE2 only) must
+ * read exactly what it reads through the clear path alone: the same
+ * records, token positions and diagnostics, also under limits small
+ * enough for short inputs to cross every one of them. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,9 +64,9 @@ static void dump_line(const hg_line *l, hg_buf *out)
 	}
 }
 
-/* Everything parsed from the input, by one path of the lexer: careful 1
- * the careful path, 0 the plain path, 2 the plain path classing with SSE2
- * only. */
+/* Everything parsed from the input, by one way of reading: careful 1 the
+ * clear path alone, 0 with the fast scanner, 2 with the fast scanner
+ * classing with SSE2 only. */
 static void dump_all(const uint8_t *data, size_t size, int careful, const hg_limits *lim,
 		     hg_buf *out)
 {

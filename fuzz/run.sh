@@ -33,8 +33,8 @@ build=${2:?usage: run.sh SRCDIR BUILDDIR SECONDS [TARGET...]}
 seconds=${3:-60}
 shift 3 || shift $#
 # absolute: the targets run from inside $build/fuzz/out
-src=$(cd "$src" && pwd)
-build=$(cd "$build" && pwd)
+case $src in /*) ;; *) src=$PWD/$src ;; esac
+case $build in /*) ;; *) build=$PWD/$build ;; esac
 cc=${FUZZ_CC:-clang}
 out="$build/fuzz/out"
 objs="$build/fuzz/obj"

@@ -197,7 +197,8 @@ typedef struct hg_load_ctx {
 
 typedef struct hg_data_name {
 	const char *name;	/* as written */
-	const char *named_by;	/* for messages: "the DeckFile tag" */
+	const char *named_by;	/* for messages: N_("the DeckFile tag"),
+				   translated where shown */
 	hg_pos pos;		/* where it is named */
 	const char *base_dir;	/* NULL: the record's directory */
 	const char *search;	/* a subdirectory of the data path ("": the
@@ -209,7 +210,7 @@ typedef struct hg_data_name {
  * required key).  Until then every fault is one data.file diagnostic
  * that says only that the file is not `what`. */
 typedef struct hg_data_kind {
-	const char *what;		/* "a deck file" */
+	const char *what;		/* N_("a deck file"), translated where shown */
 	const char *const *keys;	/* NULL-terminated */
 } hg_data_kind;
 

@@ -292,11 +292,15 @@ typedef struct hg_action_text {
 	char *text;
 	size_t len;		/* strlen(text) */
 	hg_pos pos;		/* of the first body token (or the seat) */
-	int ascii;		/* 1: every byte of text is ASCII (0: not known);
-				   the reader learns it while cutting the
-				   tokens, and engines match ASCII text faster */
+	int ascii;		/* private: 1 when the reader learnt, cutting the
+				   tokens, that every byte of text is ASCII
+				   (0: not known); ask hg_action_text_is_ascii */
 	struct hg_action_owner *owner;	/* private: what frees the parts */
 } hg_action_text;
+
+/* 1 when every byte of t->text is ASCII, else 0 (an engine compares the
+ * keywords of such a text byte for byte, without folding). */
+HG_EXPORT int hg_action_text_is_ascii(const hg_action_text *t);
 
 /* The position of the token that covers byte `off` of t->text. */
 HG_EXPORT hg_pos hg_action_text_pos(const hg_action_text *t, size_t off);
@@ -539,6 +543,10 @@ HG_EXPORT int hg_pending_from_tags(const hg_game_record *rec, hg_pending *p);
 /* Writes the public part into the tags; clear: removes them. */
 HG_EXPORT void hg_pending_to_tags(hg_game_record *rec, const hg_pending *p);
 HG_EXPORT void hg_pending_clear_tags(hg_game_record *rec);
+/* What every seat is told of it, three lines ("pending: SEAT: DECLARED",
+ * "face down: SEAT N, ...", "awaiting: SEAT, ..."), appended to out:
+ * herald move, herald next and the e-mail judge say it alike. */
+HG_EXPORT void hg_pending_summary(const hg_pending *p, hg_buf *out);
 /* The secret: each part's text, in the file `path` (mode 0600, written
  * atomically), bound to the game's commitment and action count.  Reading
  * fills the texts of p's parts (p from the tags): 0, or -1 after a
@@ -672,7 +680,8 @@ HG_EXPORT int hg_termination_kind(const char *value);
 HG_EXPORT const char *hg_termination_word(int kind);
 /* Is the action `resign`? */
 HG_EXPORT int hg_action_is_resign(const hg_action_text *t);
-/* The index of the seat a player holds named `name` (cls->seat), or -1. */
+/* The index of the seat a player holds named `name` (the class's
+ * seat_find), or -1 (also for a class without seat_find). */
 HG_EXPORT int hg_seat_index(const hg_game_class *cls, const hg_state *st, const char *name);
 /* The seats players hold, joined by ", ". */
 HG_EXPORT void hg_seats_list(const hg_game_class *cls, const hg_state *st, hg_buf *out);
@@ -791,6 +800,10 @@ HG_EXPORT char *hg_rewrite_target(const char *path);
  * the writer's, and the setuid or setgid bit is dropped with it.  0, or -1
  * with errno set. */
 HG_EXPORT int hg_rewrite_attributes(int fd, const char *target);
+/* The same for the file `name` in the directory open at dirfd, no link
+ * followed (a file found by walking a directory is rewritten from the
+ * directory's descriptor, never by a path that a link could divert). */
+HG_EXPORT int hg_rewrite_attributes_at(int fd, int dirfd, const char *name);
 
 #ifdef __cplusplus
 }

@@ -13,15 +13,18 @@
 # named in the VIEW, whose checked replay vouches for them) and the other
 # cards that come to lie face up: the names in the pictures of `herald
 # replay` (herald-encrucijada(7): hands, piles and hidden stacks as counts).
+# In Crusader Kingdoms the Pending tag of an action held pending is public.
 hidden_names() {
 	if [ "$1" = encrucijada ]; then
 		# the pictures only (indented), not the actions replayed
 		"$HERALD" replay -q "$3" 2>/dev/null | grep '^ ' >"$3.public"
 	else
-		: >"$3.public"
+		# an action held pending shows what it declares to every seat
+		# (the event played, the army's card): its Pending tag
+		sed -n 's/^\[Pending "[^:]*: \(.*\)"\]$/\1/p' "$3" >"$3.public"
 	fi
 	awk -v game="$1" -v me="$2" '
-	function action(seat, w, n,   i, verb, list, victim, t) {
+	function action(seat, w, n,   i, verb, list, victim, t, stated) {
 		if (inview) {
 			# its own actions, and what is turned up for all
 			if (seat == me || w[1] == "show" || w[1] == "reveal" || w[1] == "force")
@@ -41,7 +44,17 @@ hidden_names() {
 				mark(w[2], seat)
 			else if (verb == "take")
 				mark(w[3], seat)
-			else
+			else if (verb == "use") {
+				# a card after a pile, before "=", is one an effect drew
+				stated = 0
+				for (i = 2; i <= n; i++) {
+					if (w[i] == "=") stated = 1
+					if (!stated && w[i - 1] ~ /^[0-9]+$/ && w[i] !~ /^[0-9]+$/ && w[i] != "/")
+						mark(w[i], seat)
+					else
+						public[w[i]] = 1
+				}
+			} else
 				for (i = 2; i <= n; i++) public[w[i]] = 1
 		} else {
 			# crusader-kingdoms: a list ends at a keyword or "/"

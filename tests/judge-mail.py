@@ -254,6 +254,11 @@ def hidden(record, seat):
                 continue    # the game is over and its seed public: nothing is hidden
             view = actions(views[0].get_content())
             seen = set(w for a in view for w in a)
+            # an action held pending shows every seat what it declares (the
+            # event played, the scripted army's card): its Pending tag is
+            # public, as tests/hidden-cards.sh counts it
+            for declared in re.findall(r'^\[Pending "[^:"]*: ([^"]*)"\]$', views[0].get_content(), re.M):
+                seen |= set(declared.split())
             # the report, and the tags of the attached view (a tag such as
             # a deck order would name every card)
             report = text_of(msg) + "\n" + views[0].get_content().split("\n\n", 1)[0]

@@ -174,14 +174,22 @@ int cli_write_output(const char *command, const char *path, const char *data,
  * the temporary file before ending the process. */
 typedef struct cli_atomic {
 	char *path;		/* as given, for messages */
-	char *target;		/* the file replaced: path, links followed */
-	char *tmp;
+	char *target;		/* the file replaced: path, links followed
+				   (cli_atomic_open_at: its name in dirfd) */
+	char *tmp;		/* the temporary file (its name in dirfd) */
+	int dirfd;		/* cli_atomic_open_at's directory, or -1 */
 	FILE *fp;
 	struct cli_atomic *next;	/* the open ones (output.c) */
 } cli_atomic;
 
 /* 0, or -1 with errno set. */
 int cli_atomic_open(cli_atomic *a, const char *path);
+/* The same for the file `name` in the directory open at dirfd (which a
+ * takes, and closes), as `path` in messages: the temporary file is made
+ * and renamed over `name` in that directory, by its descriptor, so that
+ * no link swapped into the path can divert the write (a link at `name`
+ * itself is replaced, not followed). */
+int cli_atomic_open_at(cli_atomic *a, int dirfd, const char *name, const char *path);
 /* Renames the temporary file over the path: 0, or -1 with errno set (the
  * temporary file removed, the original untouched). */
 int cli_atomic_commit(cli_atomic *a);
@@ -214,6 +222,13 @@ typedef struct cli_inputs {
  * hgn.io-error diagnostic in d.  Returns the number of such problems. */
 size_t cli_inputs_expand(cli_inputs *in, char **operands, int n, hg_diags *d);
 void cli_inputs_free(cli_inputs *in);
+/* For input i found by walking a directory operand: the directory that
+ * holds it, opened from the operand down following no link (a new
+ * descriptor), and *name its last component.  -1 with errno set when a
+ * directory on the way is no longer one (ENOTDIR or ELOOP: it became a
+ * link or something else); -1 with
+ * errno 0 for an input named as an operand. */
+int cli_input_dir_open(const cli_inputs *in, size_t i, const char **name);
 /* Opens input i (not "-") for reading: an operand as named; a file found
  * in a directory from that directory's descriptor down, one component at a
  * time with O_NOFOLLOW, and only if it is still a regular file (a link or

@@ -108,12 +108,17 @@ static int sink_put(fmt_run *r, sink *k, hg_buf *out)
 	return rc;
 }
 
-/* Whether the original has bytes left after the canonical text ended. */
-static int sink_longer(sink *k)
+/* Whether the original has bytes left after the canonical text ended.  One
+ * blank line after the last game is canonical too: herald gen ends its
+ * output so, that files joined with cat keep one between every two games. */
+static int sink_longer(sink *k, size_t games)
 {
 	if (k->differs)
 		return 1;
-	return fgetc(k->orig) != EOF;
+	int c = fgetc(k->orig);
+	if (c == '\n' && games > 0)
+		c = fgetc(k->orig);
+	return c != EOF;
 }
 
 /* Canonicalises the games of an open source into the sink, game by game.
@@ -175,7 +180,15 @@ static void fmt_file(fmt_run *r, const cli_inputs *in, size_t i)
 	k.orig = src.copy;
 	src.copy = NULL;
 	if (r->mode == IN_PLACE) {
-		if (cli_atomic_open(&k.tmp, path) != 0) {
+		/* A file found in a directory operand is rewritten from that
+		 * directory's descriptor down, as it was read: a directory on
+		 * its way swapped for a link meanwhile is refused. */
+		const char *name;
+		int dirfd = cli_input_dir_open(in, i, &name);
+		int opened = dirfd >= 0 ? cli_atomic_open_at(&k.tmp, dirfd, name, path)
+			   : errno == 0 ? cli_atomic_open(&k.tmp, path)
+					: -1;
+		if (opened != 0) {
 			cli_error("fmt", "cannot rewrite '%s': %s", path, strerror(errno));
 			r->io_error = 1;
 			if (k.orig)
@@ -188,7 +201,7 @@ static void fmt_file(fmt_run *r, const cli_inputs *in, size_t i)
 	}
 	if (format_games(r, &src, &k, r->mode == TO_STDOUT ? &r->written : &count, &d)) {
 		r->bad = 1;	/* in place: the file stays as it is */
-	} else if (r->mode != TO_STDOUT && sink_longer(&k)) {
+	} else if (r->mode != TO_STDOUT && sink_longer(&k, count)) {
 		if (r->mode == CHECK_ONLY) {
 			cli_put_text(stdout, path, strlen(path), 0);
 			putchar('\n');

@@ -314,15 +314,7 @@ static void print_text(next_run *r, const char *path, size_t index, const hg_gam
 		return;
 	}
 	if (rep->has_pending) {
-		const hg_pending *p = &rep->pending;
-		hg_buf_printf(out, "pending: %s: %s\nface down:", p->seat, p->declared);
-		for (size_t i = 0; i < p->nparts; i++)
-			hg_buf_printf(out, "%s %s %d", i ? "," : "", p->parts[i].seat,
-				      p->parts[i].face_down);
-		hg_buf_puts(out, "\nawaiting:");
-		for (size_t k = 0; k < p->nawaited; k++)
-			hg_buf_printf(out, "%s %s", k ? "," : "", p->awaited[k]);
-		hg_buf_putc(out, '\n');
+		hg_pending_summary(&rep->pending, out);
 	}
 	hg_buf_printf(out, "to move: %s (move number %u)\n", rep->to_move ? rep->to_move : "?",
 		      rep->turn);

@@ -193,44 +193,81 @@ void cli_inputs_free(cli_inputs *in)
 	memset(in, 0, sizeof *in);
 }
 
+/* Opens the directories of rel[0..len) from the directory open at
+ * `dirfd`, one component at a time and following no link.  A descriptor
+ * of the last (a new one: dup(dirfd) when len is 0), or -1 with errno set
+ * (ENOTDIR or ELOOP when one is a link or no directory). */
+static int open_dirs_beneath(int dirfd, const char *rel, size_t len)
+{
+	int dir = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
+	const char *end = rel + len;
+	while (dir >= 0 && rel < end) {
+		const char *slash = memchr(rel, '/', (size_t)(end - rel));
+		size_t n = slash ? (size_t)(slash - rel) : (size_t)(end - rel);
+		char *part = hg_xstrndup(rel, n);
+		int fd = *part ? openat(dir, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+			       : -1;
+		int err = *part ? errno : ENOENT;
+		free(part);
+		close(dir);
+		if (fd < 0) {
+			errno = err;
+			return -1;
+		}
+		dir = fd;
+		rel += n + (slash != NULL);
+	}
+	return dir;
+}
+
 /* Opens `rel` from the directory open at `dirfd`, one component at a time
  * and following no link; the last component must be a regular file.  A
  * descriptor, or -1 with errno set (ELOOP for a link, EISDIR, or EINVAL for
  * anything else that is not a regular file). */
 static int open_beneath(int dirfd, const char *rel)
 {
-	int dir = dirfd;
-	for (;;) {
-		const char *slash = strchr(rel, '/');
-		char *part = slash ? hg_xstrndup(rel, (size_t)(slash - rel)) : hg_xstrdup(rel);
-		/* O_NONBLOCK: a FIFO swapped in opens at once, and fstat then
-		 * refuses it. */
-		int flags = slash ? O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
-				  : O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
-		int fd = *part ? openat(dir, part, flags) : -1;
-		int err = *part ? errno : EISDIR;
-		free(part);
-		if (dir != dirfd)
-			close(dir);
-		if (fd < 0) {
-			errno = err;
-			return -1;
-		}
-		if (!slash) {
-			struct stat st;
-			if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-				err = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-				close(fd);
-				errno = err;
-				return -1;
-			}
-			/* reads then block as on any regular file */
-			fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-			return fd;
-		}
-		dir = fd;
-		rel = slash + 1;
+	const char *slash = strrchr(rel, '/');
+	const char *name = slash ? slash + 1 : rel;
+	int dir = open_dirs_beneath(dirfd, rel, (size_t)(name - rel));
+	if (dir < 0)
+		return -1;
+	if (!*name) {
+		close(dir);
+		errno = EISDIR;
+		return -1;
 	}
+	/* O_NONBLOCK: a FIFO swapped in opens at once, and fstat then
+	 * refuses it. */
+	int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	int err = errno;
+	close(dir);
+	if (fd < 0) {
+		errno = err;
+		return -1;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		err = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	/* reads then block as on any regular file */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+int cli_input_dir_open(const cli_inputs *in, size_t i, const char **name)
+{
+	const cli_walked *w = &in->walked[i];
+	if (w->root < 0) {
+		errno = 0;
+		return -1;
+	}
+	const char *rel = in->paths[i] + w->rel;
+	const char *slash = strrchr(rel, '/');
+	*name = slash ? slash + 1 : rel;
+	return open_dirs_beneath(in->root_fds[w->root], rel, (size_t)(*name - rel));
 }
 
 int cli_input_open(const cli_inputs *in, size_t i, hg_diags *d)

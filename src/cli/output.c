@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -257,7 +259,7 @@ int cli_write_output(const char *command, const char *path, const char *data, si
  * the signal ends the process as it would have.  The list changes only
  * with those signals blocked, so the handler never sees it half-changed
  * (the commands that rewrite files do so on one thread); the handler calls
- * only unlink, sigaction and raise (async-signal-safe).
+ * only unlink, unlinkat, sigaction and raise (async-signal-safe).
  * ------------------------------------------------------------------------ */
 static cli_atomic *volatile pending;	/* the open temporary files */
 static const int fatal_signals[] = { SIGINT, SIGTERM, SIGHUP };
@@ -266,7 +268,10 @@ static const int fatal_signals[] = { SIGINT, SIGTERM, SIGHUP };
 static void remove_pending(int sig)
 {
 	for (cli_atomic *a = pending; a; a = a->next)
-		unlink(a->tmp);
+		if (a->dirfd >= 0)
+			unlinkat(a->dirfd, a->tmp, 0);
+		else
+			unlink(a->tmp);
 	struct sigaction dfl;
 	memset(&dfl, 0, sizeof dfl);
 	dfl.sa_handler = SIG_DFL;
@@ -319,9 +324,18 @@ static void unlist(cli_atomic *a)
 		}
 }
 
+static void remove_temporary(const cli_atomic *a)
+{
+	if (a->dirfd >= 0)
+		unlinkat(a->dirfd, a->tmp, 0);
+	else
+		unlink(a->tmp);
+}
+
 int cli_atomic_open(cli_atomic *a, const char *path)
 {
 	memset(a, 0, sizeof *a);
+	a->dirfd = -1;
 	char *target = hg_rewrite_target(path);
 	if (!target)
 		return -1;
@@ -376,12 +390,80 @@ int cli_atomic_open(cli_atomic *a, const char *path)
 	return 0;
 }
 
+/* Creates `name`.herald-XXXXXX in dirfd, the X's random, following no
+ * link: a descriptor and *tmp its name, or -1 with errno set. */
+static int create_temporary_at(int dirfd, const char *name, char **tmp)
+{
+	static const char letters[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+	hg_buf b;
+	hg_buf_init(&b);
+	for (int tries = 0; tries < 100; tries++) {
+		unsigned char r[6];
+		if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r)
+			break;
+		b.len = 0;
+		hg_buf_printf(&b, "%s.herald-", name);
+		for (size_t i = 0; i < sizeof r; i++)
+			hg_buf_putc(&b, letters[r[i] % (sizeof letters - 1)]);
+		int fd = openat(dirfd, b.data,
+				O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0) {
+			*tmp = hg_buf_steal(&b);
+			return fd;
+		}
+		if (errno != EEXIST)
+			break;
+	}
+	int saved = errno ? errno : EEXIST;
+	hg_buf_free(&b);
+	errno = saved;
+	return -1;
+}
+
+int cli_atomic_open_at(cli_atomic *a, int dirfd, const char *name, const char *path)
+{
+	memset(a, 0, sizeof *a);
+	a->dirfd = -1;
+	install_handlers();
+	sigset_t saved_mask;
+	block_fatal(&saved_mask);
+	char *tmp = NULL;
+	int fd = create_temporary_at(dirfd, name, &tmp);
+	if (fd >= 0 && !(a->fp = fdopen(fd, "wb"))) {
+		int saved = errno;
+		close(fd);
+		unlinkat(dirfd, tmp, 0);
+		free(tmp);
+		errno = saved;
+		fd = -1;
+	}
+	if (fd < 0) {
+		int saved = errno;
+		unblock_fatal(&saved_mask);
+		close(dirfd);
+		errno = saved;
+		return -1;
+	}
+	a->dirfd = dirfd;
+	a->tmp = tmp;
+	a->path = hg_xstrdup(path);
+	a->target = hg_xstrdup(name);
+	a->next = pending;
+	pending = a;
+	unblock_fatal(&saved_mask);
+	return 0;
+}
+
 static void atomic_release(cli_atomic *a)
 {
+	if (a->dirfd >= 0)
+		close(a->dirfd);
 	free(a->path);
 	free(a->target);
 	free(a->tmp);
 	memset(a, 0, sizeof *a);
+	a->dirfd = -1;
 }
 
 int cli_atomic_commit(cli_atomic *a)
@@ -396,7 +478,8 @@ int cli_atomic_commit(cli_atomic *a)
 		errno = saved;
 		return saved ? -1 : 0;
 	}
-	if (!saved && hg_rewrite_attributes(fileno(a->fp), a->target) != 0)
+	if (!saved && (a->dirfd >= 0 ? hg_rewrite_attributes_at(fileno(a->fp), a->dirfd, a->target)
+				     : hg_rewrite_attributes(fileno(a->fp), a->target)) != 0)
 		saved = errno;
 	if (!saved && fsync(fileno(a->fp)) != 0)
 		saved = errno;
@@ -405,10 +488,11 @@ int cli_atomic_commit(cli_atomic *a)
 	a->fp = NULL;
 	sigset_t saved_mask;
 	block_fatal(&saved_mask);
-	if (!saved && rename(a->tmp, a->target) != 0)
+	if (!saved && (a->dirfd >= 0 ? renameat(a->dirfd, a->tmp, a->dirfd, a->target)
+				     : rename(a->tmp, a->target)) != 0)
 		saved = errno;
 	if (saved)
-		unlink(a->tmp);
+		remove_temporary(a);
 	unlist(a);
 	unblock_fatal(&saved_mask);
 	atomic_release(a);
@@ -426,8 +510,7 @@ void cli_atomic_abort(cli_atomic *a)
 	}
 	sigset_t saved_mask;
 	block_fatal(&saved_mask);
-	if (a->tmp)
-		unlink(a->tmp);
+	remove_temporary(a);
 	unlist(a);
 	unblock_fatal(&saved_mask);
 	atomic_release(a);

@@ -66,9 +66,7 @@ static void walk_one(action_walk *w, int seat_ok, const char *seat, const char *
 /* The seat `name` names (also by its player's name), or -1. */
 static int seat_of(const hg_game_class *cls, const hg_state *st, const char *name)
 {
-	if (!st || !name)
-		return -1;
-	return cls->seat_find ? cls->seat_find(st, name) : hg_seat_index(cls, st, name);
+	return st ? hg_seat_index(cls, st, name) : -1;
 }
 
 /* Walks the main line: each action canonical where the game reads it (as

@@ -76,13 +76,8 @@ static int awaits_entropy(const hg_game_record *rec, size_t actions, size_t seat
 static void pending_report(const hg_game_class *cls, const hg_state *st, const hg_pending *p,
 			   const char *seat_name, hg_buf *text)
 {
-	hg_buf_printf(text, "\nPending: %s: %s\nFace down:", p->seat, p->declared);
-	for (size_t i = 0; i < p->nparts; i++)
-		hg_buf_printf(text, "%s %s %d", i ? "," : "", p->parts[i].seat, p->parts[i].face_down);
-	hg_buf_puts(text, "\nAwaiting:");
-	for (size_t k = 0; k < p->nawaited; k++)
-		hg_buf_printf(text, "%s %s", k ? "," : "", p->awaited[k]);
 	hg_buf_putc(text, '\n');
+	hg_pending_summary(p, text);
 	if (!hg_pending_awaits(p, seat_name)) {
 		hg_buf_puts(text, "You have nothing to do now.\n");
 		return;

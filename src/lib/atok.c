@@ -1,14 +1,51 @@
 /* atok.c - the lists of action tokens: the body tokens of a game's
  * actions as they are gathered, one action after another, in the record's
- * arena or in malloc'd room (lexer.h, hg_atok_list).  The fast scanner
- * (lexer-fast.c) writes its runs of tokens into them directly, with
- * twin_put() and hg_atok_list_room() (lexer-impl.h). */
+ * arena or in malloc'd room (atok.h), from the tokens of hg_lexer_next()
+ * or of the fast scanner's batches. */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "lexer-impl.h"
+#include "atok.h"
+
+/* Bytes a short token is copied by, in one fixed-size move (most tokens are
+ * shorter). */
+#define SHORT_COPY 16
+
+/* Writes the n bytes at s (`end` the end of the readable bytes after
+ * them) at offset `at` of a list's twin texts, after a blank or a NUL
+ * unless they begin the action (at offset text0): *off is their offset in
+ * the action's text; returns the offset of the NUL after them. */
+static inline HG_ALWAYS_INLINE size_t twin_put(char *joined, char *split, size_t at, size_t text0,
+					       const unsigned char *s, size_t n,
+					       const unsigned char *end, size_t *off)
+{
+	/* the separator is written always, and overwritten where there is
+	 * none */
+	joined[at] = ' ';
+	split[at] = '\0';
+	at += at != text0;
+	*off = at - text0;
+	if (n <= SHORT_COPY && (size_t)(end - s) >= SHORT_COPY) {
+		memcpy(joined + at, s, SHORT_COPY);	/* the rest is overwritten */
+		memcpy(split + at, s, SHORT_COPY);
+	} else {
+		memcpy(joined + at, s, n);
+		memcpy(split + at, s, n);
+	}
+	at += n;
+	joined[at] = split[at] = '\0';
+	return at;
+}
+
+/* Is there no room for one more token of tn bytes in a list of n tokens
+ * (room for cap) and len bytes of text (room for tcap)?  A token takes a
+ * separator, a SHORT_COPY move or its bytes, and a NUL. */
+static inline int atok_full(size_t n, size_t cap, size_t len, size_t tcap, size_t tn)
+{
+	return n == cap || tcap - len < tn + SHORT_COPY + 2;
+}
 
 /* Makes the arena list's room a new block of the arena, for cap tokens
  * and tcap bytes of each text, and moves the action being gathered there
@@ -123,19 +160,9 @@ static inline void atok_put(hg_atok_list *l, hg_atok_kind kind, hg_pos pos,
 	a->text = l->arena ? l->split + l->text0 + a->off : NULL;
 }
 
-int hg_atok_list_keep(hg_atok_list *l, hg_atok **toks, char **text)
+int hg_atok_list_keep_room(hg_atok_list *l)
 {
-	/* an action without tokens has no NUL yet */
-	if (atok_text_room(l, 1) != 0)
-		return -1;
-	*toks = l->n > l->first ? l->v + l->first : NULL;
-	*text = l->text.data + l->text0;
-	l->text.data[l->text.len] = l->split[l->text.len] = '\0';
-	l->text.len++;
-	l->first = l->n;
-	l->text0 = l->text.len;
-	l->not_ascii = 0;
-	return 0;
+	return atok_text_room(l, 1);
 }
 
 void hg_atok_list_push(hg_atok_list *l, const hg_token *tk, const char *file)

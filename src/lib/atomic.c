@@ -65,10 +65,12 @@ char *hg_rewrite_target(const char *path)
 	return NULL;
 }
 
-int hg_rewrite_attributes(int fd, const char *target)
+/* The attributes of the file `name` in dirfd (AT_FDCWD: a path), its
+ * links followed or not (fstatat's flags), given to fd. */
+static int give_attributes(int fd, int dirfd, const char *name, int flags)
 {
 	struct stat old;
-	if (stat(target, &old) != 0) {
+	if (fstatat(dirfd, name, &old, flags) != 0) {
 		mode_t mask = umask(0);
 		umask(mask);
 		return fchmod(fd, 0666 & ~mask);
@@ -87,6 +89,16 @@ int hg_rewrite_attributes(int fd, const char *target)
 	if (now.st_gid != old.st_gid)
 		mode &= ~(mode_t)S_ISGID;
 	return fchmod(fd, mode);
+}
+
+int hg_rewrite_attributes(int fd, const char *target)
+{
+	return give_attributes(fd, AT_FDCWD, target, 0);
+}
+
+int hg_rewrite_attributes_at(int fd, int dirfd, const char *name)
+{
+	return give_attributes(fd, dirfd, name, AT_SYMLINK_NOFOLLOW);
 }
 
 int hg_write_file_atomic(const char *path, const char *data, size_t len)

@@ -11,9 +11,11 @@
  *        | {"nag": 3} | {"variation": [NODE, ...]}
  * It carries the whole model, so HGN -> JSON -> HGN is lossless.
  *
- * jansson keeps no positions for values, so the reader names a bad value
- * by its JSON path (games[0].moves[3].seat); syntax errors get jansson's
- * line and column.
+ * Reading: this file is the JSON front end of record-reader.c, which
+ * checks the shape and builds the model.  Here the punctuation is read as
+ * it streams, each scalar is decoded by jansson, and values are handed to
+ * the reader one at a time with their line and column (jansson keeps no
+ * positions for values); syntax errors get jansson's line and column.
  */
 #include "config.h"
 
@@ -26,14 +28,12 @@
 
 #include <jansson.h>
 
-#include "internal.h"
+#include "record-reader.h"
 
 #define FORMAT_VERSION 1
-#define MAX_ERRORS 100		/* then the rest is not checked */
+#define MAX_ERRORS HG_RECORD_MAX_ERRORS	/* then the rest is not checked */
 
 /* Characters of a string quoted in a message before it is cut short. */
-
-static const char *const glyphs[] = { "!", "?", "!!", "??", "!?", "?!", NULL };
 
 /* ------------------------------------------------------------------------
  * Writing.
@@ -184,450 +184,9 @@ int hg_write_json(hg_game_record *const *games, size_t n, hg_buf *out)
 }
 
 /* ------------------------------------------------------------------------
- * Reading: every shape error is reported (code hgn.json), naming the value
- * by its path; nothing is returned unless the whole document is good.
- * ------------------------------------------------------------------------ */
-typedef struct reader {
-	const char *name;
-	hg_diags *d;
-	hg_buf path;		/* of the value being read */
-	int failed;
-	hg_game_record *g;	/* being read */
-	size_t actions;		/* in g, on every line */
-	size_t elements;	/* in g: move numbers, comments, NAGs, variations */
-	size_t errors_at_start;	/* d->nerrors before reading */
-	int gave_up;		/* MAX_ERRORS reached: the rest is unchecked */
-	int tags_over;		/* g has HG_MAX_TAGS tags: the rest is skipped */
-} reader;
-
-typedef enum line_kind { LINE_MOVES, LINE_COMMENTS } line_kind;
-
-static hg_pos nowhere(const reader *r)
-{
-	hg_pos p = { r->g ? r->g->file : r->name, 0, 0 };
-	return p;
-}
-
-static const char *where(const reader *r)
-{
-	return r->path.len ? r->path.data : "the document";
-}
-
-static size_t path_push_key(reader *r, const char *key)
-{
-	size_t mark = r->path.len;
-	hg_buf_printf(&r->path, "%s%s", r->path.len ? "." : "", key);
-	return mark;
-}
-
-static size_t path_push_index(reader *r, size_t i)
-{
-	size_t mark = r->path.len;
-	hg_buf_printf(&r->path, "[%zu]", i);
-	return mark;
-}
-
-/* Enough errors: stop checking (called between nodes, tags and games). */
-static int too_many_errors(reader *r)
-{
-	if (r->d->nerrors - r->errors_at_start >= MAX_ERRORS)
-		r->gave_up = 1;
-	return r->gave_up;
-}
-
-static void path_pop(reader *r, size_t mark)
-{
-	r->path.len = mark;
-	if (r->path.data)
-		r->path.data[mark] = '\0';
-}
-
-static hg_diag *shape_error(reader *r, const char *fmt, ...) HG_PRINTF(2, 3);
-
-static hg_diag *shape_error(reader *r, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	hg_diag *dg = hg_diag_vadd(r->d, HG_ERROR, nowhere(r), "hgn.json", fmt, ap);
-	va_end(ap);
-	r->failed = 1;
-	return dg;
-}
-
-/* What a value is, for "found ...". */
-static void found(hg_buf *b, const json_t *j)
-{
-	switch (json_typeof(j)) {
-	case JSON_OBJECT: hg_buf_puts(b, "an object"); break;
-	case JSON_ARRAY: hg_buf_puts(b, "an array"); break;
-	case JSON_TRUE: hg_buf_puts(b, "true"); break;
-	case JSON_FALSE: hg_buf_puts(b, "false"); break;
-	case JSON_NULL: hg_buf_puts(b, "null"); break;
-	case JSON_INTEGER:
-		hg_buf_printf(b, "%" JSON_INTEGER_FORMAT, json_integer_value(j));
-		break;
-	case JSON_REAL:
-		hg_buf_printf(b, "the number %g", json_real_value(j));
-		break;
-	case JSON_STRING:
-		hg_buf_puts(b, "the string ");
-		hg_quote(b, json_string_value(j));
-		break;
-	}
-}
-
-/* "expected <expected> for <path>, found <j>" */
-static void mismatch(reader *r, const char *expected, const json_t *j)
-{
-	hg_buf b;
-	hg_buf_init(&b);
-	found(&b, j);
-	shape_error(r, "expected %s for %s, found %s", expected, where(r), b.data);
-	hg_buf_free(&b);
-}
-
-static const char *key_name(const char *spec)
-{
-	return spec[0] == '!' ? spec + 1 : spec;
-}
-
-/* The object has only the keys listed (a leading '!' marks a required
- * one).  Returns 0, or -1 after diagnostics. */
-static int check_keys(reader *r, const json_t *o, const char *const *keys)
-{
-	int rc = 0;
-	const char *key;
-	json_t *v;
-	json_object_foreach((json_t *)o, key, v) {
-		size_t i = 0;
-		while (keys[i] && strcmp(key_name(keys[i]), key) != 0)
-			i++;
-		if (keys[i])
-			continue;
-		hg_buf q, allowed;
-		hg_buf_init(&q);
-		hg_buf_init(&allowed);
-		hg_quote(&q, key);
-		for (i = 0; keys[i]; i++)
-			hg_buf_printf(&allowed, "%s%s%s", i ? ", " : "", key_name(keys[i]),
-				      keys[i][0] == '!' ? " (required)" : "");
-		hg_diag *dg = shape_error(r, "unknown key %s in %s", q.data, where(r));
-		hg_diag_note(dg, "the keys allowed here are: %s", allowed.data);
-		hg_buf_free(&q);
-		hg_buf_free(&allowed);
-		rc = -1;
-	}
-	for (size_t i = 0; keys[i]; i++)
-		if (keys[i][0] == '!' && !json_object_get(o, keys[i] + 1)) {
-			shape_error(r, "missing key '%s' in %s", keys[i] + 1, where(r));
-			rc = -1;
-		}
-	return rc;
-}
-
-/* The string at o[key], NULL after a diagnostic.  `flat`: the string
- * must not hold a line break (HGN strings cannot). */
-static const char *get_string(reader *r, const json_t *o, const char *key, int flat)
-{
-	const json_t *j = json_object_get(o, key);
-	if (!j)
-		return NULL;	/* reported by check_keys() */
-	size_t mark = path_push_key(r, key);
-	const char *s = NULL;
-	if (!json_is_string(j)) {
-		mismatch(r, "a string", j);
-	} else if (json_string_length(j) > HG_MAX_TOKEN) {
-		shape_error(r, "the string for %s is longer than %d bytes", where(r), HG_MAX_TOKEN);
-	} else if (flat && strchr(json_string_value(j), '\n')) {
-		shape_error(r, "the string for %s holds a line break", where(r));
-	} else if (hg_first_control(json_string_value(j)) >= 0) {
-		shape_error(r, "the string for %s holds the control character U+%04lX", where(r),
-			    (unsigned long)hg_first_control(json_string_value(j)));
-	} else {
-		s = json_string_value(j);
-	}
-	path_pop(r, mark);
-	return s;
-}
-
-/* The integer at o[key] in [min, max]; 0 or -1 after a diagnostic. */
-static int get_int(reader *r, const json_t *o, const char *key, json_int_t min,
-		   json_int_t max, json_int_t *out)
-{
-	const json_t *j = json_object_get(o, key);
-	if (!j)
-		return -1;	/* reported by check_keys() */
-	size_t mark = path_push_key(r, key);
-	int rc = -1;
-	hg_buf expected;
-	hg_buf_init(&expected);
-	hg_buf_printf(&expected, "an integer from %" JSON_INTEGER_FORMAT " to %"
-		      JSON_INTEGER_FORMAT, min, max);
-	/* JSON has numbers, not integers: 3.0 is 3, as for JSON Schema. */
-	double x = json_number_value(j);
-	if (!json_is_number(j) || x < (double)min || x > (double)max ||
-	    (json_is_real(j) && x != (double)(json_int_t)x)) {
-		mismatch(r, expected.data, j);
-	} else {
-		*out = json_is_integer(j) ? json_integer_value(j) : (json_int_t)x;
-		rc = 0;
-	}
-	hg_buf_free(&expected);
-	path_pop(r, mark);
-	return rc;
-}
-
-static void read_line(reader *r, const json_t *a, hg_line *line, line_kind kind,
-		      unsigned depth);
-
-static void read_action(reader *r, const json_t *o, hg_node *n)
-{
-	static const char *const keys[] = { "!seat", "!action", "glyph", NULL };
-	check_keys(r, o, keys);
-	const char *seat = get_string(r, o, "seat", 1);
-	const char *body = get_string(r, o, "action", 0);
-	const json_t *glyph = json_object_get(o, "glyph");
-	if (glyph) {
-		size_t mark = path_push_key(r, "glyph");
-		size_t i = 0;
-		while (json_is_string(glyph) && glyphs[i] &&
-		       strcmp(glyphs[i], json_string_value(glyph)) != 0)
-			i++;
-		if (json_is_string(glyph) && glyphs[i])
-			n->glyph = hg_try_strdup(glyphs[i]);	/* (NULL: the unit fails) */
-		else
-			mismatch(r, "one of '!', '?', '!!', '?\?', '!?' or '?!'", glyph);
-		path_pop(r, mark);
-	}
-	if (!seat || !body)
-		return;
-	if (++r->actions > HG_MAX_ACTIONS) {
-		if (r->actions == HG_MAX_ACTIONS + 1)
-			shape_error(r, "the game has more than %d actions", HG_MAX_ACTIONS);
-		return;
-	}
-	/* The body is cut into tokens as the lexer would; its diagnostics
-	 * keep their codes, placed in this file, with the path as a note. */
-	hg_diags lex;
-	hg_diags_init(&lex);
-	if (hg_action_text_set(&n->action, seat, body, n->pos, &lex) != 0) {
-		if (lex.n == 0)
-			shape_error(r, "the action at %s cannot be read", where(r));
-		for (size_t i = 0; i < lex.n; i++) {
-			lex.v[i].line = lex.v[i].col = 0;
-			hg_diag_note(&lex.v[i], "in the action at %s", where(r));
-		}
-		r->failed |= lex.nerrors > 0;
-	}
-	hg_diags_move(r->d, &lex);
-	hg_diags_free(&lex);
-}
-
-static void read_comment(reader *r, const json_t *o, hg_node *n)
-{
-	static const char *const keys[] = { "!comment", "line", "own_line", NULL };
-	check_keys(r, o, keys);
-	const json_t *line = json_object_get(o, "line");
-	if (line) {
-		size_t mark = path_push_key(r, "line");
-		if (json_is_boolean(line))
-			n->line_comment = json_is_true(line);
-		else
-			mismatch(r, "true or false", line);
-		path_pop(r, mark);
-	}
-	const json_t *own = json_object_get(o, "own_line");
-	if (own) {
-		size_t mark = path_push_key(r, "own_line");
-		if (json_is_boolean(own))
-			n->own_line = json_is_true(own);
-		else
-			mismatch(r, "true or false", own);
-		path_pop(r, mark);
-	}
-	const char *text = get_string(r, o, "comment", n->line_comment);
-	if (!text)
-		return;
-	if (!n->line_comment && strchr(text, '}')) {
-		size_t mark = path_push_key(r, "comment");
-		shape_error(r, "the brace comment at %s holds a '}'", where(r));
-		path_pop(r, mark);
-		return;
-	}
-	n->comment = hg_try_strdup(text);	/* (NULL: the unit fails) */
-}
-
-/* The kinds of node, each known by one key. */
-static const char *const node_keys[] = { "move", "seat", "comment", "nag", "variation", NULL };
-
-/* A node of `line`.  *streamed, when not NULL, is the variation's line,
- * read already (the stream reader reads a variation's nodes one by one,
- * and o holds an empty array in its place): the node takes it, setting
- * *streamed to NULL, when it is a variation. */
-static void read_node(reader *r, const json_t *o, hg_line *line, line_kind lk,
-		      unsigned depth, hg_line **streamed)
-{
-	if (!json_is_object(o)) {
-		mismatch(r, "an object", o);
-		return;
-	}
-	int kind = -1, nkinds = 0;
-	for (int i = 0; node_keys[i]; i++)
-		if (json_object_get(o, node_keys[i]) ||
-		    (i == 1 && json_object_get(o, "action"))) {
-			if (nkinds++ == 0)
-				kind = i;
-			else
-				shape_error(r, "%s has both '%s' and '%s': a node is one thing",
-				      where(r), node_keys[kind], node_keys[i]);
-		}
-	if (nkinds == 0) {
-		hg_diag *dg = shape_error(r, "%s is not a node", where(r));
-		hg_diag_note(dg, "a node has one of the keys 'move', 'seat' (with 'action'), "
-			     "'comment', 'nag' or 'variation'");
-		return;
-	}
-	if (nkinds > 1)
-		return;
-	if (lk == LINE_COMMENTS && kind != 2) {
-		shape_error(r, "expected a comment for %s, found a '%s' node: the header and "
-		      "the trailer hold comments only", where(r), node_keys[kind]);
-		return;
-	}
-	/* each costs a node, as in HGN (herald-notation(5), LIMITS) */
-	if (kind != 1 && ++r->elements > HG_MAX_ELEMENTS) {
-		if (r->elements == HG_MAX_ELEMENTS + 1)
-			shape_error(r, "the game has more than %d move numbers, comments, NAGs and variations",
-				    HG_MAX_ELEMENTS);
-		return;
-	}
-	hg_node *n;
-	json_int_t v;
-	switch (kind) {
-	case 0: {
-		static const char *const keys[] = { "!move", NULL };
-		n = hg_line_try_push(line, HG_NODE_MOVENUM, nowhere(r));
-		if (!n)
-			return;	/* (the unit of work fails) */
-		check_keys(r, o, keys);
-		if (get_int(r, o, "move", 0, UINT_MAX, &v) == 0)
-			n->number = (unsigned)v;
-		break;
-	}
-	case 1:
-		n = hg_line_try_push(line, HG_NODE_ACTION, nowhere(r));
-		if (!n)
-			return;	/* (the unit of work fails) */
-		read_action(r, o, n);
-		break;
-	case 2:
-		n = hg_line_try_push(line, HG_NODE_COMMENT, nowhere(r));
-		if (!n)
-			return;	/* (the unit of work fails) */
-		read_comment(r, o, n);
-		break;
-	case 3: {
-		static const char *const keys[] = { "!nag", NULL };
-		n = hg_line_try_push(line, HG_NODE_NAG, nowhere(r));
-		if (!n)
-			return;	/* (the unit of work fails) */
-		check_keys(r, o, keys);
-		if (get_int(r, o, "nag", 0, 255, &v) == 0)
-			n->number = (unsigned)v;
-		break;
-	}
-	default: {
-		static const char *const keys[] = { "!variation", NULL };
-		check_keys(r, o, keys);
-		if (depth >= HG_MAX_NESTING) {
-			shape_error(r, "variations nested more than %d deep at %s", HG_MAX_NESTING,
-			      where(r));
-			return;
-		}
-		n = hg_line_try_push(line, HG_NODE_VARIATION, nowhere(r));
-		if (!n)
-			return;	/* (the unit of work fails) */
-		if (streamed && *streamed) {
-			n->variation = *streamed;
-			*streamed = NULL;
-			break;
-		}
-		n->variation = hg_line_try_new();
-		if (!n->variation)
-			return;	/* (the unit of work fails) */
-		size_t mark = path_push_key(r, "variation");
-		read_line(r, json_object_get(o, "variation"), n->variation, LINE_MOVES,
-			  depth + 1);
-		path_pop(r, mark);
-		break;
-	}
-	}
-}
-
-static void read_line(reader *r, const json_t *a, hg_line *line, line_kind kind,
-		      unsigned depth)
-{
-	if (!json_is_array(a)) {
-		mismatch(r, "an array", a);
-		return;
-	}
-	size_t i;
-	const json_t *o;
-	json_array_foreach((json_t *)a, i, o) {
-		if (too_many_errors(r))
-			return;
-		size_t mark = path_push_index(r, i);
-		read_node(r, o, line, kind, depth, NULL);
-		path_pop(r, mark);
-	}
-}
-
-/* One element of "tags" (its path pushed). */
-static void read_tag(reader *r, const json_t *o)
-{
-	static const char *const keys[] = { "!name", "!value", NULL };
-	hg_game_record *g = r->g;
-	if (!json_is_object(o)) {
-		mismatch(r, "an object", o);
-		return;
-	}
-	if (check_keys(r, o, keys) != 0)
-		return;
-	const char *name = get_string(r, o, "name", 1);
-	const char *value = get_string(r, o, "value", 1);
-	if (name && !hg_tag_name_ok(name, strlen(name))) {
-		size_t m = path_push_key(r, "name");
-		hg_buf q;
-		hg_buf_init(&q);
-		hg_quote(&q, name);
-		hg_diag *dg = shape_error(r, "%s at %s is not a tag name", q.data, where(r));
-		hg_diag_note(dg, "a tag name is an ASCII letter followed by ASCII "
-			     "letters, digits and '_'");
-		hg_buf_free(&q);
-		path_pop(r, m);
-	} else if (name && value && g->ntags >= HG_MAX_TAGS) {
-		shape_error(r, "more than %d tags in one game, at %s", HG_MAX_TAGS, where(r));
-		r->tags_over = 1;	/* the rest of the tags is not read */
-	} else if (name && value) {
-		/* Appended, not set: the model keeps every tag as
-		 * written, repeats included, for the checker. */
-		char *tn = hg_try_strdup(name), *tv = hg_try_strdup(value);
-		if (!tn || !tv || HG_TRY_GROW(g->tags, g->captags, g->ntags + 1) != 0) {
-			free(tn);	/* (the unit of work fails) */
-			free(tv);
-			return;
-		}
-		hg_tag *t = &g->tags[g->ntags++];
-		t->name = tn;
-		t->value = tv;
-		t->pos = nowhere(r);
-	}
-}
-
-/* ------------------------------------------------------------------------
  * Reading a stream, game by game.  jansson decodes one value at a time
  * (JSON_DISABLE_EOF_CHECK): the keys and values of the outer object, and
- * each game of "games" on its own, so memory holds one game, never the
+ * the scalars of each game, so memory holds one game, never the
  * document.  Here only the punctuation between those values is read --
  * white space, '{', ':', ',', '[', ']' and '}' -- and every value is
  * jansson's.
@@ -654,10 +213,21 @@ typedef struct source {
 /* OUTER_LINES: JSON Lines, a game object on each line, no outer object. */
 enum { OUTER_START, OUTER_GAMES, OUTER_LINES, OUTER_DONE };
 
+/* An object or array open for the reader. */
+typedef struct frame {
+	char kind;		/* '{' or '[' */
+	size_t count;		/* members or elements read */
+	unsigned seen;		/* a bit for each of record_keys[] met */
+} frame;
+
 struct hg_json_reader {
 	char *name;
 	source src;
-	reader r;
+	hg_record_source source_ops;
+	hg_record_reader r;
+	frame *stack;		/* what is open, the innermost last */
+	size_t depth, capstack;
+	hg_buf key, text;	/* of the value last given */
 	int state;
 	size_t index;		/* of the next game */
 	uint64_t game_start;	/* src.taken at the game's '{' */
@@ -786,8 +356,7 @@ static void syntax_error(hg_json_reader *jr, hg_pos pos, const char *fmt, ...)
 	va_start(ap, fmt);
 	hg_diag_vadd(jr->r.d, HG_ERROR, pos, "hgn.json", fmt, ap);
 	va_end(ap);
-	jr->r.failed = 1;
-	jr->state = OUTER_DONE;
+		jr->state = OUTER_DONE;
 }
 
 static json_t *decode_capped(hg_json_reader *jr, size_t cap, const char *what,
@@ -831,8 +400,7 @@ static json_t *decode_capped(hg_json_reader *jr, size_t cap, const char *what,
 		pos.line = pos.col = 0;
 		hg_diag_add(jr->r.d, HG_ERROR, pos, "hgn.io-error", "read error: %s",
 			    strerror(s->err));
-		jr->r.failed = 1;
-		jr->state = OUTER_DONE;
+				jr->state = OUTER_DONE;
 	} else if (json_error_code(&err) == json_error_out_of_memory || !err.text[0]) {
 		/* jansson ran out of memory (it gives no text for some of its
 		 * allocations): the reader's unit of work ends in HG_ENOMEM */
@@ -859,8 +427,7 @@ static void unexpected(hg_json_reader *jr, const char *what)
 		pos.line = pos.col = 0;
 		hg_diag_add(jr->r.d, HG_ERROR, pos, "hgn.io-error", "read error: %s",
 			    strerror(jr->src.err));
-		jr->r.failed = 1;
-		jr->state = OUTER_DONE;
+				jr->state = OUTER_DONE;
 	} else if (c == EOF) {
 		pos.col--;
 		syntax_error(jr, pos, "%s expected near end of file", what);
@@ -884,21 +451,14 @@ static int expect(hg_json_reader *jr, int c, const char *what)
 }
 
 /* ------------------------------------------------------------------------
- * Reading a game as a stream.  jansson's tree of a value costs far more
- * than its text (an empty object some 230 bytes), so a game is not
- * decoded whole: its object, its "tags", its lines ("header", "moves",
- * "trailer") and the objects of its nodes, variations included, are read
- * here member by member and element by element, and jansson decodes only
- * the scalars among them.  A member that should be a scalar and is an
- * object or array is skipped unread, and read_* is shown an empty one in
- * its place (its messages say "found an object", never what is in it).
- * Memory then holds the record being built and one scalar, a small
- * constant times the text read.
+ * A game, value by value, for record-reader.c.  jansson's tree of a value
+ * costs far more than its text (an empty object some 230 bytes), so a game
+ * is not decoded whole: its objects and arrays, variations included, are
+ * read here member by member and element by element, and jansson decodes
+ * only the scalars among them.  What the reader does not want is skipped
+ * unread.  Memory then holds the record being built and one scalar, a
+ * small constant times the text read.
  * ------------------------------------------------------------------------ */
-static int halted(const hg_json_reader *jr)
-{
-	return jr->state == OUTER_DONE || jr->r.gave_up;
-}
 
 /* The game is longer than HG_MAX_GAME: said (a syntax error: the rest of
  * the document is not read), 1; else 0. */
@@ -918,21 +478,14 @@ static size_t game_left(const hg_json_reader *jr)
 	return used >= HG_MAX_GAME ? 0 : (size_t)(HG_MAX_GAME - used);
 }
 
-/* Moves past the value that begins here, unread: a string, a scalar, or
- * an object or array of any nesting (brackets counted, strings skipped).
- * 0, or -1 after a diagnostic. */
-static int skip_value(hg_json_reader *jr)
+/* Moves past the rest of the object or array whose '{' or '[' has just
+ * been taken, unread (brackets counted, strings skipped).  0, or -1 after
+ * a diagnostic. */
+static int skip_open(hg_json_reader *jr)
 {
 	source *s = &jr->src;
-	size_t depth = 0;
-	int in_string = 0, escaped = 0;
-	int c = source_skip_space(s);
-	if (c != '"' && c != '{' && c != '[') {
-		/* a number, true, false or null: up to what ends it */
-		while ((c = source_peek(s)) != EOF && !strchr(",]} \t\r\n", c))
-			source_step(s);
-		return 0;
-	}
+	size_t depth = 1;
+	int in_string = 0, escaped = 0, c;
 	do {
 		c = source_peek(s);
 		if (c == EOF) {
@@ -958,26 +511,6 @@ static int skip_value(hg_json_reader *jr)
 			return -1;
 	} while (depth > 0 || in_string);
 	return game_overrun(jr) ? -1 : 0;
-}
-
-/* The value that begins here where a scalar is expected: jansson's
- * decoding of a scalar, or an empty object or array in place of one
- * (skipped).  NULL after a diagnostic. */
-static json_t *scalar_or_stub(hg_json_reader *jr)
-{
-	int c = source_skip_space(&jr->src);
-	if (c == '{' || c == '[') {
-		if (skip_value(jr) != 0)
-			return NULL;
-		json_t *stub = c == '{' ? json_object() : json_array();
-		if (!stub)
-			hg_alloc_failure();
-		return stub;
-	}
-	char what[64];
-	snprintf(what, sizeof what, "games[%zu]", jr->index);
-	json_t *v = decode_capped(jr, game_left(jr), what, HG_MAX_GAME);
-	return v;
 }
 
 /* A key of printable ASCII without escapes, whole in the window, taken
@@ -1017,14 +550,20 @@ static int next_member(hg_json_reader *jr, int first, char **key)
 		return -1;
 	}
 	*key = plain_key(&jr->src);
+	if (!*key && hg_alloc_unit_failed()) {
+		jr->state = OUTER_DONE;
+		return -1;
+	}
 	if (!*key) {
 		json_t *k = decode_value(jr, MAX_OUTER_VALUE, "a key");
 		if (!k)
 			return -1;
 		*key = hg_try_strdup(json_string_value(k));
 		json_decref(k);
-		if (!*key)
-			return -1;	/* (the unit of work fails) */
+		if (!*key) {	/* (the unit of work fails) */
+			jr->state = OUTER_DONE;
+			return -1;
+		}
 	}
 	jr->key_end = source_pos(jr);
 	jr->key_end.col--;
@@ -1052,13 +591,18 @@ static int next_element(hg_json_reader *jr, size_t i)
 	return game_overrun(jr) ? -1 : 1;
 }
 
+/* The keys of a record's objects, each seen at most once in an object. */
+static const char *const record_keys[] = {
+	"tags", "header", "moves", "result", "trailer", "name", "value", "move", "seat",
+	"action", "glyph", "comment", "line", "own_line", "nag", "variation", NULL
+};
+
 /* A key seen twice in one object: a syntax error, where and as jansson
- * says it.  `seen` has a bit for each of keys[]. */
-static int duplicate_key(hg_json_reader *jr, const char *const *keys, const char *key,
-			 unsigned *seen)
+ * says it.  `seen` has a bit for each of record_keys[]. */
+static int duplicate_key(hg_json_reader *jr, const char *key, unsigned *seen)
 {
-	for (unsigned i = 0; keys[i]; i++)
-		if (strcmp(key_name(keys[i]), key) == 0) {
+	for (unsigned i = 0; record_keys[i]; i++)
+		if (strcmp(record_keys[i], key) == 0) {
 			if (*seen & 1u << i) {
 				syntax_error(jr, jr->key_end, "duplicate object key near '\"%s\"'",
 					     key);
@@ -1069,220 +613,168 @@ static int duplicate_key(hg_json_reader *jr, const char *const *keys, const char
 	return 0;
 }
 
-static void stream_line(hg_json_reader *jr, hg_line *line, line_kind kind, unsigned depth);
-
-/* A node's object, its '{' next: its scalars (and stubs) in a new object;
- * a "variation" array is read into *variation (NULL unless one was).
- * NULL after a syntax error. */
-static json_t *stream_node_object(hg_json_reader *jr, unsigned depth, hg_line **variation)
+/* A scalar jansson decoded, as the reader takes it: its text (a number as
+ * JSON writes it), unquoted but for a string.  An object or array (of the
+ * document around the games, decoded whole) is only its kind. */
+static void scalar_value(hg_json_reader *jr, const json_t *j, hg_rvalue *v)
 {
-	static const char *const keys[] = { "move", "seat", "action", "glyph", "comment",
-					     "line", "nag", "variation", NULL };
-	*variation = NULL;
-	json_t *o = json_object();
-	if (!o)
-		hg_alloc_failure();	/* (then no member is kept) */
-	unsigned seen = 0;
-	source_step(&jr->src);	/* '{' */
-	char *key;
+	hg_buf_clear(&jr->text);
+	v->kind = json_is_object(j) ? HG_RV_MAP : json_is_array(j) ? HG_RV_LIST : HG_RV_SCALAR;
+	v->plain = !json_is_string(j);
+	v->is_string = json_is_string(j);
+	switch (json_typeof(j)) {
+	case JSON_STRING:
+		hg_buf_putn(&jr->text, json_string_value(j), json_string_length(j));
+		break;
+	case JSON_INTEGER:
+		hg_buf_printf(&jr->text, "%" JSON_INTEGER_FORMAT, json_integer_value(j));
+		break;
+	case JSON_REAL:
+		hg_buf_printf(&jr->text, "%.17g", json_real_value(j));
+		break;
+	case JSON_TRUE:
+		hg_buf_puts(&jr->text, "true");
+		break;
+	case JSON_FALSE:
+		hg_buf_puts(&jr->text, "false");
+		break;
+	case JSON_NULL:
+		hg_buf_puts(&jr->text, "null");
+		break;
+	default:
+		break;
+	}
+	v->text = jr->text.data ? jr->text.data : "";
+}
+
+/* A value for the reader: a scalar decoded by jansson, or an object or
+ * array opened (its '{' or '[' taken). */
+static hg_rvalue_kind take_value(hg_json_reader *jr, hg_rvalue *v)
+{
+	int c = source_skip_space(&jr->src);
+	v->pos = source_pos(jr);
+	if (c == '{' || c == '[') {
+		source_step(&jr->src);
+		if (HG_TRY_GROW(jr->stack, jr->capstack, jr->depth + 1) != 0) {
+			jr->state = OUTER_DONE;	/* (the unit of work fails) */
+			return v->kind = HG_RV_STOP;
+		}
+		frame *f = &jr->stack[jr->depth++];
+		f->kind = (char)c;
+		f->count = 0;
+		f->seen = 0;
+		return v->kind = c == '{' ? HG_RV_MAP : HG_RV_LIST;
+	}
+	char what[64];
+	snprintf(what, sizeof what, "games[%zu]", jr->index);
+	json_t *j = decode_capped(jr, game_left(jr), what, HG_MAX_GAME);
+	if (!j)
+		return v->kind = HG_RV_STOP;
+	scalar_value(jr, j, v);
+	json_decref(j);
+	return v->kind;
+}
+
+static hg_json_reader *of_source(hg_record_source *src)
+{
+	return (hg_json_reader *)((char *)src - offsetof(hg_json_reader, source_ops));
+}
+
+/* The reader's next value: the next member of the open object or element
+ * of the open array. */
+static hg_rvalue_kind json_next(hg_record_source *src, hg_rvalue *v)
+{
+	hg_json_reader *jr = of_source(src);
+	memset(v, 0, sizeof *v);
+	if (jr->state == OUTER_DONE || jr->depth == 0)
+		return v->kind = HG_RV_STOP;
+	frame *f = &jr->stack[jr->depth - 1];
 	int rc;
-	for (int first = 1; (rc = next_member(jr, first, &key)) == 1; first = 0) {
-		json_t *v = NULL;
-		if (duplicate_key(jr, keys, key, &seen)) {
-			free(key);
-			break;
-		}
-		if (strcmp(key, "variation") == 0 && source_peek(&jr->src) == '[' &&
-		    depth < HG_MAX_NESTING && !*variation) {
-			size_t mark = path_push_key(&jr->r, "variation");
-			*variation = hg_line_try_new();
-			if (*variation)
-				stream_line(jr, *variation, LINE_MOVES, depth + 1);
-			path_pop(&jr->r, mark);
-			v = *variation ? json_array() : NULL;
-			if (!v)
-				hg_alloc_failure();
-		} else {
-			v = scalar_or_stub(jr);
-		}
-		if (v)
-			set_new(o, key, v);
-		free(key);
-		if (!v || halted(jr))
-			break;
-	}
-	if (rc != 0 || halted(jr) || !o) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
-}
-
-/* A line's array, its '[' next, node by node into `line`. */
-static void stream_line(hg_json_reader *jr, hg_line *line, line_kind kind, unsigned depth)
-{
-	reader *r = &jr->r;
-	source_step(&jr->src);	/* '[' */
-	for (size_t i = 0; next_element(jr, i) == 1; i++) {
-		if (too_many_errors(r))
-			return;
-		size_t mark = path_push_index(r, i);
-		hg_line *variation = NULL;
-		json_t *o = source_peek(&jr->src) == '{'
-				    ? stream_node_object(jr, depth, &variation)
-				    : scalar_or_stub(jr);
-		if (o)
-			read_node(r, o, line, kind, depth, &variation);
-		if (variation) {	/* not taken: the node was no variation */
-			hg_line_free(variation);
-			free(variation);
-		}
-		json_decref(o);
-		path_pop(r, mark);
-		if (!o || halted(jr))
-			return;
-	}
-}
-
-/* The "tags" array, its '[' next, tag by tag. */
-static void stream_tags(hg_json_reader *jr)
-{
-	static const char *const keys[] = { "name", "value", NULL };
-	reader *r = &jr->r;
-	source_step(&jr->src);	/* '[' */
-	for (size_t i = 0; next_element(jr, i) == 1; i++) {
-		if (too_many_errors(r))
-			return;
-		if (r->tags_over) {
-			if (skip_value(jr) != 0)
-				return;
-			continue;
-		}
-		size_t mark = path_push_index(r, i);
-		json_t *o = NULL;
-		if (source_peek(&jr->src) == '{') {
-			o = json_object();
-			unsigned seen = 0;
-			source_step(&jr->src);
-			char *key;
-			int rc;
-			for (int first = 1; (rc = next_member(jr, first, &key)) == 1; first = 0) {
-				json_t *v = duplicate_key(jr, keys, key, &seen) ? NULL
-									 : scalar_or_stub(jr);
-				if (v)
-					json_object_set_new(o, key, v);
-				free(key);
-				if (!v)
-					break;
+	if (f->kind == '{') {
+		char *key;
+		source_skip_space(&jr->src);
+		hg_pos key_pos = source_pos(jr);
+		rc = next_member(jr, f->count == 0, &key);
+		if (rc == 1 && duplicate_key(jr, key, &f->seen))
+			rc = -1;
+		if (rc == 1) {
+			hg_buf_clear(&jr->key);
+			hg_buf_puts(&jr->key, key);
+			v->key = jr->key.data;
+			v->key_pos = key_pos;
+			if (hg_buf_failed(&jr->key)) {	/* (the unit of work fails) */
+				jr->state = OUTER_DONE;
+				rc = -1;
 			}
-			if (rc != 0) {
-				json_decref(o);
-				o = NULL;
-			}
-		} else {
-			o = scalar_or_stub(jr);
 		}
-		if (o)
-			read_tag(r, o);
-		json_decref(o);
-		path_pop(r, mark);
-		if (!o || halted(jr))
-			return;
+		free(key);
+	} else {
+		rc = next_element(jr, f->count);
 	}
+	if (rc < 0)
+		return v->kind = HG_RV_STOP;
+	if (rc == 0) {
+		jr->depth--;
+		return v->kind = HG_RV_END;
+	}
+	f->count++;
+	return take_value(jr, v);
 }
 
-/* A game, its first character next: the record (with what is wrong with
- * it in the diagnostics), or NULL when it is not an object or after a
- * syntax error. */
-static hg_game_record *stream_game(hg_json_reader *jr)
+/* Skips the object or array json_next has just opened. */
+static int json_skip(hg_record_source *src)
 {
-	static const char *const keys[] = { "!tags", "header", "!moves", "!result",
-					     "trailer", NULL };
-	reader *r = &jr->r;
-	if (source_peek(&jr->src) != '{') {
-		json_t *v = scalar_or_stub(jr);
-		if (v)
-			mismatch(r, "an object", v);
-		json_decref(v);
+	hg_json_reader *jr = of_source(src);
+	jr->depth--;
+	return skip_open(jr);
+}
+/* The game that begins here, through record-reader.c: NULL when it is
+ * no object (said), or after a syntax error. */
+static hg_game_record *read_game(hg_json_reader *jr)
+{
+	jr->game_start = jr->src.taken;
+	jr->depth = 0;
+	hg_rvalue v;
+	memset(&v, 0, sizeof v);
+	if (take_value(jr, &v) == HG_RV_STOP)
 		return NULL;
-	}
-	hg_game_record *g = hg_record_try_new(r->name);
-	if (!g) {	/* (the unit of work fails) */
-		jr->state = OUTER_DONE;
-		return NULL;
-	}
-	g->pos.line = g->pos.col = 0;
-	r->g = g;
-	r->actions = 0;
-	r->elements = 0;
-	/* each member as met; what is missing or unknown is said at the end,
-	 * from `present` (the scalars, and stubs for the rest) */
-	json_t *present = json_object();
-	if (!present)
-		hg_alloc_failure();	/* (then no member is kept) */
-	unsigned seen = 0;
-	source_step(&jr->src);	/* '{' */
-	char *key;
-	int rc;
-	for (int first = 1; (rc = next_member(jr, first, &key)) == 1; first = 0) {
-		if (duplicate_key(jr, keys, key, &seen)) {
-			free(key);
-			break;
-		}
-		size_t mark = path_push_key(r, key);
-		hg_line *line = strcmp(key, "header") == 0 ? &g->header
-			      : strcmp(key, "moves") == 0 ? &g->moves
-			      : strcmp(key, "trailer") == 0 ? &g->trailer : NULL;
-		json_t *v = NULL;
-		if (source_peek(&jr->src) == '[' && line) {
-			stream_line(jr, line, line == &g->moves ? LINE_MOVES : LINE_COMMENTS, 0);
-			v = json_array();
-			if (!v)
-				hg_alloc_failure();
-		} else if (source_peek(&jr->src) == '[' && strcmp(key, "tags") == 0) {
-			stream_tags(jr);
-			v = json_array();
-			if (!v)
-				hg_alloc_failure();
-		} else {
-			v = scalar_or_stub(jr);
-			if (v && line)
-				read_line(r, v, line, LINE_MOVES, 0);	/* says what it is */
-			else if (v && strcmp(key, "tags") == 0)
-				mismatch(r, "an array", v);
-		}
-		path_pop(r, mark);
-		if (v)
-			set_new(present, key, v);
-		free(key);
-		if (!v || halted(jr))
-			break;
-	}
-	if (rc == 0 && !halted(jr)) {
-		check_keys(r, present, keys);
-		const json_t *result = json_object_get(present, "result");
-		if (result && !json_is_null(result)) {
-			const char *str = get_string(r, present, "result", 1);
-			if (str)
-				g->result = hg_try_strdup(str);	/* (NULL: the unit fails) */
-		}
-	}
-	json_decref(present);
-	g->result_pos = nowhere(r);
-	r->g = NULL;
-	if (jr->state == OUTER_DONE && !r->gave_up) {
-		/* a syntax error: the game is not a game */
-		hg_record_free(g);
-		return NULL;
-	}
+	hg_game_record *g = hg_record_read_game(&jr->r, &jr->source_ops, &v);
+	if (hg_alloc_unit_failed())
+		jr->state = OUTER_DONE;	/* (the unit of work fails: no more is read) */
 	return g;
+}
+
+/* An error of the document around the games, which has no place. */
+static void outer_error(hg_json_reader *jr, const char *fmt, ...) HG_PRINTF(2, 3);
+
+static void outer_error(hg_json_reader *jr, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	hg_pos pos = { jr->name, 0, 0 };
+	hg_diag_vadd(jr->r.d, HG_ERROR, pos, "hgn.json", fmt, ap);
+	va_end(ap);
+}
+
+/* "expected <expected> for <key>, found <j>", of a value of the document
+ * around the games. */
+static void outer_mismatch(hg_json_reader *jr, const char *key, const char *expected,
+			   const json_t *j)
+{
+	hg_rvalue v;
+	memset(&v, 0, sizeof v);
+	scalar_value(jr, j, &v);
+	v.pos.file = jr->name;
+	size_t mark = key ? hg_record_path_key(&jr->r, key) : 0;
+	hg_record_mismatch(&jr->r, &jr->source_ops, expected, &v);
+	if (key)
+		hg_record_path_pop(&jr->r, mark);
 }
 
 /* The outer object's members up to the games' '[' (state OUTER_GAMES) or
  * to its end (the document checked, state OUTER_DONE). */
 static void read_outer(hg_json_reader *jr, int first)
 {
-	reader *r = &jr->r;
 	for (;;) {
 		if (source_skip_space(&jr->src) == '}') {
 			source_step(&jr->src);
@@ -1332,9 +824,7 @@ static void read_outer(hg_json_reader *jr, int first)
 			json_t *v = decode_value(jr, MAX_OUTER_VALUE, "the value of 'games'");
 			if (!v)
 				return;
-			size_t mark = path_push_key(r, "games");
-			mismatch(r, "an array", v);
-			path_pop(r, mark);
+			outer_mismatch(jr, "games", jr->source_ops.a_list, v);
 			json_decref(v);
 			continue;
 		}
@@ -1346,20 +836,20 @@ static void read_outer(hg_json_reader *jr, int first)
 		}
 		if (seen) {
 			jr->seen_herald = 1;
-			size_t mark = path_push_key(r, "herald");
 			if (!json_is_integer(v))
-				mismatch(r, "the format version 1", v);
+				outer_mismatch(jr, "herald", _("the format version 1"), v);
 			else if (json_integer_value(v) != FORMAT_VERSION)
 				/* one format string, which xgettext can read (it cannot
 				 * expand JSON_INTEGER_FORMAT) */
-				shape_error(r, "unsupported format version %lld (this herald reads version %d)",
+				outer_error(jr, "unsupported format version %lld (this herald reads version %d)",
 					    (long long)json_integer_value(v), FORMAT_VERSION);
-			path_pop(r, mark);
 		} else {
 			hg_buf q;
 			hg_buf_init(&q);
 			hg_quote(&q, name);
-			hg_diag *dg = shape_error(r, "unknown key %s in the document", q.data);
+			hg_pos pos = { jr->name, 0, 0 };
+			hg_diag *dg = hg_diag_add(jr->r.d, HG_ERROR, pos, "hgn.json",
+						  "unknown key %s in the document", q.data);
 			hg_diag_note(dg, "the keys allowed here are: herald (required), games (required)");
 			hg_buf_free(&q);
 		}
@@ -1372,9 +862,9 @@ static void read_outer(hg_json_reader *jr, int first)
 		return;
 	}
 	if (!jr->seen_herald)
-		shape_error(r, "missing key 'herald' in the document");
+		outer_error(jr, "missing key 'herald' in the document");
 	if (!jr->seen_games)
-		shape_error(r, "missing key 'games' in the document");
+		outer_error(jr, "missing key 'games' in the document");
 	jr->state = OUTER_DONE;
 }
 
@@ -1388,8 +878,13 @@ static hg_json_reader *json_reader_new(const char *name)
 		free(jr);
 		return NULL;
 	}
-	jr->r.name = jr->name;
-	hg_buf_init(&jr->r.path);
+	hg_record_reader_init(&jr->r, jr->name, "hgn.json");
+	jr->source_ops.next = json_next;
+	jr->source_ops.skip = json_skip;
+	jr->source_ops.a_map = _("an object");
+	jr->source_ops.a_list = _("an array");
+	hg_buf_init(&jr->key);
+	hg_buf_init(&jr->text);
 	jr->src.line = jr->src.col = 1;
 	return jr;
 }
@@ -1432,7 +927,10 @@ void hg_json_reader_close(hg_json_reader *jr)
 	if (!jr)
 		return;
 	free(jr->src.win);
-	hg_buf_free(&jr->r.path);
+	hg_record_reader_free(&jr->r);
+	hg_buf_free(&jr->key);
+	hg_buf_free(&jr->text);
+	free(jr->stack);
 	free(jr->name);
 	free(jr);
 }
@@ -1458,9 +956,10 @@ int hg_json_reader_next(hg_json_reader *jr, hg_game_record **g, hg_diags *d)
 static int json_reader_next(hg_json_reader *jr, hg_game_record **g, hg_diags *d)
 {
 	*g = NULL;
-	reader *r = &jr->r;
+	hg_record_reader *r = &jr->r;
 	r->d = d;
 	r->errors_at_start = d->nerrors;
+	r->gave_up = 0;
 	if (jr->state == OUTER_START) {
 		if (source_skip_space(&jr->src) != '{') {
 			if (source_peek(&jr->src) == EOF && !jr->src.io_error)
@@ -1469,7 +968,7 @@ static int json_reader_next(hg_json_reader *jr, hg_game_record **g, hg_diags *d)
 				/* not an object: jansson says what it is */
 				json_t *v = decode_value(jr, MAX_OUTER_VALUE, "the document");
 				if (v) {
-					mismatch(r, "an object", v);
+					outer_mismatch(jr, NULL, jr->source_ops.a_map, v);
 					json_decref(v);
 				}
 				jr->state = OUTER_DONE;
@@ -1493,12 +992,10 @@ static int json_reader_next(hg_json_reader *jr, hg_game_record **g, hg_diags *d)
 			break;
 		}
 		source_skip_space(&jr->src);
-		size_t mark = path_push_key(r, "games");
-		path_push_index(r, jr->index);
-		jr->game_start = jr->src.taken;
-		r->tags_over = 0;
-		*g = stream_game(jr);
-		path_pop(r, mark);
+		size_t mark = hg_record_path_key(r, "games");
+		hg_record_path_index(r, jr->index);
+		*g = read_game(jr);
+		hg_record_path_pop(r, mark);
 		jr->index++;
 		if (!*g)
 			continue;	/* not an object: said so */
@@ -1520,10 +1017,8 @@ static int json_reader_next(hg_json_reader *jr, hg_game_record **g, hg_diags *d)
 		unsigned line = jr->src.line;
 		size_t mark = r->path.len;
 		hg_buf_printf(&r->path, "line %u", line);
-		jr->game_start = jr->src.taken;
-		r->tags_over = 0;
-		*g = stream_game(jr);
-		path_pop(r, mark);
+		*g = read_game(jr);
+		hg_record_path_pop(r, mark);
 		jr->index++;
 		jr->end_line = jr->src.line;
 		if (*g)

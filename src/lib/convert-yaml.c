@@ -1,5 +1,6 @@
 /* convert-yaml.c - HGN records as YAML: libyaml's emitter writes them, and
- * the reader checks a document loaded by yaml-tree.c.
+ * record-reader.c reads them, each game's tree as yaml-tree.c loads it
+ * from libyaml's event parser.
  *
  * The shape is the JSON form's (see convert-json.c and
  * grammar/herald-record.schema.json), in block style:
@@ -27,12 +28,10 @@
 
 #include <yaml.h>
 
+#include "record-reader.h"
 #include "yaml-tree.h"
 
 #define FORMAT_VERSION 1
-#define MAX_ERRORS 100		/* then the rest is not checked (as the loader) */
-
-static const char *const glyphs[] = { "!", "?", "!!", "??", "!?", "?!", NULL };
 
 /* ------------------------------------------------------------------------
  * Writing.
@@ -295,363 +294,146 @@ int hg_write_yaml(hg_game_record *const *games, size_t n, hg_buf *out)
 
 /* ------------------------------------------------------------------------
  * Reading: the document is loaded as a positioned tree, one game at a time
- * (hg_yaml_load_items), so every shape error points at its line and column
- * and a file of any number of games fits in memory.  The tree's own
- * diagnostics (data.*) are reported as hgn.yaml: here the YAML is a
- * record, not game data.
+ * (hg_yaml_load_items), and record-reader.c reads each game's tree, value
+ * by value, as a walk of it gives them.  The tree's own diagnostics
+ * (data.*) are reported as hgn.yaml: here the YAML is a record, not game
+ * data.
  * ------------------------------------------------------------------------ */
+
+/* A list or mapping open for the reader, and its next item (for a
+ * mapping, the index of its next key). */
+typedef struct tree_frame {
+	const hg_ynode *node;
+	size_t next;
+} tree_frame;
+
 typedef struct reader {
-	hg_diags *d;		/* collects data.* and hgn.yaml codes */
-	const char *name;
+	hg_record_source source_ops;
+	hg_record_reader r;
 	hg_game_record **games;	/* read so far */
 	size_t ngames, cap;
-	hg_game_record *g;	/* being read */
-	size_t actions;		/* in g, on every line */
-	int gave_up;		/* MAX_ERRORS reached: the rest is unchecked */
+	size_t index;		/* of the next game */
+	tree_frame *stack;
+	size_t depth, capstack;
 	unsigned unit_depth;	/* of the unit of work the loader is paused in */
 } reader;
 
-/* Enough errors: stop checking (called between nodes, tags and games). */
-static int too_many_errors(reader *r)
+static reader *of_source(hg_record_source *src)
 {
-	if (r->d->nerrors >= MAX_ERRORS)
-		r->gave_up = 1;
-	return r->gave_up;
+	return (reader *)((char *)src - offsetof(reader, source_ops));
 }
 
-typedef enum line_kind { LINE_MOVES, LINE_COMMENTS } line_kind;
-
-static hg_diag *yaml_shape_error(reader *r, const hg_ynode *n, const char *fmt, ...)
-	HG_PRINTF(3, 4);
-
-static hg_diag *yaml_shape_error(reader *r, const hg_ynode *n, const char *fmt, ...)
+/* Gives node n to the reader: a scalar, or a list or mapping opened. */
+static hg_rvalue_kind give(reader *yr, const hg_ynode *n, hg_rvalue *v)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	hg_diag *dg = hg_diag_vadd(r->d, HG_ERROR, n->pos, "hgn.yaml", fmt, ap);
-	va_end(ap);
-	return dg;
+	v->pos = n->pos;
+	if (n->kind == HG_Y_SCALAR) {
+		v->text = n->scalar;
+		v->plain = n->plain;
+		/* a plain null is no string */
+		v->is_string = !n->plain || !hg_ycore_null(n->scalar);
+		return v->kind = HG_RV_SCALAR;
+	}
+	if (HG_TRY_GROW(yr->stack, yr->capstack, yr->depth + 1) != 0)
+		return v->kind = HG_RV_STOP;	/* (the unit of work fails) */
+	yr->stack[yr->depth].node = n;
+	yr->stack[yr->depth++].next = 0;
+	return v->kind = n->kind == HG_Y_MAP ? HG_RV_MAP : HG_RV_LIST;
 }
 
-/* Where the model keeps a node's position: the record owns the name. */
-static hg_pos model_pos(const reader *r, const hg_ynode *n)
+static hg_rvalue_kind tree_next(hg_record_source *src, hg_rvalue *v)
 {
-	hg_pos p = n->pos;
-	p.file = r->g->file;
-	return p;
+	reader *yr = of_source(src);
+	memset(v, 0, sizeof *v);
+	if (yr->depth == 0)
+		return v->kind = HG_RV_STOP;
+	tree_frame *f = &yr->stack[yr->depth - 1];
+	if (f->next >= f->node->n) {
+		yr->depth--;
+		return v->kind = HG_RV_END;
+	}
+	const hg_ynode *item = f->node->items[f->next++];
+	if (f->node->kind == HG_Y_MAP) {
+		/* a key that is no scalar was refused by the loader */
+		v->key = item->kind == HG_Y_SCALAR ? item->scalar : "";
+		v->key_pos = item->pos;
+		item = f->node->items[f->next++];
+	}
+	return give(yr, item, v);
 }
 
-/* The string at map[key], NULL when absent (hg_ycheck_keys reports a
- * missing required key) or after a diagnostic.  `flat`: no line break allowed
- * (HGN strings cannot hold one). */
-static const char *get_string(reader *r, const hg_ynode *map, const char *key, int flat,
-			      const hg_ynode **node)
+static int tree_skip(hg_record_source *src)
 {
-	const hg_ynode *v = hg_ymap_get(map, key);
-	const char *s;
-	if (node)
-		*node = v;
-	if (!v || hg_ystr(v, &s, r->d) != 0)
-		return NULL;
-	if (strlen(s) > HG_MAX_TOKEN) {
-		yaml_shape_error(r, v, "the string for '%s' is longer than %d bytes", key,
-			    HG_MAX_TOKEN);
-		return NULL;
-	}
-	if (flat && strchr(s, '\n')) {
-		yaml_shape_error(r, v, "the string for '%s' holds a line break", key);
-		return NULL;
-	}
-	long control = hg_first_control(s);
-	if (control >= 0) {
-		yaml_shape_error(r, v, "the string for '%s' holds the control character U+%04lX", key,
-			    (unsigned long)control);
-		return NULL;
-	}
-	return s;
+	of_source(src)->depth--;
+	return 0;
 }
 
-static void read_line(reader *r, const hg_ynode *seq, hg_line *line, line_kind kind,
-		      unsigned depth);
-
-static void read_action(reader *r, const hg_ynode *map, hg_node *n)
+static void reader_init(reader *yr, const char *name, hg_diags *d)
 {
-	static const char *const keys[] = { "!seat", "!action", "glyph", NULL };
-	hg_ycheck_keys(map, keys, "an action", r->d);
-	const hg_ynode *seat_node, *body_node;
-	const char *seat = get_string(r, map, "seat", 1, &seat_node);
-	const char *body = get_string(r, map, "action", 0, &body_node);
-	const hg_ynode *glyph = hg_ymap_get(map, "glyph");
-	int which;
-	if (glyph && hg_yword(glyph, glyphs, &which, r->d) == 0)
-		n->glyph = hg_try_strdup(glyphs[which]);	/* (NULL: the unit fails) */
-	if (!seat || !body)
-		return;
-	if (++r->actions > HG_MAX_ACTIONS) {
-		if (r->actions == HG_MAX_ACTIONS + 1)
-			yaml_shape_error(r, map, "the game has more than %d actions", HG_MAX_ACTIONS);
-		return;
-	}
-	/* The body is cut into tokens as the lexer would cut "seat: body";
-	 * placing that text so that the body falls where it stands here gives
-	 * its tokens their own columns (a quoted body starts after its
-	 * quote).  Only a body that spans lines ends up approximate. */
-	hg_pos pos = model_pos(r, body_node);
-	unsigned shift = (unsigned)hg_utf8_chars(seat, strlen(seat)) + 2;
-	if (!body_node->plain)
-		pos.col++;
-	pos.col = pos.col > shift ? pos.col - shift : 1;
-	size_t before = r->d->nerrors;
-	if (hg_action_text_set(&n->action, seat, body, pos, r->d) != 0) {
-		if (r->d->nerrors == before)
-			yaml_shape_error(r, body_node, "the action cannot be read");
-		return;
-	}
-	n->action.seat_pos = model_pos(r, seat_node);
+	memset(yr, 0, sizeof *yr);
+	hg_record_reader_init(&yr->r, name, "hgn.yaml");
+	yr->r.d = d;
+	yr->source_ops.next = tree_next;
+	yr->source_ops.skip = tree_skip;
+	yr->source_ops.a_map = _("a mapping");
+	yr->source_ops.a_list = _("a list");
 }
 
-static void read_comment(reader *r, const hg_ynode *map, hg_node *n)
+static void reader_free(reader *yr)
 {
-	static const char *const keys[] = { "!comment", "line", "own_line", NULL };
-	hg_ycheck_keys(map, keys, "a comment", r->d);
-	const hg_ynode *line = hg_ymap_get(map, "line");
-	if (line)
-		hg_ybool(line, &n->line_comment, r->d);
-	const hg_ynode *own = hg_ymap_get(map, "own_line");
-	if (own)
-		hg_ybool(own, &n->own_line, r->d);
-	const hg_ynode *node;
-	const char *text = get_string(r, map, "comment", n->line_comment, &node);
-	if (!text)
-		return;
-	if (!n->line_comment && strchr(text, '}')) {
-		yaml_shape_error(r, node, "a brace comment cannot hold a '}'");
-		return;
-	}
-	n->comment = hg_try_strdup(text);	/* (NULL: the unit fails) */
-}
-
-/* The kinds of node, each known by one key. */
-static const char *const node_keys[] = { "move", "seat", "comment", "nag", "variation", NULL };
-
-static void read_node(reader *r, const hg_ynode *map, hg_line *line, line_kind lk,
-		      unsigned depth)
-{
-	if (hg_ycheck_kind(map, HG_Y_MAP, "a node", r->d) != 0)
-		return;
-	int kind = -1, nkinds = 0;
-	for (int i = 0; node_keys[i]; i++)
-		if (hg_ymap_get(map, node_keys[i]) ||
-		    (i == 1 && hg_ymap_get(map, "action"))) {
-			if (nkinds++ == 0)
-				kind = i;
-			else
-				yaml_shape_error(r, map, "a node has both '%s' and '%s': it is one thing",
-					    node_keys[kind], node_keys[i]);
-		}
-	if (nkinds == 0) {
-		hg_diag *dg = yaml_shape_error(r, map, "this mapping is not a node");
-		hg_diag_note(dg, "a node has one of the keys 'move', 'seat' (with 'action'), "
-			     "'comment', 'nag' or 'variation'");
-		return;
-	}
-	if (nkinds > 1)
-		return;
-	if (lk == LINE_COMMENTS && kind != 2) {
-		yaml_shape_error(r, map, "expected a comment, found a '%s' node: the header and "
-			    "the trailer hold comments only", node_keys[kind]);
-		return;
-	}
-	hg_pos pos = model_pos(r, map);
-	hg_node *n;
-	long v;
-	switch (kind) {
-	case 0: {
-		static const char *const keys[] = { "!move", NULL };
-		n = hg_line_try_push(line, HG_NODE_MOVENUM, pos);
-		if (!n)
-			return;	/* (the unit of work fails) */
-		hg_ycheck_keys(map, keys, "a move number", r->d);
-		if (hg_yint(hg_ymap_get(map, "move"), 0, UINT_MAX, &v, r->d) == 0)
-			n->number = (unsigned)v;
-		break;
-	}
-	case 1:
-		n = hg_line_try_push(line, HG_NODE_ACTION, pos);
-		if (!n)
-			return;	/* (the unit of work fails) */
-		read_action(r, map, n);
-		break;
-	case 2:
-		n = hg_line_try_push(line, HG_NODE_COMMENT, pos);
-		if (!n)
-			return;	/* (the unit of work fails) */
-		read_comment(r, map, n);
-		break;
-	case 3: {
-		static const char *const keys[] = { "!nag", NULL };
-		n = hg_line_try_push(line, HG_NODE_NAG, pos);
-		if (!n)
-			return;	/* (the unit of work fails) */
-		hg_ycheck_keys(map, keys, "a NAG", r->d);
-		if (hg_yint(hg_ymap_get(map, "nag"), 0, 255, &v, r->d) == 0)
-			n->number = (unsigned)v;
-		break;
-	}
-	default: {
-		static const char *const keys[] = { "!variation", NULL };
-		hg_ycheck_keys(map, keys, "a variation", r->d);
-		if (depth >= HG_MAX_NESTING) {
-			yaml_shape_error(r, map, "variations nested more than %d deep",
-				    HG_MAX_NESTING);
-			return;
-		}
-		n = hg_line_try_push(line, HG_NODE_VARIATION, pos);
-		if (!n)
-			return;	/* (the unit of work fails) */
-		n->variation = hg_line_try_new();
-		if (!n->variation)
-			return;
-		read_line(r, hg_ymap_get(map, "variation"), n->variation, LINE_MOVES,
-			  depth + 1);
-		break;
-	}
-	}
-}
-
-static void read_line(reader *r, const hg_ynode *seq, hg_line *line, line_kind kind,
-		      unsigned depth)
-{
-	if (hg_ycheck_kind(seq, HG_Y_SEQ, NULL, r->d) != 0)
-		return;
-	for (size_t i = 0; i < seq->n && !too_many_errors(r); i++)
-		read_node(r, seq->items[i], line, kind, depth);
-}
-
-static void read_tags(reader *r, const hg_ynode *seq)
-{
-	static const char *const keys[] = { "!name", "!value", NULL };
-	hg_game_record *g = r->g;
-	if (hg_ycheck_kind(seq, HG_Y_SEQ, NULL, r->d) != 0)
-		return;
-	for (size_t i = 0; i < seq->n && !too_many_errors(r); i++) {
-		const hg_ynode *map = seq->items[i];
-		if (hg_ycheck_keys(map, keys, "a tag", r->d) != 0)
-			continue;
-		const hg_ynode *name_node;
-		const char *name = get_string(r, map, "name", 1, &name_node);
-		const char *value = get_string(r, map, "value", 1, NULL);
-		if (name && !hg_tag_name_ok(name, strlen(name))) {
-			hg_diag *dg = yaml_shape_error(r, name_node, "'%s' is not a tag name", name);
-			hg_diag_note(dg, "a tag name is an ASCII letter followed by ASCII "
-				     "letters, digits and '_'");
-		} else if (name && value && g->ntags >= HG_MAX_TAGS) {
-			yaml_shape_error(r, map, "more than %d tags in one game", HG_MAX_TAGS);
-			return;
-		} else if (name && value) {
-			/* Appended, not set: the model keeps every tag as written,
-			 * repeats included, for the checker. */
-			char *n = hg_try_strdup(name), *v = hg_try_strdup(value);
-			if (!n || !v || HG_TRY_GROW(g->tags, g->captags, g->ntags + 1) != 0) {
-				free(n);	/* (the unit of work fails) */
-				free(v);
-				return;
-			}
-			hg_tag *t = &g->tags[g->ntags++];
-			t->name = n;
-			t->value = v;
-			t->pos = model_pos(r, map);
-		}
-	}
-}
-
-static hg_game_record *read_game(reader *r, const char *name, const hg_ynode *map)
-{
-	static const char *const keys[] = { "!tags", "header", "!moves", "!result",
-					     "trailer", NULL };
-	if (hg_ycheck_kind(map, HG_Y_MAP, "a game", r->d) != 0)
-		return NULL;
-	hg_game_record *g = hg_record_try_new(name);
-	if (!g)
-		return NULL;	/* (the unit of work fails) */
-	r->g = g;
-	r->actions = 0;
-	g->pos = model_pos(r, map);
-	hg_ycheck_keys(map, keys, "a game", r->d);
-	const hg_ynode *tags = hg_ymap_get(map, "tags");
-	if (tags)
-		read_tags(r, tags);
-	static const struct {
-		const char *key;
-		size_t offset;
-		line_kind kind;
-	} lines[] = {
-		{ "header", offsetof(hg_game_record, header), LINE_COMMENTS },
-		{ "moves", offsetof(hg_game_record, moves), LINE_MOVES },
-		{ "trailer", offsetof(hg_game_record, trailer), LINE_COMMENTS },
-	};
-	for (size_t i = 0; i < HG_ARRAY_LEN(lines); i++) {
-		const hg_ynode *seq = hg_ymap_get(map, lines[i].key);
-		if (seq)
-			read_line(r, seq, (hg_line *)((char *)g + lines[i].offset),
-				  lines[i].kind, 0);
-	}
-	const hg_ynode *result = hg_ymap_get(map, "result");
-	if (result) {
-		g->result_pos = model_pos(r, result);
-		/* A plain null (null, ~ or nothing) is a missing marker. */
-		int null = result->kind == HG_Y_SCALAR && result->plain &&
-			   (!*result->scalar || strcmp(result->scalar, "~") == 0 ||
-			    strcmp(result->scalar, "null") == 0 ||
-			    strcmp(result->scalar, "Null") == 0 ||
-			    strcmp(result->scalar, "NULL") == 0);
-		const char *s = null ? NULL : get_string(r, map, "result", 1, NULL);
-		if (s)
-			g->result = hg_try_strdup(s);	/* (NULL: the unit fails) */
-	}
-	r->g = NULL;
-	return g;
+	hg_record_reader_free(&yr->r);
+	free(yr->stack);
+	free(yr->games);
 }
 
 /* Each game as soon as the loader has it (hg_yaml_load_items). */
 static void read_item(void *ctx, const hg_ynode *item, hg_diags *d)
 {
-	reader *r = ctx;
-	(void)d;	/* the same list as r->d */
-	if (too_many_errors(r))
+	reader *yr = ctx;
+	(void)d;	/* the same list as yr->r.d */
+	if (yr->r.gave_up || yr->r.d->nerrors >= HG_RECORD_MAX_ERRORS) {
+		yr->r.gave_up = 1;
 		return;
+	}
 	/* the game is read in the caller's unit of work (util.c), the
 	 * loader around it paused */
-	hg_alloc_resume(r->unit_depth);
-	hg_game_record *g = read_game(r, r->name, item);
-	if (g && HG_TRY_GROW(r->games, r->cap, r->ngames + 1) != 0) {
+	hg_alloc_resume(yr->unit_depth);
+	size_t mark = hg_record_path_key(&yr->r, "games");
+	hg_record_path_index(&yr->r, yr->index++);
+	yr->depth = 0;
+	hg_rvalue v;
+	memset(&v, 0, sizeof v);
+	hg_game_record *g = give(yr, item, &v) == HG_RV_STOP ? NULL
+		: hg_record_read_game(&yr->r, &yr->source_ops, &v);
+	hg_record_path_pop(&yr->r, mark);
+	if (g && HG_TRY_GROW(yr->games, yr->cap, yr->ngames + 1) != 0) {
 		hg_record_free(g);
 		g = NULL;
 	}
 	if (g)
-		r->games[r->ngames++] = g;
+		yr->games[yr->ngames++] = g;
 	hg_alloc_pause();
 }
 
 /* What is left of the document once the games have gone. */
-static void read_document(reader *r, const hg_ydoc *doc)
+static void read_document(const char *name, const hg_ydoc *doc, hg_diags *d)
 {
 	static const char *const keys[] = { "!herald", "!games", NULL };
 	const hg_ynode *root = doc->root;
 	if (!root) {
-		hg_pos pos = { r->name, 0, 0 };
-		hg_diag_add(r->d, HG_ERROR, pos, "hgn.yaml",
+		hg_pos pos = { name, 0, 0 };
+		hg_diag_add(d, HG_ERROR, pos, "hgn.yaml",
 			    "the document is empty (expected 'herald' and 'games')");
 		return;
 	}
-	if (hg_ycheck_keys(root, keys, "the document", r->d) != 0)
+	if (hg_ycheck_keys(root, keys, "the document", d) != 0)
 		return;
 	const hg_ynode *version = hg_ymap_get(root, "herald");
 	long v;
-	if (hg_yint(version, LONG_MIN, LONG_MAX, &v, r->d) == 0 && v != FORMAT_VERSION)
-		yaml_shape_error(r, version, "unsupported format version %ld (this herald reads "
-			    "version %d)", v, FORMAT_VERSION);
-	hg_ycheck_kind(hg_ymap_get(root, "games"), HG_Y_SEQ, NULL, r->d);
+	if (hg_yint(version, LONG_MIN, LONG_MAX, &v, d) == 0 && v != FORMAT_VERSION)
+		hg_diag_add(d, HG_ERROR, version->pos, "hgn.yaml", "unsupported format version %ld "
+			    "(this herald reads version %d)", v, FORMAT_VERSION);
+	hg_ycheck_kind(hg_ymap_get(root, "games"), HG_Y_SEQ, NULL, d);
 }
 
 /* The loader's data.* codes, from index `from` of d on, become hgn.yaml:
@@ -685,7 +467,7 @@ hg_yaml_reader *hg_yaml_reader_open(const char *name, FILE *fp)
 		free(yr);
 		return NULL;
 	}
-	yr->r.name = yr->name;
+	reader_init(&yr->r, yr->name, NULL);
 	yr->fp = fp;
 	return yr;
 }
@@ -715,7 +497,7 @@ static int yaml_reader_next(hg_yaml_reader *yr, hg_game_record **g, hg_diags *d)
 	*g = NULL;
 	reader *r = &yr->r;
 	size_t from = d->n;
-	r->d = d;
+	r->r.d = d;
 	if (!yr->started) {
 		yr->started = 1;
 		yr->items = hg_yaml_items_open(yr->name, yr->fp, "games", read_item, r, d);
@@ -736,7 +518,7 @@ static int yaml_reader_next(hg_yaml_reader *yr, hg_game_record **g, hg_diags *d)
 		yr->done = 1;
 		if (doc) {
 			hg_alloc_resume(r->unit_depth);
-			read_document(r, doc);
+			read_document(yr->name, doc, d);
 			hg_alloc_pause();
 		}
 		hg_ydoc_free(doc);
@@ -753,12 +535,12 @@ void hg_yaml_reader_close(hg_yaml_reader *yr)
 		hg_diags sink;
 		hg_diags_init(&sink);
 		/* nor made into games (the loader runs on to the end) */
-		yr->r.d = &sink;
-		yr->r.gave_up = 1;
+		yr->r.r.d = &sink;
+		yr->r.r.gave_up = 1;
 		hg_ydoc_free(hg_yaml_items_close(yr->items, &sink));
 		hg_diags_free(&sink);
 	}
-	free(yr->r.games);
+	reader_free(&yr->r);
 	free(yr->name);
 	free(yr);
 }
@@ -796,21 +578,25 @@ static int read_yaml(const char *name, const char *text, size_t len,
 		name = "-";
 	hg_diags local;
 	hg_diags_init(&local);
-	reader r = { .d = &local, .name = name, .unit_depth = depth };
+	reader r;
+	reader_init(&r, name, &local);
+	r.unit_depth = depth;
 	/* Game by game: memory holds one game's tree at a time.  After
-	 * MAX_ERRORS the loader stops and says so. */
+	 * HG_RECORD_MAX_ERRORS the loader stops and says so. */
 	hg_ydoc *doc = hg_yaml_load_items(name, text, len, "games", read_item, &r, &local);
 	if (doc) {
 		hg_alloc_resume(depth);
-		read_document(&r, doc);
+		read_document(name, doc, &local);
 		hg_alloc_pause();
 	}
 	hg_ydoc_free(doc);
 	*games = r.games;
 	*n = r.ngames;
+	r.games = NULL;
+	reader_free(&r);
+	hg_alloc_resume(depth);	/* (the recoding and the move may fail, and say so) */
 	recode(&local, 0);
 	int failed = local.nerrors > 0;
-	hg_alloc_resume(depth);	/* (the move may fail, and says so) */
 	hg_diags_move(d, &local);
 	hg_alloc_pause();
 	hg_diags_free(&local);

@@ -241,12 +241,16 @@ static void not_recognised(const hg_data_name *n, const hg_data_kind *kind, hg_d
 	hg_buf_init(&keys);
 	hg_quote(&q, n->name);
 	for (size_t i = 0; kind->keys[i]; i++)
-		hg_buf_printf(&keys, "%s%s", i ? ", " : "",
+		hg_buf_printf(&keys, "%s'%s'", i ? ", " : "",
 			      kind->keys[i] + (kind->keys[i][0] == '!'));
+	/* TRANSLATORS: the first %s is the file's name, the second what names
+	   it ("the DeckFile tag"), the third the kind of file ("a deck file"). */
 	hg_diag *dg = hg_diag_add(d, HG_ERROR, n->pos, "data.file", "data file %s (%s) is not %s",
-				  q.data, n->named_by, kind->what);
+				  q.data, _(n->named_by), _(kind->what));
+	/* TRANSLATORS: the first %s is the kind of file ("a deck file"), the
+	   second the list of its keys. */
 	hg_diag_note(dg, "%s is a YAML mapping with the keys %s; until a file a record names "
-		     "is recognised as one, herald quotes nothing from it", kind->what, keys.data);
+		     "is recognised as one, herald quotes nothing from it", _(kind->what), keys.data);
 	hg_buf_free(&q);
 	hg_buf_free(&keys);
 }
@@ -292,16 +296,16 @@ hg_ydoc *hg_data_load(const hg_load_ctx *ctx, const hg_data_name *n,
 		break;
 	case NOT_FOUND:
 		dg = hg_diag_add(d, HG_ERROR, n->pos, "data.file", "data file %s (%s) not found",
-				 q.data, n->named_by);
+				 q.data, _(n->named_by));
 		where_note(dg, n);
 		break;
 	case NOT_REGULAR:
 		dg = hg_diag_add(d, HG_ERROR, n->pos, "data.file",
-				 "data file %s (%s) is not a regular file", q.data, n->named_by);
+				 "data file %s (%s) is not a regular file", q.data, _(n->named_by));
 		break;
 	case TOO_LARGE:
 		hg_diag_add(d, HG_ERROR, n->pos, "data.limit",
-			    "data file %s (%s) is larger than %u MiB", q.data, n->named_by,
+			    "data file %s (%s) is larger than %u MiB", q.data, _(n->named_by),
 			    HG_DATA_FILE_MAX_BYTES / (1024 * 1024));
 		break;
 	}
@@ -317,10 +321,10 @@ hg_ydoc *hg_data_load(const hg_load_ctx *ctx, const hg_data_name *n,
 	hg_ydoc *doc = NULL;
 	if (rc < 0) {
 		hg_diag_add(d, HG_ERROR, n->pos, "data.io", "cannot read the data file %s (%s): %s",
-			    q.data, n->named_by, strerror(err));
+			    q.data, _(n->named_by), strerror(err));
 	} else if (rc > 0) {
 		hg_diag_add(d, HG_ERROR, n->pos, "data.limit",
-			    "data file %s (%s) is larger than %u MiB", q.data, n->named_by,
+			    "data file %s (%s) is larger than %u MiB", q.data, _(n->named_by),
 			    HG_DATA_FILE_MAX_BYTES / (1024 * 1024));
 	} else {
 		/* The loader's own diagnostics quote the file: kept only once

@@ -40,15 +40,7 @@ int hg_action_is_resign(const hg_action_text *t)
 
 int hg_seat_index(const hg_game_class *cls, const hg_state *st, const char *name)
 {
-	if (!cls->seat_name || !name)
-		return -1;
-	for (unsigned i = 0;; i++) {
-		const char *seat = cls->seat_name(st, i);
-		if (!seat)
-			return -1;
-		if (hg_name_eq(seat, name))
-			return (int)i;
-	}
+	return cls->seat_find && name ? cls->seat_find(st, name) : -1;
 }
 
 void hg_seats_list(const hg_game_class *cls, const hg_state *st, hg_buf *out)

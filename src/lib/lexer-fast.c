@@ -1,8 +1,10 @@
-/* lexer-fast.c - the lexer's fast scanner: most of a record is ASCII
- * words, numbers and single blanks, read here in one pass (runs of tokens
- * with SSE2, or SSSE3, BMI1 and BMI2 where the processor has them), giving
- * up wherever the clear path of lexer.c has something to say or to decode.
- * The unit tests (test-lexer, test-parser) read every input both ways. */
+/* lexer-fast.c - the lexer's fast scanner (lexer.h, hg_lexer_scan): most
+ * of a record is ASCII words, numbers and single blanks, read here into a
+ * batch of tokens in one pass (runs of tokens with SSE2, or SSSE3, BMI1
+ * and BMI2 where the processor has them), stopping wherever the clear path
+ * of lexer.c has something to decide, to say or to decode.  It returns the
+ * tokens hg_lexer_next() would, nothing more; the unit tests (test-lexer,
+ * test-parser) and fuzz/fuzz-hgn.c read every input both ways. */
 #include "config.h"
 
 #include <stdatomic.h>
@@ -39,48 +41,12 @@ int hg_lexer_fast_ssse3_here(void)
 #endif
 }
 
-/* ------------------------------------------------------------------------
- * The plain path: most of a record is ASCII words, numbers and single
- * blanks.  These functions read such text in one pass, keeping the
- * position in locals, and give up (changing nothing) wherever the careful
- * path above has something to say or to decode: a non-ASCII or NUL byte,
- * a blank line, the window's end, a limit.
- * ------------------------------------------------------------------------ */
-
-/* True when the plain path may start: the current character is plain
- * ASCII and positions are counted. */
+/* True when the scanner may start: the current character is plain ASCII
+ * and positions are counted. */
 static inline int plain_ready(const hg_lexer *lx)
 {
 	return lx->started && lx->known && !lx->cut_at_game && lx->clen == 1 &&
 	       lx->c > 0 && lx->c < 0x80 && !lx->careful_only;
-}
-
-/* Skips the blanks from q (at most one line feed: a blank line is for
- * lex() to see), moving *at along.  Returns the first other character, or
- * NULL to give up. */
-static inline const unsigned char *plain_blanks(const hg_lexer *lx, const unsigned char *q,
-						const unsigned char *lim, plain_pos *at)
-{
-	/* The counts only grow along a line, so the limits are checked where a
-	 * line ends and, by plain_fits(), after the token: in between, no
-	 * count can be over its limit unless it is there too. */
-	int lf = 0;
-	for (; q < lim; q++) {
-		if (*q == ' ' || *q == '\t' || *q == '\r') {
-			at->line_bytes++;
-		} else if (*q == '\n') {
-			if (lf++ || at->line_bytes > lx->lim.line)
-				return NULL;	/* a blank line, or a line too long */
-			at->line++;
-			at->col = 0;
-			at->line_bytes = 1;
-		} else {
-			return q;
-		}
-		at->col++;
-		at->game_bytes++;
-	}
-	return NULL;
 }
 
 #ifdef LEX_SSE2
@@ -162,90 +128,6 @@ plain_word(const unsigned char *q, const unsigned char *lim, hg_tk *kind, int *d
 	return r;
 }
 
-/* True when the token [t, r) may be taken and r made the current
- * character: r plain ASCII inside the window, everything within limits. */
-static inline int plain_fits(const hg_lexer *lx, const unsigned char *t,
-			     const unsigned char *r, const unsigned char *lim,
-			     const plain_pos *at)
-{
-	size_t n = (size_t)(r - t);
-	return r < lim && *r != 0 && *r < 0x80 && n <= lx->lim.token &&
-	       at->line_bytes + n <= lx->lim.line && at->game_bytes + n <= lx->lim.game;
-}
-
-/* Makes r, `steps` characters after the token's start at *at, the current
- * character. */
-static inline void plain_commit(hg_lexer *lx, const unsigned char *r, const plain_pos *at,
-				size_t steps, unsigned on_line)
-{
-	if (at->line != lx->line)
-		lx->line_reported = 0;
-	lx->line = at->line;
-	lx->col = at->col + (unsigned)steps;
-	lx->line_bytes = at->line_bytes + steps;
-	lx->game_bytes = at->game_bytes + steps;
-	lx->tokens_on_line = on_line;
-	lx->p = r;
-	lx->c = *r;
-	lx->clen = 1;
-	lx->bad_run = BAD_NONE;
-	lx->line_clean = 0;
-}
-
-/* The next token by the plain path: a word, number, move number or seat
- * prefix after plain blanks.  Returns NULL, having changed nothing, when
- * lex() must read it. */
-static const hg_token *plain_emit(hg_lexer *lx, const unsigned char *t,
-				  const unsigned char *r, const unsigned char *lim,
-				  plain_pos at, hg_tk kind, int dot);
-
-static const hg_token *plain_tag_token(hg_lexer *lx, const unsigned char *t,
-				       const unsigned char *lim, plain_pos at);
-
-/* Makes the token the plain path read (its text in lx->buf): of `kind`
- * and `value`, from t at `at`, taking `steps` characters. */
-static const hg_token *plain_token(hg_lexer *lx, hg_tk kind, unsigned long value,
-				   const unsigned char *t, plain_pos at, size_t steps)
-{
-	hg_token *tok = &lx->tok;
-	tok->kind = kind;
-	tok->pos.file = lx->name;
-	tok->pos.line = at.line;
-	tok->pos.col = at.col;
-	tok->off = lx->base_off + (uint64_t)(t - lx->base);
-	tok->bad = 0;
-	tok->value = value;
-	tok->blank_line = 0;
-	unsigned on_line = at.line != lx->line ? 0 : lx->tokens_on_line;
-	tok->newline = on_line == 0;
-	plain_commit(lx, t + steps, &at, steps, on_line + 1);
-	tok->end.file = lx->name;
-	tok->end.line = lx->line;
-	tok->end.col = lx->col;
-	tok->text = lx->buf.data;
-	tok->len = lx->buf.len;
-	return tok;
-}
-
-static const hg_token *plain_next(hg_lexer *lx)
-{
-	const unsigned char *lim = plain_limit(lx);
-	plain_pos at = { lx->line, lx->col, lx->line_bytes, lx->game_bytes };
-	const unsigned char *t = plain_blanks(lx, lx->p, lim, &at);
-	if (!t || *t >= 0x80)
-		return NULL;
-	if (*t == '[' || *t == ']' || *t == '"')
-		return plain_tag_token(lx, t, lim, at);
-	if (!(ascii_class[*t] & C_WORD))
-		return NULL;
-	hg_tk kind;
-	int dot;
-	const unsigned char *r = plain_word(t, lim, &kind, &dot);
-	if (!plain_fits(lx, t, r, lim, &at))
-		return NULL;
-	return plain_emit(lx, t, r, lim, at, kind, dot);
-}
-
 /* Is the run [t, r) of digits and then dots (plain_word() said `dot`) a
  * move number ("12." or "12...")?  1 when no digit follows the dots, with
  * its digits, the steps to the dots' end (what follows is the next token)
@@ -272,99 +154,6 @@ static int plain_movenum(const unsigned char *t, const unsigned char *r, size_t 
 	return 1;
 }
 
-/* May the run of `steps` characters at `at`, which ends at r, and the ':'
- * at r be taken as a seat prefix?  The character after the ':' must be
- * plain, and the line and the game within their limits. */
-static inline int plain_seat_fits(const hg_lexer *lx, const unsigned char *r,
-				  const unsigned char *lim, const plain_pos *at, size_t steps)
-{
-	return r + 1 < lim && r[1] != 0 && r[1] < 0x80 &&
-	       at->line_bytes + steps + 1 <= lx->lim.line &&
-	       at->game_bytes + steps + 1 <= lx->lim.game;
-}
-
-/* Makes the run [t, r) of word characters at `at` (plain_word() said its
- * kind and dot; plain_fits() agreed) the current token: a word, number,
- * move number or seat prefix.  NULL, having changed nothing, when lex()
- * must read it after all. */
-static const hg_token *plain_emit(hg_lexer *lx, const unsigned char *t,
-				  const unsigned char *r, const unsigned char *lim,
-				  plain_pos at, hg_tk kind, int dot)
-{
-	size_t len = (size_t)(r - t), steps = len;
-	unsigned long value = 0;
-	if (dot) {
-		int m = plain_movenum(t, r, &len, &steps, &value);
-		if (m < 0)
-			return NULL;
-		if (m > 0)
-			kind = HG_TK_MOVENUM;
-	}
-	if (kind != HG_TK_MOVENUM && *r == ':') {
-		/* a seat prefix: the ':' is left too */
-		if (!plain_seat_fits(lx, r, lim, &at, steps))
-			return NULL;
-		kind = HG_TK_SEAT;
-		steps++;
-	}
-	if (HG_TRY_GROW(lx->buf.data, lx->buf.cap, (len > SHORT_COPY ? len : SHORT_COPY) + 1) != 0)
-		return NULL;	/* lex() reads it (the unit of work fails) */
-	if (len <= SHORT_COPY && (size_t)(lx->end - t) >= SHORT_COPY)
-		memcpy(lx->buf.data, t, SHORT_COPY);	/* the rest is overwritten */
-	else
-		memcpy(lx->buf.data, t, len);
-	lx->buf.data[len] = '\0';
-	lx->buf.len = len;
-	lx->attach = kind == HG_TK_WORD || kind == HG_TK_NUMBER;
-	return plain_token(lx, kind, value, t, at, steps);
-}
-
-/* A tag pair's '[', ']' or string by the plain path: a string of
- * printable ASCII without escapes, closed on its line.  As single() and
- * read_string() read them, but for the characters' one look each. */
-static const hg_token *plain_tag_token(hg_lexer *lx, const unsigned char *t,
-				       const unsigned char *lim, plain_pos at)
-{
-	const unsigned char *r = t + 1, *text = t;
-	size_t len = 1;
-	hg_tk kind = *t == '[' ? HG_TK_LBRACKET : *t == ']' ? HG_TK_RBRACKET : HG_TK_STRING;
-	if (kind == HG_TK_STRING) {
-		r = plain_string(t, lim);
-		if (!r)
-			return NULL;
-		text = t + 1;
-		len = (size_t)(r - text) - 1;
-	}
-	if (!plain_fits(lx, t, r, lim, &at))
-		return NULL;
-	size_t steps = (size_t)(r - t);
-	if (HG_TRY_GROW(lx->buf.data, lx->buf.cap, len + 1) != 0)
-		return NULL;	/* lex() reads it (the unit of work fails) */
-	memcpy(lx->buf.data, text, len);
-	lx->buf.data[len] = '\0';
-	lx->buf.len = len;
-	lx->attach = 0;
-	return plain_token(lx, kind, 0, t, at, steps);
-}
-
-
-const hg_token *hg_lexer_fast_pending(hg_lexer *lx)
-{
-	/* scanned already, by hg_lexer_gather_body(): made here unless the
-	 * plain path must leave it to lex() after all */
-	lx->pending = 0;
-	const unsigned char *lim = plain_limit(lx);
-	if (!plain_fits(lx, lx->ahead.t, lx->ahead.r, lim, &lx->ahead.at))
-		return NULL;
-	return plain_emit(lx, lx->ahead.t, lx->ahead.r, lim, lx->ahead.at, lx->ahead.kind,
-			  lx->ahead.dot);
-}
-
-const hg_token *hg_lexer_fast_next(hg_lexer *lx)
-{
-	return plain_ready(lx) ? plain_next(lx) : NULL;
-}
-
 
 /* The first byte a token may not end on, from `ref`, where a count is
  * `base`: where the count would pass `limit`, or `cap` if that is sooner. */
@@ -377,14 +166,14 @@ static inline const unsigned char *stop_after(const unsigned char *ref, size_t b
 	return room < (size_t)(cap - ref) ? ref + room + 1 : cap;
 }
 
-/* A line as the gatherer sees it: where it begins (ls) and its column
+/* A line as the scanner sees it: where it begins (ls) and its column
  * and byte count there, and the first byte a token on it may not end on
  * (stop). */
-typedef struct gather_line {
+typedef struct scan_line {
 	const unsigned char *ls, *stop;
 	unsigned line, col0;
 	size_t lbytes0;
-} gather_line;
+} scan_line;
 
 #ifdef LEX_SSE2
 /* A run of tokens read at once: the 64 bytes from a token's start are
@@ -393,8 +182,7 @@ typedef struct gather_line {
  *
  * The run holds words of letters, digits, '_', '-', '\'' and '#', and the
  * punctuation ',', '/', '=', '>' and '&' standing alone, one blank apart:
- * what the other paths read there as the same tokens, and where the
- * action's text (tokens joined by single blanks) is the bytes as written.
+ * what the clear path reads there as the same tokens.
  * Anything else ends it: another byte ('.', which may end a move number,
  * ':', which ends a seat prefix, a tab, a line feed, a non-ASCII or NUL
  * byte), two blanks, or punctuation touching a word; the token-by-token
@@ -404,10 +192,9 @@ typedef struct gather_line {
  * not classed again: the run after a seat prefix, which ended the run
  * before it, and the short runs of short actions. */
 #define RUN_REUSE 48
-/* The most tokens a run holds, and the room its text takes: a separator,
- * its bytes copied whole, a NUL. */
+/* The most tokens a run holds. */
 #define RUN_TOKENS (RUN_BYTES / 2)
-#define RUN_TEXT (RUN_BYTES + 2)
+
 
 /* The 64 bytes from `at`, one bit a byte: blanks, the punctuation a run
  * holds, bytes that are not digits, and bytes no run holds (`bad`; bytes
@@ -522,55 +309,46 @@ static inline HG_ALWAYS_INLINE void run_masks_at(run_masks *m, const unsigned ch
 
 /* Copies the 16 bytes at p to joined and to split, with NULs for its
  * blanks in split. */
-static inline HG_ALWAYS_INLINE void run_copy16(const unsigned char *p, char *joined, char *split)
-{
-	const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
-	_mm_storeu_si128((__m128i *)(void *)joined, x);
-	_mm_storeu_si128((__m128i *)(void *)split,
-			 _mm_andnot_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')), x));
-}
 
-/* Puts the run's tokens, one for each bit of `ends` (a start for each in
- * `starts`), at a (their texts at `texts`, where texts_set, a constant
- * where this is inlined): their count; *last_end gets the last's end. */
+/* The run's tokens, one for each bit of `ends` (a start for each in
+ * `starts`), put at v: their count; *last_end gets the last's end. */
 static inline HG_ALWAYS_INLINE size_t
-run_tokens(hg_atok *a, uint64_t starts, uint64_t ends, uint64_t punct_at, uint64_t numbers_end,
-	   const char *file, unsigned line, unsigned col0, size_t off0, char *texts,
-	   const int texts_set, unsigned *last_end)
+run_tokens(hg_scan_token *v, const unsigned char *t, uint64_t starts,
+	   uint64_t ends, uint64_t punct_at, uint64_t numbers_end, unsigned line, unsigned col0,
+	   unsigned *last_end)
 {
-	_Static_assert(HG_ATOK_WORD == 0 && HG_ATOK_NUMBER == 1 && HG_ATOK_PUNCT == 3,
-		       "a kind is number + 3 * punct");
-	hg_atok *const a0 = a;
+	_Static_assert(HG_TK_NUMBER == HG_TK_WORD + 1 && HG_TK_PUNCT == HG_TK_WORD + 2,
+		       "a kind is WORD + number + 2 * punct");
+	hg_scan_token *const v0 = v;
 	unsigned e;
 	do {
 		const unsigned s = (unsigned)__builtin_ctzll(starts);
 		e = (unsigned)__builtin_ctzll(ends);
 		starts &= starts - 1;
 		ends &= ends - 1;
-		a->kind = (hg_atok_kind)((unsigned)(numbers_end >> e & 1) +
-					 3 * (unsigned)(punct_at >> s & 1));
-		a->len = e - s;
-		a->pos.file = file;
-		a->pos.line = line;
-		a->pos.col = col0 + s;
-		a->off = off0 + s;
-		a->text = texts_set ? texts + s : NULL;
-		a++;
+		v->text = (const char *)t + s;
+		v->len = e - s;
+		v->line = line;
+		v->col = col0 + s;
+		v->end_col = col0 + e;
+		/* without a branch, which the kinds' mix would mispredict */
+		v->kind = (hg_tk)(HG_TK_WORD + (unsigned)(numbers_end >> e & 1) +
+				  2 * (unsigned)(punct_at >> s & 1));
+		v->newline = 0;
+		v++;
 	} while (ends);
 	*last_end = e;
-	return (size_t)(a - a0);
+	return (size_t)(v - v0);
 }
 
 /* The tokens of the run at t (RUN_BYTES readable, t a token's first byte
- * or one the token-by-token path reads), put as atok_put() puts each
- * (the list has room for RUN_TOKENS more and RUN_TEXT bytes): their
- * count, 0 when the run holds no whole token.  *r gets the byte after the
- * last: a blank, or the tab, carriage return or line feed that ended the
- * run. */
+ * or one the token-by-token path reads; `off` its offset), put at v (room
+ * for RUN_TOKENS): their count, 0 when the run holds no whole token.  *r
+ * gets the byte after the last: a blank, or the tab, carriage return or
+ * line feed that ended the run. */
 static inline HG_ALWAYS_INLINE size_t
-gather_run(const unsigned char *t, run_masks *mk, const int ssse3, const gather_line *cur,
-	   const char *file, int texts_set, hg_atok *v, size_t *n, size_t cap, char *joined,
-	   char *split, size_t *len, size_t tcap, size_t text0, const unsigned char **r)
+scan_run(const unsigned char *t, run_masks *mk, const int ssse3,
+	 const scan_line *cur, hg_scan_token *v, const unsigned char **r)
 {
 	run_masks_at(mk, t, ssse3);
 	const uint64_t word = ~mk->blank;	/* (bad bytes too: they end the run) */
@@ -590,18 +368,6 @@ gather_run(const unsigned char *t, run_masks *mk, const int ssse3, const gather_
 	if (!ends)
 		return 0;
 	uint64_t starts = word & ~(word << 1);
-	/* the texts as written, the joined with its blanks, the split with
-	 * NULs for them; bytes after the last token are overwritten later */
-	size_t at = *len;
-	joined[at] = ' ';
-	split[at] = '\0';
-	at += at != text0;
-	run_copy16(t, joined + at, split + at);
-	run_copy16(t + 16, joined + at + 16, split + at + 16);
-	run_copy16(t + 32, joined + at + 32, split + at + 32);
-	run_copy16(t + 48, joined + at + 48, split + at + 48);
-	const unsigned col0 = cur->col0 + (unsigned)(t - cur->ls);
-	hg_atok *const a0 = v + *n;
 	/* Each token's kind from two masks: a punctuation token's start is in
 	 * punct_at (it stands alone, and is no digit); a number's digits run
 	 * from its start to its end, so adding its start's bit to the digits
@@ -611,100 +377,80 @@ gather_run(const unsigned char *t, run_masks *mk, const int ssse3, const gather_
 	const uint64_t digits = ~(mk->nondigit | mk->bad), punct_at = mk->punct & starts;
 	const uint64_t numbers_end = (digits + (starts & digits)) & ends;
 	unsigned e;
-	size_t k = texts_set ?
-		   run_tokens(a0, starts, ends, punct_at, numbers_end, file, cur->line, col0,
-			      at - text0, split + at, 1, &e) :
-		   run_tokens(a0, starts, ends, punct_at, numbers_end, file, cur->line, col0,
-			      at - text0, split + at, 0, &e);
-	at += e;
-	joined[at] = split[at] = '\0';
-	*len = at;
-	*n += k;
+	size_t k = run_tokens(v, t, starts, ends, punct_at, numbers_end, cur->line,
+			      cur->col0 + (unsigned)(t - cur->ls), &e);
 	*r = t + e;
 	return k;
 }
 #endif
 
-/* In hg_lexer_gather_body(): room for `toks` more tokens and `more` more
- * bytes of text, the list's locals put back in it and taken again (an
- * arena list's action may have moved to the start of a new block: the
- * counts move with it).  Without memory for it, the gathering stops
- * (gather_stopped): lex() reads on. */
-#define GATHER_ROOM(toks, more)						\
-	do {								\
-		l->n = n;						\
-		l->text.len = len;					\
-		l->first = first;					\
-		l->text0 = text0;					\
-		if (hg_atok_list_room(l, (toks), (more)) != 0)		\
-			goto gather_stopped;				\
-		act0 -= n - l->n;					\
-		n = l->n;						\
-		first = l->first;					\
-		len = l->text.len;					\
-		text0 = l->text0;					\
-		v = l->v;						\
-		cap = l->cap;						\
-		joined = l->text.data;					\
-		split = l->split;					\
-		tcap = l->text.cap;					\
-	} while (0)
+/* A batch ends when it has room for no more runs. */
+#ifdef LEX_SSE2
+#define SCAN_FULL (HG_SCAN_BATCH - RUN_TOKENS)
+#else
+#define SCAN_FULL HG_SCAN_BATCH
+#endif
 
-/* hg_lexer_gather_body(), its runs classed with SSSE3 where `ssse3` (a
- * constant in each of the two functions this is inlined in). */
-static inline HG_ALWAYS_INLINE size_t gather_body(hg_lexer *lx, hg_atok_list *l,
-						  const char *file, hg_pos *last_end, size_t seats,
-						  hg_plain_run *run, const int ssse3)
+/* Makes r, at `at`, the current character (plain ASCII inside the
+ * window), `on_line` tokens read on its line. */
+static inline void plain_commit(hg_lexer *lx, const unsigned char *r, unsigned line,
+				unsigned col, size_t line_bytes, size_t game_bytes,
+				unsigned on_line)
 {
-	if (run)
-		run->n = 0;
+	if (line != lx->line)
+		lx->line_reported = 0;
+	lx->line = line;
+	lx->col = col;
+	lx->line_bytes = line_bytes;
+	lx->game_bytes = game_bytes;
+	lx->tokens_on_line = on_line;
+	lx->p = r;
+	lx->c = *r;
+	lx->clen = 1;
+	lx->bad_run = BAD_NONE;
+	lx->line_clean = 0;
+}
+
+/* hg_lexer_scan(), its runs classed with SSSE3 where `ssse3` (a constant
+ * in each of the two functions this is inlined in). */
+static inline HG_ALWAYS_INLINE size_t scan(hg_lexer *lx, hg_scan_batch *b, const int ssse3)
+{
+	b->n = 0;
+	b->end = (const char *)lx->end;
+	b->base = (const char *)lx->base;
+	b->base_off = lx->base_off;
 	if (!plain_ready(lx))
 		return 0;
 	/* Every character on this path is one ASCII byte, so a column and
 	 * the counts of the line's and the game's bytes are distances: from
-	 * the line's start (gather_line) for the line's, and from p0 for the
+	 * the line's start (scan_line) for the line's, and from p0 for the
 	 * game's.  A token may end anywhere before the line's stop, which is
 	 * the window's plain end or where a limit would be passed: the counts
 	 * only grow, so one comparison checks them all. */
 	const unsigned char *const p0 = lx->p, *const lim = plain_limit(lx);
 	const unsigned char *const game_stop =
 		stop_after(p0, lx->game_bytes, lx->lim.game, lim);
-	const unsigned char *const end = lx->end;
 	const size_t max_token = lx->lim.token;
 #ifdef LEX_SSE2
 	/* runs hold tokens of up to RUN_BYTES - 1 bytes */
 	const int runs = max_token >= RUN_BYTES;
 	run_masks rm = { NULL, 0, 0, 0, 0, 0 };
 #endif
-	const unsigned char *q = p0;
-	gather_line cur = { p0, NULL, lx->line, lx->col, lx->line_bytes };
+	scan_line cur = { p0, NULL, lx->line, lx->col, lx->line_bytes };
 	cur.stop = stop_after(cur.ls, cur.lbytes0, lx->lim.line, game_stop);
-	/* The list, in locals while tokens are put: its stores are bytes,
-	 * which may alias anything, and would have it read again after each. */
-	hg_atok *v = l->v;
-	char *joined = l->text.data, *split = l->split;
-	size_t n = l->n, cap = l->cap, len = l->text.len, tcap = l->text.cap;
-	size_t first = l->first, text0 = l->text0;
-	const int texts_set = l->arena != NULL;
-	/* seat prefixes are taken only where the actions kept stay put */
-	if (!texts_set || !run)
-		seats = 0;
-	size_t act0 = n;	/* the tokens gathered here for the current action */
-	size_t taken = 0;	/* seat prefixes taken */
+	hg_scan_token *const v = b->v;
+	size_t n = 0;
 	unsigned on_line = lx->tokens_on_line;	/* tokens on the current line */
-	/* the seat prefix or move number that ends the body, if one does */
-	const unsigned char *end_t = NULL, *end_r = NULL;
-	plain_pos end_at = { 0, 0, 0, 0 };
-	hg_tk end_kind = HG_TK_WORD;
-	int end_dot = 0;
-	/* The line before the last line feed read, and its count of tokens:
-	 * where no token is taken after the line feed, the position goes
-	 * back there (q, the current character, is still on that line). */
-	gather_line before_lf = cur;
-	unsigned on_line_before_lf = on_line;
+	/* q, the current character, moves only when a token is taken: the
+	 * end of the last token, on the line q_line, q_on_line tokens on it */
+	const unsigned char *q = p0;
+	scan_line q_line = cur;
+	unsigned q_on_line = on_line;
 	for (;;) {
-		/* The blanks from q (the current character), then one plain
-		 * body token; q moves only when the token is taken. */
+		if (n >= SCAN_FULL)
+			break;
+		/* the blanks from q, at most one line feed (a blank line is for
+		 * lex() to see) */
 		const unsigned char *t = q;
 		if (t[0] == ' ' && t + 1 < cur.stop && t[1] > ' ') {
 			t++;	/* one blank, the common case */
@@ -712,9 +458,6 @@ static inline HG_ALWAYS_INLINE size_t gather_body(hg_lexer *lx, hg_atok_list *l,
 			while (t < cur.stop && (*t == ' ' || *t == '\t' || *t == '\r'))
 				t++;
 			if (t < cur.stop && *t == '\n') {
-				/* one line feed (a blank line is for lex() to see) */
-				before_lf = cur;
-				on_line_before_lf = on_line;
 				on_line = 0;
 				cur.line++;
 				cur.ls = ++t;
@@ -730,272 +473,115 @@ static inline HG_ALWAYS_INLINE size_t gather_body(hg_lexer *lx, hg_atok_list *l,
 #ifdef LEX_SSE2
 		if (runs && cur.stop - t >= RUN_BYTES) {
 			const unsigned char *r;
-			if (cap - n < RUN_TOKENS || tcap - len < RUN_TEXT)
-				GATHER_ROOM(RUN_TOKENS, RUN_TEXT);
-			size_t k = gather_run(t, &rm, ssse3, &cur, file, texts_set, v, &n, cap,
-					      joined, split, &len, tcap, text0, &r);
+			size_t k = scan_run(t, &rm, ssse3, &cur, v + n, &r);
 			if (k) {
+				v[n].newline = on_line == 0;
+				n += k;
 				on_line += (unsigned)k;
 				q = r;
+				q_line = cur;
+				q_on_line = on_line;
 				continue;
 			}
 		}
 #endif
-		unsigned char cls = ascii_class[*t];
-		const unsigned char *r;
-		hg_atok_kind kind;
-		if (t + 1 < cur.stop && t[1] == ' ' && (cls & (C_PUNCT | C_WORD))) {
-			/* one character, then a blank (a die, '/', '='): not
-			 * a seat prefix or a move number, which go on with
-			 * ':' or '.'; no word scan */
+		/* one token: [t, r) its characters, of which [text, text + len)
+		 * its text */
+		const unsigned char cls = ascii_class[*t];
+		const unsigned char *r, *text = t;
+		size_t len;
+		unsigned value = 0;
+		hg_tk kind;
+		if (cls & C_PUNCT) {
 			r = t + 1;
-			kind = cls & C_PUNCT ? HG_ATOK_PUNCT :
-			       cls & C_DIGIT ? HG_ATOK_NUMBER : HG_ATOK_WORD;
-		} else if (cls & C_PUNCT) {
-			r = t + 1;
-			kind = HG_ATOK_PUNCT;
+			len = 1;
+			kind = HG_TK_PUNCT;
 		} else if (cls & C_WORD) {
-			hg_tk k;
 			int dot;
-			r = plain_word(t, cur.stop, &k, &dot);
-			/* a seat prefix or a move number ends the body (a number
-			 * with dots may be one): it is read as the next token */
-			if (dot || (r < cur.stop && *r == ':')) {
-				plain_pos at = { cur.line, cur.col0 + (unsigned)(t - cur.ls),
-						 cur.lbytes0 + (size_t)(t - cur.ls),
-						 lx->game_bytes + (size_t)(t - p0) };
-				size_t sl = (size_t)(r - t);
-				/* A seat prefix after the current action's tokens
-				 * ends it, where hg_lexer_take_seat() would take
-				 * it: the action is kept, and the next begins. */
-				if (!dot && taken < seats && n > act0 && r + 1 < lim &&
-				    plain_fits(lx, t, r, lim, &at) &&
-				    plain_seat_fits(lx, r, lim, &at, sl)) {
-					hg_plain_action *pa = &run->v[taken++];
-					pa->toks = v + first;
-					pa->ntoks = n - first;
-					pa->text = joined + text0;
-					pa->len = len - text0;
-					pa->ascii = !l->not_ascii;
-					l->not_ascii = 0;
-					/* its NUL is there already, after its last token */
-					first = n;
-					text0 = ++len;
-					act0 = n;
-					pa->next.text = (const char *)t;
-					pa->next.len = sl;
-					pa->next.line = cur.line;
-					pa->next.col = at.col;
-					pa->next.end_line = cur.line;
-					pa->next.end_col = at.col + (unsigned)sl + 1;
-					on_line++;
-					q = r + 1;
-					continue;
-				}
-				end_t = t;
-				end_r = r;
-				end_at = at;
-				end_kind = k;
-				end_dot = dot;
+			r = plain_word(t, cur.stop, &kind, &dot);
+			len = (size_t)(r - t);
+			if (len > max_token)
 				break;
+			if (dot) {
+				size_t d, e;
+				unsigned long value_l;
+				int m = plain_movenum(t, r, &d, &e, &value_l);
+				if (m < 0)
+					break;
+				if (m > 0) {
+					kind = HG_TK_MOVENUM;
+					len = d;
+					r = t + e;
+					value = (unsigned)value_l;
+				}
 			}
-			kind = k == HG_TK_NUMBER ? HG_ATOK_NUMBER : HG_ATOK_WORD;
+			if (kind != HG_TK_MOVENUM && r < cur.stop && *r == ':') {
+				kind = HG_TK_SEAT;	/* the ':' is taken too */
+				r++;
+			}
+		} else if (*t == '"') {
+			r = plain_string(t, cur.stop);
+			if (!r || (size_t)(r - t) > max_token)
+				break;
+			text = t + 1;
+			len = (size_t)(r - t) - 2;
+			kind = HG_TK_STRING;
+		} else if (*t == ']') {
+			r = t + 1;
+			len = 1;
+			kind = HG_TK_RBRACKET;
 		} else {
 			break;	/* a NUL, a byte from 0x80 up, or what lex() reads */
 		}
 		/* r becomes the current character: it must be plain too */
-		size_t tn = (size_t)(r - t);
-		if (r >= cur.stop || *r == 0 || *r >= 0x80 || tn > max_token)
+		if (r >= cur.stop || *r == 0 || *r >= 0x80)
 			break;
-		/* the token, put as atok_put() puts one */
-		if (atok_full(n, cap, len, tcap, tn))
-			GATHER_ROOM(1, tn + SHORT_COPY + 2);
-		hg_atok *a = &v[n++];
-		a->kind = kind;
-		a->len = (unsigned)tn;
-		a->pos.file = file;
-		a->pos.line = cur.line;
-		a->pos.col = cur.col0 + (unsigned)(t - cur.ls);
-		len = twin_put(joined, split, len, text0, t, tn, end, &a->off);
-		a->text = texts_set ? split + text0 + a->off : NULL;
+		hg_scan_token *s = &v[n++];
+		s->text = (const char *)text;
+		s->len = (unsigned)len;
+		s->line = cur.line;
+		s->col = cur.col0 + (unsigned)(t - cur.ls);
+		s->end_col = cur.col0 + (unsigned)(r - cur.ls);
+		s->value = value;
+		s->kind = kind;
+		s->newline = on_line == 0;
 		on_line++;
 		q = r;
+		q_line = cur;
+		q_on_line = on_line;
+		/* a string may end the game: what follows counts against the
+		 * next game's limits, which the parser begins after it */
+		if (kind == HG_TK_STRING)
+			break;
 	}
-gather_stopped:
-	l->n = n;
-	l->text.len = len;
-	l->first = first;
-	l->text0 = text0;
-	if (q < cur.ls) {
-		cur = before_lf;
-		on_line = on_line_before_lf;
+	if (n) {
+		plain_commit(lx, q, q_line.line, q_line.col0 + (unsigned)(q - q_line.ls),
+			     q_line.lbytes0 + (size_t)(q - q_line.ls),
+			     lx->game_bytes + (size_t)(q - p0), q_on_line);
+		const hg_tk last = v[n - 1].kind;
+		lx->attach = last == HG_TK_WORD || last == HG_TK_NUMBER || last == HG_TK_PUNCT;
 	}
-	size_t gathered = n - act0;
-	if (run)
-		run->n = taken;
-	if (gathered || taken) {
-		plain_pos at = { cur.line, cur.col0 + (unsigned)(q - cur.ls),
-				 cur.lbytes0 + (size_t)(q - cur.ls),
-				 lx->game_bytes + (size_t)(q - p0) };
-		plain_commit(lx, q, &at, 0, on_line);
-		lx->attach = gathered != 0;
-	}
-	if (gathered) {
-		last_end->file = lx->name;
-		last_end->line = lx->line;
-		last_end->col = lx->col;
-		/* The token that ended the body is scanned already: kept, it
-		 * is not read twice. */
-		if (end_t) {
-			lx->pending = 1;
-			lx->ahead.t = end_t;
-			lx->ahead.r = end_r;
-			lx->ahead.at = end_at;
-			lx->ahead.kind = end_kind;
-			lx->ahead.dot = end_dot;
-		}
-	}
-	return gathered;
+	b->n = n;
+	return n;
 }
 
 #ifdef RUN_SSSE3_BESIDE
-/* The gatherer built for SSSE3, BMI1 and BMI2, for the processors that
+/* The scanner built for SSSE3, BMI1 and BMI2, for the processors that
  * have them. */
 __attribute__((target("ssse3,bmi,bmi2"), noinline)) static size_t
-gather_body_ssse3(hg_lexer *lx, hg_atok_list *l, const char *file, hg_pos *last_end,
-		  size_t seats, hg_plain_run *run)
+scan_ssse3(hg_lexer *lx, hg_scan_batch *b)
 {
-	return gather_body(lx, l, file, last_end, seats, run, 1);
+	return scan(lx, b, 1);
 }
 #endif
 
-size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
-			    hg_pos *last_end, size_t seats, hg_plain_run *run)
+size_t hg_lexer_scan(hg_lexer *lx, hg_scan_batch *b)
 {
+	if (!lx->started)
+		hg_source_start(lx);
 #ifdef RUN_SSSE3_BESIDE
 	if (lx->run_ssse3)
-		return gather_body_ssse3(lx, l, file, last_end, seats, run);
+		return scan_ssse3(lx, b);
 #endif
-	return gather_body(lx, l, file, last_end, seats, run, 0);
-}
-
-/* Moves `at` over the n one-byte characters of a token. */
-static inline void plain_step(plain_pos *at, size_t n)
-{
-	at->col += (unsigned)n;
-	at->line_bytes += n;
-	at->game_bytes += n;
-}
-
-int hg_lexer_take_tag(hg_lexer *lx, hg_plain_tag *tag)
-{
-	if (lx->pending || !plain_ready(lx))
-		return 0;
-	/* The three tokens plain_next() would read, each where plain_fits()
-	 * lets it: the name (a word), the string, the ']', on this line. */
-	const unsigned char *const lim = plain_limit(lx);
-	const unsigned line = lx->line;
-	plain_pos at = { lx->line, lx->col, lx->line_bytes, lx->game_bytes };
-	const unsigned char *t = plain_blanks(lx, lx->p, lim, &at);
-	if (!t || at.line != line || !(ascii_class[*t] & C_WORD))
-		return 0;
-	hg_tk kind;
-	int dot;
-	const unsigned char *r = plain_word(t, lim, &kind, &dot);
-	if (kind != HG_TK_WORD || dot || !hg_tag_name_ok((const char *)t, (size_t)(r - t)) ||
-	    !plain_fits(lx, t, r, lim, &at))
-		return 0;
-	tag->name = (const char *)t;
-	tag->name_len = (size_t)(r - t);
-	tag->name_pos = (hg_pos){ lx->name, at.line, at.col };
-	plain_step(&at, (size_t)(r - t));
-	t = plain_blanks(lx, r, lim, &at);
-	if (!t || at.line != line || *t != '"')
-		return 0;
-	r = plain_string(t, lim);
-	if (!r || !plain_fits(lx, t, r, lim, &at))
-		return 0;
-	tag->value = (const char *)t + 1;
-	tag->value_len = (size_t)(r - t) - 2;
-	tag->value_pos = (hg_pos){ lx->name, at.line, at.col };
-	plain_step(&at, (size_t)(r - t));
-	t = plain_blanks(lx, r, lim, &at);
-	if (!t || at.line != line || *t != ']' || !plain_fits(lx, t, t + 1, lim, &at))
-		return 0;
-	plain_commit(lx, t + 1, &at, 1, lx->tokens_on_line + 3);
-	lx->attach = 0;
-	tag->end = (hg_pos){ lx->name, lx->line, lx->col };
-	return 1;
-}
-
-/* Takes the plain run [t, r) at `at` as a seat prefix, as plain_emit()
- * would make it one, ':' and all, without making a token: 1, or 0 having
- * changed nothing. */
-static int take_seat_at(hg_lexer *lx, const unsigned char *t, const unsigned char *r,
-			const unsigned char *lim, const plain_pos *at, hg_plain_seat *seat)
-{
-	size_t len = (size_t)(r - t);
-	/* r may be the end of the input: nothing is read there */
-	if (r + 1 >= lim || *r != ':' || !plain_fits(lx, t, r, lim, at) ||
-	    !plain_seat_fits(lx, r, lim, at, len))
-		return 0;
-	unsigned on_line = at->line != lx->line ? 0 : lx->tokens_on_line;
-	seat->text = (const char *)t;
-	seat->len = len;
-	seat->line = at->line;
-	seat->col = at->col;
-	plain_commit(lx, r + 1, at, len + 1, on_line + 1);
-	lx->attach = 0;
-	seat->end_line = lx->line;
-	seat->end_col = lx->col;
-	return 1;
-}
-
-int hg_lexer_take_seat(hg_lexer *lx, hg_plain_seat *seat)
-{
-	if (!lx->pending || lx->ahead.dot ||
-	    !take_seat_at(lx, lx->ahead.t, lx->ahead.r, plain_limit(lx), &lx->ahead.at, seat))
-		return 0;
-	lx->pending = 0;
-	return 1;
-}
-
-int hg_lexer_take_movenum(hg_lexer *lx, hg_plain_movenum *m)
-{
-	if (!lx->pending || !lx->ahead.dot)
-		return 0;
-	const unsigned char *t = lx->ahead.t, *r = lx->ahead.r, *lim = plain_limit(lx);
-	const plain_pos *at = &lx->ahead.at;
-	if (!plain_fits(lx, t, r, lim, at))
-		return 0;
-	size_t d, e;
-	unsigned long value;
-	if (plain_movenum(t, r, &d, &e, &value) <= 0)
-		return 0;
-	lx->pending = 0;
-	unsigned on_line = at->line != lx->line ? 0 : lx->tokens_on_line;
-	m->number = (unsigned)value;
-	m->line = at->line;
-	m->col = at->col;
-	plain_commit(lx, t + e, at, e, on_line + 1);
-	lx->attach = 0;
-	m->end_line = lx->line;
-	m->end_col = lx->col;
-	return 1;
-}
-
-int hg_lexer_take_next_seat(hg_lexer *lx, hg_plain_seat *seat)
-{
-	if (lx->pending || !plain_ready(lx))
-		return 0;
-	/* as plain_next() reads a token */
-	const unsigned char *lim = plain_limit(lx);
-	plain_pos at = { lx->line, lx->col, lx->line_bytes, lx->game_bytes };
-	const unsigned char *t = plain_blanks(lx, lx->p, lim, &at);
-	if (!t || *t >= 0x80 || !(ascii_class[*t] & C_WORD))
-		return 0;
-	hg_tk kind;
-	int dot;
-	const unsigned char *r = plain_word(t, lim, &kind, &dot);
-	return !dot && take_seat_at(lx, t, r, lim, &at, seat);
+	return scan(lx, b, 0);
 }

@@ -1,7 +1,7 @@
 /* lexer-impl.h - the lexer's state, shared by its files (internal): the
  * source (source.c: the read window, UTF-8 decoding, positions), the clear
  * path (lexer.c: one function per kind of token) and the fast scanner
- * (lexer-fast.c: runs of plain ASCII tokens read in one pass).  Nothing
+ * (lexer-fast.c: the tokens of plain ASCII text read in batches).  Nothing
  * but those files includes it. */
 #ifndef HERALD_LEXER_IMPL_H
 #define HERALD_LEXER_IMPL_H
@@ -20,12 +20,6 @@
 #define WINDOW (64 * 1024)	/* bytes read from a stream at a time */
 
 enum { BAD_NONE, BAD_UTF8, BAD_NUL };
-
-/* The position of a character: what next() keeps in the lexer. */
-typedef struct plain_pos {
-	unsigned line, col;
-	size_t line_bytes, game_bytes;
-} plain_pos;
 
 struct hg_lexer {
 	char *name;
@@ -69,19 +63,9 @@ struct hg_lexer {
 	unsigned tokens_on_line;
 	int cut_at_game;	/* a comment stopped at the next game's '[' */
 	int control_seen;	/* the token has had its control character reported */
-	int careful_only;	/* no plain path (tests compare the two) */
-	int run_ssse3;		/* runs classed with SSSE3 (tests turn it off) */
+	int careful_only;	/* no fast scanner (tests compare the two) */
+	int run_ssse3;		/* the scanner's runs classed with SSSE3 (tests turn it off) */
 	int resumed;		/* opened at a resume point, not at the start */
-	/* The token that ended a gathered body, scanned but not made yet:
-	 * hg_lexer_next() makes it, hg_lexer_take_seat() takes a seat
-	 * prefix without making it.  The lexer stands before its blanks. */
-	int pending;
-	struct {
-		const unsigned char *t, *r;	/* its characters */
-		plain_pos at;			/* the position of t */
-		hg_tk kind;			/* as plain_word() said */
-		int dot;
-	} ahead;
 };
 
 /* ------------------------------------------------------------------------
@@ -207,7 +191,7 @@ static inline void next(hg_lexer *lx)
 	hg_source_account(lx);
 }
 
-/* The window's last byte the plain path may step onto: next() keeps four
+/* The window's last byte the fast scanner may step onto: next() keeps four
  * bytes (one whole code point) ahead of the current character while the
  * stream has more. */
 static inline const unsigned char *plain_limit(const hg_lexer *lx)
@@ -252,63 +236,10 @@ static inline const unsigned char *plain_string(const unsigned char *t,
 
 
 /* ------------------------------------------------------------------------
- * Action token lists (atok.c)
- * ------------------------------------------------------------------------ */
-
-/* Bytes a short token is copied by, in one fixed-size move (most tokens are
- * shorter). */
-#define SHORT_COPY 16
-
-/* Room in the list for `toks` more tokens and `more` more bytes of text:
- * 0, or -1 when there is no memory for it (the list as it was). */
-int hg_atok_list_room(hg_atok_list *l, size_t toks, size_t more);
-
-/* Writes the n bytes at s (`end` the end of the readable bytes after
- * them) at offset `at` of a list's twin texts, after a blank or a NUL
- * unless they begin the action (at offset text0): *off is their offset in
- * the action's text; returns the offset of the NUL after them. */
-static inline HG_ALWAYS_INLINE size_t twin_put(char *joined, char *split, size_t at, size_t text0,
-					       const unsigned char *s, size_t n,
-					       const unsigned char *end, size_t *off)
-{
-	/* the separator is written always, and overwritten where there is
-	 * none */
-	joined[at] = ' ';
-	split[at] = '\0';
-	at += at != text0;
-	*off = at - text0;
-	if (n <= SHORT_COPY && (size_t)(end - s) >= SHORT_COPY) {
-		memcpy(joined + at, s, SHORT_COPY);	/* the rest is overwritten */
-		memcpy(split + at, s, SHORT_COPY);
-	} else {
-		memcpy(joined + at, s, n);
-		memcpy(split + at, s, n);
-	}
-	at += n;
-	joined[at] = split[at] = '\0';
-	return at;
-}
-
-/* Is there no room for one more token of tn bytes in a list of n tokens
- * (room for cap) and len bytes of text (room for tcap)?  A token takes a
- * separator, a SHORT_COPY move or its bytes, and a NUL. */
-static inline int atok_full(size_t n, size_t cap, size_t len, size_t tcap, size_t tn)
-{
-	return n == cap || tcap - len < tn + SHORT_COPY + 2;
-}
-
-
-/* ------------------------------------------------------------------------
- * The fast scanner (lexer-fast.c): the tokens hg_lexer_next() would read,
- * or NULL (having changed nothing) where the clear path must read them.
+ * The fast scanner (lexer-fast.c)
  * ------------------------------------------------------------------------ */
 
 /* Whether this processor has SSSE3, BMI1 and BMI2 for the runs of tokens. */
 int hg_lexer_fast_ssse3_here(void);
-/* The token that ended a body hg_lexer_gather_body() gathered, scanned
- * but not made (lx->pending), made now; NULL for the clear path. */
-const hg_token *hg_lexer_fast_pending(hg_lexer *lx);
-/* The next token by the fast scanner, or NULL for the clear path. */
-const hg_token *hg_lexer_fast_next(hg_lexer *lx);
 
 #endif

@@ -5,9 +5,11 @@
  * source.c (a fixed window, so memory does not grow with the input; code
  * points decoded once, columns counting them; bad bytes reported there and
  * read as white space or U+FFFD, so every token's text is valid UTF-8).
- * hg_lexer_next() first asks the fast scanner (lexer-fast.c), which reads
- * plain ASCII tokens in one pass and declines anything else; the tests
- * compare the two on every record and on random input. */
+ * It knows tokens only: what a seat prefix, a move number or a tag pair
+ * means is the parser's business.  The fast scanner (lexer-fast.c) reads
+ * plain ASCII text in batches of the same tokens and leaves the rest to
+ * hg_lexer_next(); the tests compare the two on every record and on
+ * random input. */
 #include "config.h"
 
 #include <errno.h>
@@ -111,7 +113,7 @@ int hg_lexer_resumes_at(const hg_lexer *lx, const hg_token *t, const hg_resume *
 	       lx->game_bytes == at->game_bytes + 2 && !lx->game_over && lx->nerrors == 0 &&
 	       !lx->gave_up &&
 	       /* nothing carried to the next token */
-	       lx->tokens_on_line == 1 && !lx->attach && !lx->cut_at_game && !lx->pending;
+	       lx->tokens_on_line == 1 && !lx->attach && !lx->cut_at_game;
 }
 
 void hg_lexer_close(hg_lexer *lx)
@@ -764,16 +766,6 @@ const hg_token *hg_lexer_next(hg_lexer *lx)
 {
 	if (!lx->started)
 		hg_source_start(lx);
-	if (lx->pending) {
-		const hg_token *t = hg_lexer_fast_pending(lx);
-		if (t)
-			return t;
-	}
-	if (!lx->careful_only) {
-		const hg_token *t = hg_lexer_fast_next(lx);
-		if (t)
-			return t;
-	}
 	hg_tk kind = lex(lx);
 	hg_token *t = &lx->tok;
 	t->kind = kind;

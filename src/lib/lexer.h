@@ -7,7 +7,17 @@
  * points).  Lexical errors are diagnosed where they occur and skipped, so
  * the parser only ever sees well-formed tokens; a token that carried an
  * error (a string left open, text cut at the length limit) is marked `bad`
- * so that nothing else is said about it. */
+ * so that nothing else is said about it.
+ *
+ * Design decision (issue 26): the lexer returns tokens and knows nothing
+ * of the grammar.  It reads them two ways behind one contract: the clear
+ * path, hg_lexer_next() (lexer.c), token by token; and the fast scanner,
+ * hg_lexer_scan() (lexer-fast.c, its one entry point), which fills a batch
+ * with the same tokens where the text is plain ASCII and stops wherever
+ * the clear path has something to decide.  Seat prefixes, move numbers
+ * and tag pairs are recognised by the parser from tokens, whichever way
+ * they came, and the parser gathers action bodies into its arena
+ * (atok.h).  The tests read every input both ways. */
 #ifndef HERALD_LEXER_H
 #define HERALD_LEXER_H
 
@@ -81,13 +91,13 @@ hg_lexer *hg_lexer_open_stream(const char *name, FILE *fp, int owned);
 hg_lexer *hg_lexer_open_stream_at(const char *name, FILE *fp, int owned, const hg_resume *at);
 void hg_lexer_close(hg_lexer *lx);
 void hg_lexer_set_limits(hg_lexer *lx, const hg_limits *l);
-/* Turns the plain path (plain ASCII read in one pass) off or on; it must
- * make no difference but speed, and the unit tests check that it makes
- * none. */
+/* Turns the fast scanner (and the clear path's runs of plain string
+ * characters) off or on; it must make no difference but speed, and the
+ * unit tests check that it makes none. */
 void hg_lexer_set_careful_only(hg_lexer *lx, int on);
-/* Whether the plain path reads runs of tokens with SSSE3, BMI1 and BMI2
- * where the processor has them (the default), or with SSE2 only: tests
- * read both. */
+/* Whether the fast scanner classes runs of bytes with SSSE3, BMI1 and
+ * BMI2 where the processor has them (the default), or with SSE2 only:
+ * tests read both. */
 void hg_lexer_set_plain_ssse3(hg_lexer *lx, int on);
 const hg_limits *hg_lexer_limits(const hg_lexer *lx);
 /* The source name every position points to (owned by the lexer). */
@@ -100,7 +110,8 @@ void hg_lexer_set_diags(hg_lexer *lx, hg_diags *d);
  * every token unchanged. */
 void hg_lexer_set_origin(hg_lexer *lx, hg_pos pos);
 
-/* The next token (owned by the lexer, valid until the next call). */
+/* The next token by the clear path (owned by the lexer, valid until the
+ * next call). */
 const hg_token *hg_lexer_next(hg_lexer *lx);
 
 /* 1 when the lexer, having just read the token t (a '['), is in the state
@@ -142,139 +153,57 @@ static inline int hg_lexer_is_body(hg_tk kind)
 	       kind == HG_TK_HIDDEN;
 }
 
-/* The body tokens of actions as they are gathered, one action after
- * another: their kinds, positions and offsets in v, and their texts in two
- * twin buffers of the same length.  In `text` an action's tokens are joined
- * by single spaces; in `split`, at the same offsets, each token ends in a
- * NUL.  Both end each action with a NUL.  v[first..n) and the bytes from
- * text0 are the action being gathered; what comes before, the actions
- * kept.  In an arena list each token's text pointer is set when it is
- * put; a malloc'd list leaves it NULL (hg_action_text_make sets it). */
-typedef struct hg_atok_list {
-	hg_atok *v;
-	size_t n, cap;
-	hg_buf text;
-	char *split;		/* text's twin: text.cap bytes */
-	size_t first;		/* the action being gathered: v[first..n), */
-	size_t text0;		/* and its texts from this offset on */
-	int not_ascii;		/* one of its tokens has a byte above 0x7f */
-	/* When set, the room is blocks of this arena (a record's): the
-	 * tokens and texts are where the record keeps them, and each token's
-	 * text points into split from when it is put.  Else malloc's, the
-	 * list's own, and the texts' pointers are left NULL. */
-	struct hg_arena *arena;
-} hg_atok_list;
+/* The fast scanner (lexer-fast.c), the lexer's second way of reading.
+ *
+ * Its one entry point, hg_lexer_scan(), fills a batch
+ * with the tokens hg_lexer_next() would return next, token for token (kind,
+ * position, text, value), and stops, returning what it has, wherever the
+ * clear path has something to decide or to say: a comment, a NAG, a
+ * glyph or '?', a parenthesis, '[', a non-ASCII or bad byte, a blank line,
+ * a limit, the window's end.  hg_lexer_next() reads on from there.  The
+ * scanner knows tokens only: seat prefixes, move numbers and tag pairs are
+ * recognised by the parser from tokens, whichever way they were read, and
+ * the parser gathers action bodies into its arena (atok.h).  Which way a
+ * token is read makes no difference but speed: the unit tests and
+ * fuzz/fuzz-hgn.c read every input both ways. */
+typedef struct hg_scan_token {
+	const char *text;	/* in the lexer's window (not NUL-terminated):
+				   valid until the lexer is next called */
+	unsigned len;		/* bytes in text */
+	unsigned line, col;	/* the first character */
+	unsigned end_col;	/* just after the last (tokens end on their line) */
+	unsigned value;		/* a MOVENUM's (not set for other kinds) */
+	hg_tk kind;		/* WORD, NUMBER, PUNCT, SEAT, MOVENUM, STRING
+				   or RBRACKET */
+	unsigned newline;	/* as hg_token; blank_line and bad are 0.
+				   (No field is a char: a char store may
+				   alias anything, and the scanner's locals
+				   would be read again after each.) */
+} hg_scan_token;
 
-/* Appends a body token; its position is re-pointed at `file` (the record's
- * own copy of the source name).  A token there is no memory for is dropped
- * (the unit of work, util.c, ends in HG_ENOMEM). */
-void hg_atok_list_push(hg_atok_list *l, const hg_token *tk, const char *file);
-/* A seat prefix that ended a gathered body, taken on the plain path: its
- * name (in the lexer's window: valid until the lexer is next called, and
- * not NUL-terminated), where it begins, and where its ':' ends. */
-typedef struct hg_plain_seat {
-	const char *text;
-	size_t len;
-	/* lines and columns: the parser makes its positions of them */
-	unsigned line, col;		/* where it begins */
-	unsigned end_line, end_col;	/* where its ':' ends */
-} hg_plain_seat;
-/* The actions of a run of plain actions (most of a record), each ended by
- * the seat prefix of the next and kept in the list as hg_atok_list_keep()
- * keeps one: its tokens, its joined text, and that seat prefix. */
-#define HG_PLAIN_RUN 16
-typedef struct hg_plain_action {
-	hg_atok *toks;
-	size_t ntoks;
-	char *text;
-	size_t len;
-	int ascii;
-	hg_plain_seat next;	/* the seat prefix after it */
-} hg_plain_action;
-typedef struct hg_plain_run {
+#define HG_SCAN_BATCH 256
+typedef struct hg_scan_batch {
 	size_t n;
-	hg_plain_action v[HG_PLAIN_RUN];
-} hg_plain_run;
-/* Gathers, in one pass, the plain body tokens that come next (ASCII words,
- * numbers and punctuation, within the window and the limits), as
- * hg_lexer_next() and hg_atok_list_push() would one at a time; stops before
- * anything else (a seat prefix, a move number, a comment, a glyph, a
- * non-ASCII character, a blank line), which hg_lexer_next() then reads.
- * On the way it takes up to `seats` seat prefixes (at most HG_PLAIN_RUN,
- * and only in an arena's list), as hg_lexer_take_seat() would, each
- * ending an action that has tokens gathered by this call: those actions
- * are kept and described in *run (run may be NULL when seats is 0).
- * Returns how many tokens it gathered for the action it stopped in, and
- * then sets *last_end to the end of the last one. */
-size_t hg_lexer_gather_body(hg_lexer *lx, hg_atok_list *l, const char *file,
-			    hg_pos *last_end, size_t seats, hg_plain_run *run);
-/* Right after hg_lexer_gather_body() gathered a body that a plain seat
- * prefix ends, takes that prefix without making it a token (the next
- * action follows): returns 1, and the lexer stands after the ':'.  Returns
- * 0, taking nothing, when something else comes next, or a seat prefix
- * that hg_lexer_next() must read. */
-int hg_lexer_take_seat(hg_lexer *lx, hg_plain_seat *seat);
-/* A plain move number taken so: its number, where it begins and where its
- * dots end (as in hg_plain_seat). */
-typedef struct hg_plain_movenum {
-	unsigned number;
-	unsigned line, col;
-	unsigned end_line, end_col;
-} hg_plain_movenum;
-/* The same for a plain move number (`12.`) that ended a gathered body. */
-int hg_lexer_take_movenum(hg_lexer *lx, hg_plain_movenum *m);
-/* Takes a plain seat prefix as the next token (after a move number taken
- * so): 1, or 0 taking nothing. */
-int hg_lexer_take_next_seat(hg_lexer *lx, hg_plain_seat *seat);
-/* The rest of a tag pair whose '[' is the current token, taken whole:
- * its name, its value (the string's text, without quotes) and where each
- * begins, and where its ']' ends. */
-typedef struct hg_plain_tag {
-	const char *name, *value;	/* in the input: not NUL-terminated */
-	size_t name_len, value_len;
-	hg_pos name_pos, value_pos, end;
-} hg_plain_tag;
-/* Takes `Name "value"]` on the current line by the plain path, as
- * hg_lexer_next() would read its three tokens, when the name is a letter
- * then letters, digits and '_' and the value printable ASCII without
- * escapes, all within the limits: returns 1, and the lexer stands after
- * the ']'.  Returns 0, taking nothing, for anything else, which
- * hg_lexer_next() then reads token by token. */
-int hg_lexer_take_tag(hg_lexer *lx, hg_plain_tag *tag);
-/* Empties the list, kept actions and all (its room is kept). */
-static inline void hg_atok_list_clear(hg_atok_list *l)
+	const char *end;	/* the end of the readable bytes the texts are in */
+	const char *base;	/* the byte there is at offset base_off */
+	uint64_t base_off;
+	hg_scan_token v[HG_SCAN_BATCH];
+} hg_scan_batch;
+
+/* The byte offset of s in the source (hg_token.off), and just after it. */
+static inline uint64_t hg_scan_off(const hg_scan_batch *b, const hg_scan_token *s)
 {
-	l->n = l->first = 0;
-	l->text.len = l->text0 = 0;
-	l->not_ascii = 0;
+	return b->base_off + (uint64_t)(s->text - b->base) - (s->kind == HG_TK_STRING);
 }
-/* Starts the next action, dropping what was gathered since the last
- * hg_atok_list_keep(). */
-static inline void hg_atok_list_restart(hg_atok_list *l)
+
+static inline uint64_t hg_scan_end_off(const hg_scan_batch *b, const hg_scan_token *s)
 {
-	l->n = l->first;
-	l->text.len = l->text0;
-	l->not_ascii = 0;
+	return hg_scan_off(b, s) + (s->end_col - s->col);
 }
-/* Keeps the action gathered: it ends (its NUL) at text.len, and the next
- * begins after it.  *toks and *text are set to where its tokens (NULL if
- * none) and its joined text are: in an arena list they stay there, as
- * only the action being gathered moves when the list grows.  0, or -1 when
- * there was no memory for its NUL (nothing kept). */
-int hg_atok_list_keep(hg_atok_list *l, hg_atok **toks, char **text);
-void hg_atok_list_free(hg_atok_list *l);
-/* Makes the list empty, its room a block of arena `a` for `toks` tokens
- * and `bytes` bytes of text (it grows as it must, in new blocks of `a`).
- * hg_atok_list_free() then leaves the room to the arena.  0, or -1 when
- * the block could not be had (the list is empty). */
-int hg_atok_list_attach(hg_atok_list *l, struct hg_arena *a, size_t toks, size_t bytes);
-/* Makes *t from the seat and the action being gathered in one block
- * (its owner, hg_action_text_own_block) from malloc: the token array, the joined text, each token's
- * text and the seat.  t->pos is the first token's position (the seat's
- * when there is none).  0, or -1 when the block could not be had (*t
- * zeroed). */
-int hg_action_text_make(hg_action_text *t, const char *seat, size_t seat_len,
-			hg_pos seat_pos, const hg_atok_list *l);
+
+/* Fills b with the next tokens (0 or more) as hg_lexer_next() would read
+ * them; returns b->n.  None when the lexer is set careful only. */
+size_t hg_lexer_scan(hg_lexer *lx, hg_scan_batch *b);
 
 /* The parser's limits (the lexer's included); for tests. */
 void hg_parser_set_limits(hg_parser *p, const hg_limits *l);

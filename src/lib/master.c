@@ -21,25 +21,8 @@
 
 #include <sodium.h>
 
-#include "internal.h"
+#include "master-impl.h"
 
-struct hg_master {
-	hg_session *session;
-	char *path, *key_path;
-	int lock_fd;
-	char secret[HG_FAIR_HEX_LEN + 1];
-	hg_game_record *rec;
-	const hg_game_class *cls;
-	hg_state *st;		/* the position after the main line, chance seeded */
-	size_t nactions;	/* actions on the main line */
-	unsigned last_turn;	/* the last move number written on the main line */
-};
-
-static hg_pos no_pos(const char *file)
-{
-	hg_pos p = { file, 0, 0 };
-	return p;
-}
 
 char *hg_master_key_path(const char *record_path)
 {
@@ -83,203 +66,6 @@ int hg_master_key_create(const char *key_path, const char *secret)
 	return 0;
 }
 
-/* ------------------------------------------------------------ chance */
-
-static void free_list(const hg_game_class *cls, hg_action_list *l)
-{
-	for (size_t i = 0; i < l->n; i++)
-		cls->free_action(l->v[i]);
-	free(l->v);
-	memset(l, 0, sizeof *l);
-}
-
-static size_t split_of(const hg_game_class *cls, const hg_state *st, const char *seat,
-		       const char *body)
-{
-	return cls->chance_split ? cls->chance_split(st, seat, body) : strlen(body);
-}
-
-/* Applies `seat: body` to the position and appends it to the main line
- * (number_turn() writes the move number first).  0, or -1 after
- * diagnostics, with nothing appended. */
-static int append_action(hg_master *m, const char *seat, const char *body, hg_diags *d)
-{
-	hg_game_record *rec = m->rec;
-	const hg_game_class *cls = m->cls;
-	hg_pos pos = no_pos(rec->file);
-	hg_action_text t;
-	memset(&t, 0, sizeof t);
-	if (hg_action_text_set(&t, seat, body, pos, d) != 0) {
-		hg_action_text_free(&t);
-		return -1;
-	}
-	hg_action *a = cls->parse(m->st, &t, d);
-	if (!a || hg_apply_keep(cls, &m->st, a, d) != 0) {
-		if (a)
-			cls->free_action(a);
-		hg_action_text_free(&t);
-		return -1;
-	}
-	cls->free_action(a);
-	hg_node *n = hg_line_push(&rec->moves, HG_NODE_ACTION, pos);
-	n->action = t;
-	m->nactions++;
-	return 0;
-}
-
-/* The move number, written before an action when the turn changed. */
-static void number_turn(hg_master *m)
-{
-	unsigned turn = m->cls->turn(m->st);
-	if (turn != m->last_turn && turn != 0) {
-		hg_line_push(&m->rec->moves, HG_NODE_MOVENUM, no_pos(m->rec->file))->number = turn;
-		m->last_turn = turn;
-	}
-}
-
-/* Is the next action herald's own: is every legal action wholly chance (a
- * deal, a draw, a move of a side no player holds)?  Then 1, with the first
- * the engine lists in seat and body: the seed decides it, so there is one,
- * save where a seat could add a response, which herald does not offer (see
- * herald-move(1), LIMITS). */
-static int next_chance(hg_master *m, hg_buf *seat, hg_buf *body)
-{
-	const hg_game_class *cls = m->cls;
-	if (cls->result(m->st))
-		return 0;
-	hg_action_list legal = { 0 };
-	cls->legal(m->st, &legal);
-	int all_chance = legal.n > 0;
-	for (size_t i = 0; i < legal.n && all_chance; i++) {
-		hg_buf_clear(seat);
-		hg_buf_clear(body);
-		cls->format(m->st, legal.v[i], seat, body);
-		all_chance = split_of(cls, m->st, seat->data ? seat->data : "",
-				      body->data ? body->data : "") == 0;
-	}
-	hg_buf_clear(seat);
-	hg_buf_clear(body);
-	if (all_chance)
-		cls->format(m->st, legal.v[0], seat, body);
-	free_list(cls, &legal);
-	return all_chance;
-}
-
-/* Herald's own actions, appended while there are any.  0, or -1 after
- * diagnostics. */
-static int fill_chance(hg_master *m, hg_diags *d)
-{
-	hg_buf seat, body;
-	hg_buf_init(&seat);
-	hg_buf_init(&body);
-	int rc = 0;
-	for (size_t guard = 0; guard < HG_MAX_ACTIONS && next_chance(m, &seat, &body); guard++) {
-		number_turn(m);
-		if (append_action(m, seat.data ? seat.data : "", body.data ? body.data : "", d) != 0) {
-			rc = -1;
-			break;
-		}
-	}
-	hg_buf_free(&seat);
-	hg_buf_free(&body);
-	return rc;
-}
-
-/* Does the player's text match the engine's, a '?' of the player's standing
- * for one or more of the engine's tokens?  (Tokens compare as names do.) */
-static int glob_tokens(const hg_atok *p, size_t np, const hg_atok *e, size_t ne)
-{
-	if (np == 0)
-		return ne == 0;
-	if (p[0].kind == HG_ATOK_UNKNOWN) {
-		for (size_t k = 1; k <= ne; k++)
-			if (glob_tokens(p + 1, np - 1, e + k, ne - k))
-				return 1;
-		return 0;
-	}
-	return ne > 0 && hg_name_eq(p[0].text, e[0].text) &&
-	       glob_tokens(p + 1, np - 1, e + 1, ne - 1);
-}
-
-/* The first n bytes of a and the first m of b, compared as names. */
-static int prefix_eq(const char *a, size_t n, const char *b, size_t m)
-{
-	char *x = hg_xstrndup(a, n), *y = hg_xstrndup(b, m);
-	int eq = hg_name_eq(x, y);
-	free(x);
-	free(y);
-	return eq;
-}
-
-/* The seat's action with its chance filled in from the seed.  `text` is
- * the action as the seat wrote it, or in canonical spelling; its decided
- * part is what comes before its chance (chance_split), or all of it when
- * the seat left the chance out.  Among the legal actions of the seat that
- * have chance, the one whose decided part is the seat's (and, of several,
- * the one the seat's text matches where it wrote '?'); its canonical body
- * goes to out.  0: found; 1: none (the caller applies the seat's text as
- * it is, and the engine says why it is illegal, or takes its '?' from the
- * seed). */
-static int complete_chance(hg_master *m, const char *seat, const char *text, hg_buf *out)
-{
-	const hg_game_class *cls = m->cls;
-	if (cls->chance_fill) {
-		cls->chance_fill(m->st, seat, text, out);
-		if (out->len)
-			return 0;
-	}
-	if (!cls->chance_split)
-		return 1;
-	size_t split = split_of(cls, m->st, seat, text);
-	hg_action_text mine;
-	memset(&mine, 0, sizeof mine);
-	hg_diags quiet;
-	hg_diags_init(&quiet);
-	hg_action_text_set(&mine, seat, text, no_pos(m->rec->file), &quiet);
-	hg_action_list legal = { 0 };
-	cls->legal(m->st, &legal);
-	hg_buf s, b;
-	hg_buf_init(&s);
-	hg_buf_init(&b);
-	int found = 1, by_prefix = -1, by_glob = -1;
-	for (size_t i = 0; i < legal.n; i++) {
-		hg_buf_clear(&s);
-		hg_buf_clear(&b);
-		cls->format(m->st, legal.v[i], &s, &b);
-		const char *body = b.data ? b.data : "";
-		if (!s.data || strcmp(s.data, seat) != 0)
-			continue;
-		size_t k = split_of(cls, m->st, seat, body);
-		if (k == strlen(body) || !prefix_eq(body, k, text, split))
-			continue;
-		if (by_prefix < 0)
-			by_prefix = (int)i;
-		hg_action_text theirs;
-		memset(&theirs, 0, sizeof theirs);
-		if (by_glob < 0 &&
-		    hg_action_text_set(&theirs, seat, body, no_pos(m->rec->file), &quiet) == 0 &&
-		    glob_tokens(mine.toks, mine.ntoks, theirs.toks, theirs.ntoks))
-			by_glob = (int)i;
-		hg_action_text_free(&theirs);
-	}
-	/* Of several, the one the seat's text matches; when none does (the
-	 * seat left the chance out, or wrote an outcome the dice do not give
-	 * and not its choice for the outcome they give), the first the engine
-	 * lists. */
-	int pick = by_glob >= 0 ? by_glob : by_prefix;
-	if (pick >= 0) {
-		hg_buf_clear(&s);
-		cls->format(m->st, legal.v[pick], &s, out);
-		found = 0;
-	}
-	free_list(cls, &legal);
-	hg_buf_free(&s);
-	hg_buf_free(&b);
-	hg_action_text_free(&mine);
-	hg_diags_free(&quiet);
-	return found;
-}
-
 /* The seat named by its canonical name, or by its player's name (the
  * Players tag in seat order); -1 when neither. */
 static int seat_of(const hg_master *m, const char *name)
@@ -314,7 +100,7 @@ static int may_act(hg_master *m, const char *seat)
 		cls->format(m->st, legal.v[i], &s, &b);
 		yes = s.data && strcmp(s.data, seat) == 0;
 	}
-	free_list(cls, &legal);
+	hg_master_free_list(cls, &legal);
 	hg_buf_free(&s);
 	hg_buf_free(&b);
 	return yes;
@@ -405,7 +191,7 @@ hg_game_record *hg_master_new(hg_session *s, const hg_master_new_opts *o,
 	hg_record_set_tag(rec, "SeedReveal", secret);
 	m.st = cls->setup(data, rec, d);
 	hg_record_remove_tag(rec, "SeedReveal");
-	int rc = m.st ? (o->await_entropy ? 0 : fill_chance(&m, d)) : -1;
+	int rc = m.st ? (o->await_entropy ? 0 : hg_master_fill_chance(&m, d)) : -1;
 	if (m.st)
 		cls->free_state(m.st);
 	sodium_memzero(m.secret, sizeof m.secret);
@@ -562,6 +348,7 @@ void hg_master_close(hg_master *m)
 	if (m->st && m->cls)
 		m->cls->free_state(m->st);
 	hg_record_free(m->rec);
+	hg_pending_free(&m->opened);
 	if (m->lock_fd >= 0)
 		close(m->lock_fd);	/* releases the lock */
 	sodium_memzero(m->secret, sizeof m->secret);
@@ -644,6 +431,8 @@ static void tell(hg_master *m, const char *seat, size_t from, hg_buf *told)
 		hg_buf_printf(told, "the game is over: %s\n", m->rec->result);
 	else if (result)
 		hg_buf_printf(told, "the game is over: %s\n", result);
+	else if (m->has_opened)
+		hg_pending_summary(&m->opened, told);
 	else
 		hg_buf_printf(told, "to move: %s\n", m->cls->to_move(m->st));
 	hg_buf_printf(told, "actions: %zu\n", m->nactions);
@@ -683,13 +472,8 @@ static void tell_pending(const hg_master *m, const hg_pending *p, const char *se
 	for (size_t i = 0; i < p->nparts; i++)
 		if (strcmp(p->parts[i].seat, seat) == 0)
 			hg_buf_printf(told, "%s: %s\n", seat, p->parts[i].text ? p->parts[i].text : "");
-	hg_buf_printf(told, "pending: %s: %s\nface down:", p->seat, p->declared);
-	for (size_t i = 0; i < p->nparts; i++)
-		hg_buf_printf(told, "%s %s %d", i ? "," : "", p->parts[i].seat, p->parts[i].face_down);
-	hg_buf_puts(told, "\nawaiting:");
-	for (size_t k = 0; k < p->nawaited; k++)
-		hg_buf_printf(told, "%s %s", k ? "," : "", p->awaited[k]);
-	hg_buf_printf(told, "\nactions: %zu\n", m->nactions);
+	hg_pending_summary(p, told);
+	hg_buf_printf(told, "actions: %zu\n", m->nactions);
 }
 
 /* Writes the pending action: its secret first, then the record that
@@ -708,6 +492,13 @@ static int write_pending(hg_master *m, const hg_pending *p, hg_diags *d)
 		return -1;
 	hg_pending_to_tags(m->rec, p);
 	return write_record(m, d);
+}
+
+/* Writes the record after fill_chance: with the action it held pending,
+ * its secret and tags, when it opened one. */
+static int write_out(hg_master *m, hg_diags *d)
+{
+	return m->has_opened ? write_pending(m, &m->opened, d) : write_record(m, d);
 }
 
 static int write_record(hg_master *m, hg_diags *d);
@@ -748,21 +539,22 @@ static int pending_step(hg_master *m, hg_pending *p, const char *seat, const cha
 	hg_buf_init(&whole);
 	rc = cls->pending_finish(m->st, p, &whole, d);
 	if (rc == 0) {
-		number_turn(m);
-		rc = append_action(m, p->seat, whole.data ? whole.data : "", d);
+		hg_master_number_turn(m);
+		rc = hg_master_append(m, p->seat, whole.data ? whole.data : "", d);
 	}
 	hg_buf_free(&whole);
 	if (rc == 0)
-		rc = fill_chance(m, d);
+		rc = hg_master_fill_chance(m, d);
 	if (rc != 0)
 		return -1;
 	const char *result = cls->result(m->st);
 	if (result)
 		set_result(m, result);
 	hg_pending_clear_tags(m->rec);
-	rc = write_record(m, d);
+	rc = write_out(m, d);
 	if (rc == 0) {
-		unlink_pending(m);
+		if (!m->has_opened)
+			unlink_pending(m);
 		tell(m, seat, before, told);
 	}
 	return rc;
@@ -843,7 +635,7 @@ int hg_master_move(hg_master *m, const char *seat_name, const char *text, long a
 		goto out;
 	if (hg_action_is_resign(&t)) {
 		drop_pending(m);
-		number_turn(m);
+		hg_master_number_turn(m);
 		hg_node *n = hg_line_push(&m->rec->moves, HG_NODE_ACTION, no_pos(m->rec->file));
 		n->action = t;
 		memset(&t, 0, sizeof t);
@@ -864,7 +656,7 @@ int hg_master_move(hg_master *m, const char *seat_name, const char *text, long a
 	hg_buf chance_seat, chance_body;
 	hg_buf_init(&chance_seat);
 	hg_buf_init(&chance_body);
-	int awaiting = m->nactions == 0 && next_chance(m, &chance_seat, &chance_body);
+	int awaiting = m->nactions == 0 && hg_master_next_chance(m, &chance_seat, &chance_body);
 	hg_buf_free(&chance_seat);
 	hg_buf_free(&chance_body);
 	if (awaiting) {
@@ -900,7 +692,7 @@ int hg_master_move(hg_master *m, const char *seat_name, const char *text, long a
 	hg_buf_init(&cseat);
 	hg_buf_init(&canon);
 	const char *written = NULL;
-	if (complete_chance(m, seat, t.text, &filled) == 0) {
+	if (hg_master_complete_chance(m, seat, t.text, &filled) == 0) {
 		written = filled.data;
 	} else {
 		hg_action *a = cls->parse(m->st, &t, d);
@@ -908,26 +700,26 @@ int hg_master_move(hg_master *m, const char *seat_name, const char *text, long a
 			cls->format(m->st, a, &cseat, &canon);
 			cls->free_action(a);
 			hg_buf_clear(&filled);
-			written = complete_chance(m, seat, canon.data ? canon.data : "", &filled) == 0 ?
+			written = hg_master_complete_chance(m, seat, canon.data ? canon.data : "", &filled) == 0 ?
 				  filled.data : (canon.data ? canon.data : "");
 		}
 	}
 	if (written) {
-		number_turn(m);
-		rc = append_action(m, seat, written, d);
+		hg_master_number_turn(m);
+		rc = hg_master_append(m, seat, written, d);
 	}
 	hg_buf_free(&cseat);
 	hg_buf_free(&canon);
 	hg_buf_free(&filled);
 	if (rc != 0)
 		goto out;
-	rc = fill_chance(m, d);
+	rc = hg_master_fill_chance(m, d);
 	if (rc != 0)
 		goto out;
 	const char *result = cls->result(m->st);
 	if (result)
 		set_result(m, result);
-	rc = write_record(m, d);
+	rc = write_out(m, d);
 	if (rc == 0)
 		tell(m, seat, before, told);
 out:
@@ -997,10 +789,10 @@ int hg_master_entropy(hg_master *m, const char *seat_name, const char *word, hg_
 	if (!waiting.len || !seat_name) {
 		rc = setup_again(m, d);
 		if (rc == 0)
-			rc = fill_chance(m, d);
+			rc = hg_master_fill_chance(m, d);
 	}
 	if (rc == 0)
-		rc = write_record(m, d);
+		rc = write_out(m, d);
 	if (rc == 0 && waiting.len && seat_name)
 		hg_buf_printf(told, "waiting for the entropy of: %s\nactions: 0\n", waiting.data);
 	else if (rc == 0)

@@ -16,47 +16,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "lexer.h"
+#include "parser-impl.h"
 #include "tags.h"
 #include "tagset.h"
-
-struct hg_parser {
-	hg_lexer *lx;
-	const hg_limits *lim;	/* the lexer's (hg_parser_set_limits changes them) */
-	const hg_token *t;	/* the current token */
-	hg_pos last_end;	/* the end of the token before it */
-	hg_diags *d;		/* the current game's diagnostics */
-	hg_diags held;		/* the next game's, found while looking ahead */
-	hg_diags sink;		/* for a caller that passes no list */
-	hg_line pending;	/* the next game's header comments, read early */
-	uint64_t pending_off;	/* where the first of them begins */
-	uint64_t game_off;	/* where the game last returned begins */
-	uint64_t held_off;	/* where the bytes that `held` speaks of begin */
-	int started;
-	int glued;		/* the next game follows its predecessor without a blank line */
-	int begun;		/* the next game's accounting has already started */
-
-	/* the game being read */
-	hg_game_record *g;
-	int stop;		/* abandoned: skip to the next game */
-	size_t actions;
-	size_t elements;	/* move numbers, comments, NAGs, variations */
-	int pending_over;	/* comments before the next game dropped at the limit */
-	hg_bad_tags bad_tags;	/* malformed tag pairs (no missing-tag for them) */
-	hg_tagset tagset;	/* the game's tag names, each with its index in g->tags */
-	int tags_over;		/* past the limit on tag pairs: the rest were dropped */
-	hg_pos *open;		/* positions of the open '(' */
-	size_t nopen, capopen;
-	int after_glyph;	/* the last element was an action ending in a glyph */
-	const char *seat;	/* the last action's seat, kept once in the record's
-				   arena for all its actions (and for a note) */
-	size_t seat_len;
-	/* The game's actions' tokens, gathered one action after another in
-	 * its record's arena, where each action kept stays. */
-	hg_atok_list toks;
-	size_t moves_hint;	/* elements of the longest main line so far */
-	size_t toks_used, text_used;	/* by this game's actions, and the last's */
-};
 
 /* A game's main line is made room for at once, as long as the longest
  * one before it (up to this many elements): growing it element by
@@ -68,133 +30,7 @@ static const hg_limits *limits(const hg_parser *p)
 	return p->lim;
 }
 
-/* The parser of lx, or NULL (lx closed) when there is no memory for it
- * (or lx is NULL: there was none for the lexer). */
-static hg_parser *parser_new(hg_lexer *lx)
-{
-	hg_parser *p = lx ? hg_try_calloc(1, sizeof *p) : NULL;
-	if (!p) {
-		hg_lexer_close(lx);
-		return NULL;
-	}
-	p->lx = lx;
-	p->lim = hg_lexer_limits(lx);
-	hg_tagset_init(&p->tagset);
-	hg_diags_init(&p->held);
-	hg_diags_init(&p->sink);
-	return p;
-}
-
-hg_parser *hg_parser_open_mem(const char *name, const char *text, size_t len)
-{
-	return parser_new(hg_lexer_open_mem(name, text, len));
-}
-
-/* Positions fp (NULL: an open that failed) at offset: 0, or -1 after an
- * hgn.io-error named `name` (fp closed when `owned`). */
-static int seek_to(const char *name, FILE *fp, int owned, uint64_t offset, hg_diags *d)
-{
-	if (fp && fseeko(fp, (off_t)offset, SEEK_SET) == 0)
-		return 0;
-	hg_pos pos = { name, 0, 0 };
-	hg_diag_add(d, HG_ERROR, pos, "hgn.io-error", "cannot open the file: %s", strerror(errno));
-	if (fp && owned)
-		fclose(fp);
-	return -1;
-}
-
-/* path opened for reading at byte `offset`, or NULL (diagnosed in d). */
-static FILE *open_at(const char *path, uint64_t offset, hg_diags *d)
-{
-	FILE *fp = fopen(path, "rb");
-	if (fp && offset == 0)
-		return fp;
-	return seek_to(path, fp, 1, offset, d) == 0 ? fp : NULL;
-}
-
-hg_parser *hg_parser_open_stream(const char *name, FILE *fp, int owned)
-{
-	return parser_new(hg_lexer_open_stream(name, fp, owned));
-}
-
-/* p, or hg.out-of-memory in d for the parser of `name` there was no
- * memory for. */
-static hg_parser *opened(hg_parser *p, const char *name, hg_diags *d)
-{
-	if (!p) {
-		hg_pos pos = { name, 0, 0 };
-		hg_alloc_report(d, pos);
-	}
-	return p;
-}
-
-hg_parser *hg_parser_open_file(const char *path, hg_diags *d)
-{
-	if (strcmp(path, "-") == 0)
-		return opened(parser_new(hg_lexer_open_stream(path, stdin, 0)), path, d);
-	FILE *fp = open_at(path, 0, d);
-	return fp ? opened(parser_new(hg_lexer_open_stream(path, fp, 1)), path, d) : NULL;
-}
-
-/* A parser of fp, positioned at `at`. */
-static hg_parser *parser_at(const char *name, FILE *fp, int owned, const hg_resume *at)
-{
-	hg_parser *p = parser_new(hg_lexer_open_stream_at(name, fp, owned, at));
-	/* The game's accounting has begun: the lexer counts from at->game_bytes. */
-	if (p)
-		p->begun = 1;
-	return p;
-}
-
-hg_parser *hg_parser_open_file_at(const char *path, const hg_resume *at, hg_diags *d)
-{
-	FILE *fp = open_at(path, at->offset, d);
-	return fp ? opened(parser_at(path, fp, 1, at), path, d) : NULL;
-}
-
-hg_parser *hg_parser_open_stream_at(const char *name, FILE *fp, int owned,
-				    const hg_resume *at, hg_diags *d)
-{
-	if (seek_to(name, fp, owned, at->offset, d) != 0)
-		return NULL;
-	return opened(parser_at(name, fp, owned, at), name, d);
-}
-
-/* At a game's '[', the parser carries nothing of the game before: no
- * comments or diagnostics read ahead, no pending error (last_end is
- * replaced at the '[' before any use). */
-int hg_parser_resumes_at(const hg_parser *p, const hg_resume *at)
-{
-	return p->started && p->begun && !p->glued && !p->stop && p->pending.n == 0 &&
-	       p->held.n == 0 && p->t && hg_lexer_resumes_at(p->lx, p->t, at);
-}
-
-uint64_t hg_parser_game_offset(const hg_parser *p)
-{
-	return p->game_off;
-}
-
-uint64_t hg_parser_offset(const hg_parser *p)
-{
-	return hg_lexer_offset(p->lx);
-}
-
-void hg_parser_set_plain_ssse3(hg_parser *p, int on)
-{
-	hg_lexer_set_plain_ssse3(p->lx, on);
-}
-
-void hg_parser_set_careful_only(hg_parser *p, int on)
-{
-	hg_lexer_set_careful_only(p->lx, on);
-}
-
-void hg_parser_set_limits(hg_parser *p, const hg_limits *l)
-{
-	hg_lexer_set_limits(p->lx, l);
-}
-
-static void clear_game_state(hg_parser *p)
+void hg_parser_clear_game(hg_parser *p)
 {
 	hg_bad_tags_clear(&p->bad_tags);
 	hg_tagset_clear(&p->tagset);
@@ -209,32 +45,71 @@ static void clear_game_state(hg_parser *p)
 	hg_atok_list_clear(&p->toks);
 }
 
-void hg_parser_close(hg_parser *p)
-{
-	if (!p)
-		return;
-	clear_game_state(p);
-	hg_line_free(&p->pending);
-	hg_diags_free(&p->held);
-	hg_diags_free(&p->sink);
-	hg_atok_list_free(&p->toks);
-	hg_tagset_free(&p->tagset);
-	free(p->open);
-	hg_lexer_close(p->lx);
-	free(p);
-}
-
 /* ------------------------------------------------------------------------
  * Tokens and errors
  * ------------------------------------------------------------------------ */
+
+/* The tokens come from the fast scanner's batches while it reads them,
+ * else from the clear path: the same tokens either way (lexer.h). */
+
+/* Makes the next token of the batch the current one. */
+static void take_scanned(hg_parser *p)
+{
+	const hg_scan_token *s = &p->batch.v[p->bi++];
+	hg_token *t = &p->tok;
+	const char *file = p->name;
+	t->kind = s->kind;
+	t->pos = (hg_pos){ file, s->line, s->col };
+	t->end = (hg_pos){ file, s->line, s->end_col };
+	t->off = hg_scan_off(&p->batch, s);
+	hg_buf_clear(&p->tok_text);
+	hg_buf_putn(&p->tok_text, s->text, s->len);	/* (NUL-terminated) */
+	t->text = p->tok_text.data;
+	t->len = s->len;
+	if (hg_buf_failed(&p->tok_text)) {
+		/* no memory for its text: the unit of work fails (util.c),
+		 * and the game is abandoned */
+		t->text = "";
+		t->len = 0;
+		p->stop = 1;
+	}
+	t->value = s->kind == HG_TK_MOVENUM ? s->value : 0;
+	t->newline = s->newline;
+	t->blank_line = t->bad = 0;
+	p->t = t;
+	p->off_after = hg_scan_end_off(&p->batch, s);
+}
+
+/* Whether a batch of the scanner's is there to take from (read now if
+ * need be). */
+static int scanned(hg_parser *p)
+{
+	if (p->bi < p->batch.n)
+		return 1;
+	p->bi = 0;
+	return hg_lexer_scan(p->lx, &p->batch) > 0;
+}
+
+/* Drops the tokens scanned but not taken: the lexer skips on from
+ * where it stands, after them. */
+static void skip_game(hg_parser *p)
+{
+	p->bi = p->batch.n = 0;
+	hg_lexer_skip_game(p->lx);
+}
 
 static void advance(hg_parser *p)
 {
 	if (p->t)
 		p->last_end = p->t->end;
 	if (p->held.n == 0)
-		p->held_off = hg_lexer_offset(p->lx);
+		p->held_off = p->off_after;
+	if (scanned(p)) {
+		take_scanned(p);
+		return;
+	}
 	p->t = hg_lexer_next(p->lx);
+	p->off_after = hg_lexer_offset(p->lx);
 	if (hg_lexer_game_abandoned(p->lx))
 		p->stop = 1;
 }
@@ -319,7 +194,7 @@ static hg_pos line_col(const hg_parser *p, unsigned line, unsigned col)
 /* p->last_end, at a line and column of the lexer's. */
 static void set_last_end(hg_parser *p, unsigned line, unsigned col)
 {
-	p->last_end.file = hg_lexer_name(p->lx);
+	p->last_end.file = p->name;
 	p->last_end.line = line;
 	p->last_end.col = col;
 }
@@ -504,17 +379,6 @@ static void store_tag(hg_parser *p, char *name, hg_pos name_pos, char *value,
 /* tag pair = "[", tag name, string, "]" on one line (rule L3). */
 static void parse_tag(hg_parser *p)
 {
-	/* a plain tag pair, taken whole: its three tokens are never made */
-	hg_plain_tag pt;
-	if (hg_lexer_take_tag(p->lx, &pt)) {
-		char *name = hg_record_strndup(p->g, pt.name, pt.name_len);
-		char *value = hg_record_strndup(p->g, pt.value, pt.value_len);
-		p->t = NULL;	/* advance() past the ']' */
-		set_last_end(p, pt.end.line, pt.end.col);
-		advance(p);
-		store_tag(p, name, pt.name_pos, value, pt.value_pos, 0);
-		return;
-	}
 	hg_buf what;
 	hg_buf_init(&what);
 	advance(p);
@@ -524,7 +388,7 @@ static void parse_tag(hg_parser *p)
 			describe(p->t, &what);
 		hg_diag *dg = error(p, same_line ? p->t->pos : p->last_end, "hgn.bad-tag",
 				    "expected a tag name after '[' but found %s",
-				    same_line ? what.data : "the end of the line");
+				    same_line ? what.data : _("the end of the line"));
 		if (dg)
 			hg_diag_note(dg, "a tag pair is '[', a name, a string and ']' on one line, as in [Date \"2026.11.21\"]");
 		skip_tag(p);
@@ -545,7 +409,7 @@ static void parse_tag(hg_parser *p)
 			describe(p->t, &what);
 		hg_diag *dg = error(p, same_line ? p->t->pos : p->last_end, "hgn.bad-tag",
 				    "tag '%s' has no value: expected a string but found %s", name,
-				    same_line ? what.data : "the end of the line");
+				    same_line ? what.data : _("the end of the line"));
 		if (dg)
 			hg_diag_note(dg, "a tag's value is a string in double quotes, as in [%s \"...\"]", name);
 		hg_bad_tags_add(&p->bad_tags, name);
@@ -645,7 +509,7 @@ static void action_gathered(hg_parser *p, hg_node *n, hg_pos seat_pos)
 	t->seat_pos = seat_pos;
 	t->ntoks = l->n - l->first;
 	t->len = l->text.len - l->text0;
-	t->ascii = !l->not_ascii;	/* plain-path tokens are ASCII */
+	t->ascii = !l->not_ascii;	/* scanned tokens are ASCII */
 	t->pos = t->ntoks ? l->v[l->first].pos : seat_pos;
 	hg_action_text_in_arena(t);
 	p->toks_used += t->ntoks;
@@ -656,40 +520,6 @@ static void action_gathered(hg_parser *p, hg_node *n, hg_pos seat_pos)
 		t->text = (char *)"";
 		no_memory(p);
 	}
-}
-
-/* Makes nodes of the actions of a run the lexer ended, each by the seat
- * prefix of the next, the first of the current seat (at seat_pos); sets
- * the seat of what follows the last, and returns where its prefix is. */
-static hg_pos actions_ended(hg_parser *p, hg_line *line, hg_pos seat_pos,
-			    const hg_plain_run *run)
-{
-	for (size_t i = 0; i < run->n; i++) {
-		const hg_plain_action *a = &run->v[i];
-		hg_node *n = hg_line_try_push(line, HG_NODE_ACTION, seat_pos);
-		if (!n) {
-			no_memory(p);
-			return seat_pos;
-		}
-		hg_action_text *t = &n->action;
-		t->seat = (char *)p->seat;
-		t->seat_len = p->seat_len;
-		t->seat_pos = seat_pos;
-		t->toks = a->toks;
-		t->ntoks = a->ntoks;
-		t->text = a->text;
-		t->len = a->len;
-		t->ascii = a->ascii;
-		t->pos = a->toks[0].pos;	/* (an action ended so has tokens) */
-		hg_action_text_in_arena(t);
-		p->toks_used += a->ntoks;
-		p->text_used += a->len + 1;
-		p->actions++;	/* within the limit: the lexer took no more */
-		p->after_glyph = 0;
-		seat_pos = line_col(p, a->next.line, a->next.col);
-		set_seat(p, a->next.text, a->next.len);
-	}
-	return seat_pos;
 }
 
 /* The room a game's tokens get at first: the last game's, and half as much
@@ -722,70 +552,64 @@ static void actions_start(hg_parser *p, hg_game_record *g)
 
 /* The body of an action whose seat prefix (at seat_pos) is read, and its
  * glyph.  The body is gathered into the game's token list, made into the
- * record when the game ends.  Returns 1 when the lexer took the plain
- * seat prefix that comes next (*next; p->t is NULL until the next body is
+ * record when the game ends.  Returns 1 when it took the scanned seat
+ * prefix that comes next (*next; p->t is NULL until the next body is
  * read), so the next action's body follows at once. */
 static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
-		      hg_plain_seat *next)
+		      hg_scan_token *next)
 {
 	const char *seat = p->seat;
 	int taken = 0;
-	/* a plain move number taken after the body: pushed after the action */
+	/* a scanned move number after the body: pushed after the action */
 	int movenum = 0;
-	hg_plain_movenum number;
-	hg_plain_run run;
+	hg_scan_token number = { .text = NULL };
 	hg_atok_list_restart(&p->toks);
-	/* The plain tokens come from the lexer in bulk, the rest one by one. */
+	/* The scanner's tokens are put in bulk, the rest one by one. */
 	for (;;) {
-		/* the seat prefixes the lexer may take after an action, each
-		 * ending it (as ends_well says below) */
-		size_t seats = 0;
-		if (!bad && !p->stop && p->actions < limits(p)->actions) {
-			seats = limits(p)->actions - p->actions;
-			if (seats > HG_PLAIN_RUN)
-				seats = HG_PLAIN_RUN;
-		}
-		size_t got = hg_lexer_gather_body(p->lx, &p->toks, p->g->file, &p->last_end,
-						  seats, &run);
-		if (run.n) {
-			/* the actions the lexer ended: the one begun here and
-			 * those after it; what follows is the last one's */
-			seat_pos = actions_ended(p, line, seat_pos, &run);
-			seat = p->seat;
-			p->t = NULL;
-			if (!got)
-				set_last_end(p, run.v[run.n - 1].next.end_line,
-					     run.v[run.n - 1].next.end_col);
-		}
-		if (got) {
-			/* A plain seat prefix or move number next: this action
-			 * ends well (its body is not empty, it has no glyph,
-			 * reading what follows said nothing), so what follows is
-			 * taken as it is. */
-			int ends_well = !bad && !p->stop && p->actions < limits(p)->actions;
-			if (ends_well && hg_lexer_take_seat(p->lx, next)) {
+		if (scanned(p)) {
+			size_t i = hg_atok_list_push_scanned(&p->toks, &p->batch, p->bi,
+							     p->g->file);
+			if (i == p->bi && scanned_body(&p->batch.v[i]))
+				no_memory(p);	/* none put: advance() takes the token */
+			else if (i > p->bi) {
+				const hg_scan_token *s = &p->batch.v[i - 1];
+				p->bi = i;
 				p->t = NULL;
-				set_last_end(p, next->end_line, next->end_col);
-				taken = 1;
-				break;
-			}
-			if (ends_well &&
-			    hg_lexer_take_movenum(p->lx, &number)) {
-				movenum = 1;
-				p->t = NULL;
-				set_last_end(p, number.end_line, number.end_col);
-				if (hg_lexer_take_next_seat(p->lx, next)) {
-					set_last_end(p, next->end_line, next->end_col);
+				set_last_end(p, s->line, s->end_col);
+				p->off_after = hg_scan_end_off(&p->batch, s);
+				if (i == p->batch.n)
+					continue;
+				/* A seat prefix or move number next: this action
+				 * ends well (its body is not empty, it has no
+				 * glyph, reading it said nothing), so what follows
+				 * is taken as it is. */
+				int ends_well = !bad && !p->stop && p->actions < limits(p)->actions;
+				s = &p->batch.v[i];
+				if (ends_well && s->kind == HG_TK_SEAT) {
+					*next = *s;
+					p->bi++;
+					set_last_end(p, s->line, s->end_col);
+					p->off_after = hg_scan_end_off(&p->batch, s);
 					taken = 1;
+					break;
 				}
-				break;
+				if (ends_well && s->kind == HG_TK_MOVENUM) {
+					number = *s;
+					p->bi++;
+					movenum = 1;
+					set_last_end(p, s->line, s->end_col);
+					p->off_after = hg_scan_end_off(&p->batch, s);
+					if (p->bi < p->batch.n && p->batch.v[p->bi].kind == HG_TK_SEAT) {
+						*next = p->batch.v[p->bi++];
+						set_last_end(p, next->line, next->end_col);
+						p->off_after = hg_scan_end_off(&p->batch, next);
+						taken = 1;
+					}
+					break;
+				}
 			}
-			p->t = hg_lexer_next(p->lx);
-			if (hg_lexer_game_abandoned(p->lx))
-				p->stop = 1;
-		} else {
-			advance(p);
 		}
+		advance(p);
 		if (p->stop || !hg_lexer_is_body(p->t->kind))
 			break;
 		bad |= p->t->bad;
@@ -828,25 +652,22 @@ static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
 		/* as parse_moves() takes a move number */
 		hg_pos at = line_col(p, number.line, number.col);
 		if (count_element(p, at))
-			push_number(p, line, HG_NODE_MOVENUM, at, number.number);
+			push_number(p, line, HG_NODE_MOVENUM, at, number.value);
 		p->after_glyph = 0;
-		if (!taken) {
-			p->t = hg_lexer_next(p->lx);
-			if (hg_lexer_game_abandoned(p->lx))
-				p->stop = 1;
-		}
+		if (!taken)
+			advance(p);
 	}
 	return taken;
 }
 
-/* action = seat prefix, body, [glyph].  A run of plain actions, each
- * seat prefix taken by the lexer right after the body before it, is read
- * here in one go. */
+/* action = seat prefix, body, [glyph].  A run of actions, each seat
+ * prefix scanned right after the body before it, is read here in one
+ * go. */
 static void parse_action(hg_parser *p, hg_line *line)
 {
 	hg_pos seat_pos = gpos(p, p->t->pos);
 	set_seat(p, p->t->text, p->t->len);
-	hg_plain_seat next;
+	hg_scan_token next = { .text = NULL };
 	int bad = p->t->bad;
 	while (parse_body(p, line, seat_pos, bad, &next)) {
 		seat_pos = line_col(p, next.line, next.col);
@@ -1041,7 +862,7 @@ static void termination(hg_parser *p)
 static void skip_to_next_game(hg_parser *p)
 {
 	if (!(p->t->kind == HG_TK_LBRACKET && p->t->newline) && p->t->kind != HG_TK_EOF) {
-		hg_lexer_skip_game(p->lx);
+		skip_game(p);
 		advance(p);
 	}
 	p->glued = 0;
@@ -1097,7 +918,7 @@ static void after_termination(hg_parser *p)
 		if (dg)
 			hg_diag_note(dg, "a game ends with its termination marker; the next game begins with '[' after a blank line");
 		hg_lexer_set_diags(p->lx, &p->held);
-		hg_lexer_skip_game(p->lx);
+		skip_game(p);
 		p->begun = 0;
 		advance(p);
 		p->glued = 0;
@@ -1201,7 +1022,7 @@ static int parser_next(hg_parser *p, hg_game_record **out, hg_diags *d)
 	if (!p->begun)
 		hg_lexer_begin_game(p->lx);
 	p->begun = 0;
-	clear_game_state(p);
+	hg_parser_clear_game(p);
 	if (!p->started) {
 		p->started = 1;
 		advance(p);

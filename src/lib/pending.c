@@ -149,6 +149,17 @@ void hg_pending_to_tags(hg_game_record *rec, const hg_pending *p)
 	hg_buf_free(&b);
 }
 
+void hg_pending_summary(const hg_pending *p, hg_buf *out)
+{
+	hg_buf_printf(out, "pending: %s: %s\nface down:", p->seat, p->declared);
+	for (size_t i = 0; i < p->nparts; i++)
+		hg_buf_printf(out, "%s %s %d", i ? "," : "", p->parts[i].seat, p->parts[i].face_down);
+	hg_buf_puts(out, "\nawaiting:");
+	for (size_t k = 0; k < p->nawaited; k++)
+		hg_buf_printf(out, "%s %s", k ? "," : "", p->awaited[k]);
+	hg_buf_putc(out, '\n');
+}
+
 void hg_pending_clear_tags(hg_game_record *rec)
 {
 	hg_record_remove_tag(rec, "Pending");

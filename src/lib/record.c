@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lexer.h"
+#include "atok.h"
 
 hg_game_record *hg_record_try_new(const char *file)
 {
@@ -370,6 +370,12 @@ int hg_action_text_make(hg_action_text *t, const char *seat, size_t seat_len,
 	t->ascii = !l->not_ascii;	/* plain-path tokens are ASCII */
 	t->pos = ntoks ? toks[0].pos : seat_pos;
 	return 0;
+}
+
+int hg_action_text_is_ascii(const hg_action_text *t)
+{
+	/* Known while the tokens were cut, nearly always; else looked at. */
+	return t->ascii || !t->text || hg_is_ascii(t->text, t->len);
 }
 
 /* Cuts "seat: body" with the lexer itself, so that what it accepts is what

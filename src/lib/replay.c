@@ -131,8 +131,10 @@ static void replay_line(replay *r, const hg_line *line, hg_state **stp, unsigned
 					hg_buf seats;
 					hg_buf_init(&seats);
 					hg_seats_list(cls, st, &seats);
-					hg_diag_note(dg, "the seats players hold: %s",
-						     seats.len ? seats.data : "none");
+					if (seats.len)
+						hg_diag_note(dg, "the seats players hold: %s", seats.data);
+					else
+						hg_diag_note(dg, "the seats players hold: none");
 					hg_buf_free(&seats);
 					r->illegal = 1;
 					stopped = 1;
@@ -297,8 +299,11 @@ static int check_agreement(const hg_game_class *cls, const hg_state *st, const c
 		hg_buf seats;
 		hg_buf_init(&seats);
 		hg_seats_list(cls, st, &seats);
-		hg_diag_note(dg, "the seats: %s; two or more of them, joined by \", \"",
-			     seats.len ? seats.data : "none");
+		if (seats.len)
+			hg_diag_note(dg, "the seats: %s; two or more of them, joined by \", \"",
+				     seats.data);
+		else
+			hg_diag_note(dg, "the seats: none; two or more of them, joined by \", \"");
 		hg_buf_free(&seats);
 		return 0;
 	}

@@ -164,11 +164,11 @@ static int wrong_encoding(hg_lexer *lx)
 	const char *what = NULL;
 	if (n >= 4 && ((b[0] == 0xFF && b[1] == 0xFE && b[2] == 0 && b[3] == 0) ||
 		       (b[0] == 0 && b[1] == 0 && b[2] == 0xFE && b[3] == 0xFF)))
-		what = "UTF-32 (it begins with a UTF-32 byte order mark)";
+		what = _("UTF-32 (it begins with a UTF-32 byte order mark)");
 	else if (n >= 2 && ((b[0] == 0xFF && b[1] == 0xFE) || (b[0] == 0xFE && b[1] == 0xFF)))
-		what = "UTF-16 (it begins with a UTF-16 byte order mark)";
+		what = _("UTF-16 (it begins with a UTF-16 byte order mark)");
 	else if (n >= 4 && b[0] && !b[1] && b[2] && !b[3] && b[0] < 0x80 && b[2] < 0x80)
-		what = "UTF-16 (every other byte is a NUL)";
+		what = _("UTF-16 (every other byte is a NUL)");
 	if (!what)
 		return 0;
 	hg_diag *dg = hg_lexer_error(lx, here(lx), "hgn.invalid-utf8",

@@ -251,7 +251,7 @@ static void missing_tag(const section *s, const hg_game_record *g, const char *n
 				     g->tags[i].name, name);
 			return;
 		}
-	hg_diag_note(dg, "for example %s", example);
+	hg_diag_note(dg, "for example %s", _(example));
 }
 
 /* The required tags (rule T2), once the tag section is over. */
@@ -267,10 +267,11 @@ void hg_tags_check_section(hg_lexer *lx, const hg_game_record *g, const hg_tagse
 		return;
 	}
 	missing_tag(s, g, "Game", "'Game'", "[Game \"kingdoms-of-crusaders\"]");
-	missing_tag(s, g, "Date", "'Date'", "[Date \"2026.11.21\"], or [Date \"????.??.??\"] when unknown");
+	/* the examples are translated where they are shown */
+	missing_tag(s, g, "Date", "'Date'", N_("[Date \"2026.11.21\"], or [Date \"????.??.??\"] when unknown"));
 	if (!hg_record_tag(g, "Players") && !hg_bad_tags_has(s->bad, "Players"))
-		missing_tag(s, g, "Seat1", "'Players' (or 'Seat1', 'Seat2', ...)",
+		missing_tag(s, g, "Seat1", _("'Players' (or 'Seat1', 'Seat2', ...)"),
 			    "[Players \"Ana; Ben\"]");
-	missing_tag(s, g, "Result", "'Result'", "[Result \"*\"] for a game without a result");
+	missing_tag(s, g, "Result", "'Result'", N_("[Result \"*\"] for a game without a result"));
 	check_players(s, g);
 }

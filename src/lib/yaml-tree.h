@@ -12,6 +12,29 @@
 
 #include "internal.h"
 
+/* Every node is allocated by the loader inside a `ynode`, which also
+ * records the node's parent, so that a helper of yaml-check.c can say
+ * which key a bad value belongs to.  */
+/* A node's place in its parent's list is not kept: messages, which need
+ * it, find it (index_in); a node costs that much less. */
+typedef struct ynode {
+	hg_ynode pub;			/* first: what callers see */
+	size_t cap;			/* allocated slots of pub.items */
+	const struct ynode *parent;	/* NULL for the root */
+	int whole;			/* of a document loaded whole (a data
+					   file), not streamed (records) */
+} ynode;
+
+/* Core schema resolution of a plain scalar (YAML 1.2, section 10.3.2):
+ * is it a null, an integer, a float; a boolean (1, 0, or -1 when not)? */
+int hg_ycore_null(const char *s);
+int hg_ycore_int(const char *s);
+int hg_ycore_float(const char *s);
+int hg_ycore_bool(const char *s);
+
+/* "a scalar", "a list" or "a mapping", for messages. */
+const char *hg_ykind_name(hg_ykind k);
+
 /* Nodes one item may hold: a game at the HGN limits (HG_MAX_ACTIONS
  * actions of five nodes each, with its move numbers and comments). */
 #define HG_YAML_ITEM_MAX_NODES (8 * HG_MAX_ACTIONS)

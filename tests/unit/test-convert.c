@@ -743,34 +743,36 @@ START_TEST(json_shape_errors)
 	JSON_FAILS("{\"herald\": 1, \"games\": [], \"extra\": 0}",
 		   "t.json: error: unknown key 'extra' in the document [hgn.json]");
 	ck_assert_str_eq(d.v[0].notes[0], "the keys allowed here are: herald (required), games (required)");
-	JSON_FAILS(GAME("7"), "t.json: error: expected an object for games[0], found 7 [hgn.json]");
+	JSON_FAILS(GAME("7"),
+		   "t.json:1:25: error: expected an object for games[0], found 7 [hgn.json]");
 	JSON_FAILS(GAME("{\"tagz\": [], \"moves\": []}"),
-		   "t.json: error: unknown key 'tagz' in games[0] [hgn.json]",
-		   "t.json: error: missing key 'tags' in games[0] [hgn.json]",
-		   "t.json: error: missing key 'result' in games[0] [hgn.json]");
-	ck_assert_str_eq(d.v[0].notes[0], "the keys allowed here are: tags (required), header, "
+		   "t.json:1:26: error: unknown key 'tagz' in games[0] [hgn.json]",
+		   "t.json:1:25: error: missing key 'tags' in games[0] [hgn.json]",
+		   "t.json:1:25: error: missing key 'result' in games[0] [hgn.json]");
+	ck_assert_str_eq(d.v[0].notes[0], "did you mean 'tags'?");
+	ck_assert_str_eq(d.v[0].notes[1], "the keys allowed here are: tags (required), header, "
 			 "moves (required), result (required), trailer");
 	JSON_FAILS(GAME("{\"tags\": {}, \"moves\": [], \"result\": 1}"),
-		   "t.json: error: expected an array for games[0].tags, found an object [hgn.json]",
-		   "t.json: error: expected a string for games[0].result, found 1 [hgn.json]");
+		   "t.json:1:34: error: expected an array for games[0].tags, found an object [hgn.json]",
+		   "t.json:1:61: error: expected a string for games[0].result, found 1 [hgn.json]");
 	JSON_FAILS(GAME("{\"tags\": [{\"name\": \"Game\"}, [], {\"name\": \"1x\", \"value\": \"v\"},"
 			"{\"name\": \"Date\", \"value\": \"a\\nb\", \"x\": 1}],"
 			" \"moves\": [], \"result\": \"a\\nb\"}"),
-		   "t.json: error: missing key 'value' in games[0].tags[0] [hgn.json]",
-		   "t.json: error: expected an object for games[0].tags[1], found an array [hgn.json]",
-		   "t.json: error: '1x' at games[0].tags[2].name is not a tag name [hgn.json]",
-		   "t.json: error: unknown key 'x' in games[0].tags[3] [hgn.json]",
-		   "t.json: error: the string for games[0].result holds a line break [hgn.json]");
+		   "t.json:1:35: error: missing key 'value' in games[0].tags[0] [hgn.json]",
+		   "t.json:1:53: error: expected an object for games[0].tags[1], found an array [hgn.json]",
+		   "t.json:1:66: error: '1x' at games[0].tags[2].name is not a tag name [hgn.json]",
+		   "t.json:1:118: error: unknown key 'x' in games[0].tags[3] [hgn.json]",
+		   "t.json:1:153: error: the string for games[0].result holds a line break [hgn.json]");
 	JSON_FAILS(GAME("{\"tags\": [{\"name\": \"Date\", \"value\": \"a\\nb\"}], \"moves\": [],"
 			" \"result\": null}"),
-		   "t.json: error: the string for games[0].tags[0].value holds a line break [hgn.json]");
+		   "t.json:1:61: error: the string for games[0].tags[0].value holds a line break [hgn.json]");
 	/* Control characters are allowed nowhere in a record, as in HGN. */
 	JSON_FAILS(GAME("{\"tags\": [{\"name\": \"Event\", \"value\": \"a\\u001b[2Jb\"}],"
 			" \"moves\": [{\"comment\": \"\\u0007\"}, {\"comment\": \"\\u0085 \\u009b\"}],"
 			" \"result\": null}"),
-		   "t.json: error: the string for games[0].tags[0].value holds the control character U+001B [hgn.json]",
-		   "t.json: error: the string for games[0].moves[0].comment holds the control character U+0007 [hgn.json]",
-		   "t.json: error: the string for games[0].moves[1].comment holds the control character U+009B [hgn.json]");
+		   "t.json:1:62: error: the string for games[0].tags[0].value holds the control character U+001B [hgn.json]",
+		   "t.json:1:101: error: the string for games[0].moves[0].comment holds the control character U+0007 [hgn.json]",
+		   "t.json:1:124: error: the string for games[0].moves[1].comment holds the control character U+009B [hgn.json]");
 	hg_diags_free(&d);
 }
 END_TEST
@@ -780,36 +782,36 @@ START_TEST(json_node_errors)
 	hg_diags d;
 	hg_diags_init(&d);
 	JSON_FAILS(MOVES("{\"move\": -1}, {\"move\": 4294967296}, {\"move\": 1.5}, {\"move\": \"1\"}, {\"move\": 2.0}"),
-		   "t.json: error: expected an integer from 0 to 4294967295 for games[0].moves[0].move, found -1 [hgn.json]",
-		   "t.json: error: expected an integer from 0 to 4294967295 for games[0].moves[1].move, found 4294967296 [hgn.json]",
-		   "t.json: error: expected an integer from 0 to 4294967295 for games[0].moves[2].move, found the number 1.5 [hgn.json]",
-		   "t.json: error: expected an integer from 0 to 4294967295 for games[0].moves[3].move, found the string '1' [hgn.json]");
+		   "t.json:1:57: error: expected an integer from 0 to 4294967295 for games[0].moves[0].move, found -1 [hgn.json]",
+		   "t.json:1:71: error: expected an integer from 0 to 4294967295 for games[0].moves[1].move, found 4294967296 [hgn.json]",
+		   "t.json:1:93: error: expected an integer from 0 to 4294967295 for games[0].moves[2].move, found 1.5 [hgn.json]",
+		   "t.json:1:108: error: expected an integer from 0 to 4294967295 for games[0].moves[3].move, found the string '1' [hgn.json]");
 	JSON_FAILS(MOVES("{\"nag\": 256}, {\"nag\": 1.5}, {\"nag\": null}"),
-		   "t.json: error: expected an integer from 0 to 255 for games[0].moves[0].nag, found 256 [hgn.json]",
-		   "t.json: error: expected an integer from 0 to 255 for games[0].moves[1].nag, found the number 1.5 [hgn.json]",
-		   "t.json: error: expected an integer from 0 to 255 for games[0].moves[2].nag, found null [hgn.json]");
+		   "t.json:1:56: error: expected an integer from 0 to 255 for games[0].moves[0].nag, found 256 [hgn.json]",
+		   "t.json:1:70: error: expected an integer from 0 to 255 for games[0].moves[1].nag, found 1.5 [hgn.json]",
+		   "t.json:1:84: error: expected an integer from 0 to 255 for games[0].moves[2].nag, found null [hgn.json]");
 	JSON_FAILS(MOVES("{\"seat\": 12, \"action\": \"draw\"}, {\"seat\": \"P1\"},"
 			 " {\"seat\": \"P1\", \"action\": \"x\", \"glyph\": \"!!!\"},"
 			 " {\"seat\": \"P1\", \"action\": \"x\", \"glyph\": \"!\", \"nag\": 1}"),
-		   "t.json: error: expected a string for games[0].moves[0].seat, found 12 [hgn.json]",
-		   "t.json: error: missing key 'action' in games[0].moves[1] [hgn.json]",
-		   "t.json: error: expected one of '!', '?', '!!', '?\?', '!?' or '?!' for games[0].moves[2].glyph, found the string '!!!' [hgn.json]",
-		   "t.json: error: games[0].moves[3] has both 'seat' and 'nag': a node is one thing [hgn.json]");
+		   "t.json:1:57: error: expected a string for games[0].moves[0].seat, found 12 [hgn.json]",
+		   "t.json:1:80: error: missing key 'action' in games[0].moves[1] [hgn.json]",
+		   "t.json:1:135: error: expected one of '!', '?', '!!', '?\?', '!?' or '?!' for games[0].moves[2].glyph, found the string '!!!' [hgn.json]",
+		   "t.json:1:143: error: games[0].moves[3] has both 'seat' and 'nag': a node is one thing [hgn.json]");
 	JSON_FAILS(MOVES("{}, {\"action\": \"x\"}, [], {\"comment\": \"a\", \"line\": 1},"
 			 " {\"comment\": \"a}\"}, {\"comment\": \"a\\nb\", \"line\": true}"),
-		   "t.json: error: games[0].moves[0] is not a node [hgn.json]",
-		   "t.json: error: missing key 'seat' in games[0].moves[1] [hgn.json]",
-		   "t.json: error: expected an object for games[0].moves[2], found an array [hgn.json]",
-		   "t.json: error: expected true or false for games[0].moves[3].line, found 1 [hgn.json]",
-		   "t.json: error: the brace comment at games[0].moves[4].comment holds a '}' [hgn.json]",
-		   "t.json: error: the string for games[0].moves[5].comment holds a line break [hgn.json]");
+		   "t.json:1:48: error: games[0].moves[0] is not a node [hgn.json]",
+		   "t.json:1:52: error: missing key 'seat' in games[0].moves[1] [hgn.json]",
+		   "t.json:1:69: error: expected an object for games[0].moves[2], found an array [hgn.json]",
+		   "t.json:1:98: error: expected true or false for games[0].moves[3].line, found 1 [hgn.json]",
+		   "t.json:1:114: error: the brace comment at games[0].moves[4].comment holds a '}' [hgn.json]",
+		   "t.json:1:133: error: the string for games[0].moves[5].comment holds a line break [hgn.json]");
 	ck_assert_str_eq(d.v[0].notes[0], "a node has one of the keys 'move', 'seat' (with 'action'), "
 			 "'comment', 'nag' or 'variation'");
 	JSON_FAILS(GAME("{\"tags\": [], \"header\": [{\"move\": 1}], \"moves\": [{\"variation\": 1}],"
 			" \"result\": null, \"trailer\": [{\"comment\": \"ok\"}, {\"nag\": 2}]}"),
-		   "t.json: error: expected a comment for games[0].header[0], found a 'move' node: the header and the trailer hold comments only [hgn.json]",
-		   "t.json: error: expected an array for games[0].moves[0].variation, found 1 [hgn.json]",
-		   "t.json: error: expected a comment for games[0].trailer[1], found a 'nag' node: the header and the trailer hold comments only [hgn.json]");
+		   "t.json:1:49: error: expected a comment for games[0].header[0], found a 'move' node: the header and the trailer hold comments only [hgn.json]",
+		   "t.json:1:87: error: expected an array for games[0].moves[0].variation, found 1 [hgn.json]",
+		   "t.json:1:139: error: expected a comment for games[0].trailer[1], found a 'nag' node: the header and the trailer hold comments only [hgn.json]");
 	/* An action body that the lexer refuses keeps the lexer's code. */
 	hg_diags_clear(&d);
 	static const char bad_body[] = MOVES("{\"seat\": \"P1\", \"action\": \"draw {c12}\"}");
@@ -818,10 +820,10 @@ START_TEST(json_node_errors)
 	ck_assert_int_eq(hg_read_json("t.json", bad_body, strlen(bad_body), &games, &n, &d), -1);
 	ck_assert_uint_ge(d.n, 1);
 	ck_assert_str_eq(d.v[0].file, "t.json");
-	ck_assert_uint_eq(d.v[0].line, 0);
+	ck_assert_uint_eq(d.v[0].line, 1);
 	ck_assert_str_eq(d.v[0].notes[d.v[0].nnotes - 1], "in the action at games[0].moves[0]");
 	JSON_FAILS(MOVES("{\"seat\": \"P 1\", \"action\": \"x\"}"),
-		   "t.json: error: 'P 1' is not a seat name [hgn.bad-seat]");
+		   "t.json:1:70: error: 'P 1' is not a seat name [hgn.bad-seat]");
 	hg_diags_free(&d);
 }
 END_TEST
@@ -836,9 +838,9 @@ START_TEST(json_game_read_as_a_stream)
 	hg_diags_init(&d);
 	JSON_FAILS(MOVES("{\"move\": {\"a\": [1, \"]}\", {}]}}, {\"nag\": [[[]]]},"
 			 " {\"comment\": \"a\", \"line\": {\"x\": \"}\"}}"),
-		   "t.json: error: expected an integer from 0 to 4294967295 for games[0].moves[0].move, found an object [hgn.json]",
-		   "t.json: error: expected an integer from 0 to 255 for games[0].moves[1].nag, found an array [hgn.json]",
-		   "t.json: error: expected true or false for games[0].moves[2].line, found an object [hgn.json]");
+		   "t.json:1:57: error: expected an integer from 0 to 4294967295 for games[0].moves[0].move, found an object [hgn.json]",
+		   "t.json:1:88: error: expected an integer from 0 to 255 for games[0].moves[1].nag, found an array [hgn.json]",
+		   "t.json:1:122: error: expected true or false for games[0].moves[2].line, found an object [hgn.json]");
 	JSON_FAILS(MOVES("{\"nag\": 1, \"nag\": 2}"),
 		   "t.json:1:63: error: duplicate object key near '\"nag\"' [hgn.json]");
 	JSON_FAILS(GAME("{\"tags\": [{\"name\": \"A\", \"name\": \"B\"}], \"moves\": [], \"result\": null}"),
@@ -846,13 +848,13 @@ START_TEST(json_game_read_as_a_stream)
 	JSON_FAILS(GAME("{\"tags\": [], \"moves\": [], \"moves\": [], \"result\": null}"),
 		   "t.json:1:57: error: duplicate object key near '\"moves\"' [hgn.json]");
 	JSON_FAILS(GAME("{\"tags\": [], \"moves\": [], \"result\": null, \"x\": [[{\"]\": 1}], 2]}"),
-		   "t.json: error: unknown key 'x' in games[0] [hgn.json]");
+		   "t.json:1:65: error: unknown key 'x' in games[0] [hgn.json]");
 	JSON_FAILS(MOVES("{\"variation\": [{\"nag\": 1}, {\"variation\": [{\"move\": \"1\"}]}]}"),
-		   "t.json: error: expected an integer from 0 to 4294967295 for games[0].moves[0].variation[1].variation[0].move, found the string '1' [hgn.json]");
+		   "t.json:1:99: error: expected an integer from 0 to 4294967295 for games[0].moves[0].variation[1].variation[0].move, found the string '1' [hgn.json]");
 	/* a variation read, then refused with its node (fuzz-yaml found its
 	 * line leaked; the sanitizer build's LeakSanitizer holds it closed) */
 	JSON_FAILS(MOVES("{\"move\": 1, \"variation\": [{\"nag\": 1}]}"),
-		   "t.json: error: games[0].moves[0] has both 'move' and 'variation': a node is one thing [hgn.json]");
+		   "t.json:1:48: error: games[0].moves[0] has both 'move' and 'variation': a node is one thing [hgn.json]");
 	JSON_FAILS(MOVES("{\"move\": 1 \"nag\": 2}"),
 		   "t.json:1:59: error: ',' or '}' expected near '\"' [hgn.json]");
 	/* a good game reads as it did whole */
@@ -960,6 +962,73 @@ START_TEST(json_lines_reader)
 }
 END_TEST
 
+/* One reader of the record model: the same bad game in JSON and in YAML
+ * gets the same diagnostics, in the same order, each at its value's place
+ * (the kinds named in each format's words). */
+START_TEST(json_and_yaml_read_alike)
+{
+	static const char json[] =
+		"{\"herald\": 1, \"games\": [{\"tags\": [{\"name\": \"1x\", \"value\": \"v\"}],\n"
+		"\"moves\": [{\"move\": -1}, {\"nag\": 256}, {\"seat\": \"P1\", \"action\": \"x\","
+		" \"glyph\": \"!!!\"},\n {\"comment\": \"a}\"}, {\"comment\": \"a\", \"line\": \"yes\"},"
+		" {\"move\": 1, \"nag\": 2}, {},\n {\"variation\": [{\"seat\": \"P1\", \"action\": \"x\","
+		" \"own\": 1}]}, []],\n\"result\": \"a\\nb\", \"extra\": 1}]}\n";
+	static const char yaml[] =
+		"herald: 1\n"
+		"games:\n"
+		"- tags:\n"
+		"  - {name: 1x, value: v}\n"
+		"  moves:\n"
+		"  - move: -1\n"
+		"  - nag: 256\n"
+		"  - {seat: P1, action: x, glyph: '!!!'}\n"
+		"  - comment: a}\n"
+		"  - {comment: a, line: 'yes'}\n"
+		"  - {move: 1, nag: 2}\n"
+		"  - {}\n"
+		"  - variation:\n"
+		"    - {seat: P1, action: x, own: 1}\n"
+		"  - []\n"
+		"  result: \"a\\nb\"\n"
+		"  extra: 1\n";
+	hg_diags dj, dy;
+	hg_diags_init(&dj);
+	hg_diags_init(&dy);
+	hg_game_record **games;
+	size_t n;
+	ck_assert_int_eq(hg_read_json("t.json", json, strlen(json), &games, &n, &dj), -1);
+	ck_assert_int_eq(hg_read_yaml("t.yaml", yaml, strlen(yaml), &games, &n, &dy), -1);
+	ck_assert_uint_eq(dj.n, 12);
+	ck_assert_uint_eq(dy.n, dj.n);
+	for (size_t i = 0; i < dj.n; i++) {
+		const char *y = dy.v[i].message;
+		hg_buf want;
+		hg_buf_init(&want);
+		/* JSON's words for the kinds, in the YAML message */
+		for (const char *p = y; *p;) {
+			if (strncmp(p, "a mapping", 9) == 0) {
+				hg_buf_puts(&want, "an object");
+				p += 9;
+			} else if (strncmp(p, "a list", 6) == 0) {
+				hg_buf_puts(&want, "an array");
+				p += 6;
+			} else {
+				hg_buf_putc(&want, *p++);
+			}
+		}
+		ck_assert_str_eq(dj.v[i].message, want.data);
+		hg_buf_free(&want);
+		ck_assert_str_eq(dj.v[i].code, "hgn.json");
+		ck_assert_str_eq(dy.v[i].code, "hgn.yaml");
+		ck_assert_uint_gt(dj.v[i].line, 0);
+		ck_assert_uint_gt(dy.v[i].line, 0);
+	}
+	ck_assert_str_eq(dj.v[10].message, "unknown key 'extra' in games[0]");
+	hg_diags_free(&dj);
+	hg_diags_free(&dy);
+}
+END_TEST
+
 START_TEST(json_limits)
 {
 	hg_diags d;
@@ -1000,7 +1069,7 @@ START_TEST(json_limits)
 		hg_buf_putc(&b, 'x');
 	hg_buf_puts(&b, "\"}]}]}");
 	ck_assert_int_eq(hg_read_json("t.json", b.data, b.len, &games, &n, &d), -1);
-	ck_assert_str_eq(diag_text(&d, 0), "t.json: error: the string for games[0].moves[0].comment "
+	ck_assert_str_eq(diag_text(&d, 0), "t.json:1:76: error: the string for games[0].moves[0].comment "
 			 "is longer than 65536 bytes [hgn.json]");
 	hg_buf_free(&b);
 	hg_diags_free(&d);
@@ -1022,7 +1091,7 @@ START_TEST(reader_error_limit)
 	size_t n;
 	ck_assert_int_eq(hg_read_json("t.json", b.data, b.len, &games, &n, &d), -1);
 	ck_assert_uint_eq(d.n, 101);
-	ck_assert_str_eq(diag_text(&d, 99), "t.json: error: expected an integer from 0 to 255 for "
+	ck_assert_str_eq(diag_text(&d, 99), "t.json:1:1350: error: expected an integer from 0 to 255 for "
 			 "games[0].moves[99].nag, found -100 [hgn.json]");
 	ck_assert_str_eq(diag_text(&d, 100),
 			 "t.json: error: 100 errors: the rest of the document is not checked [hgn.json]");
@@ -1034,9 +1103,23 @@ START_TEST(reader_error_limit)
 	ck_assert_int_eq(hg_read_yaml("t.yaml", b.data, b.len, &games, &n, &d), -1);
 	ck_assert_uint_eq(d.n, 101);
 	ck_assert_str_eq(diag_text(&d, 99), "t.yaml:105:10: error: expected an integer from 0 to 255 "
-			 "for 'nag', found '-100' [hgn.yaml]");
+			 "for games[0].moves[99].nag, found -100 [hgn.yaml]");
 	ck_assert_str_eq(diag_text(&d, 100),
 			 "t.yaml: error: 100 errors: the rest of the file is not checked [hgn.yaml]");
+	/* a node of many unknown keys: they are said up to the limit, and
+	 * not kept beyond it */
+	hg_diags_clear(&d);
+	hg_buf_clear(&b);
+	hg_buf_puts(&b, "{\"herald\": 1, \"games\": [{\"tags\": [], \"result\": null, \"moves\": "
+		    "[{\"nag\": 1");
+	for (int i = 0; i < 100000; i++)
+		hg_buf_printf(&b, ", \"x%d\": 0", i);
+	hg_buf_puts(&b, "}]}]}");
+	ck_assert_int_eq(hg_read_json("t.json", b.data, b.len, &games, &n, &d), -1);
+	ck_assert_uint_eq(d.n, 101);
+	ck_assert_str_eq(d.v[99].message, "unknown key 'x99' in games[0].moves[0]");
+	ck_assert_str_eq(diag_text(&d, 100),
+			 "t.json: error: 100 errors: the rest of the document is not checked [hgn.json]");
 	hg_buf_free(&b);
 	hg_diags_free(&d);
 }
@@ -1064,45 +1147,45 @@ START_TEST(yaml_reader_errors)
 		   "t.yaml:1:9: error: expected an integer for 'herald', found the string '1' [hgn.yaml]",
 		   "t.yaml:2:8: error: expected a list for 'games', found a mapping [hgn.yaml]");
 	YAML_FAILS(YGAME("tagz: []\n  moves: []\n"),
-		   "t.yaml:3:3: error: unknown key 'tagz' in a game [hgn.yaml]",
-		   "t.yaml:3:3: error: missing key 'tags' in a game [hgn.yaml]",
-		   "t.yaml:3:3: error: missing key 'result' in a game [hgn.yaml]");
+		   "t.yaml:3:3: error: unknown key 'tagz' in games[0] [hgn.yaml]",
+		   "t.yaml:3:3: error: missing key 'tags' in games[0] [hgn.yaml]",
+		   "t.yaml:3:3: error: missing key 'result' in games[0] [hgn.yaml]");
 	ck_assert_str_eq(d.v[0].notes[0], "did you mean 'tags'?");
 	YAML_FAILS(YGAME("tags:\n  - {name: 1x, value: v}\n  - {name: Date}\n  - [a]\n"
 			 "  - {name: Date, value: \"a\\nb\"}\n  moves: []\n  result: [x]\n"),
-		   "t.yaml:4:12: error: '1x' is not a tag name [hgn.yaml]",
-		   "t.yaml:5:5: error: missing key 'value' in a tag [hgn.yaml]",
-		   "t.yaml:6:5: error: expected a mapping for a tag, found a list [hgn.yaml]",
-		   "t.yaml:7:25: error: the string for 'value' holds a line break [hgn.yaml]",
-		   "t.yaml:9:11: error: expected a string for 'result', found a list [hgn.yaml]");
+		   "t.yaml:4:12: error: '1x' at games[0].tags[0].name is not a tag name [hgn.yaml]",
+		   "t.yaml:5:5: error: missing key 'value' in games[0].tags[1] [hgn.yaml]",
+		   "t.yaml:6:5: error: expected a mapping for games[0].tags[2], found a list [hgn.yaml]",
+		   "t.yaml:7:25: error: the string for games[0].tags[3].value holds a line break [hgn.yaml]",
+		   "t.yaml:9:11: error: expected a string for games[0].result, found a list [hgn.yaml]");
 	YAML_FAILS(YGAME("tags:\n  - {name: Event, value: \"a\\e[2Jb\"}\n  moves:\n"
 			 "  - {comment: \"\\a\"}\n  - {comment: \"\\N \\x9b\"}\n  result: ~\n"),
-		   "t.yaml:4:26: error: the string for 'value' holds the control character U+001B [hgn.yaml]",
-		   "t.yaml:6:15: error: the string for 'comment' holds the control character U+0007 [hgn.yaml]",
-		   "t.yaml:7:15: error: the string for 'comment' holds the control character U+009B [hgn.yaml]");
+		   "t.yaml:4:26: error: the string for games[0].tags[0].value holds the control character U+001B [hgn.yaml]",
+		   "t.yaml:6:15: error: the string for games[0].moves[0].comment holds the control character U+0007 [hgn.yaml]",
+		   "t.yaml:7:15: error: the string for games[0].moves[1].comment holds the control character U+009B [hgn.yaml]");
 	YAML_FAILS(YMOVES("  - move: -1\n  - nag: 256\n  - nag: x\n  - move: 1\n    nag: 2\n"
 			  "  - {}\n  - [1]\n  - seat: [P1]\n    action: x\n  - seat: P1\n"
 			  "  - {seat: P1, action: x, glyph: '!!!'}\n  - {comment: 'a}'}\n"
 			  "  - {comment: \"a\\nb\", line: true}\n  - {comment: a, line: yes}\n"
 			  "  - {comment: ~}\n  - variation: 1\n"),
-		   "t.yaml:6:11: error: expected an integer from 0 to 4294967295 for 'move', found '-1' [hgn.yaml]",
-		   "t.yaml:7:10: error: expected an integer from 0 to 255 for 'nag', found '256' [hgn.yaml]",
-		   "t.yaml:8:10: error: expected an integer from 0 to 255 for 'nag', found 'x' [hgn.yaml]",
-		   "t.yaml:9:5: error: a node has both 'move' and 'nag': it is one thing [hgn.yaml]",
-		   "t.yaml:11:5: error: this mapping is not a node [hgn.yaml]",
-		   "t.yaml:12:5: error: expected a mapping for a node, found a list [hgn.yaml]",
-		   "t.yaml:13:11: error: expected a string for 'seat', found a list [hgn.yaml]",
-		   "t.yaml:15:5: error: missing key 'action' in an action [hgn.yaml]",
-		   "t.yaml:16:34: error: expected one of '!', '?', '!!', '?\?', '!?' or '?!' for 'glyph', found the string '!!!' [hgn.yaml]",
-		   "t.yaml:17:15: error: a brace comment cannot hold a '}' [hgn.yaml]",
-		   "t.yaml:18:15: error: the string for 'comment' holds a line break [hgn.yaml]",
-		   "t.yaml:19:24: error: expected true or false for 'line', found 'yes' [hgn.yaml]",
-		   "t.yaml:20:15: error: expected a string for 'comment', found '~' [hgn.yaml]",
-		   "t.yaml:21:16: error: expected a list for 'variation', found '1' [hgn.yaml]");
+		   "t.yaml:6:11: error: expected an integer from 0 to 4294967295 for games[0].moves[0].move, found -1 [hgn.yaml]",
+		   "t.yaml:7:10: error: expected an integer from 0 to 255 for games[0].moves[1].nag, found 256 [hgn.yaml]",
+		   "t.yaml:8:10: error: expected an integer from 0 to 255 for games[0].moves[2].nag, found 'x' [hgn.yaml]",
+		   "t.yaml:9:5: error: games[0].moves[3] has both 'move' and 'nag': a node is one thing [hgn.yaml]",
+		   "t.yaml:11:5: error: games[0].moves[4] is not a node [hgn.yaml]",
+		   "t.yaml:12:5: error: expected a mapping for games[0].moves[5], found a list [hgn.yaml]",
+		   "t.yaml:13:11: error: expected a string for games[0].moves[6].seat, found a list [hgn.yaml]",
+		   "t.yaml:15:5: error: missing key 'action' in games[0].moves[7] [hgn.yaml]",
+		   "t.yaml:16:34: error: expected one of '!', '?', '!!', '?\?', '!?' or '?!' for games[0].moves[8].glyph, found the string '!!!' [hgn.yaml]",
+		   "t.yaml:17:15: error: the brace comment at games[0].moves[9].comment holds a '}' [hgn.yaml]",
+		   "t.yaml:18:15: error: the string for games[0].moves[10].comment holds a line break [hgn.yaml]",
+		   "t.yaml:19:24: error: expected true or false for games[0].moves[11].line, found 'yes' [hgn.yaml]",
+		   "t.yaml:20:15: error: expected a string for games[0].moves[12].comment, found ~ [hgn.yaml]",
+		   "t.yaml:21:16: error: expected a list for games[0].moves[13].variation, found 1 [hgn.yaml]");
 	YAML_FAILS(YGAME("tags: []\n  header: [{move: 1}]\n  moves: []\n  result: null\n"
 			 "  trailer: [{comment: x}, {nag: 1}]\n"),
-		   "t.yaml:4:12: error: expected a comment, found a 'move' node: the header and the trailer hold comments only [hgn.yaml]",
-		   "t.yaml:7:27: error: expected a comment, found a 'nag' node: the header and the trailer hold comments only [hgn.yaml]");
+		   "t.yaml:4:12: error: expected a comment for games[0].header[0], found a 'move' node: the header and the trailer hold comments only [hgn.yaml]",
+		   "t.yaml:7:27: error: expected a comment for games[0].trailer[1], found a 'nag' node: the header and the trailer hold comments only [hgn.yaml]");
 	/* An action body that the lexer refuses: its code, at the body's
 	 * own line and column. */
 	YAML_FAILS(YMOVES("  - seat: P1\n    action: draw {c12}\n"),
@@ -1395,6 +1478,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, json_shape_errors);
 	tcase_add_test(tc, json_node_errors);
 	tcase_add_test(tc, json_game_read_as_a_stream);
+	tcase_add_test(tc, json_and_yaml_read_alike);
 	tcase_add_test(tc, json_limits);
 	tcase_add_test(tc, stream_readers_go_game_by_game);
 	tcase_add_test(tc, json_lines_reader);

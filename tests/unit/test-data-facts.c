@@ -11,12 +11,14 @@
  *     victory markers, 2 location cards, 5 locations, and the engine's five
  *     sectors and four players at most (two boxes); the deck size is the
  *     deck file's own test;
- *   - Encrucijada (the designer's interview): in each reconstructed
- *     civilisation espada cards have the highest mean value (strong in
- *     attack), basto cards are most of the cards that give resources, and
- *     copa cards most often have an effect. */
+ *   - Encrucijada (the designer's interview: espada strong in attack, copa
+ *     good effects, basto gives resources, oro special), card by card in
+ *     each civilisation (herald-encrucijada(7), DATA);
+ *   - every `source:` names its page or section by a descriptive title
+ *     (herald-data(5), PROVENANCE). */
 #include "unit.h"
 
+#include <ctype.h>
 #include <string.h>
 
 #include "herald-engine.h"
@@ -193,49 +195,196 @@ START_TEST(koc_components)
 }
 END_TEST
 
-typedef struct suit_stats {
-	int n, value, resources, effects;
-} suit_stats;
+/* What is wrong with a `source:`, or NULL.  A source says where a value
+ * comes from in words a reader can look up (herald-data(5), PROVENANCE): a
+ * title of at least four words, and no address (no URL, no domain name: a
+ * page moves, its title stays). */
+static const char *source_fault(const char *text)
+{
+	int words = 0;
+	for (const char *c = text; *c; c++)
+		if (*c != ' ' && (c == text || c[-1] == ' '))
+			words++;
+	if (words < 4)
+		return "is not a descriptive title";
+	if (strstr(text, "://") || strstr(text, "www."))
+		return "is an address, not a title";
+	for (const char *c = text; *c; c++)
+		if (*c == '.' && c > text && isalpha((unsigned char)c[-1]) &&
+		    isalpha((unsigned char)c[1]))
+			return "names a domain, not a page's title";
+	return NULL;
+}
+
+START_TEST(source_fault_refuses)
+{
+	ck_assert_ptr_nonnull(source_fault(""));
+	ck_assert_ptr_nonnull(source_fault("publisher"));
+	ck_assert_ptr_nonnull(source_fault("the publisher's page"));
+	ck_assert_ptr_nonnull(source_fault("https://example.org/games/crusaders"));
+	ck_assert_ptr_nonnull(source_fault("Encrucijada rules (heroesonlegends.com), 2, Recursos"));
+	ck_assert_ptr_null(source_fault("Right Games, The Kingdoms of Crusaders product page "
+					"(English)"));
+	ck_assert_ptr_null(source_fault("Crusader Kingdoms rules (J. Peralta), 4.2"));
+}
+END_TEST
+
+/* Every `source` key of the tree under n. */
+static int check_sources_under(const char *file, const hg_ynode *n)
+{
+	int found = 0;
+	if (n->kind == HG_Y_MAP) {
+		for (size_t i = 0; i < hg_ymap_len(n); i++) {
+			const hg_ynode *v = hg_ymap_value(n, i);
+			if (strcmp(hg_ymap_key(n, i)->scalar, "source") == 0) {
+				ck_assert_msg(v->kind == HG_Y_SCALAR, "%s: a source that is not text",
+					      file);
+				const char *fault = source_fault(v->scalar);
+				ck_assert_msg(fault == NULL, "%s:%u: source \"%s\" %s", file,
+					      v->pos.line, v->scalar, fault);
+				found++;
+			} else {
+				found += check_sources_under(file, v);
+			}
+		}
+	} else if (n->kind == HG_Y_SEQ) {
+		for (size_t i = 0; i < n->n; i++)
+			found += check_sources_under(file, n->items[i]);
+	}
+	return found;
+}
+
+START_TEST(every_source_descriptive)
+{
+	for (size_t f = 0; shipped[f]; f++) {
+		hg_ydoc *doc = load(shipped[f]);
+		ck_assert_msg(check_sources_under(shipped[f], doc->root) > 0,
+			      "%s names no source", shipped[f]);
+		/* and each says what kind of place it is: a published value
+		 * the publisher and its page ("Publisher, ... page"), a
+		 * rule-text value the rules and a section number, a
+		 * reconstructed one that herald made it */
+		hg_provs p;
+		hg_provs_init(&p);
+		hg_diags d;
+		hg_diags_init(&d);
+		ck_assert_int_eq(hg_provs_collect(&p, doc, &d), 0);
+		for (size_t i = 0; i < p.n; i++) {
+			const char *s = p.v[i].source;
+			if (!s)
+				continue;
+			switch (p.v[i].kind) {
+			case HG_PROV_PUBLISHED:
+				ck_assert_msg(strstr(s, ", ") && strstr(s, " page"),
+					      "%s: %s: \"%s\" names no publisher's page", shipped[f],
+					      p.v[i].datum, s);
+				break;
+			case HG_PROV_RULE_TEXT:
+				ck_assert_msg(strstr(s, " rules") && strpbrk(s, "0123456789"),
+					      "%s: %s: \"%s\" names no section of the rules",
+					      shipped[f], p.v[i].datum, s);
+				break;
+			case HG_PROV_RECONSTRUCTED:
+				ck_assert_msg(strstr(s, "herald") != NULL,
+					      "%s: %s: \"%s\" does not say herald made it", shipped[f],
+					      p.v[i].datum, s);
+				break;
+			case HG_PROV_UNSTATED:
+				break;
+			}
+		}
+		hg_provs_free(&p);
+		hg_diags_free(&d);
+		hg_ydoc_free(doc);
+	}
+}
+END_TEST
 
 enum { ORO, COPA, BASTO, ESPADA, NSUITS };
 static const char *const suits[] = { "oro", "copa", "basto", "espada" };
+enum { MAX_CARDS = 128 };
 
+static int int_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+/* 1 when the card gives one of the special resources (Sagrait, Idolo
+ * Maldito: `special: true` in the resource list). */
+static int gives_special(const hg_ynode *card, const hg_ynode *resources)
+{
+	const hg_ynode *gives = hg_ymap_get(card, "resources");
+	if (!gives)
+		return 0;
+	for (size_t i = 0; i < hg_ymap_len(gives); i++)
+		for (size_t r = 0; r < resources->n; r++) {
+			const char *special = scalar(resources->items[r], "special");
+			if (special && strcmp(special, "true") == 0 &&
+			    strcmp(scalar(resources->items[r], "id"), hg_ymap_key(gives, i)->scalar) == 0)
+				return 1;
+		}
+	return 0;
+}
+
+/* The suits' roles, card by card (herald-encrucijada(7), DATA): espada
+ * out-attacks every other suit on average and no espada card is weaker
+ * than the civilisation's median basto; every basto card gives a
+ * resource; every copa card has an effect; every oro card is special: it
+ * has an effect (oro goes first and cannot be stopped, rule 2, El Palo) or
+ * gives a special resource. */
 START_TEST(enc_suits_roles)
 {
 	static const char *const civs[] = { "encrucijada/cards-aurora.yaml",
-					    "encrucijada/cards-ocaso.yaml" };
-	for (int f = 0; f < 2; f++) {
-		suit_stats st[NSUITS];
-		memset(st, 0, sizeof st);
+					    "encrucijada/cards-ocaso.yaml",
+					    "encrucijada/cards-pacificadores.yaml" };
+	hg_ydoc *res = load("encrucijada/resources.yaml");
+	const hg_ynode *resources = hg_ymap_get(res->root, "resources");
+	for (size_t f = 0; f < sizeof civs / sizeof *civs; f++) {
+		int values[NSUITS][MAX_CARDS], n[NSUITS] = { 0 }, sum[NSUITS] = { 0 };
 		hg_ydoc *doc = load(civs[f]);
 		const hg_ynode *cards = hg_ymap_get(doc->root, "cards");
 		for (size_t c = 0; c < cards->n; c++) {
 			const hg_ynode *card = cards->items[c];
+			const char *id = scalar(card, "id");
 			int s = 0;
 			while (s < NSUITS && strcmp(scalar(card, "suit"), suits[s]) != 0)
 				s++;
 			ck_assert_int_lt(s, NSUITS);
-			st[s].n++;
-			st[s].value += atoi(scalar(card, "value"));
-			st[s].resources += hg_ymap_get(card, "resources") != NULL;
-			st[s].effects += hg_ymap_get(card, "effect") != NULL;
+			ck_assert_int_lt(n[s], MAX_CARDS);
+			int value = atoi(scalar(card, "value"));
+			values[s][n[s]++] = value;
+			sum[s] += value;
+			const hg_ynode *gives = hg_ymap_get(card, "resources");
+			int has_effect = hg_ymap_get(card, "effect") != NULL;
+			if (s == BASTO)
+				ck_assert_msg(gives && hg_ymap_len(gives) > 0,
+					      "%s: basto card %s gives no resource", civs[f], id);
+			if (s == COPA)
+				ck_assert_msg(has_effect, "%s: copa card %s has no effect", civs[f], id);
+			if (s == ORO)
+				ck_assert_msg(has_effect || gives_special(card, resources),
+					      "%s: oro card %s is not special (no effect, no special "
+					      "resource)", civs[f], id);
 		}
-		hg_ydoc_free(doc);
 		for (int s = 0; s < NSUITS; s++)
-			ck_assert_int_gt(st[s].n, 0);
+			ck_assert_msg(n[s] > 0, "%s: no %s card", civs[f], suits[s]);
 		/* compared as fractions: a/b > c/d as a*d > c*b */
-		for (int s = 0; s < NSUITS; s++) {
-			if (s != ESPADA)	/* espada: strong in attack */
-				ck_assert_msg(st[ESPADA].value * st[s].n > st[s].value * st[ESPADA].n,
-					      "%s: espada's mean value is not the highest", civs[f]);
-			if (s != BASTO)	/* basto: most of the cards that give resources */
-				ck_assert_msg(st[BASTO].resources > st[s].resources,
-					      "%s: basto does not give resources most", civs[f]);
-			if (s != COPA && s != ORO)	/* copa: good effects */
-				ck_assert_msg(st[COPA].effects * st[s].n > st[s].effects * st[COPA].n,
-					      "%s: copa does not have effects most", civs[f]);
-		}
+		for (int s = 0; s < NSUITS; s++)
+			if (s != ESPADA)
+				ck_assert_msg(sum[ESPADA] * n[s] > sum[s] * n[ESPADA],
+					      "%s: espada does not out-attack %s on average", civs[f],
+					      suits[s]);
+		/* twice the median, so that an even count needs no fraction */
+		qsort(values[BASTO], (size_t)n[BASTO], sizeof **values, int_cmp);
+		int median2 = values[BASTO][(n[BASTO] - 1) / 2] + values[BASTO][n[BASTO] / 2];
+		for (int i = 0; i < n[ESPADA]; i++)
+			ck_assert_msg(2 * values[ESPADA][i] >= median2,
+				      "%s: an espada card of value %d is weaker than the median "
+				      "basto (%d/2)", civs[f], values[ESPADA][i], median2);
+		hg_ydoc_free(doc);
 	}
+	hg_ydoc_free(res);
 }
 END_TEST
 
@@ -248,6 +397,8 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, ck_two_maps_three_turns);
 	tcase_add_test(tc, koc_components);
 	tcase_add_test(tc, enc_suits_roles);
+	tcase_add_test(tc, source_fault_refuses);
+	tcase_add_test(tc, every_source_descriptive);
 	suite_add_tcase(s, tc);
 	return s;
 }

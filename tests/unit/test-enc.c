@@ -2060,7 +2060,7 @@ START_TEST(words_match_as_the_patterns_do)
 END_TEST
 
 /* enc_parse keeps the action enc_free_action gives back for the next
- * parse (enc_shared.spare_action): an action parsed into that block is the
+ * parse (enc_shared.actions, action-cache.h): an action parsed into that block is the
  * one parsed into a new block, with nothing of the action before it; and
  * an action outlives the state it was parsed in. */
 static hg_action *parse_text(const hg_state *s, const char *seat, const char *body,

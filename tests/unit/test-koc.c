@@ -653,6 +653,14 @@ static const struct deck_case {
 	{ "game: kingdoms-of-crusaders\ncards:\n  - {id: c1, symbols: lance}\n", "data.type", 3, 23 },
 	{ "game: kingdoms-of-crusaders\nreconstructed: maybe\ncards:\n  - {id: c1, symbols: [bow]}\n",
 	  "data.type", 2, 16 },
+	/* A location's words: not a sector's number, each naming one location. */
+	{ "game: kingdoms-of-crusaders\nlocations:\n  - {number: 1, name: Acre, aliases: [s2]}\n"
+	  "cards:\n  - {id: c1, symbols: [bow]}\n", "data.range", 3, 39 },
+	{ "game: kingdoms-of-crusaders\nlocations:\n  - {number: 1, name: Acre}\n"
+	  "  - {number: 2, name: Tyre, aliases: [ACRE]}\n"
+	  "cards:\n  - {id: c1, symbols: [bow]}\n", "data.duplicate-id", 4, 39 },
+	{ "game: kingdoms-of-crusaders\nlocations:\n  - {number: 1, name: \"Saint Jean d'Acre\"}\n"
+	  "cards:\n  - {id: c1, symbols: [bow]}\n", "data.range", 3, 23 },
 };
 
 START_TEST(deck_diagnostics)
@@ -688,6 +696,26 @@ START_TEST(deck_good_and_two_decks)
 	ck_assert_str_eq(g->two.ids[3], "c2b");
 	ck_assert_int_eq(hg_names_find(g->two.names, "archerb"), 3);
 	ck_assert_int_eq(hg_names_find(g->two.names, "c1"), -1);
+	hg_koc_unload(g);
+	hg_diags_free(&d);
+}
+END_TEST
+
+/* A deck file names its own locations, and the actions read them. */
+START_TEST(deck_own_locations)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_gdata *g = deck_from("game: kingdoms-of-crusaders\nlocations:\n"
+				"  - {number: 2, name: Krak des Chevaliers, aliases: [krak]}\n"
+				"cards:\n  - {id: c1, symbols: [bow]}\n", &d);
+	ck_assert_ptr_nonnull(g);
+	ck_assert_uint_eq(d.n, 0);
+	ck_assert_str_eq(g->location[1].id, "krak-des-chevaliers");
+	ck_assert_int_eq(hg_names_find(g->location_names, "Krak-des-Chevaliers"), 1);
+	ck_assert_int_eq(hg_names_find(g->location_names, "KRAK"), 1);
+	ck_assert_int_eq(hg_names_find(g->location_names, "cyprus"), -1);
+	ck_assert_ptr_null(g->location[0].id);
 	hg_koc_unload(g);
 	hg_diags_free(&d);
 }
@@ -984,9 +1012,10 @@ static void assert_derived(const hg_state *s)
 	}
 }
 
-/* Every spelling parses the same with the plain shapes read from the
+/* Every spelling parses the same with the canonical shapes read from the
  * tokens as through the patterns alone: the same action, or the same
- * diagnostics. */
+ * diagnostics (both are built from notation.c's one table of shapes; this
+ * checks the table's tags against its leads). */
 static void assert_same_diags(const hg_diags *a, const hg_diags *b)
 {
 	ck_assert_uint_eq(a->n, b->n);
@@ -1044,7 +1073,9 @@ static void parse_both_ways(const hg_state *s, hg_prng *r, int *parsed, int *fai
 					2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 1 };
 	_Static_assert(HG_ARRAY_LEN(verbs) == HG_ARRAY_LEN(shape_of), "a shape for every verb");
 	static const char *const cards[] = { "c01", "c12", "C07", "c40", "c01a", "c40b", "?" };
-	static const char *const numbers[] = { "1", "3", "5", "0", "6", "007", "12345678901" };
+	static const char *const numbers[] = { "1", "3", "5", "0", "6", "007", "12345678901",
+						"cyprus", "Edessa", "county-of-tripoli", "cyprys",
+						"chípre", "s4", "s9" };
 	static const char *const markers[] = { "#1", "#2", "#5", "#0", "#6", "#007" };
 	static const char *const words[] = {
 		"c99", ",", "c0é", "c01,", "s3", "S2", "sector", "in", "to", "#", "#x",
@@ -1113,7 +1144,7 @@ static void parse_both_ways(const hg_state *s, hg_prng *r, int *parsed, int *fai
 	}
 }
 
-START_TEST(plain_shapes_match_patterns)
+START_TEST(canonical_shapes_match_patterns)
 {
 	hg_prng r;
 	hg_prng_seed(&r, "koc-plain-shapes");
@@ -1150,6 +1181,11 @@ START_TEST(parse_actions)
 		{ "P1", "place c12 s1", "P1: place c12 1" },
 		{ "P2", "win 3 #2", "P2: win 3 #2" },
 		{ "P2", "wins territory 4 marker 1", "P2: win 4 #1" },
+		{ "P1", "place c12 cyprus", "P1: place c12 5" },
+		{ "P1", "play c12 in County-of-Edessa", "P1: place c12 2" },
+		{ "P1", "place c12 into sector jérusalem", "P1: place c12 1" },
+		{ "P2", "win antioch #3", "P2: win 3 #3" },
+		{ "P2", "takes territory tripoli marker 2", "P2: win 4 #2" },
 	};
 	hg_buf seat, body;
 	hg_buf_init(&seat);
@@ -1177,6 +1213,9 @@ START_TEST(parse_actions)
 		{ "P1", "place c12", "koc.syntax" },
 		{ "P1", "place ? 3", "koc.syntax" },
 		{ "P1", "place c12 6", "koc.sector" },
+		{ "P1", "place c12 cyprys", "koc.sector" },
+		{ "P1", "place c12 s0", "koc.sector" },
+		{ "P1", "win sector #1", "koc.sector" },
 		{ "P1", "place c99 2", "koc.unknown-card" },
 		{ "P1", "win 3 #7", "koc.marker-number" },
 		{ "P1", "attack 3", "koc.syntax" },
@@ -1193,13 +1232,24 @@ START_TEST(parse_actions)
 			      bad[i].body, last_code(&g), bad[i].code);
 		hg_action_text_free(&t);
 	}
+	/* A misspelt location: the nearest one's id, and the ones there are. */
+	hg_action_text t;
+	action_text(&t, "P1", "place c12 in edesa");
+	ck_assert_ptr_null(hg_koc_class.parse(g.s, &t, &g.d));
+	const hg_diag *dg = &g.d.v[g.d.n - 1];
+	ck_assert_str_eq(dg->message, "there is no sector 'edesa': no location has that name "
+			 "(rule 'Location card')");
+	ck_assert_uint_eq(dg->nnotes, 2);
+	ck_assert_str_eq(dg->notes[0], "did you mean 'county-of-edessa' (2)?");
+	ck_assert_ptr_nonnull(strstr(dg->notes[1], "cyprus (5)"));
+	hg_action_text_free(&t);
 	hg_buf_free(&seat);
 	hg_buf_free(&body);
 	game_close(&g);
 }
 END_TEST
 
-/* The spare action block (hg_koc_shared): an action parsed in a state
+/* The spare action block (action-cache.h): an action parsed in a state
  * stays valid after that state and its clone are freed (hg_apply_keep
  * frees the state an action was parsed in before the action), an action
  * given back is handed out again all zero but for what the new parse
@@ -1217,12 +1267,12 @@ START_TEST(spare_action_block)
 	ck_assert_ptr_nonnull(a);
 	ck_assert_ptr_nonnull(b);
 	ck_assert_ptr_ne(a, b);
-	ck_assert_ptr_eq(a->home, g.s->sh);
-	ck_assert_uint_eq(g.s->sh->refs, 3);
+	ck_assert_ptr_eq(a->home, g.s->actions);
+	ck_assert_uint_eq(g.s->actions->refs, 3);
 	hg_koc_class.free_action(a);
-	ck_assert_ptr_eq(g.s->sh->spare_action, a);
+	ck_assert_ptr_eq(g.s->actions->spare, a);
 	hg_koc_class.free_action(b);	/* the spare is taken: b is freed */
-	ck_assert_uint_eq(g.s->sh->refs, 1);
+	ck_assert_uint_eq(g.s->actions->refs, 1);
 	/* The spare again: the sector and marker of the 'win' are gone. */
 	hg_action *c = hg_koc_class.parse(g.s, &t2, &g.d);
 	ck_assert_ptr_eq(c, a);
@@ -1232,15 +1282,15 @@ START_TEST(spare_action_block)
 	ck_assert_uint_eq(c->sector_pos.line, 0);
 	ck_assert_uint_eq(c->ncards, 1);
 	ck_assert_int_eq(c->card[0], KOC_HIDDEN);
-	/* The states go first; the action holds the shared part. */
+	/* The states go first; the action holds the cache. */
 	hg_state *clone = hg_koc_class.clone(g.s);
-	ck_assert_uint_eq(g.s->sh->refs, 3);
+	ck_assert_uint_eq(g.s->actions->refs, 3);
 	hg_koc_class.free_state(clone);
 	hg_koc_class.free_state(g.s);
 	g.s = NULL;
 	ck_assert_uint_eq(c->home->refs, 1);
 	ck_assert_int_eq(c->verb, KOC_DRAW);
-	hg_koc_class.free_action(c);	/* frees the shared part, and c */
+	hg_koc_class.free_action(c);	/* frees the cache, and c */
 	hg_action_text_free(&t1);
 	hg_action_text_free(&t2);
 	ck_assert_uint_eq(g.d.n, 0);
@@ -1824,6 +1874,7 @@ Suite *unit_suite(void)
 	tc = tcase_create("data");
 	tcase_add_loop_test(tc, deck_diagnostics, 0, (int)HG_ARRAY_LEN(deck_cases));
 	tcase_add_test(tc, deck_good_and_two_decks);
+	tcase_add_test(tc, deck_own_locations);
 	tcase_add_test(tc, shipped_deck);
 	tcase_add_test(tc, cards_by_number);
 	tcase_add_test(tc, session_cache);
@@ -1832,7 +1883,7 @@ Suite *unit_suite(void)
 	tc = tcase_create("engine");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, parse_actions);
-	tcase_add_test(tc, plain_shapes_match_patterns);
+	tcase_add_test(tc, canonical_shapes_match_patterns);
 	tcase_add_test(tc, two_decks_ids);
 	tcase_add_test(tc, spare_action_block);
 	tcase_add_test(tc, setup_errors);

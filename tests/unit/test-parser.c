@@ -1023,10 +1023,10 @@ START_TEST(plain_bodies_change_nothing)
 END_TEST
 
 /* Runs of plain actions, each ended by the next one's seat prefix, are
- * taken by the lexer in one go, at most HG_PLAIN_RUN at a time and never
- * past the limit on actions: runs longer than that, limits just around
- * it, long tokens that make the room grow within a run, and a file read
- * through the lexer's window (a run cut at its edge), as the careful
+ * read from the fast scanner's batches (HG_SCAN_BATCH tokens at most) and
+ * never past the limit on actions: runs longer than a batch, limits just
+ * around it, long tokens that make the room grow within a run, and a file
+ * read through the lexer's window (a batch cut at its edge), as the clear
  * path reads them. */
 START_TEST(runs_of_plain_actions_change_nothing)
 {

@@ -14,6 +14,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
+#include "action-cache.h"
 #include "herald-engine.h"
 #include "internal.h"
 #include "pattern.h"
@@ -728,11 +729,42 @@ START_TEST(tagset_finds_what_was_added)
 }
 END_TEST
 
+/* The spare action block (action-cache.h): a block given back is the next
+ * one taken, a second one given back is freed, and the cache lives while a
+ * block taken from it does, after its owner's reference is gone. */
+START_TEST(action_cache_keeps_one_spare)
+{
+	hg_action_cache *c = hg_action_cache_new(64);
+	ck_assert_uint_eq(c->refs, 1);
+	unsigned char *a = hg_action_cache_take(c);
+	unsigned char *b = hg_action_cache_take(c);
+	ck_assert_ptr_ne(a, b);
+	ck_assert_uint_eq(c->refs, 3);
+	memset(a, 0xa5, 64);	/* the whole block is the caller's */
+	memset(b, 0x5a, 64);
+	hg_action_cache_give(c, a);
+	ck_assert_ptr_eq(c->spare, a);
+	hg_action_cache_give(c, b);	/* the spare is taken: b is freed */
+	ck_assert_ptr_eq(c->spare, a);
+	ck_assert_uint_eq(c->refs, 1);
+	ck_assert_ptr_eq(hg_action_cache_take(c), a);
+	ck_assert_ptr_null(c->spare);
+	hg_action_cache *clone = hg_action_cache_ref(c);
+	ck_assert_ptr_eq(clone, c);
+	hg_action_cache_unref(clone);
+	hg_action_cache_unref(c);	/* the owner goes; the block holds the cache */
+	ck_assert_uint_eq(c->refs, 1);
+	hg_action_cache_give(c, a);	/* frees the cache and a (the sanitizers watch) */
+	hg_action_cache_unref(NULL);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("util");
 	TCase *tc = tcase_create("util");
 	tcase_add_test(tc, buf_grows_and_formats);
+	tcase_add_test(tc, action_cache_keeps_one_spare);
 	tcase_add_test(tc, arena_blocks_are_aligned_and_distinct);
 	tcase_add_test(tc, diag_gnu_format);
 	tcase_add_test(tc, utf8_decoding);

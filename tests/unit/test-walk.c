@@ -153,6 +153,52 @@ START_TEST(directory_swapped_for_a_link_is_refused)
 }
 END_TEST
 
+/* A walked file is rewritten (fmt --in-place) from its directory as
+ * opened from the walked tree down: the directory of sub/b.hgn, while it
+ * is still the walked one, and no directory at all once a link to the
+ * outside has taken its place, so that nothing is written there. */
+START_TEST(rewrite_directory_opened_beneath)
+{
+	make_tree();
+	cli_inputs in;
+	walk_tree(&in);
+	const char *name = NULL;
+	int dir = cli_input_dir_open(&in, 1, &name);
+	ck_assert_int_ge(dir, 0);
+	ck_assert_str_eq(name, "b.hgn");
+	struct stat st;
+	ck_assert_int_eq(fstatat(dir, "b.hgn", &st, AT_SYMLINK_NOFOLLOW), 0);
+	ck_assert(S_ISREG(st.st_mode));
+	close(dir);
+	dir = cli_input_dir_open(&in, 0, &name);
+	ck_assert_int_ge(dir, 0);
+	ck_assert_str_eq(name, "a.hgn");
+	close(dir);
+
+	char sub[8400];
+	snprintf(sub, sizeof sub, "%s", path_of(tree, "sub"));
+	ck_assert_int_eq(rename(sub, path_of(top, "old-sub")), 0);
+	ck_assert_int_eq(symlink(outside, sub), 0);
+	errno = 0;
+	ck_assert_int_eq(cli_input_dir_open(&in, 1, &name), -1);
+	ck_assert(errno == ELOOP || errno == ENOTDIR);
+	cli_inputs_free(&in);
+
+	/* an operand is not walked: the caller rewrites it by its path */
+	char *operands[] = { path_of(tree, "a.hgn") };
+	hg_diags d;
+	hg_diags_init(&d);
+	memset(&in, 0, sizeof in);
+	ck_assert_uint_eq(cli_inputs_expand(&in, operands, 1, &d), 0);
+	errno = EINVAL;
+	ck_assert_int_eq(cli_input_dir_open(&in, 0, &name), -1);
+	ck_assert_int_eq(errno, 0);
+	cli_inputs_free(&in);
+	hg_diags_free(&d);
+	remove_tree();
+}
+END_TEST
+
 START_TEST(file_swapped_for_a_fifo_is_refused_at_once)
 {
 	make_tree();
@@ -216,6 +262,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, unswapped_files_are_read);
 	tcase_add_test(tc, file_swapped_for_a_link_is_refused);
 	tcase_add_test(tc, directory_swapped_for_a_link_is_refused);
+	tcase_add_test(tc, rewrite_directory_opened_beneath);
 	tcase_add_test(tc, file_swapped_for_a_fifo_is_refused_at_once);
 	tcase_add_test(tc, operand_swapped_after_the_walk_reads_the_walked_tree);
 	tcase_add_test(tc, named_link_is_followed);

@@ -290,7 +290,7 @@ static void unverified_card(const hg_state *s, hg_diags *d, hg_pos pos, int seat
 {
 	hg_diag_add(d, HG_UNVERIFIED, pos, "ck.hidden-card",
 		    "cannot verify that %s held '%s': the record hides some of its cards (%s)",
-		    s->sc->factions[seat].id, what, rule);
+		    s->sc->factions[seat].id, what, _(rule));
 }
 
 /* A card taken out of a scripted side's face-down cards (8.3): a known
@@ -306,7 +306,7 @@ static int take_from_stack(hg_state *s, int seat, const ck_item *it, const char 
 	if (it->card[0] < 0 && it->card[1] < 0) {
 		if (h->size == 0) {
 			hg_diag_add(d, HG_ERROR, it->pos, "ck.card-not-in-hand",
-				    "%s has no card left (%s)", s->sc->factions[seat].id, rule);
+				    "%s has no card left (%s)", s->sc->factions[seat].id, _(rule));
 			return -1;
 		}
 		hg_ck_stack_take_named(s, seat, own, -1);
@@ -333,7 +333,7 @@ static int take_from_stack(hg_state *s, int seat, const ck_item *it, const char 
 	}
 	hg_diag *dg = hg_diag_add(d, HG_ERROR, it->pos, "ck.card-not-in-hand",
 				  "card '%s' is not among %s's face-down cards (%s)",
-				  ck_item_name(s, it, own), s->sc->factions[seat].id, rule);
+				  ck_item_name(s, it, own), s->sc->factions[seat].id, _(rule));
 	hand_note(s, dg, seat);
 	return -1;
 }
@@ -348,7 +348,7 @@ int ck_take_card(hg_state *s, int seat, const ck_item *it, const char *rule, int
 	if (it->card[0] < 0 && it->card[1] < 0) {
 		if (h->size == 0) {
 			hg_diag_add(d, HG_ERROR, it->pos, "ck.card-not-in-hand",
-				    "%s has no card left (%s)", s->sc->factions[seat].id, rule);
+				    "%s has no card left (%s)", s->sc->factions[seat].id, _(rule));
 			return -1;
 		}
 		*religion = hidden_religion(s, seat);
@@ -375,7 +375,7 @@ int ck_take_card(hg_state *s, int seat, const ck_item *it, const char *rule, int
 	if (rc < 0) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, it->pos, "ck.card-not-in-hand",
 					  "card '%s' is not in %s's hand (%s)", name,
-					  s->sc->factions[seat].id, rule);
+					  s->sc->factions[seat].id, _(rule));
 		hand_note(s, dg, seat);
 		return -1;
 	}
@@ -388,7 +388,7 @@ int ck_take_card(hg_state *s, int seat, const ck_item *it, const char *rule, int
 		if (avail < 1) {
 			hg_diag *dg = hg_diag_add(d, HG_ERROR, it->pos, "ck.card-not-in-hand",
 						  "card '%s' is not in %s's hand: every copy is elsewhere (%s)",
-						  name, s->sc->factions[seat].id, rule);
+						  name, s->sc->factions[seat].id, _(rule));
 			*h = before;
 			hand_note(s, dg, seat);
 			return -1;
@@ -406,7 +406,7 @@ static int seed_card_error(const hg_state *s, const ck_item *it, int r, int c, i
 	hg_diag_add(d, HG_ERROR, it->pos, "ck.random-seed",
 		    "the Seed picks '%s' from %s's hand, not '%s' (%s)",
 		    s->data->decks[r].cards[c].id, s->sc->factions[victim].id,
-		    ck_item_name(s, it, own), rule);
+		    ck_item_name(s, it, own), _(rule));
 	return -1;
 }
 
@@ -461,15 +461,18 @@ int ck_random_cards(hg_state *s, int victim, int n, int to, const ck_items *item
 	int k = n < h->size ? n : h->size;
 	if (items->given && items->n != k) {
 		hg_diag_add(d, HG_ERROR, items->pos, "ck.random-count",
-			    "%d card%s of %s's hand %s taken at random, the record shows %d (%s)",
-			    k, k == 1 ? "" : "s", s->sc->factions[victim].id,
-			    k == 1 ? "is" : "are", items->n, rule);
+			    hg_ngettext("%d card of %s's hand is taken at random, the record shows %d (%s)",
+					"%d cards of %s's hand are taken at random, the record shows %d (%s)",
+					(unsigned long)k),
+			    k, s->sc->factions[victim].id, items->n, _(rule));
 		return -1;
 	}
 	if (!items->given && !s->seeded && k > 0) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, "ck.random-count",
-					  "without a Seed the record shows the %d card%s taken at random from %s's hand (%s)",
-					  k, k == 1 ? "" : "s", s->sc->factions[victim].id, rule);
+					  hg_ngettext("without a Seed the record shows the %d card taken at random from %s's hand (%s)",
+						      "without a Seed the record shows the %d cards taken at random from %s's hand (%s)",
+						      (unsigned long)k),
+					  k, s->sc->factions[victim].id, _(rule));
 		hg_diag_note(dg, "write the card, or '?' when it stays hidden");
 		return -1;
 	}
@@ -514,8 +517,10 @@ int ck_draw_cards(hg_state *s, int seat, int n, const ck_items *items, hg_pos po
 	int written = items->count >= 0 ? items->count : items->n;
 	if (items->given && !lone && written != k) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, items->pos, "ck.draw-count",
-					  "%s draws %d card%s here, the record shows %d (%s)",
-					  s->sc->factions[seat].id, k, k == 1 ? "" : "s", written, rule);
+					  hg_ngettext("%s draws %d card here, the record shows %d (%s)",
+						      "%s draws %d cards here, the record shows %d (%s)",
+						      (unsigned long)k),
+					  s->sc->factions[seat].id, k, written, _(rule));
 		if (k < n)
 			hg_diag_note(dg, "the %s draw pile holds only %d cards", deck->id, p->n);
 		return -1;
@@ -558,21 +563,24 @@ int ck_draw_cards(hg_state *s, int seat, int n, const ck_items *items, hg_pos po
 				hg_diag_add(d, HG_ERROR, it->pos, "ck.draw-seed",
 					    "the Seed deals '%s' as card %d of %s, not '%s': the cards are revealed in the order drawn (%s)",
 					    deck->cards[order[i]].id, i + 1, s->sc->factions[seat].id,
-					    ck_item_name(s, it, r), rule);
+					    ck_item_name(s, it, r), _(rule));
 				return -1;
 			}
 			if (it->card[r] < 0 || dealt[it->card[r]] == 0) {
 				hg_diag *dg = hg_diag_add(d, HG_ERROR, it->pos, "ck.draw-seed",
 							  "the Seed does not deal '%s' to %s here (%s)",
 							  ck_item_name(s, it, r), s->sc->factions[seat].id,
-							  rule);
+							  _(rule));
 				hg_buf b;
 				hg_buf_init(&b);
 				for (int c = 0; c < deck->ncards; c++)
 					for (int x = 0; x < dealt[c]; x++)
 						hg_buf_printf(&b, "%s%s", b.len ? ", " : "",
 							      deck->cards[c].id);
-				hg_diag_note(dg, "it deals %s", b.len ? b.data : "nothing");
+				if (b.len)
+					hg_diag_note(dg, "it deals %s", b.data);
+				else
+					hg_diag_note(dg, "it deals nothing");
 				hg_buf_free(&b);
 				return -1;
 			}
@@ -594,15 +602,16 @@ int ck_draw_cards(hg_state *s, int seat, int n, const ck_items *items, hg_pos po
 		if (c < 0) {
 			hg_diag_add(d, HG_ERROR, it->pos, "ck.unknown-card",
 				    "'%s' is not a card of the %s deck %s draws from (%s)",
-				    ck_item_name(s, it, r), deck->id, s->sc->factions[seat].id, rule);
+				    ck_item_name(s, it, r), deck->id, s->sc->factions[seat].id, _(rule));
 			return -1;
 		}
 		if (ck_available(s, r, c) < 1) {
 			int copies = deck->cards[c].copies - s->sc->removed[r][c];
 			hg_diag_add(d, HG_ERROR, it->pos, "ck.card-exhausted",
-				    "no '%s' is left to draw: all %d cop%s of the %s deck are elsewhere (%s)",
-				    deck->cards[c].id, copies, copies == 1 ? "y" : "ies", deck->id,
-				    rule);
+				    hg_ngettext("no '%s' is left to draw: all %d copy of the %s deck are elsewhere (%s)",
+						"no '%s' is left to draw: all %d copies of the %s deck are elsewhere (%s)",
+						(unsigned long)copies),
+				    deck->cards[c].id, copies, deck->id, _(rule));
 			return -1;
 		}
 		if (scripted)

@@ -14,9 +14,11 @@
  *                script makes for it
  *   script.c     that side's round (8.3, 8.4): the card revealed and played,
  *                the die that may send its army to attack
- *   notation.c   the action syntax: parse (PCRE2) and canonical format
- *   notation-tokens.c  the same syntax read from the tokens, which ck_parse
- *                tries first (what it cannot read goes to the patterns)
+ *   notation.c   the action syntax read from the action's tokens, with a
+ *                diagnostic for each fault (the one reader)
+ *   notation-words.h  the syntax's words, English and Spanish: the one table
+ *   notation-write.c  an action written back in the canonical spelling
+ *   notation-action.c  an action's memory (the spare block)
  *   spellings.c  the canonical ids, sorted, found before hg_names_find
  *   legal.c      the legal actions (for `herald next` and `herald gen`)
  *   render.c     the plain-text picture of a position
@@ -35,7 +37,6 @@
 #include <string.h>
 
 #include "internal.h"
-#include "pattern.h"
 
 /* ------------------------------------------------------------------ limits
  * Bounds on what the data may declare and a record may write; exceeding one
@@ -237,27 +238,6 @@ typedef struct ck_scenario {
 	ck_spellings spell;	/* the faction ids -> faction index */
 } ck_scenario;
 
-/* The numbers of the patterns' named groups, read once at compile time. */
-typedef struct ck_groups {
-	int draw_count, draw_items;
-	int pass_end;
-	int discard_item;
-	int inc_target, inc_card, inc_die, inc_items;
-	int play_card, play_on, play_at, play_draws, play_takes, play_discards, play_castle,
-	    play_attack;
-	int att_target, att_from, att_with, att_resp, att_turn, att_aroll, att_droll,
-	    att_outcome, att_choice, att_castle;
-	int rev_card, rev_on, rev_at, rev_takes, rev_discards, rev_castle, rev_place, rev_die,
-	    rev_attack;
-	int roll_dice, roll_mods, roll_hits;
-} ck_groups;
-
-/* The compiled action syntax (notation.c). */
-typedef struct ck_patterns {
-	hg_pattern *draw, *pass, *discard, *incursion, *play, *attack, *roll, *reveal;
-	ck_groups g;
-} ck_patterns;
-
 struct hg_gdata {
 	ck_map *maps;
 	int nmaps;
@@ -266,7 +246,6 @@ struct hg_gdata {
 	int nscenarios;
 	hg_names *scenario_names;
 	ck_spellings card_spell;	/* card ids -> the card in each deck */
-	ck_patterns pat;
 	hg_provs provs;		/* where each value of its files comes from */
 };
 
@@ -520,7 +499,7 @@ struct hg_action {
 	hg_pos seat_pos;
 	int end;		/* PASS: "pass end" */
 	void *lists;		/* NULL, or the one allocation that holds all the
-				   lists (notation-tokens.c), not each its own */
+				   lists (notation.c), not each its own */
 	size_t lists_cap;	/* its size */
 	ck_shared *home;	/* read from the tokens: the shared part the block
 				   goes back to when freed (ck_free_action); NULL */
@@ -814,6 +793,8 @@ void ck_tableau_describe(const hg_state *s, int f, hg_buf *out);
 
 /* -------------------------------------------------------------- script.c */
 int ck_apply_reveal(hg_state *s, const hg_action *a, hg_diags *d);
+/* The same round up to the army's attack, not resolved (pending.c). */
+int ck_reveal_before_attack(hg_state *s, const hg_action *a, hg_diags *d);
 /* Puts a card the script deploys where it goes (8.3, 8.4): the army, the
  * responses face up, or the discard pile (CK_PLACE_NONE: nowhere). */
 void ck_deploy_card(hg_state *s, int seat, int religion, int card, int place);
@@ -930,6 +911,10 @@ int ck_share_border(const hg_state *s, int a, int b);
 
 /* -------------------------------------------------------------- events.c */
 int ck_apply_play(hg_state *s, const hg_action *a, hg_diags *d);
+/* The event up to the attack it starts, not resolved (pending.c); the
+ * attack effect of the card played, or NULL. */
+int ck_play_before_attack(hg_state *s, const hg_action *a, hg_diags *d);
+const ck_effect *ck_play_attack_effect(const hg_state *s, const hg_action *a);
 
 /* ----------------------------------------------------------------- end.c */
 /* Sudden victory (7.3) after `seat` placed a castle. */
@@ -940,17 +925,14 @@ void hg_ck_final_result(hg_state *s);
 int hg_ck_victory_points(const hg_state *s);
 
 /* ------------------------------------------------------------ notation.c */
-int ck_patterns_compile(ck_patterns *p);
-void ck_patterns_free(ck_patterns *p);
+/* The action read from its tokens (grammar/crusader-kingdoms.ebnf), or
+ * NULL with at least one error in d (which may be NULL). */
 hg_action *ck_parse(const hg_state *s, const hg_action_text *t, hg_diags *d);
-/* The same with the patterns alone (ck_parse's reading of what the
- * tokens' reading leaves). */
-hg_action *hg_ck_parse_patterns(const hg_state *s, const hg_action_text *t, hg_diags *d);
+/* Is `name` a word that ends a list in the action syntax (notation-
+ * words.h), in any case and accents?  No name may be one (data.c). */
+int ck_word_ends_list(const char *name);
 
-/* ------------------------------------------------------ notation-tokens.c */
-/* The action read from its tokens, without a diagnostic: NULL for any
- * action it cannot read exactly as hg_ck_parse_patterns would accept it. */
-hg_action *hg_ck_parse_tokens(const hg_state *s, const hg_action_text *t);
+/* ------------------------------------------------------ notation-write.c */
 void ck_format(const hg_state *s, const hg_action *a, hg_buf *seat, hg_buf *body);
 /* Seat views (view.c; hg_game_class's view members). */
 int ck_seat_find(const hg_state *s, const char *name);
@@ -964,7 +946,7 @@ int ck_fact(const hg_state *s, const char *name, const char *arg, hg_buf *out);
 void ck_free_action(hg_action *a);
 void ck_format_attack(const hg_state *s, int seat, const ck_attack *at, hg_buf *out);
 hg_action *ck_action_new(ck_kind kind, int seat);
-/* memset(p, 0, n) out of line (notation.c), where the size is not
+/* memset(p, 0, n) out of line (notation-action.c), where the size is not
  * known: inlined with its size, a clear of a few hundred bytes became
  * `rep stos`, whose start-up cost more than the library's vector stores
  * take for all of it. */
@@ -973,7 +955,7 @@ void ck_clear_bytes(void *p, size_t n);
  * written.  Only the header and the kind's own arguments are cleared, the
  * only part of an action that is set, read and freed: a pass or a draw
  * clears a few dozen bytes, not the room a reveal needs.  A reveal's
- * event arguments have no attack (read_effect_args, parse_reveal): that
+ * event arguments have no attack (read_effect_args, read_reveal): that
  * part of them is left alone too.  Inline, the token reader's call for
  * each kind (a constant there) is left with that kind's stores, without
  * a jump on the kind. */
@@ -1042,9 +1024,10 @@ void ck_free_attack(ck_attack *a);
 
 /* --------------------------------------------------------------- legal.c */
 void ck_legal(const hg_state *s, hg_action_list *out);
-/* The Seed's rolls and outcome of a player's attack (dice and Líder's
- * points spent as legal() spends them). */
-void ck_attack_roll(const hg_state *s, int seat, ck_attack *a);
+/* The Seed's rolls and outcome of an attack in the position where it
+ * begins (dice and Líder's points spent as legal() spends them); fx the
+ * event's attack effect, army 1 for a scripted side's army. */
+void ck_attack_roll(const hg_state *s, int seat, ck_attack *a, const ck_effect *fx, int army);
 
 /* -------------------------------------------------------------- render.c */
 void ck_render(const hg_state *s, hg_buf *out);

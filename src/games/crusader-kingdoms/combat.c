@@ -20,8 +20,6 @@
 
 #include "ck.h"
 
-static const char *const side_name[2] = { "attack", "defence" };
-
 int hg_ck_hits(const int *dice, int n)
 {
 	return ck_hits(dice, n);
@@ -171,7 +169,8 @@ static int check_from(const hg_state *s, int seat, const ck_attack *a, const ck_
 }
 
 /* One term of a side's dice count ("tropa-3 3", "shield 2"): `what` is a
- * card's, an area's or a constant name, which outlive the combat. */
+ * card's, an area's or a constant name (translated where it is added),
+ * which outlive the combat. */
 typedef struct why_term {
 	const char *what;
 	int n;
@@ -228,21 +227,22 @@ static int add_response(hg_state *s, combat *c, int seat, const ck_item *it, int
 	/* A player who passed may still answer: responses are played "durante
 	 * la ronda de otros jugadores" (2.1); 8.2 ends only its rounds
 	 * (ruling 25). */
-	if (ck_take_card(s, seat, it, "rule 4.1, step 3", &r, &card, d) != 0)
+	if (ck_take_card(s, seat, it, N_("rule 4.1, step 3"), &r, &card, d) != 0)
 		return -1;
 	const ck_card *k = ck_card_at(s, r, card);
 	if (k->type != CK_RESPONSE) {
 		hg_diag_add(d, HG_ERROR, it->pos, "ck.card-kind",
-			    "'%s' is %s, not a response: it cannot be added to a combat (rule 4.1, step 3)",
-			    k->id, k->type == CK_TROOP ? "a troop" : "an event");
+			    k->type == CK_TROOP ? "'%s' is a troop, not a response: it cannot be added to a combat (rule 4.1, step 3)"
+						: N_("'%s' is an event, not a response: it cannot be added to a combat (rule 4.1, step 3)"),
+			    k->id);
 		return -1;
 	}
 	int bit = side == 0 ? CK_SIDE_ATTACK : CK_SIDE_DEFENCE;
 	if (!(k->sides & bit)) {
 		hg_diag_add(d, HG_ERROR, pos, "ck.response-side",
-			    "'%s' cannot be used in the %s, only in the %s (card '%s', rule 4.1, step 3)",
-			    k->id, side_name[side],
-			    (k->sides & CK_SIDE_ATTACK) ? "attack" : "defence", k->id);
+			    side == 0 ? "'%s' cannot be used in the attack, only in the defence (card '%s', rule 4.1, step 3)"
+				      : N_("'%s' cannot be used in the defence, only in the attack (card '%s', rule 4.1, step 3)"),
+			    k->id, k->id);
 		return -1;
 	}
 	ck_support sup = { 0, 0, 0, 0 };
@@ -276,7 +276,7 @@ static int attacker_cards(hg_state *s, combat *c, const ck_attack *a, hg_diags *
 			continue;
 		}
 		int card;
-		if (ck_take_card(s, c->seat, it, "rule 4.1, step 2", &r, &card, d) != 0)
+		if (ck_take_card(s, c->seat, it, N_("rule 4.1, step 2"), &r, &card, d) != 0)
 			return -1;
 		k = ck_card_at(s, r, card);
 		if (k->type == CK_EVENT) {
@@ -323,7 +323,10 @@ static int army_cards(hg_state *s, combat *c, const ck_attack *a, hg_diags *d)
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, "ck.script-army",
 					  "the army of %s attacks with every card it holds, and the record lists others (rule 8.3)",
 					  faction_id(s, c->seat));
-		hg_diag_note(dg, "the army: %s", b.len ? b.data : "none");
+		if (b.len)
+			hg_diag_note(dg, "the army: %s", b.data);
+		else
+			hg_diag_note(dg, "the army: none");
 		hg_buf_free(&b);
 		return -1;
 	}
@@ -372,14 +375,14 @@ static int scripted_responses(hg_state *s, combat *c, const ck_attack *a, hg_dia
 			continue;
 		const char *why = NULL;
 		if (r->seat != def)
-			why = "it answers only attacks on its own areas, in their defence";
+			why = _("it answers only attacks on its own areas, in their defence");
 		else if (r->side != CK_SIDE_DEFENCE)
-			why = "its face-up responses serve only its defence";
+			why = _("its face-up responses serve only its defence");
 		else if (shown)
-			why = "it answers with one response";
+			why = _("it answers with one response");
 		else if (due < 0)
-			why = c->dice[0] < 3 ? "it answers only an attack of 3 dice or more" :
-			      "it has no face-up response for this defence";
+			why = c->dice[0] < 3 ? _("it answers only an attack of 3 dice or more") :
+			      _("it has no face-up response for this defence");
 		if (why) {
 			hg_diag_add(d, HG_ERROR, r->pos, "ck.script-response",
 				    "%s adds no '%s' here: %s (rule 8.3)", faction_id(s, r->seat),
@@ -427,13 +430,13 @@ static int turn_castles(hg_state *s, combat *c, const ck_attack *a, hg_diags *d)
 		int x = a->turned[i].v;
 		const char *why = NULL;
 		if (c->defender < 0)
-			why = "an independent area has no defender to turn castles";
+			why = _("an independent area has no defender to turn castles");
 		else if (s->owner[x] != c->defender)
-			why = "the castle there is not the defender's";
+			why = _("the castle there is not the defender's");
 		else if (!s->plus1[x])
-			why = "the castle there is not on its +1 side (or is already turned)";
+			why = _("the castle there is not on its +1 side (or is already turned)");
 		else if (!ck_borders(s, x, c->target))
-			why = "it does not border the attacked area";
+			why = _("it does not border the attacked area");
 		if (why) {
 			hg_diag *dg = hg_diag_add(d, HG_ERROR, a->turned[i].pos, "ck.turn-castle",
 						  "the castle in '%s' cannot be turned for the defence of %s: %s (rule 4.1, step 4)",
@@ -495,14 +498,16 @@ static int roll_side(hg_state *s, combat *c, int side, const ck_roll *roll, int 
 	}
 	if (roll->ndice != n) {
 		int who = side == 0 ? c->seat : c->defender;
-		const char *name = who >= 0 ? faction_id(s, who) : "the independent area";
+		const char *name = who >= 0 ? faction_id(s, who) : _("the independent area");
+		/* TRANSLATORS: the first %s is a faction, or "the independent area" */
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, roll->pos, "ck.dice-count",
-					  "%s rolls %d %s dice, the record shows %d (rule 4.2)",
-					  name, c->dice[side], side_name[side], roll->ndice);
+					  side == 0 ? "%s rolls %d attack dice, the record shows %d (rule 4.2)"
+						    : N_("%s rolls %d defence dice, the record shows %d (rule 4.2)"),
+					  name, c->dice[side], roll->ndice);
 		hg_buf why;
 		hg_buf_init(&why);
 		why_text(c, side, &why);
-		hg_diag_note(dg, "%s: %s", side_name[side], why.data);
+		hg_diag_note(dg, side == 0 ? "attack: %s" : N_("defence: %s"), why.data);
 		hg_buf_free(&why);
 		if (side == 1)
 			ck_rests_on_area(dg, s, c->target, "defence");
@@ -551,8 +556,9 @@ static int roll_side(hg_state *s, combat *c, int side, const ck_roll *roll, int 
 			hg_buf_init(&t);
 			dice_text(seeded, n, &t);
 			hg_diag_add(d, HG_ERROR, roll->pos, "ck.dice-seed",
-				    "the Seed rolls %s for the %s, not what the record shows (herald-crusader-kingdoms(7), CHANCE)",
-				    t.data, side_name[side]);
+				    side == 0 ? "the Seed rolls %s for the attack, not what the record shows (herald-crusader-kingdoms(7), CHANCE)"
+					      : N_("the Seed rolls %s for the defence, not what the record shows (herald-crusader-kingdoms(7), CHANCE)"),
+				    t.data);
 			hg_buf_free(&t);
 			return -1;
 		}
@@ -570,8 +576,8 @@ static int apply_mods(const hg_state *s, const combat *c, int side, const ck_rol
 		return 0;
 	if (c->points[side] == 0) {
 		hg_diag_add(d, HG_ERROR, roll->mods[0].pos, "ck.mod-missing",
-			    "no card modifies the %s's dice: no response giving points supports it (rule 4.1, step 3; ruling 10)",
-			    side_name[side]);
+			    side == 0 ? "no card modifies the attack's dice: no response giving points supports it (rule 4.1, step 3; ruling 10)"
+				      : N_("no card modifies the defence's dice: no response giving points supports it (rule 4.1, step 3; ruling 10)"));
 		return -1;
 	}
 	int spent = 0;
@@ -583,7 +589,8 @@ static int apply_mods(const hg_state *s, const combat *c, int side, const ck_rol
 			i++;
 		if (i == n) {
 			hg_diag_add(d, HG_ERROR, md->pos, "ck.mod-die",
-				    "no unmodified die of the %s shows %d (rule 4.2; ruling 10)", side_name[side],
+				    side == 0 ? "no unmodified die of the attack shows %d (rule 4.2; ruling 10)"
+					      : N_("no unmodified die of the defence shows %d (rule 4.2; ruling 10)"),
 				    md->from);
 			return -1;
 		}
@@ -599,8 +606,9 @@ static int apply_mods(const hg_state *s, const combat *c, int side, const ck_rol
 	}
 	if (spent > c->points[side]) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, roll->mods[0].pos, "ck.mod-points",
-					  "the %s's dice are raised by %d points, and the responses supporting it give %d (rule 4.2; ruling 10)",
-					  side_name[side], spent, c->points[side]);
+					  side == 0 ? "the attack's dice are raised by %d points, and the responses supporting it give %d (rule 4.2; ruling 10)"
+						    : N_("the defence's dice are raised by %d points, and the responses supporting it give %d (rule 4.2; ruling 10)"),
+					  spent, c->points[side]);
 		hg_diag_note(dg, "Líder: \"add a total of 3 points, split as you wish, to the dice of one roll\"");
 		return -1;
 	}
@@ -637,9 +645,10 @@ static int check_script_mods(const hg_state *s, const combat *c, int side, const
 		hg_buf_printf(&b, "%s%d>%d", j ? " " : "mod ", want[j].from, want[j].to);
 	hg_diag *dg = hg_diag_add(d, HG_ERROR, roll->nmods ? roll->mods[0].pos : roll->pos,
 				  "ck.script-mods",
-				  "the script spends the %d points of Líder on the %s of %s this way: %s (rules 8.3, 8.4; ruling 32)",
-				  c->points[side], side_name[side], faction_id(s, who),
-				  b.len ? b.data : "none, no die can be raised to a hit");
+				  side == 0 ? "the script spends the %d points of Líder on the attack of %s this way: %s (rules 8.3, 8.4; ruling 32)"
+					    : N_("the script spends the %d points of Líder on the defence of %s this way: %s (rules 8.3, 8.4; ruling 32)"),
+				  c->points[side], faction_id(s, who),
+				  b.len ? b.data : _("none, no die can be raised to a hit"));
 	hg_diag_note(dg, "the dice nearest below 4 are raised to 4, the cheapest first, as far as the points go");
 	hg_diag_note(dg, "the text is silent; a scenario with 'script-leader-rule: false' lets the record spend them");
 	hg_buf_free(&b);
@@ -750,8 +759,8 @@ static int hidden_hits(const hg_state *s, const combat *c, int side, const ck_ro
 	} else if (roll->nmods) {
 		if (c->points[side] == 0) {
 			hg_diag_add(d, HG_ERROR, roll->mods[0].pos, "ck.mod-missing",
-				    "no card modifies the %s's dice: no response giving points supports it (rule 4.1, step 3; ruling 10)",
-				    side_name[side]);
+				    side == 0 ? "no card modifies the attack's dice: no response giving points supports it (rule 4.1, step 3; ruling 10)"
+					      : N_("no card modifies the defence's dice: no response giving points supports it (rule 4.1, step 3; ruling 10)"));
 			return -1;
 		}
 		int spent = 0, sure = 0;
@@ -759,14 +768,16 @@ static int hidden_hits(const hg_state *s, const combat *c, int side, const ck_ro
 			const ck_mod *md = &roll->mods[m];
 			if (m >= n) {
 				hg_diag_add(d, HG_ERROR, md->pos, "ck.mod-die",
-					    "the %s rolls %d dice and cannot raise more (rule 4.2; ruling 10)",
-					    side_name[side], n);
+					    side == 0 ? "the attack rolls %d dice and cannot raise more (rule 4.2; ruling 10)"
+						      : N_("the defence rolls %d dice and cannot raise more (rule 4.2; ruling 10)"),
+					    n);
 				return -1;
 			}
 			if (md->from < 1 || md->to <= md->from || md->to > 6) {
 				hg_diag_add(d, HG_ERROR, md->pos, "ck.mod-die",
-					    "no die of the %s can be raised from %d to %d, whatever it shows (rule 4.2; ruling 10)",
-					    side_name[side], md->from, md->to);
+					    side == 0 ? "no die of the attack can be raised from %d to %d, whatever it shows (rule 4.2; ruling 10)"
+						      : N_("no die of the defence can be raised from %d to %d, whatever it shows (rule 4.2; ruling 10)"),
+					    md->from, md->to);
 				return -1;
 			}
 			spent += md->to - md->from;
@@ -774,8 +785,9 @@ static int hidden_hits(const hg_state *s, const combat *c, int side, const ck_ro
 		}
 		if (spent > c->points[side]) {
 			hg_diag_add(d, HG_ERROR, roll->mods[0].pos, "ck.mod-points",
-				    "the %s's dice are raised by %d points, and the responses supporting it give %d (rule 4.2; ruling 10)",
-				    side_name[side], spent, c->points[side]);
+				    side == 0 ? "the attack's dice are raised by %d points, and the responses supporting it give %d (rule 4.2; ruling 10)"
+					      : N_("the defence's dice are raised by %d points, and the responses supporting it give %d (rule 4.2; ruling 10)"),
+				    spent, c->points[side]);
 			return -1;
 		}
 		*lo = sure;
@@ -785,8 +797,9 @@ static int hidden_hits(const hg_state *s, const combat *c, int side, const ck_ro
 		return 0;
 	if (roll->hits < *lo || roll->hits > *hi) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, roll->hits_pos, "ck.hits-wrong",
-					  "the %s's %d hidden dice make %d to %d hits, whatever they show, not %d (rule 4.2)",
-					  side_name[side], n, *lo, *hi, roll->hits);
+					  side == 0 ? "the attack's %d hidden dice make %d to %d hits, whatever they show, not %d (rule 4.2)"
+						    : N_("the defence's %d hidden dice make %d to %d hits, whatever they show, not %d (rule 4.2)"),
+					  n, *lo, *hi, roll->hits);
 		hg_diag_note(dg, "each 4, 5 or 6 is a hit");
 		return -1;
 	}
@@ -806,10 +819,13 @@ static int hidden_outcome(const ck_attack *a, const int lo[2], const int hi[2], 
 	if (a->won ? !can_win : !can_lose) {
 		int att = a->won ? hi[0] : lo[0], def = a->won ? lo[1] : hi[1];
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->outcome_pos, "ck.outcome-wrong",
-					  "the attacker makes %s %d hit%s and the defender %s %d: the %s wins, whatever the hidden dice show (rule 4.2)",
-					  a->won ? "at most" : "at least", att, att == 1 ? "" : "s",
-					  a->won ? "at least" : "at most", def,
-					  a->won ? "defender" : "attacker");
+					  a->won ? hg_ngettext("the attacker makes at most %d hit and the defender at least %d: the defender wins, whatever the hidden dice show (rule 4.2)",
+							       "the attacker makes at most %d hits and the defender at least %d: the defender wins, whatever the hidden dice show (rule 4.2)",
+							       (unsigned long)att)
+						 : hg_ngettext("the attacker makes at least %d hit and the defender at most %d: the attacker wins, whatever the hidden dice show (rule 4.2)",
+							       "the attacker makes at least %d hits and the defender at most %d: the attacker wins, whatever the hidden dice show (rule 4.2)",
+							       (unsigned long)att),
+					  att, def);
 		hg_diag_note(dg, "the attacker wins only with more hits than the defender");
 		return -1;
 	}
@@ -830,7 +846,7 @@ static int resolve(hg_state *s, combat *c, const ck_attack *a, const ck_effect *
 		return -1;
 	if (fx && fx->n) {
 		c->dice[0] += fx->n;
-		why_add(c, 0, "event", fx->n);
+		why_add(c, 0, _("event"), fx->n);
 	}
 	if ((c->army ? army_cards(s, c, a, d) : attacker_cards(s, c, a, d)) != 0)
 		return -1;
@@ -847,16 +863,16 @@ static int resolve(hg_state *s, combat *c, const ck_attack *a, const ck_effect *
 	/* 4.2: the area's shield, +1 for a +1 castle there, then the turns. */
 	const ck_area *area = &s->map->areas[c->target];
 	c->dice[1] += area->defence;
-	why_add(c, 1, "shield", area->defence);
+	why_add(c, 1, _("shield"), area->defence);
 	if (c->defender >= 0 && s->plus1[c->target]) {
 		c->dice[1]++;
-		why_add(c, 1, "+1 castle", 1);
+		why_add(c, 1, _("+1 castle"), 1);
 	}
 	if (c->defender >= 0) {
 		int extra = hg_ck_persistent_defence(s, c->defender);
 		if (extra) {
 			c->dice[1] += extra;
-			why_add(c, 1, "face-up events", extra);
+			why_add(c, 1, _("face-up events"), extra);
 		}
 	}
 	if (turn_castles(s, c, a, d) != 0)
@@ -903,9 +919,13 @@ static int resolve(hg_state *s, combat *c, const ck_attack *a, const ck_effect *
 			hg_buf_init(&t);
 			dice_text(v[side], c->dice[side], &t);
 			hg_diag *dg = hg_diag_add(d, HG_ERROR, roll->hits_pos, "ck.hits-wrong",
-						  "the %s's dice %s make %d hit%s, not %d (rule 4.2)",
-						  side_name[side], t.data, hits, hits == 1 ? "" : "s",
-						  roll->hits);
+						  side == 0 ? hg_ngettext("the attack's dice %s make %d hit, not %d (rule 4.2)",
+									  "the attack's dice %s make %d hits, not %d (rule 4.2)",
+									  (unsigned long)hits)
+							    : hg_ngettext("the defence's dice %s make %d hit, not %d (rule 4.2)",
+									  "the defence's dice %s make %d hits, not %d (rule 4.2)",
+									  (unsigned long)hits),
+						  t.data, hits, roll->hits);
 			hg_diag_note(dg, "each 4, 5 or 6 is a hit");
 			hg_buf_free(&t);
 			return -1;

@@ -24,20 +24,10 @@ const char *ck_religion_name(int religion)
 	return religion_words[religion];
 }
 
-/* The words that end a list in the action syntax (notation.c, KW): no id
- * or alias may be one, or a list could not be read. */
-static const char *const reserved_words[] = {
-	"on", "at", "draws", "takes", "discards", "castle", "attack", "from", "with",
-	"turn", "vs", "mod", "end", "army", "response", "discarded",
-	/* the Spanish keywords (hg_name_eq ignores accents) */
-	"sobre", "en", "roba", "toma", "descarta", "castillo", "ataque", "atacar", "desde",
-	"con", "gira", "contra", "fin", "ejercito", "respuesta", "descartada", NULL
-};
-
 /* An id or alias must be one word of the notation (hgn.ebnf: word), not a
- * number, not a reserved word, so that records can name it.  The token
- * reader (notation-tokens.c) relies on this: a token that names something
- * is never one of the keywords. */
+ * number, not a word that ends a list in the action syntax (notation-
+ * words.h), so that records can name it.  The reader (notation.c) relies
+ * on this: a token that names something is never one of those words. */
 static int check_word(const hg_ynode *n, const char *s, size_t max, hg_diags *d)
 {
 	size_t len = strlen(s);
@@ -58,12 +48,11 @@ static int check_word(const hg_ynode *n, const char *s, size_t max, hg_diags *d)
 			     max);
 		return -1;
 	}
-	for (int i = 0; reserved_words[i]; i++)
-		if (hg_name_eq(s, reserved_words[i])) {
-			hg_diag_add(d, HG_ERROR, n->pos, "data.range",
-				    "'%s' is a reserved word of the action syntax", s);
-			return -1;
-		}
+	if (ck_word_ends_list(s)) {
+		hg_diag_add(d, HG_ERROR, n->pos, "data.range",
+			    "'%s' is a reserved word of the action syntax", s);
+		return -1;
+	}
 	return 0;
 }
 
@@ -937,7 +926,6 @@ void hg_ck_unload(hg_gdata *g)
 	free(g->scenarios);
 	hg_names_free(g->scenario_names);
 	hg_ck_spellings_free(&g->card_spell);
-	ck_patterns_free(&g->pat);
 	hg_provs_free(&g->provs);
 	free(g);
 }
@@ -990,7 +978,7 @@ static char *dir_of(const char *file)
 
 static int add_map(hg_gdata *g, const hg_load_ctx *ctx, const file_ref *f, hg_diags *d)
 {
-	hg_ydoc *doc = load_ref(ctx, f, "a map file", map_file_keys, d);
+	hg_ydoc *doc = load_ref(ctx, f, N_("a map file"), map_file_keys, d);
 	if (!doc)
 		return -1;
 	if (hg_provs_collect(&g->provs, doc, d) != 0) {
@@ -1020,7 +1008,7 @@ static int add_map(hg_gdata *g, const hg_load_ctx *ctx, const file_ref *f, hg_di
 static int add_deck(hg_gdata *g, const hg_load_ctx *ctx, const file_ref *f, int want,
 		    hg_diags *d)
 {
-	hg_ydoc *doc = load_ref(ctx, f, "a deck file", deck_file_keys, d);
+	hg_ydoc *doc = load_ref(ctx, f, N_("a deck file"), deck_file_keys, d);
 	if (!doc)
 		return -1;
 	if (hg_provs_collect(&g->provs, doc, d) != 0) {
@@ -1073,7 +1061,7 @@ static int add_listed(hg_gdata *g, const hg_load_ctx *ctx, const hg_ydoc *doc,
 				break;
 			}
 			char *path = named ? NULL : relative_to(doc->file, s);
-			file_ref f = { named ? s : path, named ? "the scenarios file" : NULL,
+			file_ref f = { named ? s : path, named ? N_("the scenarios file") : NULL,
 				       list->items[i]->pos, dir };
 			rc = pass ? add_deck(g, ctx, &f, -1, d) : add_map(g, ctx, &f, d);
 			free(path);
@@ -1089,7 +1077,7 @@ static hg_gdata *load_all(const hg_load_ctx *ctx, const file_ref *scenarios,
 			  const file_ref *maps, size_t nmaps, const file_ref *decks,
 			  const int *deck_religion, size_t ndecks, hg_diags *d)
 {
-	hg_ydoc *doc = load_ref(ctx, scenarios, "a scenarios file", scenarios_file_keys, d);
+	hg_ydoc *doc = load_ref(ctx, scenarios, N_("a scenarios file"), scenarios_file_keys, d);
 	if (!doc)
 		return NULL;
 	hg_gdata *g = hg_xcalloc(1, sizeof *g);
@@ -1118,10 +1106,8 @@ static hg_gdata *load_all(const hg_load_ctx *ctx, const file_ref *scenarios,
 	if (rc == 0)
 		rc = load_scenarios(g, hg_ymap_get(doc->root, "scenarios"), d);
 	hg_ydoc_free(doc);
-	if (rc == 0) {
+	if (rc == 0)
 		ck_spellings_load(g);
-		rc = ck_patterns_compile(&g->pat);
-	}
 	if (rc != 0) {
 		hg_ck_unload(g);
 		return NULL;
@@ -1173,7 +1159,7 @@ hg_gdata *ck_load(const hg_load_ctx *ctx, hg_buf *key, hg_diags *d)
 {
 	file_ref scenarios;
 	char *bundled = NULL;
-	if (!tag_ref(ctx, "ScenarioFile", "the ScenarioFile tag", &scenarios)) {
+	if (!tag_ref(ctx, "ScenarioFile", N_("the ScenarioFile tag"), &scenarios)) {
 		bundled = hg_datapath_find(ctx->path, "crusader-kingdoms/scenarios.yaml");
 		if (!bundled) {
 			hg_pos pos = { ctx->rec ? ctx->rec->file : NULL, 0, 0 };
@@ -1185,12 +1171,12 @@ hg_gdata *ck_load(const hg_load_ctx *ctx, hg_buf *key, hg_diags *d)
 		scenarios = (file_ref){ bundled, NULL, { NULL, 0, 0 }, NULL };
 	}
 	file_ref map;
-	size_t nmaps = (size_t)tag_ref(ctx, "MapFile", "the MapFile tag", &map);
+	size_t nmaps = (size_t)tag_ref(ctx, "MapFile", N_("the MapFile tag"), &map);
 	file_ref decks[CK_NRELIGIONS];
 	int religion[CK_NRELIGIONS];
 	size_t ndecks = 0;
 	static const char *const deck_named_by[CK_NRELIGIONS] = {
-		"the MuslimDeckFile tag", "the ChristianDeckFile tag"
+		N_("the MuslimDeckFile tag"), N_("the ChristianDeckFile tag")
 	};
 	for (int r = 0; r < CK_NRELIGIONS; r++)
 		if (tag_ref(ctx, deck_tags[r], deck_named_by[r], &decks[ndecks]))

@@ -43,10 +43,10 @@ static const char *const target_words[] = { "self", "player", "opponent", "neigh
 const char *ck_target_phrase(ck_target t)
 {
 	switch (t) {
-	case CK_T_SELF: return "the player";
-	case CK_T_PLAYER: return "another player";
-	case CK_T_OPPONENT: return "a player of the other religion";
-	case CK_T_NEIGHBOUR: return "another player sharing a border";
+	case CK_T_SELF: return _("the player");
+	case CK_T_PLAYER: return _("another player");
+	case CK_T_OPPONENT: return _("a player of the other religion");
+	case CK_T_NEIGHBOUR: return _("another player sharing a border");
 	}
 	return "?";
 }
@@ -349,7 +349,10 @@ static int effect_target(const hg_state *s, int seat, const ck_card *c, const ck
 	for (int i = 0; i < s->nsides; i++)
 		if (ck_target_ok(s, seat, fx->target, i))
 			hg_buf_printf(&b, "%s%s", b.len ? ", " : "", s->sc->factions[i].id);
-	hg_diag_note(dg, "possible targets: %s", b.len ? b.data : "none");
+	if (b.len)
+		hg_diag_note(dg, "possible targets: %s", b.data);
+	else
+		hg_diag_note(dg, "possible targets: none");
 	hg_buf_free(&b);
 	return -1;
 }
@@ -372,7 +375,10 @@ static int fx_flip(hg_state *s, int seat, const ck_card *c, const ck_effect *fx,
 			if (s->owner[i] >= 0 && ck_target_ok(s, seat, fx->target, s->owner[i]) &&
 			    (int)s->plus1[i] == (fx->n < 0))
 				hg_buf_printf(&b, "%s%s", b.len ? ", " : "", s->map->areas[i].id);
-		hg_diag_note(dg, "castles it could turn: %s", b.len ? b.data : "none");
+		if (b.len)
+			hg_diag_note(dg, "castles it could turn: %s", b.data);
+		else
+			hg_diag_note(dg, "castles it could turn: none");
 		hg_buf_free(&b);
 		return -1;
 	}
@@ -389,14 +395,15 @@ static int fx_chosen_discard(hg_state *s, int target, const ck_card *c, const ck
 	if (k > 0 ? !p->discards.given || p->discards.n != k : p->discards.given) {
 		hg_diag_add(d, HG_ERROR, p->discards.given ? p->discards.pos : p->on_pos,
 			    "ck.event-args",
-			    "'%s' makes %s discard %d card%s of the player's choice: write 'discards' and %s (rule 4.4)",
-			    c->id, s->sc->factions[target].id, k, k == 1 ? "" : "s",
-			    k == 1 ? "the card" : "the cards");
+			    hg_ngettext("'%s' makes %s discard %d card of the player's choice: write 'discards' and the card (rule 4.4)",
+					"'%s' makes %s discard %d cards of the player's choice: write 'discards' and the cards (rule 4.4)",
+					(unsigned long)k),
+			    c->id, s->sc->factions[target].id, k);
 		return -1;
 	}
 	for (int i = 0; i < k; i++) {
 		int r, card;
-		if (ck_take_card(s, target, &p->discards.v[i], "rule 4.4", &r, &card, d) != 0)
+		if (ck_take_card(s, target, &p->discards.v[i], N_("rule 4.4"), &r, &card, d) != 0)
 			return -1;
 		if (card >= 0)
 			ck_pile_discard(s, r, card);
@@ -432,14 +439,14 @@ int ck_effects_apply(hg_state *s, int seat, const ck_card *c, const ck_play *p, 
 		switch (fx->verb) {
 		case CK_FX_RANDOM_DISCARD:
 			rc = ck_random_cards(s, target, fx->n, -1, &p->discards, p->on_pos,
-					     "rule 4.4", NULL, d);
+					     N_("rule 4.4"), NULL, d);
 			break;
 		case CK_FX_CHOSEN_DISCARD:
 			rc = fx_chosen_discard(s, target, c, fx, p, d);
 			break;
 		case CK_FX_STEAL:
 			rc = ck_random_cards(s, target, fx->n, seat, &p->takes, p->on_pos,
-					     "rule 4.4", NULL, d);
+					     N_("rule 4.4"), NULL, d);
 			break;
 		case CK_FX_BONUS:
 			rc = fx_bonus(s, target, fx, p, d);
@@ -448,7 +455,7 @@ int ck_effects_apply(hg_state *s, int seat, const ck_card *c, const ck_play *p, 
 			rc = fx_flip(s, seat, c, fx, p, d);
 			break;
 		case CK_FX_DRAW:
-			rc = ck_draw_cards(s, seat, fx->n, &p->draws, p->card.pos, "rule 4.4", d);
+			rc = ck_draw_cards(s, seat, fx->n, &p->draws, p->card.pos, N_("rule 4.4"), d);
 			break;
 		case CK_FX_TRUCE:		/* in force while face up (events.c) */
 		case CK_FX_DEFENCE_DICE:	/* counted in each combat */

@@ -135,8 +135,9 @@ static const ck_scenario *choose_scenario(const hg_gdata *g, const hg_game_recor
 		hg_buf b;
 		hg_buf_init(&b);
 		for (int k = 0; k < g->nscenarios; k++)
-			hg_buf_printf(&b, "%s%s (%d player%s)", k ? ", " : "", g->scenarios[k].id,
-				      g->scenarios[k].players, g->scenarios[k].players == 1 ? "" : "s");
+			hg_buf_printf(&b, hg_ngettext("%s%s (%d player)", "%s%s (%d players)",
+						      (unsigned long)g->scenarios[k].players),
+				      k ? ", " : "", g->scenarios[k].id, g->scenarios[k].players);
 		hg_diag_note(dg, "the scenarios are %s", b.data);
 		hg_buf_free(&b);
 		return NULL;

@@ -88,7 +88,13 @@ static int check_args(const ck_card *c, const ck_play *p, hg_diags *d)
 	return 0;
 }
 
-int ck_apply_play(hg_state *s, const hg_action *a, hg_diags *d)
+const ck_effect *ck_play_attack_effect(const hg_state *s, const hg_action *a)
+{
+	int r = ck_item_religion(&a->play.card, s->sc->factions[a->seat].religion);
+	return r < 0 ? NULL : ck_event_attack(ck_card_at(s, r, a->play.card.card[r]));
+}
+
+int ck_play_before_attack(hg_state *s, const hg_action *a, hg_diags *d)
 {
 	const ck_play *p = &a->play;
 	int r, card;
@@ -102,7 +108,7 @@ int ck_apply_play(hg_state *s, const hg_action *a, hg_diags *d)
 			    k->type == CK_TROOP ? "a troop" : "a response");
 		return -1;
 	}
-	if (ck_take_card(s, a->seat, &p->card, "rule 4.4", &r, &card, d) != 0)
+	if (ck_take_card(s, a->seat, &p->card, N_("rule 4.4"), &r, &card, d) != 0)
 		return -1;
 	const ck_card *c = ck_card_at(s, r, card);
 	if (check_args(c, p, d) != 0)
@@ -122,10 +128,15 @@ int ck_apply_play(hg_state *s, const hg_action *a, hg_diags *d)
 	} else {
 		ck_pile_discard(s, r, card);
 	}
-	if (ck_effects_apply(s, a->seat, c, p, d) != 0)
+	return ck_effects_apply(s, a->seat, c, p, d);
+}
+
+int ck_apply_play(hg_state *s, const hg_action *a, hg_diags *d)
+{
+	if (ck_play_before_attack(s, a, d) != 0)
 		return -1;
-	const ck_effect *fx = ck_event_attack(c);
-	if (fx && ck_attack_resolve(s, a->seat, &p->attack, fx, d) != 0)
+	const ck_effect *fx = ck_play_attack_effect(s, a);
+	if (fx && ck_attack_resolve(s, a->seat, &a->play.attack, fx, d) != 0)
 		return -1;
 	if (s->phase != CK_PHASE_OVER)
 		ck_next_round(s, 0);

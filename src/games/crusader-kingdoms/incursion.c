@@ -41,7 +41,10 @@ static int check_target(const hg_state *s, int seat, const ck_incursion *in, hg_
 		for (int f = 0; f < s->nsides; f++)
 			if (f != seat && !ck_allied(s, seat, f) && ck_share_border(s, seat, f))
 				hg_buf_printf(&b, "%s%s", b.len ? ", " : "", s->sc->factions[f].id);
-		hg_diag_note(dg, "%s borders %s", me, b.len ? b.data : "no other player");
+		if (b.len)
+			hg_diag_note(dg, "%s borders %s", me, b.data);
+		else
+			hg_diag_note(dg, "%s borders no other player", me);
 		hg_buf_free(&b);
 		for (uint64_t own = ck_areas_of(s, seat); own; own &= own - 1)
 			ck_rests_on_area(dg, s, __builtin_ctzll(own), "adjacent");
@@ -62,7 +65,7 @@ int ck_apply_incursion(hg_state *s, const hg_action *a, hg_diags *d)
 	if (check_target(s, a->seat, in, d) != 0)
 		return -1;
 	int r, c;
-	if (ck_take_card(s, a->seat, &in->card, "rule 4.3", &r, &c, d) != 0)
+	if (ck_take_card(s, a->seat, &in->card, N_("rule 4.3"), &r, &c, d) != 0)
 		return -1;
 	if (c >= 0 && ck_card_at(s, r, c)->type != CK_TROOP) {
 		hg_diag_add(d, HG_ERROR, in->card.pos, "ck.card-kind",
@@ -100,7 +103,7 @@ int ck_apply_incursion(hg_state *s, const hg_action *a, hg_diags *d)
 			int holds = s->p[in->target].hand.size > 0;
 			if (in->discards.given &&
 			    ck_random_cards(s, in->target, 1, -1, &in->discards, a->pos,
-					    "rule 4.3", NULL, d) != 0)
+					    N_("rule 4.3"), NULL, d) != 0)
 				return -1;
 			if (in->discards.given || holds)
 				hg_diag_add(d, HG_UNVERIFIED,
@@ -117,7 +120,7 @@ int ck_apply_incursion(hg_state *s, const hg_action *a, hg_diags *d)
 		return -1;
 	}
 	if (die >= 4) {
-		if (ck_random_cards(s, in->target, 1, -1, &in->discards, in->die_pos, "rule 4.3",
+		if (ck_random_cards(s, in->target, 1, -1, &in->discards, in->die_pos, N_("rule 4.3"),
 				    NULL, d) != 0)
 			return -1;
 	} else if (in->discards.given) {

@@ -108,16 +108,6 @@ static void legal_draw(const hg_state *s, int seat, hg_action_list *out)
 }
 
 /* ------------------------------------------------------------ attacks */
-static void attack_free(ck_attack *a)
-{
-	free(a->with);
-	free(a->resp);
-	free(a->turned);
-	for (int i = 0; i < 2; i++) {
-		free(a->roll[i].dice);
-		free(a->roll[i].mods);
-	}
-}
 
 static void *dup_array(const void *v, size_t n, size_t size)
 {
@@ -390,7 +380,7 @@ static void attack_options(const hg_state *s, int seat, const ck_effect *fx, att
 						roll_attack(s, seat, &a, fx, 0);
 						push_outcomes(s, seat, set, &a);
 					}
-					attack_free(&a);
+					ck_free_attack(&a);
 				}
 	}
 }
@@ -754,7 +744,7 @@ static void army_attack_options(const hg_state *s, int seat, int target, attack_
 			roll_attack(s, seat, &a, NULL, 1);
 			push_outcomes(s, seat, set, &a);
 		}
-		attack_free(&a);
+		ck_free_attack(&a);
 	}
 }
 
@@ -971,9 +961,9 @@ void ck_legal(const hg_state *s, hg_action_list *out)
 	legal_attacks(s, seat, out);
 }
 
-/* The rolls and the outcome of a player's attack as the Seed has them (the
- * held attack's, pending.c). */
-void ck_attack_roll(const hg_state *s, int seat, ck_attack *a)
+/* The rolls and the outcome of an attack as the Seed has them, in the
+ * position where it begins (the held attack's, pending.c). */
+void ck_attack_roll(const hg_state *s, int seat, ck_attack *a, const ck_effect *fx, int army)
 {
-	roll_attack(s, seat, a, NULL, 0);
+	roll_attack(s, seat, a, fx, army);
 }

@@ -1,5 +1,5 @@
-/* pending.c - Crusader Kingdoms' attack held pending while the other seats
- * answer (rule 4.1; herald-move(1), PENDING ACTIONS).
+/* pending.c - Crusader Kingdoms' attacks held pending while the other
+ * seats answer (rule 4.1; herald-move(1), PENDING ACTIONS).
  *
  * Step 1 declares the target, step 2 puts the attacker's troops and
  * responses face down: the attacker's move.  Step 3 ("Cualquier jugador
@@ -10,14 +10,22 @@
  *   pass | respond CARD attack|defence {CARD attack|defence} [turn AREA...]
  *        | turn AREA...
  *
+ * Three actions hold such an attack: a player's attack, the attack an
+ * event starts ("play CARD ... attack ..."), and the army of a side no
+ * player controls ("reveal CARD ... / DIE attack ...", rule 8.3), whose
+ * part herald writes from the script when its round comes (master.c).
+ * What comes before the attack's word is the action's prefix, kept as it
+ * was declared.
+ *
  * Awaited are the seats a player holds, other than the attacker's, that
  * could answer by what every seat knows: a seat with a card in hand (its
  * cards are hidden: whether one is a response is not), the defender with
  * a +1 castle next to the target; a seat that passed for the turn under
- * 8.2 only when it may turn castles.  When none, the attack is whole, as
- * it always was.  When the last answer is in, the attack is written in the
+ * 8.2 only when it may turn castles.  When none, the action is whole, as
+ * it always was.  When the last answer is in, the action is written in the
  * notation of every record ("& seat card side", "turn"), its dice rolled
- * from the seed as for any attack. */
+ * from the seed in the position where the attack begins (after the event's
+ * effects, after the army's card and die). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -57,6 +65,60 @@ static uint64_t turnable(const hg_state *s, int defender, int target)
 	return m;
 }
 
+/* The attack's word in an action's text: the text's first, or the first
+ * after a space (an area, a card or a seat is never named "attack"); NULL
+ * when there is none (an attack in Spanish, which is not held pending). */
+static const char *attack_word(const char *body)
+{
+	if (strncmp(body, "attack ", 7) == 0)
+		return body;
+	const char *at = strstr(body, " attack ");
+	return at ? at + 1 : NULL;
+}
+
+/* The attack in an action: its own, an event's, a scripted army's; NULL. */
+static ck_attack *attack_of(hg_action *a)
+{
+	switch (a->kind) {
+	case CK_ACT_ATTACK:
+		return &a->attack;
+	case CK_ACT_PLAY:
+		return a->play.has_attack ? &a->play.attack : NULL;
+	case CK_ACT_REVEAL:
+		return a->rev.has_attack ? &a->rev.attack : NULL;
+	default:
+		return NULL;
+	}
+}
+
+/* The position where a's attack begins (a clone, after the event's
+ * effects or the army's card and die), with the event's attack effect and
+ * whether the army attacks; NULL when the action does not get that far
+ * (the engine says why when the whole action is applied). */
+static hg_state *attack_base(const hg_state *s, const hg_action *a, const ck_effect **fx,
+			     int *army)
+{
+	hg_state *c = hg_ck_class.clone(s);
+	hg_diags quiet;
+	hg_diags_init(&quiet);
+	int rc = 0;
+	*fx = NULL;
+	*army = 0;
+	if (a->kind == CK_ACT_PLAY) {
+		*fx = ck_play_attack_effect(s, a);
+		rc = ck_play_before_attack(c, a, &quiet);
+	} else if (a->kind == CK_ACT_REVEAL) {
+		*army = 1;
+		rc = ck_reveal_before_attack(c, a, &quiet);
+	}
+	hg_diags_free(&quiet);
+	if (rc != 0) {
+		hg_ck_class.free_state(c);
+		return NULL;
+	}
+	return c;
+}
+
 /* May faction g answer f's attack on target (by what every seat knows)? */
 static int may_answer(const hg_state *s, int f, int g, int target)
 {
@@ -69,9 +131,9 @@ static int may_answer(const hg_state *s, int f, int g, int target)
 
 int ck_attack_decides_for_others(const hg_state *s, const hg_action *a)
 {
-	if (a->kind != CK_ACT_ATTACK || ck_scripted(s, a->seat))
+	const ck_attack *at = attack_of((hg_action *)a);
+	if (!at || a->kind == CK_ACT_REVEAL || ck_scripted(s, a->seat))
 		return 0;
-	const ck_attack *at = &a->attack;
 	int others = at->nturned > 0;
 	for (int i = 0; i < at->nresp && !others; i++)	/* (a script's answer is herald's) */
 		others = at->resp[i].seat != a->seat && !ck_scripted(s, at->resp[i].seat);
@@ -81,11 +143,23 @@ int ck_attack_decides_for_others(const hg_state *s, const hg_action *a)
 	return answers;
 }
 
-/* The attacker's decided part (before " / "), and the castle it wants on a
- * win ("won castle AREA" in what it wrote), or NULL. */
+/* The position where an event's or an army's attack begins (attack_base),
+ * for what the other seats may answer with there: a card Seducción took
+ * from a hand is no longer in it.  NULL for a player's attack (the
+ * position itself), or when the action does not get that far. */
+static hg_state *answer_base(const hg_state *s, const hg_action *a)
+{
+	const ck_effect *fx;
+	int army;
+	return a->kind == CK_ACT_ATTACK ? NULL : attack_base(s, a, &fx, &army);
+}
+
+/* The attacker's decided part (before the attack's first " / "), and the
+ * castle it wants on a win ("won castle AREA" in what it wrote), or NULL. */
 static char *decided_part(const char *body, char **castle)
 {
-	const char *slash = strstr(body, " / ");
+	const char *word = attack_word(body);
+	const char *slash = strstr(word ? word : body, " / ");
 	size_t n = slash ? (size_t)(slash - body) : strlen(body);
 	while (n && body[n - 1] == ' ')
 		n--;
@@ -170,20 +244,26 @@ static void scripted_answer(const hg_state *s, const char *seat, hg_buf *text,
 	hg_action *a = parse_body(s, seat, probe.data, &quiet);
 	hg_diags_free(&quiet);
 	hg_buf_free(&probe);
-	if (!a)
-		return;
-	int defender = a->kind == CK_ACT_ATTACK ? s->owner[a->attack.target] : -1;
+	const ck_attack *at = a ? attack_of(a) : NULL;
+	int defender = at ? s->owner[at->target] : -1;
 	if (ck_scripted(s, defender)) {
-		int counts[2];
-		ck_dice_counts(s, a->seat, &a->attack, NULL, 0, counts);
-		int due = ck_script_response(s, defender, a->attack.target, counts[0]);
-		if (due >= 0) {
-			ck_cardref x = s->p[defender].tab.reserve[due];
-			hg_buf_printf(text, " & %s %s defence", s->sc->factions[defender].id,
-				      ck_card_at(s, x.religion, x.card)->id);
+		const ck_effect *fx;
+		int army;
+		hg_state *base = attack_base(s, a, &fx, &army);
+		if (base) {
+			int counts[2];
+			ck_dice_counts(base, a->seat, at, fx, army, counts);
+			int due = ck_script_response(base, defender, at->target, counts[0]);
+			if (due >= 0) {
+				ck_cardref x = base->p[defender].tab.reserve[due];
+				hg_buf_printf(text, " & %s %s defence", s->sc->factions[defender].id,
+					      ck_card_at(s, x.religion, x.card)->id);
+			}
+			hg_ck_class.free_state(base);
 		}
 	}
-	ck_free_action(a);
+	if (a)
+		ck_free_action(a);
 }
 
 /* Does `body` apply in position s?  (On a copy: s is left as it is.) */
@@ -230,26 +310,35 @@ static int whole_attack(const hg_state *s, const hg_pending *p, const char *extr
 		hg_buf_printf(&text, " turn%s", turns.data);
 	hg_buf_puts(&text, " / ? vs ? / lost");
 	hg_action *a = rc == 0 ? parse_body(s, p->seat, text.data, d) : NULL;
+	const ck_attack *at = a ? attack_of(a) : NULL;
+	const ck_effect *fx = NULL;
+	int army = 0;
+	hg_state *base = at ? attack_base(s, a, &fx, &army) : NULL;
 	rc = a ? 0 : -1;
-	if (a && a->kind == CK_ACT_ATTACK) {
-		hg_action rolled = *a;
+	hg_action rolled;
+	ck_attack *rat = NULL;
+	if (base) {
+		rolled = *a;
 		rolled.lists = NULL;
 		rolled.home = NULL;
+		rat = attack_of(&rolled);
+	}
+	if (rat) {
 		for (int side = 0; side < 2; side++) {
-			memset(&rolled.attack.roll[side], 0, sizeof rolled.attack.roll[side]);
-			rolled.attack.roll[side].hits = -1;
+			memset(&rat->roll[side], 0, sizeof rat->roll[side]);
+			rat->roll[side].hits = -1;
 		}
-		rolled.attack.choice = CK_CHOICE_NONE;
-		ck_attack_roll(s, a->seat, &rolled.attack);
+		rat->choice = CK_CHOICE_NONE;
+		ck_attack_roll(base, a->seat, rat, fx, army);
 		hg_buf who, written;
 		hg_buf_init(&who);
 		hg_buf_init(&written);
 		ck_format(s, &rolled, &who, &written);
 		/* the choices after a win, in order; "" for none */
-		const char *target = s->map->areas[a->attack.target].id;
+		const char *target = s->map->areas[at->target].id;
 		hg_buf choice[3];
 		int nchoice = 0;
-		if (!rolled.attack.won || !s->sc->bonus_from_conquest) {
+		if (!rat->won || !s->sc->bonus_from_conquest) {
 			hg_buf_init(&choice[nchoice++]);
 		} else {
 			if (castle) {
@@ -277,12 +366,21 @@ static int whole_attack(const hg_state *s, const hg_pending *p, const char *extr
 		for (int k = 0; k < nchoice; k++)
 			hg_buf_free(&choice[k]);
 		for (int side = 0; side < 2; side++) {
-			free(rolled.attack.roll[side].dice);
-			free(rolled.attack.roll[side].mods);
+			free(rat->roll[side].dice);
+			free(rat->roll[side].mods);
 		}
 		hg_buf_free(&who);
 		hg_buf_free(&written);
+	} else if (a) {
+		rc = applies(s, p->seat, text.data, d);	/* for the engine's diagnostic */
+		if (rc == 0) {
+			hg_diag_add(d, HG_ERROR, no_pos, "ck.pending-step",
+				    "the action held pending no longer attacks (rule 4.1)");
+			rc = -1;
+		}
 	}
+	if (base)
+		hg_ck_class.free_state(base);
 	if (a)
 		ck_free_action(a);
 	free(decided);
@@ -293,14 +391,29 @@ static int whole_attack(const hg_state *s, const hg_pending *p, const char *extr
 	return rc;
 }
 
+/* An event that draws, takes or discards as well as attacking has chance
+ * of its own before the attack (none of the bundled decks' does): it is
+ * written whole. */
+static int event_has_chance(const hg_action *a)
+{
+	const ck_play *pl = &a->play;
+	return a->kind == CK_ACT_PLAY &&
+	       (pl->draws.given || pl->takes.given || pl->discards.given);
+}
+
 int ck_pending_open(const hg_state *s, const char *seat, const char *body, hg_pending *p,
 		    hg_diags *d)
 {
-	int f = player_faction(s, seat);
-	if (f < 0 || strncmp(body, "attack ", 7) != 0)
+	int f = hg_names_find(s->sc->seats, seat);
+	int scripted = ck_scripted(s, f);
+	if (f < 0 || !(scripted || s->sc->factions[f].player) || !attack_word(body))
 		return 0;
 	char *castle;
 	char *decided = decided_part(body, &castle);
+	if (scripted) {
+		free(castle);	/* the script's choice: herald's, after the dice */
+		castle = NULL;
+	}
 	hg_buf probe;
 	hg_buf_init(&probe);
 	hg_buf_printf(&probe, "%s / ? vs ? / lost", decided);
@@ -310,15 +423,19 @@ int ck_pending_open(const hg_state *s, const char *seat, const char *body, hg_pe
 	hg_diags_free(&quiet);
 	hg_buf_free(&probe);
 	int rc = 0;
-	if (!a || a->kind != CK_ACT_ATTACK)
+	const ck_attack *at = a ? attack_of(a) : NULL;
+	if (!at || event_has_chance(a) || (a->kind == CK_ACT_REVEAL) != scripted)
 		goto out;	/* the engine says why, as for any action */
-	const ck_attack *at = &a->attack;
+	hg_state *base = answer_base(s, a);
 	for (int g = 0; g < s->nsides; g++)
-		if (may_answer(s, f, g, at->target))
+		if (may_answer(base ? base : s, f, g, at->target))
 			hg_pending_await(p, s->sc->factions[g].id);
+	if (base)
+		hg_ck_class.free_state(base);
 	if (p->nawaited == 0)
-		goto out;	/* no one else may answer: the attack is whole */
-	int own = at->nwith;
+		goto out;	/* no one else may answer: the action is whole */
+	/* a scripted army's cards are on the table, face up (8.3) */
+	int own = scripted ? 0 : at->nwith;
 	ck_response mine[CK_MAX_LIST];
 	int nmine = 0;
 	for (int i = 0; i < at->nresp; i++) {
@@ -329,6 +446,8 @@ int ck_pending_open(const hg_state *s, const char *seat, const char *body, hg_pe
 			own++;
 			continue;
 		}
+		if (scripted)
+			continue;	/* the players answer for themselves */
 		const char *other = s->sc->factions[at->resp[i].seat].id;
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, no_pos, "master.seat",
 					  "a response of %s is %s's to give, face down, not %s's (rule 4.1, step 3)",
@@ -337,7 +456,7 @@ int ck_pending_open(const hg_state *s, const char *seat, const char *body, hg_pe
 		rc = -1;
 		goto out;
 	}
-	if (at->nturned) {
+	if (at->nturned && !scripted) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, no_pos, "master.seat",
 					  "the castles turned are the defender's to turn, not %s's (rule 4.1, step 4)",
 					  seat);
@@ -349,8 +468,10 @@ int ck_pending_open(const hg_state *s, const char *seat, const char *body, hg_pe
 	hg_action own_part = *a;
 	own_part.lists = NULL;
 	own_part.home = NULL;
-	own_part.attack.resp = mine;
-	own_part.attack.nresp = nmine;
+	ck_attack *own_attack = attack_of(&own_part);
+	own_attack->resp = mine;
+	own_attack->nresp = nmine;
+	own_attack->nturned = 0;
 	hg_buf who, canon, part;
 	hg_buf_init(&who);
 	hg_buf_init(&canon);
@@ -360,18 +481,23 @@ int ck_pending_open(const hg_state *s, const char *seat, const char *body, hg_pe
 	char *canon_decided = decided_part(canon.data ? canon.data : "", &unused);
 	free(unused);
 	hg_buf_puts(&part, canon_decided);
-	free(canon_decided);
 	hg_buf_free(&who);
-	hg_buf_free(&canon);
 	if (castle)
 		hg_buf_printf(&part, " / ? vs ? / won castle %s", castle);
 	p->seat = hg_xstrdup(s->sc->factions[f].id);
+	/* what everyone sees: the action up to its attack (the event shown,
+	 * the army's card and die), the target and where from */
+	const char *word = attack_word(canon_decided);
 	hg_buf declared;
 	hg_buf_init(&declared);
+	if (word)
+		hg_buf_printf(&declared, "%.*s", (int)(word - canon_decided), canon_decided);
 	hg_buf_printf(&declared, "attack %s", s->map->areas[at->target].id);
 	if (at->from >= 0)
 		hg_buf_printf(&declared, " from %s", s->map->areas[at->from].id);
 	p->declared = hg_buf_steal(&declared);
+	free(canon_decided);
+	hg_buf_free(&canon);
 	hg_pending_set_part(p, p->seat, part.data, own);
 	hg_buf_free(&part);
 	/* the attacker's part must be legal on its own (the answers only add) */
@@ -426,17 +552,30 @@ int ck_pending_finish(const hg_state *s, const hg_pending *p, hg_buf *body, hg_d
 	return whole_attack(s, p, NULL, NULL, body, d);
 }
 
-void ck_pending_steps(const hg_state *s, const hg_pending *p, const char *seat, hg_buf *out)
+void ck_pending_steps(const hg_state *view, const hg_pending *p, const char *seat, hg_buf *out)
 {
-	int f = player_faction(s, seat);
-	const char *decl = p->declared ? p->declared : "";
-	if (f < 0 || strncmp(decl, "attack ", 7) != 0)
+	int f = player_faction(view, seat);
+	const char *decl = p->declared ? attack_word(p->declared) : NULL;
+	if (f < 0 || !decl)
 		return;
 	char *area = hg_xstrndup(decl + 7, strcspn(decl + 7, " "));
-	int target = hg_names_find(s->map->names, area);
+	int target = hg_names_find(view->map->names, area);
 	free(area);
 	if (target < 0)
 		return;
+	/* what the seat holds where the attack begins */
+	hg_buf probe;
+	hg_buf_init(&probe);
+	hg_buf_printf(&probe, "%s / ? vs ? / lost", p->declared);
+	hg_diags quiet;
+	hg_diags_init(&quiet);
+	hg_action *a = p->seat ? parse_body(view, p->seat, probe.data, &quiet) : NULL;
+	hg_diags_free(&quiet);
+	hg_buf_free(&probe);
+	hg_state *base = a && attack_of(a) ? answer_base(view, a) : NULL;
+	if (a)
+		ck_free_action(a);
+	const hg_state *s = base ? base : view;
 	hg_buf_puts(out, "pass\n");
 	int defender = s->owner[target];
 	if (!(s->sc->final_pass && ((s->passed >> f) & 1))) {
@@ -460,4 +599,6 @@ void ck_pending_steps(const hg_state *s, const hg_pending *p, const char *seat, 
 			if ((m >> y) & 1)
 				hg_buf_printf(out, "turn %s\n", s->map->areas[y].id);
 	}
+	if (base)
+		hg_ck_class.free_state(base);
 }

@@ -363,16 +363,16 @@ static void describe_refs(const hg_state *s, const ck_cardref *v, int n, hg_buf 
 			      v[i].card == CK_UNKNOWN ? "?" :
 			      ck_card_at(s, v[i].religion, v[i].card)->id);
 	if (n == 0)
-		hg_buf_puts(out, "none");
+		hg_buf_puts(out, _("none"));
 }
 
 void ck_tableau_describe(const hg_state *s, int f, hg_buf *out)
 {
 	const ck_tableau *t = &s->p[f].tab;
-	hg_buf_printf(out, "face down %d (next first): ", t->nstack);
+	hg_buf_printf(out, _("face down %d (next first): "), t->nstack);
 	describe_refs(s, t->stack, t->nstack, out);
-	hg_buf_printf(out, "; army (%d points): ", hg_ck_army_strength(s, f));
+	hg_buf_printf(out, _("; army (%d points): "), hg_ck_army_strength(s, f));
 	describe_refs(s, t->army, t->narmy, out);
-	hg_buf_puts(out, "; responses face up: ");
+	hg_buf_puts(out, _("; responses face up: "));
 	describe_refs(s, t->reserve, t->nreserve, out);
 }

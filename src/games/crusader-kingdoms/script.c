@@ -92,29 +92,29 @@ static int deploy(hg_state *s, int seat, int r, int c, const ck_reveal *rv, int 
 	int want = hg_ck_script_placement(s, seat, r, c, stolen);
 	if (rv->place != want) {
 		const char *why;
-		const char *rule = stolen || k->type == CK_RESPONSE ? "rule 8.4" : "rule 8.3";
+		const char *rule = stolen || k->type == CK_RESPONSE ? _("rule 8.4") : _("rule 8.3");
 		switch (want) {
 		case CK_PLACE_ARMY:
-			why = k->type == CK_TROOP ? "a troop joins the army" :
-			      "with an army on the table, it joins the army";
+			why = k->type == CK_TROOP ? _("a troop joins the army") :
+			      _("with an army on the table, it joins the army");
 			break;
 		case CK_PLACE_RESPONSE:
-			why = k->script == CK_SP_RESPONSE ? "a response goes face up with the others" :
-			      "there is no army: it is played as a response";
+			why = k->script == CK_SP_RESPONSE ? _("a response goes face up with the others") :
+			      _("there is no army: it is played as a response");
 			break;
 		case CK_PLACE_DISCARDED:
-			why = k->type == CK_EVENT ? "an event taken that would not act in the side's favour is discarded" :
-			      "there is no army: it is discarded";
+			why = k->type == CK_EVENT ? _("an event taken that would not act in the side's favour is discarded") :
+			      _("there is no army: it is discarded");
 			break;
 		default:
-			why = "an event is played at once, its arguments showing what it does";
+			why = _("an event is played at once, its arguments showing what it does");
 			break;
 		}
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, rv->place ? rv->place_pos : rv->card.pos,
 					  "ck.script-place",
-					  "'%s' %s: %s (%s)", k->id,
-					  rv->place ? "does not go there" : "goes somewhere the record does not say",
-					  why, rule);
+					  rv->place ? "'%s' does not go there: %s (%s)"
+						    : N_("'%s' goes somewhere the record does not say: %s (%s)"),
+					  k->id, why, rule);
 		if (want != CK_PLACE_NONE)
 			hg_diag_note(dg, "write '%s' after the card", place_words[want]);
 		else
@@ -181,7 +181,7 @@ static int take_and_deploy(hg_state *s, int seat, int against, const ck_card *k,
 	ck_cardref taken[CK_MAX_LIST];
 	int before = s->p[against].hand.size;
 	u->takes = 1;
-	if (ck_random_cards(s, against, fx->n, -2, &p->takes, p->on_pos, "rule 8.4", taken, d) != 0)
+	if (ck_random_cards(s, against, fx->n, -2, &p->takes, p->on_pos, N_("rule 8.4"), taken, d) != 0)
 		return -1;
 	int k_taken = fx->n < before ? fx->n : before;
 	for (int i = 0; i < k_taken; i++) {
@@ -228,9 +228,9 @@ static int script_flip(hg_state *s, int seat, int against, const ck_card *k, con
 				 "'%s' turns no castle here: none can turn (rule 8.4)", k->id);
 	else
 		dg = hg_diag_add(d, HG_ERROR, pos, "ck.script-area",
-				 "'%s' turns the castle of %s, the area with the lowest number possible (number %d), %s (rule 8.4)",
-				 k->id, area_id(s, area), s->map->areas[area].number,
-				 p->at >= 0 ? "not that of the area written" : "and the record names none");
+				 p->at >= 0 ? "'%s' turns the castle of %s, the area with the lowest number possible (number %d), not that of the area written (rule 8.4)"
+					    : N_("'%s' turns the castle of %s, the area with the lowest number possible (number %d), and the record names none (rule 8.4)"),
+				 k->id, area_id(s, area), s->map->areas[area].number);
 	if (area >= 0)
 		hg_diag_note(dg, "write 'at %s'", area_id(s, area));
 	return -1;
@@ -242,7 +242,7 @@ static int script_event(hg_state *s, int seat, int against, int r, int c, const 
 {
 	const ck_card *k = ck_card_at(s, r, c);
 	const ck_play *p = &rv->args;
-	const char *rule = stolen ? "rule 8.4" : "rule 8.3";
+	const char *rule = stolen ? N_("rule 8.4") : N_("rule 8.3");
 	for (int i = 0; i < k->nfx; i++) {
 		const ck_effect *fx = &k->fx[i];
 		int rc = 0;
@@ -325,7 +325,7 @@ static int check_unused(const hg_state *s, int r, int c, const ck_reveal *rv, co
 
 /* 8.3: the army's die and, below its troop points, its attack. */
 static int script_roll(hg_state *s, int seat, int against, const ck_reveal *rv, hg_pos pos,
-		       hg_diags *d)
+		       int attack_too, hg_diags *d)
 {
 	/* ck_script_rolls, with the army's strength counted once */
 	int strength = hg_ck_army_strength(s, seat);
@@ -423,7 +423,7 @@ static int script_roll(hg_state *s, int seat, int against, const ck_reveal *rv, 
 				     faction_id(s, owner), faction_id(s, against));
 		return -1;
 	}
-	return ck_army_attack(s, seat, at, d);
+	return attack_too ? ck_army_attack(s, seat, at, d) : 0;
 }
 
 /* An event that takes a card: the place written is the taken card's. */
@@ -435,7 +435,9 @@ static int takes_a_card(const ck_card *k)
 	return 0;
 }
 
-int ck_apply_reveal(hg_state *s, const hg_action *a, hg_diags *d)
+/* The round; with attack_too 0, up to the army's attack (pending.c rolls
+ * it where it begins). */
+static int reveal_round(hg_state *s, const hg_action *a, int attack_too, hg_diags *d)
 {
 	const ck_reveal *rv = &a->rev;
 	int seat = a->seat, against = ck_against(s), r, c;
@@ -451,9 +453,20 @@ int ck_apply_reveal(hg_state *s, const hg_action *a, hg_diags *d)
 	} else if (deploy(s, seat, r, c, rv, 0, d) != 0) {
 		return -1;
 	}
-	if (check_unused(s, r, c, rv, &u, d) != 0 || script_roll(s, seat, against, rv, a->pos, d) != 0)
+	if (check_unused(s, r, c, rv, &u, d) != 0 ||
+	    script_roll(s, seat, against, rv, a->pos, attack_too, d) != 0)
 		return -1;
-	if (s->phase != CK_PHASE_OVER)
+	if (attack_too && s->phase != CK_PHASE_OVER)
 		ck_next_round(s, 0);
 	return 0;
+}
+
+int ck_apply_reveal(hg_state *s, const hg_action *a, hg_diags *d)
+{
+	return reveal_round(s, a, 1, d);
+}
+
+int ck_reveal_before_attack(hg_state *s, const hg_action *a, hg_diags *d)
+{
+	return reveal_round(s, a, 0, d);
 }

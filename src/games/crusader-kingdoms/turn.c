@@ -114,7 +114,7 @@ int ck_apply_draw(hg_state *s, const hg_action *a, hg_diags *d)
 	int kept = f->player ? p->hand.size : 0;
 	int n = hg_ck_draw_count(f->cards, p->bonus, kept);
 	if (ck_draw_cards(s, a->seat, n, &a->draw, a->pos,
-			  f->player ? "rule 3, step 1 and rule 6" : "rule 3, step 1 and rule 8.3",
+			  f->player ? N_("rule 3, step 1 and rule 6") : N_("rule 3, step 1 and rule 8.3"),
 			  d) != 0)
 		return -1;
 	s->cursor++;
@@ -188,8 +188,10 @@ int ck_apply_pass(hg_state *s, const hg_action *a, hg_diags *d)
 		if (!s->sc->factions[f].player)
 			cards += s->p[f].hand.size;
 	dg = hg_diag_add(d, HG_ERROR, a->pos, "ck.end-wrong",
-			 "this pass does not end the turn: %d of %d players have passed, and the side no player controls holds %d card%s to play (rules 8.2, 8.3)",
-			 __builtin_popcount(s->passed), s->sc->players, cards, cards == 1 ? "" : "s");
+			 hg_ngettext("this pass does not end the turn: %d of %d players have passed, and the side no player controls holds %d card to play (rules 8.2, 8.3)",
+				     "this pass does not end the turn: %d of %d players have passed, and the side no player controls holds %d cards to play (rules 8.2, 8.3)",
+				     (unsigned long)cards),
+			 __builtin_popcount(s->passed), s->sc->players, cards);
 	hg_diag_note(dg, "the turn ends when every player has passed and the scripted side has played every card it drew");
 	return -1;
 }
@@ -198,7 +200,7 @@ int ck_apply_pass(hg_state *s, const hg_action *a, hg_diags *d)
 int ck_apply_discard(hg_state *s, const hg_action *a, hg_diags *d)
 {
 	int r, c;
-	if (ck_take_card(s, a->seat, &a->discard, "rule 4.5", &r, &c, d) != 0)
+	if (ck_take_card(s, a->seat, &a->discard, N_("rule 4.5"), &r, &c, d) != 0)
 		return -1;
 	if (c >= 0)
 		ck_pile_discard(s, r, c);
@@ -282,13 +284,13 @@ int hg_ck_bonus_gain(hg_state *s, int seat, int n, const ck_play *p, hg_pos pos,
 		hg_diag *dg;
 		if (bad >= 0)
 			dg = hg_diag_add(d, HG_ERROR, named_pos[bad], "ck.bonus-limit",
-					 "%s's bonus is at +2: the gain turns %s regular castles to +1, and '%s' is not one (rule 6)",
-					 s->sc->factions[seat].id, steps == 1 ? "one of its" : "some of its",
-					 s->map->areas[named[bad]].id);
+					 steps == 1 ? "%s's bonus is at +2: the gain turns one of its regular castles to +1, and '%s' is not one (rule 6)"
+						    : N_("%s's bonus is at +2: the gain turns some of its regular castles to +1, and '%s' is not one (rule 6)"),
+					 s->sc->factions[seat].id, s->map->areas[named[bad]].id);
 		else if (steps == 1)
 			dg = hg_diag_add(d, HG_ERROR, pos, "ck.bonus-limit",
 					 nnamed ? "%s's bonus is at +2: the gain turns one of its castles to +1; name only it with 'castle' (rule 6; ruling 17)" :
-					 "%s's bonus is at +2: the gain turns one of its castles to +1; name it with 'castle' (rule 6; ruling 17)",
+					 N_("%s's bonus is at +2: the gain turns one of its castles to +1; name it with 'castle' (rule 6; ruling 17)"),
 					 s->sc->factions[seat].id);
 		else
 			dg = hg_diag_add(d, HG_ERROR, pos, "ck.bonus-limit",

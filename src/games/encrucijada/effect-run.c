@@ -77,7 +77,8 @@ static void step_text(const hg_state *s, const enc_step *st, hg_buf *b)
 
 /* ------------------------------------------------------ running steps */
 typedef struct run_ctx {
-	hg_buf why;		/* why a step cannot be done */
+	hg_buf why;		/* why a step cannot be done, translated */
+	int why_has_rule;	/* the reason names its own rule */
 	int step;		/* which */
 	/* Make the steps' checks only, and change nothing: for an effect that
 	 * cannot fail after a change (fails_after_change), whose one step
@@ -100,16 +101,19 @@ static int fail(run_ctx *rc, int step, const char *fmt, ...)
 	va_list ap;
 	va_start(ap, fmt);
 	hg_buf_clear(&rc->why);
-	hg_buf_vprintf(&rc->why, fmt, ap);
+	hg_buf_vprintf(&rc->why, _(fmt), ap);
+	rc->why_has_rule = strstr(fmt, "(rule ") != NULL;
 	va_end(ap);
 	rc->step = step;
 	return -1;
 }
 
+/* The k-th choice of a group, and their count; a card named as drawn
+ * (enc_item_drawn) goes with its pile, not counted. */
 static const enc_item *group_item(const enc_use *u, int group, int k)
 {
 	for (int i = 0; i < u->nitems; i++)
-		if (u->items[i].group == group && k-- == 0)
+		if (u->items[i].group == group && !enc_item_drawn(u->items, i) && k-- == 0)
 			return &u->items[i];
 	return NULL;
 }
@@ -118,8 +122,17 @@ static int group_size(const enc_use *u, int group)
 {
 	int n = 0;
 	for (int i = 0; i < u->nitems; i++)
-		n += u->items[i].group == group;
+		n += u->items[i].group == group && !enc_item_drawn(u->items, i);
 	return n;
+}
+
+/* The card named as drawn from the pile item `pile` (a choice of u), or
+ * NULL when none is named. */
+static const enc_item *drawn_of(const enc_use *u, const enc_item *pile)
+{
+	int i = (int)(pile - u->items) + 1;
+	return i < u->nitems && enc_item_drawn(u->items, i) && u->items[i].kind == ENC_ITEM_CARD ?
+	       &u->items[i] : NULL;
 }
 
 /* Is an item's bound card still where it was chosen? */
@@ -161,6 +174,35 @@ static int apply_outcomes(hg_state *s, const enc_use *u, run_ctx *rc, int step)
 				s->p[o->seat].wear += o->amount;
 			break;
 		}
+	}
+	return 0;
+}
+
+/* A card named as drawn by an effect must be the pile's top: with a Seed
+ * the card dealt there (enc.card-mismatch, as for a draw of phase A);
+ * without one, a card the pile can still hold (enc_identify).  0, or -1
+ * with the diagnostic in rc->d (none when the effect resolves from an
+ * exchange: it is void). */
+static int name_drawn(hg_state *s, int seat, int pile, int top, const enc_item *named,
+		      run_ctx *rc)
+{
+	int card = s->p[seat].inst[top].card;
+	if (card >= 0 && card != named->card) {
+		if (rc->d) {
+			hg_diag *dg = hg_diag_add(rc->d, HG_ERROR, named->where, "enc.card-mismatch",
+						  "the card drawn from pile %d is '%s', not '%s' (rule 1, B: the piles as dealt)",
+						  pile, enc_card_id(s, card), enc_card_id(s, named->card));
+			if (s->seeded)
+				hg_diag_note(dg, "the piles follow from the Seed tag '%s'", s->sh->seed);
+			rc->choice_error = 1;
+		}
+		return -1;
+	}
+	if (card >= 0 || rc->check_only)
+		return 0;
+	if (enc_identify(s, seat, top, named->card, named->where, rc->d ? rc->d : &rc->quiet) != 0) {
+		rc->choice_error = rc->d != NULL;
+		return -1;
 	}
 	return 0;
 }
@@ -222,9 +264,14 @@ static int run_steps(hg_state *s, enc_use *u, run_ctx *rc)
 		case ENC_STEP_DRAW:
 			for (int k = 0; k < st->count; k++) {
 				const enc_item *it = group_item(u, g, k);
-				if (!it || (rc->check_only ? enc_pile_top(s, u->seat, it->number - 1) :
-					    enc_draw_card(s, u->seat, it->number - 1)) < 0)
+				int top = it ? enc_pile_top(s, u->seat, it->number - 1) : -1;
+				if (top < 0)
 					return fail(rc, step, "pile %d is empty", it ? it->number : 0);
+				const enc_item *named = drawn_of(u, it);
+				if (named && name_drawn(s, u->seat, it->number, top, named, rc) != 0)
+					return fail(rc, step, "the card drawn is not the one named");
+				if (!rc->check_only)
+					enc_draw_card(s, u->seat, it->number - 1);
 			}
 			break;
 		case ENC_STEP_BOOST: {
@@ -365,7 +412,7 @@ static void bind_error(const hg_state *s, const enc_use *u, const enc_step *st, 
 	hg_buf_init(&stp);
 	va_list ap;
 	va_start(ap, fmt);
-	hg_buf_vprintf(&msg, fmt, ap);
+	hg_buf_vprintf(&msg, _(fmt), ap);
 	va_end(ap);
 	step_text(s, st, &stp);
 	hg_diag *dg = hg_diag_add(d, HG_ERROR, at, "enc.effect-choice",
@@ -471,8 +518,9 @@ static int bind_card(hg_state *s, enc_use *u, int i, int seat, const enc_step *s
 				return 1;	/* to identify */
 			}
 	}
-	bind_error(s, u, st, it->where, d, "'%s' is not in %s's %s", enc_card_id(s, it->card),
-		   enc_seat_name(seat), zones & Z_HAND ? "hand" : "town");
+	bind_error(s, u, st, it->where, d,
+		   zones & Z_HAND ? "'%s' is not in %s's hand" : N_("'%s' is not in %s's town"),
+		   enc_card_id(s, it->card), enc_seat_name(seat));
 	return -1;
 }
 
@@ -493,16 +541,16 @@ static int zone_size(const hg_state *s, int seat, enc_zone_pick from)
 }
 
 static void impossible(const hg_state *s, const enc_use *u, const enc_step *st, hg_pos at,
-		       hg_diags *d, const char *why)
+		       hg_diags *d, const char *why, int why_has_rule)
 {
 	hg_buf stp;
 	hg_buf_init(&stp);
 	step_text(s, st, &stp);
 	/* A reason that names its own rule keeps it. */
 	hg_diag *dg = hg_diag_add(d, HG_ERROR, at, "enc.effect-impossible",
-				  "the effect of '%s' cannot be done: '%s' fails, %s%s",
-				  use_card(s, u)->id, stp.data, why,
-				  strstr(why, "(rule ") ? "" : " (rule 2, Efectos)");
+				  why_has_rule ? "the effect of '%s' cannot be done: '%s' fails, %s"
+					       : N_("the effect of '%s' cannot be done: '%s' fails, %s (rule 2, Efectos)"),
+				  use_card(s, u)->id, stp.data, why);
 	hg_diag_note(dg, "\"si una de las partes del efecto no se puede realizar o falta algo, entonces nada del efecto se puede hacer\"");
 	hg_buf_free(&stp);
 	enc_rests_on(dg, s->data, u->card, "effect");
@@ -518,8 +566,9 @@ static int bind_step_cards(hg_state *s, enc_use *u, int group, const enc_step *s
 	if (st->kind == ENC_STEP_DISCARD) {
 		int have = zone_size(s, u->seat, st->from);
 		if (have < st->count)
-			return fail(rc, step, "%s has %d card%s there", enc_seat_name(u->seat),
-				    have, have == 1 ? "" : "s");
+			return fail(rc, step, hg_ngettext("%s has %d card there", "%s has %d cards there",
+							  (unsigned long)have),
+				    enc_seat_name(u->seat), have);
 	}
 	int zones = st->kind == ENC_STEP_DESTROY ? Z_TOWN :
 		    st->from == ENC_FROM_TABLE ? Z_TOWN | Z_HIDDEN :
@@ -564,8 +613,10 @@ static int bind_choices(hg_state *s, enc_use *u, const hg_action *a, hg_diags *d
 	int want = effect_groups(e);
 	if (a->ngroups != want) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "enc.effect-choice",
-					  "the effect of '%s' takes %d group%s of choices ('/ ...'); the record gives %d (rule 2, Efectos)",
-					  use_card(s, u)->id, want, want == 1 ? "" : "s", a->ngroups);
+					  hg_ngettext("the effect of '%s' takes %d group of choices ('/ ...'); the record gives %d (rule 2, Efectos)",
+						      "the effect of '%s' takes %d groups of choices ('/ ...'); the record gives %d (rule 2, Efectos)",
+						      (unsigned long)want),
+					  use_card(s, u)->id, want, a->ngroups);
 		hg_buf b;
 		hg_buf_init(&b);
 		for (size_t i = 0; i < e->nsteps; i++)
@@ -590,7 +641,10 @@ static int bind_choices(hg_state *s, enc_use *u, const hg_action *a, hg_diags *d
 		if (first)
 			at = first->where;
 		if (n != need) {
-			bind_error(s, u, st, at, d, "%d item%s given, %d wanted", n, n == 1 ? "" : "s", need);
+			bind_error(s, u, st, at, d,
+				   hg_ngettext("%d item given, %d wanted", "%d items given, %d wanted",
+					       (unsigned long)n),
+				   n, need);
 			return -1;
 		}
 		for (int k = 0; k < u->nitems; k++) {
@@ -601,6 +655,8 @@ static int bind_choices(hg_state *s, enc_use *u, const hg_action *a, hg_diags *d
 			/* The cards of DISCARD and DESTROY are bound when the
 			 * effect reaches their step (bind_step_cards). */
 			case ENC_STEP_DRAW:
+				if (enc_item_drawn(u->items, k))
+					break;	/* the card the pile before it gives */
 				if (it->kind != ENC_ITEM_NUMBER || it->number < 1 || it->number > ENC_PILES) {
 					bind_error(s, u, st, it->where, d, "a pile (1, 2 or 3) is wanted");
 					return -1;
@@ -776,15 +832,15 @@ static int check_timing(const hg_state *s, const hg_action *a, const enc_use *u,
 	const enc_effect *e = c->effect;
 	int ctx = use_context(s);
 	static const unsigned bits[] = { ENC_WHEN_TURN, ENC_WHEN_WAR, ENC_WHEN_RESPONSE };
-	static const char *const words[] = { "in its owner's phases C and E",
-					     "during a war", "in answer to another effect" };
+	static const char *const words[] = { N_("in its owner's phases C and E"),
+					     N_("during a war"), N_("in answer to another effect") };
 	if (!(e->when & bits[ctx])) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->src_pos, "enc.effect-timing",
 					  "the effect of '%s' is not used %s (its card says when)",
-					  c->id, words[ctx]);
+					  c->id, _(words[ctx]));
 		for (int k = 0; k < 3; k++)
 			if (e->when & bits[k])
-				hg_diag_note(dg, "it is used %s", words[k]);
+				hg_diag_note(dg, "it is used %s", _(words[k]));
 		return -1;
 	}
 	if ((e->when & ENC_WHEN_ATTACKING) && u->src != ENC_SRC_ATTACKER) {
@@ -829,11 +885,11 @@ static int check_target(const hg_state *s, const hg_action *a, enc_use *u, hg_di
 	int t = a->other;
 	const char *bad = NULL;
 	if (t == a->seat)
-		bad = "the player using it";
+		bad = _("the player using it");
 	else if (!enc_alive(s, t))
-		bad = "out of the game";
+		bad = _("out of the game");
 	else if (e->target == ENC_TARGET_OPPONENT && enc_teammates(s, a->seat, t))
-		bad = "an ally";
+		bad = _("an ally");
 	if (bad) {
 		hg_diag_add(d, HG_ERROR, a->other_pos, "enc.effect-target",
 			    "the effect of '%s' cannot name %s: %s (rule 2, Efectos)",
@@ -941,6 +997,7 @@ static int apply_use(hg_state *s, const hg_action *a, hg_diags *d, int may_skip)
 	hg_state trial, *on = s;
 	run_ctx rc;
 	hg_buf_init(&rc.why);
+	rc.why_has_rule = 0;
 	rc.step = 0;
 	rc.check_only = 0;
 	rc.d = d;
@@ -954,7 +1011,8 @@ static int apply_use(hg_state *s, const hg_action *a, hg_diags *d, int may_skip)
 	int ok = run_steps(on, &u, &rc);
 	if (ok != 0) {
 		if (!rc.choice_error)
-			impossible(s, &u, &c->effect->steps[rc.step], a->src_pos, d, rc.why.data);
+			impossible(s, &u, &c->effect->steps[rc.step], a->src_pos, d, rc.why.data,
+				   rc.why_has_rule);
 		hg_buf_free(&rc.why);
 		return -1;
 	}
@@ -1246,4 +1304,22 @@ int enc_sample_use(const hg_state *s, int seat, int src, int inst, int target,
 		a->out[0].kind = ENC_OUT_NOTHING;
 	}
 	return 1;
+}
+
+unsigned enc_use_draw_groups(const hg_state *s, const hg_action *a)
+{
+	if (a->kind != ENC_A_USE || a->seat < 0 || a->seat >= s->nseats)
+		return 0;
+	int card = a->src == ENC_SRC_TOWER ? s->p[a->seat].tower : a->src_card;
+	const enc_effect *e = card >= 0 ? s->data->pool.cards[card].effect : NULL;
+	unsigned mask = 0;
+	int g = 0;
+	for (size_t i = 0; e && i < e->nsteps && g < 32; i++) {
+		if (!step_takes_choice(&e->steps[i]))
+			continue;
+		if (e->steps[i].kind == ENC_STEP_DRAW)
+			mask |= 1u << g;
+		g++;
+	}
+	return mask;
 }

@@ -25,6 +25,7 @@
 #ifndef HERALD_ENC_H
 #define HERALD_ENC_H
 
+#include "action-cache.h"
 #include "herald-engine.h"
 #include "internal.h"
 #include "pattern.h"
@@ -451,6 +452,16 @@ typedef struct enc_item {
 	hg_pos where;
 } enc_item;
 
+/* Is v[i] the card drawn from the pile named just before it, in the same
+ * group ("use CARD / 1 herrero 2 ?": a draw step's piles, each followed by
+ * the card it gives, named or '?')?  Only a draw step's group holds piles,
+ * so a card or '?' after a number is one. */
+static inline int enc_item_drawn(const enc_item *v, int i)
+{
+	return i > 0 && v[i - 1].kind == ENC_ITEM_NUMBER && v[i - 1].group == v[i].group &&
+	       (v[i].kind == ENC_ITEM_CARD || v[i].kind == ENC_ITEM_UNKNOWN);
+}
+
 typedef enum enc_outcome_kind {
 	ENC_OUT_NOTHING, ENC_OUT_DISCARD, ENC_OUT_TOWER, ENC_OUT_WEAR
 } enc_outcome_kind;
@@ -590,12 +601,9 @@ struct enc_shared {
 	size_t nnames;
 	char *seed;
 	int seed_public;	/* the record reveals its seed (SeedReveal) */
-	/* An action enc_parse made and enc_free_action gave back, kept for
-	 * the next parse of this game (NULL: none): the replay parses and
-	 * frees one action after another, and a malloc and a free for each
-	 * cost more than the rest of a short action's parse.  No part of the
-	 * position: the only thing parse() writes. */
-	hg_action *spare_action;
+	/* enc_parse's blocks (enc_action_cache_new): no part of the
+	 * position, the only thing parse() writes. */
+	hg_action_cache *actions;
 	/* With a Seed, every instance's card is dealt at set-up and never
 	 * changes (enc_identify names only unseen ones), in every copy of
 	 * the position: so, by seat and card (seat * pool.ncards + card),
@@ -642,10 +650,10 @@ struct hg_action {
 	enc_outcome *out;
 	int nout;
 	int has_outcome;
-	/* enc_parse's actions: the shared part of the game it was parsed in,
-	 * which the action holds a reference to and is given back to when
-	 * freed (enc_shared.spare_action); NULL for enc_action_new's. */
-	enc_shared *home;
+	/* enc_parse's actions: the spare-action cache of the game it was
+	 * parsed in, which the action holds a reference to and is given back
+	 * to when freed (action-cache.h); NULL for enc_action_new's. */
+	hg_action_cache *home;
 };
 
 /* ------------------------------------------------------------ data.c */
@@ -699,8 +707,7 @@ void enc_state_copy(hg_state *dst, const hg_state *src);
  * it must not outlive the state it came from and is never freed; copying
  * it back into that state is the undo. */
 void enc_state_scratch(hg_state *dst, const hg_state *src);
-/* Drops a reference to the shared part, freeing it (and its spare action)
- * with the last: inline, as every parsed action gives one back. */
+/* Drops a reference to the shared part, freeing it with the last. */
 void enc_shared_free(enc_shared *sh);
 static inline void enc_shared_unref(enc_shared *sh)
 {
@@ -759,6 +766,9 @@ void enc_to_zone(hg_state *s, int seat, int inst, enc_zone zone);
 /* Names an unseen card (rule: herald-encrucijada(7), HIDDEN CARDS): 0, or
  * -1 when it cannot be that card (diagnosed).  Reports HG_UNVERIFIED. */
 int enc_identify(hg_state *s, int seat, int inst, int card, hg_pos pos, hg_diags *d);
+/* The groups of a use whose step draws (bit g: group g), from its source's
+ * effect as the position has it; 0 when none, or no such source. */
+unsigned enc_use_draw_groups(const hg_state *s, const hg_action *a);
 /* A card of the hand by name (-2 = '?'): the instance, or -1. */
 int enc_hand_find(const hg_state *s, int seat, int card);
 int enc_town_find(const hg_state *s, int seat, int card, int usable_only);
@@ -906,6 +916,9 @@ void enc_format_ref(const enc_item *ref, hg_buf *b);
 /* An action with room for ENC_MAX_ITEMS items and ENC_MAX_OUTCOME parts. */
 hg_action *enc_action_new(enc_act_kind kind, int seat);
 void enc_free_action(hg_action *a);
+/* The cache of enc_parse's blocks, each with room for the most items and
+ * outcome parts a use takes (enc_shared.actions). */
+hg_action_cache *enc_action_cache_new(void);
 
 /* ------------------------------------------------------------ render.c */
 void enc_render(const hg_state *s, hg_buf *out);

@@ -93,9 +93,9 @@ static int load_pool(hg_gdata *g, const hg_load_ctx *ctx, int *own, hg_diags *d)
 	int rc = 0;
 	char **files;
 	size_t nfiles = hg_data_tag_files(&data_tags[0], t->value, &files);
-	hg_data_kind kind = { "a card file", enc_card_file_keys };
+	hg_data_kind kind = { N_("a card file"), enc_card_file_keys };
 	for (size_t i = 0; i < nfiles; i++) {
-		hg_data_name name = { files[i], "the CardFile tag", t->pos, NULL, NULL };
+		hg_data_name name = { files[i], N_("the CardFile tag"), t->pos, NULL, NULL };
 		hg_ydoc *doc = hg_data_load(ctx, &name, &kind, d);
 		if (!doc || enc_pool_load_doc(&g->pool, doc, d) != 0)
 			rc = -1;
@@ -131,15 +131,17 @@ static int load_bundled_decks(hg_gdata *g, const hg_load_ctx *ctx, hg_diags *d)
 static int load_seat_decks(hg_gdata *g, const hg_load_ctx *ctx, hg_diags *d)
 {
 	int rc = 0;
-	hg_data_kind kind = { "a deck file", enc_deck_file_keys };
+	hg_data_kind kind = { N_("a deck file"), enc_deck_file_keys };
 	for (int seat = 0; seat < ENC_MAX_SEATS; seat++) {
 		g->seat_file[seat] = -1;
 		const hg_data_tag *tag = &data_tags[1 + seat];
 		const hg_tag *t = ctx->rec ? hg_record_tag(ctx->rec, tag->name) : NULL;
 		if (!t)
 			continue;
-		char named_by[32];
-		snprintf(named_by, sizeof named_by, "the %s tag", tag->name);
+		/* translated here, as the tag's name is not known before;
+		 * hg_data_load's own translation leaves it as it is */
+		char named_by[64];
+		snprintf(named_by, sizeof named_by, _("the %s tag"), tag->name);
 		hg_data_name name = { t->value, named_by, t->pos, NULL, tag->search };
 		hg_ydoc *doc = hg_data_load(ctx, &name, &kind, d);
 		if (!doc) {

@@ -224,10 +224,10 @@ static int plain_words(const hg_action_text *t, words *w)
 {
 	if (t->ntoks == 0 || !t->text)
 		return -1;
-	if (!t->ascii)
-		return -1;	/* the lexer says: not plain ASCII */
+	if (!hg_action_text_is_ascii(t))
+		return -1;	/* not plain ASCII */
 	w->text = t->text;
-	w->len = t->len;	/* set with ascii (hg_action_text_make) */
+	w->len = t->len;
 	w->n = t->ntoks;
 	w->toks = t->toks;
 	return 0;
@@ -504,36 +504,28 @@ hg_action *enc_action_new(enc_act_kind kind, int seat)
 	return a;
 }
 
-/* enc_parse's action: the game's spare one (enc_shared.spare_action) or a
- * new one, with room for the most items and parts a use takes, so that
- * any of them will do for the next.  It holds a reference to the shared
- * part it goes back to. */
+hg_action_cache *enc_action_cache_new(void)
+{
+	return hg_action_cache_new(ACTION_SIZE(ENC_MAX_ITEMS, ENC_MAX_OUTCOME));
+}
+
+/* enc_parse's action, from the game's spare-action cache: every block has
+ * room for the most items and parts a use takes, so that any will do for
+ * the next. */
 static hg_action *parse_alloc(const hg_state *s, int seat)
 {
-	enc_shared *sh = s->sh;
-	hg_action *a = sh->spare_action;
-	if (a)
-		sh->spare_action = NULL;
-	else
-		a = hg_xmalloc(ACTION_SIZE(ENC_MAX_ITEMS, ENC_MAX_OUTCOME));
+	hg_action *a = hg_action_cache_take(s->sh->actions);
 	action_init(a, ENC_A_SETUP, seat, ENC_MAX_ITEMS);
-	a->home = sh;
-	sh->refs++;
+	a->home = s->sh->actions;
 	return a;
 }
 
 void enc_free_action(hg_action *a)
 {
-	enc_shared *home = a ? a->home : NULL;
-	if (!home) {
-		free(a);
-		return;
-	}
-	if (!home->spare_action)
-		home->spare_action = a;
+	if (a && a->home)
+		hg_action_cache_give(a->home, a);
 	else
 		free(a);
-	enc_shared_unref(home);
 }
 
 /* ------------------------------------------------------------ pieces */
@@ -882,7 +874,7 @@ static int parse_use(pctx *c, hg_action *a)
 	int may_be_tower = (src[0] | 0x20) == 't' || (unsigned char)src[0] >= 0x80;
 	/* In a plain ASCII text hg_name_eq is ASCII case: a word of another
 	 * length than five is neither. */
-	if (may_be_tower && c->t->ascii && gtext_len(c, 1, src) != 5)
+	if (may_be_tower && hg_action_text_is_ascii(c->t) && gtext_len(c, 1, src) != 5)
 		may_be_tower = 0;
 	if (may_be_tower && (hg_name_eq(src, "tower") || hg_name_eq(src, "torre"))) {
 		a->src = ENC_SRC_TOWER;

@@ -653,6 +653,7 @@ static enc_shared *shared_new(const hg_game_record *rec)
 	sh->nnames = hg_record_players(rec, &sh->names);
 	sh->seed = hg_record_chance_seed(rec);
 	sh->seed_public = sh->seed && hg_record_tag(rec, "SeedReveal");
+	sh->actions = enc_action_cache_new();
 	return sh;
 }
 
@@ -660,7 +661,7 @@ void enc_shared_free(enc_shared *sh)
 {
 	hg_strv_free(sh->names, sh->nnames);
 	free(sh->seed);
-	free(sh->spare_action);
+	hg_action_cache_unref(sh->actions);
 	free(sh->copies);
 	free(sh);
 }
@@ -939,8 +940,9 @@ hg_state *enc_setup(const hg_gdata *data, const hg_game_record *rec, hg_diags *d
 	s->sh = sh;
 	if (n < ENC_MIN_SEATS || n > ENC_MAX_SEATS) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, tag_pos(rec, "Players"), "enc.players",
-					  "%d player%s; Encrucijada is for 2 to 6 (rule 1)", n,
-					  n == 1 ? "" : "s");
+					  hg_ngettext("%d player; Encrucijada is for 2 to 6 (rule 1)",
+						      "%d players; Encrucijada is for 2 to 6 (rule 1)", (unsigned long)n),
+					  n);
 		hg_diag_note(dg, "name the players in seat order: [Players \"Ana; Ben\"]");
 		enc_free_state(s);
 		return NULL;

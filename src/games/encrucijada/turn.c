@@ -178,9 +178,10 @@ int enc_apply_draw(hg_state *s, const hg_action *a, hg_diags *d)
 	if (s->war.stage != ENC_WAR_NONE || s->ex.active || a->seat != s->current ||
 	    s->phase != ENC_PH_A) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "enc.draw-extra",
-					  "%s draws only in phase A, and has drawn the %d card%s it needed (rule 6.A)",
-					  enc_seat_name(a->seat), s->draws_needed,
-					  s->draws_needed == 1 ? "" : "s");
+					  hg_ngettext("%s draws only in phase A, and has drawn the %d card it needed (rule 6.A)",
+						      "%s draws only in phase A, and has drawn the %d cards it needed (rule 6.A)",
+						      (unsigned long)s->draws_needed),
+					  enc_seat_name(a->seat), s->draws_needed);
 		hg_diag_note(dg, "the turn is in phase %s", phase_names[s->phase]);
 		return -1;
 	}
@@ -242,8 +243,9 @@ static int hidden_at(const hg_state *s, int seat, const enc_item *ref, hg_diags 
 					  enc_seat_name(seat), b.data);
 		hg_buf_free(&b);
 		if (n)
-			hg_diag_note(dg, "stack '%c' holds %d card%s", 'a' + ref->stack, n,
-				     n == 1 ? "" : "s");
+			hg_diag_note(dg, hg_ngettext("stack '%c' holds %d card", "stack '%c' holds %d cards",
+						     (unsigned long)n),
+				     'a' + ref->stack, n);
 		else
 			hg_diag_note(dg, "%s has no stack '%c'", enc_seat_name(seat), 'a' + ref->stack);
 		if (s->war.stage != ENC_WAR_NONE &&
@@ -263,7 +265,10 @@ static void note_hand(const hg_state *s, int seat, hg_diag *dg)
 	for (int i = 0; i < n; i++)
 		hg_buf_printf(&b, "%s%s", i ? ", " : "",
 			      enc_card_id(s, s->p[seat].inst[v[i]].card));
-	hg_diag_note(dg, "%s holds %s", enc_seat_name(seat), n ? b.data : "no card");
+	if (n)
+		hg_diag_note(dg, "%s holds %s", enc_seat_name(seat), b.data);
+	else
+		hg_diag_note(dg, "%s holds no card", enc_seat_name(seat));
 	hg_buf_free(&b);
 }
 
@@ -350,8 +355,10 @@ int enc_apply_put(hg_state *s, const hg_action *a, hg_diags *d)
 			int n = pos > 1 ? enc_stack_count(s, a->seat, stack) : 0;
 			if (pos > n + 1) {
 				hg_diag_add(d, HG_ERROR, a->ref2.where, "enc.no-card",
-					    "stack '%c' of %s holds %d card%s: a card goes in at position 1 to %d (rule 3)",
-					    'a' + stack, enc_seat_name(a->seat), n, n == 1 ? "" : "s", n + 1);
+					    hg_ngettext("stack '%c' of %s holds %d card: a card goes in at position 1 to %d (rule 3)",
+							"stack '%c' of %s holds %d cards: a card goes in at position 1 to %d (rule 3)",
+							(unsigned long)n),
+					    'a' + stack, enc_seat_name(a->seat), n, n + 1);
 				return -1;
 			}
 		} else if ((stack = enc_free_stack(s, a->seat)) < 0) {
@@ -459,8 +466,10 @@ int enc_apply_move(hg_state *s, const hg_action *a, hg_diags *d)
 	int n = enc_stack_count(s, a->seat, to) - (a->ref.stack == to ? 1 : 0);
 	if (pos > n + 1) {
 		hg_diag_add(d, HG_ERROR, a->ref2.where, "enc.no-card",
-			    "stack '%c' of %s will hold %d card%s: a card goes in at position 1 to %d (rule 3)",
-			    'a' + to, enc_seat_name(a->seat), n, n == 1 ? "" : "s", n + 1);
+			    hg_ngettext("stack '%c' of %s will hold %d card: a card goes in at position 1 to %d (rule 3)",
+					"stack '%c' of %s will hold %d cards: a card goes in at position 1 to %d (rule 3)",
+					(unsigned long)n),
+			    'a' + to, enc_seat_name(a->seat), n, n + 1);
 		return -1;
 	}
 	enc_stack_insert(s, a->seat, inst, to, pos);
@@ -481,9 +490,9 @@ int enc_apply_end(hg_state *s, const hg_action *a, hg_diags *d)
 	}
 	if (s->war.stage != ENC_WAR_NONE || s->ex.active || a->seat != s->current) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "enc.not-now",
-					  "%s cannot end the turn %s (rule 6.F)", enc_seat_name(a->seat),
-					  s->ex.active ? "while an effect waits for its answer" :
-					  "in the middle of a war");
+					  s->ex.active ? "%s cannot end the turn while an effect waits for its answer (rule 6.F)"
+						       : N_("%s cannot end the turn in the middle of a war (rule 6.F)"),
+					  enc_seat_name(a->seat));
 		if (s->war.stage != ENC_WAR_NONE)
 			hg_diag_note(dg, "the attacker ends a war with 'regroup' (rule 6.D4)");
 		return -1;

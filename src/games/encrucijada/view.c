@@ -1,6 +1,6 @@
 /* view.c - what one seat of Encrucijada may see (herald-encrucijada(7),
  * SEAT VIEWS).  Hidden from the others: the cards a seat sets up and draws
- * (rule 5, 6.A), the cards it puts down hidden (6.B) and takes back to its
+ * (rule 5, 6.A, and an effect's draws), the cards it puts down hidden (6.B) and takes back to its
  * hand (rule 3).  Public: cards put down visible, cards turned up (show,
  * the cards revealed in battle, a card forced to defend), effects with
  * their choices, the war.  A seat's own cards are named in its view even
@@ -44,6 +44,7 @@ void enc_view_action(const hg_state *before, const hg_state *after, const hg_act
 	hg_action seen = *a;
 	seen.home = NULL;
 	enc_item setup[ENC_SETUP_CARDS];
+	enc_item chosen[ENC_MAX_ITEMS];
 	switch (a->kind) {
 	case ENC_A_SETUP:
 		if (!own) {
@@ -96,6 +97,17 @@ void enc_view_action(const hg_state *before, const hg_state *after, const hg_act
 				  inst_card(before, a->seat, enc_stack_at(before, a->seat, army, 1)));
 		break;
 	}
+	case ENC_A_USE:
+		/* the choices are public; the cards an effect draws are the
+		 * drawer's, as a draw's are */
+		if (!own && a->nitems <= ENC_MAX_ITEMS) {
+			memcpy(chosen, a->items, sizeof chosen[0] * (size_t)a->nitems);
+			for (int i = 0; i < a->nitems; i++)
+				if (enc_item_drawn(a->items, i))
+					chosen[i].kind = ENC_ITEM_UNKNOWN;
+			seen.items = chosen;
+		}
+		break;
 	default:
 		break;	/* public */
 	}
@@ -110,6 +122,10 @@ int enc_names_chance(const hg_state *s, const hg_action *a)
 	if (a->kind == ENC_A_SETUP)
 		for (int i = 0; i < a->nitems; i++)
 			if (a->items[i].kind == ENC_ITEM_CARD)
+				return 1;
+	if (a->kind == ENC_A_USE)
+		for (int i = 0; i < a->nitems; i++)
+			if (enc_item_drawn(a->items, i) && a->items[i].kind == ENC_ITEM_CARD)
 				return 1;
 	return 0;
 }

@@ -13,10 +13,10 @@
 static const char *stage_name(int stage)
 {
 	switch (stage) {
-	case ENC_WAR_DECLARED: return "the declaration";
-	case ENC_WAR_BATTLE: return "the battle";
-	case ENC_WAR_INVASION: return "the invasion";
-	default: return "no war";
+	case ENC_WAR_DECLARED: return _("the declaration");
+	case ENC_WAR_BATTLE: return _("the battle");
+	case ENC_WAR_INVASION: return _("the invasion");
+	default: return _("no war");
 	}
 }
 
@@ -79,7 +79,7 @@ static int need_war(const hg_state *s, const hg_action *a, int who, unsigned sta
 		return -1;
 	}
 	if (s->war.stage == ENC_WAR_NONE)
-		return war_error(s, a, "enc.no-war", "there is no war", d);
+		return war_error(s, a, "enc.no-war", _("there is no war"), d);
 	if (!(stages & (1u << s->war.stage))) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "enc.war-order",
 					  "not during %s (rule 6.D)", stage_name(s->war.stage));

@@ -36,16 +36,16 @@ void hg_koc_unload(hg_gdata *data)
 		hg_strv_free(data->deck[i].aliases, data->deck[i].naliases);
 	}
 	free(data->deck);
-	for (unsigned k = 0; k < KOC_SECTORS; k++)
+	for (unsigned k = 0; k < KOC_SECTORS; k++) {
 		free(data->location[k].name);
+		free(data->location[k].id);
+	}
+	hg_names_free(data->location_names);
 	cards_free(&data->one);
 	cards_free(&data->two);
 	free(data->file);
 	hg_provs_free(&data->provs);
-	hg_pattern_free(data->pat_deal);
-	hg_pattern_free(data->pat_draw);
-	hg_pattern_free(data->pat_place);
-	hg_pattern_free(data->pat_win);
+	hg_koc_grammar_free(&data->grammar);
 	free(data);
 }
 
@@ -239,38 +239,47 @@ static void build_cards(hg_gdata *g, hg_koc_cards *out, unsigned copies)
 	index_numbers(out);
 }
 
-/* The action syntax, compiled once per load (grammar/kingdoms-of-crusaders.ebnf).
- * The subject is the action's tokens joined by single spaces.  notation.c
- * reads the plain shapes ('place c12 3', ...) straight from the tokens
- * (plain_shape): what it accepts must match here, with the verb words of
- * its verb_words table; test-koc compares the two on every spelling. */
-static void compile_patterns(hg_gdata *g)
-{
-	g->pat_deal = hg_pattern_new("(?:deal|deals|dealt)(?<cards>(?: [^ ]+)*)");
-	g->pat_draw = hg_pattern_new("(?:draw|draws|drew)(?<cards> [^ ,]+)");
-	g->pat_place = hg_pattern_new(
-		"(?:place|places|placed|play|plays|played)(?<cards> [^ ,]+)"
-		" (?:(?:in|into|to|on|at) )?(?:sector |s)?(?<sector>[0-9]+)");
-	g->pat_win = hg_pattern_new(
-		"(?:win|wins|won|take|takes|took|claim|claims)"
-		" (?:(?:territory|sector) |s)?(?<sector>[0-9]+)"
-		" (?:(?:victory )?marker |# ?)(?<marker>[0-9]+)");
-	g->g_place_sector = hg_pattern_group(g->pat_place, "sector");
-	g->g_win_sector = hg_pattern_group(g->pat_win, "sector");
-	g->g_win_marker = hg_pattern_group(g->pat_win, "marker");
-}
-
 static const char *const deck_keys[] = {
 	"!game", "title", "notes", "victory_markers",
 	"location_cards", "locations", "!cards", NULL
 };
 
+/* A word that names a location in an action: a word of the notation that
+ * does not read as a sector's number ("3", "s3"). */
+static int location_word_ok(const char *w)
+{
+	size_t skip = w[0] == 's' || w[0] == 'S';
+	return card_word_ok(w) && strspn(w + skip, "0123456789") < strlen(w + skip);
+}
+
+/* Binds a location's id or alias to its sector (0-based). */
+static int bind_location(hg_gdata *g, const char *word, unsigned k, hg_pos pos, hg_diags *d)
+{
+	if (!location_word_ok(word)) {
+		hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, "data.range",
+					  "'%s' cannot name a location in an action", word);
+		hg_diag_note(dg, "a location's name, its spaces written '-', and its aliases "
+			     "are words of the notation (letters, digits, '_', '-', '.') "
+			     "other than a sector's number ('3', 's3')");
+		return -1;
+	}
+	int clash;
+	if (hg_names_add(g->location_names, word, (int)k, &clash) == 0)
+		return 0;
+	hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, "data.duplicate-id",
+				  "'%s' already names location %d", word, clash + 1);
+	hg_diag_note(dg, "each word names one location (without regard to case or accents)");
+	return -1;
+}
+
 /* The published facts of the box beside the cards: how many victory
- * markers and location cards it holds, and the names of the five locations
- * (aliases of the sector numbers, which stay the notation). */
+ * markers and location cards it holds, and the names of the five locations.
+ * An action may write a sector as its location: the name with its spaces
+ * written '-' ("county-of-edessa"), or one of its aliases ("edessa"); the
+ * numbers stay the canonical form. */
 static int load_location(hg_gdata *g, const hg_ynode *node, hg_diags *d)
 {
-	static const char *const keys[] = { "!number", "!name", NULL };
+	static const char *const keys[] = { "!number", "!name", "aliases", NULL };
 	if (hg_ycheck_kind(node, HG_Y_MAP, NULL, d) != 0 ||
 	    hg_ycheck_keys(node, keys, NULL, d) != 0)
 		return -1;
@@ -287,7 +296,23 @@ static int load_location(hg_gdata *g, const hg_ynode *node, hg_diags *d)
 		return -1;
 	}
 	l->name = hg_xstrdup(name);
-	return 0;
+	l->id = hg_xstrdup(name);
+	for (char *p = l->id; *p; p++)
+		*p = *p == ' ' ? '-' : *p >= 'A' && *p <= 'Z' ? (char)(*p - 'A' + 'a') : *p;
+	if (!g->location_names)
+		g->location_names = hg_names_new();
+	const hg_ynode *namen = hg_ymap_get(node, "name");
+	int rc = bind_location(g, l->id, (unsigned)number - 1, namen->pos, d);
+	const hg_ynode *aliases = hg_ymap_get(node, "aliases");
+	if (aliases && hg_ycheck_kind(aliases, HG_Y_SEQ, NULL, d) != 0)
+		return -1;
+	for (size_t i = 0; aliases && i < aliases->n; i++) {
+		const char *alias;
+		if (hg_yname(aliases->items[i], &alias, d) != 0 ||
+		    bind_location(g, alias, (unsigned)number - 1, aliases->items[i]->pos, d) != 0)
+			rc = -1;
+	}
+	return rc;
 }
 
 static int load_box(hg_gdata *g, const hg_ynode *root, hg_diags *d)
@@ -387,7 +412,7 @@ static hg_gdata *load_doc(hg_ydoc *doc, const char *name, hg_diags *d)
 	}
 	build_cards(g, &g->one, 1);
 	build_cards(g, &g->two, 2);
-	compile_patterns(g);
+	hg_koc_grammar_build(&g->grammar);
 	return g;
 }
 
@@ -409,8 +434,8 @@ hg_gdata *hg_koc_load(const hg_load_ctx *ctx, hg_buf *key, hg_diags *d)
 	const hg_tag *tag = ctx->rec ? hg_record_tag(ctx->rec, "DeckFile") : NULL;
 	hg_gdata *g;
 	if (tag) {
-		hg_data_name name = { tag->value, "the DeckFile tag", tag->pos, NULL, "" };
-		hg_data_kind kind = { "a deck file", deck_keys };
+		hg_data_name name = { tag->value, N_("the DeckFile tag"), tag->pos, NULL, "" };
+		hg_data_kind kind = { N_("a deck file"), deck_keys };
 		hg_ydoc *doc = hg_data_load(ctx, &name, &kind, d);
 		if (!doc)
 			return NULL;

@@ -87,12 +87,14 @@ static void describe_hand(const hg_state *s, unsigned seat, hg_buf *out)
 		hg_buf_puts(out, "no card");
 }
 
-/* Where a card is, for messages: "in P2's hand", "in P1's sector 3". */
-static void describe_place(const hg_state *s, int c, hg_buf *out)
+/* Where a card is: "'c13' is in P2's hand", "... on the table, in P1's
+ * sector 3", one sentence each for the translators. */
+static void note_place(hg_diag *dg, const hg_state *s, int c)
 {
+	const char *id = s->cards->ids[c];
 	unsigned char loc = s->loc[c];
 	if (loc >= KOC_IN_HAND) {
-		hg_buf_printf(out, "in %s's hand", hg_koc_seat_name(loc - KOC_IN_HAND));
+		hg_diag_note(dg, "'%s' is in %s's hand", id, hg_koc_seat_name(loc - KOC_IN_HAND));
 		return;
 	}
 	if (loc == KOC_TABLE) {
@@ -100,21 +102,12 @@ static void describe_place(const hg_state *s, int c, hg_buf *out)
 			for (unsigned k = 0; k < KOC_SECTORS; k++)
 				for (unsigned i = 0; i < s->nsector[p][k]; i++)
 					if (s->sector[p][k][i] == c) {
-						hg_buf_printf(out, "on the table, in %s's sector %u",
-							      hg_koc_seat_name(p), k + 1);
+						hg_diag_note(dg, "'%s' is on the table, in %s's sector %u",
+							     id, hg_koc_seat_name(p), k + 1);
 						return;
 					}
 	}
-	hg_buf_puts(out, s->order_known ? "still in the deck" : "not yet seen");
-}
-
-static void note_place(hg_diag *dg, const hg_state *s, int c)
-{
-	hg_buf b;
-	hg_buf_init(&b);
-	describe_place(s, c, &b);
-	hg_diag_note(dg, "'%s' is %s", s->cards->ids[c], b.data);
-	hg_buf_free(&b);
+	hg_diag_note(dg, s->order_known ? "'%s' is still in the deck" : N_("'%s' is not yet seen"), id);
 }
 
 static void note_hand(hg_diag *dg, const hg_state *s, unsigned seat)
@@ -526,8 +519,9 @@ static void note_open_sectors(hg_diag *dg, const hg_state *s, unsigned seat)
 	hg_buf_init(&b);
 	for (unsigned k = 0; k < KOC_SECTORS; k++)
 		if (s->nsector[seat][k] < KOC_ARMY)
-			hg_buf_printf(&b, "%s%u (%u card%s)", b.len ? ", " : "", k + 1,
-				      s->nsector[seat][k], s->nsector[seat][k] == 1 ? "" : "s");
+			hg_buf_printf(&b, hg_ngettext("%s%u (%u card)", "%s%u (%u cards)",
+						      s->nsector[seat][k]),
+				      b.len ? ", " : "", k + 1, s->nsector[seat][k]);
 	hg_diag_note(dg, "%s's sectors with room: %s", hg_koc_seat_name(seat), b.data);
 	hg_buf_free(&b);
 }
@@ -583,9 +577,11 @@ static int apply_place(hg_state *s, const hg_action *a, hg_diags *d)
 			hg_diag *dg = hg_diag_add(d, HG_UNVERIFIED, a->card_pos[0], "koc.hidden-card",
 						  "placement of hidden card '%s' could not be verified",
 						  s->cards->ids[c]);
-			hg_diag_note(dg, "%s holds %u card%s the record does not show; '%s' may be "
-				     "one of them", hg_koc_seat_name(p), s->hidden[p],
-				     s->hidden[p] == 1 ? "" : "s", s->cards->ids[c]);
+			hg_diag_note(dg, hg_ngettext("%s holds %u card the record does not show; '%s' may be "
+						     "one of them",
+						     "%s holds %u cards the record does not show; '%s' may be "
+						     "one of them", s->hidden[p]),
+				     hg_koc_seat_name(p), s->hidden[p], s->cards->ids[c]);
 		}
 		s->hidden[p]--;
 	} else {

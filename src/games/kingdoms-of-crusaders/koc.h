@@ -5,8 +5,9 @@
  *   army.c      squads, the comparison of armies, the "no better army" proof
  *   verdict.c   ruling 6 with hidden cards: is a territory won in every
  *               assignment of the hidden cards, in some, or in none?
- *   notation.c  the action syntax (PCRE2; the plain shapes straight from
- *               the tokens): parse and format
+ *   notation.c  the action syntax, one table of shapes from which the PCRE2
+ *               patterns and the canonical token reader are built: parse
+ *               and format
  *   setup.c     the set-up from the tags: seats, variant, deck order, lot
  *   engine.c    the turn sequence, territories, the end, legal actions
  *   render.c    the plain-text picture of a position
@@ -20,6 +21,7 @@
 
 #include <stdint.h>
 
+#include "action-cache.h"
 #include "internal.h"
 #include "pattern.h"
 
@@ -37,6 +39,8 @@ enum { KOC_LANCE, KOC_BOW, KOC_SWORDS, KOC_HELMET, KOC_BANNER, KOC_NKINDS };
 
 extern const char *const hg_koc_kind_names[KOC_NKINDS + 1];
 
+enum hg_koc_verb { KOC_DEAL, KOC_DRAW, KOC_PLACE, KOC_WIN };
+
 /* ------------------------------------------------------------------ data */
 typedef struct hg_koc_card {
 	char *id;
@@ -47,9 +51,11 @@ typedef struct hg_koc_card {
 } hg_koc_card;
 
 /* A location (sector) by number: its name, when the deck file gives one
- * (where each fact comes from is in hg_gdata.provs). */
+ * (where each fact comes from is in hg_gdata.provs), and the word an action
+ * writes for it: the name with its spaces written '-' ("county-of-edessa"). */
 typedef struct hg_koc_location {
 	char *name;
+	char *id;
 } hg_koc_location;
 
 /* The cards in play: the deck itself (2 players) or two decks mixed (3 and
@@ -71,6 +77,23 @@ typedef struct hg_koc_cards {
 } hg_koc_cards;
 #define KOC_MAX_ID_NUMBER 9999
 
+/* The action syntax, built at load from notation.c's one table of action
+ * shapes: the verb words, and each verb's PCRE2 pattern with the numbers
+ * of its groups (-1: the verb has no such part). */
+typedef struct hg_koc_verb_word {
+	char word[12];		/* in small letters */
+	unsigned char len;
+	signed char verb;	/* enum hg_koc_verb */
+} hg_koc_verb_word;
+#define KOC_NVERBS 4
+#define KOC_MAX_VERB_WORDS 24
+typedef struct hg_koc_grammar {
+	hg_koc_verb_word words[KOC_MAX_VERB_WORDS];
+	size_t nwords;
+	hg_pattern *pattern[KOC_NVERBS];
+	int g_sector[KOC_NVERBS], g_marker[KOC_NVERBS];
+} hg_koc_grammar;
+
 struct hg_gdata {
 	char *file;		/* the deck file, as loaded */
 	unsigned victory_markers;	/* in the box (0: not given) */
@@ -79,8 +102,8 @@ struct hg_gdata {
 	hg_koc_card *deck;	/* the deck file's cards, in file order */
 	size_t ndeck;
 	hg_koc_cards one, two;	/* one deck; two decks mixed */
-	hg_pattern *pat_deal, *pat_draw, *pat_place, *pat_win;
-	int g_place_sector, g_win_sector, g_win_marker;	/* named groups */
+	hg_names *location_names;	/* location ids and aliases -> sector - 1 */
+	hg_koc_grammar grammar;	/* the action syntax (notation.c) */
 	hg_provs provs;		/* where each value of the deck file comes from */
 };
 
@@ -212,19 +235,7 @@ int hg_koc_could_beat(const hg_state *s, unsigned q, unsigned sector,
 		      hg_koc_key target);
 
 /* ------------------------------------------------------------------ notation */
-enum hg_koc_verb { KOC_DEAL, KOC_DRAW, KOC_PLACE, KOC_WIN };
 #define KOC_HIDDEN (-1)		/* a card written '?' */
-
-/* The part of a game's state its clones share (the replay clones a state
- * before a variation and for hg_apply_keep), counted by references. */
-typedef struct hg_koc_shared {
-	unsigned refs;
-	/* An action hg_koc_parse made and hg_koc_free_action gave back, kept
-	 * for the next parse (NULL: none): the replay parses and frees one
-	 * action after another, and a malloc and a free for each cost as much
-	 * as the parse of a short action.  No part of the position. */
-	hg_action *spare_action;
-} hg_koc_shared;
 
 struct hg_action {
 	int verb;
@@ -237,11 +248,10 @@ struct hg_action {
 	hg_pos sector_pos;
 	unsigned marker;	/* win */
 	hg_pos marker_pos;
-	/* hg_koc_parse's actions: the shared part of the game they were
-	 * parsed in, which they hold a reference to and go back to when freed
-	 * (hg_koc_shared.spare_action), so that they stay valid after the
-	 * state is freed; NULL for hg_koc_legal's. */
-	hg_koc_shared *home;
+	/* hg_koc_parse's actions: the spare-action cache of the game they
+	 * were parsed in, which they hold a reference to and go back to when
+	 * freed (action-cache.h); NULL for hg_koc_legal's. */
+	hg_action_cache *home;
 };
 
 /* ------------------------------------------------------------------ state */
@@ -258,7 +268,7 @@ typedef struct hg_koc_claim {
 
 struct hg_state {
 	const hg_gdata *data;
-	hg_koc_shared *sh;		/* shared with the clones */
+	hg_action_cache *actions;	/* parse's blocks; shared with the clones */
 	const hg_koc_cards *cards;
 	unsigned nplayers;
 	unsigned first;			/* seat that plays first, by lot */
@@ -328,16 +338,16 @@ const char *hg_koc_seat_name(unsigned seat);
 /* Set-up (setup.c). */
 hg_state *hg_koc_setup(const hg_gdata *data, const hg_game_record *rec, hg_diags *d);
 hg_state *hg_koc_clone(const hg_state *s);
-/* Drops a reference to the shared part, freeing it (and its spare action)
- * with the last. */
-void hg_koc_shared_unref(hg_koc_shared *sh);
 void hg_koc_free_state(hg_state *s);
 int hg_koc_gen_tags(const hg_gdata *data, hg_prng *r, unsigned players,
 		    const char *variant, hg_game_record *rec, hg_diags *d);
 /* Notation (notation.c). */
+/* Builds the action syntax from the table of shapes (at data load). */
+void hg_koc_grammar_build(hg_koc_grammar *g);
+void hg_koc_grammar_free(hg_koc_grammar *g);
 hg_action *hg_koc_parse(const hg_state *s, const hg_action_text *t, hg_diags *d);
 /* The same, matching every action against its verb's pattern (where
- * hg_koc_parse reads the plain shapes from the tokens): for the tests. */
+ * hg_koc_parse reads the canonical shape from the tokens): for the tests. */
 hg_action *hg_koc_parse_by_patterns(const hg_state *s, const hg_action_text *t,
 				    hg_diags *d);
 void hg_koc_format(const hg_state *s, const hg_action *a, hg_buf *seat, hg_buf *body);

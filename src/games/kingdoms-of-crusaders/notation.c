@@ -4,8 +4,24 @@
  *   P1: draw c12                    the top card of the deck ('?' when hidden)
  *   P1: place c12 3                 a card from the hand into sector 3
  *   P2: win 3 #1                    territory 3 won, victory marker number 1
- * The verb decides which pattern applies; the patterns are compiled at load.
- * Parsing consults only the set-up (seats and cards), never the position. */
+ * A sector is its number, or a location's id or alias from the deck file
+ * ("place c12 cyprus"); herald writes the number.
+ *
+ * One grammar (doc/design-grammar.md).  The table `shapes` below describes
+ * each action once: its verb words, and for each part after the verb the
+ * words that may lead it and what the canonical form glues to it.  From it,
+ * at load (hg_koc_grammar_build), come the verb words verb_of looks up and
+ * each verb's PCRE2 pattern, which reads every spelling; from it too, at
+ * parse, the token reader takes the canonical shape (the one herald writes,
+ * and nearly every record's) straight from the tokens, without a match.
+ * PCRE2 stays the reader of the grammar, as the project's rule for action
+ * syntax asks; the token reader only skips it where the table says the
+ * pattern would match, with the same parts.  tests/koc-grammar.test holds
+ * the reader to every production of the EBNF, and test-koc both ways of
+ * reading to each other.
+ *
+ * Parsing consults only the set-up (seats, cards, locations), never the
+ * position. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -14,34 +30,113 @@
 #include "koc.h"
 
 static const char *const forms =
-	"the actions are 'deal C C C C C', 'draw C', 'place C SECTOR' and 'win SECTOR #MARKER' "
-	"(C a card id, or '?' for a hidden card in a deal or draw)";
+	N_("the actions are 'deal C C C C C', 'draw C', 'place C SECTOR' and 'win SECTOR #MARKER' "
+	   "(C a card id, or '?' for a hidden card in a deal or draw)");
 
 enum { VERB_NONE = -1 };
 
-#define VERB(w, v) { w, sizeof w - 1, v }
-static const struct verb_word {
-	const char *word;
-	size_t len;
-	int verb;
-} verb_words[] = {
-	/* the canonical verbs first: they are what most records say */
-	VERB("place", KOC_PLACE), VERB("draw", KOC_DRAW), VERB("win", KOC_WIN), VERB("deal", KOC_DEAL),
-	VERB("deals", KOC_DEAL), VERB("dealt", KOC_DEAL),
-	VERB("draws", KOC_DRAW), VERB("drew", KOC_DRAW),
-	VERB("places", KOC_PLACE), VERB("placed", KOC_PLACE),
-	VERB("play", KOC_PLACE), VERB("plays", KOC_PLACE), VERB("played", KOC_PLACE),
-	VERB("wins", KOC_WIN), VERB("won", KOC_WIN),
-	VERB("take", KOC_WIN), VERB("takes", KOC_WIN), VERB("took", KOC_WIN),
-	VERB("claim", KOC_WIN), VERB("claims", KOC_WIN),
+/* What a part after the verb holds. */
+enum slot {
+	SLOT_ITEMS,	/* the deal's cards: any words (their count is checked after) */
+	SLOT_ITEM,	/* a card or '?' */
+	SLOT_CARD,	/* a card */
+	SLOT_SECTOR,	/* a sector: number, "s" and number, or location */
+	SLOT_MARKER,	/* a victory marker's number */
 };
-#undef VERB
+
+typedef struct part {
+	enum slot slot;
+	/* The words that may lead the part: a PCRE2 alternation, each with
+	 * what follows it (a space, or nothing when glued); "" for none. */
+	const char *lead;
+	/* What the canonical form glues before the slot ("#1"): one of the
+	 * lead's spellings, without its space; "" for nothing. */
+	const char *tag;
+	unsigned char taglen;
+} part;
+
+#define TAG(t) t, sizeof t - 1
+/* The actions, by verb (enum hg_koc_verb): the one description of their
+ * syntax.  The verb words are '|'-separated, the canonical first. */
+static const struct shape {
+	const char *verbs;
+	unsigned nparts;
+	part parts[2];
+} shapes[KOC_NVERBS] = {
+	[KOC_DEAL] = { "deal|deals|dealt", 1, { { SLOT_ITEMS, "", TAG("") } } },
+	[KOC_DRAW] = { "draw|draws|drew", 1, { { SLOT_ITEM, "", TAG("") } } },
+	[KOC_PLACE] = { "place|places|placed|play|plays|played", 2,
+			{ { SLOT_CARD, "", TAG("") },
+			  { SLOT_SECTOR, "(?:(?:in|into|to|on|at) )?(?:sector )?", TAG("") } } },
+	[KOC_WIN] = { "win|wins|won|take|takes|took|claim|claims", 2,
+		      { { SLOT_SECTOR, "(?:(?:territory|sector) )?", TAG("") },
+			{ SLOT_MARKER, "(?:(?:victory )?marker |# ?)", TAG("#") } } },
+};
+#undef TAG
+
+/* What each slot is in a pattern: the words of the subject (the action's
+ * tokens joined by single spaces) it takes. */
+static const char *const slot_pattern[] = {
+	[SLOT_ITEMS] = "(?: [^ ]+)*",
+	[SLOT_ITEM] = "[^ ,]+",
+	[SLOT_CARD] = "[^ ,]+",
+	[SLOT_SECTOR] = "(?<sector>[^ ,]+)",
+	[SLOT_MARKER] = "(?<marker>[0-9]+)",
+};
+
+void hg_koc_grammar_build(hg_koc_grammar *g)
+{
+	memset(g, 0, sizeof *g);
+	hg_buf re;
+	hg_buf_init(&re);
+	/* The canonical verb words first, the most frequent first: verb_of
+	 * tries them in this order. */
+	static const int by_frequency[KOC_NVERBS] = { KOC_PLACE, KOC_DRAW, KOC_WIN, KOC_DEAL };
+	for (int canonical = 1; canonical >= 0; canonical--)
+		for (int i = 0; i < KOC_NVERBS; i++) {
+			const char *w = shapes[by_frequency[i]].verbs;
+			size_t len = strcspn(w, "|");
+			if (!canonical)
+				w += len + (w[len] == '|');
+			for (; *w; w += len + (w[len] == '|')) {
+				len = strcspn(w, "|");
+				hg_koc_verb_word *vw = &g->words[g->nwords++];
+				memcpy(vw->word, w, len);
+				vw->len = (unsigned char)len;
+				vw->verb = (signed char)by_frequency[i];
+				if (canonical)
+					break;
+			}
+		}
+	for (int v = 0; v < KOC_NVERBS; v++) {
+		const struct shape *sh = &shapes[v];
+		/* The verb is known before the pattern is tried (verb_of): any
+		 * word will do for it there. */
+		hg_buf_clear(&re);
+		hg_buf_puts(&re, "[^ ]+");
+		for (unsigned i = 0; i < sh->nparts; i++) {
+			const part *p = &sh->parts[i];
+			if (p->slot != SLOT_ITEMS)
+				hg_buf_putc(&re, ' ');
+			hg_buf_printf(&re, "%s%s", p->lead, slot_pattern[p->slot]);
+		}
+		g->pattern[v] = hg_pattern_new(re.data);
+		g->g_sector[v] = hg_pattern_group(g->pattern[v], "sector");
+		g->g_marker[v] = hg_pattern_group(g->pattern[v], "marker");
+	}
+	hg_buf_free(&re);
+}
+
+void hg_koc_grammar_free(hg_koc_grammar *g)
+{
+	for (int v = 0; v < KOC_NVERBS; v++)
+		hg_pattern_free(g->pattern[v]);
+}
 
 /* The verb the first word names, or VERB_NONE.  *plain is set when the
- * word is a verb word in ASCII, in any case: it is then one of the
- * alternatives of that verb's pattern (compile_patterns lists the same
- * words, and matches without regard to case), which matches it whole. */
-static int verb_of(const hg_action_text *t, int *plain)
+ * word is a verb word in ASCII, in any case: only then may the token
+ * reader take the action. */
+static int verb_of(const hg_koc_grammar *g, const hg_action_text *t, int *plain)
 {
 	*plain = 0;
 	if (t->ntoks == 0)
@@ -51,29 +146,29 @@ static int verb_of(const hg_action_text *t, int *plain)
 	/* A letter's two cases differ only in bit 0x20: the first letters
 	 * and the lengths must agree before the words can. */
 	unsigned first = (unsigned char)w[0] | 0x20u;
-	for (size_t i = 0; i < HG_ARRAY_LEN(verb_words); i++)
-		if (first == (unsigned char)verb_words[i].word[0] && len == verb_words[i].len &&
-		    hg_ascii_same(w, verb_words[i].word, len, 0x20)) {
+	for (size_t i = 0; i < g->nwords; i++)
+		if (first == (unsigned char)g->words[i].word[0] && len == g->words[i].len &&
+		    hg_ascii_same(w, g->words[i].word, len, 0x20)) {
 			*plain = 1;
-			return verb_words[i].verb;
+			return g->words[i].verb;
 		}
 	/* Any other spelling (accents, ...) is folded; the verb words are
 	 * written folded. */
 	char word[16];
 	if (hg_name_fold_to(w, word, sizeof word) >= sizeof word)
 		return VERB_NONE;
-	for (size_t i = 0; i < HG_ARRAY_LEN(verb_words); i++)
-		if (strcmp(word, verb_words[i].word) == 0)
-			return verb_words[i].verb;
+	for (size_t i = 0; i < g->nwords; i++)
+		if (strcmp(word, g->words[i].word) == 0)
+			return g->words[i].verb;
 	return VERB_NONE;
 }
 
 static const char *const verb_forms[] = {
-	"a deal lists the five cards a player is dealt: 'deal c01 c02 c03 c04 c05' "
-	"('?' for a hidden card)",
-	"a draw names the card drawn: 'draw c12', or 'draw ?' when it is hidden",
-	"a placement names a card and one of the sectors 1 to 5: 'place c12 3'",
-	"a territory won names the sector and the victory marker: 'win 3 #1'",
+	N_("a deal lists the five cards a player is dealt: 'deal c01 c02 c03 c04 c05' "
+	   "('?' for a hidden card)"),
+	N_("a draw names the card drawn: 'draw c12', or 'draw ?' when it is hidden"),
+	N_("a placement names a card and one of the sectors 1 to 5: 'place c12 3'"),
+	N_("a territory won names the sector and the victory marker: 'win 3 #1'"),
 };
 
 static int seat_of(const hg_state *s, const hg_action_text *t, hg_diags *d)
@@ -146,43 +241,108 @@ static int card_of(const hg_state *s, const hg_atok *tok, int hidden_ok, hg_diag
 	return NO_CARD;
 }
 
-/* Where the numbers of an action were written: from the pattern's groups,
- * or straight from the tokens when the action has its plain shape. */
-typedef struct numbers {
-	const char *sector, *marker;	/* digits, not NUL-terminated */
+/* Where the sector and the marker of an action were written: from the
+ * pattern's groups, or straight from the tokens in the canonical shape. */
+typedef struct slots {
+	const char *sector, *marker;	/* not NUL-terminated */
 	size_t sector_len, marker_len;
 	hg_pos sector_pos, marker_pos;
-} numbers;
+} slots;
 
-/* A group of digits, at most `max`; `what` for the diagnostic. */
+static int number_error(const char *digits, size_t len, hg_pos pos, unsigned max,
+			const char *code, const char *what, const char *rule, hg_diags *d)
+{
+	hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, code, "there is no %s %.*s (rule '%s')",
+				  what, (int)len, digits, rule);
+	hg_diag_note(dg, "%ss are numbered 1 to %u", what, max);
+	return -1;
+}
+
+/* A group of digits, 1 to `max`; `what` for the diagnostic. */
 static inline int number_of(const char *digits, size_t len, hg_pos pos, unsigned max,
 			    const char *code, const char *what, const char *rule,
-			    unsigned *out, hg_pos *out_pos, hg_diags *d)
+			    unsigned *out, hg_diags *d)
 {
-	*out_pos = pos;
 	unsigned v = 0;
 	for (size_t i = 0; i < len && v <= 1000; i++)
 		v = v * 10 + (unsigned)(digits[i] - '0');
-	if (v < 1 || v > max) {
-		hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, code, "there is no %s %.*s (rule '%s')",
-					  what, (int)len, digits, rule);
-		hg_diag_note(dg, "%ss are numbered 1 to %u", what, max);
-		return -1;
-	}
+	if (v < 1 || v > max)
+		return number_error(digits, len, pos, max, code, what, rule, d);
 	*out = v;
 	return 0;
 }
 
-static void group_of(const hg_action_text *t, const hg_match *m, int g, const char **digits,
-		     size_t *len, hg_pos *pos)
+/* How many of the `len` bytes at w are ASCII digits, from the first. */
+static size_t count_digits(const char *w, size_t len)
 {
-	*digits = t->text + m->start[g];
-	*len = m->end[g] - m->start[g];
-	*pos = hg_action_text_pos(t, m->start[g]);
+	size_t n = 0;
+	while (n < len && w[n] >= '0' && w[n] <= '9')
+		n++;
+	return n;
 }
 
-/* The length of a token made only of ASCII bytes other than ',' (what a
- * card is in the plain shape), or 0. */
+static void unknown_location(const hg_gdata *g, const char *word, hg_pos pos, hg_diags *d)
+{
+	hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, "koc.sector",
+				  "there is no sector '%s': no location has that name "
+				  "(rule 'Location card')", word);
+	int near[3];
+	size_t nn = g->location_names ? hg_names_suggest(g->location_names, word, near, 3) : 0;
+	hg_buf b;
+	hg_buf_init(&b);
+	for (size_t i = 0; i < nn; i++)
+		hg_buf_printf(&b, "%s'%s' (%d)", i ? ", " : "", g->location[near[i]].id,
+			      near[i] + 1);
+	if (nn)
+		hg_diag_note(dg, "did you mean %s?", b.data);
+	hg_buf_clear(&b);
+	for (unsigned k = 0; k < KOC_SECTORS; k++)
+		if (g->location[k].id)
+			hg_buf_printf(&b, "%s%s (%u)", b.len ? ", " : "", g->location[k].id, k + 1);
+	if (b.len)
+		hg_diag_note(dg, "a sector is its number, 1 to %d, or its location: %s, "
+			     "or an alias the deck file gives", KOC_SECTORS, b.data);
+	else
+		hg_diag_note(dg, "sectors are numbered 1 to %d (the deck file %s names no "
+			     "location)", KOC_SECTORS, g->file);
+	hg_buf_free(&b);
+}
+
+/* A sector as written: its number, "s" and its number ("s3"), or a
+ * location's id or alias from the deck file ("cyprus"). */
+static int sector_word(const hg_gdata *g, const char *w, size_t len, hg_pos pos, unsigned *out,
+		       hg_diags *d)
+{
+	size_t skip = len > 1 && (w[0] == 's' || w[0] == 'S');
+	if (len > skip && count_digits(w + skip, len - skip) == len - skip)
+		return number_of(w + skip, len - skip, pos, KOC_SECTORS, "koc.sector", "sector",
+				 "Location card", out, d);
+	char word[64];
+	if (len >= sizeof word)
+		len = sizeof word - 1;	/* no location has so long a name */
+	memcpy(word, w, len);
+	word[len] = '\0';
+	int k = g->location_names ? hg_names_find(g->location_names, word) : -1;
+	if (k < 0) {
+		unknown_location(g, word, pos, d);
+		return -1;
+	}
+	*out = (unsigned)k + 1;
+	return 0;
+}
+
+/* The same, with the one digit nearly every record writes read here. */
+static inline int sector_of(const hg_gdata *g, const char *w, size_t len, hg_pos pos,
+			    unsigned *out, hg_diags *d)
+{
+	if (len == 1 && w[0] >= '1' && w[0] < '1' + KOC_SECTORS) {
+		*out = (unsigned)(w[0] - '0');
+		return 0;
+	}
+	return sector_word(g, w, len, pos, out, d);
+}
+
+/* The length of a token made only of ASCII bytes other than ',', or 0. */
 static size_t plain_word(const char *w)
 {
 	size_t n = 0;
@@ -192,68 +352,67 @@ static size_t plain_word(const char *w)
 	return n;
 }
 
-/* The length of a token of ASCII digits only, or 0. */
-static size_t digits_len(const char *w)
+/* The canonical shape of the verb's table entry, read from the tokens: the
+ * verb word in ASCII (verb_of), then one token for each part, made of the
+ * part's tag and its slot, in ASCII (a marker: digits); or, for the deal,
+ * any words in ASCII.  Such an action matches its verb's pattern for
+ * certain, with the groups at the tokens found here: the pattern's subject
+ * is the tokens joined by single spaces, each tag is one spelling of its
+ * part's lead, and no optional word of a lead is present.  1 when t has
+ * the canonical shape (n filled), 0 to leave it to the pattern. */
+static int canonical_shape(const hg_action_text *t, int verb, slots *n)
 {
-	size_t n = 0;
-	while (w[n] >= '0' && w[n] <= '9')
-		n++;
-	return w[n] ? 0 : n;
-}
-
-/* The plain shapes, as the writer spells them: 'deal C C C C C',
- * 'draw C', 'place C N', 'win N #M', with the verb word in ASCII (verb_of)
- * and the other words in ASCII.  Such an action matches its verb's
- * pattern (compile_patterns) for certain, with the groups at the tokens
- * found here: the text is the tokens joined by single spaces, and no
- * optional part of the pattern can take a word.  1 when t has the plain
- * shape (n filled), 0 to leave it to the pattern. */
-static int plain_shape(const hg_action_text *t, int verb, numbers *n)
-{
-	const hg_atok *tok = t->toks;
-	switch (verb) {
-	case KOC_DEAL:
-		/* any words at all: the deal's count is checked after */
+	const struct shape *sh = &shapes[verb];
+	if (sh->parts[0].slot == SLOT_ITEMS) {
 		for (size_t i = 1; i < t->ntoks; i++)
-			for (const char *p = tok[i].text; *p; p++)
+			for (const char *p = t->toks[i].text; *p; p++)
 				if ((unsigned char)*p >= 0x80)
 					return 0;
 		return 1;
-	case KOC_DRAW:
-		return t->ntoks == 2 && plain_word(tok[1].text);
-	case KOC_PLACE:
-		if (t->ntoks != 3 || !plain_word(tok[1].text) ||
-		    !(n->sector_len = digits_len(tok[2].text)))
-			return 0;
-		n->sector = tok[2].text;
-		n->sector_pos = tok[2].pos;
-		return 1;
-	case KOC_WIN:
-		if (t->ntoks != 3 || !(n->sector_len = digits_len(tok[1].text)) ||
-		    tok[2].text[0] != '#' || !(n->marker_len = digits_len(tok[2].text + 1)))
-			return 0;
-		n->sector = tok[1].text;
-		n->sector_pos = tok[1].pos;
-		n->marker = tok[2].text + 1;
-		n->marker_pos = tok[2].pos;	/* the token holding the digits */
-		return 1;
 	}
-	return 0;
+	if (t->ntoks != 1 + sh->nparts)
+		return 0;
+	for (unsigned i = 0; i < sh->nparts; i++) {
+		const part *p = &sh->parts[i];
+		const hg_atok *tok = &t->toks[1 + i];
+		if (tok->len <= p->taglen)
+			return 0;
+		for (size_t k = 0; k < p->taglen; k++)	/* a byte or none: no call */
+			if (tok->text[k] != p->tag[k])
+				return 0;
+		const char *w = tok->text + p->taglen;
+		size_t len = tok->len - p->taglen;
+		if (p->slot == SLOT_MARKER ? count_digits(w, len) != len : plain_word(w) != len)
+			return 0;
+		if (p->slot == SLOT_SECTOR) {
+			n->sector = w;
+			n->sector_len = len;
+			n->sector_pos = tok->pos;
+		} else if (p->slot == SLOT_MARKER) {
+			n->marker = w;
+			n->marker_len = len;
+			n->marker_pos = tok->pos;	/* the token holding the digits */
+		}
+	}
+	return 1;
 }
 
 /* Any other spelling goes through the verb's pattern.  1 on a match. */
-static int pattern_shape(const hg_state *s, const hg_action_text *t, int verb, numbers *n)
+static int pattern_shape(const hg_koc_grammar *g, const hg_action_text *t, int verb, slots *n)
 {
-	const hg_gdata *g = s->data;
-	const hg_pattern *pat[] = { g->pat_deal, g->pat_draw, g->pat_place, g->pat_win };
 	hg_match m;
-	if (!hg_pattern_match(pat[verb], t->text, &m))
+	if (!hg_pattern_match(g->pattern[verb], t->text, &m))
 		return 0;
-	if (verb == KOC_PLACE)
-		group_of(t, &m, g->g_place_sector, &n->sector, &n->sector_len, &n->sector_pos);
-	if (verb == KOC_WIN) {
-		group_of(t, &m, g->g_win_sector, &n->sector, &n->sector_len, &n->sector_pos);
-		group_of(t, &m, g->g_win_marker, &n->marker, &n->marker_len, &n->marker_pos);
+	int gs = g->g_sector[verb], gm = g->g_marker[verb];
+	if (gs >= 0) {
+		n->sector = t->text + m.start[gs];
+		n->sector_len = m.end[gs] - m.start[gs];
+		n->sector_pos = hg_action_text_pos(t, m.start[gs]);
+	}
+	if (gm >= 0) {
+		n->marker = t->text + m.start[gm];
+		n->marker_len = m.end[gm] - m.start[gm];
+		n->marker_pos = hg_action_text_pos(t, m.start[gm]);
 	}
 	return 1;
 }
@@ -305,44 +464,38 @@ static void syntax_error(const hg_action_text *t, int verb, hg_diags *d)
 		dg = hg_diag_add(d, HG_ERROR, t->pos, "koc.syntax",
 				 "'%s' is not an action of The Kingdoms of Crusaders",
 				 t->ntoks ? t->toks[0].text : "");
-		hg_diag_note(dg, "%s", forms);
+		hg_diag_note(dg, "%s", _(forms));
 		return;
 	}
 	dg = hg_diag_add(d, HG_ERROR, t->pos, "koc.syntax", "malformed action '%s'", t->text);
-	hg_diag_note(dg, "%s", verb_forms[verb]);
+	hg_diag_note(dg, "%s", _(verb_forms[verb]));
 }
 
-/* parse's action: the game's spare one (hg_koc_shared.spare_action) or a
- * new one, all zero, holding a reference to the shared part it goes back
- * to. */
+/* parse's action, all zero, from the game's spare-action cache. */
 static hg_action *parse_alloc(const hg_state *s)
 {
 	/* copied from a zero action: a clear of this size is a `rep stos`,
 	 * whose start-up cost more than the rest of the parse */
 	static const hg_action zero;
-	hg_koc_shared *sh = s->sh;
-	hg_action *a = sh->spare_action;
-	if (a)
-		sh->spare_action = NULL;
-	else
-		a = hg_xmalloc(sizeof *a);
+	hg_action *a = hg_action_cache_take(s->actions);
 	*a = zero;
-	a->home = sh;
-	sh->refs++;
+	a->home = s->actions;
 	return a;
 }
 
-/* parse, with the plain shapes taken from the tokens (use_plain) or every
- * action matched against its pattern (the unit tests compare the two). */
-static hg_action *parse_action(const hg_state *s, const hg_action_text *t, int use_plain,
+/* parse, with the canonical shape taken from the tokens (use_tokens) or
+ * every action matched against its pattern (the unit tests compare the
+ * two). */
+static hg_action *parse_action(const hg_state *s, const hg_action_text *t, int use_tokens,
 			       hg_diags *d)
 {
+	const hg_gdata *g = s->data;
 	int seat = seat_of(s, t, d);
 	int plain;
-	int verb = verb_of(t, &plain);
-	numbers n = { 0 };
-	if (verb == VERB_NONE ||
-	    !((use_plain && plain && plain_shape(t, verb, &n)) || pattern_shape(s, t, verb, &n))) {
+	int verb = verb_of(&g->grammar, t, &plain);
+	slots n = { 0 };
+	if (verb == VERB_NONE || !((use_tokens && plain && canonical_shape(t, verb, &n)) ||
+				   pattern_shape(&g->grammar, t, verb, &n))) {
 		syntax_error(t, verb, d);
 		return NULL;
 	}
@@ -365,7 +518,7 @@ static hg_action *parse_action(const hg_state *s, const hg_action_text *t, int u
 			hg_diag *dg = hg_diag_add(d, HG_ERROR, t->pos, "koc.syntax",
 						  "a deal is five cards, not %zu "
 						  "(rule 'Preparation for a game')", nc);
-			hg_diag_note(dg, "%s", verb_forms[KOC_DEAL]);
+			hg_diag_note(dg, "%s", _(verb_forms[KOC_DEAL]));
 			rc = -1;
 		} else {
 			rc = parse_cards(s, t, a, d);
@@ -377,18 +530,18 @@ static hg_action *parse_action(const hg_state *s, const hg_action_text *t, int u
 		break;
 	case KOC_PLACE:
 		rc = parse_card(s, t, a, 0, d);
-		if (number_of(n.sector, n.sector_len, n.sector_pos, KOC_SECTORS, "koc.sector",
-			      "sector", "Location card", &a->sector, &a->sector_pos, d) != 0)
+		a->sector_pos = n.sector_pos;
+		if (sector_of(g, n.sector, n.sector_len, n.sector_pos, &a->sector, d) != 0)
 			rc = -1;
 		break;
 	case KOC_WIN:
-		if (number_of(n.sector, n.sector_len, n.sector_pos, KOC_SECTORS, "koc.sector",
-			      "sector", "Location card", &a->sector, &a->sector_pos, d) != 0)
+		a->sector_pos = n.sector_pos;
+		if (sector_of(g, n.sector, n.sector_len, n.sector_pos, &a->sector, d) != 0)
 			rc = -1;
+		a->marker_pos = n.marker_pos;
 		if (number_of(n.marker, n.marker_len, n.marker_pos, KOC_SECTORS,
 			      "koc.marker-number", "victory marker",
-			      "Armies and domination in territories", &a->marker, &a->marker_pos,
-			      d) != 0)
+			      "Armies and domination in territories", &a->marker, d) != 0)
 			rc = -1;
 		break;
 	}
@@ -426,18 +579,8 @@ void hg_koc_format(const hg_state *s, const hg_action *a, hg_buf *seat, hg_buf *
 
 void hg_koc_free_action(hg_action *a)
 {
-	hg_koc_shared *home = a ? a->home : NULL;
-	if (!home) {
-		free(a);
-		return;
-	}
-	if (!home->spare_action)
-		home->spare_action = a;
+	if (a && a->home)
+		hg_action_cache_give(a->home, a);
 	else
 		free(a);
-	/* The state still holds the shared part, as a rule: no call then. */
-	if (home->refs > 1)
-		home->refs--;
-	else
-		hg_koc_shared_unref(home);
 }

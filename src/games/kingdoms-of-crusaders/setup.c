@@ -21,19 +21,11 @@ static hg_pos tag_pos(const hg_game_record *rec, const char *name)
 	return t ? t->pos : rec->pos;
 }
 
-void hg_koc_shared_unref(hg_koc_shared *sh)
-{
-	if (!sh || --sh->refs > 0)
-		return;
-	free(sh->spare_action);
-	free(sh);
-}
-
 void hg_koc_free_state(hg_state *s)
 {
 	if (!s)
 		return;
-	hg_koc_shared_unref(s->sh);
+	hg_action_cache_unref(s->actions);
 	for (unsigned i = 0; i < KOC_MAX_PLAYERS; i++)
 		free(s->names[i]);
 	free(s->order);
@@ -46,7 +38,7 @@ hg_state *hg_koc_clone(const hg_state *s)
 {
 	hg_state *c = hg_xmalloc(sizeof *c);
 	*c = *s;
-	c->sh->refs++;
+	hg_action_cache_ref(c->actions);
 	for (unsigned i = 0; i < KOC_MAX_PLAYERS; i++)
 		c->names[i] = s->names[i] ? hg_xstrdup(s->names[i]) : NULL;
 	size_t n = s->cards->n;
@@ -323,8 +315,7 @@ hg_state *hg_koc_setup(const hg_gdata *data, const hg_game_record *rec, hg_diags
 {
 	hg_state *s = hg_xcalloc(1, sizeof *s);
 	s->data = data;
-	s->sh = hg_xcalloc(1, sizeof *s->sh);
-	s->sh->refs = 1;
+	s->actions = hg_action_cache_new(sizeof(hg_action));
 	if (setup_players(s, rec, d) != 0) {
 		hg_koc_free_state(s);
 		return NULL;
