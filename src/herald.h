@@ -67,14 +67,22 @@ typedef struct hg_pos {
 	unsigned col;
 } hg_pos;
 
+/* The status of a function that ran out of memory: it freed what it had
+ * built and, where it takes a list of diagnostics, added hg.out-of-memory
+ * to it (libherald(3), ALLOCATION FAILURE). */
+#define HG_ENOMEM (-2)
+
 /* ------------------------------------------------------------------------
  * Growable byte buffer, always NUL-terminated once anything is written.
- * Allocation failure aborts (hg_xmalloc): the library does not limp on.
+ * Called directly, a buffer that cannot grow aborts (hg_xmalloc).  Inside
+ * the library's functions that return HG_ENOMEM, it keeps what it holds
+ * instead, is marked failed, and takes nothing more until cleared.
  * ------------------------------------------------------------------------ */
 typedef struct hg_buf {
 	char *data;
 	size_t len;
 	size_t cap;
+	int failed;		/* could not grow (hg_buf_failed) */
 } hg_buf;
 
 HG_EXPORT void hg_buf_init(hg_buf *b);
@@ -85,11 +93,17 @@ HG_EXPORT void hg_buf_puts(hg_buf *b, const char *s);
 HG_EXPORT void hg_buf_putc(hg_buf *b, char c);
 HG_EXPORT void hg_buf_printf(hg_buf *b, const char *fmt, ...) HG_PRINTF(2, 3);
 HG_EXPORT void hg_buf_vprintf(hg_buf *b, const char *fmt, va_list ap);
-/* Returns the contents (malloc'd, never NULL) and leaves the buffer empty. */
+/* Returns the contents (malloc'd, never NULL; of a failed buffer, the
+ * prefix it holds) and leaves the buffer empty. */
 HG_EXPORT char *hg_buf_steal(hg_buf *b);
+/* 1 when the buffer could not grow (what it holds is then a prefix of what
+ * was written), else 0; hg_buf_clear and hg_buf_free reset it. */
+HG_EXPORT int hg_buf_failed(const hg_buf *b);
 
 /* malloc, calloc, realloc, strdup and strndup that never return NULL:
- * each returns the new memory, and on failure says so and aborts. */
+ * each returns the new memory, and on failure says so and aborts.  (The
+ * functions documented with HG_ENOMEM do not abort where they allocate
+ * themselves; libherald(3), ALLOCATION FAILURE, lists what still does.) */
 HG_EXPORT void *hg_xmalloc(size_t n);
 HG_EXPORT void *hg_xcalloc(size_t n, size_t size);
 HG_EXPORT void *hg_xrealloc(void *p, size_t n);
@@ -291,7 +305,9 @@ HG_EXPORT int hg_action_text_is_ascii(const hg_action_text *t);
 /* The position of the token that covers byte `off` of t->text. */
 HG_EXPORT hg_pos hg_action_text_pos(const hg_action_text *t, size_t off);
 /* Cuts `body` into tokens as the lexer does (used by the converters and
- * by engines that canonicalise).  Returns 0, or -1 with diagnostics. */
+ * by engines that canonicalise).  Returns 0, or -1 with diagnostics;
+ * called by a function that reports HG_ENOMEM, HG_ENOMEM when out of
+ * memory (called directly, it aborts then). */
 HG_EXPORT int hg_action_text_set(hg_action_text *t, const char *seat, const char *body,
 		       hg_pos pos, hg_diags *d);
 /* Frees what the action owns and zeroes it (nothing of a parsed record's
@@ -376,8 +392,9 @@ typedef struct hg_parser hg_parser;
 
 /* `name` is what diagnostics call the source ("-" reads stdin when opened
  * with hg_parser_open_file).  Each returns the parser (free with
- * hg_parser_close); hg_parser_open_file returns NULL when the file cannot
- * be opened (diagnosed in d). */
+ * hg_parser_close), or NULL when there is no memory for it (an owned fp
+ * is then closed); hg_parser_open_file returns NULL when the file cannot
+ * be opened, or there is no memory (hg.out-of-memory), diagnosed in d. */
 HG_EXPORT hg_parser *hg_parser_open_file(const char *path, hg_diags *d);
 HG_EXPORT hg_parser *hg_parser_open_mem(const char *name, const char *text, size_t len);
 /* A parser of a stream already open, named `name` in diagnostics; fp is
@@ -385,7 +402,9 @@ HG_EXPORT hg_parser *hg_parser_open_mem(const char *name, const char *text, size
 HG_EXPORT hg_parser *hg_parser_open_stream(const char *name, FILE *fp, int owned);
 HG_EXPORT void hg_parser_close(hg_parser *p);
 /* 1: *out is the next game (possibly with errors reported in d);
- * 0: end of input; -1: an I/O error (reported). */
+ * 0: end of input; -1: an I/O error (reported); HG_ENOMEM: out of memory,
+ * the game is freed (*out NULL) and the diagnostics this call made are
+ * replaced by hg.out-of-memory; the parser may then only be closed. */
 HG_EXPORT int hg_parser_next(hg_parser *p, hg_game_record **out, hg_diags *d);
 /* The byte offset in the source where the game last returned begins (its
  * first header comment, else its first tag pair, or before them the first
@@ -418,11 +437,11 @@ typedef struct hg_resume {
 HG_EXPORT int hg_resume_find(int fd, const hg_resume *from, uint64_t at_least, hg_resume *out);
 /* Opens `path` at a resume point: the parser reads from there on, with
  * offsets and lines as in the whole file.  NULL when it cannot be opened
- * there (diagnosed in d). */
+ * there, or there is no memory (diagnosed in d). */
 HG_EXPORT hg_parser *hg_parser_open_file_at(const char *path, const hg_resume *at, hg_diags *d);
 /* The same on a stream already open (a seekable one), closed with the
- * parser when `owned`: the parser, or NULL when it cannot seek there
- * (diagnosed in d; fp is then closed if owned). */
+ * parser when `owned`: the parser, or NULL when it cannot seek there or
+ * there is no memory (diagnosed in d; fp is then closed if owned). */
 HG_EXPORT hg_parser *hg_parser_open_stream_at(const char *name, FILE *fp, int owned,
 				    const hg_resume *at, hg_diags *d);
 /* Called after hg_parser_next() returned a game: 1 when the next game
@@ -433,25 +452,31 @@ HG_EXPORT int hg_parser_resumes_at(const hg_parser *p, const hg_resume *at);
 /* ------------------------------------------------------------------------
  * Writing: canonical HGN, JSON and YAML.  The writers print the model as it
  * stands; hg_canonicalize rewrites each action in its game's canonical
- * spelling first (canonical ids, canonical seat names).
+ * spelling first (canonical ids, canonical seat names).  Each writer
+ * appends to `out` and returns 0, or HG_ENOMEM when memory ran out (its
+ * own, `out`'s, jansson's or libyaml's): `out` then holds what it held
+ * before the call and is marked failed (hg_buf_failed).
  * ------------------------------------------------------------------------ */
-HG_EXPORT void hg_write_hgn(const hg_game_record *g, hg_buf *out);
+HG_EXPORT int hg_write_hgn(const hg_game_record *g, hg_buf *out);
 
 /* JSON (documented by grammar/herald-record.schema.json): a document
  * {"herald": 1, "games": [ ... ]}.  Writers append one game object, or the
  * whole document; the readers return the games of a whole document. */
-HG_EXPORT void hg_write_json_game(const hg_game_record *g, hg_buf *out, int pretty);
-HG_EXPORT void hg_write_json(hg_game_record *const *games, size_t n, hg_buf *out);
+HG_EXPORT int hg_write_json_game(const hg_game_record *g, hg_buf *out, int pretty);
+HG_EXPORT int hg_write_json(hg_game_record *const *games, size_t n, hg_buf *out);
 /* hg_read_json and hg_read_yaml return 0 with the *n games in *games
  * (malloc'd), or -1 after diagnostics, with none: a document is taken
- * whole or not at all. */
+ * whole or not at all.  HG_ENOMEM: out of memory, no games, and the
+ * diagnostics the call made replaced by hg.out-of-memory. */
 HG_EXPORT int hg_read_json(const char *name, const char *text, size_t len,
 		 hg_game_record ***games, size_t *n, hg_diags *d);
 /* The same document read game by game from a stream, in memory that holds
  * one game (at most 16 MiB of JSON each): next gives 1 and a game (with
  * its shape errors in d, as hg_parser_next), 0 at the end of the document
- * or after an error that ends it (in d), -1 on a read error.  fp is not
- * closed.  open returns the reader (never NULL); close frees it. */
+ * or after an error that ends it (in d), -1 on a read error, HG_ENOMEM
+ * when out of memory (as hg_parser_next; the reader is then at its end).
+ * fp is not closed.  open returns the reader, or NULL when there is no
+ * memory for it; close frees it. */
 typedef struct hg_json_reader hg_json_reader;
 HG_EXPORT hg_json_reader *hg_json_reader_open(const char *name, FILE *fp);
 HG_EXPORT hg_json_reader *hg_json_reader_open_mem(const char *name, const char *text, size_t len);
@@ -460,11 +485,11 @@ HG_EXPORT int hg_json_reader_next(hg_json_reader *jr, hg_game_record **g, hg_dia
  * line, blank lines let pass; read with hg_json_reader_next. */
 HG_EXPORT hg_json_reader *hg_jsonl_reader_open(const char *name, FILE *fp);
 HG_EXPORT void hg_json_reader_close(hg_json_reader *jr);
-HG_EXPORT void hg_write_yaml(hg_game_record *const *games, size_t n, hg_buf *out);
+HG_EXPORT int hg_write_yaml(hg_game_record *const *games, size_t n, hg_buf *out);
 HG_EXPORT int hg_read_yaml(const char *name, const char *text, size_t len,
 		 hg_game_record ***games, size_t *n, hg_diags *d);
 /* The same game by game from a stream, as hg_json_reader (at most 16 MiB
- * of YAML per game). */
+ * of YAML per game; next returns HG_ENOMEM as hg_json_reader_next). */
 typedef struct hg_yaml_reader hg_yaml_reader;
 HG_EXPORT hg_yaml_reader *hg_yaml_reader_open(const char *name, FILE *fp);
 HG_EXPORT int hg_yaml_reader_next(hg_yaml_reader *yr, hg_game_record **g, hg_diags *d);
@@ -586,7 +611,11 @@ typedef struct hg_check_result {
  * termination marker and the Result tag against the replay.  *final, if
  * given, receives the main line's last legal position (caller frees with
  * hg_state_free).  Returns 0 when the game is legal and its result
- * agrees, else -1; *res (if given) says which, and d why. */
+ * agrees, else -1; *res (if given) says which, and d why.  HG_ENOMEM: the
+ * core's own allocations (diagnostics, the result's comparison) ran out
+ * of memory; *final is NULL and the diagnostics the call made are
+ * replaced by hg.out-of-memory.  The engine's own allocations, and the
+ * loading of the game's data, still abort. */
 HG_EXPORT int hg_check_game(hg_session *s, const hg_game_record *rec, hg_diags *d,
 		  const hg_replay_hooks *hooks, hg_check_result *res,
 		  hg_state **final, const hg_game_class **cls);

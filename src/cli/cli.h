@@ -130,6 +130,9 @@ json_t *cli_json_diags(const hg_diags *d, int errors_only);
 void cli_json_print(FILE *fp, json_t *v, int pretty);
 /* "Did you mean 'a', 'b' or 'c'?" on a line (nothing when n is 0). */
 void cli_print_suggestions(FILE *fp, const char *const *words, size_t n);
+/* A library writer's status (hg_write_hgn and the like): HG_ENOMEM ends
+ * herald with "out of memory" and status 2, as the library's abort did. */
+void cli_wrote(int status);
 /* Appends a game in canonical HGN to out; games after the first are
  * preceded by the blank line that separates games.  *count counts games. */
 void cli_hgn_append(hg_buf *out, const hg_game_record *g, size_t *count);

@@ -92,7 +92,7 @@ static void emit_json_game(convert_run *r, const hg_game_record *g)
 {
 	hg_buf one;
 	hg_buf_init(&one);
-	hg_write_json_game(g, &one, 1);
+	cli_wrote(hg_write_json_game(g, &one, 1));
 	hg_buf_puts(&r->out, r->written++ ? ",\n    " : "\n    ");
 	for (size_t i = 0; i < one.len; i++) {
 		hg_buf_putc(&r->out, one.data[i]);
@@ -107,7 +107,7 @@ static void json_frame(hg_buf *before, hg_buf *after)
 {
 	hg_buf doc;
 	hg_buf_init(&doc);
-	hg_write_json(NULL, 0, &doc);
+	cli_wrote(hg_write_json(NULL, 0, &doc));
 	const char *open = strstr(doc.data, "[]");
 	hg_buf_putn(before, doc.data, (size_t)(open - doc.data) + 1);
 	hg_buf_puts(after, open + 1);
@@ -121,7 +121,7 @@ static void emit_yaml_game(convert_run *r, hg_game_record *g)
 {
 	hg_buf one;
 	hg_buf_init(&one);
-	hg_write_yaml(&g, 1, &one);
+	cli_wrote(hg_write_yaml(&g, 1, &one));
 	const char *body = one.data;
 	if (r->written++) {
 		const char *games = strstr(one.data, "\ngames:\n");
@@ -155,7 +155,7 @@ static void emit(convert_run *r, hg_game_record *g)
 		cli_hgn_append(&r->out, g, &r->written);
 		break;
 	case TO_JSONL:
-		hg_write_json_game(g, &r->out, 0);
+		cli_wrote(hg_write_json_game(g, &r->out, 0));
 		hg_buf_putc(&r->out, '\n');
 		break;
 	case TO_JSON:
@@ -264,7 +264,7 @@ int cli_convert_main(int argc, char **argv)
 			hg_buf_puts(&r.out, "\n  ");
 		hg_buf_putn(&r.out, r.after.data, r.after.len);
 	} else if (r.to == TO_YAML && r.written == 0) {
-		hg_write_yaml(NULL, 0, &r.out);
+		cli_wrote(hg_write_yaml(NULL, 0, &r.out));
 	}
 	if (r.sink)
 		flush_out(&r);

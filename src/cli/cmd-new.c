@@ -189,7 +189,7 @@ int cli_new_main(int argc, char **argv)
 	if (status < 0) {
 		hg_buf out;
 		hg_buf_init(&out);
-		hg_write_hgn(rec, &out);
+		cli_wrote(hg_write_hgn(rec, &out));
 		if (cli_write_output("new", r.output, out.data, out.len) != 0) {
 			unlink(key_path);
 			status = CLI_EXIT_USAGE;

@@ -289,12 +289,12 @@ static void render(const select_run *r, hg_game_record *g, hg_buf *text)
 {
 	switch ((out_format)r->to) {
 	case TO_HGN:
-		hg_write_hgn(g, text);
+		cli_wrote(hg_write_hgn(g, text));
 		if (text->len && text->data[text->len - 1] != '\n')
 			hg_buf_putc(text, '\n');
 		break;
 	case TO_JSONL:
-		hg_write_json_game(g, text, 0);
+		cli_wrote(hg_write_json_game(g, text, 0));
 		hg_buf_putc(text, '\n');
 		break;
 	case TO_JSON: {
@@ -302,7 +302,7 @@ static void render(const select_run *r, hg_game_record *g, hg_buf *text)
 		 * indented under "games"), as `herald convert` does */
 		hg_buf one;
 		hg_buf_init(&one);
-		hg_write_json_game(g, &one, 1);
+		cli_wrote(hg_write_json_game(g, &one, 1));
 		for (size_t i = 0; i < one.len; i++) {
 			hg_buf_putc(text, one.data[i]);
 			if (one.data[i] == '\n')
@@ -312,7 +312,7 @@ static void render(const select_run *r, hg_game_record *g, hg_buf *text)
 		break;
 	}
 	case TO_YAML:
-		hg_write_yaml(&g, 1, text);
+		cli_wrote(hg_write_yaml(&g, 1, text));
 		break;
 	}
 }
@@ -370,7 +370,7 @@ static void sink_finish(select_run *r, sink *k)
 	} else if (r->to == TO_YAML && k->written == 0) {
 		hg_buf empty;
 		hg_buf_init(&empty);
-		hg_write_yaml(NULL, 0, &empty);
+		cli_wrote(hg_write_yaml(NULL, 0, &empty));
 		sink_put(k, empty.data, empty.len);
 		hg_buf_free(&empty);
 	}
@@ -386,7 +386,7 @@ static void json_frame(hg_buf *before, hg_buf *after)
 {
 	hg_buf doc;
 	hg_buf_init(&doc);
-	hg_write_json(NULL, 0, &doc);
+	cli_wrote(hg_write_json(NULL, 0, &doc));
 	const char *open = strstr(doc.data, "[]");
 	hg_buf_putn(before, doc.data, (size_t)(open - doc.data) + 1);
 	hg_buf_puts(after, open + 1);

@@ -415,6 +415,17 @@ static FILE *input_fopen(const cli_inputs *in, size_t i, hg_diags *d)
 	return fp;
 }
 
+/* 0 when src has its reader, else -1 after the diagnostic the library
+ * gives for a reader there was no memory for. */
+static int source_opened(const cli_source *src, hg_diags *d)
+{
+	if (src->parser || src->json || src->yaml)
+		return 0;
+	hg_diag_add(d, HG_ERROR, (hg_pos){ src->path, 0, 0 }, "hg.out-of-memory",
+		    "out of memory: what was being read or built is dropped");
+	return -1;
+}
+
 int cli_source_open(cli_source *src, const cli_inputs *in, size_t i, cli_informat format,
 		    int keep_copy, hg_diags *d)
 {
@@ -429,13 +440,15 @@ int cli_source_open(cli_source *src, const cli_inputs *in, size_t i, cli_informa
 		if (spool_stdin(&fp, &src->copy, d) != 0)
 			return -1;
 		src->parser = hg_parser_open_stream(path, fp, 1);
-		return 0;
+		return source_opened(src, d);
 	}
 	FILE *fp = stdin_ ? stdin : input_fopen(in, i, d);
 	if (!fp)
 		return -1;
 	if (format == CLI_IN_HGN) {
 		src->parser = hg_parser_open_stream(path, fp, !stdin_);
+		if (source_opened(src, d) != 0)
+			return -1;
 		if (keep_copy) {
 			src->copy = input_fopen(in, i, d);
 			if (!src->copy)
@@ -452,7 +465,7 @@ int cli_source_open(cli_source *src, const cli_inputs *in, size_t i, cli_informa
 		src->json = hg_jsonl_reader_open(path, fp);
 	else
 		src->yaml = hg_yaml_reader_open(path, fp);
-	return 0;
+	return source_opened(src, d);
 }
 
 int cli_source_next(cli_source *src, hg_game_record **g, hg_diags *d)

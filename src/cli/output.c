@@ -179,13 +179,21 @@ void cli_print_suggestions(FILE *fp, const char *const *words, size_t n)
 	fputs("?\n", fp);
 }
 
+void cli_wrote(int status)
+{
+	if (status == HG_ENOMEM) {
+		fputs("herald: out of memory\n", stderr);
+		exit(2);
+	}
+}
+
 void cli_hgn_append(hg_buf *out, const hg_game_record *g, size_t *count)
 {
 	/* The game is written alone, so that the separator is ours whatever
 	 * the writer does with a buffer that already holds text. */
 	hg_buf game;
 	hg_buf_init(&game);
-	hg_write_hgn(g, &game);
+	cli_wrote(hg_write_hgn(g, &game));
 	if (*count > 0)
 		hg_buf_putc(out, '\n');
 	if (game.len)

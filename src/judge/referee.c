@@ -204,10 +204,10 @@ static int seat_report(judge_ctx *c, const hg_game_record *master, const char *s
 		hg_buf_free(&ending);
 		cls->free_state(st);
 	}
-	hg_write_hgn(view, view_hgn);
+	int wrote = hg_write_hgn(view, view_hgn);
 	hg_record_free(view);
 	hg_diags_free(&d);
-	return 0;
+	return wrote == 0 ? 0 : -1;
 }
 
 /* Sends a seat its report, under `intro` (may be NULL). */
@@ -809,8 +809,9 @@ static int new_game(judge_ctx *c, const judge_mail *m, const char *args, char **
 		char *key = hg_master_key_path(g.record);
 		hg_buf hgn;
 		hg_buf_init(&hgn);
-		hg_write_hgn(rec, &hgn);
-		if (hg_master_key_create(key, secret) != 0 ||
+		if (hg_write_hgn(rec, &hgn) != 0)
+			errno = ENOMEM;	/* (a game cut short is never written) */
+		if (hgn.failed || hg_master_key_create(key, secret) != 0 ||
 		    hg_write_file_atomic(g.record, hgn.data, hgn.len) != 0) {
 			fprintf(stderr, "herald judge: cannot write the game %s: %s\n", g.record, strerror(errno));
 			rc = -1;

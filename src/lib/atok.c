@@ -54,11 +54,15 @@ static inline int atok_full(size_t n, size_t cap, size_t len, size_t tcap, size_
  * nothing before its record).  The action's tokens already gathered keep
  * their texts in the old block's split; their offsets are the action's
  * own, so they do not change. */
-static void atok_arena_block(hg_atok_list *l, size_t cap, size_t tcap)
+static int atok_arena_block(hg_atok_list *l, size_t cap, size_t tcap)
 {
-	if (cap > ((size_t)-1 - 2 * (size_t)tcap) / sizeof *l->v)
-		hg_out_of_memory(cap);
-	hg_atok *v = hg_arena_alloc(l->arena, cap * sizeof *v + 2 * tcap);
+	if (cap > ((size_t)-1 - 2 * (size_t)tcap) / sizeof *l->v) {
+		hg_alloc_failure();
+		return -1;
+	}
+	hg_atok *v = hg_arena_try_alloc(l->arena, cap * sizeof *v + 2 * tcap, _Alignof(hg_atok));
+	if (!v)
+		return -1;	/* the list as it was */
 	char *joined = (char *)(v + cap), *split = joined + tcap;
 	size_t n = l->n - l->first, len = l->text.len - l->text0;
 	if (n)
@@ -81,54 +85,64 @@ static void atok_arena_block(hg_atok_list *l, size_t cap, size_t tcap)
 	l->text.cap = tcap;
 	l->text.len = len;
 	l->text0 = 0;
+	return 0;
 }
 
 /* Room in an arena list for `toks` more tokens and `more` more bytes of
  * text: where it lacks either, it goes on in a block as large as the
  * last, or larger if the action being gathered needs it (only that action
  * moves). */
-static void atok_arena_room(hg_atok_list *l, size_t toks, size_t more)
+static int atok_arena_room(hg_atok_list *l, size_t toks, size_t more)
 {
 	if (l->n + toks <= l->cap && more <= l->text.cap - l->text.len)
-		return;
-	atok_arena_block(l, hg_grown(l->cap, l->n - l->first + toks, sizeof *l->v),
+		return 0;
+	return atok_arena_block(l, hg_grown(l->cap, l->n - l->first + toks, sizeof *l->v),
 			 hg_grown(l->text.cap, l->text.len - l->text0 + more, 2));
 }
 
-/* Room for `more` bytes after the list's twin texts. */
-static void atok_text_room(hg_atok_list *l, size_t more)
+/* Room for `more` bytes after the list's twin texts: 0, or -1 (the list
+ * as it was). */
+static int atok_text_room(hg_atok_list *l, size_t more)
 {
-	if (l->arena) {
-		atok_arena_room(l, 0, more);
-		return;
-	}
+	if (l->arena)
+		return atok_arena_room(l, 0, more);
 	if (more <= l->text.cap - l->text.len)
-		return;
-	HG_GROW(l->text.data, l->text.cap, l->text.len + more);
-	l->split = hg_xrealloc(l->split, l->text.cap);
+		return 0;
+	/* the twins grow to one size, the split first: the joined text's
+	 * capacity is both's */
+	size_t cap = hg_grown(l->text.cap, l->text.len + more, 1);
+	char *split = hg_try_realloc(l->split, cap);
+	if (!split)
+		return -1;
+	l->split = split;
+	char *joined = hg_try_realloc(l->text.data, cap);
+	if (!joined)
+		return -1;
+	l->text.data = joined;
+	l->text.cap = cap;
+	return 0;
 }
 
-void hg_atok_list_attach(hg_atok_list *l, struct hg_arena *a, size_t toks, size_t bytes)
+int hg_atok_list_attach(hg_atok_list *l, struct hg_arena *a, size_t toks, size_t bytes)
 {
 	hg_atok_list_free(l);
 	l->arena = a;
-	atok_arena_block(l, toks, bytes);
+	return atok_arena_block(l, toks, bytes);
 }
 
-void hg_atok_list_room(hg_atok_list *l, size_t toks, size_t more)
+int hg_atok_list_room(hg_atok_list *l, size_t toks, size_t more)
 {
-	if (l->arena) {
-		atok_arena_room(l, toks, more);
-		return;
-	}
-	HG_GROW(l->v, l->cap, l->n + toks);
-	atok_text_room(l, more);
+	if (l->arena)
+		return atok_arena_room(l, toks, more);
+	if (HG_TRY_GROW(l->v, l->cap, l->n + toks) != 0)
+		return -1;
+	return atok_text_room(l, more);
 }
 
-/* Room in the list for one more token of tn bytes. */
-static void atok_room(hg_atok_list *l, size_t tn)
+/* Room in the list for one more token of tn bytes: 0, or -1. */
+static int atok_room(hg_atok_list *l, size_t tn)
 {
-	hg_atok_list_room(l, 1, tn + SHORT_COPY + 2);
+	return hg_atok_list_room(l, 1, tn + SHORT_COPY + 2);
 }
 
 /* Appends one token of `n` bytes at `s` (already classified) to the list;
@@ -136,8 +150,8 @@ static void atok_room(hg_atok_list *l, size_t tn)
 static inline void atok_put(hg_atok_list *l, hg_atok_kind kind, hg_pos pos,
 			    const unsigned char *s, size_t n, const unsigned char *end)
 {
-	if (atok_full(l->n, l->cap, l->text.len, l->text.cap, n))
-		atok_room(l, n);
+	if (atok_full(l->n, l->cap, l->text.len, l->text.cap, n) && atok_room(l, n) != 0)
+		return;	/* dropped: the unit of work ends in HG_ENOMEM */
 	hg_atok *a = &l->v[l->n++];
 	a->kind = kind;
 	a->len = (unsigned)n;
@@ -146,9 +160,9 @@ static inline void atok_put(hg_atok_list *l, hg_atok_kind kind, hg_pos pos,
 	a->text = l->arena ? l->split + l->text0 + a->off : NULL;
 }
 
-void hg_atok_list_keep_room(hg_atok_list *l)
+int hg_atok_list_keep_room(hg_atok_list *l)
 {
-	atok_text_room(l, 1);
+	return atok_text_room(l, 1);
 }
 
 void hg_atok_list_push(hg_atok_list *l, const hg_token *tk, const char *file)

@@ -38,13 +38,15 @@ typedef struct hg_atok_list {
 } hg_atok_list;
 
 /* Appends a body token; its position is re-pointed at `file` (the record's
- * own copy of the source name). */
+ * own copy of the source name).  A token there is no memory for is dropped
+ * (the unit of work, util.c, ends in HG_ENOMEM). */
 void hg_atok_list_push(hg_atok_list *l, const hg_token *tk, const char *file);
 /* Room in the list for `toks` more tokens and `more` more bytes of text
- * (an arena list's action being gathered may move). */
-void hg_atok_list_room(hg_atok_list *l, size_t toks, size_t more);
-/* Room for the NUL that hg_atok_list_keep() puts. */
-void hg_atok_list_keep_room(hg_atok_list *l);
+ * (an arena list's action being gathered may move): 0, or -1 when there
+ * is no memory for it (the list as it was). */
+int hg_atok_list_room(hg_atok_list *l, size_t toks, size_t more);
+/* Room for the NUL that hg_atok_list_keep() puts: 0, or -1. */
+int hg_atok_list_keep_room(hg_atok_list *l);
 
 /* Appends the body tokens (WORD, NUMBER, PUNCT: plain ASCII) of b from
  * b->v[i] on, up to the first other token; returns its index (b->n when
@@ -57,7 +59,8 @@ static inline int scanned_body(const hg_scan_token *s)
 /* Appends the body tokens (WORD, NUMBER, PUNCT: plain ASCII) of b from
  * b->v[i] on, up to the first other token; returns its index (b->n when
  * all were).  Each is put as twin_put() (atok.c) puts a token, a short
- * one in one 16-byte move. */
+ * one in one 16-byte move.  Without memory for them none is put, and i
+ * is returned with the unit of work failed (util.c): the caller stops. */
 static inline size_t hg_atok_list_push_scanned(hg_atok_list *l, const hg_scan_batch *b,
 					       size_t i, const char *file)
 {
@@ -70,8 +73,9 @@ static inline size_t hg_atok_list_push_scanned(hg_atok_list *l, const hg_scan_ba
 	if (end == i)
 		return i;
 	/* room for the texts, and for the last 16-byte move's rest */
-	if (l->cap - l->n < end - i || l->text.cap - l->text.len < need + 18)
-		hg_atok_list_room(l, end - i, need + 18);
+	if ((l->cap - l->n < end - i || l->text.cap - l->text.len < need + 18) &&
+	    hg_atok_list_room(l, end - i, need + 18) != 0)
+		return i;
 	char *const joined = l->text.data, *const split = l->split;
 	const size_t text0 = l->text0;
 	const int texts_set = l->arena != NULL;
@@ -128,12 +132,13 @@ static inline void hg_atok_list_restart(hg_atok_list *l)
 /* Keeps the action gathered: it ends (its NUL) at text.len, and the next
  * begins after it.  *toks and *text are set to where its tokens (NULL if
  * none) and its joined text are: in an arena list they stay there, as
- * only the action being gathered moves when the list grows. */
-static inline void hg_atok_list_keep(hg_atok_list *l, hg_atok **toks, char **text)
+ * only the action being gathered moves when the list grows.  0, or -1 when
+ * there was no memory for its NUL (nothing kept). */
+static inline int hg_atok_list_keep(hg_atok_list *l, hg_atok **toks, char **text)
 {
 	/* an action without tokens has no NUL yet */
-	if (l->text.len >= l->text.cap)
-		hg_atok_list_keep_room(l);
+	if (l->text.len >= l->text.cap && hg_atok_list_keep_room(l) != 0)
+		return -1;
 	*toks = l->n > l->first ? l->v + l->first : NULL;
 	*text = l->text.data + l->text0;
 	l->text.data[l->text.len] = l->split[l->text.len] = '\0';
@@ -141,17 +146,20 @@ static inline void hg_atok_list_keep(hg_atok_list *l, hg_atok **toks, char **tex
 	l->first = l->n;
 	l->text0 = l->text.len;
 	l->not_ascii = 0;
+	return 0;
 }
 void hg_atok_list_free(hg_atok_list *l);
 /* Makes the list empty, its room a block of arena `a` for `toks` tokens
  * and `bytes` bytes of text (it grows as it must, in new blocks of `a`).
- * hg_atok_list_free() then leaves the room to the arena. */
-void hg_atok_list_attach(hg_atok_list *l, struct hg_arena *a, size_t toks, size_t bytes);
+ * hg_atok_list_free() then leaves the room to the arena.  0, or -1 when
+ * the block could not be had (the list is empty). */
+int hg_atok_list_attach(hg_atok_list *l, struct hg_arena *a, size_t toks, size_t bytes);
 /* Makes *t from the seat and the action being gathered in one block
  * (its owner, hg_action_text_own_block) from malloc: the token array, the joined text, each token's
  * text and the seat.  t->pos is the first token's position (the seat's
- * when there is none). */
-void hg_action_text_make(hg_action_text *t, const char *seat, size_t seat_len,
-			 hg_pos seat_pos, const hg_atok_list *l);
+ * when there is none).  0, or -1 when the block could not be had (*t
+ * zeroed). */
+int hg_action_text_make(hg_action_text *t, const char *seat, size_t seat_len,
+			hg_pos seat_pos, const hg_atok_list *l);
 
 #endif

@@ -67,6 +67,20 @@ static json_t *jstr(const char *s)
 	return j;
 }
 
+/* jansson's setters, a failure (the keys and values are valid: memory)
+ * recorded in the writer's unit of work (util.c). */
+static void set_new(json_t *o, const char *key, json_t *v)
+{
+	if (json_object_set_new(o, key, v) != 0)
+		hg_alloc_failure();
+}
+
+static void append_new(json_t *a, json_t *v)
+{
+	if (json_array_append_new(a, v) != 0)
+		hg_alloc_failure();
+}
+
 static json_t *line_json(const hg_line *l);
 
 static json_t *node_json(const hg_node *n)
@@ -74,26 +88,26 @@ static json_t *node_json(const hg_node *n)
 	json_t *o = json_object();
 	switch (n->kind) {
 	case HG_NODE_MOVENUM:
-		json_object_set_new(o, "move", json_integer(n->number));
+		set_new(o, "move", json_integer(n->number));
 		break;
 	case HG_NODE_ACTION:
-		json_object_set_new(o, "seat", jstr(n->action.seat));
-		json_object_set_new(o, "action", jstr(n->action.text));
+		set_new(o, "seat", jstr(n->action.seat));
+		set_new(o, "action", jstr(n->action.text));
 		if (n->glyph)
-			json_object_set_new(o, "glyph", jstr(n->glyph));
+			set_new(o, "glyph", jstr(n->glyph));
 		break;
 	case HG_NODE_COMMENT:
-		json_object_set_new(o, "comment", jstr(n->comment));
+		set_new(o, "comment", jstr(n->comment));
 		if (n->line_comment)
-			json_object_set_new(o, "line", json_true());
+			set_new(o, "line", json_true());
 		if (n->own_line)
-			json_object_set_new(o, "own_line", json_true());
+			set_new(o, "own_line", json_true());
 		break;
 	case HG_NODE_NAG:
-		json_object_set_new(o, "nag", json_integer(n->number));
+		set_new(o, "nag", json_integer(n->number));
 		break;
 	case HG_NODE_VARIATION:
-		json_object_set_new(o, "variation", line_json(n->variation));
+		set_new(o, "variation", line_json(n->variation));
 		break;
 	}
 	return o;
@@ -103,7 +117,7 @@ static json_t *line_json(const hg_line *l)
 {
 	json_t *a = json_array();
 	for (size_t i = 0; l && i < l->n; i++)
-		json_array_append_new(a, node_json(&l->nodes[i]));
+		append_new(a, node_json(&l->nodes[i]));
 	return a;
 }
 
@@ -113,17 +127,17 @@ static json_t *game_json(const hg_game_record *g)
 	json_t *tags = json_array();
 	for (size_t i = 0; i < g->ntags; i++) {
 		json_t *t = json_object();
-		json_object_set_new(t, "name", jstr(g->tags[i].name));
-		json_object_set_new(t, "value", jstr(g->tags[i].value));
-		json_array_append_new(tags, t);
+		set_new(t, "name", jstr(g->tags[i].name));
+		set_new(t, "value", jstr(g->tags[i].value));
+		append_new(tags, t);
 	}
-	json_object_set_new(o, "tags", tags);
+	set_new(o, "tags", tags);
 	if (g->header.n)
-		json_object_set_new(o, "header", line_json(&g->header));
-	json_object_set_new(o, "moves", line_json(&g->moves));
-	json_object_set_new(o, "result", g->result ? jstr(g->result) : json_null());
+		set_new(o, "header", line_json(&g->header));
+	set_new(o, "moves", line_json(&g->moves));
+	set_new(o, "result", g->result ? jstr(g->result) : json_null());
 	if (g->trailer.n)
-		json_object_set_new(o, "trailer", line_json(&g->trailer));
+		set_new(o, "trailer", line_json(&g->trailer));
 	return o;
 }
 
@@ -135,28 +149,38 @@ static int dump_to_buf(const char *buffer, size_t size, void *data)
 
 static void dump(json_t *j, hg_buf *out, size_t flags)
 {
-	json_dump_callback(j, dump_to_buf, out, flags | JSON_PRESERVE_ORDER);
+	if (hg_alloc_unit_failed() ||
+	    json_dump_callback(j, dump_to_buf, out, flags | JSON_PRESERVE_ORDER) != 0)
+		hg_alloc_failure();	/* (a tree with a hole is not written) */
 	json_decref(j);
 }
 
 /* Appends the game object, without a final newline (a JSON Lines writer
- * adds it). */
-void hg_write_json_game(const hg_game_record *g, hg_buf *out, int pretty)
+ * adds it).  A unit of work (util.c). */
+int hg_write_json_game(const hg_game_record *g, hg_buf *out, int pretty)
 {
+	hg_alloc_unit u;
+	size_t len0 = out->len;
+	hg_alloc_unit_begin(&u);
 	dump(game_json(g), out, pretty ? JSON_INDENT(2) : JSON_COMPACT);
+	return hg_write_unit_end(&u, out, len0);
 }
 
 /* Appends the whole document, pretty, ending in a newline. */
-void hg_write_json(hg_game_record *const *games, size_t n, hg_buf *out)
+int hg_write_json(hg_game_record *const *games, size_t n, hg_buf *out)
 {
+	hg_alloc_unit u;
+	size_t len0 = out->len;
+	hg_alloc_unit_begin(&u);
 	json_t *doc = json_object();
-	json_object_set_new(doc, "herald", json_integer(FORMAT_VERSION));
+	set_new(doc, "herald", json_integer(FORMAT_VERSION));
 	json_t *a = json_array();
 	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, game_json(games[i]));
-	json_object_set_new(doc, "games", a);
+		append_new(a, game_json(games[i]));
+	set_new(doc, "games", a);
 	dump(doc, out, JSON_INDENT(2));
 	hg_buf_putc(out, '\n');
+	return hg_write_unit_end(&u, out, len0);
 }
 
 /* ------------------------------------------------------------------------
@@ -377,15 +401,18 @@ static json_t *decode_capped(hg_json_reader *jr, size_t cap, const char *what,
 		hg_diag_add(jr->r.d, HG_ERROR, pos, "hgn.io-error", "read error: %s",
 			    strerror(s->err));
 				jr->state = OUTER_DONE;
+	} else if (json_error_code(&err) == json_error_out_of_memory || !err.text[0]) {
+		/* jansson ran out of memory (it gives no text for some of its
+		 * allocations): the reader's unit of work ends in HG_ENOMEM */
+		hg_alloc_failure();
+		jr->state = OUTER_DONE;
 	} else {
 		if (err.line > 0) {
 			pos.line = line0 + (unsigned)err.line - 1;
 			pos.col = err.line == 1 ? col0 + (unsigned)(err.column > 0 ? err.column - 1 : 0)
 						: (unsigned)(err.column > 0 ? err.column : 0);
 		}
-		/* jansson gives no text when it runs out of memory */
-		syntax_error(jr, pos, "%s", err.text[0] ? err.text
-				   : _("the document cannot be read (out of memory)"));
+		syntax_error(jr, pos, "%s", err.text);
 	}
 	return NULL;
 }
@@ -496,7 +523,9 @@ static char *plain_key(source *s)
 		q++;
 	if (q == s->end || *q != '"' || q - s->p > MAX_OUTER_VALUE)
 		return NULL;
-	char *key = hg_xstrndup((const char *)s->p + 1, (size_t)(q - s->p - 1));
+	char *key = hg_try_strndup((const char *)s->p + 1, (size_t)(q - s->p - 1));
+	if (!key)
+		return NULL;	/* (the unit of work fails) */
 	while (s->p <= q)
 		source_step(s);
 	return key;
@@ -521,12 +550,20 @@ static int next_member(hg_json_reader *jr, int first, char **key)
 		return -1;
 	}
 	*key = plain_key(&jr->src);
+	if (!*key && hg_alloc_unit_failed()) {
+		jr->state = OUTER_DONE;
+		return -1;
+	}
 	if (!*key) {
 		json_t *k = decode_value(jr, MAX_OUTER_VALUE, "a key");
 		if (!k)
 			return -1;
-		*key = hg_xstrdup(json_string_value(k));
+		*key = hg_try_strdup(json_string_value(k));
 		json_decref(k);
+		if (!*key) {	/* (the unit of work fails) */
+			jr->state = OUTER_DONE;
+			return -1;
+		}
 	}
 	jr->key_end = source_pos(jr);
 	jr->key_end.col--;
@@ -618,7 +655,10 @@ static hg_rvalue_kind take_value(hg_json_reader *jr, hg_rvalue *v)
 	v->pos = source_pos(jr);
 	if (c == '{' || c == '[') {
 		source_step(&jr->src);
-		HG_GROW(jr->stack, jr->capstack, jr->depth + 1);
+		if (HG_TRY_GROW(jr->stack, jr->capstack, jr->depth + 1) != 0) {
+			jr->state = OUTER_DONE;	/* (the unit of work fails) */
+			return v->kind = HG_RV_STOP;
+		}
 		frame *f = &jr->stack[jr->depth++];
 		f->kind = (char)c;
 		f->count = 0;
@@ -662,6 +702,10 @@ static hg_rvalue_kind json_next(hg_record_source *src, hg_rvalue *v)
 			hg_buf_puts(&jr->key, key);
 			v->key = jr->key.data;
 			v->key_pos = key_pos;
+			if (hg_buf_failed(&jr->key)) {	/* (the unit of work fails) */
+				jr->state = OUTER_DONE;
+				rc = -1;
+			}
 		}
 		free(key);
 	} else {
@@ -694,7 +738,10 @@ static hg_game_record *read_game(hg_json_reader *jr)
 	memset(&v, 0, sizeof v);
 	if (take_value(jr, &v) == HG_RV_STOP)
 		return NULL;
-	return hg_record_read_game(&jr->r, &jr->source_ops, &v);
+	hg_game_record *g = hg_record_read_game(&jr->r, &jr->source_ops, &v);
+	if (hg_alloc_unit_failed())
+		jr->state = OUTER_DONE;	/* (the unit of work fails: no more is read) */
+	return g;
 }
 
 /* An error of the document around the games, which has no place. */
@@ -745,8 +792,12 @@ static void read_outer(hg_json_reader *jr, int first)
 		json_t *key = decode_value(jr, MAX_OUTER_VALUE, "a key");
 		if (!key)
 			return;
-		char *name = hg_xstrdup(json_string_value(key));
+		char *name = hg_try_strdup(json_string_value(key));
 		json_decref(key);
+		if (!name) {	/* (the unit of work fails) */
+			jr->state = OUTER_DONE;
+			return;
+		}
 		int *seen = strcmp(name, "games") == 0 ? &jr->seen_games
 			    : strcmp(name, "herald") == 0 ? &jr->seen_herald : NULL;
 		if (seen && *seen) {
@@ -817,10 +868,16 @@ static void read_outer(hg_json_reader *jr, int first)
 	jr->state = OUTER_DONE;
 }
 
+/* A reader, or NULL when there is no memory for it. */
 static hg_json_reader *json_reader_new(const char *name)
 {
-	hg_json_reader *jr = hg_xcalloc(1, sizeof *jr);
-	jr->name = hg_xstrdup(name ? name : "-");
+	hg_json_reader *jr = hg_try_calloc(1, sizeof *jr);
+	if (jr)
+		jr->name = hg_try_strdup(name ? name : "-");
+	if (!jr || !jr->name) {
+		free(jr);
+		return NULL;
+	}
 	hg_record_reader_init(&jr->r, jr->name, "hgn.json");
 	jr->source_ops.next = json_next;
 	jr->source_ops.skip = json_skip;
@@ -835,8 +892,13 @@ static hg_json_reader *json_reader_new(const char *name)
 hg_json_reader *hg_json_reader_open(const char *name, FILE *fp)
 {
 	hg_json_reader *jr = json_reader_new(name);
+	if (jr)
+		jr->src.win = hg_try_malloc(KEPT + WINDOW);
+	if (!jr || !jr->src.win) {
+		hg_json_reader_close(jr);
+		return NULL;
+	}
 	jr->src.fp = fp;
-	jr->src.win = hg_xmalloc(KEPT + WINDOW);
 	jr->src.p = jr->src.end = jr->src.win;
 	return jr;
 }
@@ -844,13 +906,16 @@ hg_json_reader *hg_json_reader_open(const char *name, FILE *fp)
 hg_json_reader *hg_jsonl_reader_open(const char *name, FILE *fp)
 {
 	hg_json_reader *jr = hg_json_reader_open(name, fp);
-	jr->state = OUTER_LINES;
+	if (jr)
+		jr->state = OUTER_LINES;
 	return jr;
 }
 
 hg_json_reader *hg_json_reader_open_mem(const char *name, const char *text, size_t len)
 {
 	hg_json_reader *jr = json_reader_new(name);
+	if (!jr)
+		return NULL;
 	jr->src.p = (const unsigned char *)text;
 	jr->src.end = jr->src.p + len;
 	jr->src.at_eof = 1;
@@ -870,7 +935,25 @@ void hg_json_reader_close(hg_json_reader *jr)
 	free(jr);
 }
 
+static int json_reader_next(hg_json_reader *jr, hg_game_record **g, hg_diags *d);
+
+/* A unit of work (util.c): after HG_ENOMEM the reader is done. */
 int hg_json_reader_next(hg_json_reader *jr, hg_game_record **g, hg_diags *d)
+{
+	hg_alloc_unit u;
+	size_t ndiags = d->n;
+	hg_alloc_unit_begin(&u);
+	int rc = json_reader_next(jr, g, d);
+	if (hg_alloc_unit_failed()) {
+		hg_record_free(*g);
+		*g = NULL;
+		jr->state = OUTER_DONE;
+	}
+	hg_pos pos = { jr->name, 0, 0 };
+	return hg_alloc_unit_end(&u, d, ndiags, pos) == HG_ENOMEM ? HG_ENOMEM : rc;
+}
+
+static int json_reader_next(hg_json_reader *jr, hg_game_record **g, hg_diags *d)
 {
 	*g = NULL;
 	hg_record_reader *r = &jr->r;
@@ -958,24 +1041,35 @@ int hg_read_json(const char *name, const char *text, size_t len,
 {
 	*games = NULL;
 	*n = 0;
+	hg_alloc_unit u;
+	size_t ndiags = d->n;
+	hg_alloc_unit_begin(&u);
 	hg_json_reader *jr = hg_json_reader_open_mem(name ? name : "-", text, len);
 	size_t errors_at_start = d->nerrors;
 	hg_game_record **v = NULL;
 	size_t nv = 0, cap = 0;
 	hg_game_record *g;
-	while (hg_json_reader_next(jr, &g, d) == 1) {
-		HG_GROW(v, cap, nv + 1);
+	int rc = 0;
+	while (jr && (rc = hg_json_reader_next(jr, &g, d)) == 1) {
+		if (HG_TRY_GROW(v, cap, nv + 1) != 0) {
+			hg_record_free(g);
+			break;
+		}
 		v[nv++] = g;
 	}
 	hg_json_reader_close(jr);
+	if (!v && rc == 0)
+		v = hg_try_calloc(1, sizeof *v);
+	hg_pos pos = { name ? name : "-", 0, 0 };
 	/* A document is taken whole or not at all. */
-	if (d->nerrors > errors_at_start) {
+	int enomem = hg_alloc_unit_end(&u, d, ndiags, pos) == HG_ENOMEM;
+	if (enomem || d->nerrors > errors_at_start) {
 		for (size_t i = 0; i < nv; i++)
 			hg_record_free(v[i]);
 		free(v);
-		return -1;
+		return enomem ? HG_ENOMEM : -1;
 	}
-	*games = v ? v : hg_xcalloc(1, sizeof *v);
+	*games = v;
 	*n = nv;
 	return 0;
 }

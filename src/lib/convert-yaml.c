@@ -242,12 +242,14 @@ static void write_game(writer *w, const hg_game_record *g)
 	end_map(w);
 }
 
-void hg_write_yaml(hg_game_record *const *games, size_t n, hg_buf *out)
+static void write_yaml(hg_game_record *const *games, size_t n, hg_buf *out)
 {
 	writer w;
 	w.ok = yaml_emitter_initialize(&w.e);
-	if (!w.ok)
+	if (!w.ok) {
+		hg_alloc_failure();
 		return;
+	}
 	yaml_emitter_set_output(&w.e, write_to_buf, out);
 	yaml_emitter_set_unicode(&w.e, 1);
 	yaml_emitter_set_indent(&w.e, 2);
@@ -273,7 +275,21 @@ void hg_write_yaml(hg_game_record *const *games, size_t n, hg_buf *out)
 	yaml_stream_end_event_initialize(&ev);
 	put(&w, &ev);
 	yaml_emitter_flush(&w.e);
+	/* the events are well formed: a failure other than the emitter's
+	 * own (text libyaml refuses) is libyaml's memory */
+	if (!w.ok && w.e.error != YAML_EMITTER_ERROR)
+		hg_alloc_failure();
 	yaml_emitter_delete(&w.e);
+}
+
+/* A unit of work (util.c). */
+int hg_write_yaml(hg_game_record *const *games, size_t n, hg_buf *out)
+{
+	hg_alloc_unit u;
+	size_t len0 = out->len;
+	hg_alloc_unit_begin(&u);
+	write_yaml(games, n, out);
+	return hg_write_unit_end(&u, out, len0);
 }
 
 /* ------------------------------------------------------------------------
@@ -299,6 +315,7 @@ typedef struct reader {
 	size_t index;		/* of the next game */
 	tree_frame *stack;
 	size_t depth, capstack;
+	unsigned unit_depth;	/* of the unit of work the loader is paused in */
 } reader;
 
 static reader *of_source(hg_record_source *src)
@@ -317,7 +334,8 @@ static hg_rvalue_kind give(reader *yr, const hg_ynode *n, hg_rvalue *v)
 		v->is_string = !n->plain || !hg_ycore_null(n->scalar);
 		return v->kind = HG_RV_SCALAR;
 	}
-	HG_GROW(yr->stack, yr->capstack, yr->depth + 1);
+	if (HG_TRY_GROW(yr->stack, yr->capstack, yr->depth + 1) != 0)
+		return v->kind = HG_RV_STOP;	/* (the unit of work fails) */
 	yr->stack[yr->depth].node = n;
 	yr->stack[yr->depth++].next = 0;
 	return v->kind = n->kind == HG_Y_MAP ? HG_RV_MAP : HG_RV_LIST;
@@ -377,18 +395,24 @@ static void read_item(void *ctx, const hg_ynode *item, hg_diags *d)
 		yr->r.gave_up = 1;
 		return;
 	}
+	/* the game is read in the caller's unit of work (util.c), the
+	 * loader around it paused */
+	hg_alloc_resume(yr->unit_depth);
 	size_t mark = hg_record_path_key(&yr->r, "games");
 	hg_record_path_index(&yr->r, yr->index++);
 	yr->depth = 0;
 	hg_rvalue v;
 	memset(&v, 0, sizeof v);
-	give(yr, item, &v);
-	hg_game_record *g = hg_record_read_game(&yr->r, &yr->source_ops, &v);
+	hg_game_record *g = give(yr, item, &v) == HG_RV_STOP ? NULL
+		: hg_record_read_game(&yr->r, &yr->source_ops, &v);
 	hg_record_path_pop(&yr->r, mark);
-	if (!g)
-		return;
-	HG_GROW(yr->games, yr->cap, yr->ngames + 1);
-	yr->games[yr->ngames++] = g;
+	if (g && HG_TRY_GROW(yr->games, yr->cap, yr->ngames + 1) != 0) {
+		hg_record_free(g);
+		g = NULL;
+	}
+	if (g)
+		yr->games[yr->ngames++] = g;
+	hg_alloc_pause();
 }
 
 /* What is left of the document once the games have gone. */
@@ -418,8 +442,11 @@ static void recode(hg_diags *d, size_t from)
 {
 	for (size_t i = from; i < d->n; i++)
 		if (strncmp(d->v[i].code, "data.", 5) == 0) {
+			char *code = hg_try_strdup("hgn.yaml");
+			if (!code)
+				continue;	/* (the unit of work fails) */
 			free(d->v[i].code);
-			d->v[i].code = hg_xstrdup("hgn.yaml");
+			d->v[i].code = code;
 		}
 }
 
@@ -433,14 +460,39 @@ struct hg_yaml_reader {
 
 hg_yaml_reader *hg_yaml_reader_open(const char *name, FILE *fp)
 {
-	hg_yaml_reader *yr = hg_xcalloc(1, sizeof *yr);
-	yr->name = hg_xstrdup(name ? name : "-");
+	hg_yaml_reader *yr = hg_try_calloc(1, sizeof *yr);
+	if (yr)
+		yr->name = hg_try_strdup(name ? name : "-");
+	if (!yr || !yr->name) {
+		free(yr);
+		return NULL;
+	}
 	reader_init(&yr->r, yr->name, NULL);
 	yr->fp = fp;
 	return yr;
 }
 
+static int yaml_reader_next(hg_yaml_reader *yr, hg_game_record **g, hg_diags *d);
+
+/* A unit of work (util.c); the loader (yaml-tree.c) paused in it. */
 int hg_yaml_reader_next(hg_yaml_reader *yr, hg_game_record **g, hg_diags *d)
+{
+	hg_alloc_unit u;
+	size_t ndiags = d->n;
+	hg_alloc_unit_begin(&u);
+	yr->r.unit_depth = hg_alloc_pause();
+	int rc = yaml_reader_next(yr, g, d);
+	hg_alloc_resume(yr->r.unit_depth);
+	if (hg_alloc_unit_failed()) {
+		hg_record_free(*g);
+		*g = NULL;
+		yr->done = 1;	/* (the reader is at its end) */
+	}
+	hg_pos pos = { yr->name, 0, 0 };
+	return hg_alloc_unit_end(&u, d, ndiags, pos) == HG_ENOMEM ? HG_ENOMEM : rc;
+}
+
+static int yaml_reader_next(hg_yaml_reader *yr, hg_game_record **g, hg_diags *d)
 {
 	*g = NULL;
 	reader *r = &yr->r;
@@ -464,8 +516,11 @@ int hg_yaml_reader_next(hg_yaml_reader *yr, hg_game_record **g, hg_diags *d)
 		hg_ydoc *doc = hg_yaml_items_close(yr->items, d);
 		yr->items = NULL;
 		yr->done = 1;
-		if (doc)
+		if (doc) {
+			hg_alloc_resume(r->unit_depth);
 			read_document(yr->name, doc, d);
+			hg_alloc_pause();
+		}
 		hg_ydoc_free(doc);
 	}
 	recode(d, from);
@@ -479,6 +534,9 @@ void hg_yaml_reader_close(hg_yaml_reader *yr)
 	if (yr->items) {	/* closed early: the rest is not read */
 		hg_diags sink;
 		hg_diags_init(&sink);
+		/* nor made into games (the loader runs on to the end) */
+		yr->r.r.d = &sink;
+		yr->r.r.gave_up = 1;
 		hg_ydoc_free(hg_yaml_items_close(yr->items, &sink));
 		hg_diags_free(&sink);
 	}
@@ -487,8 +545,32 @@ void hg_yaml_reader_close(hg_yaml_reader *yr)
 	free(yr);
 }
 
+static int read_yaml(const char *name, const char *text, size_t len,
+		     hg_game_record ***games, size_t *n, hg_diags *d, unsigned depth);
+
+/* A unit of work (util.c); the loader (yaml-tree.c) paused in it. */
 int hg_read_yaml(const char *name, const char *text, size_t len,
 		 hg_game_record ***games, size_t *n, hg_diags *d)
+{
+	hg_alloc_unit u;
+	size_t ndiags = d->n;
+	hg_alloc_unit_begin(&u);
+	unsigned depth = hg_alloc_pause();
+	int rc = read_yaml(name, text, len, games, n, d, depth);
+	hg_alloc_resume(depth);
+	if (hg_alloc_unit_failed()) {
+		for (size_t i = 0; i < *n; i++)
+			hg_record_free((*games)[i]);
+		free(*games);
+		*games = NULL;
+		*n = 0;
+	}
+	hg_pos pos = { name ? name : "-", 0, 0 };
+	return hg_alloc_unit_end(&u, d, ndiags, pos) == HG_ENOMEM ? HG_ENOMEM : rc;
+}
+
+static int read_yaml(const char *name, const char *text, size_t len,
+		     hg_game_record ***games, size_t *n, hg_diags *d, unsigned depth)
 {
 	*games = NULL;
 	*n = 0;
@@ -498,19 +580,25 @@ int hg_read_yaml(const char *name, const char *text, size_t len,
 	hg_diags_init(&local);
 	reader r;
 	reader_init(&r, name, &local);
+	r.unit_depth = depth;
 	/* Game by game: memory holds one game's tree at a time.  After
 	 * HG_RECORD_MAX_ERRORS the loader stops and says so. */
 	hg_ydoc *doc = hg_yaml_load_items(name, text, len, "games", read_item, &r, &local);
-	if (doc)
+	if (doc) {
+		hg_alloc_resume(depth);
 		read_document(name, doc, &local);
+		hg_alloc_pause();
+	}
 	hg_ydoc_free(doc);
 	*games = r.games;
 	*n = r.ngames;
 	r.games = NULL;
 	reader_free(&r);
+	hg_alloc_resume(depth);	/* (the recoding and the move may fail, and say so) */
 	recode(&local, 0);
 	int failed = local.nerrors > 0;
 	hg_diags_move(d, &local);
+	hg_alloc_pause();
 	hg_diags_free(&local);
 	if (failed) {
 		for (size_t i = 0; i < *n; i++)
@@ -520,7 +608,10 @@ int hg_read_yaml(const char *name, const char *text, size_t len,
 		*n = 0;
 		return -1;
 	}
-	if (!*games)
-		*games = hg_xcalloc(1, sizeof **games);
+	if (!*games) {
+		hg_alloc_resume(depth);
+		*games = hg_try_calloc(1, sizeof **games);	/* (NULL: the unit fails) */
+		hg_alloc_pause();
+	}
 	return 0;
 }

@@ -51,23 +51,50 @@ static void count(hg_diags *d, hg_severity s, int delta)
 	}
 }
 
+/* What hg_diag_add returns for a diagnostic it could not make inside a
+ * unit of work that reports allocation failure: it takes notes and keeps
+ * none (the unit ends in hg.out-of-memory). */
+static _Thread_local hg_diag dropped;
+
+static hg_diag *drop(void)
+{
+	memset(&dropped, 0, sizeof dropped);
+	return &dropped;
+}
+
 hg_diag *hg_diag_vadd(hg_diags *d, hg_severity sev, hg_pos pos,
 		      const char *code, const char *fmt, va_list ap)
 {
-	HG_GROW(d->v, d->cap, d->n + 1);
-	hg_diag *dg = &d->v[d->n++];
-	memset(dg, 0, sizeof *dg);
-	dg->severity = sev;
-	dg->file = pos.file ? hg_xstrdup(pos.file) : NULL;
-	dg->line = pos.line;
-	dg->col = pos.col;
-	dg->code = hg_xstrdup(code ? code : "");
+	if (!hg_alloc_reporting()) {
+		HG_GROW(d->v, d->cap, d->n + 1);
+	} else if (HG_TRY_GROW(d->v, d->cap, d->n + 1) != 0) {
+		return drop();
+	}
+	hg_diag dg;
+	memset(&dg, 0, sizeof dg);
+	dg.severity = sev;
+	dg.line = pos.line;
+	dg.col = pos.col;
 	hg_buf b;
 	hg_buf_init(&b);
 	hg_buf_vprintf(&b, hg_gettext(fmt), ap);
-	dg->message = hg_buf_steal(&b);
+	if (!hg_alloc_reporting()) {
+		dg.file = pos.file ? hg_xstrdup(pos.file) : NULL;
+		dg.code = hg_xstrdup(code ? code : "");
+		dg.message = hg_buf_steal(&b);
+	} else {
+		dg.file = pos.file ? hg_try_strdup(pos.file) : NULL;
+		dg.code = hg_try_strdup(code ? code : "");
+		dg.message = hg_buf_failed(&b) ? NULL : hg_buf_steal(&b);
+		if ((pos.file && !dg.file) || !dg.code || !dg.message) {
+			hg_buf_free(&b);
+			diag_free(&dg);
+			return drop();
+		}
+	}
+	d->v[d->n++] = dg;
 	count(d, sev, 1);
-	return dg;
+	return &d->v[d->n - 1];
 }
 
 hg_diag *hg_diag_add(hg_diags *d, hg_severity sev, hg_pos pos,
@@ -82,27 +109,57 @@ hg_diag *hg_diag_add(hg_diags *d, hg_severity sev, hg_pos pos,
 
 void hg_diag_note(hg_diag *dg, const char *fmt, ...)
 {
+	if (dg == &dropped)
+		return;
 	hg_buf b;
 	hg_buf_init(&b);
 	va_list ap;
 	va_start(ap, fmt);
 	hg_buf_vprintf(&b, hg_gettext(fmt), ap);
 	va_end(ap);
-	dg->notes = hg_xrealloc(dg->notes, (dg->nnotes + 1) * sizeof *dg->notes);
-	dg->notes[dg->nnotes++] = hg_buf_steal(&b);
+	if (!hg_alloc_reporting()) {
+		dg->notes = hg_xrealloc(dg->notes, (dg->nnotes + 1) * sizeof *dg->notes);
+		dg->notes[dg->nnotes++] = hg_buf_steal(&b);
+		return;
+	}
+	char **notes = hg_buf_failed(&b) ? NULL :
+		hg_try_realloc(dg->notes, (dg->nnotes + 1) * sizeof *dg->notes);
+	char *note = notes ? hg_buf_steal(&b) : NULL;
+	if (!note) {	/* the note is dropped, the unit told */
+		hg_buf_free(&b);
+		if (notes)
+			dg->notes = notes;
+		return;
+	}
+	dg->notes = notes;
+	dg->notes[dg->nnotes++] = note;
 }
 
 void hg_diags_move(hg_diags *dst, hg_diags *src)
 {
 	if (src->n == 0)
 		return;
-	HG_GROW(dst->v, dst->cap, dst->n + src->n);
+	if (!hg_alloc_reporting()) {
+		HG_GROW(dst->v, dst->cap, dst->n + src->n);
+	} else if (HG_TRY_GROW(dst->v, dst->cap, dst->n + src->n) != 0) {
+		hg_diags_clear(src);	/* dropped, the unit told */
+		return;
+	}
 	memcpy(dst->v + dst->n, src->v, src->n * sizeof *src->v);
 	dst->n += src->n;
 	dst->nerrors += src->nerrors;
 	dst->nwarnings += src->nwarnings;
 	dst->nunverified += src->nunverified;
 	src->n = src->nerrors = src->nwarnings = src->nunverified = 0;
+}
+
+void hg_diags_truncate(hg_diags *d, size_t n)
+{
+	while (d->n > n) {
+		hg_diag *dg = &d->v[--d->n];
+		count(d, dg->severity, -1);
+		diag_free(dg);
+	}
 }
 
 const char *hg_severity_name(hg_severity s)

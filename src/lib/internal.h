@@ -25,6 +25,62 @@
 /* Says that `n` bytes could not be allocated, and aborts. */
 void hg_out_of_memory(size_t n) __attribute__((noreturn));
 
+/* Allocation failure reported to the caller (doc/design-apply.md, section
+ * 3).  A public entry point of the notation layer (hg_parser_next, the
+ * readers and writers, hg_check_game's own part) is one unit of work:
+ *
+ *	hg_alloc_unit u;
+ *	size_t n0 = d->n;
+ *	hg_alloc_unit_begin(&u);
+ *	... (on a failed allocation: skip, free what it built) ...
+ *	if (hg_alloc_unit_end(&u, d, n0, pos) == HG_ENOMEM) ...
+ *
+ * Inside a unit the hg_try_* allocators return NULL, an hg_buf that cannot
+ * grow keeps what it holds and is marked failed (hg_buf_failed), and a
+ * diagnostic that cannot be made is dropped (hg_diag_add returns a
+ * stand-in that takes notes and keeps none): each records the failure for
+ * the unit, which its caller reads at the end.  Outside a unit, hg_buf and
+ * diagnostics abort as the hg_x* allocators always do.  Units nest (an
+ * inner failure is the outer's too); the state is the thread's. */
+typedef struct hg_alloc_unit {
+	int outer_failed;
+} hg_alloc_unit;
+void hg_alloc_unit_begin(hg_alloc_unit *u);
+/* Has an allocation failed in the innermost unit? */
+int hg_alloc_unit_failed(void);
+/* Ends the unit: 0, or HG_ENOMEM when an allocation failed in it, after
+ * the diagnostics of d from ndiags on are freed and hg.out-of-memory (at
+ * pos) is added in their place (d NULL: nothing to report in). */
+int hg_alloc_unit_end(hg_alloc_unit *u, hg_diags *d, size_t ndiags, hg_pos pos);
+/* Adds hg.out-of-memory at pos to d (for what failed before its unit). */
+void hg_alloc_report(hg_diags *d, hg_pos pos);
+/* Is a unit under way on this thread (not paused)? */
+int hg_alloc_reporting(void);
+/* Records a failure in the unit (one of jansson's or libyaml's, which
+ * allocate on their own). */
+void hg_alloc_failure(void);
+/* Work that aborts on failure inside a unit (an engine's callbacks, the
+ * games' data loading): hg_alloc_pause() before it returns what
+ * hg_alloc_resume() after it takes. */
+unsigned hg_alloc_pause(void);
+void hg_alloc_resume(unsigned depth);
+/* malloc, calloc, realloc and strndup that return NULL on failure, which
+ * they record in the unit. */
+void *hg_try_malloc(size_t n);
+void *hg_try_calloc(size_t n, size_t size);
+void *hg_try_realloc(void *p, size_t n);
+char *hg_try_strndup(const char *s, size_t n);
+char *hg_try_strdup(const char *s);
+/* hg_grow's: 0, or -1 (*v and *cap untouched) on failure. */
+int hg_try_grow(void **v, size_t *cap, size_t need, size_t size);
+#define HG_TRY_GROW(v, cap, need)						\
+	((need) <= (cap) ? 0 : hg_try_grow((void **)&(v), &(cap), (need), sizeof(*(v))))
+/* Ends a writer's unit of work: 0, or HG_ENOMEM with `out` cut back to
+ * the len0 bytes it held and marked failed. */
+int hg_write_unit_end(hg_alloc_unit *u, hg_buf *out, size_t len0);
+/* Frees the diagnostics of d from n on. */
+void hg_diags_truncate(hg_diags *d, size_t n);
+
 /* The capacity `cap` doubled (from 8 at least) until it holds `need`
  * elements of `size` bytes. */
 size_t hg_grown(size_t cap, size_t need, size_t size);
@@ -47,6 +103,9 @@ void *hg_arena_alloc(struct hg_arena *a, size_t size);
 /* The same, the block aligned for `align` (a power of two) only: for small
  * blocks of a known type, or text (1). */
 void *hg_arena_alloc_aligned(struct hg_arena *a, size_t size, size_t align);
+/* The same that return NULL on failure (recorded in the unit of work). */
+struct hg_arena *hg_arena_try_new(void);
+void *hg_arena_try_alloc(struct hg_arena *a, size_t size, size_t align);
 void hg_arena_free(struct hg_arena *a);
 
 /* A record as the library keeps it (record.c): the model, then the memory
@@ -89,6 +148,12 @@ static inline void hg_action_text_in_arena(hg_action_text *t)
  * are (tags_in_arena), else malloc'd; hg_record_str_drop() lets a copy go
  * that did not become a tag. */
 char *hg_record_strndup(hg_game_record *g, const char *s, size_t n);
+/* hg_record_new, hg_record_set_tag, hg_line_new and hg_line_push that
+ * fail (NULL, -1) rather than abort, for the units of work. */
+hg_game_record *hg_record_try_new(const char *file);
+int hg_record_try_set_tag(hg_game_record *g, const char *name, const char *value);
+hg_line *hg_line_try_new(void);
+hg_node *hg_line_try_push(hg_line *l, hg_node_kind kind, hg_pos pos);
 
 /* Are the n bytes at name a tag name: an ASCII letter, then ASCII letters,
  * digits and '_' (grammar/hgn.ebnf, tag name)? */

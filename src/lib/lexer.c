@@ -36,10 +36,17 @@ void hg_limits_default(hg_limits *l)
  * Opening and closing
  * ------------------------------------------------------------------------ */
 
+/* A new lexer, or NULL when there is no memory for it. */
 static hg_lexer *lexer_new(const char *name)
 {
-	hg_lexer *lx = hg_xcalloc(1, sizeof *lx);
-	lx->name = hg_xstrdup(name ? name : "-");
+	hg_lexer *lx = hg_try_calloc(1, sizeof *lx);
+	if (!lx)
+		return NULL;
+	lx->name = hg_try_strdup(name ? name : "-");
+	if (!lx->name) {
+		free(lx);
+		return NULL;
+	}
 	lx->run_ssse3 = hg_lexer_fast_ssse3_here();
 	hg_limits_default(&lx->lim);
 	lx->line = lx->col = 1;
@@ -52,6 +59,8 @@ static hg_lexer *lexer_new(const char *name)
 hg_lexer *hg_lexer_open_mem(const char *name, const char *text, size_t len)
 {
 	hg_lexer *lx = lexer_new(name);
+	if (!lx)
+		return NULL;
 	lx->p = lx->base = (const unsigned char *)(text ? text : "");
 	lx->end = lx->p + (text ? len : 0);
 	lx->at_eof = 1;
@@ -61,9 +70,16 @@ hg_lexer *hg_lexer_open_mem(const char *name, const char *text, size_t len)
 hg_lexer *hg_lexer_open_stream(const char *name, FILE *fp, int owned)
 {
 	hg_lexer *lx = lexer_new(name);
+	if (lx)
+		lx->win = hg_try_malloc(WINDOW);
+	if (!lx || !lx->win) {
+		hg_lexer_close(lx);
+		if (owned)
+			fclose(fp);
+		return NULL;
+	}
 	lx->fp = fp;
 	lx->owned = owned;
-	lx->win = hg_xmalloc(WINDOW);
 	lx->p = lx->end = lx->base = lx->win;
 	return lx;
 }
@@ -71,6 +87,8 @@ hg_lexer *hg_lexer_open_stream(const char *name, FILE *fp, int owned)
 hg_lexer *hg_lexer_open_stream_at(const char *name, FILE *fp, int owned, const hg_resume *at)
 {
 	hg_lexer *lx = hg_lexer_open_stream(name, fp, owned);
+	if (!lx)
+		return NULL;
 	lx->resumed = 1;
 	lx->base_off = at->offset;
 	lx->line = at->line;

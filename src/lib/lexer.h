@@ -80,7 +80,9 @@ typedef struct hg_token {
 
 typedef struct hg_lexer hg_lexer;
 
-/* `name` is copied; `text` is borrowed and must outlive the lexer. */
+/* `name` is copied; `text` is borrowed and must outlive the lexer.  The
+ * openers return NULL when there is no memory for the lexer (an owned fp
+ * is then closed). */
 hg_lexer *hg_lexer_open_mem(const char *name, const char *text, size_t len);
 /* Reads `fp` through a fixed window; closes it at hg_lexer_close when
  * `owned`. */

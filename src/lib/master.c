@@ -389,7 +389,12 @@ static int write_record(hg_master *m, hg_diags *d)
 {
 	hg_buf out;
 	hg_buf_init(&out);
-	hg_write_hgn(m->rec, &out);
+	if (hg_write_hgn(m->rec, &out) == HG_ENOMEM) {
+		/* (a record cut short is never written) */
+		hg_alloc_report(d, no_pos(m->path));
+		hg_buf_free(&out);
+		return -1;
+	}
 	int rc = hg_write_file_atomic(m->path, out.data ? out.data : "", out.len);
 	if (rc != 0)
 		hg_diag_add(d, HG_ERROR, no_pos(m->path), "master.io", "cannot write the record: %s",

@@ -10,9 +10,15 @@
 
 #include "parser-impl.h"
 
+/* The parser of lx, or NULL (lx closed) when there is no memory for it
+ * (or lx is NULL: there was none for the lexer). */
 static hg_parser *parser_new(hg_lexer *lx)
 {
-	hg_parser *p = hg_xcalloc(1, sizeof *p);
+	hg_parser *p = lx ? hg_try_calloc(1, sizeof *p) : NULL;
+	if (!p) {
+		hg_lexer_close(lx);
+		return NULL;
+	}
 	p->lx = lx;
 	p->name = hg_lexer_name(lx);
 	p->lim = hg_lexer_limits(lx);
@@ -54,12 +60,23 @@ hg_parser *hg_parser_open_stream(const char *name, FILE *fp, int owned)
 	return parser_new(hg_lexer_open_stream(name, fp, owned));
 }
 
+/* p, or hg.out-of-memory in d for the parser of `name` there was no
+ * memory for. */
+static hg_parser *opened(hg_parser *p, const char *name, hg_diags *d)
+{
+	if (!p) {
+		hg_pos pos = { name, 0, 0 };
+		hg_alloc_report(d, pos);
+	}
+	return p;
+}
+
 hg_parser *hg_parser_open_file(const char *path, hg_diags *d)
 {
 	if (strcmp(path, "-") == 0)
-		return parser_new(hg_lexer_open_stream(path, stdin, 0));
+		return opened(parser_new(hg_lexer_open_stream(path, stdin, 0)), path, d);
 	FILE *fp = open_at(path, 0, d);
-	return fp ? parser_new(hg_lexer_open_stream(path, fp, 1)) : NULL;
+	return fp ? opened(parser_new(hg_lexer_open_stream(path, fp, 1)), path, d) : NULL;
 }
 
 /* A parser of fp, positioned at `at`. */
@@ -67,15 +84,17 @@ static hg_parser *parser_at(const char *name, FILE *fp, int owned, const hg_resu
 {
 	hg_parser *p = parser_new(hg_lexer_open_stream_at(name, fp, owned, at));
 	/* The game's accounting has begun: the lexer counts from at->game_bytes. */
-	p->begun = 1;
-	p->off_after = at->offset;
+	if (p) {
+		p->begun = 1;
+		p->off_after = at->offset;
+	}
 	return p;
 }
 
 hg_parser *hg_parser_open_file_at(const char *path, const hg_resume *at, hg_diags *d)
 {
 	FILE *fp = open_at(path, at->offset, d);
-	return fp ? parser_at(path, fp, 1, at) : NULL;
+	return fp ? opened(parser_at(path, fp, 1, at), path, d) : NULL;
 }
 
 hg_parser *hg_parser_open_stream_at(const char *name, FILE *fp, int owned,
@@ -83,7 +102,7 @@ hg_parser *hg_parser_open_stream_at(const char *name, FILE *fp, int owned,
 {
 	if (seek_to(name, fp, owned, at->offset, d) != 0)
 		return NULL;
-	return parser_at(name, fp, owned, at);
+	return opened(parser_at(name, fp, owned, at), name, d);
 }
 
 /* At a game's '[', the parser carries nothing of the game before: no

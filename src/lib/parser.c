@@ -62,10 +62,17 @@ static void take_scanned(hg_parser *p)
 	t->pos = (hg_pos){ file, s->line, s->col };
 	t->end = (hg_pos){ file, s->line, s->end_col };
 	t->off = hg_scan_off(&p->batch, s);
-	p->tok_text.len = 0;
+	hg_buf_clear(&p->tok_text);
 	hg_buf_putn(&p->tok_text, s->text, s->len);	/* (NUL-terminated) */
 	t->text = p->tok_text.data;
 	t->len = s->len;
+	if (hg_buf_failed(&p->tok_text)) {
+		/* no memory for its text: the unit of work fails (util.c),
+		 * and the game is abandoned */
+		t->text = "";
+		t->len = 0;
+		p->stop = 1;
+	}
 	t->value = s->kind == HG_TK_MOVENUM ? s->value : 0;
 	t->newline = s->newline;
 	t->blank_line = t->bad = 0;
@@ -214,13 +221,37 @@ static int count_element(hg_parser *p, hg_pos pos)
 	return 0;
 }
 
-static void push_comment(hg_line *line, const hg_token *t, const char *file)
+/* Without memory, an allocation fails the unit of work (util.c): the game
+ * is abandoned, and hg_parser_next() returns HG_ENOMEM. */
+static void no_memory(hg_parser *p)
+{
+	p->stop = 1;
+}
+
+static void push_comment(hg_parser *p, hg_line *line, const hg_token *t, const char *file)
 {
 	hg_pos pos = t->pos;
 	pos.file = file;
-	hg_node *n = hg_line_push(line, HG_NODE_COMMENT, pos);
-	n->comment = hg_xstrndup(t->text, t->len);
+	char *text = hg_try_strndup(t->text, t->len);
+	hg_node *n = text ? hg_line_try_push(line, HG_NODE_COMMENT, pos) : NULL;
+	if (!n) {
+		free(text);
+		no_memory(p);
+		return;
+	}
+	n->comment = text;
 	n->line_comment = t->kind == HG_TK_LINE_COMMENT;
+}
+
+/* Pushes a move number or NAG. */
+static void push_number(hg_parser *p, hg_line *line, hg_node_kind kind, hg_pos pos,
+			unsigned number)
+{
+	hg_node *n = hg_line_try_push(line, kind, pos);
+	if (n)
+		n->number = number;
+	else
+		no_memory(p);
 }
 
 /* Pushes the comment token and advances past it.  A comment that begins
@@ -233,9 +264,9 @@ static void take_comment(hg_parser *p, hg_line *line, int keep)
 	int began = p->t->newline;
 	size_t at = line->n;
 	if (keep)
-		push_comment(line, p->t, p->g->file);
+		push_comment(p, line, p->t, p->g->file);
 	advance(p);
-	if (keep && began && (p->t->newline || p->t->kind == HG_TK_EOF))
+	if (keep && began && line->n > at && (p->t->newline || p->t->kind == HG_TK_EOF))
 		line->nodes[at].own_line = 1;
 }
 
@@ -254,15 +285,20 @@ static void push_pending(hg_parser *p)
 		p->pending_over = 1;
 		return;
 	}
-	push_comment(&p->pending, p->t, hg_lexer_name(p->lx));
+	push_comment(p, &p->pending, p->t, hg_lexer_name(p->lx));
 }
 
-/* Moves the comments of `from` to the end of `to`, re-pointed at `file`. */
-static void move_comments(hg_line *to, hg_line *from, const char *file)
+/* Moves the comments of `from` to the end of `to`, re-pointed at `file`
+ * (those there is no memory for are freed). */
+static void move_comments(hg_parser *p, hg_line *to, hg_line *from, const char *file)
 {
 	for (size_t i = 0; i < from->n; i++) {
 		hg_node *src = &from->nodes[i];
-		hg_node *n = hg_line_push(to, HG_NODE_COMMENT, src->pos);
+		hg_node *n = hg_line_try_push(to, HG_NODE_COMMENT, src->pos);
+		if (!n) {
+			no_memory(p);
+			break;
+		}
 		n->pos.file = file;
 		n->comment = src->comment;
 		n->line_comment = src->line_comment;
@@ -293,6 +329,12 @@ static void store_tag(hg_parser *p, char *name, hg_pos name_pos, char *value,
 		      hg_pos value_pos, int value_bad)
 {
 	hg_game_record *g = p->g;
+	if (!name || !value) {
+		hg_record_str_drop(g, name);
+		hg_record_str_drop(g, value);
+		no_memory(p);
+		return;
+	}
 	size_t first = hg_tagset_find(&p->tagset, name);
 	if (first != HG_TAGSET_NONE) {
 		hg_diag *dg = error(p, name_pos, "hgn.duplicate-tag", "duplicate tag '%s'", name);
@@ -315,8 +357,13 @@ static void store_tag(hg_parser *p, char *name, hg_pos name_pos, char *value,
 		hg_record_str_drop(g, value);
 		return;
 	}
+	if (HG_TRY_GROW(g->tags, g->captags, g->ntags + 1) != 0) {
+		hg_record_str_drop(g, name);
+		hg_record_str_drop(g, value);
+		no_memory(p);
+		return;
+	}
 	hg_tagset_add(&p->tagset, name, g->ntags);
-	HG_GROW(g->tags, g->captags, g->ntags + 1);
 	hg_tag *tag = &g->tags[g->ntags++];
 	tag->name = name;
 	tag->value = value;
@@ -349,6 +396,11 @@ static void parse_tag(hg_parser *p)
 		return;
 	}
 	char *name = hg_record_strndup(p->g, p->t->text, p->t->len);
+	if (!name) {
+		no_memory(p);
+		hg_buf_free(&what);
+		return;
+	}
 	hg_pos name_pos = p->t->pos;
 	advance(p);
 	if (p->t->kind != HG_TK_STRING || p->t->newline) {
@@ -396,7 +448,7 @@ static void parse_header(hg_parser *p)
 		} else if (p->t->kind == HG_TK_LBRACKET) {
 			for (size_t i = 0; i < after.n; i++)
 				after.nodes[i].own_line = 0;
-			move_comments(&g->header, &after, g->file);
+			move_comments(p, &g->header, &after, g->file);
 			parse_tag(p);
 		} else {
 			break;
@@ -405,7 +457,7 @@ static void parse_header(hg_parser *p)
 	if (!(g->ntags || p->bad_tags.n))
 		for (size_t i = 0; i < after.n; i++)
 			after.nodes[i].own_line = 0;	/* the header's: always on their own lines */
-	move_comments(g->ntags || p->bad_tags.n ? &g->moves : &g->header, &after, g->file);
+	move_comments(p, g->ntags || p->bad_tags.n ? &g->moves : &g->header, &after, g->file);
 }
 
 /* ------------------------------------------------------------------------
@@ -432,7 +484,13 @@ static void set_seat(hg_parser *p, const char *text, size_t len)
 		while (same < len && p->seat[same] == text[same])
 			same++;
 	if (!p->seat || p->seat_len != len || same != len) {
-		char *copy = hg_arena_alloc(hg_record_impl_of(p->g)->arena, len + 1);
+		char *copy = hg_arena_try_alloc(hg_record_impl_of(p->g)->arena, len + 1, 1);
+		if (!copy) {
+			no_memory(p);
+			p->seat = "";
+			p->seat_len = 0;
+			return;
+		}
 		memcpy(copy, text, len);
 		copy[len] = '\0';
 		p->seat = copy;
@@ -456,7 +514,12 @@ static void action_gathered(hg_parser *p, hg_node *n, hg_pos seat_pos)
 	hg_action_text_in_arena(t);
 	p->toks_used += t->ntoks;
 	p->text_used += t->len + 1;
-	hg_atok_list_keep(l, &t->toks, &t->text);
+	if (hg_atok_list_keep(l, &t->toks, &t->text) != 0) {
+		t->ntoks = t->len = 0;
+		t->toks = NULL;
+		t->text = (char *)"";
+		no_memory(p);
+	}
 }
 
 /* The room a game's tokens get at first: the last game's, and half as much
@@ -478,10 +541,12 @@ static size_t room_for(size_t used, size_t min, size_t max)
 static void actions_start(hg_parser *p, hg_game_record *g)
 {
 	hg_record_impl *r = hg_record_impl_of(g);
-	r->arena = hg_arena_new();
-	hg_atok_list_attach(&p->toks, r->arena,
-			    room_for(p->toks_used, TOKS_ROOM_MIN, TOKS_ROOM_MAX),
-			    room_for(p->text_used, TOKS_TEXT_ROOM_MIN, TOKS_TEXT_ROOM_MAX));
+	r->arena = hg_arena_try_new();
+	if (!r->arena ||
+	    hg_atok_list_attach(&p->toks, r->arena,
+				room_for(p->toks_used, TOKS_ROOM_MIN, TOKS_ROOM_MAX),
+				room_for(p->text_used, TOKS_TEXT_ROOM_MIN, TOKS_TEXT_ROOM_MAX)) != 0)
+		no_memory(p);
 	p->toks_used = p->text_used = 0;
 }
 
@@ -504,7 +569,9 @@ static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
 		if (scanned(p)) {
 			size_t i = hg_atok_list_push_scanned(&p->toks, &p->batch, p->bi,
 							     p->g->file);
-			if (i > p->bi) {
+			if (i == p->bi && scanned_body(&p->batch.v[i]))
+				no_memory(p);	/* none put: advance() takes the token */
+			else if (i > p->bi) {
 				const hg_scan_token *s = &p->batch.v[i - 1];
 				p->bi = i;
 				p->t = NULL;
@@ -568,9 +635,16 @@ static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
 		p->stop = 1;
 	}
 	if (!bad && !p->stop) {
-		hg_node *n = hg_line_push(line, HG_NODE_ACTION, seat_pos);
-		action_gathered(p, n, seat_pos);
-		n->glyph = glyph ? hg_xstrdup(glyph) : NULL;
+		char *glyph_copy = glyph ? hg_try_strdup(glyph) : NULL;
+		hg_node *n = glyph && !glyph_copy ? NULL :
+			hg_line_try_push(line, HG_NODE_ACTION, seat_pos);
+		if (n) {
+			action_gathered(p, n, seat_pos);
+			n->glyph = glyph_copy;
+		} else {
+			free(glyph_copy);
+			no_memory(p);
+		}
 	}
 	if (glyph)
 		advance(p);
@@ -578,7 +652,7 @@ static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
 		/* as parse_moves() takes a move number */
 		hg_pos at = line_col(p, number.line, number.col);
 		if (count_element(p, at))
-			hg_line_push(line, HG_NODE_MOVENUM, at)->number = number.value;
+			push_number(p, line, HG_NODE_MOVENUM, at, number.value);
 		p->after_glyph = 0;
 		if (!taken)
 			advance(p);
@@ -628,8 +702,17 @@ static void parse_variation(hg_parser *p, hg_line *line, size_t depth)
 	if (!count_element(p, pos))
 		return;
 	size_t idx = line->n;
-	hg_line_push(line, HG_NODE_VARIATION, gpos(p, pos))->variation = hg_line_new();
-	HG_GROW(p->open, p->capopen, p->nopen + 1);
+	hg_line *variation = hg_line_try_new();
+	hg_node *n = variation ? hg_line_try_push(line, HG_NODE_VARIATION, gpos(p, pos)) : NULL;
+	if (!n || HG_TRY_GROW(p->open, p->capopen, p->nopen + 1) != 0) {
+		if (n)
+			n->variation = variation;	/* freed with the line */
+		else
+			free(variation);
+		no_memory(p);
+		return;
+	}
+	n->variation = variation;
 	p->open[p->nopen++] = pos;
 	p->after_glyph = 0;
 	advance(p);
@@ -663,8 +746,8 @@ static void parse_moves(hg_parser *p, hg_line *line, size_t depth)
 		switch (t->kind) {
 		case HG_TK_MOVENUM:
 			if (!t->bad && count_element(p, t->pos))
-				hg_line_push(line, HG_NODE_MOVENUM, gpos(p, t->pos))->number =
-					(unsigned)t->value;
+				push_number(p, line, HG_NODE_MOVENUM, gpos(p, t->pos),
+					    (unsigned)t->value);
 			p->after_glyph = 0;
 			advance(p);
 			break;
@@ -678,8 +761,8 @@ static void parse_moves(hg_parser *p, hg_line *line, size_t depth)
 			break;
 		case HG_TK_NAG:
 			if (count_element(p, t->pos))
-				hg_line_push(line, HG_NODE_NAG, gpos(p, t->pos))->number =
-					(unsigned)t->value;
+				push_number(p, line, HG_NODE_NAG, gpos(p, t->pos),
+					    (unsigned)t->value);
 			p->after_glyph = 0;
 			advance(p);
 			break;
@@ -745,7 +828,7 @@ static char *trimmed(const char *s)
 	}
 	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
 		n--;
-	return hg_xstrndup(s, n);
+	return hg_try_strndup(s, n);
 }
 
 /* Takes the termination marker and checks it against the Result tag. */
@@ -753,13 +836,15 @@ static void termination(hg_parser *p)
 {
 	hg_game_record *g = p->g;
 	const hg_token *t = p->t;
-	g->result = t->kind == HG_TK_STAR ? hg_xstrdup("*") : hg_xstrndup(t->text, t->len);
+	g->result = t->kind == HG_TK_STAR ? hg_try_strdup("*") : hg_try_strndup(t->text, t->len);
 	g->result_pos = gpos(p, t->pos);
 	const hg_tag *tag = hg_record_tag(g, "Result");
-	if (!tag || t->bad || hg_bad_tags_has(&p->bad_tags, "Result"))
+	if (!g->result || !tag || t->bad || hg_bad_tags_has(&p->bad_tags, "Result"))
 		return;
 	char *a = trimmed(g->result), *b = trimmed(tag->value);
-	if (strcmp(a, b) != 0) {
+	if (!a || !b) {
+		/* (the unit of work fails) */
+	} else if (strcmp(a, b) != 0) {
 		hg_diag *dg = error(p, t->pos, "hgn.result-mismatch",
 				    "termination marker '%s' does not match the Result tag '%s'",
 				    g->result, tag->value);
@@ -801,7 +886,7 @@ static void after_termination(hg_parser *p)
 			break;
 		hg_diags_move(p->d, &p->held);
 		if (count_element(p, p->t->pos))
-			push_comment(&g->trailer, p->t, g->file);
+			push_comment(p, &g->trailer, p->t, g->file);
 		advance(p);
 	}
 	while (is_comment(p->t) && !hg_lexer_game_abandoned(p->lx)) {
@@ -818,7 +903,7 @@ static void after_termination(hg_parser *p)
 	switch (p->t->kind) {
 	case HG_TK_EOF:
 		hg_diags_move(p->d, &p->held);
-		move_comments(&g->trailer, &p->pending, g->file);
+		move_comments(p, &g->trailer, &p->pending, g->file);
 		break;
 	case HG_TK_LBRACKET:
 		p->glued = !blank_seen;
@@ -868,8 +953,8 @@ static void parse_game(hg_parser *p)
 		if (hg_lexer_game_abandoned(p->lx))
 			p->stop = 1;
 	}
-	if (p->moves_hint)
-		HG_GROW(g->moves.nodes, g->moves.cap, p->moves_hint);
+	if (p->moves_hint && HG_TRY_GROW(g->moves.nodes, g->moves.cap, p->moves_hint) != 0)
+		no_memory(p);
 	parse_moves(p, &g->moves, 0);
 	if (g->moves.n > p->moves_hint)
 		p->moves_hint = g->moves.n < MOVES_HINT_MAX ? g->moves.n : MOVES_HINT_MAX;
@@ -904,6 +989,10 @@ static void parse_game(hg_parser *p)
 	}
 }
 
+static int parser_next(hg_parser *p, hg_game_record **out, hg_diags *d);
+
+/* One unit of work (util.c): a game that allocation failed for is freed,
+ * with its diagnostics, for HG_ENOMEM. */
 int hg_parser_next(hg_parser *p, hg_game_record **out, hg_diags *d)
 {
 	*out = NULL;
@@ -911,6 +1000,20 @@ int hg_parser_next(hg_parser *p, hg_game_record **out, hg_diags *d)
 		hg_diags_clear(&p->sink);
 		d = &p->sink;
 	}
+	hg_alloc_unit u;
+	size_t ndiags = d->n;
+	hg_alloc_unit_begin(&u);
+	int rc = parser_next(p, out, d);
+	if (hg_alloc_unit_failed()) {
+		hg_record_free(*out);
+		*out = NULL;
+	}
+	hg_pos pos = { hg_lexer_name(p->lx), 0, 0 };
+	return hg_alloc_unit_end(&u, d, ndiags, pos) == HG_ENOMEM ? HG_ENOMEM : rc;
+}
+
+static int parser_next(hg_parser *p, hg_game_record **out, hg_diags *d)
+{
 	p->d = d;
 	hg_lexer_set_diags(p->lx, d);
 	int had_held = p->held.n > 0;
@@ -946,7 +1049,9 @@ int hg_parser_next(hg_parser *p, hg_game_record **out, hg_diags *d)
 		return 0;
 	}
 
-	hg_game_record *g = hg_record_new(hg_lexer_name(p->lx));
+	hg_game_record *g = hg_record_try_new(hg_lexer_name(p->lx));
+	if (!g)
+		return HG_ENOMEM;
 	p->g = g;
 	g->pos = gpos(p, p->pending.n ? p->pending.nodes[0].pos : p->t->pos);
 	p->game_off = p->pending.n ? p->pending_off : p->t->off;
@@ -955,7 +1060,7 @@ int hg_parser_next(hg_parser *p, hg_game_record **out, hg_diags *d)
 	 * there, so that its bytes alone (herald split) say what they said. */
 	if (had_held && held_off < p->game_off)
 		p->game_off = held_off;
-	move_comments(&g->header, &p->pending, g->file);
+	move_comments(p, &g->header, &p->pending, g->file);
 	if (p->stop || hg_lexer_game_abandoned(p->lx))
 		p->stop = 1;
 	actions_start(p, g);

@@ -230,9 +230,16 @@ static size_t keep_text(members *ms, const char *text)
 	return at;
 }
 
+/* The text kept at offset `at` of the scratch buffer ("" when there was
+ * no memory for it: the unit of work, util.c, fails). */
+static const char *scratch_text(const members *ms, size_t at)
+{
+	return ms->scratch->data && at < ms->scratch->len ? ms->scratch->data + at : "";
+}
+
 static const char *member_text(const members *ms, int i)
 {
-	return ms->scratch->data + ms->m[i].text;
+	return scratch_text(ms, ms->m[i].text);
 }
 
 /* Takes member v (a scalar, or a list or mapping, skipped) into ms. */
@@ -243,8 +250,8 @@ static void take_member(hg_record_reader *r, hg_record_source *src, members *ms,
 	if (i < 0) {
 		/* no more than can be said: a mapping of a million unknown
 		 * keys costs no memory for them */
-		if (ms->nunknown < HG_RECORD_MAX_ERRORS) {
-			HG_GROW(ms->unknown, ms->capunknown, ms->nunknown + 1);
+		if (ms->nunknown < HG_RECORD_MAX_ERRORS &&
+		    HG_TRY_GROW(ms->unknown, ms->capunknown, ms->nunknown + 1) == 0) {
 			ms->unknown[ms->nunknown].key = keep_text(ms, v->key);
 			ms->unknown[ms->nunknown++].pos = v->key_pos;
 		}
@@ -299,7 +306,7 @@ static int check_members(hg_record_reader *r, const members *ms, const char *con
 {
 	int rc = ms->nunknown ? -1 : 0;
 	for (size_t i = 0; i < ms->nunknown && !too_many_errors(r); i++)
-		unknown_key(r, ms->scratch->data + ms->unknown[i].key, ms->unknown[i].pos, allowed);
+		unknown_key(r, scratch_text(ms, ms->unknown[i].key), ms->unknown[i].pos, allowed);
 	for (int i = 0; ms->keys[i]; i++)
 		if (ms->m[i].present && key_index(allowed, key_name(ms->keys[i])) < 0) {
 			unknown_key(r, key_name(ms->keys[i]), ms->m[i].key_pos, allowed);
@@ -442,7 +449,7 @@ static void read_action(hg_record_reader *r, const hg_record_source *src, const 
 		while (string && glyphs[i] && strcmp(glyphs[i], member_text(ms, K_GLYPH)) != 0)
 			i++;
 		if (string && glyphs[i])
-			n->glyph = hg_xstrdup(glyphs[i]);
+			n->glyph = hg_try_strdup(glyphs[i]);	/* (NULL: the unit fails) */
 		else
 			member_mismatch(r, src, ms, K_GLYPH,
 					_("one of '!', '?', '!!', '?\?', '!?' or '?!'"));
@@ -488,7 +495,7 @@ static void read_comment(hg_record_reader *r, const hg_record_source *src, const
 		hg_record_path_pop(r, mark);
 		return;
 	}
-	n->comment = hg_xstrdup(text);
+	n->comment = hg_try_strdup(text);	/* (NULL: the unit fails) */
 }
 
 /* Which kind of node ms is (K_MOVE ... K_VARIATION), or -1 after a
@@ -537,7 +544,11 @@ static void read_node(hg_record_reader *r, hg_record_source *src, const hg_rvalu
 			vm->kind = HG_RV_LIST;
 			vm->pos = m.pos;
 			vm->key_pos = m.key_pos;
-			variation = hg_line_new();
+			variation = hg_line_try_new();
+			if (!variation) {	/* (the unit of work fails) */
+				skip(r, src, &m);
+				continue;
+			}
 			size_t mark = hg_record_path_key(r, "variation");
 			read_line(r, src, variation, LINE_MOVES, depth + 1);
 			hg_record_path_pop(r, mark);
@@ -561,22 +572,27 @@ static void read_node(hg_record_reader *r, hg_record_source *src, const hg_rvalu
 	if (kind >= 0)
 		check_members(r, &ms, kind_keys[kind]);
 	hg_pos pos = model_pos(r, ms.pos);
-	hg_node *n;
+	hg_node *n = NULL;
 	long long number;
+	/* without memory for the node (the unit of work fails) it is not read */
+	static const hg_node_kind node_kinds[] = { HG_NODE_MOVENUM, HG_NODE_ACTION,
+						   HG_NODE_COMMENT, HG_NODE_NAG,
+						   HG_NODE_VARIATION };
+	if (kind >= 0 && !(kind == K_VARIATION && depth >= HG_MAX_NESTING) &&
+	    !(n = hg_line_try_push(line, node_kinds[kind], pos)))
+		kind = -1;
 	switch (kind) {
 	case K_MOVE:
-		n = hg_line_push(line, HG_NODE_MOVENUM, pos);
 		if (ms.m[K_MOVE].present && get_int(r, src, &ms, K_MOVE, 0, UINT_MAX, &number) == 0)
 			n->number = (unsigned)number;
 		break;
 	case K_SEAT:
-		read_action(r, src, &ms, hg_line_push(line, HG_NODE_ACTION, pos));
+		read_action(r, src, &ms, n);
 		break;
 	case K_COMMENT:
-		read_comment(r, src, &ms, hg_line_push(line, HG_NODE_COMMENT, pos));
+		read_comment(r, src, &ms, n);
 		break;
 	case K_NAG:
-		n = hg_line_push(line, HG_NODE_NAG, pos);
 		if (get_int(r, src, &ms, K_NAG, 0, 255, &number) == 0)
 			n->number = (unsigned)number;
 		break;
@@ -586,12 +602,11 @@ static void read_node(hg_record_reader *r, hg_record_source *src, const hg_rvalu
 				    HG_MAX_NESTING, where(r));
 			break;
 		}
-		n = hg_line_push(line, HG_NODE_VARIATION, pos);
 		if (variation) {
 			n->variation = variation;
 			variation = NULL;
 		} else {
-			n->variation = hg_line_new();
+			n->variation = hg_line_try_new();	/* (NULL: the unit fails) */
 			member_mismatch(r, src, &ms, K_VARIATION, src->a_list);
 		}
 		break;
@@ -662,11 +677,16 @@ static void read_tag(hg_record_reader *r, hg_record_source *src, const hg_rvalue
 	} else if (name && value) {
 		/* Appended, not set: the model keeps every tag as written,
 		 * repeats included, for the checker. */
-		HG_GROW(g->tags, g->captags, g->ntags + 1);
-		hg_tag *t = &g->tags[g->ntags++];
-		t->name = hg_xstrdup(name);
-		t->value = hg_xstrdup(value);
-		t->pos = model_pos(r, ms.pos);
+		char *tn = hg_try_strdup(name), *tv = hg_try_strdup(value);
+		if (!tn || !tv || HG_TRY_GROW(g->tags, g->captags, g->ntags + 1) != 0) {
+			free(tn);	/* (the unit of work fails) */
+			free(tv);
+		} else {
+			hg_tag *t = &g->tags[g->ntags++];
+			t->name = tn;
+			t->value = tv;
+			t->pos = model_pos(r, ms.pos);
+		}
 	}
 	members_free(&ms);
 }
@@ -702,7 +722,11 @@ hg_game_record *hg_record_read_game(hg_record_reader *r, hg_record_source *src,
 		skip(r, src, v);
 		return NULL;
 	}
-	hg_game_record *g = hg_record_new(r->name);
+	hg_game_record *g = hg_record_try_new(r->name);
+	if (!g) {	/* (the unit of work fails) */
+		r->stopped = 1;
+		return NULL;
+	}
 	r->g = g;
 	r->actions = 0;
 	r->elements = 0;
@@ -744,7 +768,7 @@ hg_game_record *hg_record_read_game(hg_record_reader *r, hg_record_source *src,
 				   hg_ycore_null(member_text(&ms, G_RESULT));
 			const char *s = null ? NULL : get_string(r, src, &ms, G_RESULT, 1);
 			if (s)
-				g->result = hg_xstrdup(s);
+				g->result = hg_try_strdup(s);	/* (NULL: the unit fails) */
 		}
 	}
 	members_free(&ms);

@@ -7,14 +7,30 @@
 
 #include "atok.h"
 
-hg_game_record *hg_record_new(const char *file)
+hg_game_record *hg_record_try_new(const char *file)
 {
-	hg_record_impl *r = hg_xcalloc(1, sizeof *r);
+	hg_record_impl *r = hg_try_calloc(1, sizeof *r);
+	if (!r)
+		return NULL;
 	hg_game_record *g = &r->pub;
-	g->file = hg_xstrdup(file ? file : "-");
+	g->file = hg_try_strdup(file ? file : "-");
+	if (!g->file) {
+		free(r);
+		return NULL;
+	}
 	g->pos.file = g->file;
 	g->pos.line = 1;
 	g->pos.col = 1;
+	return g;
+}
+
+hg_game_record *hg_record_new(const char *file)
+{
+	unsigned depth = hg_alloc_pause();	/* (a failure is not the unit's) */
+	hg_game_record *g = hg_record_try_new(file);
+	hg_alloc_resume(depth);
+	if (!g)
+		hg_out_of_memory(sizeof(hg_record_impl));
 	return g;
 }
 
@@ -22,8 +38,12 @@ char *hg_record_strndup(hg_game_record *g, const char *s, size_t n)
 {
 	hg_record_impl *r = hg_record_impl_of(g);
 	if (!r->tags_in_arena)
-		return hg_xstrndup(s, n);
-	char *copy = hg_arena_alloc(r->arena, n + 1);
+		return hg_try_strndup(s, n);
+	char *copy = n < (size_t)-1 ? hg_arena_try_alloc(r->arena, n + 1, 1) : NULL;
+	if (!copy) {
+		hg_alloc_failure();
+		return NULL;
+	}
 	memcpy(copy, s, n);
 	copy[n] = '\0';
 	return copy;
@@ -31,6 +51,8 @@ char *hg_record_strndup(hg_game_record *g, const char *s, size_t n)
 
 void hg_record_str_drop(const hg_game_record *g, char *s)
 {
+	if (!s)
+		return;
 	if (!hg_record_impl_of_const(g)->tags_in_arena)	/* (an arena's copy goes
 							   with the arena) */
 		free(s);
@@ -100,7 +122,12 @@ hg_line *hg_line_new(void)
 	return hg_xcalloc(1, sizeof(hg_line));
 }
 
-hg_node *hg_line_push(hg_line *l, hg_node_kind kind, hg_pos pos)
+hg_line *hg_line_try_new(void)
+{
+	return hg_try_calloc(1, sizeof(hg_line));
+}
+
+hg_node *hg_line_try_push(hg_line *l, hg_node_kind kind, hg_pos pos)
 {
 	/* each new node starts as a copy of this one */
 	static const hg_node zero;
@@ -108,15 +135,29 @@ hg_node *hg_line_push(hg_line *l, hg_node_kind kind, hg_pos pos)
 		/* From one node, doubling: most variations hold one or two
 		 * nodes, and a record may hold a great many of them. */
 		size_t cap = l->cap ? 2 * l->cap : 1;
-		if (cap > ((size_t)-1) / sizeof *l->nodes)
-			hg_out_of_memory(cap);
-		l->nodes = hg_xrealloc(l->nodes, cap * sizeof *l->nodes);
+		hg_node *nodes = cap <= ((size_t)-1) / sizeof *l->nodes ?
+			hg_try_realloc(l->nodes, cap * sizeof *l->nodes) : NULL;
+		if (!nodes) {
+			hg_alloc_failure();
+			return NULL;
+		}
+		l->nodes = nodes;
 		l->cap = cap;
 	}
 	hg_node *n = &l->nodes[l->n++];
 	*n = zero;
 	n->kind = kind;
 	n->pos = pos;
+	return n;
+}
+
+hg_node *hg_line_push(hg_line *l, hg_node_kind kind, hg_pos pos)
+{
+	unsigned depth = hg_alloc_pause();
+	hg_node *n = hg_line_try_push(l, kind, pos);
+	hg_alloc_resume(depth);
+	if (!n)
+		hg_out_of_memory(sizeof *n);
 	return n;
 }
 
@@ -167,19 +208,37 @@ int hg_tag_name_ok(const char *name, size_t n)
 	return 1;
 }
 
-void hg_record_set_tag(hg_game_record *g, const char *name, const char *value)
+int hg_record_try_set_tag(hg_game_record *g, const char *name, const char *value)
 {
+	char *v = hg_record_strndup(g, value, strlen(value));
+	if (!v)
+		return -1;
 	for (size_t i = 0; i < g->ntags; i++)
 		if (strcmp(g->tags[i].name, name) == 0) {
 			hg_record_str_drop(g, g->tags[i].value);
-			g->tags[i].value = hg_record_strndup(g, value, strlen(value));
-			return;
+			g->tags[i].value = v;
+			return 0;
 		}
-	HG_GROW(g->tags, g->captags, g->ntags + 1);
+	char *n = hg_record_strndup(g, name, strlen(name));
+	if (!n || HG_TRY_GROW(g->tags, g->captags, g->ntags + 1) != 0) {
+		hg_record_str_drop(g, n);
+		hg_record_str_drop(g, v);
+		return -1;
+	}
 	hg_tag *t = &g->tags[g->ntags++];
-	t->name = hg_record_strndup(g, name, strlen(name));
-	t->value = hg_record_strndup(g, value, strlen(value));
+	t->name = n;
+	t->value = v;
 	t->pos = g->pos;
+	return 0;
+}
+
+void hg_record_set_tag(hg_game_record *g, const char *name, const char *value)
+{
+	unsigned depth = hg_alloc_pause();
+	int rc = hg_record_try_set_tag(g, name, value);
+	hg_alloc_resume(depth);
+	if (rc != 0)
+		hg_out_of_memory(strlen(name) + strlen(value));
 }
 
 void hg_record_remove_tag(hg_game_record *g, const char *name)
@@ -273,13 +332,17 @@ void hg_action_list_push(hg_action_list *l, hg_action *a)
  * tokens, then the joined text, then the same bytes again with each
  * separating space turned into a NUL (a token never holds a space, so
  * these are the tokens' own texts), then the seat. */
-void hg_action_text_make(hg_action_text *t, const char *seat, size_t seat_len,
-			 hg_pos seat_pos, const hg_atok_list *l)
+int hg_action_text_make(hg_action_text *t, const char *seat, size_t seat_len,
+			hg_pos seat_pos, const hg_atok_list *l)
 {
 	size_t ntoks = l->n - l->first, tl = l->text.len - l->text0, sl = seat_len;
 	size_t tokbytes = ntoks * sizeof *l->v;
 	size_t size = tokbytes + 2 * (tl + 1) + sl + 1;
-	char *block = hg_xmalloc(size);
+	char *block = hg_try_malloc(size);
+	if (!block) {
+		memset(t, 0, sizeof *t);
+		return -1;
+	}
 	hg_atok *toks = (hg_atok *)(void *)block;
 	char *text = block + tokbytes;
 	char *strs = text + tl + 1;
@@ -306,6 +369,7 @@ void hg_action_text_make(hg_action_text *t, const char *seat, size_t seat_len,
 	t->len = tl;
 	t->ascii = !l->not_ascii;	/* plain-path tokens are ASCII */
 	t->pos = ntoks ? toks[0].pos : seat_pos;
+	return 0;
 }
 
 int hg_action_text_is_ascii(const hg_action_text *t)
@@ -316,8 +380,8 @@ int hg_action_text_is_ascii(const hg_action_text *t)
 
 /* Cuts "seat: body" with the lexer itself, so that what it accepts is what
  * the writer's output will lex back to. */
-int hg_action_text_set(hg_action_text *t, const char *seat, const char *body,
-		       hg_pos pos, hg_diags *d)
+static int action_text_set(hg_action_text *t, const char *seat, const char *body,
+			   hg_pos pos, hg_diags *d)
 {
 	memset(t, 0, sizeof *t);
 	hg_diags local;
@@ -329,7 +393,11 @@ int hg_action_text_set(hg_action_text *t, const char *seat, const char *body,
 	hg_atok_list toks;
 	memset(&toks, 0, sizeof toks);
 	hg_buf_printf(&src, "%s: %s", seat, body);
-	hg_lexer *lx = hg_lexer_open_mem(pos.file, src.data, src.len);
+	hg_lexer *lx = hg_buf_failed(&src) ? NULL : hg_lexer_open_mem(pos.file, src.data, src.len);
+	if (!lx) {
+		hg_buf_free(&src);
+		return HG_ENOMEM;
+	}
 	hg_lexer_set_origin(lx, pos);
 	hg_lexer_set_diags(lx, d);
 	size_t before = d->nerrors;
@@ -363,14 +431,32 @@ int hg_action_text_set(hg_action_text *t, const char *seat, const char *body,
 		rc = -1;
 		goto done;
 	}
-	if (d->nerrors == before)
-		hg_action_text_make(t, seat, strlen(seat), seat_pos, &toks);
+	if (d->nerrors == before &&
+	    hg_action_text_make(t, seat, strlen(seat), seat_pos, &toks) != 0)
+		rc = HG_ENOMEM;
 done:
-	if (d->nerrors != before)
+	if (d->nerrors != before && rc == 0)
 		rc = -1;
 	hg_lexer_close(lx);
 	hg_buf_free(&src);
 	hg_atok_list_free(&toks);
 	hg_diags_free(&local);
+	return rc;
+}
+
+/* A unit of work of its own (util.c): inside a caller's unit a failure is
+ * that unit's too; outside one it aborts, as before units were. */
+int hg_action_text_set(hg_action_text *t, const char *seat, const char *body,
+		       hg_pos pos, hg_diags *d)
+{
+	hg_alloc_unit u;
+	hg_alloc_unit_begin(&u);
+	int rc = action_text_set(t, seat, body, pos, d);
+	if (hg_alloc_unit_end(&u, NULL, 0, pos) == HG_ENOMEM) {
+		if (!hg_alloc_reporting())
+			hg_out_of_memory(strlen(body));
+		hg_action_text_free(t);
+		rc = HG_ENOMEM;
+	}
 	return rc;
 }

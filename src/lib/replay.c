@@ -33,6 +33,16 @@ static int variation_follows(const hg_line *line, size_t i)
 	return 0;
 }
 
+/* hg_check_game is a unit of work (util.c) as far as the core goes: an
+ * engine's callbacks, and the caller's hooks, allocate as they always
+ * have (aborting on failure), paused in it. */
+#define ENGINE(call)							\
+	do {								\
+		unsigned depth_ = hg_alloc_pause();			\
+		call;							\
+		hg_alloc_resume(depth_);				\
+	} while (0)
+
 static void replay_line(replay *r, const hg_line *line, hg_state **stp, unsigned depth);
 
 static void replay_variation(replay *r, const hg_node *n, const hg_state *branch,
@@ -44,7 +54,8 @@ static void replay_variation(replay *r, const hg_node *n, const hg_state *branch
 		r->illegal = 1;
 		return;
 	}
-	hg_state *copy = r->cls->clone(branch);
+	hg_state *copy;
+	ENGINE(copy = r->cls->clone(branch));
 	replay_line(r, n->variation, &copy, depth + 1);
 	r->cls->free_state(copy);
 }
@@ -138,8 +149,9 @@ static void replay_line(replay *r, const hg_line *line, hg_state **stp, unsigned
 				break;
 			}
 			if (variation_follows(line, i))
-				before = cls->clone(st);
-			hg_action *a = cls->parse(st, &n->action, r->d);
+				ENGINE(before = cls->clone(st));
+			hg_action *a;
+			ENGINE(a = cls->parse(st, &n->action, r->d));
 			if (!a) {
 				r->illegal = 1;
 				stopped = 1;
@@ -147,10 +159,10 @@ static void replay_line(replay *r, const hg_line *line, hg_state **stp, unsigned
 			}
 			int rc;
 			if (depth == 0 && r->keep) {
-				rc = hg_apply_keep(cls, &st, a, r->d);
+				ENGINE(rc = hg_apply_keep(cls, &st, a, r->d));
 				*stp = st;
 			} else {
-				rc = cls->apply(st, a, r->d);
+				ENGINE(rc = cls->apply(st, a, r->d));
 			}
 			cls->free_action(a);
 			if (rc != 0) {
@@ -167,7 +179,7 @@ static void replay_line(replay *r, const hg_line *line, hg_state **stp, unsigned
 				break;
 			}
 			if (r->hooks && r->hooks->after_action)
-				r->hooks->after_action(r->hooks->ctx, cls, n, st, depth);
+				ENGINE(r->hooks->after_action(r->hooks->ctx, cls, n, st, depth));
 			break;
 		}
 		}
@@ -247,7 +259,7 @@ static int check_resign_result(const hg_game_class *cls, const hg_state *st, uns
 {
 	hg_buf want;
 	hg_buf_init(&want);
-	hg_resign_result(cls, st, seat, &want);
+	ENGINE(hg_resign_result(cls, st, seat, &want));
 	int ok = strcmp(declared, "*") != 0 && same_result(declared, want.data ? want.data : "");
 	if (!ok) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, "hgn.result-wrong",
@@ -402,6 +414,10 @@ static int check_result(const hg_game_class *cls, const hg_game_record *rec,
 	return 1;
 }
 
+static int check_game(hg_session *s, const hg_game_record *rec, hg_diags *d,
+		      const hg_replay_hooks *hooks, hg_check_result *res,
+		      hg_state **final, const hg_game_class **cls_out);
+
 int hg_check_game(hg_session *s, const hg_game_record *rec, hg_diags *d,
 		  const hg_replay_hooks *hooks, hg_check_result *res,
 		  hg_state **final, const hg_game_class **cls_out)
@@ -413,18 +429,42 @@ int hg_check_game(hg_session *s, const hg_game_record *rec, hg_diags *d,
 	res->syntax_ok = 1;
 	if (final)
 		*final = NULL;
+	const hg_game_class *cls = NULL;
+	hg_alloc_unit u;
+	size_t ndiags = d->n;
+	hg_alloc_unit_begin(&u);
+	int rc = check_game(s, rec, d, hooks, res, final, &cls);
+	if (cls_out && cls)
+		*cls_out = cls;
+	if (hg_alloc_unit_end(&u, d, ndiags, rec->pos) != HG_ENOMEM)
+		return rc;
+	if (final && *final) {
+		cls->free_state(*final);
+		*final = NULL;
+	}
+	res->legal = res->result_ok = 0;
+	return HG_ENOMEM;
+}
 
+static int check_game(hg_session *s, const hg_game_record *rec, hg_diags *d,
+		      const hg_replay_hooks *hooks, hg_check_result *res,
+		      hg_state **final, const hg_game_class **cls_out)
+{
 	const hg_game_class *cls;
 	const hg_gdata *data;
-	if (hg_session_prepare(s, rec, &cls, &data, d) != 0)
+	int rc;
+	/* the games' data, and the session's cache of it, allocate as the
+	 * engines do */
+	ENGINE(rc = hg_session_prepare(s, rec, &cls, &data, d));
+	if (rc != 0)
 		return -1;
-	if (cls_out)
-		*cls_out = cls;
+	*cls_out = cls;
 	/* A committed seed that its reveal does not match makes every card
 	 * and die meaningless: nothing is replayed. */
 	if (hg_fair_check(rec, d) != 0)
 		return -1;
-	hg_state *st = cls->setup(data, rec, d);
+	hg_state *st;
+	ENGINE(st = cls->setup(data, rec, d));
 	if (!st)
 		return -1;
 

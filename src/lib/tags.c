@@ -10,8 +10,14 @@
 
 void hg_bad_tags_add(hg_bad_tags *b, const char *name)
 {
-	b->names = hg_xrealloc(b->names, (b->n + 1) * sizeof *b->names);
-	b->names[b->n++] = hg_xstrdup(name);
+	/* without memory the name is not kept (its unit of work fails) */
+	char **names = hg_try_realloc(b->names, (b->n + 1) * sizeof *b->names);
+	if (!names)
+		return;
+	b->names = names;
+	char *copy = hg_try_strdup(name);
+	if (copy)
+		b->names[b->n++] = copy;
 }
 
 int hg_bad_tags_has(const hg_bad_tags *b, const char *name)

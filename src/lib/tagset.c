@@ -74,22 +74,29 @@ size_t hg_tagset_find(const hg_tagset *s, const char *name)
 	return e->name ? e->index : HG_TAGSET_NONE;
 }
 
-/* Doubles the table, placing every name again. */
-static void grow(hg_tagset *s)
+/* Doubles the table, placing every name again: 0, or -1 when there is no
+ * memory for it (the table as it was). */
+static int grow(hg_tagset *s)
 {
 	hg_tagset old = *s;
-	s->cap = old.cap ? 2 * old.cap : 16;
-	s->slot = hg_xcalloc(s->cap, sizeof *s->slot);
+	size_t cap = old.cap ? 2 * old.cap : 16;
+	hg_tagset_slot *slot = hg_try_calloc(cap, sizeof *slot);
+	if (!slot)
+		return -1;
+	s->cap = cap;
+	s->slot = slot;
 	for (size_t i = 0; i < old.cap; i++)
 		if (old.slot[i].name)
 			*probe(s, old.slot[i].name, old.slot[i].hash) = old.slot[i];
 	free(old.slot);
+	return 0;
 }
 
 size_t hg_tagset_add(hg_tagset *s, const char *name, size_t index)
 {
-	if (2 * (s->n + 1) > s->cap)
-		grow(s);
+	/* without memory the name is not added (its unit of work fails) */
+	if (2 * (s->n + 1) > s->cap && grow(s) != 0)
+		return HG_TAGSET_NONE;
 	uint64_t hash = hash_name(name);
 	hg_tagset_slot *e = probe(s, name, hash);
 	if (e->name)

@@ -30,7 +30,9 @@ void hg_tagset_free(hg_tagset *s);
 size_t hg_tagset_find(const hg_tagset *s, const char *name);
 /* Adds `name` (not copied: it must stay while the set holds it) with
  * `index`, and returns HG_TAGSET_NONE; or, when the name is there
- * already, adds nothing and returns the index it was added with. */
+ * already, adds nothing and returns the index it was added with.  Without
+ * memory to grow, adds nothing and returns HG_TAGSET_NONE (the unit of
+ * work, util.c, fails). */
 size_t hg_tagset_add(hg_tagset *s, const char *name, size_t index);
 
 #endif

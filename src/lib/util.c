@@ -1,6 +1,8 @@
-/* util.c - allocation and the growable buffer. */
+/* util.c - allocation, the units of work that report its failure, and
+ * the growable buffer. */
 #include "config.h"
 
+#include <stdint.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +20,141 @@ void hg_out_of_memory(size_t n)
 	fprintf(stderr, "herald: out of memory (%zu bytes)\n", n);
 	abort();
 }
+
+/* ------------------------------------------------------------------------
+ * Units of work that report allocation failure (doc/design-apply.md,
+ * section 3).  The state is the thread's: `check -j` runs a unit on each
+ * thread.
+ * ------------------------------------------------------------------------ */
+
+static _Thread_local struct {
+	unsigned depth;		/* units begun and not ended */
+	int failed;		/* an allocation failed in the innermost one */
+} alloc_unit;
+
+/* The unit tests' failing allocator (tests/unit/test-alloc.c): a program
+ * that defines this counter makes the Nth allocation that a unit makes
+ * fail (0: none), counting down.  A weak reference of the library's own:
+ * in libherald.so, and in any program that does not define it, it is
+ * absent and no allocation is refused. */
+extern unsigned long hg_test_fail_after __attribute__((weak, visibility("hidden")));
+
+/* Is this allocation to be refused as if memory had run out? */
+static int refused_by_test(void)
+{
+	if (&hg_test_fail_after == NULL || alloc_unit.depth == 0 || hg_test_fail_after == 0)
+		return 0;
+	return --hg_test_fail_after == 0;
+}
+
+void hg_alloc_unit_begin(hg_alloc_unit *u)
+{
+	u->outer_failed = alloc_unit.failed;
+	alloc_unit.failed = 0;
+	alloc_unit.depth++;
+}
+
+int hg_alloc_unit_failed(void)
+{
+	return alloc_unit.failed;
+}
+
+int hg_alloc_reporting(void)
+{
+	return alloc_unit.depth > 0;
+}
+
+unsigned hg_alloc_pause(void)
+{
+	unsigned depth = alloc_unit.depth;
+	alloc_unit.depth = 0;
+	return depth;
+}
+
+void hg_alloc_resume(unsigned depth)
+{
+	alloc_unit.depth = depth;
+}
+
+void hg_alloc_failure(void)
+{
+	alloc_unit.failed = 1;
+}
+
+int hg_alloc_unit_end(hg_alloc_unit *u, hg_diags *d, size_t ndiags, hg_pos pos)
+{
+	int failed = alloc_unit.failed;
+	if (failed && d) {
+		/* what the unit diagnosed went with what it built; the one
+		 * diagnostic is made still inside the unit (dropped, not an
+		 * abort, when even it finds no memory) */
+		hg_diags_truncate(d, ndiags);
+		hg_diag_add(d, HG_ERROR, pos, "hg.out-of-memory",
+			    "out of memory: what was being read or built is dropped");
+	}
+	alloc_unit.depth--;
+	alloc_unit.failed = u->outer_failed | failed;
+	return failed ? HG_ENOMEM : 0;
+}
+
+void hg_alloc_report(hg_diags *d, hg_pos pos)
+{
+	hg_alloc_unit u;
+	hg_alloc_unit_begin(&u);
+	hg_alloc_failure();
+	hg_alloc_unit_end(&u, d, d ? d->n : 0, pos);
+}
+
+void *hg_try_malloc(size_t n)
+{
+	void *p = refused_by_test() ? NULL : malloc(n ? n : 1);
+	if (!p)
+		hg_alloc_failure();
+	return p;
+}
+
+void *hg_try_calloc(size_t n, size_t size)
+{
+	if (n == 0 || size == 0)
+		n = size = 1;
+	if (n > (size_t)-1 / size) {
+		hg_alloc_failure();
+		return NULL;
+	}
+	void *p = hg_try_malloc(n * size);
+	if (p)
+		memset(p, 0, n * size);
+	return p;
+}
+
+void *hg_try_realloc(void *p, size_t n)
+{
+	void *q = refused_by_test() ? NULL : realloc(p, n ? n : 1);
+	if (!q)
+		hg_alloc_failure();
+	return q;
+}
+
+char *hg_try_strndup(const char *s, size_t n)
+{
+	char *p = n < (size_t)-1 ? hg_try_malloc(n + 1) : NULL;
+	if (!p) {
+		hg_alloc_failure();
+		return NULL;
+	}
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *hg_try_strdup(const char *s)
+{
+	return hg_try_strndup(s, strlen(s));
+}
+
+/* ------------------------------------------------------------------------
+ * The allocators that abort
+ * ------------------------------------------------------------------------ */
 
 void *hg_xmalloc(size_t n)
 {
@@ -89,6 +226,26 @@ void hg_grow(void **v, size_t *cap, size_t need, size_t size)
 	*cap = c;
 }
 
+int hg_try_grow(void **v, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	size_t c = *cap < 8 ? 8 : *cap;
+	while (c < need) {
+		if (c > ((size_t)-1) / 2 / size) {
+			hg_alloc_failure();
+			return -1;
+		}
+		c *= 2;
+	}
+	void *p = hg_try_realloc(*v, c * size);
+	if (!p)
+		return -1;
+	*v = p;
+	*cap = c;
+	return 0;
+}
+
 /* A chunk is followed by its blocks; a block bigger than a quarter of the
  * usual chunk gets a chunk of its own. */
 #define ARENA_CHUNK (32 * 1024)
@@ -109,16 +266,30 @@ struct hg_arena *hg_arena_new(void)
 	return hg_xcalloc(1, sizeof(struct hg_arena));
 }
 
-/* `size` bytes, their start a multiple of `align` (a power of two). */
+struct hg_arena *hg_arena_try_new(void)
+{
+	return hg_try_calloc(1, sizeof(struct hg_arena));
+}
+
+/* `size` bytes, their start a multiple of `align` (a power of two); NULL
+ * when no chunk could be had. */
 static void *arena_take(struct hg_arena *a, size_t size, size_t align)
 {
+	if (!a) {	/* (an arena there was no memory for) */
+		hg_alloc_failure();
+		return NULL;
+	}
 	arena_chunk *c = a->head;
 	size_t start = c ? (c->used + align - 1) & ~(align - 1) : 0;
 	if (!c || start > c->size || c->size - start < size) {
 		size_t cap = size > ARENA_CHUNK / 4 ? size : ARENA_CHUNK;
-		if (cap > (size_t)-1 - sizeof *c)
-			hg_out_of_memory(size);
-		c = hg_xmalloc(sizeof *c + cap);
+		if (cap > (size_t)-1 - sizeof *c) {
+			hg_alloc_failure();
+			return NULL;
+		}
+		c = hg_try_malloc(sizeof *c + cap);
+		if (!c)
+			return NULL;
 		c->size = cap;
 		c->used = 0;
 		start = 0;
@@ -137,10 +308,20 @@ static void *arena_take(struct hg_arena *a, size_t size, size_t align)
 
 void *hg_arena_alloc(struct hg_arena *a, size_t size)
 {
-	return arena_take(a, size, ARENA_ALIGN);
+	return hg_arena_alloc_aligned(a, size, ARENA_ALIGN);
 }
 
 void *hg_arena_alloc_aligned(struct hg_arena *a, size_t size, size_t align)
+{
+	unsigned depth = hg_alloc_pause();	/* a failure here is not reported */
+	void *p = arena_take(a, size, align);
+	hg_alloc_resume(depth);
+	if (!p)
+		hg_out_of_memory(size);
+	return p;
+}
+
+void *hg_arena_try_alloc(struct hg_arena *a, size_t size, size_t align)
 {
 	return arena_take(a, size, align);
 }
@@ -160,6 +341,7 @@ void hg_buf_init(hg_buf *b)
 {
 	b->data = NULL;
 	b->len = b->cap = 0;
+	b->failed = 0;
 }
 
 void hg_buf_free(hg_buf *b)
@@ -171,15 +353,49 @@ void hg_buf_free(hg_buf *b)
 void hg_buf_clear(hg_buf *b)
 {
 	b->len = 0;
+	b->failed = 0;
 	if (b->data)
 		b->data[0] = '\0';
 }
 
+int hg_buf_failed(const hg_buf *b)
+{
+	return b->failed;
+}
+
+/* Room for `more` bytes after the contents and the NUL: 0, or -1 when the
+ * buffer has failed, now or before.  Outside a unit of work that reports
+ * allocation failure, failing aborts as hg_xrealloc does. */
+static int buf_room(hg_buf *b, size_t more)
+{
+	if (b->failed)
+		return -1;
+	if (b->cap > b->len && b->cap - b->len > more)
+		return 0;
+	if (more > (size_t)-1 - b->len - 1) {
+		if (!hg_alloc_reporting())
+			hg_out_of_memory((size_t)-1);
+		hg_alloc_failure();
+		b->failed = 1;
+		return -1;
+	}
+	size_t need = b->len + more + 1;
+	if (!hg_alloc_reporting()) {
+		hg_grow((void **)&b->data, &b->cap, need, 1);
+		return 0;
+	}
+	if (hg_try_grow((void **)&b->data, &b->cap, need, 1) == 0)
+		return 0;
+	b->failed = 1;
+	return -1;
+}
+
 void hg_buf_putn(hg_buf *b, const char *s, size_t n)
 {
-	if (b->len + n + 1 > b->cap)
-		hg_grow((void **)&b->data, &b->cap, b->len + n + 1, 1);
-	memcpy(b->data + b->len, s, n);
+	if (buf_room(b, n) != 0)
+		return;
+	if (n)
+		memcpy(b->data + b->len, s, n);
 	b->len += n;
 	b->data[b->len] = '\0';
 }
@@ -191,8 +407,10 @@ void hg_buf_puts(hg_buf *b, const char *s)
 
 void hg_buf_putc(hg_buf *b, char c)
 {
-	if (b->len + 2 > b->cap)
-		hg_grow((void **)&b->data, &b->cap, b->len + 2, 1);
+	if (b->cap - b->len < 2 && buf_room(b, 1) != 0)
+		return;
+	if (b->failed)
+		return;
 	b->data[b->len++] = c;
 	b->data[b->len] = '\0';
 }
@@ -200,8 +418,10 @@ void hg_buf_putc(hg_buf *b, char c)
 void hg_buf_vprintf(hg_buf *b, const char *fmt, va_list ap)
 {
 	/* One pass when the text fits in what is already there (usually). */
-	if (b->cap - b->len < 64)
-		hg_grow((void **)&b->data, &b->cap, b->len + 64, 1);
+	if (b->cap - b->len < 64 && buf_room(b, 63) != 0)
+		return;
+	if (b->failed)
+		return;
 	va_list cp;
 	va_copy(cp, ap);
 	int n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, cp);
@@ -211,7 +431,10 @@ void hg_buf_vprintf(hg_buf *b, const char *fmt, va_list ap)
 		return;
 	}
 	if ((size_t)n >= b->cap - b->len) {
-		hg_grow((void **)&b->data, &b->cap, b->len + (size_t)n + 1, 1);
+		if (buf_room(b, (size_t)n) != 0) {
+			b->data[b->len] = '\0';	/* (what vsnprintf cut) */
+			return;
+		}
 		vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
 	}
 	b->len += (size_t)n;
@@ -227,6 +450,8 @@ void hg_buf_printf(hg_buf *b, const char *fmt, ...)
 
 char *hg_buf_steal(hg_buf *b)
 {
+	/* never NULL, in a unit of work too: what a unit steals from a buffer
+	 * that failed is a prefix, dropped when the unit ends */
 	char *p = b->data ? b->data : hg_xstrdup("");
 	hg_buf_init(b);
 	return p;

@@ -95,7 +95,9 @@ static void write_tags(const hg_game_record *g, hg_buf *out)
 	/* Each looked up once: the loop over every tag below compares with
 	 * these, not with every tag again. */
 	const hg_tag *first_tag[HG_ARRAY_LEN(first)];
-	const hg_tag **seats = hg_xcalloc(g->ntags ? g->ntags : 1, sizeof *seats);
+	const hg_tag **seats = hg_try_calloc(g->ntags ? g->ntags : 1, sizeof *seats);
+	if (!seats)
+		return;	/* (the unit of work fails) */
 	size_t nseats = 0;
 	for (size_t k = 0; k < HG_ARRAY_LEN(first); k++) {
 		first_tag[k] = hg_record_tag(g, first[k]);
@@ -164,7 +166,9 @@ static void flush_item(layout *ly)
 {
 	if (!ly->have_item)
 		return;
-	emit(ly, ly->item.data, ly->item.len, ly->item_new_line, ly->item_breaks);
+	/* (an item whose buffer failed may hold nothing, not even its NUL) */
+	emit(ly, ly->item.data ? ly->item.data : "", ly->item.len, ly->item_new_line,
+	     ly->item_breaks);
 	ly->have_item = 0;
 }
 
@@ -285,7 +289,7 @@ static void write_comment_lines(const hg_line *l, hg_buf *out)
 	}
 }
 
-void hg_write_hgn(const hg_game_record *g, hg_buf *out)
+static void write_hgn(const hg_game_record *g, hg_buf *out)
 {
 	if (out->len > 0)
 		hg_buf_putc(out, '\n');	/* the blank line between games */
@@ -299,4 +303,25 @@ void hg_write_hgn(const hg_game_record *g, hg_buf *out)
 		put_escaped(out, g->result);
 	hg_buf_putc(out, '\n');
 	write_comment_lines(&g->trailer, out);
+}
+
+int hg_write_unit_end(hg_alloc_unit *u, hg_buf *out, size_t len0)
+{
+	if (hg_alloc_unit_end(u, NULL, 0, (hg_pos){ NULL, 0, 0 }) != HG_ENOMEM && !out->failed)
+		return 0;
+	/* out as it was, and failed: nothing more goes after a hole */
+	out->len = len0;
+	if (out->data)
+		out->data[len0] = '\0';
+	out->failed = 1;
+	return HG_ENOMEM;
+}
+
+int hg_write_hgn(const hg_game_record *g, hg_buf *out)
+{
+	hg_alloc_unit u;
+	size_t len0 = out->len;
+	hg_alloc_unit_begin(&u);
+	write_hgn(g, out);
+	return hg_write_unit_end(&u, out, len0);
 }

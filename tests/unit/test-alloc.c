@@ -1,0 +1,522 @@
+/* test-alloc.c - allocation failure reported to the caller
+ * (doc/design-apply.md, section 3): parsing, writing, converting and
+ * checking a few records with the Nth allocation refused, for every N from
+ * 1 until the work runs without reaching its Nth.  Each refused run must
+ * return HG_ENOMEM, with hg.out-of-memory as the one diagnostic it leaves,
+ * and must not crash; each complete run must give what a run without the
+ * failing allocator gives.  In the sanitizer build, LeakSanitizer checks
+ * that the refused runs free what they built. */
+#include "unit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "herald-engine.h"
+
+/* The library's failing allocator (util.c): defined here, and only in
+ * this program, it refuses the Nth allocation a unit of work makes. */
+unsigned long hg_test_fail_after;
+
+/* jansson's allocations, refused by the same count while the writers
+ * run (jansson allocates on its own: the writers tell its failures).  Not
+ * while the readers do: jansson's decoder reports some of its failures as
+ * bad input ("invalid token"), which no reader can tell from bad input
+ * (libherald(3), ALLOCATION FAILURE). */
+static int count_jansson;
+
+static void *json_malloc_counted(size_t n)
+{
+	if (count_jansson && hg_test_fail_after && --hg_test_fail_after == 0)
+		return NULL;
+	return malloc(n);
+}
+
+/* Runs past this many allocations are a test that never ends. */
+#define MAX_RUNS 100000UL
+
+/* Three games: comments before, between and after, a variation, a NAG, a
+ * glyph, a string result, and a second game with errors (a missing seat,
+ * an unclosed variation) so that the diagnostics' paths are run too. */
+static const char GAMES[] =
+	"; before the first game\n"
+	"[Game \"kingdoms-of-crusaders\"]\n"
+	"{between the tags}\n"
+	"[Players \"Ana; Ben\"]\n"
+	"[Seed \"s\"]\n"
+	"[Result \"*\"]\n"
+	"\n"
+	"{a note} 1. P1: draw c12 P2: draw c03! $1 (P2: draw c04 {aside}) P1: place c12 1\n"
+	"2. P2: place c03 1 ; a line comment\n"
+	"*\n"
+	"{the trailer}\n"
+	"\n"
+	"[Game \"kingdoms-of-crusaders\"]\n"
+	"[Date \"2026.13.01\"]\n"
+	"[Result \"P1\"]\n"
+	"\n"
+	"1. P1: draw c12 draw ( P2: draw c03\n"
+	"\"P2\"\n"
+	"\n"
+	"[Game \"encrucijada\"]\n"
+	"[Event \"\\\"quoted\\\" \\u00e9v\\u00e9nement\"]\n"
+	"[Result \"*\"]\n"
+	"\n"
+	"1. Norte: pasar ?? 2. Sur: robar\n"
+	"*\n";
+
+/* ------------------------------------------------------------------------
+ * The loop
+ * ------------------------------------------------------------------------ */
+
+/* One run of a piece of work with the allocation `fail_at` refused (0:
+ * none): its status, 0 for success. */
+typedef int (*work_fn)(void *ctx, hg_diags *d, unsigned long fail_at);
+
+/* Stops the count while a run's result is compared (the comparison
+ * writes, and allocates): what is left of it, for resume_count(). */
+static unsigned long pause_count(void)
+{
+	unsigned long left = hg_test_fail_after;
+	hg_test_fail_after = 0;
+	return left;
+}
+
+static void resume_count(unsigned long left)
+{
+	hg_test_fail_after = left;
+}
+
+/* Was the allocation refused in the run that just ended? */
+static int refused(void)
+{
+	int was = hg_test_fail_after == 0;
+	hg_test_fail_after = 0;
+	return was;
+}
+
+/* Runs `work` with the Nth allocation refused for N = 1, 2, ...: a refused
+ * run must return HG_ENOMEM and leave exactly hg.out-of-memory in d; the
+ * first run that does not reach its Nth must succeed.  Returns how many
+ * runs were refused. */
+static unsigned long every_n(const char *what, work_fn work, void *ctx)
+{
+	for (unsigned long n = 1; n < MAX_RUNS; n++) {
+		hg_diags d;
+		hg_diags_init(&d);
+		hg_test_fail_after = n;
+		int rc = work(ctx, &d, n);
+		if (!refused()) {
+			ck_assert_msg(rc == 0, "%s: the run without a refusal (N = %lu) failed: %d",
+				      what, n, rc);
+			hg_diags_free(&d);
+			return n - 1;
+		}
+		ck_assert_msg(rc == HG_ENOMEM, "%s: allocation %lu refused, but it returned %d (%s: %s)",
+			      what, n, rc, d.n ? d.v[0].code : "", d.n ? d.v[0].message : "");
+		ck_assert_msg(d.n >= 1 && strcmp(d.v[d.n - 1].code, "hg.out-of-memory") == 0,
+			      "%s: allocation %lu refused, and the last diagnostic is %s", what, n,
+			      d.n ? d.v[d.n - 1].code : "(none)");
+		hg_diags_free(&d);
+	}
+	ck_abort_msg("%s: more than %lu allocations", what, MAX_RUNS);
+	return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * The pieces of work
+ * ------------------------------------------------------------------------ */
+
+typedef struct games {
+	hg_game_record **v;
+	size_t n;
+} games;
+
+static void games_free(games *gs)
+{
+	for (size_t i = 0; i < gs->n; i++)
+		hg_record_free(gs->v[i]);
+	free(gs->v);
+	gs->v = NULL;
+	gs->n = 0;
+}
+
+/* Every game of GAMES, as the parser reads them: 0, or HG_ENOMEM (only
+ * the games before it kept, and only diagnostics of theirs in d). */
+static int parse_games(games *gs, hg_diags *d)
+{
+	hg_parser *p = hg_parser_open_mem("alloc.hgn", GAMES, strlen(GAMES));
+	ck_assert_ptr_nonnull(p);
+	hg_game_record *g;
+	int rc;
+	while ((rc = hg_parser_next(p, &g, d)) == 1) {
+		gs->v = realloc(gs->v, (gs->n + 1) * sizeof *gs->v);
+		gs->v[gs->n++] = g;
+	}
+	if (rc != 0)
+		ck_assert_ptr_null(g);
+	hg_parser_close(p);
+	return rc;
+}
+
+/* The games written back, each in canonical HGN. */
+static char *hgn_of(const games *gs)
+{
+	hg_buf out;
+	hg_buf_init(&out);
+	for (size_t i = 0; i < gs->n; i++)
+		ck_assert_int_eq(hg_write_hgn(gs->v[i], &out), 0);
+	return hg_buf_steal(&out);
+}
+
+/* What parsing GAMES gives without a refusal: the text written back, and
+ * the diagnostics' codes. */
+static char *expected_hgn, *expected_codes;
+
+static char *codes_of(const hg_diags *d)
+{
+	hg_buf b;
+	hg_buf_init(&b);
+	for (size_t i = 0; i < d->n; i++)
+		hg_buf_printf(&b, "%s %u:%u\n", d->v[i].code, d->v[i].line, d->v[i].col);
+	return hg_buf_steal(&b);
+}
+
+static int work_parse(void *ctx, hg_diags *d, unsigned long fail_at)
+{
+	(void)ctx;
+	games gs = { NULL, 0 };
+	int rc = parse_games(&gs, d);
+	unsigned long left = pause_count();
+	if (rc == 0 && fail_at) {
+		char *text = hgn_of(&gs), *codes = codes_of(d);
+		ck_assert_str_eq(text, expected_hgn);
+		ck_assert_str_eq(codes, expected_codes);
+		free(text);
+		free(codes);
+	}
+	games_free(&gs);
+	resume_count(left);
+	return rc;
+}
+
+/* A writer's run: HG_ENOMEM leaves the buffer as it was, marked failed. */
+typedef int (*writer_fn)(const games *gs, hg_buf *out);
+
+typedef struct write_case {
+	const games *gs;
+	writer_fn write;
+	const char *expected;	/* what it writes without a refusal */
+} write_case;
+
+static int work_write(void *ctx, hg_diags *d, unsigned long fail_at)
+{
+	write_case *c = ctx;
+	hg_buf out;
+	hg_buf_init(&out);
+	hg_buf_puts(&out, "before\n");
+	int rc = c->write(c->gs, &out);
+	if (rc == HG_ENOMEM) {
+		ck_assert(hg_buf_failed(&out));
+		ck_assert_str_eq(out.data, "before\n");
+		/* the writers take no diagnostics: the status says it */
+		hg_diag_add(d, HG_ERROR, (hg_pos){ NULL, 0, 0 }, "hg.out-of-memory", "-");
+	} else if (fail_at) {
+		ck_assert(!hg_buf_failed(&out));
+		ck_assert_str_eq(out.data + strlen("before\n"), c->expected);
+	}
+	hg_buf_free(&out);
+	return rc;
+}
+
+/* (the first game: it has every kind of node) */
+static int write_hgn(const games *gs, hg_buf *out)
+{
+	return hg_write_hgn(gs->v[0], out);
+}
+
+static int write_json(const games *gs, hg_buf *out)
+{
+	return hg_write_json(gs->v, gs->n, out);
+}
+
+static int write_json_game(const games *gs, hg_buf *out)
+{
+	return hg_write_json_game(gs->v[0], out, 0);
+}
+
+static int write_yaml(const games *gs, hg_buf *out)
+{
+	return hg_write_yaml(gs->v, gs->n, out);
+}
+
+/* A reader's run over `text`: 0 with the games that parsing GAMES gives
+ * (written back the same), or HG_ENOMEM with none. */
+typedef int (*reader_fn)(const char *text, games *gs, hg_diags *d);
+
+typedef struct read_case {
+	const char *text;
+	reader_fn read;
+	const char *expected;	/* the games written back in HGN */
+} read_case;
+
+static int work_read(void *ctx, hg_diags *d, unsigned long fail_at)
+{
+	read_case *c = ctx;
+	games gs = { NULL, 0 };
+	int rc = c->read(c->text, &gs, d);
+	unsigned long left = pause_count();
+	if (rc == 0 && fail_at) {
+		char *text = hgn_of(&gs);
+		ck_assert_str_eq(text, c->expected);
+		free(text);
+	}
+	if (rc == HG_ENOMEM)
+		ck_assert_uint_eq(gs.n, 0);
+	games_free(&gs);
+	resume_count(left);
+	return rc;
+}
+
+static int read_json(const char *text, games *gs, hg_diags *d)
+{
+	return hg_read_json("alloc.json", text, strlen(text), &gs->v, &gs->n, d);
+}
+
+static int read_yaml(const char *text, games *gs, hg_diags *d)
+{
+	return hg_read_yaml("alloc.yaml", text, strlen(text), &gs->v, &gs->n, d);
+}
+
+/* The streaming readers, game by game: on HG_ENOMEM the games read
+ * before go too (the caller of a stream would have used them). */
+static int read_json_stream(const char *text, games *gs, hg_diags *d)
+{
+	hg_json_reader *jr = hg_json_reader_open_mem("alloc.json", text, strlen(text));
+	if (!jr)
+		return HG_ENOMEM;
+	hg_game_record *g;
+	int rc;
+	while ((rc = hg_json_reader_next(jr, &g, d)) == 1) {
+		gs->v = realloc(gs->v, (gs->n + 1) * sizeof *gs->v);
+		gs->v[gs->n++] = g;
+	}
+	hg_json_reader_close(jr);
+	if (rc == HG_ENOMEM)
+		games_free(gs);
+	return rc;
+}
+
+static int read_yaml_stream(const char *text, games *gs, hg_diags *d)
+{
+	FILE *fp = fmemopen((void *)text, strlen(text), "r");
+	ck_assert_ptr_nonnull(fp);
+	hg_yaml_reader *yr = hg_yaml_reader_open("alloc.yaml", fp);
+	int rc = HG_ENOMEM;
+	hg_game_record *g;
+	while (yr && (rc = hg_yaml_reader_next(yr, &g, d)) == 1) {
+		gs->v = realloc(gs->v, (gs->n + 1) * sizeof *gs->v);
+		gs->v[gs->n++] = g;
+	}
+	hg_yaml_reader_close(yr);
+	fclose(fp);
+	if (rc == HG_ENOMEM)
+		games_free(gs);
+	return rc;
+}
+
+/* ------------------------------------------------------------------------
+ * The tests
+ * ------------------------------------------------------------------------ */
+
+static games parsed;
+
+static void setup(void)
+{
+	json_set_alloc_funcs(json_malloc_counted, free);
+	hg_diags d;
+	hg_diags_init(&d);
+	ck_assert_int_eq(parse_games(&parsed, &d), 0);
+	ck_assert_uint_eq(parsed.n, 3);
+	ck_assert_uint_gt(d.nerrors, 0);	/* the second game's */
+	expected_hgn = hgn_of(&parsed);
+	expected_codes = codes_of(&d);
+	hg_diags_free(&d);
+}
+
+static void teardown(void)
+{
+	games_free(&parsed);
+	free(expected_hgn);
+	free(expected_codes);
+}
+
+START_TEST(parser_reports_every_failure)
+{
+	ck_assert_uint_gt(every_n("hg_parser_next", work_parse, NULL), 20);
+}
+END_TEST
+
+START_TEST(writers_report_every_failure)
+{
+	static const struct {
+		const char *name;
+		writer_fn write;
+	} writers[] = {
+		{ "hg_write_hgn", write_hgn },
+		{ "hg_write_json", write_json },
+		{ "hg_write_json_game", write_json_game },
+		{ "hg_write_yaml", write_yaml },
+	};
+	for (size_t i = 0; i < sizeof writers / sizeof *writers; i++) {
+		hg_buf want;
+		hg_buf_init(&want);
+		hg_buf_puts(&want, "before\n");	/* as the runs write */
+		ck_assert_int_eq(writers[i].write(&parsed, &want), 0);
+		write_case c = { &parsed, writers[i].write, want.data + strlen("before\n") };
+		count_jansson = 1;
+		ck_assert_uint_gt(every_n(writers[i].name, work_write, &c), 0);
+		count_jansson = 0;
+		hg_buf_free(&want);
+	}
+}
+END_TEST
+
+START_TEST(readers_report_every_failure)
+{
+	hg_buf json, yaml;
+	hg_buf_init(&json);
+	hg_buf_init(&yaml);
+	ck_assert_int_eq(hg_write_json(parsed.v, parsed.n, &json), 0);
+	ck_assert_int_eq(hg_write_yaml(parsed.v, parsed.n, &yaml), 0);
+	/* what the readers give back: the games as written, whose HGN is
+	 * the parsed games' */
+	static const struct {
+		const char *name;
+		reader_fn read;
+		int yaml;
+	} readers[] = {
+		{ "hg_read_json", read_json, 0 },
+		{ "hg_json_reader_next", read_json_stream, 0 },
+		{ "hg_read_yaml", read_yaml, 1 },
+		{ "hg_yaml_reader_next", read_yaml_stream, 1 },
+	};
+	for (size_t i = 0; i < sizeof readers / sizeof *readers; i++) {
+		read_case c = { readers[i].yaml ? yaml.data : json.data, readers[i].read,
+				expected_hgn };
+		ck_assert_uint_gt(every_n(readers[i].name, work_read, &c), 10);
+	}
+	hg_buf_free(&json);
+	hg_buf_free(&yaml);
+}
+END_TEST
+
+/* hg_check_game as far as the core goes: the record's own parts (its
+ * fairness tags, the replay's diagnostics, the result) report failure; the
+ * engines' allocations are not counted (they still abort). */
+typedef struct check_case {
+	hg_session *s;
+	hg_game_record *rec;
+	int want;		/* its status without a refusal */
+	const char *codes;	/* its diagnostics without a refusal */
+} check_case;
+
+static int work_check(void *ctx, hg_diags *d, unsigned long fail_at)
+{
+	check_case *c = ctx;
+	hg_state *final = NULL;
+	const hg_game_class *cls = NULL;
+	hg_check_result res;
+	int rc = hg_check_game(c->s, c->rec, d, NULL, &res, &final, &cls);
+	if (rc == HG_ENOMEM) {
+		ck_assert_ptr_null(final);
+		ck_assert(!res.legal);
+	} else if (fail_at) {
+		ck_assert_int_eq(rc, c->want);
+		char *codes = codes_of(d);
+		ck_assert_str_eq(codes, c->codes);
+		free(codes);
+	}
+	if (final)
+		hg_state_free(cls, final);
+	return rc == c->want ? 0 : rc;
+}
+
+static hg_game_record *record_of(const char *path)
+{
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_parser *p = hg_parser_open_file(path, &d);
+	ck_assert_ptr_nonnull(p);
+	hg_game_record *g = NULL;
+	ck_assert_int_eq(hg_parser_next(p, &g, &d), 1);
+	hg_parser_close(p);
+	hg_diags_free(&d);
+	return g;
+}
+
+START_TEST(check_reports_failure_of_its_own)
+{
+	/* a legal game's check makes no allocation of the core's own that
+	 * is counted (its diagnostics are none, the rest is the engine's) */
+	static const struct {
+		const char *record;
+		int legal;
+		unsigned long allocations;	/* at least */
+	} records[] = {
+		{ "kingdoms-of-crusaders/valid/resignation.hgn", 1, 0 },
+		{ "kingdoms-of-crusaders/illegal/after-end.hgn", 0, 3 },
+	};
+	hg_session *s = hg_session_new(HERALD_SRCDATADIR);
+	for (size_t i = 0; i < sizeof records / sizeof *records; i++) {
+		char path[512];
+		snprintf(path, sizeof path, "%s/../records/%s", HERALD_SRCDATADIR,
+			 records[i].record);
+		hg_game_record *rec = record_of(path);
+		hg_diags d;
+		hg_diags_init(&d);
+		int want = hg_check_game(s, rec, &d, NULL, NULL, NULL, NULL);
+		ck_assert_int_eq(want, records[i].legal ? 0 : -1);
+		check_case c = { s, rec, want, codes_of(&d) };
+		hg_diags_free(&d);
+		ck_assert_uint_ge(every_n(records[i].record, work_check, &c),
+				  records[i].allocations);
+		free((char *)c.codes);
+		hg_record_free(rec);
+	}
+	hg_session_free(s);
+}
+END_TEST
+
+/* Outside a unit of work, a buffer that cannot grow is what it always
+ * was: the failing allocator refuses nothing there. */
+START_TEST(buffer_outside_a_unit)
+{
+	hg_test_fail_after = 1;
+	hg_buf b;
+	hg_buf_init(&b);
+	hg_buf_printf(&b, "%s", "not refused");
+	ck_assert_str_eq(b.data, "not refused");
+	ck_assert(!hg_buf_failed(&b));
+	ck_assert_uint_eq(hg_test_fail_after, 1);
+	hg_test_fail_after = 0;
+	hg_buf_free(&b);
+}
+END_TEST
+
+Suite *unit_suite(void)
+{
+	Suite *s = suite_create("alloc");
+	TCase *tc = tcase_create("every allocation refused in turn");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, parser_reports_every_failure);
+	tcase_add_test(tc, writers_report_every_failure);
+	tcase_add_test(tc, readers_report_every_failure);
+	tcase_add_test(tc, check_reports_failure_of_its_own);
+	tcase_add_test(tc, buffer_outside_a_unit);
+	suite_add_tcase(s, tc);
+	return s;
+}
