@@ -201,7 +201,7 @@ static int word_is_ref(const pctx *c, size_t k)
 }
 
 /* Part g is token k. */
-static void part(pctx *c, int g, size_t k)
+static void set_part(pctx *c, int g, size_t k)
 {
 	c->part[g] = (signed char)k;
 }
@@ -293,11 +293,11 @@ static inline HG_ALWAYS_INLINE int read_shape(const enc_verbs *vs, pctx *c)
 		     t->toks[1].text[0] >= '1' && t->toks[1].text[0] <= '3' && !t->toks[1].text[1];
 		if (!ok)
 			break;
-		part(c, 1, 1);
+		set_part(c, 1, 1);
 		if (which == V_SETUP)
 			c->rest = 2;
 		else if (n == 3)
-			part(c, 2, 2);
+			set_part(c, 2, 2);
 		break;
 	case V_PUT:		/* verb item card ("visible" | hidden word [stack ref]) */
 		if (n < 3 || n > 4)
@@ -308,34 +308,34 @@ static inline HG_ALWAYS_INLINE int read_shape(const enc_verbs *vs, pctx *c)
 		      word_is(c, 2, "oculto"));
 		if (!ok)
 			break;
-		part(c, 1, 1);
-		part(c, 2, 2);
+		set_part(c, 1, 1);
+		set_part(c, 2, 2);
 		if (n == 4)
-			part(c, 3, 3);
+			set_part(c, 3, 3);
 		break;
 	case V_SHOW:		/* verb stack ref [card] */
 	case V_TAKE:
 		ok = (n == 2 || n == 3) && word_is_ref(c, 1);
 		if (!ok)
 			break;
-		part(c, 1, 1);
+		set_part(c, 1, 1);
 		if (n == 3)
-			part(c, 2, 2);
+			set_part(c, 2, 2);
 		break;
 	case V_MOVE:		/* verb stack ref stack ref */
 		ok = n == 3 && word_is_ref(c, 1) && word_is_ref(c, 2);
 		if (!ok)
 			break;
-		part(c, 1, 1);
-		part(c, 2, 2);
+		set_part(c, 1, 1);
+		set_part(c, 2, 2);
 		break;
 	case V_USE:		/* verb source [> seat] rest: a '>' with no word after is rest */
 		ok = n >= 2;
 		if (!ok)
 			break;
-		part(c, 1, 1);
+		set_part(c, 1, 1);
 		if (n >= 4 && word_is_char(c, 2, '>')) {
-			part(c, 2, 3);
+			set_part(c, 2, 3);
 			c->rest = 4;
 		} else {
 			c->rest = 2;
@@ -353,38 +353,38 @@ static inline HG_ALWAYS_INLINE int read_shape(const enc_verbs *vs, pctx *c)
 	case V_RETARGET:	/* verb card */
 		ok = n == 2;
 		if (ok)
-			part(c, 1, 1);
+			set_part(c, 1, 1);
 		break;
 	case V_ARMY:		/* verb stack */
 		ok = n == 2 && word_is_letter(c, 1);
 		if (ok)
-			part(c, 1, 1);
+			set_part(c, 1, 1);
 		break;
 	case V_REVEAL:		/* verb [card] */
 		ok = n <= 2;
 		if (ok && n == 2)
-			part(c, 1, 1);
+			set_part(c, 1, 1);
 		break;
 	case V_TARGET:		/* verb (tower | army stack | card): parts 1, 2, 3 */
 		if (n == 2) {
 			ok = 1;
-			part(c, word_is(c, 1, "tower") || word_is(c, 1, "torre") ? 1 : 3, 1);
+			set_part(c, word_is(c, 1, "tower") || word_is(c, 1, "torre") ? 1 : 3, 1);
 		} else if (n == 3) {
 			ok = (word_is(c, 1, "army") || word_is(c, 1, "ejercito")) &&
 			     word_is_letter(c, 2);
 			if (ok)
-				part(c, 2, 2);
+				set_part(c, 2, 2);
 		}
 		break;
 	case V_FORCE:		/* verb (stack ref [card] | card): parts 1, 2 or 3 */
 		if (n == 2) {
 			ok = 1;
-			part(c, word_is_ref(c, 1) ? 1 : 3, 1);
+			set_part(c, word_is_ref(c, 1) ? 1 : 3, 1);
 		} else if (n == 3) {
 			ok = word_is_ref(c, 1);
 			if (ok) {
-				part(c, 1, 1);
-				part(c, 2, 2);
+				set_part(c, 1, 1);
+				set_part(c, 2, 2);
 			}
 		}
 		break;
@@ -446,27 +446,26 @@ void enc_free_action(hg_action *a)
 
 /* ------------------------------------------------------------ pieces */
 /* Was part g found? */
-static int gset(const pctx *c, int g)
+static int has_part(const pctx *c, int g)
 {
 	return c->part[g] >= 0;
 }
 
-static hg_pos gpos(const pctx *c, int g)
+static hg_pos part_pos(const pctx *c, int g)
 {
 	return c->t->toks[c->part[g]].pos;
 }
 
 /* The text of part g (which was found): its token's. */
-static inline const char *gtext(const pctx *c, int g)
+static inline const char *part_text(const pctx *c, int g)
 {
 	return c->t->toks[c->part[g]].text;
 }
 
-static inline size_t gtext_len(const pctx *c, int g)
+static inline size_t part_len(const pctx *c, int g)
 {
 	return c->t->toks[c->part[g]].len;
 }
-
 
 /* Says that w (found as card k, or -1) names no card an action takes. */
 static ENC_NOINLINE void unknown_card(const pctx *c, const char *w, int k, hg_pos pos)
@@ -494,18 +493,18 @@ static inline HG_ALWAYS_INLINE int card_word(const pctx *c, const char *w, size_
 	return -1;
 }
 
-static int card_group(const pctx *c, int g, int *out, hg_pos *pos)
+static int card_part(const pctx *c, int g, int *out, hg_pos *pos)
 {
 	*out = -1;
-	if (!gset(c, g))
+	if (!has_part(c, g))
 		return 0;
-	*pos = gpos(c, g);
+	*pos = part_pos(c, g);
 	if (c->t->toks[c->part[g]].kind == HG_ATOK_PUNCT) {
 		/* the grammar's card is a word */
-		hg_diag_add(c->d, HG_ERROR, *pos, "enc.syntax", "'%s' is no card", gtext(c, g));
+		hg_diag_add(c->d, HG_ERROR, *pos, "enc.syntax", "'%s' is no card", part_text(c, g));
 		return -1;
 	}
-	int k = card_word(c, gtext(c, g), gtext_len(c, g), *pos);
+	int k = card_word(c, part_text(c, g), part_len(c, g), *pos);
 	if (k == -1)
 		return -1;
 	*out = k;
@@ -553,9 +552,9 @@ static int ref_at(const pctx *c, const char *w, hg_pos pos, enc_item *it)
 
 /* Part g, a stack ref (read_shape found one ASCII letter, then nothing or
  * '.' and digits). */
-static int ref_group(const pctx *c, int g, enc_item *it)
+static int ref_part(const pctx *c, int g, enc_item *it)
 {
-	return ref_at(c, gtext(c, g), gpos(c, g), it);
+	return ref_at(c, part_text(c, g), part_pos(c, g), it);
 }
 
 /* ------------------------------------------------------------ use */
@@ -715,20 +714,20 @@ bad:
 
 static int parse_use(const pctx *c, hg_action *a)
 {
-	const char *src = gtext(c, 1);
-	a->src_pos = gpos(c, 1);
+	const char *src = part_text(c, 1);
+	a->src_pos = part_pos(c, 1);
 	/* Most sources are cards: a word that begins with another ASCII
 	 * letter than t is neither keyword, without folding it. */
 	int may_be_tower = (src[0] | 0x20) == 't' || (unsigned char)src[0] >= 0x80;
 	/* In a plain ASCII text hg_name_eq is ASCII case: a word of another
 	 * length than five is neither. */
-	if (may_be_tower && c->ascii && gtext_len(c, 1) != 5)
+	if (may_be_tower && c->ascii && part_len(c, 1) != 5)
 		may_be_tower = 0;
 	if (may_be_tower && (hg_name_eq(src, "tower") || hg_name_eq(src, "torre"))) {
 		a->src = ENC_SRC_TOWER;
 	} else {
 		a->src = ENC_SRC_TOWN;
-		a->src_card = card_word(c, src, gtext_len(c, 1), a->src_pos);
+		a->src_card = card_word(c, src, part_len(c, 1), a->src_pos);
 		if (a->src_card == -2) {
 			hg_diag_add(c->d, HG_ERROR, a->src_pos, "enc.syntax",
 				    "an effect's card is seen by all: name it");
@@ -737,9 +736,9 @@ static int parse_use(const pctx *c, hg_action *a)
 	}
 	if (a->src == ENC_SRC_TOWN && a->src_card < 0)
 		return -1;
-	if (gset(c, 2)) {
-		a->other_pos = gpos(c, 2);
-		a->other = seat_word(c, gtext(c, 2), a->other_pos);
+	if (has_part(c, 2)) {
+		a->other_pos = part_pos(c, 2);
+		a->other = seat_word(c, part_text(c, 2), a->other_pos);
 		if (a->other < 0)
 			return -1;
 	}
@@ -817,26 +816,26 @@ static hg_action *parse_body(const pctx *c, int which, int seat)
 	switch (which) {
 	case V_SETUP:
 		a->kind = ENC_A_SETUP;
-		a->pile = gtext(c, 1)[0] - '1';
+		a->pile = part_text(c, 1)[0] - '1';
 		rc = parse_setup_cards(c, a);
 		break;
 	case V_DRAW:
 		a->kind = ENC_A_DRAW;
-		a->pile = gtext(c, 1)[0] - '1';
-		rc = card_group(c, 2, &a->card, &a->card_pos);
+		a->pile = part_text(c, 1)[0] - '1';
+		rc = card_part(c, 2, &a->card, &a->card_pos);
 		break;
 	case V_PUT:
 		a->kind = ENC_A_PUT;
-		rc = card_group(c, 1, &a->card, &a->card_pos);
+		rc = card_part(c, 1, &a->card, &a->card_pos);
 		a->visible = c->visible;
-		if (gset(c, 3)) {
+		if (has_part(c, 3)) {
 			if (a->visible) {
-				hg_diag_add(c->d, HG_ERROR, gpos(c, 3), "enc.syntax",
+				hg_diag_add(c->d, HG_ERROR, part_pos(c, 3), "enc.syntax",
 					    "a visible card joins the town: it takes no stack");
 				rc = -1;
 			} else {
 				a->has_ref = 1;
-				rc |= ref_group(c, 3, &a->ref2);
+				rc |= ref_part(c, 3, &a->ref2);
 			}
 		}
 		break;
@@ -844,16 +843,16 @@ static hg_action *parse_body(const pctx *c, int which, int seat)
 	case V_TAKE:
 		a->kind = which == V_SHOW ? ENC_A_SHOW : ENC_A_TAKE;
 		a->has_ref = 1;
-		rc = ref_group(c, 1, &a->ref);
-		rc |= card_group(c, 2, &a->card, &a->card_pos);
+		rc = ref_part(c, 1, &a->ref);
+		rc |= card_part(c, 2, &a->card, &a->card_pos);
 		if (a->card == -2)
 			a->card = -1;
 		break;
 	case V_MOVE:
 		a->kind = ENC_A_MOVE;
 		a->has_ref = 1;
-		rc = ref_group(c, 1, &a->ref);
-		rc |= ref_group(c, 2, &a->ref2);
+		rc = ref_part(c, 1, &a->ref);
+		rc |= ref_part(c, 2, &a->ref2);
 		break;
 	case V_USE:
 		a->kind = ENC_A_USE;
@@ -864,8 +863,8 @@ static hg_action *parse_body(const pctx *c, int which, int seat)
 		break;
 	case V_WAR:
 		a->kind = ENC_A_WAR;
-		a->other_pos = gpos(c, 1);
-		a->other = seat_word(c, gtext(c, 1), a->other_pos);
+		a->other_pos = part_pos(c, 1);
+		a->other = seat_word(c, part_text(c, 1), a->other_pos);
 		rc = a->other < 0 ? -1 : 0;
 		break;
 	case V_DEFEND:
@@ -876,12 +875,12 @@ static hg_action *parse_body(const pctx *c, int which, int seat)
 		break;
 	case V_ARMY:
 		a->kind = ENC_A_ARMY;
-		rc = ref_group(c, 1, &a->ref);
+		rc = ref_part(c, 1, &a->ref);
 		a->army = a->ref.stack;
 		break;
 	case V_REVEAL:
 		a->kind = ENC_A_REVEAL;
-		rc = card_group(c, 1, &a->card, &a->card_pos);
+		rc = card_part(c, 1, &a->card, &a->card_pos);
 		if (a->card == -2)
 			a->card = -1;
 		break;
@@ -890,15 +889,15 @@ static hg_action *parse_body(const pctx *c, int which, int seat)
 		break;
 	case V_TARGET:
 		a->kind = ENC_A_TARGET;
-		if (gset(c, 1)) {
+		if (has_part(c, 1)) {
 			a->tgt = ENC_TGT_TOWER;
-		} else if (gset(c, 2)) {
+		} else if (has_part(c, 2)) {
 			a->tgt = ENC_TGT_ARMY;
-			rc = ref_group(c, 2, &a->ref);
+			rc = ref_part(c, 2, &a->ref);
 			a->army = a->ref.stack;
 		} else {
 			a->tgt = ENC_TGT_TOWN;
-			rc = card_group(c, 3, &a->card, &a->card_pos);
+			rc = card_part(c, 3, &a->card, &a->card_pos);
 			if (rc == 0 && a->card < 0) {
 				hg_diag_add(c->d, HG_ERROR, a->card_pos, "enc.syntax",
 					    "a target in the town is seen by all: name it");
@@ -908,7 +907,7 @@ static hg_action *parse_body(const pctx *c, int which, int seat)
 		break;
 	case V_RETARGET:
 		a->kind = ENC_A_RETARGET;
-		rc = card_group(c, 1, &a->card, &a->card_pos);
+		rc = card_part(c, 1, &a->card, &a->card_pos);
 		if (rc == 0 && a->card < 0) {
 			hg_diag_add(c->d, HG_ERROR, a->card_pos, "enc.syntax",
 				    "the new target is a card of the town: name it");
@@ -917,14 +916,14 @@ static hg_action *parse_body(const pctx *c, int which, int seat)
 		break;
 	case V_FORCE:
 		a->kind = ENC_A_FORCE;
-		if (gset(c, 1)) {
+		if (has_part(c, 1)) {
 			a->has_ref = 1;
-			rc = ref_group(c, 1, &a->ref);
-			rc |= card_group(c, 2, &a->card, &a->card_pos);
+			rc = ref_part(c, 1, &a->ref);
+			rc |= card_part(c, 2, &a->card, &a->card_pos);
 			if (a->card == -2)
 				a->card = -1;
 		} else {
-			rc = card_group(c, 3, &a->card, &a->card_pos);
+			rc = card_part(c, 3, &a->card, &a->card_pos);
 			if (rc == 0 && a->card < 0) {
 				hg_diag_add(c->d, HG_ERROR, a->card_pos, "enc.syntax",
 					    "a card of the town is seen by all: name it");
