@@ -144,6 +144,11 @@ static inline void hg_action_text_in_arena(hg_action_text *t)
 	t->owner = hg_action_owner_arena();
 }
 
+/* 1 when t is written exactly "seat: body" (its tokens joined by single
+ * spaces, as the writer puts them), else 0. */
+int hg_action_text_spells(const hg_action_text *t, const char *seat, size_t seat_len,
+			  const char *body, size_t body_len);
+
 /* A copy of the n bytes at s for a tag of g: in its arena where its tags
  * are (tags_in_arena), else malloc'd; hg_record_str_drop() lets a copy go
  * that did not become a tag. */
