@@ -75,6 +75,11 @@ char *hg_try_strdup(const char *s);
 int hg_try_grow(void **v, size_t *cap, size_t need, size_t size);
 #define HG_TRY_GROW(v, cap, need)						\
 	((need) <= (cap) ? 0 : hg_try_grow((void **)&(v), &(cap), (need), sizeof(*(v))))
+/* hg_buf_vprintf's own path (buf-format.c): formats fmt into b as
+ * vsnprintf would and returns 0 when fmt has only the conversions it
+ * does (%s %c %d %i %u, with l, ll or z for %zu, and %%); else returns -1
+ * without reading ap. */
+int hg_buf_format_plain(hg_buf *b, const char *fmt, va_list ap);
 /* Ends a writer's unit of work: 0, or HG_ENOMEM with `out` cut back to
  * the len0 bytes it held and marked failed. */
 int hg_write_unit_end(hg_alloc_unit *u, hg_buf *out, size_t len0);

@@ -417,6 +417,8 @@ void hg_buf_putc(hg_buf *b, char c)
 
 void hg_buf_vprintf(hg_buf *b, const char *fmt, va_list ap)
 {
+	if (hg_buf_format_plain(b, fmt, ap) == 0)
+		return;
 	/* One pass when the text fits in what is already there (usually). */
 	if (b->cap - b->len < 64 && buf_room(b, 63) != 0)
 		return;
