@@ -50,16 +50,28 @@ static char conversion(const char **p, enum arg_size *size)
 /* Does this file do every conversion of fmt? */
 static int plain(const char *fmt)
 {
-	for (const char *p = fmt; (p = strchr(p, '%')) != NULL;) {
+	for (const char *p = fmt; *p;) {
+		if (*p++ != '%')
+			continue;
 		enum arg_size size;
-		p++;
 		if (!conversion(&p, &size))
 			return 0;
 	}
 	return 1;
 }
 
-static void put_unsigned(hg_buf *b, unsigned long long v, int negative)
+/* Appends n bytes (the NUL after them is put at the end): 0, or -1 when b
+ * could not grow. */
+static inline int put(hg_buf *b, const char *s, size_t n)
+{
+	if (b->cap - b->len <= n && hg_buf_reserve(b, n) != 0)
+		return -1;
+	memcpy(b->data + b->len, s, n);
+	b->len += n;
+	return 0;
+}
+
+static int put_unsigned(hg_buf *b, unsigned long long v, int negative)
 {
 	char digits[24];	/* 20 digits of 2^64 - 1, and a '-' */
 	char *end = digits + sizeof digits, *s = end;
@@ -69,57 +81,56 @@ static void put_unsigned(hg_buf *b, unsigned long long v, int negative)
 	} while (v);
 	if (negative)
 		*--s = '-';
-	hg_buf_putn(b, s, (size_t)(end - s));
+	return put(b, s, (size_t)(end - s));
 }
 
 int hg_buf_format_plain(hg_buf *b, const char *fmt, va_list ap)
 {
 	if (!plain(fmt))
 		return -1;
-	if (hg_buf_failed(b))
+	if (hg_buf_failed(b) || hg_buf_reserve(b, 0) != 0)
 		return 0;
-	if (!b->data)
-		hg_buf_putn(b, "", 0);	/* a string, as vsnprintf's path leaves b */
 	size_t len0 = b->len;
+	int rc = 0;
 	const char *p = fmt;
-	for (;;) {
-		const char *pct = strchr(p, '%');
-		size_t lit = pct ? (size_t)(pct - p) : strlen(p);
-		if (lit)
-			hg_buf_putn(b, p, lit);
-		if (!pct)
+	while (*p && rc == 0) {
+		const char *lit = p;
+		while (*p && *p != '%')
+			p++;
+		if (p > lit)
+			rc = put(b, lit, (size_t)(p - lit));
+		if (!*p || rc != 0)
 			break;
-		p = pct + 1;
+		p++;
 		enum arg_size size;
 		char c = conversion(&p, &size);
 		if (c == 's') {
 			const char *s = va_arg(ap, const char *);
-			hg_buf_puts(b, s ? s : "(null)");	/* (as glibc writes it) */
-		} else if (c == 'c') {
-			hg_buf_putc(b, (char)va_arg(ap, int));
-		} else if (c == '%') {
-			hg_buf_putc(b, '%');
+			if (!s)
+				s = "(null)";	/* (as glibc writes it) */
+			rc = put(b, s, strlen(s));
+		} else if (c == 'c' || c == '%') {
+			char ch = c == '%' ? '%' : (char)va_arg(ap, int);
+			rc = put(b, &ch, 1);
 		} else if (c == 'u') {
 			unsigned long long v =
 				size == ARG_INT	 ? va_arg(ap, unsigned) :
 				size == ARG_LONG ? va_arg(ap, unsigned long) :
 				size == ARG_SIZE ? va_arg(ap, size_t) :
 						   va_arg(ap, unsigned long long);
-			put_unsigned(b, v, 0);
+			rc = put_unsigned(b, v, 0);
 		} else {
 			long long v = size == ARG_INT  ? va_arg(ap, int) :
 				      size == ARG_LONG ? va_arg(ap, long) :
 							 va_arg(ap, long long);
 			/* the magnitude in unsigned arithmetic: LLONG_MIN too */
-			put_unsigned(b, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v,
-				     v < 0);
+			rc = put_unsigned(b, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v,
+					  v < 0);
 		}
 	}
-	if (hg_buf_failed(b)) {
-		/* as vsnprintf's path leaves it: what it held before */
+	/* on failure, as vsnprintf's path leaves b: what it held before */
+	if (rc != 0)
 		b->len = len0;
-		if (b->data)
-			b->data[len0] = '\0';
-	}
+	b->data[b->len] = '\0';
 	return 0;
 }

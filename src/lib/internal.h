@@ -75,6 +75,9 @@ char *hg_try_strdup(const char *s);
 int hg_try_grow(void **v, size_t *cap, size_t need, size_t size);
 #define HG_TRY_GROW(v, cap, need)						\
 	((need) <= (cap) ? 0 : hg_try_grow((void **)&(v), &(cap), (need), sizeof(*(v))))
+/* Room in b for `more` bytes after its contents and their NUL: 0, or -1
+ * when b has failed, now or before (as hg_buf_putn's growing). */
+int hg_buf_reserve(hg_buf *b, size_t more);
 /* hg_buf_vprintf's own path (buf-format.c): formats fmt into b as
  * vsnprintf would and returns 0 when fmt has only the conversions it
  * does (%s %c %d %i %u, with l, ll or z for %zu, and %%); else returns -1

@@ -390,6 +390,11 @@ static int buf_room(hg_buf *b, size_t more)
 	return -1;
 }
 
+int hg_buf_reserve(hg_buf *b, size_t more)
+{
+	return buf_room(b, more);
+}
+
 void hg_buf_putn(hg_buf *b, const char *s, size_t n)
 {
 	if (buf_room(b, n) != 0)
