@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -20,6 +21,7 @@ typedef struct fmt_run {
 	int from;		/* --from: cli_informat, -1: by extension */
 	hg_session *session;
 	int colour_err;
+	int stdout_tty;		/* each game shown as it is made */
 	size_t written;		/* TO_STDOUT: games written, across files */
 	int io_error, bad, unformatted;
 } fmt_run;
@@ -84,10 +86,17 @@ typedef struct sink {
 	int writing;
 } sink;
 
-static int sink_put(fmt_run *r, sink *k, hg_buf *out)
+/* Standard output is written in blocks of about this many bytes: a few
+ * games at a time rather than one write per game. */
+#define STDOUT_BLOCK 65536
+
+static int sink_put(fmt_run *r, sink *k, hg_buf *out, int last)
 {
-	if (r->mode == TO_STDOUT)
+	if (r->mode == TO_STDOUT) {
+		if (!last && !r->stdout_tty && out->len < STDOUT_BLOCK)
+			return 0;
 		return cli_flush_buf("fmt", stdout, out);
+	}
 	if (!k->differs && out->len) {
 		char chunk[65536];
 		size_t done = 0;
@@ -137,6 +146,10 @@ static int format_games(fmt_run *r, cli_source *src, sink *k, size_t *counter, h
 			bad |= d->nerrors > 0 || rc < 0;
 			cli_print_diags(stderr, d, r->colour_err, r->common.quiet);
 			hg_diags_clear(d);
+			if (sink_put(r, k, &out, 1) != 0) {
+				r->io_error = 1;
+				bad = 1;
+			}
 			break;
 		}
 		if (d->nerrors == 0)
@@ -148,7 +161,7 @@ static int format_games(fmt_run *r, cli_source *src, sink *k, size_t *counter, h
 		cli_print_diags(stderr, d, r->colour_err, r->common.quiet);
 		hg_diags_clear(d);
 		hg_record_free(g);
-		if (sink_put(r, k, &out) != 0) {
+		if (sink_put(r, k, &out, 0) != 0) {
 			r->io_error = 1;
 			bad = 1;
 			break;
@@ -247,6 +260,7 @@ int cli_fmt_main(int argc, char **argv)
 					       "take HGN files (fmt writes others' HGN to "
 					       "standard output)", argv[i]);
 	r.colour_err = cli_use_colour(&r.common, stderr);
+	r.stdout_tty = isatty(fileno(stdout));
 
 	hg_diags d;
 	hg_diags_init(&d);

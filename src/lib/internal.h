@@ -75,6 +75,14 @@ char *hg_try_strdup(const char *s);
 int hg_try_grow(void **v, size_t *cap, size_t need, size_t size);
 #define HG_TRY_GROW(v, cap, need)						\
 	((need) <= (cap) ? 0 : hg_try_grow((void **)&(v), &(cap), (need), sizeof(*(v))))
+/* Room in b for `more` bytes after its contents and their NUL: 0, or -1
+ * when b has failed, now or before (as hg_buf_putn's growing). */
+int hg_buf_reserve(hg_buf *b, size_t more);
+/* hg_buf_vprintf's own path (buf-format.c): formats fmt into b as
+ * vsnprintf would and returns 0 when fmt has only the conversions it
+ * does (%s %c %d %i %u, with l, ll or z for %zu, and %%); else returns -1
+ * without reading ap. */
+int hg_buf_format_plain(hg_buf *b, const char *fmt, va_list ap);
 /* Ends a writer's unit of work: 0, or HG_ENOMEM with `out` cut back to
  * the len0 bytes it held and marked failed. */
 int hg_write_unit_end(hg_alloc_unit *u, hg_buf *out, size_t len0);
@@ -143,6 +151,11 @@ static inline void hg_action_text_in_arena(hg_action_text *t)
 {
 	t->owner = hg_action_owner_arena();
 }
+
+/* 1 when t is written exactly "seat: body" (its tokens joined by single
+ * spaces, as the writer puts them), else 0. */
+int hg_action_text_spells(const hg_action_text *t, const char *seat, size_t seat_len,
+			  const char *body, size_t body_len);
 
 /* A copy of the n bytes at s for a tag of g: in its arena where its tags
  * are (tags_in_arena), else malloc'd; hg_record_str_drop() lets a copy go

@@ -372,6 +372,27 @@ int hg_action_text_make(hg_action_text *t, const char *seat, size_t seat_len,
 	return 0;
 }
 
+int hg_action_text_spells(const hg_action_text *t, const char *seat, size_t seat_len,
+			  const char *body, size_t body_len)
+{
+	if (body_len == 0 || !t->seat || t->seat_len != seat_len ||
+	    memcmp(t->seat, seat, seat_len) != 0)
+		return 0;	/* (an empty body is hg_action_text_set's to refuse) */
+	if (t->text && *t->text)
+		return t->len == body_len && memcmp(t->text, body, body_len) == 0;
+	/* no joined text: the tokens, as the writer joins them */
+	size_t at = 0;
+	for (size_t i = 0; i < t->ntoks; i++) {
+		size_t n = strlen(t->toks[i].text);
+		if (i > 0 && (at >= body_len || body[at++] != ' '))
+			return 0;
+		if (n > body_len - at || memcmp(body + at, t->toks[i].text, n) != 0)
+			return 0;
+		at += n;
+	}
+	return at == body_len;
+}
+
 int hg_action_text_is_ascii(const hg_action_text *t)
 {
 	/* Known while the tokens were cut, nearly always; else looked at. */

@@ -401,6 +401,12 @@ static int canonicalize_line(const hg_game_class *cls, const hg_state *st,
 			cls->format(st, a, &seat, &body);
 			cls->free_action(a);
 		}
+		/* An action already in canonical spelling keeps its text and
+		 * its tokens, as read (their positions too). */
+		if (!hg_buf_failed(&seat) && !hg_buf_failed(&body) &&
+		    hg_action_text_spells(&n->action, seat.data ? seat.data : "", seat.len,
+					  body.data ? body.data : "", body.len))
+			continue;
 		hg_pos pos = n->action.seat_pos.line ? n->action.seat_pos : n->pos;
 		hg_action_text fresh;
 		memset(&fresh, 0, sizeof fresh);

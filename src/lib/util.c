@@ -390,6 +390,11 @@ static int buf_room(hg_buf *b, size_t more)
 	return -1;
 }
 
+int hg_buf_reserve(hg_buf *b, size_t more)
+{
+	return buf_room(b, more);
+}
+
 void hg_buf_putn(hg_buf *b, const char *s, size_t n)
 {
 	if (buf_room(b, n) != 0)
@@ -417,6 +422,8 @@ void hg_buf_putc(hg_buf *b, char c)
 
 void hg_buf_vprintf(hg_buf *b, const char *fmt, va_list ap)
 {
+	if (hg_buf_format_plain(b, fmt, ap) == 0)
+		return;
 	/* One pass when the text fits in what is already there (usually). */
 	if (b->cap - b->len < 64 && buf_room(b, 63) != 0)
 		return;

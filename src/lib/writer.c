@@ -215,11 +215,12 @@ static void close_variation(layout *ly)
 static void put_action(hg_buf *b, const hg_node *n)
 {
 	const hg_action_text *a = &n->action;
-	hg_buf_puts(b, a->seat ? a->seat : "");
+	if (a->seat)
+		hg_buf_putn(b, a->seat, a->seat_len);
 	hg_buf_putc(b, ':');
 	if (a->text && *a->text) {
 		hg_buf_putc(b, ' ');
-		hg_buf_puts(b, a->text);
+		hg_buf_putn(b, a->text, a->len);
 	} else {
 		for (size_t i = 0; i < a->ntoks; i++) {
 			hg_buf_putc(b, ' ');

@@ -2,6 +2,7 @@
  * atomic rewrites, the data search path and the record helpers. */
 #include "unit.h"
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -55,6 +56,52 @@ START_TEST(buf_join_separates_items)
 	hg_buf_join(&b, items, 3, "; ");
 	ck_assert_str_eq(b.data, "players: ana; bea; carla");
 	hg_buf_free(&b);
+}
+END_TEST
+
+/* The C library's text of a format, for comparing hg_buf_printf with. */
+#define EXPECT_PRINTF(...)							\
+	do {									\
+		char want[256];							\
+		int n = snprintf(want, sizeof want, __VA_ARGS__);		\
+		hg_buf b;							\
+		hg_buf_init(&b);						\
+		hg_buf_puts(&b, "<");						\
+		hg_buf_printf(&b, __VA_ARGS__);					\
+		ck_assert_uint_eq(b.len, (size_t)n + 1);			\
+		ck_assert_msg(memcmp(b.data + 1, want, (size_t)n) == 0 &&	\
+			      b.data[b.len] == '\0',				\
+			      "'%s' wrote '%s', not '%s'", #__VA_ARGS__,	\
+			      b.data + 1, want);				\
+		hg_buf_free(&b);						\
+	} while (0)
+
+/* hg_buf_printf writes what snprintf writes: the formats of its own path
+ * (buf-format.c) at the edges of their types, and those it leaves to the
+ * C library. */
+START_TEST(buf_printf_writes_what_snprintf_writes)
+{
+	EXPECT_PRINTF("plain text");
+	EXPECT_PRINTF("%s", "");
+	EXPECT_PRINTF("[%s \"%s\"]", "Game", "crusader-kingdoms");
+	EXPECT_PRINTF("%u.%u", 0u, 4294967295u);
+	EXPECT_PRINTF("$%u", 255u);
+	EXPECT_PRINTF("%d %d %d %i", 0, -1, INT_MIN, INT_MAX);
+	EXPECT_PRINTF("%ld %ld %lu", LONG_MIN, LONG_MAX, ULONG_MAX);
+	EXPECT_PRINTF("%lld %lld %llu", LLONG_MIN, LLONG_MAX, ULLONG_MAX);
+	EXPECT_PRINTF("%zu %zu", (size_t)0, SIZE_MAX);
+	EXPECT_PRINTF("%c.%d%%", 'a' + 2, 7);
+	EXPECT_PRINTF("100%% %s%s", "a", "b");
+	EXPECT_PRINTF("%c", 0);	/* a NUL, counted */
+	/* left to the C library */
+	EXPECT_PRINTF("%5d|%-4s|%03u|%.2s|%x|%hhu", 42, "ab", 7u, "abc", 255u, 300);
+	EXPECT_PRINTF("%2$s %1$s", "b", "a");
+	EXPECT_PRINTF("%zx %g %p", (size_t)255, 1.5, (void *)0);
+	/* a long text: the buffer grows */
+	char big[200];
+	memset(big, 'x', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	EXPECT_PRINTF("%s:%s", big, "tail");
 }
 END_TEST
 
@@ -784,6 +831,7 @@ Suite *unit_suite(void)
 	TCase *tc = tcase_create("util");
 	tcase_add_test(tc, buf_grows_and_formats);
 	tcase_add_test(tc, buf_join_separates_items);
+	tcase_add_test(tc, buf_printf_writes_what_snprintf_writes);
 	tcase_add_test(tc, action_cache_keeps_one_spare);
 	tcase_add_test(tc, arena_blocks_are_aligned_and_distinct);
 	tcase_add_test(tc, diag_gnu_format);

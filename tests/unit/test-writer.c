@@ -347,6 +347,49 @@ START_TEST(records_built_by_hand)
 }
 END_TEST
 
+/* hg_canonicalize rewrites an action that is not in its game's canonical
+ * spelling, and keeps one that is as it was read: its text, and its tokens
+ * at the places in the file they were read from. */
+START_TEST(canonicalize_keeps_what_is_canonical)
+{
+	static const char text[] =
+		"[Game \"Crusader Kingdoms\"]\n"
+		"[Date \"????.??.??\"]\n"
+		"[Players \"Unur; Melisende; Reynald; Nur\"]\n"
+		"[Result \"*\"]\n"
+		"[Scenario \"2\u00aa Cruzada\"]\n"
+		"\n"
+		"1.\n"
+		"damasco: draw tropa-2 tropa-3\n"
+		"  tropa-4 comercio murallas sucesion tregua mercenarios\n"
+		"jerusalen: robar tropa-2 tropa-3 tropa-4 ataque-conjunto trovadores turcopolos incursion tropa-1\n"
+		"*\n";
+	hg_game_record **v;
+	ck_assert_uint_eq(parse_all("c.hgn", text, strlen(text), 0, &v), 1);
+	hg_session *s = hg_session_new(HERALD_SRCDATADIR);
+	hg_diags d;
+	hg_diags_init(&d);
+	ck_assert_int_eq(hg_canonicalize(s, v[0], &d), 0);
+	ck_assert_uint_eq(d.n, 0);
+	const hg_action_text *kept = &v[0]->moves.nodes[1].action;
+	const hg_action_text *rewritten = &v[0]->moves.nodes[2].action;
+	ck_assert_str_eq(kept->text,
+			 "draw tropa-2 tropa-3 tropa-4 comercio murallas sucesion tregua mercenarios");
+	ck_assert_uint_eq(kept->ntoks, 9);
+	ck_assert_str_eq(kept->toks[3].text, "tropa-4");
+	ck_assert_uint_eq(kept->toks[3].pos.line, 9);
+	ck_assert_uint_eq(kept->toks[3].pos.col, 3);
+	ck_assert_str_eq(rewritten->seat, "jerusalen");
+	ck_assert_str_eq(rewritten->text, "draw tropa-2 tropa-3 tropa-4 ataque-conjunto trovadores "
+			 "turcopolos incursion tropa-1");
+	ck_assert_uint_eq(rewritten->ntoks, 9);
+	ck_assert_str_eq(rewritten->toks[8].text, "tropa-1");
+	hg_diags_free(&d);
+	free_all(v, 1);
+	hg_session_free(s);
+}
+END_TEST
+
 START_TEST(fixed_inputs_round_trip)
 {
 	static const char *const inputs[] = {
@@ -607,6 +650,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, comments_on_their_own_lines_stay_there);
 	tcase_add_test(tc, games_are_separated_by_one_blank_line);
 	tcase_add_test(tc, records_built_by_hand);
+	tcase_add_test(tc, canonicalize_keeps_what_is_canonical);
 	tcase_add_test(tc, fixed_inputs_round_trip);
 	tcase_add_test(tc, every_record_round_trips);
 	tcase_add_test(tc, random_records_round_trip);
