@@ -89,13 +89,15 @@ test)
 		exit 1
 	}
 	export SARIF_SCHEMA
-	make -j"$jobs" check
+	# VERBOSE: a failing test's log is printed, so that a CI run shows why
+	# (a random game that failed once cannot be replayed from the summary).
+	make -j"$jobs" check VERBOSE=1
 	# The same suite again from the distribution tarball, built with ASan
 	# and UBSan (LeakSanitizer on: tests/leaks.test proves it would fail on
 	# a leak): proves the tarball complete and the code clean.  It is built
 	# --disable-simd, so that the portable lexer path passes the suite too
 	# (make check above ran the SIMD one; make fuzz fuzzes it).
-	make -j"$jobs" distcheck \
+	make -j"$jobs" distcheck VERBOSE=1 \
 		DISTCHECK_CONFIGURE_FLAGS="--enable-werror --enable-sanitizers --disable-simd"
 	# `herald check -j 4` built with ThreadSanitizer from the tarball
 	# distcheck left: a data race between the worker threads fails the run.

@@ -17,9 +17,10 @@ SAMPLES holds, one per line ("#" starts a comment):
                               must be refused with the diagnostic CODE
 KEY is "PRODUCTION:TERMINAL" (the terminal inside the innermost production
 defined in GRAMMAR, "card:word"), optionally after "PARENT>" (the production
-around that one, "place>card:word"); for a special sequence, the name of the
-production it defines ("marker tag"); "first" is a sentence's first token
-and "extra" a token added at its end.
+around that one, "place>card:word"; "GRANDPARENT>PARENT>" and so on for the
+productions around that, "show>stack ref>stack"); for a special sequence,
+the name of the production it defines ("marker tag"); "first" is a
+sentence's first token and "extra" a token added at its end.
 
 Writes OUT.valid (one sentence a line), OUT.near (one near-miss a line) and
 OUT.codes (the code each line of OUT.near must be refused with).  Exits 1
@@ -186,10 +187,10 @@ def read_samples(path):
 
 
 def matches(rule_key, path, key):
-    parent, _, own = rule_key.rpartition(">")
+    *parents, own = rule_key.split(">")
     if own != key:
         return False
-    return not parent or (len(path) >= 2 and path[-2] == parent)
+    return not parents or path[-1 - len(parents):-1] == parents
 
 
 def main():

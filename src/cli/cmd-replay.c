@@ -11,7 +11,7 @@
 
 #include "replay.h"
 
-enum { OPT_FROM = 0x100, OPT_TO, OPT_COMPACT, OPT_FULL, OPT_PRINT, OPT_AS = 'a' };
+enum { OPT_FROM = 0x100, OPT_START, OPT_TO, OPT_COMPACT, OPT_FULL, OPT_PRINT, OPT_AS = 'a' };
 enum { FORMAT_TEXT, FORMAT_JSON, FORMAT_HTML };
 
 typedef struct replay_run {
@@ -21,6 +21,8 @@ typedef struct replay_run {
 	replay_opts opts;
 	int print;
 	const char *as;			/* --as, or NULL */
+	int from;			/* --from: cli_informat, -1: by extension */
+	const char *old_from;		/* --from=N, the old --start=N, or NULL */
 	replay_writer *writer;
 } replay_run;
 
@@ -28,6 +30,7 @@ static const char *const formats[] = { "text", "json", "html", NULL };
 
 static const struct option longopts[] = {
 	{ "from", required_argument, NULL, OPT_FROM },
+	{ "start", required_argument, NULL, OPT_START },
 	{ "to", required_argument, NULL, OPT_TO },
 	{ "compact", no_argument, NULL, OPT_COMPACT },
 	{ "full", required_argument, NULL, OPT_FULL },
@@ -53,9 +56,10 @@ static cli_spec spec = {
 	"Exit status: as 'herald check': 0 legal, 1 illegal or malformed, 2 on a\n"
 	"usage or input/output error.\n"),
 	.options_help =
-	N_("      --from=N           start showing at action N (actions count from 1 in\n"
+	N_("      --from=FORMAT      read FILE as FORMAT: hgn, json, jsonl or yaml\n"
+	"      --start=N          start showing at action N (actions count from 1 in\n"
 	"                         each line, a variation going on from the action it\n"
-	"                         replaces)\n"
+	"                         replaces; --from=N still says it, deprecated)\n"
 	"      --to=N             stop showing after action N\n"
 	"      --compact          after each action only what changed (the whole\n"
 	"                         position at the start and the end)\n"
@@ -81,7 +85,7 @@ void replay_writer_flush(replay_writer *w, hg_buf *out)
 
 int replay_opts_shows(const replay_opts *o, unsigned ply)
 {
-	return ply >= o->from && (o->to == 0 || ply <= o->to);
+	return ply >= o->start && (o->to == 0 || ply <= o->to);
 }
 
 static int parse_full(replay_run *r, const char *arg)
@@ -113,11 +117,22 @@ static int option(void *ctx, int opt, const char *arg)
 	unsigned long v;
 	switch (opt) {
 	case OPT_FROM:
-	case OPT_TO:
-		if (cli_parse_number(&spec, opt == OPT_FROM ? "--from" : "--to", arg, 1, 1000000,
-				     &v) != 0)
+		/* --from was the first action shown before it named the input
+		 * format, as it does in every other command; no format's name
+		 * begins with a digit, so the old use still works (noted). */
+		if (arg[0] < '0' || arg[0] > '9')
+			return cli_from_option(&spec, arg, &r->from);
+		if (cli_parse_number(&spec, "--from", arg, 1, 1000000, &v) != 0)
 			return -1;
-		*(opt == OPT_FROM ? &r->opts.from : &r->opts.to) = (unsigned)v;
+		r->opts.start = (unsigned)v;
+		r->old_from = arg;
+		return 0;
+	case OPT_START:
+	case OPT_TO:
+		if (cli_parse_number(&spec, opt == OPT_START ? "--start" : "--to", arg, 1,
+				     1000000, &v) != 0)
+			return -1;
+		*(opt == OPT_START ? &r->opts.start : &r->opts.to) = (unsigned)v;
 		return 0;
 	case OPT_COMPACT:
 		r->opts.compact = 1;
@@ -219,16 +234,16 @@ static int show_game(void *ctx, const char *path, size_t index, const hg_game_re
 
 static int check_options(replay_run *r)
 {
-	if (r->opts.to && r->opts.from > r->opts.to)
-		return cli_usage_error(&spec, "--from=%u comes after --to=%u", r->opts.from,
+	if (r->opts.to && r->opts.start > r->opts.to)
+		return cli_usage_error(&spec, "--start=%u comes after --to=%u", r->opts.start,
 				       r->opts.to);
 	if (r->opts.nfull && !r->opts.compact)
 		return cli_usage_error(&spec, "--full goes with --compact (without it every "
 				       "position is shown whole)");
 	if (r->print && r->common.format != FORMAT_HTML)
 		return cli_usage_error(&spec, "--print goes with --format=html");
-	if ((r->opts.from > 1 || r->opts.to) && r->common.format == FORMAT_HTML)
-		return cli_usage_error(&spec, "--from and --to go with text and json (the page "
+	if ((r->opts.start > 1 || r->opts.to) && r->common.format == FORMAT_HTML)
+		return cli_usage_error(&spec, "--start and --to go with text and json (the page "
 				       "holds the whole game)");
 	if (r->opts.compact && r->common.format != FORMAT_TEXT)
 		return cli_usage_error(&spec, "--compact goes with the text format");
@@ -239,13 +254,18 @@ int cli_replay_main(int argc, char **argv)
 {
 	replay_run r;
 	memset(&r, 0, sizeof r);
-	r.opts.from = 1;
+	r.opts.start = 1;
+	r.from = -1;
 	spec.ctx = &r;
 	hg_buf_init(&r.out);
 	int first;
 	int status = cli_parse(&spec, argc, argv, &r.common, &first);
 	if (status < 0)
 		status = check_options(&r);
+	if (status < 0 && r.old_from && !r.common.quiet)
+		fprintf(stderr, _("herald replay: --from=%s for the first action shown is "
+				  "deprecated: use --start=%s (--from names the input format)\n"),
+			r.old_from, r.old_from);
 	if (status >= 0) {
 		free(r.opts.full);
 		hg_buf_free(&r.out);
@@ -263,7 +283,8 @@ int cli_replay_main(int argc, char **argv)
 		r.writer = replay_text_new(&r.opts, &r.out);
 		break;
 	}
-	status = cli_show_games(&spec, &r.common, argc, argv, first, -1, show_game, &r, &r.out);
+	status = cli_show_games(&spec, &r.common, argc, argv, first, r.from, show_game, &r,
+				&r.out);
 	if (r.writer->finish(r.writer) != 0 && status != CLI_EXIT_USAGE)
 		status = CLI_EXIT_USAGE;
 	else if (r.out.len && cli_flush_buf("replay", stdout, &r.out) != 0)

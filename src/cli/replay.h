@@ -57,7 +57,7 @@ const char *replay_nag_words(unsigned nag);
 
 /* The options that choose what is shown. */
 typedef struct replay_opts {
-	unsigned from, to;		/* plies shown (to 0: to the end) */
+	unsigned start, to;		/* plies shown (to 0: to the end) */
 	int compact;			/* the changes, not the position */
 	unsigned *full;			/* --full: plies shown in full anyway */
 	size_t nfull;

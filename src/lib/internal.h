@@ -316,6 +316,9 @@ static inline int hg_is_control(uint32_t c)
  * (bytes that are not UTF-8 are skipped: they are reported elsewhere). */
 long hg_first_control(const char *s);
 
+/* Appends the n items, sep between each two (nothing for none). */
+void hg_buf_join(hg_buf *b, char *const *items, size_t n, const char *sep);
+
 /* Appends s in single quotes for a message: control characters escaped,
  * anything past 60 characters cut (at a character boundary) to "...". */
 void hg_quote(hg_buf *b, const char *s);

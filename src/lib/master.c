@@ -157,8 +157,7 @@ hg_game_record *hg_master_new(hg_session *s, const hg_master_new_opts *o,
 	hg_record_set_tag(rec, "Date", o->date ? o->date : "????.??.??");
 	hg_buf players;
 	hg_buf_init(&players);
-	for (size_t i = 0; i < o->nplayers; i++)
-		hg_buf_printf(&players, "%s%s", i ? "; " : "", o->players[i]);
+	hg_buf_join(&players, o->players, o->nplayers, "; ");
 	hg_record_set_tag(rec, "Players", players.data ? players.data : "");
 	hg_buf_free(&players);
 	hg_record_set_tag(rec, "Result", "*");
@@ -517,8 +516,7 @@ static int pending_step(hg_master *m, hg_pending *p, const char *seat, const cha
 					  p->seat, p->declared, seat);
 		hg_buf who;
 		hg_buf_init(&who);
-		for (size_t k = 0; k < p->nawaited; k++)
-			hg_buf_printf(&who, "%s%s", k ? ", " : "", p->awaited[k]);
+		hg_buf_join(&who, p->awaited, p->nawaited, ", ");
 		hg_diag_note(dg, "awaited: %s", who.data ? who.data : "none");
 		hg_buf_free(&who);
 		return -1;

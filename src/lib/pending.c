@@ -139,8 +139,7 @@ void hg_pending_to_tags(hg_game_record *rec, const hg_pending *p)
 	hg_buf_printf(&b, "%s: %s", p->seat, p->declared);
 	hg_record_set_tag(rec, "Pending", b.data);
 	hg_buf_clear(&b);
-	for (size_t k = 0; k < p->nawaited; k++)
-		hg_buf_printf(&b, "%s%s", k ? ", " : "", p->awaited[k]);
+	hg_buf_join(&b, p->awaited, p->nawaited, ", ");
 	hg_record_set_tag(rec, "PendingAwaits", b.data ? b.data : "");
 	hg_buf_clear(&b);
 	for (size_t i = 0; i < p->nparts; i++)
@@ -155,8 +154,10 @@ void hg_pending_summary(const hg_pending *p, hg_buf *out)
 	for (size_t i = 0; i < p->nparts; i++)
 		hg_buf_printf(out, "%s %s %d", i ? "," : "", p->parts[i].seat, p->parts[i].face_down);
 	hg_buf_puts(out, "\nawaiting:");
-	for (size_t k = 0; k < p->nawaited; k++)
-		hg_buf_printf(out, "%s %s", k ? "," : "", p->awaited[k]);
+	if (p->nawaited) {
+		hg_buf_putc(out, ' ');
+		hg_buf_join(out, p->awaited, p->nawaited, ", ");
+	}
 	hg_buf_putc(out, '\n');
 }
 

@@ -163,6 +163,30 @@ static void skip(hg_record_reader *r, hg_record_source *src, const hg_rvalue *v)
 }
 
 /* ------------------------------------------------------------------------
+ * A list's items, one at a time: each item's index is on the path while it
+ * is read.  The walk ends at the list's end, when the source stops, or
+ * when there were too many errors to go on (the rest left unread).
+ * ------------------------------------------------------------------------ */
+typedef struct item_walk {
+	size_t taken;		/* items given so far */
+	size_t mark;		/* the path before the item given last */
+} item_walk;
+
+/* The next item of the open list in v: 1, or 0 when the walk ends.  Each
+ * call takes the item given before off the path. */
+static int next_item(hg_record_reader *r, hg_record_source *src, item_walk *w, hg_rvalue *v)
+{
+	if (w->taken)
+		hg_record_path_pop(r, w->mark);
+	hg_rvalue_kind k;
+	if (r->stopped || (k = next(r, src, v)) == HG_RV_END || k == HG_RV_STOP ||
+	    too_many_errors(r))
+		return 0;
+	w->mark = hg_record_path_index(r, w->taken++);
+	return 1;
+}
+
+/* ------------------------------------------------------------------------
  * A mapping's members, gathered: each of `keys` (a leading '!' marks a
  * required one) with its scalar's text, or the kind of list or mapping it
  * was (skipped unread: a message says "found an object", never what is in
@@ -624,16 +648,10 @@ static void read_node(hg_record_reader *r, hg_record_source *src, const hg_rvalu
 static void read_line(hg_record_reader *r, hg_record_source *src, hg_line *line,
 		      line_kind kind, unsigned depth)
 {
+	item_walk w = { 0, 0 };
 	hg_rvalue v;
-	hg_rvalue_kind k;
-	for (size_t i = 0; !r->stopped && (k = next(r, src, &v)) != HG_RV_END &&
-			   k != HG_RV_STOP; i++) {
-		if (too_many_errors(r))
-			return;
-		size_t mark = hg_record_path_index(r, i);
+	while (next_item(r, src, &w, &v))
 		read_node(r, src, &v, line, kind, depth);
-		hg_record_path_pop(r, mark);
-	}
 }
 
 /* ------------------------------------------------------------------------
@@ -691,21 +709,16 @@ static void read_tag(hg_record_reader *r, hg_record_source *src, const hg_rvalue
 	members_free(&ms);
 }
 
+/* The items of the open list of tags; past HG_MAX_TAGS, skipped. */
 static void read_tags(hg_record_reader *r, hg_record_source *src)
 {
+	item_walk w = { 0, 0 };
 	hg_rvalue v;
-	hg_rvalue_kind k;
-	for (size_t i = 0; !r->stopped && (k = next(r, src, &v)) != HG_RV_END &&
-			   k != HG_RV_STOP; i++) {
-		if (too_many_errors(r))
-			return;
-		if (r->tags_over) {
+	while (next_item(r, src, &w, &v)) {
+		if (r->tags_over)
 			skip(r, src, &v);
-			continue;
-		}
-		size_t mark = hg_record_path_index(r, i);
-		read_tag(r, src, &v);
-		hg_record_path_pop(r, mark);
+		else
+			read_tag(r, src, &v);
 	}
 }
 

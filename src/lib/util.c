@@ -457,6 +457,15 @@ char *hg_buf_steal(hg_buf *b)
 	return p;
 }
 
+void hg_buf_join(hg_buf *b, char *const *items, size_t n, const char *sep)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			hg_buf_puts(b, sep);
+		hg_buf_puts(b, items[i]);
+	}
+}
+
 void hg_strv_free(char **v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)

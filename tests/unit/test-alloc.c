@@ -7,6 +7,7 @@
  * failing allocator gives.  In the sanitizer build, LeakSanitizer checks
  * that the refused runs free what they built. */
 #include "unit.h"
+#include "unit-parse.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,31 +130,16 @@ static unsigned long every_n(const char *what, work_fn work, void *ctx)
  * The pieces of work
  * ------------------------------------------------------------------------ */
 
-typedef struct games {
-	hg_game_record **v;
-	size_t n;
-} games;
-
-static void games_free(games *gs)
-{
-	for (size_t i = 0; i < gs->n; i++)
-		hg_record_free(gs->v[i]);
-	free(gs->v);
-	gs->v = NULL;
-	gs->n = 0;
-}
-
 /* Every game of GAMES, as the parser reads them: 0, or HG_ENOMEM (only
  * the games before it kept, and only diagnostics of theirs in d). */
-static int parse_games(games *gs, hg_diags *d)
+static int parse_games(unit_games *gs, hg_diags *d)
 {
 	hg_parser *p = hg_parser_open_mem("alloc.hgn", GAMES, strlen(GAMES));
 	ck_assert_ptr_nonnull(p);
 	hg_game_record *g;
 	int rc;
 	while ((rc = hg_parser_next(p, &g, d)) == 1) {
-		gs->v = realloc(gs->v, (gs->n + 1) * sizeof *gs->v);
-		gs->v[gs->n++] = g;
+		unit_games_push(gs, g);
 	}
 	if (rc != 0)
 		ck_assert_ptr_null(g);
@@ -162,7 +148,7 @@ static int parse_games(games *gs, hg_diags *d)
 }
 
 /* The games written back, each in canonical HGN. */
-static char *hgn_of(const games *gs)
+static char *hgn_of(const unit_games *gs)
 {
 	hg_buf out;
 	hg_buf_init(&out);
@@ -187,7 +173,7 @@ static char *codes_of(const hg_diags *d)
 static int work_parse(void *ctx, hg_diags *d, unsigned long fail_at)
 {
 	(void)ctx;
-	games gs = { NULL, 0 };
+	unit_games gs = { NULL, 0 };
 	int rc = parse_games(&gs, d);
 	unsigned long left = pause_count();
 	if (rc == 0 && fail_at) {
@@ -197,16 +183,16 @@ static int work_parse(void *ctx, hg_diags *d, unsigned long fail_at)
 		free(text);
 		free(codes);
 	}
-	games_free(&gs);
+	unit_games_free(&gs);
 	resume_count(left);
 	return rc;
 }
 
 /* A writer's run: HG_ENOMEM leaves the buffer as it was, marked failed. */
-typedef int (*writer_fn)(const games *gs, hg_buf *out);
+typedef int (*writer_fn)(const unit_games *gs, hg_buf *out);
 
 typedef struct write_case {
-	const games *gs;
+	const unit_games *gs;
 	writer_fn write;
 	const char *expected;	/* what it writes without a refusal */
 } write_case;
@@ -232,29 +218,29 @@ static int work_write(void *ctx, hg_diags *d, unsigned long fail_at)
 }
 
 /* (the first game: it has every kind of node) */
-static int write_hgn(const games *gs, hg_buf *out)
+static int write_hgn(const unit_games *gs, hg_buf *out)
 {
 	return hg_write_hgn(gs->v[0], out);
 }
 
-static int write_json(const games *gs, hg_buf *out)
+static int write_json(const unit_games *gs, hg_buf *out)
 {
 	return hg_write_json(gs->v, gs->n, out);
 }
 
-static int write_json_game(const games *gs, hg_buf *out)
+static int write_json_game(const unit_games *gs, hg_buf *out)
 {
 	return hg_write_json_game(gs->v[0], out, 0);
 }
 
-static int write_yaml(const games *gs, hg_buf *out)
+static int write_yaml(const unit_games *gs, hg_buf *out)
 {
 	return hg_write_yaml(gs->v, gs->n, out);
 }
 
 /* A reader's run over `text`: 0 with the games that parsing GAMES gives
  * (written back the same), or HG_ENOMEM with none. */
-typedef int (*reader_fn)(const char *text, games *gs, hg_diags *d);
+typedef int (*reader_fn)(const char *text, unit_games *gs, hg_diags *d);
 
 typedef struct read_case {
 	const char *text;
@@ -265,7 +251,7 @@ typedef struct read_case {
 static int work_read(void *ctx, hg_diags *d, unsigned long fail_at)
 {
 	read_case *c = ctx;
-	games gs = { NULL, 0 };
+	unit_games gs = { NULL, 0 };
 	int rc = c->read(c->text, &gs, d);
 	unsigned long left = pause_count();
 	if (rc == 0 && fail_at) {
@@ -275,24 +261,24 @@ static int work_read(void *ctx, hg_diags *d, unsigned long fail_at)
 	}
 	if (rc == HG_ENOMEM)
 		ck_assert_uint_eq(gs.n, 0);
-	games_free(&gs);
+	unit_games_free(&gs);
 	resume_count(left);
 	return rc;
 }
 
-static int read_json(const char *text, games *gs, hg_diags *d)
+static int read_json(const char *text, unit_games *gs, hg_diags *d)
 {
 	return hg_read_json("alloc.json", text, strlen(text), &gs->v, &gs->n, d);
 }
 
-static int read_yaml(const char *text, games *gs, hg_diags *d)
+static int read_yaml(const char *text, unit_games *gs, hg_diags *d)
 {
 	return hg_read_yaml("alloc.yaml", text, strlen(text), &gs->v, &gs->n, d);
 }
 
 /* The streaming readers, game by game: on HG_ENOMEM the games read
  * before go too (the caller of a stream would have used them). */
-static int read_json_stream(const char *text, games *gs, hg_diags *d)
+static int read_json_stream(const char *text, unit_games *gs, hg_diags *d)
 {
 	hg_json_reader *jr = hg_json_reader_open_mem("alloc.json", text, strlen(text));
 	if (!jr)
@@ -300,16 +286,15 @@ static int read_json_stream(const char *text, games *gs, hg_diags *d)
 	hg_game_record *g;
 	int rc;
 	while ((rc = hg_json_reader_next(jr, &g, d)) == 1) {
-		gs->v = realloc(gs->v, (gs->n + 1) * sizeof *gs->v);
-		gs->v[gs->n++] = g;
+		unit_games_push(gs, g);
 	}
 	hg_json_reader_close(jr);
 	if (rc == HG_ENOMEM)
-		games_free(gs);
+		unit_games_free(gs);
 	return rc;
 }
 
-static int read_yaml_stream(const char *text, games *gs, hg_diags *d)
+static int read_yaml_stream(const char *text, unit_games *gs, hg_diags *d)
 {
 	FILE *fp = fmemopen((void *)text, strlen(text), "r");
 	ck_assert_ptr_nonnull(fp);
@@ -317,13 +302,12 @@ static int read_yaml_stream(const char *text, games *gs, hg_diags *d)
 	int rc = HG_ENOMEM;
 	hg_game_record *g;
 	while (yr && (rc = hg_yaml_reader_next(yr, &g, d)) == 1) {
-		gs->v = realloc(gs->v, (gs->n + 1) * sizeof *gs->v);
-		gs->v[gs->n++] = g;
+		unit_games_push(gs, g);
 	}
 	hg_yaml_reader_close(yr);
 	fclose(fp);
 	if (rc == HG_ENOMEM)
-		games_free(gs);
+		unit_games_free(gs);
 	return rc;
 }
 
@@ -331,7 +315,7 @@ static int read_yaml_stream(const char *text, games *gs, hg_diags *d)
  * The tests
  * ------------------------------------------------------------------------ */
 
-static games parsed;
+static unit_games parsed;
 
 static void setup(void)
 {
@@ -348,7 +332,7 @@ static void setup(void)
 
 static void teardown(void)
 {
-	games_free(&parsed);
+	unit_games_free(&parsed);
 	free(expected_hgn);
 	free(expected_codes);
 }

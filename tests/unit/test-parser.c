@@ -3,6 +3,7 @@
  * streaming, limits, hostile bytes, and every records/malformed/ record
  * against its .expect sidecar. */
 #include "unit.h"
+#include "unit-parse.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -15,36 +16,21 @@
 #include "internal.h"
 #include "lexer.h"
 
-typedef struct games {
-	hg_game_record **v;
-	size_t n;
-} games;
-
-static void games_free(games *gs)
-{
-	for (size_t i = 0; i < gs->n; i++)
-		hg_record_free(gs->v[i]);
-	free(gs->v);
-	gs->v = NULL;
-	gs->n = 0;
-}
-
 /* Parses every game of a parser; returns the last hg_parser_next result. */
-static int parse_with(hg_parser *p, hg_diags *d, games *gs)
+static int parse_with(hg_parser *p, hg_diags *d, unit_games *gs)
 {
 	hg_game_record *g;
 	int rc;
 	memset(gs, 0, sizeof *gs);
 	while ((rc = hg_parser_next(p, &g, d)) == 1) {
 		ck_assert_ptr_nonnull(g);
-		gs->v = hg_xrealloc(gs->v, (gs->n + 1) * sizeof *gs->v);
-		gs->v[gs->n++] = g;
+		unit_games_push(gs, g);
 	}
 	return rc;
 }
 
 static size_t parse_n(const char *text, size_t len, const hg_limits *lim, hg_diags *d,
-		      games *gs)
+		      unit_games *gs)
 {
 	hg_parser *p = hg_parser_open_mem("t.hgn", text, len);
 	if (lim)
@@ -54,7 +40,7 @@ static size_t parse_n(const char *text, size_t len, const hg_limits *lim, hg_dia
 	return gs->n;
 }
 
-static size_t parse(const char *text, hg_diags *d, games *gs)
+static size_t parse(const char *text, hg_diags *d, unit_games *gs)
 {
 	return parse_n(text, strlen(text), NULL, d, gs);
 }
@@ -118,7 +104,7 @@ START_TEST(brief_example_builds_the_record)
 {
 	hg_diags d;
 	hg_diags_init(&d);
-	games gs;
+	unit_games gs;
 	ck_assert_uint_eq(parse(brief_example, &d, &gs), 1);
 	ck_assert_uint_eq(d.n, 0);
 	hg_game_record *g = gs.v[0];
@@ -169,7 +155,7 @@ START_TEST(brief_example_builds_the_record)
 	ck_assert_str_eq(v->nodes[1].comment, "better?");
 	ck_assert_str_eq(m->nodes[11].action.text, "draw ?");
 	ck_assert_str_eq(m->nodes[11].glyph, "!");
-	games_free(&gs);
+	unit_games_free(&gs);
 	hg_diags_free(&d);
 }
 END_TEST
@@ -181,7 +167,7 @@ START_TEST(tags_live_in_the_record_arena)
 {
 	hg_diags d;
 	hg_diags_init(&d);
-	games gs;
+	unit_games gs;
 	ck_assert_uint_eq(parse(HEAD "[Seed \"s1\"]\n[Seed \"s2\"]\n[Result \"*\"]\n\n"
 				"1. P1: draw c12\n*\n", &d, &gs), 1);
 	ck_assert_uint_eq(d.n, 1);
@@ -196,7 +182,7 @@ START_TEST(tags_live_in_the_record_arena)
 	ck_assert_str_eq(hg_record_tag_value(g, "Seed"), "a longer seed than before");
 	ck_assert_str_eq(hg_record_tag_value(g, "Round"), "3");
 	ck_assert_str_eq(hg_record_tag_value(g, "Players"), "Ana; Ben");
-	games_free(&gs);
+	unit_games_free(&gs);
 
 	hg_game_record *h = hg_record_new("by-hand");
 	ck_assert_int_eq(hg_record_impl_of(h)->tags_in_arena, 0);
@@ -213,7 +199,7 @@ START_TEST(bodies_span_lines)
 {
 	hg_diags d;
 	hg_diags_init(&d);
-	games gs;
+	unit_games gs;
 	parse(HEAD "[Result \"*\"]\n\nantioquia: attack homs from latakia\n"
 	      "  with 2 3\n  dice 1 3 4 4 6 damasco: pass\n*\n", &d, &gs);
 	ck_assert_uint_eq(d.n, 0);
@@ -224,7 +210,7 @@ START_TEST(bodies_span_lines)
 	ck_assert_uint_eq(m->nodes[0].action.toks[4].pos.line, 7);
 	ck_assert_uint_eq(m->nodes[0].action.toks[4].pos.col, 3);
 	ck_assert_str_eq(m->nodes[1].action.seat, "damasco");
-	games_free(&gs);
+	unit_games_free(&gs);
 	hg_diags_free(&d);
 }
 END_TEST
@@ -233,7 +219,7 @@ START_TEST(variations_nest)
 {
 	hg_diags d;
 	hg_diags_init(&d);
-	games gs;
+	unit_games gs;
 	parse(HEAD "[Result \"*\"]\n\n1. P1: a (P1: b (P1: c (P1: d) P1: e) {x}) "
 	      "(2. P1: f) P2: g\n*\n", &d, &gs);
 	ck_assert_uint_eq(d.n, 0);
@@ -248,11 +234,11 @@ START_TEST(variations_nest)
 	ck_assert_str_eq(v1->nodes[2].comment, "x");
 	ck_assert_uint_eq(m->nodes[3].variation->nodes[0].number, 2);
 	/* an empty variation is syntax, not an error */
-	games_free(&gs);
+	unit_games_free(&gs);
 	parse(HEAD "[Result \"*\"]\n\nP1: a ()\n*\n", &d, &gs);
 	ck_assert_uint_eq(d.n, 0);
 	ck_assert_uint_eq(gs.v[0]->moves.nodes[1].variation->n, 0);
-	games_free(&gs);
+	unit_games_free(&gs);
 	hg_diags_free(&d);
 }
 END_TEST
@@ -261,7 +247,7 @@ START_TEST(comments_everywhere)
 {
 	hg_diags d;
 	hg_diags_init(&d);
-	games gs;
+	unit_games gs;
 	const char *src =
 		"{before}\n[Game \"kingdoms-of-crusaders\"] ; after Game\n[Date \"2026.11.21\"]\n"
 		"{between\n\ntags}\n[Players \"Ana; Ben\"]\n[Result \"*\"]\n{moves start}\n"
@@ -293,7 +279,7 @@ START_TEST(comments_everywhere)
 	ck_assert_uint_eq(g2->trailer.n, 1);
 	ck_assert_str_eq(g2->trailer.nodes[0].comment, "at the end");
 	ck_assert_ptr_eq(g2->trailer.nodes[0].pos.file, g2->file);
-	games_free(&gs);
+	unit_games_free(&gs);
 	hg_diags_free(&d);
 }
 END_TEST
@@ -302,7 +288,7 @@ START_TEST(termination_markers)
 {
 	hg_diags d;
 	hg_diags_init(&d);
-	games gs;
+	unit_games gs;
 	parse(HEAD "[Result \"*\"]\n\nP1: a\n*\n\n" HEAD "[Result \"*\"]\n\n\"*\"\n\n"
 	      HEAD "[Result \" Ana \\\"the\\\" 2nd \"]\n\n\"Ana \\\"the\\\" 2nd\"\n", &d, &gs);
 	ck_assert_uint_eq(gs.n, 3);
@@ -311,7 +297,7 @@ START_TEST(termination_markers)
 	ck_assert_uint_eq(gs.v[0]->result_pos.line, 7);
 	ck_assert_str_eq(gs.v[1]->result, "*");
 	ck_assert_str_eq(gs.v[2]->result, "Ana \"the\" 2nd");
-	games_free(&gs);
+	unit_games_free(&gs);
 	hg_diags_free(&d);
 }
 END_TEST
@@ -337,12 +323,12 @@ START_TEST(dates)
 			      date);
 		hg_diags d;
 		hg_diags_init(&d);
-		games gs;
+		unit_games gs;
 		parse(src.data, &d, &gs);
 		char *c = codes(&d);
 		ck_assert_msg(strcmp(c, ok ? "" : "2:7 hgn.bad-date\n") == 0, "'%s': %s", date, c);
 		free(c);
-		games_free(&gs);
+		unit_games_free(&gs);
 		hg_diags_free(&d);
 		hg_buf_free(&src);
 	}
@@ -367,7 +353,7 @@ START_TEST(date_slips)
 			      slips[i].date);
 		hg_diags d;
 		hg_diags_init(&d);
-		games gs;
+		unit_games gs;
 		parse(src.data, &d, &gs);
 		char *c = codes(&d);
 		ck_assert_msg(strcmp(c, "2:7 hgn.date-form\n") == 0, "'%s': %s", slips[i].date, c);
@@ -377,7 +363,7 @@ START_TEST(date_slips)
 			      slips[i].date, d.v[0].notes[0]);
 		ck_assert_uint_eq(gs.n, 1);
 		free(c);
-		games_free(&gs);
+		unit_games_free(&gs);
 		hg_diags_free(&d);
 		hg_buf_free(&src);
 	}
@@ -477,13 +463,13 @@ START_TEST(every_code)
 	}
 	hg_diags d;
 	hg_diags_init(&d);
-	games gs;
+	unit_games gs;
 	parse_n(code_cases[i].src, strlen(code_cases[i].src), &lim, &d, &gs);
 	char *c = codes(&d);
 	ck_assert_msg(strcmp(c, code_cases[i].want) == 0, "case %d:\n%s\nwant:\n%s\ngot:\n%s", i,
 		      code_cases[i].src, code_cases[i].want, c);
 	free(c);
-	games_free(&gs);
+	unit_games_free(&gs);
 	hg_diags_free(&d);
 }
 END_TEST
@@ -498,12 +484,12 @@ START_TEST(the_game_limit_skips_to_the_next_game)
 	const char *src = code_cases[11].src;
 	hg_diags d;
 	hg_diags_init(&d);
-	games gs;
+	unit_games gs;
 	ck_assert_uint_eq(parse_n(src, strlen(src), &lim, &d, &gs), 2);
 	ck_assert_ptr_null(gs.v[0]->result);
 	ck_assert_str_eq(gs.v[1]->result, "*");
 	ck_assert_uint_eq(gs.v[1]->ntags, 4);
-	games_free(&gs);
+	unit_games_free(&gs);
 	hg_diags_free(&d);
 }
 END_TEST
@@ -518,7 +504,7 @@ START_TEST(recovery_reports_every_error)
 		"*\n";
 	hg_diags d;
 	hg_diags_init(&d);
-	games gs;
+	unit_games gs;
 	parse(src, &d, &gs);
 	char *c = codes(&d);
 	ck_assert_str_eq(c, "5:33 hgn.stray-colon\n5:65 hgn.bad-glyph\n6:4 hgn.missing-seat\n"
@@ -537,7 +523,7 @@ START_TEST(recovery_reports_every_error)
 			 "P2: draw ?|P2: place c09 2|P1: draw c30|P1: place c30 4|P1: ok|");
 	ck_assert_str_eq(gs.v[0]->result, "*");
 	hg_buf_free(&all);
-	games_free(&gs);
+	unit_games_free(&gs);
 	hg_diags_free(&d);
 }
 END_TEST
@@ -551,12 +537,12 @@ START_TEST(errors_in_many_games)
 		HEAD "[Result \"*\"]\nP1: c $999\n*\n";
 	hg_diags d;
 	hg_diags_init(&d);
-	games gs;
+	unit_games gs;
 	ck_assert_uint_eq(parse(src, &d, &gs), 3);
 	char *c = codes(&d);
 	ck_assert_str_eq(c, "5:6 hgn.unbalanced-paren\n9:7 hgn.bad-date\n19:7 hgn.bad-nag\n");
 	free(c);
-	games_free(&gs);
+	unit_games_free(&gs);
 	hg_diags_free(&d);
 }
 END_TEST
@@ -607,7 +593,7 @@ START_TEST(multi_game_boundaries)
 		"P1: tagless\n*\n";	/* a game without tags after a blank line */
 	hg_diags d;
 	hg_diags_init(&d);
-	games gs;
+	unit_games gs;
 	ck_assert_uint_eq(parse(src, &d, &gs), 4);
 	char *c = codes(&d);
 	ck_assert_str_eq(c, "13:6 hgn.missing-termination\n21:1 hgn.missing-tag\n");
@@ -616,7 +602,7 @@ START_TEST(multi_game_boundaries)
 	ck_assert_ptr_null(gs.v[1]->result);
 	ck_assert_uint_eq(gs.v[2]->pos.line, 15);
 	ck_assert_str_eq(gs.v[3]->moves.nodes[0].action.text, "tagless");
-	games_free(&gs);
+	unit_games_free(&gs);
 	hg_diags_free(&d);
 }
 END_TEST
@@ -637,7 +623,7 @@ static char *many_games(size_t count, size_t *len)
 	return hg_buf_steal(&b);
 }
 
-static void check_games_equal(const games *a, const games *b)
+static void check_games_equal(const unit_games *a, const unit_games *b)
 {
 	ck_assert_uint_eq(a->n, b->n);
 	hg_buf wa, wb;
@@ -666,7 +652,7 @@ START_TEST(streams_from_a_file)
 
 	hg_diags d;
 	hg_diags_init(&d);
-	games from_mem, from_file;
+	unit_games from_mem, from_file;
 	parse_n(text, len, NULL, &d, &from_mem);
 	hg_parser *p = hg_parser_open_file(path, &d);
 	ck_assert_ptr_nonnull(p);
@@ -676,7 +662,7 @@ START_TEST(streams_from_a_file)
 	ck_assert_uint_eq(from_file.n, 400);
 	ck_assert_str_eq(from_file.v[0]->file, path);
 	check_games_equal(&from_mem, &from_file);
-	games_free(&from_file);
+	unit_games_free(&from_file);
 
 	/* "-" is standard input */
 	ck_assert_ptr_nonnull(freopen(path, "rb", stdin));
@@ -685,8 +671,8 @@ START_TEST(streams_from_a_file)
 	hg_parser_close(p);
 	ck_assert_str_eq(from_file.v[0]->file, "-");
 	check_games_equal(&from_mem, &from_file);
-	games_free(&from_file);
-	games_free(&from_mem);
+	unit_games_free(&from_file);
+	unit_games_free(&from_mem);
 	unlink(path);
 	free(text);
 	hg_diags_free(&d);
@@ -781,7 +767,7 @@ static char *parse_dump_from(const char *text, size_t len, int careful, const hg
 {
 	hg_diags d;
 	hg_diags_init(&d);
-	games gs;
+	unit_games gs;
 	/* from a block of exactly len bytes (no NUL after it), so that the
 	 * sanitizer build sees any read past the end of the input */
 	char *exact = hg_xmalloc(len ? len : 1);
@@ -827,7 +813,7 @@ static char *parse_dump_from(const char *text, size_t len, int careful, const hg
 	char *diags = diag_text(&d);
 	hg_buf_puts(&b, diags);
 	free(diags);
-	games_free(&gs);
+	unit_games_free(&gs);
 	hg_diags_free(&d);
 	return hg_buf_steal(&b);
 }
@@ -1111,10 +1097,10 @@ START_TEST(long_runs_of_tokens_change_nothing)
 		}
 		hg_diags d;
 		hg_diags_init(&d);
-		games gs;
+		unit_games gs;
 		ck_assert_uint_eq(parse_n(b.data, b.len, NULL, &d, &gs), 1);
 		ck_assert_uint_gt(token_texts_checked(&gs.v[0]->moves), lines - 1);
-		games_free(&gs);
+		unit_games_free(&gs);
 		hg_diags_free(&d);
 		hg_buf_free(&b);
 	}
@@ -1198,7 +1184,7 @@ START_TEST(each_game_has_its_own_tokens)
 #undef HEAD_R
 	hg_diags d;
 	hg_diags_init(&d);
-	games gs;
+	unit_games gs;
 	ck_assert_uint_eq(parse_n(b.data, b.len, NULL, &d, &gs), 5);
 	ck_assert_uint_eq(d.nerrors, 0);
 	const hg_line *m = &gs.v[0]->moves;
@@ -1225,7 +1211,7 @@ START_TEST(each_game_has_its_own_tokens)
 	ck_assert_uint_eq(longs->nodes[199].action.toks[0].len, 6003);
 	ck_assert_int_eq(strncmp(longs->nodes[199].action.text, "199abc", 6), 0);
 	ck_assert_str_eq(gs.v[4]->moves.nodes[0].action.text, "v");
-	games_free(&gs);
+	unit_games_free(&gs);
 	hg_diags_free(&d);
 	hg_buf_free(&b);
 }
@@ -1303,14 +1289,14 @@ START_TEST(token_texts_follow_their_room)
 	}
 	hg_diags d;
 	hg_diags_init(&d);
-	games gs;
+	unit_games gs;
 	ck_assert_uint_eq(parse_n(b.data, b.len, NULL, &d, &gs), sizeof actions / sizeof actions[0]);
 	ck_assert_uint_eq(d.nerrors, 0);
 	size_t seen = 0;
 	for (size_t g = 0; g < gs.n; g++)
 		seen += token_texts_checked(&gs.v[g]->moves);
 	ck_assert_uint_eq(seen, want_tokens);
-	games_free(&gs);
+	unit_games_free(&gs);
 	hg_diags_free(&d);
 	hg_buf_free(&b);
 }
@@ -1349,7 +1335,7 @@ START_TEST(nesting_limit_default)
 		hg_buf_puts(&src, " P2: c\n*\n");
 		hg_diags d;
 		hg_diags_init(&d);
-		games gs;
+		unit_games gs;
 		parse(src.data, &d, &gs);
 		const hg_line *m = &gs.v[0]->moves;
 		ck_assert_str_eq(m->nodes[m->n - 1].action.text, "c");
@@ -1360,7 +1346,7 @@ START_TEST(nesting_limit_default)
 			ck_assert_str_eq(d.v[0].code, "hgn.too-deep");
 			ck_assert_uint_eq(d.v[0].col, 7 + 7 * HG_MAX_NESTING);
 		}
-		games_free(&gs);
+		unit_games_free(&gs);
 		hg_diags_free(&d);
 	}
 	hg_buf_free(&src);
@@ -1377,7 +1363,7 @@ START_TEST(error_limit_default)
 	hg_buf_puts(&src, "*\n\n" HEAD "[Result \"*\"]\n\nP1: a)\n*\n");
 	hg_diags d;
 	hg_diags_init(&d);
-	games gs;
+	unit_games gs;
 	ck_assert_uint_eq(parse(src.data, &d, &gs), 2);
 	ck_assert_uint_eq(d.n, HG_MAX_ERRORS + 2);
 	ck_assert_str_eq(d.v[HG_MAX_ERRORS].code, "hgn.too-many-errors");
@@ -1385,7 +1371,7 @@ START_TEST(error_limit_default)
 	/* the next game is read afresh */
 	ck_assert_str_eq(d.v[HG_MAX_ERRORS + 1].code, "hgn.unbalanced-paren");
 	ck_assert_uint_eq(gs.v[1]->moves.n, 1);
-	games_free(&gs);
+	unit_games_free(&gs);
 	hg_diags_free(&d);
 	hg_buf_free(&src);
 }
@@ -1410,7 +1396,7 @@ START_TEST(game_limit_default)
 	hg_buf_puts(&src, "*\n\n" HEAD "[Result \"*\"]\n\nP1: last\n*\n");
 	hg_diags d;
 	hg_diags_init(&d);
-	games gs;
+	unit_games gs;
 	ck_assert_uint_eq(parse_n(src.data, src.len, NULL, &d, &gs), 2);
 	ck_assert_uint_eq(d.n, 1);
 	ck_assert_str_eq(d.v[0].code, "hgn.game-too-long");
@@ -1420,7 +1406,7 @@ START_TEST(game_limit_default)
 			held += strlen(gs.v[0]->moves.nodes[i].comment);
 	ck_assert_uint_le(held, HG_MAX_GAME);
 	ck_assert_str_eq(gs.v[1]->moves.nodes[0].action.text, "last");
-	games_free(&gs);
+	unit_games_free(&gs);
 	hg_diags_free(&d);
 	hg_buf_free(&src);
 	free(filler);
@@ -1440,13 +1426,13 @@ START_TEST(action_limit)
 	hg_buf_puts(&src, "*\n\n" HEAD "[Result \"*\"]\n\nP1: last\n*\n");
 	hg_diags d;
 	hg_diags_init(&d);
-	games gs;
+	unit_games gs;
 	ck_assert_uint_eq(parse_n(src.data, src.len, &lim, &d, &gs), 2);
 	char *c = codes(&d);
 	ck_assert_str_eq(c, "506:1 hgn.too-many-actions\n");	/* the 1001st */
 	free(c);
 	ck_assert_str_eq(gs.v[1]->moves.nodes[0].action.text, "last");
-	games_free(&gs);
+	unit_games_free(&gs);
 	hg_diags_free(&d);
 	hg_buf_free(&src);
 }
@@ -1488,7 +1474,7 @@ START_TEST(hostile_bytes_never_break_it)
 		}
 		hg_diags d;
 		hg_diags_init(&d);
-		games gs;
+		unit_games gs;
 		parse_n(src.data ? src.data : "", src.len, round % 2 ? &lim : NULL, &d, &gs);
 		for (size_t i = 0; i < d.n; i++) {
 			ck_assert_msg(strncmp(d.v[i].code, "hgn.", 4) == 0, "code %s", d.v[i].code);
@@ -1502,7 +1488,7 @@ START_TEST(hostile_bytes_never_break_it)
 			hg_write_hgn(gs.v[i], &out);
 		ck_assert(gs.n == 0 || out.len > 0);
 		hg_buf_free(&out);
-		games_free(&gs);
+		unit_games_free(&gs);
 		hg_diags_free(&d);
 		hg_buf_free(&src);
 	}
@@ -1781,7 +1767,7 @@ START_TEST(malformed_records)
 		hg_diags d;
 		hg_diags_init(&d);
 		hg_parser *p = hg_parser_open_mem(de->d_name, text, len);
-		games gs;
+		unit_games gs;
 		ck_assert_int_eq(parse_with(p, &d, &gs), 0);
 		hg_parser_close(p);
 		char *got = diag_text(&d);
@@ -1790,7 +1776,7 @@ START_TEST(malformed_records)
 		free(got);
 		free(want);
 		free(text);
-		games_free(&gs);
+		unit_games_free(&gs);
 		hg_diags_free(&d);
 		hg_buf_free(&path);
 		hg_buf_free(&expect_path);

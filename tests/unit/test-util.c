@@ -39,6 +39,25 @@ START_TEST(buf_grows_and_formats)
 }
 END_TEST
 
+/* hg_buf_join: the separator between items only, appended to what the
+ * buffer holds. */
+START_TEST(buf_join_separates_items)
+{
+	char *items[] = { "ana", "bea", "carla" };
+	hg_buf b;
+	hg_buf_init(&b);
+	hg_buf_join(&b, items, 0, ", ");
+	ck_assert_uint_eq(b.len, 0);
+	hg_buf_join(&b, items, 1, ", ");
+	ck_assert_str_eq(b.data, "ana");
+	hg_buf_clear(&b);
+	hg_buf_puts(&b, "players: ");
+	hg_buf_join(&b, items, 3, "; ");
+	ck_assert_str_eq(b.data, "players: ana; bea; carla");
+	hg_buf_free(&b);
+}
+END_TEST
+
 /* Blocks from an arena are aligned, distinct and keep what was written to
  * them until the arena is freed, big blocks included. */
 START_TEST(arena_blocks_are_aligned_and_distinct)
@@ -799,6 +818,7 @@ Suite *unit_suite(void)
 	Suite *s = suite_create("util");
 	TCase *tc = tcase_create("util");
 	tcase_add_test(tc, buf_grows_and_formats);
+	tcase_add_test(tc, buf_join_separates_items);
 	tcase_add_test(tc, action_cache_keeps_one_spare);
 	tcase_add_test(tc, action_cache_grows_for_a_larger_take);
 	tcase_add_test(tc, arena_blocks_are_aligned_and_distinct);

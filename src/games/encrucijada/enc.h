@@ -15,7 +15,8 @@
  *   turn.c        set-up action and the turn phases A, B, C, E, F
  *   war.c         phase D: declaration, battle, invasion, regroup
  *   victory.c     elimination and the three ways to win (rule 4)
- *   notation.c    action syntax (PCRE2) and its canonical spelling
+ *   notation.c    the action reader (grammar/encrucijada.ebnf)
+ *   notation-write.c  actions written back canonically
  *   render.c      the plain-text picture of a position
  *   view.c        what one seat may see (herald view)
  *   position-json.c  the position as JSON, for the replay's JSON and page
@@ -240,7 +241,7 @@ typedef struct enc_deck {
 } enc_deck;
 
 /* -------------------------------------------------------- the loaded data */
-typedef struct enc_patterns enc_patterns;
+typedef struct enc_verbs enc_verbs;
 
 /* A card listed in enc_pool.by_id: its id's length and two words of its
  * bytes after the first two (data.c, id_words: eight from byte 2 and the
@@ -285,7 +286,7 @@ struct hg_gdata {
 	size_t ndecks, capdecks;
 	hg_names *deck_names;	/* bundled decks by id */
 	int seat_file[ENC_MAX_SEATS];	/* deck index from Deck<n>File, or -1 */
-	enc_patterns *pat;
+	enc_verbs *verbs;	/* the reader's index of verbs (notation.c) */
 };
 
 /* ------------------------------------------------------------------ state */
@@ -887,20 +888,11 @@ static inline int enc_alive(const hg_state *s, int seat)
 }
 
 /* ------------------------------------------------------------ notation.c */
-enc_patterns *enc_patterns_new(void);
-void enc_patterns_free(enc_patterns *p);
+enc_verbs *enc_verbs_new(void);
+void enc_verbs_free(enc_verbs *vs);
 hg_action *enc_parse(const hg_state *s, const hg_action_text *t, hg_diags *d);
-/* enc_parse matches a plain text word by word (hg_enc_match_words) and
- * any other with the PCRE2 patterns (hg_enc_match_patterns): the same
- * match, so the same action and diagnostics as hg_enc_parse_by_patterns,
- * which uses the patterns alone (test-enc.c compares them).  The match
- * functions return the pattern matched, or -1 (by words: left to PCRE2). */
-hg_action *hg_enc_parse_by_patterns(const hg_state *s, const hg_action_text *t, hg_diags *d);
-int hg_enc_match_words(const hg_state *s, const hg_action_text *t, hg_match *m);
-int hg_enc_match_patterns(const hg_state *s, const char *text, hg_match *m);
-/* Is the word of a use's choices a stack reference (REF)?  Mostly decided
- * without PCRE2; for the tests, which ask the pattern too. */
-int hg_enc_is_ref_word(const hg_state *s, const char *w);
+/* Is the word of a use's choices a stack ref ("b", "b.3")?  For the tests. */
+int hg_enc_is_ref_word(const char *w);
 void enc_format(const hg_state *s, const hg_action *a, hg_buf *seat, hg_buf *body);
 /* Seat views (view.c; hg_game_class's view members). */
 int enc_seat_find(const hg_state *s, const char *name);

@@ -45,7 +45,7 @@ static void unload(hg_gdata *g)
 	free(g->decks);
 	hg_names_free(g->deck_names);
 	enc_pool_free(&g->pool);
-	enc_patterns_free(g->pat);
+	enc_verbs_free(g->verbs);
 	free(g);
 }
 
@@ -181,7 +181,7 @@ static hg_gdata *load(const hg_load_ctx *ctx, hg_buf *key, hg_diags *d)
 		unload(g);
 		return NULL;
 	}
-	g->pat = enc_patterns_new();
+	g->verbs = enc_verbs_new();
 	if (key)
 		hg_buf_printf(key, "encrucijada: %zu cards from %zu files, %zu decks",
 			      g->pool.ncards, g->pool.nfiles, g->ndecks);
