@@ -825,6 +825,41 @@ START_TEST(action_cache_keeps_one_spare)
 }
 END_TEST
 
+/* Blocks of more than the cache's size (hg_action_cache_take_size): the
+ * spare serves a take it is large enough for and no other; a larger take
+ * frees it and grows the size of the blocks made after, so that a plain
+ * take gets as much. */
+START_TEST(action_cache_grows_for_a_larger_take)
+{
+	hg_action_cache *c = hg_action_cache_new(64);
+	unsigned char *a = hg_action_cache_take(c);
+	ck_assert_uint_eq(hg_action_block_size(a), 64);
+	ck_assert_uint_eq((uintptr_t)a % _Alignof(max_align_t), 0);
+	hg_action_cache_give(c, a);
+	ck_assert_ptr_eq(hg_action_cache_take_size(c, 10), a);	/* large enough */
+	hg_action_cache_give(c, a);
+	unsigned char *b = hg_action_cache_take_size(c, 100);	/* a is too small */
+	ck_assert_ptr_null(c->spare);
+	ck_assert_uint_ge(hg_action_block_size(b), 100);
+	ck_assert_uint_eq(c->size, 128);	/* doubled: 100 is less than twice 64 */
+	memset(b, 0xa5, 100);
+	unsigned char *d = hg_action_cache_take_size(c, 1000);	/* more than twice */
+	ck_assert_uint_eq(hg_action_block_size(d), 1000);
+	ck_assert_uint_eq(c->size, 1000);
+	memset(d, 0x5a, 1000);
+	hg_action_cache_give(c, b);
+	hg_action_cache_give(c, d);	/* the spare is taken: d is freed */
+	ck_assert_ptr_eq(c->spare, b);
+	unsigned char *e = hg_action_cache_take(c);	/* b is smaller than c->size now */
+	ck_assert_ptr_ne(e, b);
+	ck_assert_uint_eq(hg_action_block_size(e), 1000);
+	ck_assert_ptr_null(c->spare);
+	ck_assert_uint_eq(c->refs, 2);
+	hg_action_cache_unref(c);
+	hg_action_cache_give(c, e);	/* the last reference */
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -833,6 +868,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, buf_join_separates_items);
 	tcase_add_test(tc, buf_printf_writes_what_snprintf_writes);
 	tcase_add_test(tc, action_cache_keeps_one_spare);
+	tcase_add_test(tc, action_cache_grows_for_a_larger_take);
 	tcase_add_test(tc, arena_blocks_are_aligned_and_distinct);
 	tcase_add_test(tc, diag_gnu_format);
 	tcase_add_test(tc, utf8_decoding);

@@ -36,6 +36,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "action-cache.h"
 #include "internal.h"
 
 /* ------------------------------------------------------------------ limits
@@ -308,19 +309,6 @@ typedef struct ck_faceup {
 
 typedef enum ck_phase { CK_PHASE_DRAW, CK_PHASE_ROUNDS, CK_PHASE_OVER } ck_phase;
 
-/* What a game's state and its clones share, counted by reference: the
- * action block ck_free_action kept for the next action read from the
- * tokens (ck_parse_alloc), so that checking an action makes no malloc. An
- * action read that way holds a reference too: it may outlive the state. */
-typedef struct ck_shared {
-	int refs;
-	hg_action *spare_action;	/* NULL, or a block with its lists' room */
-} ck_shared;
-
-/* Drops a reference, freeing the shared part (and its spare action) with
- * the last. */
-void ck_shared_unref(ck_shared *sh);
-
 struct hg_state {
 	const struct hg_gdata *data;
 	const ck_scenario *sc;
@@ -347,9 +335,11 @@ struct hg_state {
 	hg_prng_wide dice;	/* "<Seed>/dice" */
 	hg_prng random;		/* "<Seed>/random" */
 	hg_prng shuffle[CK_NRELIGIONS][CK_MAX_TURNS + 1];	/* "<Seed>/<deck>/<turn>" */
-	ck_shared *sh;		/* shared with the clones (after the streams: not
-				   a part of the position, which tests compare
-				   byte by byte) */
+	hg_action_cache *actions;	/* the blocks of the actions read from
+					   the tokens (ck_parse_alloc), shared
+					   with the clones (after the streams:
+					   not a part of the position, which
+					   tests compare byte by byte) */
 	/* The sides, nsides of them: a state is allocated for its
 	 * scenario's sides (ck_state_size), not for CK_MAX_SIDES, each of
 	 * which is nearly a kilobyte that every game cleared and every
@@ -498,11 +488,9 @@ struct hg_action {
 	hg_pos pos;
 	hg_pos seat_pos;
 	int end;		/* PASS: "pass end" */
-	void *lists;		/* NULL, or the one allocation that holds all the
-				   lists (notation.c), not each its own */
-	size_t lists_cap;	/* its size */
-	ck_shared *home;	/* read from the tokens: the shared part the block
-				   goes back to when freed (ck_free_action); NULL */
+	hg_action_cache *home;	/* read from the tokens: the cache the block
+				   goes back to when freed (ck_free_action), its
+				   lists in the block, after the action; NULL */
 	/* Only the kind's own arguments are set, read and freed: an action
 	 * made per action checked stays small enough for malloc's caches. */
 	union {
@@ -997,27 +985,15 @@ static inline void ck_action_init(hg_action *a, ck_kind kind, int seat)
 	a->seat = seat;
 }
 
-/* ck_action_new for the tokens' reading: the state's spare block (with
- * its lists' room, kept: what is in it is written before it is read) when
- * there is one, holding a reference to s->sh. */
-static inline hg_action *ck_parse_alloc(const hg_state *s, ck_kind kind, int seat)
+/* ck_action_new for the tokens' reading: a block of the state's cache
+ * (the spare one, whose contents are written before they are read, when
+ * it is large enough), with `room` bytes after the action for its lists
+ * (notation.c), holding a reference to the cache. */
+static inline hg_action *ck_parse_alloc(const hg_state *s, ck_kind kind, int seat, size_t room)
 {
-	ck_shared *sh = s->sh;
-	hg_action *a = sh->spare_action;
-	void *lists = NULL;
-	size_t cap = 0;
-	if (a) {
-		sh->spare_action = NULL;
-		lists = a->lists;
-		cap = a->lists_cap;
-	} else {
-		a = hg_xmalloc(sizeof *a);
-	}
+	hg_action *a = hg_action_cache_take_size(s->actions, sizeof *a + room);
 	ck_action_init(a, kind, seat);
-	a->lists = lists;
-	a->lists_cap = cap;
-	a->home = sh;
-	sh->refs++;
+	a->home = s->actions;
 	return a;
 }
 void ck_free_attack(ck_attack *a);

@@ -169,11 +169,13 @@ static int check_from(const hg_state *s, int seat, const ck_attack *a, const ck_
 }
 
 /* One term of a side's dice count ("tropa-3 3", "shield 2"): `what` is a
- * card's, an area's or a constant name (translated where it is added),
- * which outlive the combat. */
+ * card's or an area's name, or a term's message id (`term`), translated
+ * only when a note writes it: most combats write none.  Both outlive the
+ * combat. */
 typedef struct why_term {
 	const char *what;
 	int n;
+	int term;
 } why_term;
 
 /* The terms of one side: the attacker's event, cards and responses, or the
@@ -196,20 +198,35 @@ typedef struct combat {
 } combat;
 
 /* The text is written only for the note that needs it (why_text). */
-static void why_add(combat *c, int side, const char *what, int n)
+static void why_add_any(combat *c, int side, const char *what, int n, int term)
 {
 	if (c->nwhy[side] < CK_MAX_WHY) {
 		why_term *t = &c->why[side][c->nwhy[side]++];
 		t->what = what;
 		t->n = n;
+		t->term = term;
 	}
+}
+
+/* A card or an area, by its name. */
+static void why_add(combat *c, int side, const char *name, int n)
+{
+	why_add_any(c, side, name, n, 0);
+}
+
+/* A term, by its message id (N_). */
+static void why_add_term(combat *c, int side, const char *msgid, int n)
+{
+	why_add_any(c, side, msgid, n, 1);
 }
 
 static void why_text(const combat *c, int side, hg_buf *b)
 {
-	for (int i = 0; i < c->nwhy[side]; i++)
-		hg_buf_printf(b, "%s%s %d", b->len ? " + " : "", c->why[side][i].what,
-			      c->why[side][i].n);
+	for (int i = 0; i < c->nwhy[side]; i++) {
+		const why_term *t = &c->why[side][i];
+		hg_buf_printf(b, "%s%s %d", b->len ? " + " : "", t->term ? _(t->what) : t->what,
+			      t->n);
+	}
 }
 
 static void use_card(combat *c, int r, int card)
@@ -846,7 +863,7 @@ static int resolve(hg_state *s, combat *c, const ck_attack *a, const ck_effect *
 		return -1;
 	if (fx && fx->n) {
 		c->dice[0] += fx->n;
-		why_add(c, 0, _("event"), fx->n);
+		why_add_term(c, 0, N_("event"), fx->n);
 	}
 	if ((c->army ? army_cards(s, c, a, d) : attacker_cards(s, c, a, d)) != 0)
 		return -1;
@@ -863,16 +880,16 @@ static int resolve(hg_state *s, combat *c, const ck_attack *a, const ck_effect *
 	/* 4.2: the area's shield, +1 for a +1 castle there, then the turns. */
 	const ck_area *area = &s->map->areas[c->target];
 	c->dice[1] += area->defence;
-	why_add(c, 1, _("shield"), area->defence);
+	why_add_term(c, 1, N_("shield"), area->defence);
 	if (c->defender >= 0 && s->plus1[c->target]) {
 		c->dice[1]++;
-		why_add(c, 1, _("+1 castle"), 1);
+		why_add_term(c, 1, N_("+1 castle"), 1);
 	}
 	if (c->defender >= 0) {
 		int extra = hg_ck_persistent_defence(s, c->defender);
 		if (extra) {
 			c->dice[1] += extra;
-			why_add(c, 1, _("face-up events"), extra);
+			why_add_term(c, 1, N_("face-up events"), extra);
 		}
 	}
 	if (turn_castles(s, c, a, d) != 0)

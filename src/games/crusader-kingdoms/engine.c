@@ -77,8 +77,7 @@ hg_state *hg_ck_state_new(const hg_gdata *g, const ck_scenario *sc, const char *
 {
 	/* (the loader allows CK_MAX_SIDES factions at most) */
 	hg_state *s = hg_xcalloc(1, ck_state_size_n(sc->nfactions));
-	s->sh = hg_xcalloc(1, sizeof *s->sh);
-	s->sh->refs = 1;
+	s->actions = hg_action_cache_new(sizeof(hg_action));
 	s->data = g;
 	s->sc = sc;
 	s->map = &g->maps[sc->map];
@@ -224,25 +223,14 @@ hg_state *ck_state_copy(const hg_state *s)
 static hg_state *ck_clone(const hg_state *s)
 {
 	hg_state *c = ck_state_copy(s);
-	c->sh->refs++;
+	hg_action_cache_ref(c->actions);
 	return c;
-}
-
-void ck_shared_unref(ck_shared *sh)
-{
-	if (--sh->refs > 0)
-		return;
-	if (sh->spare_action) {
-		free(sh->spare_action->lists);
-		free(sh->spare_action);
-	}
-	free(sh);
 }
 
 static void ck_free_state(hg_state *s)
 {
 	if (s)
-		ck_shared_unref(s->sh);
+		hg_action_cache_unref(s->actions);
 	free(s);
 }
 

@@ -1,7 +1,8 @@
 /* notation-action.c - Crusader Kingdoms: an action's memory.  The reader
- * (notation.c) takes an action from the state's spare block
- * (ck_parse_alloc), and ck_free_action keeps it there for the next;
- * legal.c makes actions with ck_action_new, their lists each malloc'd.
+ * (notation.c) takes an action, its lists in the same block, from the
+ * state's cache (ck_parse_alloc, action-cache.h), and ck_free_action gives
+ * it back; legal.c makes actions with ck_action_new, their lists each
+ * malloc'd.
  */
 #include "config.h"
 
@@ -39,20 +40,8 @@ void ck_free_action(hg_action *a)
 {
 	if (!a)
 		return;
-	ck_shared *home = a->home;
-	if (home) {		/* read from the tokens: kept for the next */
-		if (!home->spare_action) {
-			home->spare_action = a;
-		} else {
-			free(a->lists);
-			free(a);
-		}
-		ck_shared_unref(home);
-		return;
-	}
-	if (a->lists) {		/* its lists are all in one block */
-		free(a->lists);
-		free(a);
+	if (a->home) {		/* read from the tokens: kept for the next */
+		hg_action_cache_give(a->home, a);
 		return;
 	}
 	switch (a->kind) {

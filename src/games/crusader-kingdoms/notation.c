@@ -45,10 +45,9 @@ typedef struct reader {
 	int seat;		/* whose cards plain names mean */
 	hg_diags *d;
 	hg_pos attack_pos;	/* where the attack being read begins */
-	hg_action *a;		/* what is read */
-	char *room;		/* the block of its lists (a->lists), taken at the
-				   first: the spare action's, or a new one */
-	size_t used, cap;
+	hg_action *a;		/* what is read; its lists go in its block,
+				   after it (ck_parse_alloc) */
+	size_t used, cap;	/* of that room */
 } reader;
 
 /* Each element of a list takes a token (a response four, a modification
@@ -59,6 +58,15 @@ _Static_assert(sizeof(ck_item) <= ROOM_PER_TOKEN && sizeof(ck_num) <= ROOM_PER_T
 	       sizeof(ck_mod) <= 3 * ROOM_PER_TOKEN &&
 	       sizeof(ck_response) <= 4 * ROOM_PER_TOKEN,
 	       "a list element takes more room than its tokens allow");
+/* The room begins right after the action, in the same block. */
+_Static_assert(sizeof(hg_action) % sizeof(uint64_t) == 0,
+	       "the lists' room after an action is not aligned");
+
+/* The room for the action's lists: its block, after it. */
+static char *room(const reader *r)
+{
+	return (char *)(r->a + 1);
+}
 
 /* Room for n elements of `size` bytes (NULL: none left, which the bound
  * above rules out). */
@@ -67,18 +75,8 @@ static void *take_room(reader *r, size_t n, size_t size)
 	size_t at = (r->used + sizeof(uint64_t) - 1) & ~(sizeof(uint64_t) - 1);
 	if (at + n * size > r->cap)
 		return NULL;
-	if (!r->room) {
-		/* the spare block's room, if it is large enough */
-		hg_action *a = r->a;
-		if (!a->lists || a->lists_cap < r->cap) {
-			free(a->lists);
-			a->lists = hg_xmalloc(r->cap);
-			a->lists_cap = r->cap;
-		}
-		r->room = a->lists;
-	}
 	r->used = at + n * size;
-	return r->room + at;
+	return room(r) + at;
 }
 
 /* ------------------------------------------------------------- diagnostics */
@@ -478,7 +476,7 @@ static void *list_room(reader *r, size_t size, size_t *max)
 /* The list v of n elements ends: 0, or -1 when empty. */
 static int list_end(reader *r, const void *v, int n, size_t size)
 {
-	r->used = (size_t)((const char *)v - r->room) + (size_t)n * size;
+	r->used = (size_t)((const char *)v - room(r)) + (size_t)n * size;
 	return n == 0 ? -1 : 0;
 }
 
@@ -903,33 +901,33 @@ static int read_action(reader *r, int seat, hg_action **out)
 	const hg_state *s = r->s;
 	r->i = 1;
 	if (token_is(r, first, CK_W_ATTACK)) {
-		*out = r->a = ck_parse_alloc(s, CK_ACT_ATTACK, seat);
+		*out = r->a = ck_parse_alloc(s, CK_ACT_ATTACK, seat, r->cap);
 		r->i = 0;
 		return read_attack(r, &r->a->attack);
 	}
 	if (token_is(r, first, CK_W_DRAW)) {
-		*out = r->a = ck_parse_alloc(s, CK_ACT_DRAW, seat);
+		*out = r->a = ck_parse_alloc(s, CK_ACT_DRAW, seat, r->cap);
 		return read_draw(r, r->a);
 	}
 	if (token_is(r, first, CK_W_PASS)) {
-		*out = r->a = ck_parse_alloc(s, CK_ACT_PASS, seat);
+		*out = r->a = ck_parse_alloc(s, CK_ACT_PASS, seat, r->cap);
 		r->a->end = accept(r, CK_W_END);
 		return 0;
 	}
 	if (token_is(r, first, CK_W_PLAY)) {
-		*out = r->a = ck_parse_alloc(s, CK_ACT_PLAY, seat);
+		*out = r->a = ck_parse_alloc(s, CK_ACT_PLAY, seat, r->cap);
 		return read_play(r, r->a);
 	}
 	if (token_is(r, first, CK_W_DISCARD)) {
-		*out = r->a = ck_parse_alloc(s, CK_ACT_DISCARD, seat);
+		*out = r->a = ck_parse_alloc(s, CK_ACT_DISCARD, seat, r->cap);
 		return name_item(r, seat, &r->a->discard);
 	}
 	if (token_is(r, first, CK_W_INCURSION)) {
-		*out = r->a = ck_parse_alloc(s, CK_ACT_INCURSION, seat);
+		*out = r->a = ck_parse_alloc(s, CK_ACT_INCURSION, seat, r->cap);
 		return read_incursion(r, r->a);
 	}
 	if (token_is(r, first, CK_W_REVEAL)) {
-		*out = r->a = ck_parse_alloc(s, CK_ACT_REVEAL, seat);
+		*out = r->a = ck_parse_alloc(s, CK_ACT_REVEAL, seat, r->cap);
 		return read_reveal(r, r->a);
 	}
 	return -1;
@@ -957,7 +955,6 @@ static hg_action *read_or_say(const hg_state *s, const hg_action_text *t, hg_dia
 	r.tok = t->toks;
 	r.n = t->ntoks;
 	r.ascii = hg_action_text_is_ascii(t);
-	r.room = NULL;
 	r.used = 0;
 	r.cap = r.n * ROOM_PER_TOKEN;
 	hg_action *a = NULL;

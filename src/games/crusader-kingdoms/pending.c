@@ -319,7 +319,6 @@ static int whole_attack(const hg_state *s, const hg_pending *p, const char *extr
 	ck_attack *rat = NULL;
 	if (base) {
 		rolled = *a;
-		rolled.lists = NULL;
 		rolled.home = NULL;
 		rat = attack_of(&rolled);
 	}
@@ -466,7 +465,6 @@ int ck_pending_open(const hg_state *s, const char *seat, const char *body, hg_pe
 	}
 	/* the attacker's part in canonical spelling, its own responses only */
 	hg_action own_part = *a;
-	own_part.lists = NULL;
 	own_part.home = NULL;
 	ck_attack *own_attack = attack_of(&own_part);
 	own_attack->resp = mine;

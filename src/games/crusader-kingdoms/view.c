@@ -81,7 +81,6 @@ void ck_view_action(const hg_state *before, const hg_state *after, const hg_acti
 	int own = a->seat == viewer;
 	hg_action seen = *a;
 	seen.home = NULL;
-	seen.lists = NULL;
 	switch (a->kind) {
 	case CK_ACT_DRAW:
 		if (!own)
