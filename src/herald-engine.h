@@ -20,7 +20,11 @@ extern "C" {
 
 /* A lookup table from folded names (ids and aliases) to small integers. */
 typedef struct hg_names hg_names;
-/* Returns a new empty table (never NULL); hg_names_free frees it. */
+/* Returns a new empty table; hg_names_free frees it.  Inside a public
+ * call that reports allocation failure (HG_ENOMEM) it may be NULL, and
+ * hg_names_add may leave a name out: a NULL table takes nothing and finds
+ * nothing, and the call's HG_ENOMEM drops what was built with it.
+ * Elsewhere a failure aborts. */
 HG_EXPORT hg_names *hg_names_new(void);
 HG_EXPORT void hg_names_free(hg_names *t);
 /* Returns 0, or -1 when the folded name is already bound to another value

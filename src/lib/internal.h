@@ -48,6 +48,9 @@ typedef struct hg_alloc_unit {
 void hg_alloc_unit_begin(hg_alloc_unit *u);
 /* Has an allocation failed in the innermost unit? */
 int hg_alloc_unit_failed(void);
+/* Has it, and is the unit reporting (not paused)?  What the code builds
+ * now is dropped when the unit ends: it may stop early. */
+int hg_alloc_lost(void);
 /* Ends the unit: 0, or HG_ENOMEM when an allocation failed in it, after
  * the diagnostics of d from ndiags on are freed and hg.out-of-memory (at
  * pos) is added in their place (d NULL: nothing to report in). */
@@ -65,7 +68,9 @@ void hg_alloc_failure(void);
 unsigned hg_alloc_pause(void);
 void hg_alloc_resume(unsigned depth);
 /* malloc, calloc, realloc and strndup that return NULL on failure, which
- * they record in the unit. */
+ * they record in the unit; outside a unit (or paused) a failure aborts as
+ * hg_x* do, so that code written with them keeps the abort for callers
+ * that check no status. */
 void *hg_try_malloc(size_t n);
 void *hg_try_calloc(size_t n, size_t size);
 void *hg_try_realloc(void *p, size_t n);

@@ -453,9 +453,8 @@ static int check_game(hg_session *s, const hg_game_record *rec, hg_diags *d,
 	const hg_game_class *cls;
 	const hg_gdata *data;
 	int rc;
-	/* the games' data, and the session's cache of it, allocate as the
-	 * engines do */
-	ENGINE(rc = hg_session_prepare(s, rec, &cls, &data, d));
+	/* the games' data, and the session's cache of it: a unit of its own */
+	rc = hg_session_prepare(s, rec, &cls, &data, d);
 	if (rc != 0)
 		return -1;
 	*cls_out = cls;

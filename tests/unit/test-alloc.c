@@ -490,6 +490,83 @@ START_TEST(check_reports_failure_of_its_own)
 }
 END_TEST
 
+/* Loading a game's data (hg_session_prepare) into a new session: the
+ * YAML tree, the data files a record names (datafile.c), the game's
+ * loader and the session's cache.  A refused run caches nothing: the same
+ * session then loads the data as if nothing had happened. */
+typedef struct load_case {
+	hg_game_record *rec;
+	const char *codes;	/* its diagnostics without a refusal */
+} load_case;
+
+static int work_load(void *ctx, hg_diags *d, unsigned long fail_at)
+{
+	load_case *c = ctx;
+	unsigned long left = pause_count();
+	hg_session *s = hg_session_new(HERALD_SRCDATADIR);
+	resume_count(left);
+	const hg_game_class *cls = NULL;
+	const hg_gdata *data = NULL;
+	int rc = hg_session_prepare(s, c->rec, &cls, &data, d);
+	left = pause_count();
+	if (rc == HG_ENOMEM) {
+		hg_diags again;
+		hg_diags_init(&again);
+		ck_assert_int_eq(hg_session_prepare(s, c->rec, &cls, &data, &again), 0);
+		ck_assert_ptr_nonnull(data);
+		ck_assert_uint_eq(again.n, 0);
+		hg_diags_free(&again);
+	} else if (fail_at) {
+		ck_assert_int_eq(rc, 0);
+		ck_assert_ptr_nonnull(data);
+		char *codes = codes_of(d);
+		ck_assert_str_eq(codes, c->codes);
+		free(codes);
+	}
+	hg_session_free(s);
+	resume_count(left);
+	return rc;
+}
+
+static hg_game_record *record_of(const char *path);
+
+/* A record of records/, parsed. */
+static hg_game_record *record_at(const char *record)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/../records/%s", HERALD_SRCDATADIR, record);
+	return record_of(path);
+}
+
+START_TEST(data_loading_reports_every_failure)
+{
+	/* each game's bundled data, and data files the records name */
+	static const char *const records[] = {
+		"kingdoms-of-crusaders/valid/resignation.hgn",
+		"kingdoms-of-crusaders/valid/own-deck.hgn",
+		"encrucijada/valid/own-cards.hgn",
+		"encrucijada/valid/activation-mutual.hgn",
+		"crusader-kingdoms/valid/muslims-turn-castles.hgn",
+		"crusader-kingdoms/valid/bonus-two-steps-past-two.hgn",
+	};
+	for (size_t i = 0; i < sizeof records / sizeof *records; i++) {
+		hg_game_record *rec = record_at(records[i]);
+		hg_session *s = hg_session_new(HERALD_SRCDATADIR);
+		const hg_game_class *cls;
+		const hg_gdata *data;
+		hg_diags d;
+		hg_diags_init(&d);
+		ck_assert_int_eq(hg_session_prepare(s, rec, &cls, &data, &d), 0);
+		hg_session_free(s);
+		load_case c = { rec, codes_of(&d) };
+		hg_diags_free(&d);
+		ck_assert_uint_gt(every_n(records[i], work_load, &c), 100);
+		free((char *)c.codes);
+		hg_record_free(rec);
+	}
+}
+END_TEST
+
 /* Outside a unit of work, a buffer that cannot grow is what it always
  * was: the failing allocator refuses nothing there. */
 START_TEST(buffer_outside_a_unit)
@@ -518,5 +595,9 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, check_reports_failure_of_its_own);
 	tcase_add_test(tc, buffer_outside_a_unit);
 	suite_add_tcase(s, tc);
+	TCase *data = tcase_create("the games' data loaded with every allocation refused in turn");
+	tcase_set_timeout(data, 300);
+	tcase_add_test(data, data_loading_reports_every_failure);
+	suite_add_tcase(s, data);
 	return s;
 }

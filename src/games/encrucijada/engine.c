@@ -67,7 +67,10 @@ _Static_assert(sizeof data_tags / sizeof data_tags[0] == ENC_MAX_SEATS + 2,
 
 static int add_deck(hg_gdata *g, enc_deck *deck, int bundled, hg_diags *d)
 {
-	HG_GROW(g->decks, g->capdecks, g->ndecks + 1);
+	if (HG_TRY_GROW(g->decks, g->capdecks, g->ndecks + 1) != 0) {
+		enc_deck_free(deck);
+		return -1;	/* (the unit of work reports it) */
+	}
 	int k = (int)g->ndecks;
 	g->decks[g->ndecks++] = deck;
 	if (!bundled)
@@ -168,7 +171,11 @@ static int load_seat_decks(hg_gdata *g, const hg_load_ctx *ctx, hg_diags *d)
 
 static hg_gdata *load(const hg_load_ctx *ctx, hg_buf *key, hg_diags *d)
 {
-	hg_gdata *g = hg_xcalloc(1, sizeof *g);
+	/* Short of memory inside a unit of work (util.c), a step fails or
+	 * leaves a part out, and the data is dropped at the end. */
+	hg_gdata *g = hg_try_calloc(1, sizeof *g);
+	if (!g)
+		return NULL;
 	enc_pool_init(&g->pool);
 	g->deck_names = hg_names_new();
 	int own;
@@ -177,11 +184,15 @@ static hg_gdata *load(const hg_load_ctx *ctx, hg_buf *key, hg_diags *d)
 		rc = load_bundled_decks(g, ctx, d);
 	if (rc == 0)
 		rc = load_seat_decks(g, ctx, d);
-	if (rc != 0) {
+	if (rc != 0 || hg_alloc_lost()) {
 		unload(g);
 		return NULL;
 	}
+	/* The patterns come from the engine's own tables, and PCRE2
+	 * allocates on its own: built as before, aborting short of memory. */
+	unsigned depth = hg_alloc_pause();
 	g->pat = enc_patterns_new();
+	hg_alloc_resume(depth);
 	if (key)
 		hg_buf_printf(key, "encrucijada: %zu cards from %zu files, %zu decks",
 			      g->pool.ncards, g->pool.nfiles, g->ndecks);
