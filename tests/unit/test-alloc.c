@@ -413,11 +413,13 @@ START_TEST(readers_report_every_failure)
 }
 END_TEST
 
-/* hg_check_game as far as the core goes: the record's own parts (its
- * fairness tags, the replay's diagnostics, the result) report failure; the
- * engines' allocations are not counted (they still abort). */
+/* hg_check_game: the record's own parts (its fairness tags, the replay's
+ * diagnostics, the result), the data loading when the session is new, and
+ * the callbacks of an engine that reports allocation failure
+ * (hg_game_class.reports_enomem: The Kingdoms of Crusaders) report it;
+ * the other engines' allocations are not counted (they still abort). */
 typedef struct check_case {
-	hg_session *s;
+	hg_session *s;		/* NULL: a new session each run */
 	hg_game_record *rec;
 	int want;		/* its status without a refusal */
 	const char *codes;	/* its diagnostics without a refusal */
@@ -429,7 +431,11 @@ static int work_check(void *ctx, hg_diags *d, unsigned long fail_at)
 	hg_state *final = NULL;
 	const hg_game_class *cls = NULL;
 	hg_check_result res;
-	int rc = hg_check_game(c->s, c->rec, d, NULL, &res, &final, &cls);
+	unsigned long left = pause_count();
+	hg_session *fresh = c->s ? NULL : hg_session_new(HERALD_SRCDATADIR);
+	resume_count(left);
+	int rc = hg_check_game(c->s ? c->s : fresh, c->rec, d, NULL, &res, &final, &cls);
+	left = pause_count();
 	if (rc == HG_ENOMEM) {
 		ck_assert_ptr_null(final);
 		ck_assert(!res.legal);
@@ -441,6 +447,8 @@ static int work_check(void *ctx, hg_diags *d, unsigned long fail_at)
 	}
 	if (final)
 		hg_state_free(cls, final);
+	hg_session_free(fresh);
+	resume_count(left);
 	return rc == c->want ? 0 : rc;
 }
 
@@ -457,36 +465,66 @@ static hg_game_record *record_of(const char *path)
 	return g;
 }
 
-START_TEST(check_reports_failure_of_its_own)
+static hg_game_record *record_at(const char *record);
+
+/* One record checked with every allocation refused in turn: in session s
+ * (its data loaded before), or in a new session each run (s NULL). */
+static unsigned long check_every_n(hg_session *s, const char *what, hg_game_record *rec,
+				   int legal)
 {
-	/* a legal game's check makes no allocation of the core's own that
-	 * is counted (its diagnostics are none, the rest is the engine's) */
+	hg_session *first = s ? s : hg_session_new(HERALD_SRCDATADIR);
+	hg_diags d;
+	hg_diags_init(&d);
+	int want = hg_check_game(first, rec, &d, NULL, NULL, NULL, NULL);
+	ck_assert_int_eq(want, legal ? 0 : -1);
+	check_case c = { s, rec, want, codes_of(&d) };
+	hg_diags_free(&d);
+	if (!s)
+		hg_session_free(first);
+	unsigned long n = every_n(what, work_check, &c);
+	free((char *)c.codes);
+	return n;
+}
+
+START_TEST(check_reports_every_failure)
+{
+	/* The Kingdoms of Crusaders' engine reports allocation failure: its
+	 * set-up, clones, actions and result are counted */
 	static const struct {
 		const char *record;
 		int legal;
 		unsigned long allocations;	/* at least */
 	} records[] = {
-		{ "kingdoms-of-crusaders/valid/resignation.hgn", 1, 0 },
-		{ "kingdoms-of-crusaders/illegal/after-end.hgn", 0, 3 },
+		{ "kingdoms-of-crusaders/valid/resignation.hgn", 1, 5 },
+		{ "kingdoms-of-crusaders/illegal/after-end.hgn", 0, 8 },
+		{ "kingdoms-of-crusaders/valid/seed-two-markers.hgn", 1, 5 },
 	};
 	hg_session *s = hg_session_new(HERALD_SRCDATADIR);
 	for (size_t i = 0; i < sizeof records / sizeof *records; i++) {
-		char path[512];
-		snprintf(path, sizeof path, "%s/../records/%s", HERALD_SRCDATADIR,
-			 records[i].record);
-		hg_game_record *rec = record_of(path);
-		hg_diags d;
-		hg_diags_init(&d);
-		int want = hg_check_game(s, rec, &d, NULL, NULL, NULL, NULL);
-		ck_assert_int_eq(want, records[i].legal ? 0 : -1);
-		check_case c = { s, rec, want, codes_of(&d) };
-		hg_diags_free(&d);
-		ck_assert_uint_ge(every_n(records[i].record, work_check, &c),
+		hg_game_record *rec = record_at(records[i].record);
+		ck_assert_uint_ge(check_every_n(s, records[i].record, rec, records[i].legal),
 				  records[i].allocations);
-		free((char *)c.codes);
 		hg_record_free(rec);
 	}
+	/* a variation (a clone), and an illegal action in it */
+	ck_assert_uint_ge(check_every_n(s, "GAMES' first", parsed.v[0], 0), 5);
 	hg_session_free(s);
+}
+END_TEST
+
+/* A short game of each game, its data loaded in the same call. */
+START_TEST(check_with_loading_reports_every_failure)
+{
+	static const char *const records[] = {
+		"kingdoms-of-crusaders/valid/resignation.hgn",
+		"encrucijada/valid/activation-mutual.hgn",
+		"crusader-kingdoms/valid/agreement.hgn",
+	};
+	for (size_t i = 0; i < sizeof records / sizeof *records; i++) {
+		hg_game_record *rec = record_at(records[i]);
+		ck_assert_uint_gt(check_every_n(NULL, records[i], rec, 1), 100);
+		hg_record_free(rec);
+	}
 }
 END_TEST
 
@@ -527,8 +565,6 @@ static int work_load(void *ctx, hg_diags *d, unsigned long fail_at)
 	resume_count(left);
 	return rc;
 }
-
-static hg_game_record *record_of(const char *path);
 
 /* A record of records/, parsed. */
 static hg_game_record *record_at(const char *record)
@@ -592,12 +628,13 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, parser_reports_every_failure);
 	tcase_add_test(tc, writers_report_every_failure);
 	tcase_add_test(tc, readers_report_every_failure);
-	tcase_add_test(tc, check_reports_failure_of_its_own);
+	tcase_add_test(tc, check_reports_every_failure);
 	tcase_add_test(tc, buffer_outside_a_unit);
 	suite_add_tcase(s, tc);
 	TCase *data = tcase_create("the games' data loaded with every allocation refused in turn");
 	tcase_set_timeout(data, 300);
 	tcase_add_test(data, data_loading_reports_every_failure);
+	tcase_add_test(data, check_with_loading_reports_every_failure);
 	suite_add_tcase(s, data);
 	return s;
 }
