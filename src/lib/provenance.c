@@ -393,16 +393,28 @@ void hg_diag_rests_on_add(hg_diag *dg, const char *datum, const char *file, unsi
 		if (strcmp(dg->rests_on[i].datum, datum) == 0 &&
 		    strcmp(dg->rests_on[i].file, file) == 0)
 			return;	/* once is enough */
-	dg->rests_on = hg_xrealloc(dg->rests_on, (dg->nrests_on + 1) * sizeof *dg->rests_on);
+	/* Short of memory in a unit of work (dg may be the stand-in of a
+	 * diagnostic dropped), the entry is left out: the unit reports it. */
+	if (hg_alloc_lost())
+		return;
+	hg_rests_on *v = hg_try_realloc(dg->rests_on, (dg->nrests_on + 1) * sizeof *dg->rests_on);
+	if (!v)
+		return;
+	dg->rests_on = v;
+	char *dcopy = hg_try_strdup(datum), *fcopy = dcopy ? hg_try_strdup(file) : NULL;
+	if (!fcopy) {
+		free(dcopy);
+		return;
+	}
 	hg_rests_on *r = &dg->rests_on[dg->nrests_on++];
-	r->datum = hg_xstrdup(datum);
-	r->file = hg_xstrdup(file);
+	r->datum = dcopy;
+	r->file = fcopy;
 	r->line = line;
 }
 
 void hg_diag_rests_on(hg_diag *dg, const hg_provs *p, const char *file, const char *datum)
 {
-	const hg_prov *e = p ? hg_provs_find(p, file, datum) : NULL;
+	const hg_prov *e = p && datum ? hg_provs_find(p, file, datum) : NULL;
 	if (!e || e->kind != HG_PROV_RECONSTRUCTED)
 		return;
 	size_t before = dg->nrests_on;

@@ -415,9 +415,9 @@ END_TEST
 
 /* hg_check_game: the record's own parts (its fairness tags, the replay's
  * diagnostics, the result), the data loading when the session is new, and
- * the callbacks of an engine that reports allocation failure
- * (hg_game_class.reports_enomem: The Kingdoms of Crusaders) report it;
- * the other engines' allocations are not counted (they still abort). */
+ * the callbacks of the engines (hg_game_class.reports_enomem) report it;
+ * what an engine still runs paused (Crusader Kingdoms' and Encrucijada's
+ * readers of actions) is not counted (it still aborts). */
 typedef struct check_case {
 	hg_session *s;		/* NULL: a new session each run */
 	hg_game_record *rec;
@@ -488,8 +488,8 @@ static unsigned long check_every_n(hg_session *s, const char *what, hg_game_reco
 
 START_TEST(check_reports_every_failure)
 {
-	/* The Kingdoms of Crusaders' engine reports allocation failure: its
-	 * set-up, clones, actions and result are counted */
+	/* The engines report allocation failure: their set-ups, clones,
+	 * The Kingdoms of Crusaders' legal actions and result are counted */
 	static const struct {
 		const char *record;
 		int legal;
@@ -498,6 +498,10 @@ START_TEST(check_reports_every_failure)
 		{ "kingdoms-of-crusaders/valid/resignation.hgn", 1, 5 },
 		{ "kingdoms-of-crusaders/illegal/after-end.hgn", 0, 8 },
 		{ "kingdoms-of-crusaders/valid/seed-two-markers.hgn", 1, 5 },
+		{ "crusader-kingdoms/valid/agreement.hgn", 1, 2 },
+		{ "crusader-kingdoms/illegal/allies-house-rule.hgn", 0, 2 },
+		{ "encrucijada/valid/activation-mutual.hgn", 1, 3 },
+		{ "encrucijada/valid/steps-choose-in-order.hgn", 1, 3 },
 	};
 	hg_session *s = hg_session_new(HERALD_SRCDATADIR);
 	for (size_t i = 0; i < sizeof records / sizeof *records; i++) {
