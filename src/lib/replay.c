@@ -37,20 +37,8 @@ static int variation_follows(const hg_line *line, size_t i)
  * that reports allocation failure (hg_game_class.reports_enomem) run in
  * it; another engine's, and the caller's hooks, allocate as they always
  * have (aborting on failure), paused in it. */
-#define PAUSED(call)							\
-	do {								\
-		unsigned depth_ = hg_alloc_pause();			\
-		call;							\
-		hg_alloc_resume(depth_);				\
-	} while (0)
-#define ENGINE(cls, call)						\
-	do {								\
-		if ((cls)->reports_enomem) {				\
-			call;						\
-		} else {						\
-			PAUSED(call);					\
-		}							\
-	} while (0)
+#define PAUSED(call) HG_PAUSED(call)
+#define ENGINE(cls, call) HG_ENGINE_CALL(cls, call)
 
 static void replay_line(replay *r, const hg_line *line, hg_state **stp, unsigned depth);
 

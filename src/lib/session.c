@@ -447,6 +447,8 @@ static int canonicalize_line(const hg_game_class *cls, const hg_state *st,
 		}
 		if (n->kind != HG_NODE_ACTION)
 			continue;
+		if (hg_alloc_lost())
+			break;		/* the rest stays as it is */
 		hg_buf_clear(&seat);
 		hg_buf_clear(&body);
 		if (hg_action_is_resign(&n->action)) {
@@ -457,14 +459,17 @@ static int canonicalize_line(const hg_game_class *cls, const hg_state *st,
 			hg_buf_puts(&seat, cls->seat_name(st, (unsigned)k));
 			hg_buf_puts(&body, "resign");
 		} else {
-			hg_action *a = cls->parse(st, &n->action, d);
+			hg_action *a;
+			HG_ENGINE_CALL(cls, a = cls->parse(st, &n->action, d));
 			if (!a) {
 				rc = -1;
 				continue;
 			}
-			cls->format(st, a, &seat, &body);
+			HG_PAUSED(cls->format(st, a, &seat, &body));	/* (not one that reports) */
 			cls->free_action(a);
 		}
+		if (hg_buf_failed(&seat) || hg_buf_failed(&body))
+			break;		/* (the unit of work reports it) */
 		hg_pos pos = n->action.seat_pos.line ? n->action.seat_pos : n->pos;
 		hg_action_text fresh;
 		memset(&fresh, 0, sizeof fresh);
@@ -482,16 +487,28 @@ static int canonicalize_line(const hg_game_class *cls, const hg_state *st,
 	return rc;
 }
 
-int hg_canonicalize(hg_session *s, hg_game_record *rec, hg_diags *d)
+static int canonicalize(hg_session *s, hg_game_record *rec, hg_diags *d)
 {
 	const hg_game_class *cls;
 	const hg_gdata *data;
 	if (hg_session_prepare(s, rec, &cls, &data, d) != 0)
 		return -1;
-	hg_state *st = cls->setup(data, rec, d);
+	hg_state *st;
+	HG_ENGINE_CALL(cls, st = cls->setup(data, rec, d));
 	if (!st)
 		return -1;
 	int rc = canonicalize_line(cls, st, &rec->moves, d);
 	cls->free_state(st);
 	return rc;
+}
+
+/* A unit of work (util.c): short of memory, each action is left as it was
+ * or rewritten whole, and the call returns HG_ENOMEM. */
+int hg_canonicalize(hg_session *s, hg_game_record *rec, hg_diags *d)
+{
+	hg_alloc_unit u;
+	size_t ndiags = d->n;
+	hg_alloc_unit_begin(&u);
+	int rc = canonicalize(s, rec, d);
+	return hg_alloc_unit_end(&u, d, ndiags, rec->pos) == HG_ENOMEM ? HG_ENOMEM : rc;
 }

@@ -607,6 +607,112 @@ START_TEST(data_loading_reports_every_failure)
 }
 END_TEST
 
+/* hg_canonicalize: short of memory, each action is as it was or rewritten
+ * whole, so the record is still written; a complete run rewrites it as an
+ * undisturbed run does. */
+typedef struct canon_case {
+	hg_session *s;
+	const char *path;
+	const char *expected;	/* the record rewritten, in HGN */
+} canon_case;
+
+static int work_canonicalize(void *ctx, hg_diags *d, unsigned long fail_at)
+{
+	canon_case *c = ctx;
+	unsigned long left = pause_count();
+	hg_game_record *rec = record_of(c->path);
+	resume_count(left);
+	int rc = hg_canonicalize(c->s, rec, d);
+	left = pause_count();
+	hg_buf out;
+	hg_buf_init(&out);
+	ck_assert_int_eq(hg_write_hgn(rec, &out), 0);
+	if (rc == 0 && fail_at)
+		ck_assert_str_eq(out.data, c->expected);
+	hg_buf_free(&out);
+	hg_record_free(rec);
+	resume_count(left);
+	return rc;
+}
+
+START_TEST(canonicalize_reports_every_failure)
+{
+	static const char *const records[] = {
+		"kingdoms-of-crusaders/valid/location-names.hgn",
+		"crusader-kingdoms/valid/agreement.hgn",
+		"encrucijada/valid/activation-mutual.hgn",
+	};
+	hg_session *s = hg_session_new(HERALD_SRCDATADIR);
+	for (size_t i = 0; i < sizeof records / sizeof *records; i++) {
+		char path[512];
+		snprintf(path, sizeof path, "%s/../records/%s", HERALD_SRCDATADIR, records[i]);
+		hg_game_record *rec = record_of(path);
+		hg_diags d;
+		hg_diags_init(&d);
+		ck_assert_int_eq(hg_canonicalize(s, rec, &d), 0);
+		hg_buf want;
+		hg_buf_init(&want);
+		ck_assert_int_eq(hg_write_hgn(rec, &want), 0);
+		canon_case c = { s, path, want.data };
+		ck_assert_uint_gt(every_n(records[i], work_canonicalize, &c), 0);
+		hg_buf_free(&want);
+		hg_diags_free(&d);
+		hg_record_free(rec);
+	}
+	hg_session_free(s);
+}
+END_TEST
+
+/* hg_generate: NULL with hg.out-of-memory, or the game an undisturbed
+ * run generates from the same seed. */
+typedef struct gen_case {
+	hg_session *s;
+	const hg_game_class *cls;
+	const char *expected;	/* in HGN */
+} gen_case;
+
+static int work_generate(void *ctx, hg_diags *d, unsigned long fail_at)
+{
+	gen_case *c = ctx;
+	hg_game_record *rec = hg_generate(c->s, c->cls, "alloc", 0, NULL, d);
+	unsigned long left = pause_count();
+	int rc = rec ? 0 : d->n && strcmp(d->v[d->n - 1].code, "hg.out-of-memory") == 0
+				  ? HG_ENOMEM : -1;
+	if (rec && fail_at) {
+		hg_buf out;
+		hg_buf_init(&out);
+		ck_assert_int_eq(hg_write_hgn(rec, &out), 0);
+		ck_assert_str_eq(out.data, c->expected);
+		hg_buf_free(&out);
+	}
+	hg_record_free(rec);
+	resume_count(left);
+	return rc;
+}
+
+START_TEST(generate_reports_every_failure)
+{
+	hg_session *s = hg_session_new(HERALD_SRCDATADIR);
+	static const char *const ids[] = { "kingdoms-of-crusaders", "encrucijada" };
+	for (size_t i = 0; i < sizeof ids / sizeof *ids; i++) {
+		const hg_game_class *cls = hg_game_find(ids[i]);
+		hg_diags d;
+		hg_diags_init(&d);
+		hg_game_record *rec = hg_generate(s, cls, "alloc", 0, NULL, &d);
+		ck_assert_ptr_nonnull(rec);
+		hg_buf want;
+		hg_buf_init(&want);
+		ck_assert_int_eq(hg_write_hgn(rec, &want), 0);
+		gen_case c = { s, cls, want.data };
+		ck_assert_uint_gt(every_n(ids[i], work_generate, &c), 10);
+		hg_buf_free(&want);
+		hg_record_free(rec);
+		hg_diags_free(&d);
+	}
+	hg_session_free(s);
+}
+END_TEST
+
 /* Outside a unit of work, a buffer that cannot grow is what it always
  * was: the failing allocator refuses nothing there. */
 START_TEST(buffer_outside_a_unit)
@@ -639,6 +745,8 @@ Suite *unit_suite(void)
 	tcase_set_timeout(data, 300);
 	tcase_add_test(data, data_loading_reports_every_failure);
 	tcase_add_test(data, check_with_loading_reports_every_failure);
+	tcase_add_test(data, canonicalize_reports_every_failure);
+	tcase_add_test(data, generate_reports_every_failure);
 	suite_add_tcase(s, data);
 	return s;
 }
