@@ -93,6 +93,12 @@ void *hg_try_calloc(size_t n, size_t size);
 void *hg_try_realloc(void *p, size_t n);
 char *hg_try_strndup(const char *s, size_t n);
 char *hg_try_strdup(const char *s);
+/* The openers' (parser, lexer and reader openers return NULL short of
+ * memory wherever they are called, libherald(3)): hg_try_* that report
+ * NULL outside a unit too (inside one, the failure is that unit's). */
+void *hg_open_malloc(size_t n);
+void *hg_open_calloc(size_t n, size_t size);
+char *hg_open_strdup(const char *s);
 /* hg_grow's: 0, or -1 (*v and *cap untouched) on failure. */
 int hg_try_grow(void **v, size_t *cap, size_t need, size_t size);
 #define HG_TRY_GROW(v, cap, need)						\

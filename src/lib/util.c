@@ -169,6 +169,34 @@ char *hg_try_strdup(const char *s)
 	return hg_try_strndup(s, strlen(s));
 }
 
+/* Each in a unit of its own, so that it reports wherever it is called. */
+void *hg_open_malloc(size_t n)
+{
+	hg_alloc_unit u;
+	hg_alloc_unit_begin(&u);
+	void *p = hg_try_malloc(n);
+	hg_alloc_unit_end(&u, NULL, 0, (hg_pos){ NULL, 0, 0 });
+	return p;
+}
+
+void *hg_open_calloc(size_t n, size_t size)
+{
+	hg_alloc_unit u;
+	hg_alloc_unit_begin(&u);
+	void *p = hg_try_calloc(n, size);
+	hg_alloc_unit_end(&u, NULL, 0, (hg_pos){ NULL, 0, 0 });
+	return p;
+}
+
+char *hg_open_strdup(const char *s)
+{
+	hg_alloc_unit u;
+	hg_alloc_unit_begin(&u);
+	char *p = hg_try_strdup(s);
+	hg_alloc_unit_end(&u, NULL, 0, (hg_pos){ NULL, 0, 0 });
+	return p;
+}
+
 /* ------------------------------------------------------------------------
  * The allocators that abort
  * ------------------------------------------------------------------------ */
