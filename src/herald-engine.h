@@ -20,7 +20,11 @@ extern "C" {
 
 /* A lookup table from folded names (ids and aliases) to small integers. */
 typedef struct hg_names hg_names;
-/* Returns a new empty table (never NULL); hg_names_free frees it. */
+/* Returns a new empty table; hg_names_free frees it.  Inside a public
+ * call that reports allocation failure (HG_ENOMEM) it may be NULL, and
+ * hg_names_add may leave a name out: a NULL table takes nothing and finds
+ * nothing, and the call's HG_ENOMEM drops what was built with it.
+ * Elsewhere a failure aborts. */
 HG_EXPORT hg_names *hg_names_new(void);
 HG_EXPORT void hg_names_free(hg_names *t);
 /* Returns 0, or -1 when the folded name is already bound to another value
@@ -171,7 +175,10 @@ typedef struct hg_action_list {
 	size_t n, cap;
 } hg_action_list;
 
-HG_EXPORT void hg_action_list_push(hg_action_list *l, hg_action *a);
+/* 0; or, short of memory inside a call that reports allocation failure
+ * (HG_ENOMEM), -1 with the list as it was: the caller frees `a`.
+ * Elsewhere a failure aborts. */
+HG_EXPORT int hg_action_list_push(hg_action_list *l, hg_action *a);
 
 /* What a game loader may consult: where data lives, and the record (may be
  * NULL, e.g. for `herald games`) with its directory, so that tags may name
@@ -394,11 +401,23 @@ struct hg_game_class {
 	 * it applies to. */
 	const char *const *facts;
 	int (*fact)(const hg_state *s, const char *name, const char *arg, hg_buf *out);
+
+	/* 1 when the callbacks setup, clone, parse, apply, legal and render
+	 * report allocation failure (doc/design-apply.md, section 3): run
+	 * inside a call that reports it (hg_check_game and the others whose
+	 * manual page gives HG_ENOMEM), short of memory setup, clone and parse
+	 * return NULL, apply returns HG_ENOMEM (the state spoiled, as after
+	 * -1), and legal and render leave their output short, each having
+	 * freed what it built; the call then ends in HG_ENOMEM.  0: they
+	 * allocate as they always have, aborting when memory runs out. */
+	int reports_enomem;
 };
 
 /* Applies `a` to *st, keeping the position when the action is illegal:
  * on 0, *st is the position after it (the old state is freed); on -1, *st
- * is untouched.  Costs one clone of the state per call. */
+ * is untouched.  Costs one clone of the state per call.  HG_ENOMEM (*st
+ * untouched) only for an engine that reports allocation failure, in a call
+ * that does. */
 HG_EXPORT int hg_apply_keep(const hg_game_class *cls, hg_state **st, const hg_action *a,
 		  hg_diags *d);
 

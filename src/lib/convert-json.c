@@ -871,9 +871,9 @@ static void read_outer(hg_json_reader *jr, int first)
 /* A reader, or NULL when there is no memory for it. */
 static hg_json_reader *json_reader_new(const char *name)
 {
-	hg_json_reader *jr = hg_try_calloc(1, sizeof *jr);
+	hg_json_reader *jr = hg_open_calloc(1, sizeof *jr);
 	if (jr)
-		jr->name = hg_try_strdup(name ? name : "-");
+		jr->name = hg_open_strdup(name ? name : "-");
 	if (!jr || !jr->name) {
 		free(jr);
 		return NULL;
@@ -893,7 +893,7 @@ hg_json_reader *hg_json_reader_open(const char *name, FILE *fp)
 {
 	hg_json_reader *jr = json_reader_new(name);
 	if (jr)
-		jr->src.win = hg_try_malloc(KEPT + WINDOW);
+		jr->src.win = hg_open_malloc(KEPT + WINDOW);
 	if (!jr || !jr->src.win) {
 		hg_json_reader_close(jr);
 		return NULL;

@@ -460,9 +460,9 @@ struct hg_yaml_reader {
 
 hg_yaml_reader *hg_yaml_reader_open(const char *name, FILE *fp)
 {
-	hg_yaml_reader *yr = hg_try_calloc(1, sizeof *yr);
+	hg_yaml_reader *yr = hg_open_calloc(1, sizeof *yr);
 	if (yr)
-		yr->name = hg_try_strdup(name ? name : "-");
+		yr->name = hg_open_strdup(name ? name : "-");
 	if (!yr || !yr->name) {
 		free(yr);
 		return NULL;

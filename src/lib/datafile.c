@@ -35,7 +35,12 @@ static void roots_add(roots *r, const char *dir)
 	char *real = dir ? realpath(dir, NULL) : NULL;
 	if (!real)
 		return;
-	r->v = hg_xrealloc(r->v, (r->n + 1) * sizeof *r->v);
+	char **v = hg_try_realloc(r->v, (r->n + 1) * sizeof *r->v);
+	if (!v) {	/* the directory is left out, the unit of work told */
+		free(real);
+		return;
+	}
+	r->v = v;
 	r->v[r->n++] = real;
 }
 
@@ -130,7 +135,12 @@ static int open_beneath(const char *root, const char *real)
 		while (*rest == '/')
 			rest++;
 		const char *slash = strchr(rest, '/');
-		char *part = slash ? hg_xstrndup(rest, (size_t)(slash - rest)) : hg_xstrdup(rest);
+		char *part = slash ? hg_try_strndup(rest, (size_t)(slash - rest)) : hg_try_strdup(rest);
+		if (!part) {
+			close(dir);
+			errno = ENOMEM;
+			return -1;
+		}
 		/* O_NONBLOCK: a FIFO opens at once, and fstat then refuses it. */
 		int flags = slash ? DIR_OPEN_FLAGS | O_NOFOLLOW
 				  : O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
@@ -319,7 +329,10 @@ hg_ydoc *hg_data_load(const hg_load_ctx *ctx, const hg_data_name *n,
 	int err = errno;
 	close(fd);
 	hg_ydoc *doc = NULL;
-	if (rc < 0) {
+	if (hg_alloc_lost()) {
+		/* the name quoted or the text read short: nothing is said
+		 * (the unit of work reports it) */
+	} else if (rc < 0) {
 		hg_diag_add(d, HG_ERROR, n->pos, "data.io", "cannot read the data file %s (%s): %s",
 			    q.data, _(n->named_by), strerror(err));
 	} else if (rc > 0) {
@@ -370,8 +383,15 @@ size_t hg_data_tag_files(const hg_data_tag *t, const char *value, char ***names)
 		while (len && p[len - 1] == ' ')
 			len--;
 		if (len || !t->list) {
-			*names = hg_xrealloc(*names, (n + 1) * sizeof **names);
-			(*names)[n++] = hg_xstrndup(p, len);
+			/* on a failed allocation, the names so far (the unit of
+			 * work reports it) */
+			char **v = hg_try_realloc(*names, (n + 1) * sizeof **names);
+			if (!v)
+				break;
+			*names = v;
+			if (!(v[n] = hg_try_strndup(p, len)))
+				break;
+			n++;
 		}
 		p = end ? end + 1 : NULL;
 	}

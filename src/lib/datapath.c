@@ -60,7 +60,7 @@ char *hg_datapath_find(const hg_datapath *p, const char *relname)
 		hg_buf_clear(&b);
 		hg_buf_printf(&b, "%s/%s", p->dirs[i], relname);
 		struct stat st;
-		if (stat(b.data, &st) == 0 && S_ISREG(st.st_mode))
+		if (!hg_buf_failed(&b) && stat(b.data, &st) == 0 && S_ISREG(st.st_mode))
 			return hg_buf_steal(&b);
 	}
 	hg_buf_free(&b);

@@ -15,15 +15,19 @@ static void free_list(const hg_game_class *cls, hg_action_list *l)
 	memset(l, 0, sizeof *l);
 }
 
-hg_game_record *hg_generate(hg_session *s, const hg_game_class *cls,
-			    const char *seed, unsigned players,
-			    const char *variant, hg_diags *d)
+/* Short of memory inside hg_generate's unit of work (util.c), each step
+ * stops, and the game is dropped. */
+static hg_game_record *generate(hg_session *s, const hg_game_class *cls,
+				const char *seed, unsigned players,
+				const char *variant, hg_diags *d)
 {
-	hg_game_record *rec = hg_record_new("<generated>");
-	hg_record_set_tag(rec, "Game", cls->id);
+	hg_game_record *rec = hg_record_try_new("<generated>");
+	if (!rec)
+		return NULL;
 	const hg_game_class *found;
 	const hg_gdata *data;
-	if (hg_session_prepare(s, rec, &found, &data, d) != 0) {
+	if (hg_record_try_set_tag(rec, "Game", cls->id) != 0 ||
+	    hg_session_prepare(s, rec, &found, &data, d) != 0) {
 		hg_record_free(rec);
 		return NULL;
 	}
@@ -32,15 +36,18 @@ hg_game_record *hg_generate(hg_session *s, const hg_game_class *cls,
 	 * from the stream "<seed>"; the choice of actions from "<seed>/moves". */
 	hg_prng r;
 	hg_prng_seed(&r, seed);
-	if (cls->gen_tags(data, &r, players, variant, rec, d) != 0) {
+	int rc;
+	/* (the tags are written as they always were, aborting short of memory) */
+	HG_PAUSED(rc = cls->gen_tags(data, &r, players, variant, rec, d));
+	if (rc != 0 ||
+	    (!hg_record_tag(rec, "Date") && hg_record_try_set_tag(rec, "Date", "????.??.??") != 0) ||
+	    hg_record_try_set_tag(rec, "Result", "*") != 0) {
 		hg_record_free(rec);
 		return NULL;
 	}
-	if (!hg_record_tag(rec, "Date"))
-		hg_record_set_tag(rec, "Date", "????.??.??");
-	hg_record_set_tag(rec, "Result", "*");
 
-	hg_state *st = cls->setup(data, rec, d);
+	hg_state *st;
+	HG_ENGINE_CALL(cls, st = cls->setup(data, rec, d));
 	if (!st) {
 		hg_record_free(rec);
 		return NULL;
@@ -50,13 +57,17 @@ hg_game_record *hg_generate(hg_session *s, const hg_game_class *cls,
 	hg_buf_init(&seat);
 	hg_buf_init(&body);
 	hg_buf_printf(&moves_seed, "%s/moves", seed);
-	hg_prng_seed(&r, moves_seed.data);
+	hg_prng_seed(&r, moves_seed.data ? moves_seed.data : "");	/* ("": reported) */
 	hg_buf_free(&moves_seed);
 
 	hg_pos pos = { rec->file, 0, 0 };
 	unsigned last_turn = 0;
 	int failed = 0;
 	for (size_t count = 0; !cls->result(st); count++) {
+		if (hg_alloc_lost()) {
+			failed = 1;
+			break;
+		}
 		if (count >= HG_MAX_ACTIONS) {
 			hg_diag_add(d, HG_ERROR, pos, "hgn.too-many-actions",
 				    "the generated game did not end within %d actions",
@@ -66,11 +77,21 @@ hg_game_record *hg_generate(hg_session *s, const hg_game_class *cls,
 		}
 		unsigned turn = cls->turn(st);
 		if (turn != last_turn) {
-			hg_line_push(&rec->moves, HG_NODE_MOVENUM, pos)->number = turn;
+			hg_node *n = hg_line_try_push(&rec->moves, HG_NODE_MOVENUM, pos);
+			if (!n) {
+				failed = 1;
+				break;
+			}
+			n->number = turn;
 			last_turn = turn;
 		}
 		hg_action_list legal = { 0 };
-		cls->legal(st, &legal);
+		HG_ENGINE_CALL(cls, cls->legal(st, &legal));
+		if (hg_alloc_lost()) {	/* (the list is short) */
+			free_list(cls, &legal);
+			failed = 1;
+			break;
+		}
 		if (legal.n == 0) {
 			hg_diag_add(d, HG_ERROR, pos, "hgn.no-legal-action",
 				    "internal error: %s lists no legal action in a game that is not over",
@@ -82,11 +103,24 @@ hg_game_record *hg_generate(hg_session *s, const hg_game_class *cls,
 		hg_action *a = legal.v[hg_prng_below(&r, (uint32_t)legal.n)];
 		hg_buf_clear(&seat);
 		hg_buf_clear(&body);
-		cls->format(st, a, &seat, &body);
-		hg_node *n = hg_line_push(&rec->moves, HG_NODE_ACTION, pos);
-		if (hg_action_text_set(&n->action, seat.data ? seat.data : "",
-				       body.data ? body.data : "", pos, d) != 0 ||
-		    cls->apply(st, a, d) != 0) {
+		HG_PAUSED(cls->format(st, a, &seat, &body));	/* (not one that reports) */
+		hg_node *n = hg_buf_failed(&seat) || hg_buf_failed(&body) ? NULL :
+			hg_line_try_push(&rec->moves, HG_NODE_ACTION, pos);
+		if (!n) {
+			free_list(cls, &legal);
+			failed = 1;
+			break;
+		}
+		rc = hg_action_text_set(&n->action, seat.data ? seat.data : "",
+					body.data ? body.data : "", pos, d);
+		if (rc == 0)
+			HG_ENGINE_CALL(cls, rc = cls->apply(st, a, d));
+		if (rc != 0) {
+			if (hg_alloc_lost()) {	/* not the engine's fault */
+				free_list(cls, &legal);
+				failed = 1;
+				break;
+			}
 			hg_diag_add(d, HG_ERROR, pos, "hgn.generator",
 				    "internal error: %s listed '%s: %s' as legal but rejects it",
 				    cls->id, seat.data ? seat.data : "", body.data ? body.data : "");
@@ -97,14 +131,31 @@ hg_game_record *hg_generate(hg_session *s, const hg_game_class *cls,
 		free_list(cls, &legal);
 	}
 	if (!failed) {
-		hg_record_set_tag(rec, "Result", cls->result(st));
 		free(rec->result);
-		rec->result = hg_xstrdup(cls->result(st));
+		rec->result = hg_try_strdup(cls->result(st));
+		failed = !rec->result || hg_record_try_set_tag(rec, "Result", cls->result(st)) != 0;
 	}
 	cls->free_state(st);
 	hg_buf_free(&seat);
 	hg_buf_free(&body);
 	if (failed) {
+		hg_record_free(rec);
+		return NULL;
+	}
+	return rec;
+}
+
+/* A unit of work (util.c): short of memory, NULL with the diagnostic
+ * hg.out-of-memory. */
+hg_game_record *hg_generate(hg_session *s, const hg_game_class *cls,
+			    const char *seed, unsigned players,
+			    const char *variant, hg_diags *d)
+{
+	hg_alloc_unit u;
+	size_t ndiags = d->n;
+	hg_alloc_unit_begin(&u);
+	hg_game_record *rec = generate(s, cls, seed, players, variant, d);
+	if (hg_alloc_unit_end(&u, d, ndiags, (hg_pos){ NULL, 0, 0 }) == HG_ENOMEM) {
 		hg_record_free(rec);
 		return NULL;
 	}

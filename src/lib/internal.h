@@ -48,6 +48,9 @@ typedef struct hg_alloc_unit {
 void hg_alloc_unit_begin(hg_alloc_unit *u);
 /* Has an allocation failed in the innermost unit? */
 int hg_alloc_unit_failed(void);
+/* Has it, and is the unit reporting (not paused)?  What the code builds
+ * now is dropped when the unit ends: it may stop early. */
+int hg_alloc_lost(void);
 /* Ends the unit: 0, or HG_ENOMEM when an allocation failed in it, after
  * the diagnostics of d from ndiags on are freed and hg.out-of-memory (at
  * pos) is added in their place (d NULL: nothing to report in). */
@@ -64,13 +67,38 @@ void hg_alloc_failure(void);
  * hg_alloc_resume() after it takes. */
 unsigned hg_alloc_pause(void);
 void hg_alloc_resume(unsigned depth);
+/* `call` paused; an engine's callback `call` run in the unit when the
+ * engine reports allocation failure (hg_game_class.reports_enomem), else
+ * paused. */
+#define HG_PAUSED(call)							\
+	do {								\
+		unsigned depth_ = hg_alloc_pause();			\
+		call;							\
+		hg_alloc_resume(depth_);				\
+	} while (0)
+#define HG_ENGINE_CALL(cls, call)					\
+	do {								\
+		if ((cls)->reports_enomem) {				\
+			call;						\
+		} else {						\
+			HG_PAUSED(call);				\
+		}							\
+	} while (0)
 /* malloc, calloc, realloc and strndup that return NULL on failure, which
- * they record in the unit. */
+ * they record in the unit; outside a unit (or paused) a failure aborts as
+ * hg_x* do, so that code written with them keeps the abort for callers
+ * that check no status. */
 void *hg_try_malloc(size_t n);
 void *hg_try_calloc(size_t n, size_t size);
 void *hg_try_realloc(void *p, size_t n);
 char *hg_try_strndup(const char *s, size_t n);
 char *hg_try_strdup(const char *s);
+/* The openers' (parser, lexer and reader openers return NULL short of
+ * memory wherever they are called, libherald(3)): hg_try_* that report
+ * NULL outside a unit too (inside one, the failure is that unit's). */
+void *hg_open_malloc(size_t n);
+void *hg_open_calloc(size_t n, size_t size);
+char *hg_open_strdup(const char *s);
 /* hg_grow's: 0, or -1 (*v and *cap untouched) on failure. */
 int hg_try_grow(void **v, size_t *cap, size_t need, size_t size);
 #define HG_TRY_GROW(v, cap, need)						\

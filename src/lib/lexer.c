@@ -39,10 +39,10 @@ void hg_limits_default(hg_limits *l)
 /* A new lexer, or NULL when there is no memory for it. */
 static hg_lexer *lexer_new(const char *name)
 {
-	hg_lexer *lx = hg_try_calloc(1, sizeof *lx);
+	hg_lexer *lx = hg_open_calloc(1, sizeof *lx);
 	if (!lx)
 		return NULL;
-	lx->name = hg_try_strdup(name ? name : "-");
+	lx->name = hg_open_strdup(name ? name : "-");
 	if (!lx->name) {
 		free(lx);
 		return NULL;
@@ -71,7 +71,7 @@ hg_lexer *hg_lexer_open_stream(const char *name, FILE *fp, int owned)
 {
 	hg_lexer *lx = lexer_new(name);
 	if (lx)
-		lx->win = hg_try_malloc(WINDOW);
+		lx->win = hg_open_malloc(WINDOW);
 	if (!lx || !lx->win) {
 		hg_lexer_close(lx);
 		if (owned)

@@ -190,7 +190,17 @@ static void trie_insert(hg_names *t, const char *f, int value)
 
 hg_names *hg_names_new(void)
 {
-	return hg_xcalloc(1, sizeof(hg_names));
+	return hg_try_calloc(1, sizeof(hg_names));
+}
+
+/* Room for what one insertion may add (the root and two nodes, each of
+ * which may get an index), taken before the table changes: a failure
+ * leaves it whole, and trie_insert's own growing then never allocates. */
+static int reserve_insertion(hg_names *t)
+{
+	return HG_TRY_GROW(t->v, t->cap, t->n + 1) != 0 ||
+	       HG_TRY_GROW(t->node, t->capnodes, t->nnodes + 3) != 0 ||
+	       HG_TRY_GROW(t->wide, t->capwide, t->nwide + 3) != 0 ? -1 : 0;
 }
 
 void hg_names_free(hg_names *t)
@@ -221,7 +231,13 @@ static size_t lower_bound(const hg_names *t, const char *key)
 
 int hg_names_add(hg_names *t, const char *name, int value, int *clash)
 {
+	if (!t)
+		return 0;	/* a table there was no memory for (the unit says so) */
 	char *f = hg_name_fold(name);
+	if (hg_alloc_lost() || reserve_insertion(t) != 0) {
+		free(f);	/* (perhaps folded short) */
+		return 0;
+	}
 	size_t i = lower_bound(t, f);
 	if (i < t->n && strcmp(t->v[i].folded, f) == 0) {
 		free(f);
@@ -283,7 +299,7 @@ static int find_rest(const hg_names *t, uint32_t at, size_t depth, const char *r
 
 int hg_names_find(const hg_names *t, const char *name)
 {
-	if (t->nnodes == 0)
+	if (!t || t->nnodes == 0)
 		return -1;
 	/* ASCII folds byte for byte (hg_name_fold_to): fold as we walk,
 	 * comparing each node's bytes (a leaf's: the rest of its name).  From
@@ -344,6 +360,8 @@ static size_t edit_distance(const char *a, const char *b)
 
 size_t hg_names_suggest(const hg_names *t, const char *name, int *values, size_t max)
 {
+	if (!t)
+		return 0;
 	char *f = hg_name_fold(name);
 	size_t limit = strlen(f) / 3 + 1, found = 0;
 	for (size_t d = 0; d <= limit && found < max; d++)

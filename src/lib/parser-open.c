@@ -14,7 +14,7 @@
  * (or lx is NULL: there was none for the lexer). */
 static hg_parser *parser_new(hg_lexer *lx)
 {
-	hg_parser *p = lx ? hg_try_calloc(1, sizeof *p) : NULL;
+	hg_parser *p = lx ? hg_open_calloc(1, sizeof *p) : NULL;
 	if (!p) {
 		hg_lexer_close(lx);
 		return NULL;

@@ -77,16 +77,24 @@ typedef struct walker {
 	int rc;
 } walker;
 
+/* Left out when there is no memory for it (the unit of work reports it). */
 static void add_entry(walker *w, const hg_ynode *n, const char *datum, origin o)
 {
-	HG_GROW(w->p->v, w->p->cap, w->p->n + 1);
+	if (hg_alloc_lost() || HG_TRY_GROW(w->p->v, w->p->cap, w->p->n + 1) != 0)
+		return;
+	char *copy = hg_try_strdup(datum);
+	char *source = copy && o.source ? hg_try_strdup(o.source) : NULL;
+	if (!copy || (o.source && !source)) {
+		free(copy);
+		return;
+	}
 	hg_prov *e = &w->p->v[w->p->n++];
 	e->file = w->file;	/* the set's copy, shared by the file's values */
-	e->datum = hg_xstrdup(datum);
+	e->datum = copy;
 	e->line = n->pos.line;
 	e->col = n->pos.col;
 	e->kind = o.kind;
-	e->source = o.source ? hg_xstrdup(o.source) : NULL;
+	e->source = source;
 	e->leaf = n->kind == HG_Y_SCALAR;
 }
 
@@ -149,9 +157,11 @@ static int mark_cmp(const void *a, const void *b)
 
 static void marks_read(walker *w, const hg_ynode *pv, marks *m)
 {
-	m->v = hg_xcalloc(hg_ymap_len(pv) + 1, sizeof *m->v);
+	m->v = hg_try_calloc(hg_ymap_len(pv) + 1, sizeof *m->v);
 	m->n = 0;
 	m->has_all = 0;
+	if (!m->v)
+		return;		/* no marks (the unit of work reports it) */
 	for (size_t i = 0; i < hg_ymap_len(pv); i++) {
 		const hg_ynode *k = hg_ymap_key(pv, i);
 		origin o = { HG_PROV_UNSTATED, NULL };
@@ -277,6 +287,8 @@ static void walk_list(walker *w, const hg_ynode *list, const char *k, hg_buf *pa
 			hg_buf_clear(&key);
 			hg_buf_printf(&key, "%s.", k);
 			item_name(list->items[j], j, &key);
+			if (hg_buf_failed(&key))
+				break;	/* (the unit of work reports it) */
 			marks_apply(m, key.data, &item);
 		}
 		walk(w, list->items[j], path, item);
@@ -286,6 +298,8 @@ static void walk_list(walker *w, const hg_ynode *list, const char *k, hg_buf *pa
 
 static void walk(walker *w, const hg_ynode *n, hg_buf *path, origin o)
 {
+	if (hg_alloc_lost())
+		return;		/* the table is dropped */
 	size_t at = path->len;
 	if (at)
 		add_entry(w, n, path->data, o);
@@ -331,8 +345,13 @@ int hg_provs_collect(hg_provs *p, const hg_ydoc *doc, hg_diags *d)
 {
 	if (!doc || !doc->root)
 		return 0;
-	p->files = hg_xrealloc(p->files, (p->nfiles + 1) * sizeof *p->files);
-	p->files[p->nfiles] = hg_xstrdup(doc->file ? doc->file : "");
+	char **files = hg_try_realloc(p->files, (p->nfiles + 1) * sizeof *p->files);
+	if (!files)
+		return 0;	/* (the unit of work reports it) */
+	p->files = files;
+	p->files[p->nfiles] = hg_try_strdup(doc->file ? doc->file : "");
+	if (!p->files[p->nfiles])
+		return 0;
 	walker w = { p, p->files[p->nfiles++], d, 0 };
 	hg_buf path;
 	hg_buf_init(&path);
@@ -374,16 +393,28 @@ void hg_diag_rests_on_add(hg_diag *dg, const char *datum, const char *file, unsi
 		if (strcmp(dg->rests_on[i].datum, datum) == 0 &&
 		    strcmp(dg->rests_on[i].file, file) == 0)
 			return;	/* once is enough */
-	dg->rests_on = hg_xrealloc(dg->rests_on, (dg->nrests_on + 1) * sizeof *dg->rests_on);
+	/* Short of memory in a unit of work (dg may be the stand-in of a
+	 * diagnostic dropped), the entry is left out: the unit reports it. */
+	if (hg_alloc_lost())
+		return;
+	hg_rests_on *v = hg_try_realloc(dg->rests_on, (dg->nrests_on + 1) * sizeof *dg->rests_on);
+	if (!v)
+		return;
+	dg->rests_on = v;
+	char *dcopy = hg_try_strdup(datum), *fcopy = dcopy ? hg_try_strdup(file) : NULL;
+	if (!fcopy) {
+		free(dcopy);
+		return;
+	}
 	hg_rests_on *r = &dg->rests_on[dg->nrests_on++];
-	r->datum = hg_xstrdup(datum);
-	r->file = hg_xstrdup(file);
+	r->datum = dcopy;
+	r->file = fcopy;
 	r->line = line;
 }
 
 void hg_diag_rests_on(hg_diag *dg, const hg_provs *p, const char *file, const char *datum)
 {
-	const hg_prov *e = p ? hg_provs_find(p, file, datum) : NULL;
+	const hg_prov *e = p && datum ? hg_provs_find(p, file, datum) : NULL;
 	if (!e || e->kind != HG_PROV_RECONSTRUCTED)
 		return;
 	size_t before = dg->nrests_on;

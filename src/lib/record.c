@@ -322,10 +322,12 @@ size_t hg_record_nplayers(const hg_game_record *g)
 	}
 }
 
-void hg_action_list_push(hg_action_list *l, hg_action *a)
+int hg_action_list_push(hg_action_list *l, hg_action *a)
 {
-	HG_GROW(l->v, l->cap, l->n + 1);
+	if (HG_TRY_GROW(l->v, l->cap, l->n + 1) != 0)
+		return -1;
 	l->v[l->n++] = a;
+	return 0;
 }
 
 /* One allocation per action instead of one per token: the block holds the

@@ -33,15 +33,12 @@ static int variation_follows(const hg_line *line, size_t i)
 	return 0;
 }
 
-/* hg_check_game is a unit of work (util.c) as far as the core goes: an
- * engine's callbacks, and the caller's hooks, allocate as they always
+/* hg_check_game is a unit of work (util.c).  The callbacks of an engine
+ * that reports allocation failure (hg_game_class.reports_enomem) run in
+ * it; another engine's, and the caller's hooks, allocate as they always
  * have (aborting on failure), paused in it. */
-#define ENGINE(call)							\
-	do {								\
-		unsigned depth_ = hg_alloc_pause();			\
-		call;							\
-		hg_alloc_resume(depth_);				\
-	} while (0)
+#define PAUSED(call) HG_PAUSED(call)
+#define ENGINE(cls, call) HG_ENGINE_CALL(cls, call)
 
 static void replay_line(replay *r, const hg_line *line, hg_state **stp, unsigned depth);
 
@@ -55,7 +52,9 @@ static void replay_variation(replay *r, const hg_node *n, const hg_state *branch
 		return;
 	}
 	hg_state *copy;
-	ENGINE(copy = r->cls->clone(branch));
+	ENGINE(r->cls, copy = r->cls->clone(branch));
+	if (!copy)
+		return;		/* out of memory: the unit of work says so */
 	replay_line(r, n->variation, &copy, depth + 1);
 	r->cls->free_state(copy);
 }
@@ -72,7 +71,7 @@ static void replay_line(replay *r, const hg_line *line, hg_state **stp, unsigned
 	hg_state *before = NULL;	/* position before the last action */
 	int stopped = 0;
 	const hg_node *resign = NULL;	/* the line's resignation */
-	for (size_t i = 0; i < line->n; i++) {
+	for (size_t i = 0; i < line->n && !hg_alloc_lost(); i++) {
 		const hg_node *n = &line->nodes[i];
 		switch (n->kind) {
 		case HG_NODE_COMMENT:
@@ -149,9 +148,9 @@ static void replay_line(replay *r, const hg_line *line, hg_state **stp, unsigned
 				break;
 			}
 			if (variation_follows(line, i))
-				ENGINE(before = cls->clone(st));
+				ENGINE(cls, before = cls->clone(st));
 			hg_action *a;
-			ENGINE(a = cls->parse(st, &n->action, r->d));
+			ENGINE(cls, a = cls->parse(st, &n->action, r->d));
 			if (!a) {
 				r->illegal = 1;
 				stopped = 1;
@@ -159,10 +158,10 @@ static void replay_line(replay *r, const hg_line *line, hg_state **stp, unsigned
 			}
 			int rc;
 			if (depth == 0 && r->keep) {
-				ENGINE(rc = hg_apply_keep(cls, &st, a, r->d));
+				ENGINE(cls, rc = hg_apply_keep(cls, &st, a, r->d));
 				*stp = st;
 			} else {
-				ENGINE(rc = cls->apply(st, a, r->d));
+				ENGINE(cls, rc = cls->apply(st, a, r->d));
 			}
 			cls->free_action(a);
 			if (rc != 0) {
@@ -179,7 +178,7 @@ static void replay_line(replay *r, const hg_line *line, hg_state **stp, unsigned
 				break;
 			}
 			if (r->hooks && r->hooks->after_action)
-				ENGINE(r->hooks->after_action(r->hooks->ctx, cls, n, st, depth));
+				PAUSED(r->hooks->after_action(r->hooks->ctx, cls, n, st, depth));
 			break;
 		}
 		}
@@ -210,9 +209,12 @@ int hg_apply_keep(const hg_game_class *cls, hg_state **st, const hg_action *a,
 		  hg_diags *d)
 {
 	hg_state *work = cls->clone(*st);
-	if (cls->apply(work, a, d) != 0) {
+	if (!work)
+		return HG_ENOMEM;
+	int rc = cls->apply(work, a, d);
+	if (rc != 0) {
 		cls->free_state(work);
-		return -1;
+		return rc == HG_ENOMEM ? HG_ENOMEM : -1;
 	}
 	cls->free_state(*st);
 	*st = work;
@@ -259,7 +261,7 @@ static int check_resign_result(const hg_game_class *cls, const hg_state *st, uns
 {
 	hg_buf want;
 	hg_buf_init(&want);
-	ENGINE(hg_resign_result(cls, st, seat, &want));
+	PAUSED(hg_resign_result(cls, st, seat, &want));
 	int ok = strcmp(declared, "*") != 0 && same_result(declared, want.data ? want.data : "");
 	if (!ok) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, pos, "hgn.result-wrong",
@@ -453,9 +455,8 @@ static int check_game(hg_session *s, const hg_game_record *rec, hg_diags *d,
 	const hg_game_class *cls;
 	const hg_gdata *data;
 	int rc;
-	/* the games' data, and the session's cache of it, allocate as the
-	 * engines do */
-	ENGINE(rc = hg_session_prepare(s, rec, &cls, &data, d));
+	/* the games' data, and the session's cache of it: a unit of its own */
+	rc = hg_session_prepare(s, rec, &cls, &data, d);
 	if (rc != 0)
 		return -1;
 	*cls_out = cls;
@@ -464,7 +465,7 @@ static int check_game(hg_session *s, const hg_game_record *rec, hg_diags *d,
 	if (hg_fair_check(rec, d) != 0)
 		return -1;
 	hg_state *st;
-	ENGINE(st = cls->setup(data, rec, d));
+	ENGINE(cls, st = cls->setup(data, rec, d));
 	if (!st)
 		return -1;
 

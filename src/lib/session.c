@@ -89,7 +89,8 @@ static size_t count_data_tags(const hg_game_class *cls)
 	return n;
 }
 
-/* Keeps a failed load's diagnostics for the entry. */
+/* Keeps a failed load's diagnostics for the entry (short of memory, some
+ * are left out: the unit of work reports it, and the entry is not kept). */
 static void keep_failure(loaded *e, const hg_game_record *rec, const hg_diags *d)
 {
 	hg_diags_init(&e->failure);
@@ -100,10 +101,11 @@ static void keep_failure(loaded *e, const hg_game_record *rec, const hg_diags *d
 		for (size_t k = 0; k < x->nnotes; k++)
 			hg_diag_note(dg, "%s", x->notes[k]);
 	}
-	e->file = hg_xstrdup(rec->file ? rec->file : "");
+	e->file = hg_try_strdup(rec->file ? rec->file : "");
 	size_t n = count_data_tags(e->cls);
-	e->tag_pos = hg_xcalloc(n + 1, sizeof *e->tag_pos);
-	tag_positions(e->cls, rec, e->tag_pos);
+	e->tag_pos = hg_try_calloc(n + 1, sizeof *e->tag_pos);
+	if (e->tag_pos)
+		tag_positions(e->cls, rec, e->tag_pos);
 	e->rec_pos = rec->pos;
 }
 
@@ -117,7 +119,9 @@ static int same_place(hg_pos a, unsigned line, unsigned col)
 static void replay_failure(const loaded *e, const hg_game_record *rec, hg_diags *d)
 {
 	size_t n = count_data_tags(e->cls);
-	hg_pos *here = hg_xcalloc(n + 1, sizeof *here);
+	hg_pos *here = hg_try_calloc(n + 1, sizeof *here);
+	if (!here)
+		return;		/* (the unit of work reports it) */
 	tag_positions(e->cls, rec, here);
 	for (size_t i = 0; i < e->failure.n; i++) {
 		const hg_diag *x = &e->failure.v[i];
@@ -168,16 +172,17 @@ size_t hg_session_loaded(hg_session *s)
 	return n;
 }
 
-/* The directory a record's own data files are relative to. */
+/* The directory a record's own data files are relative to (NULL: no
+ * memory). */
 static char *record_dir(const hg_game_record *rec)
 {
 	const char *file = rec ? rec->file : NULL;
 	const char *slash = file ? strrchr(file, '/') : NULL;
 	if (!slash)
-		return hg_xstrdup(".");
+		return hg_try_strdup(".");
 	if (slash == file)
-		return hg_xstrdup("/");
-	return hg_xstrndup(file, (size_t)(slash - file));
+		return hg_try_strdup("/");
+	return hg_try_strndup(file, (size_t)(slash - file));
 }
 
 /* Two records share loaded data exactly when their data tags name the same
@@ -249,8 +254,19 @@ static loaded *cached(const hg_session *s, const hg_game_class *cls, const char 
 	return NULL;
 }
 
+/* Room for the calling thread's pin: 0, or -1 (out of memory).  Called
+ * with the lock held, before pin_to(), which then cannot fail. */
+static int pin_room(hg_session *s)
+{
+	pthread_t self = pthread_self();
+	for (size_t i = 0; i < s->npins; i++)
+		if (pthread_equal(s->pins[i].thread, self))
+			return 0;
+	return HG_TRY_GROW(s->pins, s->cappins, s->npins + 1);
+}
+
 /* The calling thread's latest data is now e: the data it had before may
- * go.  Called with the lock held. */
+ * go.  Called with the lock held, after pin_room(). */
 static void pin_to(hg_session *s, loaded *e)
 {
 	pthread_t self = pthread_self();
@@ -289,9 +305,55 @@ static void evict(hg_session *s)
 	}
 }
 
+/* A new cache entry for what cls->load gave (NULL: a failed load, whose
+ * diagnostics `loading` holds), linked in; NULL when there is no memory
+ * for it.  `key` becomes the entry's.  Called with the lock held. */
+static loaded *cache_add(hg_session *s, const hg_game_class *cls, char *key,
+			 hg_gdata *fresh, const hg_game_record *rec, const hg_diags *loading)
+{
+	loaded *e = HG_TRY_GROW(s->v, s->cap, s->n + 1) == 0 ? hg_try_calloc(1, sizeof *e)
+							      : NULL;
+	if (!e) {
+		free(key);
+		if (fresh && cls->unload)
+			cls->unload(fresh);
+		return NULL;
+	}
+	e->cls = cls;
+	e->key = key;
+	e->data = fresh;
+	if (!fresh)
+		keep_failure(e, rec, loading);
+	if (hg_alloc_lost()) {
+		entry_free(e);
+		return NULL;
+	}
+	s->v[s->n++] = e;
+	if (e->key)
+		s->nown++;
+	return e;
+}
+
+static int prepare(hg_session *s, const hg_game_record *rec,
+		   const hg_game_class **cls_out, const hg_gdata **data_out, hg_diags *d);
+
 int hg_session_prepare(hg_session *s, const hg_game_record *rec,
 		       const hg_game_class **cls_out, const hg_gdata **data_out,
 		       hg_diags *d)
+{
+	/* A unit of work (util.c): the data loading and the cache report
+	 * allocation failure; nothing is cached then. */
+	hg_alloc_unit u;
+	size_t ndiags = d->n;
+	hg_alloc_unit_begin(&u);
+	int rc = prepare(s, rec, cls_out, data_out, d);
+	if (hg_alloc_unit_end(&u, d, ndiags, rec->pos) == HG_ENOMEM)
+		return HG_ENOMEM;
+	return rc;
+}
+
+static int prepare(hg_session *s, const hg_game_record *rec,
+		   const hg_game_class **cls_out, const hg_gdata **data_out, hg_diags *d)
 {
 	const char *name = hg_record_tag_value(rec, "Game");
 	if (!name) {
@@ -311,46 +373,48 @@ int hg_session_prepare(hg_session *s, const hg_game_record *rec,
 	if (!own_files) {
 		pthread_mutex_lock(&s->lock);
 		loaded *e = cached(s, cls, NULL);
-		if (e) {
+		int room = e ? pin_room(s) : -1;
+		if (room == 0) {
 			pin_to(s, e);
 			*data_out = e->data;
 		}
 		pthread_mutex_unlock(&s->lock);
 		if (e)
-			return 0;
+			return room;
 	}
 	char *dir = record_dir(rec);
 	hg_load_ctx ctx = { &s->path, rec, dir };
-	char *key = own_files ? data_key(&ctx, cls) : NULL;
+	char *key = own_files && dir ? data_key(&ctx, cls) : NULL;
+	if (hg_alloc_lost()) {	/* (a key cut short finds no entry) */
+		free(dir);
+		free(key);
+		return -1;
+	}
 	int rc = 0;
 	/* Loading happens under the lock, so that two threads never load the
 	 * same data twice, and nobody reads the cache while it changes. */
 	pthread_mutex_lock(&s->lock);
-	loaded *e = cached(s, cls, key);
-	if (!e) {
+	loaded *e = pin_room(s) == 0 ? cached(s, cls, key) : NULL;
+	if (!e && !hg_alloc_lost()) {
 		hg_buf loader_key;
 		hg_buf_init(&loader_key);
 		hg_diags loading;
 		hg_diags_init(&loading);
 		hg_gdata *fresh = cls->load(&ctx, &loader_key, &loading);
 		hg_buf_free(&loader_key);
-		/* The defaults failing is no record's doing: not kept. */
-		if (fresh || key) {
-			e = hg_xcalloc(1, sizeof *e);
-			e->cls = cls;
-			e->key = key;
-			e->data = fresh;
+		if (hg_alloc_lost() && fresh && cls->unload) {
+			cls->unload(fresh);	/* built short of memory: not kept */
+			fresh = NULL;
+		}
+		/* The defaults failing is no record's doing, nor a failure for
+		 * want of memory: neither is kept. */
+		if ((fresh || key) && !hg_alloc_lost()) {
+			e = cache_add(s, cls, key, fresh, rec, &loading);
 			key = NULL;
-			if (!fresh)
-				keep_failure(e, rec, &loading);
-			HG_GROW(s->v, s->cap, s->n + 1);
-			s->v[s->n++] = e;
-			if (e->key)
-				s->nown++;
 		}
 		hg_diags_move(d, &loading);
 		hg_diags_free(&loading);
-	} else if (!e->data) {
+	} else if (e && !e->data) {
 		replay_failure(e, rec, d);
 	}
 	if (e) {
@@ -383,6 +447,8 @@ static int canonicalize_line(const hg_game_class *cls, const hg_state *st,
 		}
 		if (n->kind != HG_NODE_ACTION)
 			continue;
+		if (hg_alloc_lost())
+			break;		/* the rest stays as it is */
 		hg_buf_clear(&seat);
 		hg_buf_clear(&body);
 		if (hg_action_is_resign(&n->action)) {
@@ -393,18 +459,20 @@ static int canonicalize_line(const hg_game_class *cls, const hg_state *st,
 			hg_buf_puts(&seat, cls->seat_name(st, (unsigned)k));
 			hg_buf_puts(&body, "resign");
 		} else {
-			hg_action *a = cls->parse(st, &n->action, d);
+			hg_action *a;
+			HG_ENGINE_CALL(cls, a = cls->parse(st, &n->action, d));
 			if (!a) {
 				rc = -1;
 				continue;
 			}
-			cls->format(st, a, &seat, &body);
+			HG_PAUSED(cls->format(st, a, &seat, &body));	/* (not one that reports) */
 			cls->free_action(a);
 		}
+		if (hg_buf_failed(&seat) || hg_buf_failed(&body))
+			break;		/* (the unit of work reports it) */
 		/* An action already in canonical spelling keeps its text and
 		 * its tokens, as read (their positions too). */
-		if (!hg_buf_failed(&seat) && !hg_buf_failed(&body) &&
-		    hg_action_text_spells(&n->action, seat.data ? seat.data : "", seat.len,
+		if (hg_action_text_spells(&n->action, seat.data ? seat.data : "", seat.len,
 					  body.data ? body.data : "", body.len))
 			continue;
 		hg_pos pos = n->action.seat_pos.line ? n->action.seat_pos : n->pos;
@@ -424,16 +492,28 @@ static int canonicalize_line(const hg_game_class *cls, const hg_state *st,
 	return rc;
 }
 
-int hg_canonicalize(hg_session *s, hg_game_record *rec, hg_diags *d)
+static int canonicalize(hg_session *s, hg_game_record *rec, hg_diags *d)
 {
 	const hg_game_class *cls;
 	const hg_gdata *data;
 	if (hg_session_prepare(s, rec, &cls, &data, d) != 0)
 		return -1;
-	hg_state *st = cls->setup(data, rec, d);
+	hg_state *st;
+	HG_ENGINE_CALL(cls, st = cls->setup(data, rec, d));
 	if (!st)
 		return -1;
 	int rc = canonicalize_line(cls, st, &rec->moves, d);
 	cls->free_state(st);
 	return rc;
+}
+
+/* A unit of work (util.c): short of memory, each action is left as it was
+ * or rewritten whole, and the call returns HG_ENOMEM. */
+int hg_canonicalize(hg_session *s, hg_game_record *rec, hg_diags *d)
+{
+	hg_alloc_unit u;
+	size_t ndiags = d->n;
+	hg_alloc_unit_begin(&u);
+	int rc = canonicalize(s, rec, d);
+	return hg_alloc_unit_end(&u, d, ndiags, rec->pos) == HG_ENOMEM ? HG_ENOMEM : rc;
 }

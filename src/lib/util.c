@@ -64,6 +64,11 @@ int hg_alloc_reporting(void)
 	return alloc_unit.depth > 0;
 }
 
+int hg_alloc_lost(void)
+{
+	return alloc_unit.depth > 0 && alloc_unit.failed;
+}
+
 unsigned hg_alloc_pause(void)
 {
 	unsigned depth = alloc_unit.depth;
@@ -105,11 +110,21 @@ void hg_alloc_report(hg_diags *d, hg_pos pos)
 	hg_alloc_unit_end(&u, d, d ? d->n : 0, pos);
 }
 
+/* A refused allocation: recorded in the unit of work, or, outside one
+ * (or paused), the abort hg_x* make: code written with hg_try_* is then
+ * called safely by callers that check no status. */
+static void try_failed(size_t n)
+{
+	if (!hg_alloc_reporting())
+		hg_out_of_memory(n);
+	hg_alloc_failure();
+}
+
 void *hg_try_malloc(size_t n)
 {
 	void *p = refused_by_test() ? NULL : malloc(n ? n : 1);
 	if (!p)
-		hg_alloc_failure();
+		try_failed(n);
 	return p;
 }
 
@@ -118,7 +133,7 @@ void *hg_try_calloc(size_t n, size_t size)
 	if (n == 0 || size == 0)
 		n = size = 1;
 	if (n > (size_t)-1 / size) {
-		hg_alloc_failure();
+		try_failed((size_t)-1);
 		return NULL;
 	}
 	void *p = hg_try_malloc(n * size);
@@ -131,17 +146,19 @@ void *hg_try_realloc(void *p, size_t n)
 {
 	void *q = refused_by_test() ? NULL : realloc(p, n ? n : 1);
 	if (!q)
-		hg_alloc_failure();
+		try_failed(n);
 	return q;
 }
 
 char *hg_try_strndup(const char *s, size_t n)
 {
-	char *p = n < (size_t)-1 ? hg_try_malloc(n + 1) : NULL;
-	if (!p) {
-		hg_alloc_failure();
+	if (n == (size_t)-1) {
+		try_failed(n);
 		return NULL;
 	}
+	char *p = hg_try_malloc(n + 1);
+	if (!p)
+		return NULL;
 	memcpy(p, s, n);
 	p[n] = '\0';
 	return p;
@@ -150,6 +167,34 @@ char *hg_try_strndup(const char *s, size_t n)
 char *hg_try_strdup(const char *s)
 {
 	return hg_try_strndup(s, strlen(s));
+}
+
+/* Each in a unit of its own, so that it reports wherever it is called. */
+void *hg_open_malloc(size_t n)
+{
+	hg_alloc_unit u;
+	hg_alloc_unit_begin(&u);
+	void *p = hg_try_malloc(n);
+	hg_alloc_unit_end(&u, NULL, 0, (hg_pos){ NULL, 0, 0 });
+	return p;
+}
+
+void *hg_open_calloc(size_t n, size_t size)
+{
+	hg_alloc_unit u;
+	hg_alloc_unit_begin(&u);
+	void *p = hg_try_calloc(n, size);
+	hg_alloc_unit_end(&u, NULL, 0, (hg_pos){ NULL, 0, 0 });
+	return p;
+}
+
+char *hg_open_strdup(const char *s)
+{
+	hg_alloc_unit u;
+	hg_alloc_unit_begin(&u);
+	char *p = hg_try_strdup(s);
+	hg_alloc_unit_end(&u, NULL, 0, (hg_pos){ NULL, 0, 0 });
+	return p;
 }
 
 /* ------------------------------------------------------------------------
@@ -233,7 +278,7 @@ int hg_try_grow(void **v, size_t *cap, size_t need, size_t size)
 	size_t c = *cap < 8 ? 8 : *cap;
 	while (c < need) {
 		if (c > ((size_t)-1) / 2 / size) {
-			hg_alloc_failure();
+			try_failed((size_t)-1);
 			return -1;
 		}
 		c *= 2;
@@ -276,7 +321,7 @@ struct hg_arena *hg_arena_try_new(void)
 static void *arena_take(struct hg_arena *a, size_t size, size_t align)
 {
 	if (!a) {	/* (an arena there was no memory for) */
-		hg_alloc_failure();
+		try_failed(size);
 		return NULL;
 	}
 	arena_chunk *c = a->head;
@@ -284,7 +329,7 @@ static void *arena_take(struct hg_arena *a, size_t size, size_t align)
 	if (!c || start > c->size || c->size - start < size) {
 		size_t cap = size > ARENA_CHUNK / 4 ? size : ARENA_CHUNK;
 		if (cap > (size_t)-1 - sizeof *c) {
-			hg_alloc_failure();
+			try_failed((size_t)-1);
 			return NULL;
 		}
 		c = hg_try_malloc(sizeof *c + cap);

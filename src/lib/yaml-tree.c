@@ -121,49 +121,61 @@ static struct hg_arena *doc_arena(const loader *l)
 	return ((const ydoc *)l->doc)->arena;
 }
 
-/* Room for `size` bytes, zeroed, for the document being loaded. */
+/* The allocations below return NULL when memory runs out inside a unit
+ * of work that reports it (util.c; elsewhere they abort): the loader then
+ * stops, and the document is dropped. */
+
+/* Room for `size` bytes, zeroed, for the document being loaded, or NULL. */
 static void *doc_mem(const loader *l, size_t size)
 {
 	struct hg_arena *a = doc_arena(l);
 	if (!a)
-		return hg_xcalloc(1, size);
+		return hg_try_calloc(1, size);
 	/* nodes and lists of pointers: aligned for those only */
-	void *p = hg_arena_alloc_aligned(a, size, _Alignof(ynode));
-	memset(p, 0, size);
+	void *p = hg_arena_try_alloc(a, size, _Alignof(ynode));
+	if (p)
+		memset(p, 0, size);
 	return p;
 }
 
-/* A copy of the len bytes at s, NUL-terminated, for the document. */
+/* A copy of the len bytes at s, NUL-terminated, for the document, or NULL. */
 static char *doc_strndup(const loader *l, const char *s, size_t len)
 {
 	struct hg_arena *a = doc_arena(l);
 	if (!a)
-		return hg_xstrndup(s, len);
-	char *p = hg_arena_alloc_aligned(a, len + 1, 1);
+		return hg_try_strndup(s, len);
+	char *p = len < (size_t)-1 ? hg_arena_try_alloc(a, len + 1, 1) : NULL;
+	if (!p)
+		return NULL;
 	memcpy(p, s, len);
 	p[len] = '\0';
 	return p;
 }
 
-/* Room in y's list for one more item.  An open collection's list is
- * malloc's, even in a document with an arena: the arena gets it, exactly
- * as long, when the collection ends (settle_items), rather than every
- * list it outgrew on the way. */
-static void items_room(ynode *y)
+/* Room in y's list for one more item: 0, or -1.  An open collection's
+ * list is malloc's, even in a document with an arena: the arena gets it,
+ * exactly as long, when the collection ends (settle_items), rather than
+ * every list it outgrew on the way. */
+static int items_room(ynode *y)
 {
-	HG_GROW(y->pub.items, y->cap, y->pub.n + 1);
+	return HG_TRY_GROW(y->pub.items, y->cap, y->pub.n + 1);
 }
 
 /* The collection y has ended (or loading has): in a document with an
- * arena, its list moves there. */
-static void settle_items(const loader *l, ynode *y)
+ * arena, its list moves there.  With no room there, the list is emptied
+ * (its nodes are the arena's) and loading fails. */
+static void settle_items(loader *l, ynode *y)
 {
 	if (!doc_arena(l) || !y->pub.items)
 		return;
 	hg_ynode **items = doc_mem(l, y->pub.n * sizeof *items);
-	memcpy(items, y->pub.items, y->pub.n * sizeof *items);
+	if (items)
+		memcpy(items, y->pub.items, y->pub.n * sizeof *items);
+	else
+		l->failed = 1;
 	free(y->pub.items);
 	y->pub.items = items;
+	y->pub.n = items ? y->pub.n : 0;
 	y->cap = y->pub.n;
 }
 
@@ -326,7 +338,12 @@ static ynode *add_node(loader *l, hg_ykind kind, yaml_mark_t m)
 			    (int)l->max_nodes, "nodes");
 		return NULL;
 	}
-	ynode *y = doc_mem(l, sizeof *y);
+	ynode *parent = l->depth ? l->stack[l->depth - 1] : NULL;
+	ynode *y = parent && items_room(parent) != 0 ? NULL : doc_mem(l, sizeof *y);
+	if (!y) {
+		l->failed = 1;	/* out of memory */
+		return NULL;
+	}
 	y->whole = doc_arena(l) != NULL;
 	y->pub.kind = kind;
 	y->pub.pos = mark_pos(l, m);
@@ -334,8 +351,6 @@ static ynode *add_node(loader *l, hg_ykind kind, yaml_mark_t m)
 		l->doc->root = &y->pub;
 		return y;
 	}
-	ynode *parent = l->stack[l->depth - 1];
-	items_room(parent);
 	y->parent = parent;
 	parent->pub.items[parent->pub.n++] = &y->pub;
 	if (is_stream_item(l, y)) {
@@ -381,7 +396,11 @@ static int over_budget(const loader *l)
 static void check_mapping(loader *l, const ynode *map)
 {
 	size_t npairs = map->pub.n / 2, nkeys = 0;
-	keyref *keys = hg_xcalloc(npairs ? npairs : 1, sizeof *keys);
+	keyref *keys = hg_try_calloc(npairs ? npairs : 1, sizeof *keys);
+	if (!keys) {
+		l->failed = 1;
+		return;
+	}
 	for (size_t i = 0; i < npairs; i++) {
 		const hg_ynode *k = map->pub.items[2 * i];
 		if (k->kind != HG_Y_SCALAR) {
@@ -406,7 +425,10 @@ static void check_mapping(loader *l, const ynode *map)
 			first = i;
 			continue;
 		}
-		HG_GROW(dups, cap, ndups + 1);
+		if (HG_TRY_GROW(dups, cap, ndups + 1) != 0) {
+			l->failed = 1;
+			break;
+		}
 		dups[ndups].at = keys[i].index;
 		dups[ndups].first = keys[first].index;
 		ndups++;
@@ -522,6 +544,10 @@ static int event(loader *l, const yaml_event_t *ev)
 	}
 	size_t len = ev->data.scalar.length;
 	y->pub.scalar = doc_strndup(l, value, len);
+	if (!y->pub.scalar) {
+		l->failed = 1;
+		return 1;
+	}
 	y->pub.plain = plain;
 	if (strlen(value) != len) {
 		hg_diag_add(l->d, HG_ERROR, y->pub.pos, "data.syntax",
@@ -532,10 +558,17 @@ static int event(loader *l, const yaml_event_t *ev)
 	return 0;
 }
 
+/* A new empty document, or NULL. */
 static hg_ydoc *doc_new(const char *name)
 {
-	ydoc *doc = hg_xcalloc(1, sizeof *doc);
-	doc->pub.file = hg_xstrdup(name ? name : "-");
+	ydoc *doc = hg_try_calloc(1, sizeof *doc);
+	if (!doc)
+		return NULL;
+	doc->pub.file = hg_try_strdup(name ? name : "-");
+	if (!doc->pub.file) {
+		free(doc);
+		return NULL;
+	}
 	return &doc->pub;
 }
 
@@ -565,18 +598,26 @@ static int read_stream(void *data, unsigned char *buf, size_t size, size_t *got)
 }
 
 /* Starts loading into doc from text, or from fp when text is NULL.  0, or
- * -1 (diagnosed; l and doc freed). */
+ * -1 (diagnosed, or out of memory; l and doc freed, either may be NULL). */
 static int load_start(hg_ydoc *doc, const char *text, size_t len, FILE *fp, loader *l,
 		      hg_diags *d)
 {
+	if (!doc || !l) {
+		free(l);
+		hg_ydoc_free(doc);
+		return -1;	/* (the unit of work reports it) */
+	}
 	l->doc = doc;
 	l->text = text;
 	l->len = len;
 	l->fp = fp;
 	l->d = d;
 	l->errors_at_start = d->nerrors;
-	if (!l->item_fn)
-		((ydoc *)doc)->arena = hg_arena_new();
+	if (!l->item_fn && !(((ydoc *)doc)->arena = hg_arena_try_new())) {
+		free(l);
+		hg_ydoc_free(doc);
+		return -1;
+	}
 	if (!yaml_parser_initialize(&l->parser)) {
 		hg_pos pos = { doc->file, 0, 0 };
 		hg_diag_add(d, HG_ERROR, pos, "data.syntax", "out of memory while parsing YAML");
@@ -603,6 +644,8 @@ static int load_run(loader *l)
 				hg_diag_add(l->d, HG_ERROR, mark_pos(l, l->parser.mark), "data.limit",
 					    "one item, or the text between two, is longer than %u bytes",
 					    (unsigned)HG_YAML_ITEM_MAX_BYTES);
+			else if (l->parser.error == YAML_MEMORY_ERROR && hg_alloc_reporting())
+				hg_alloc_failure();	/* libyaml's own allocation */
 			else if (l->fp && ferror(l->fp))
 				hg_diag_add(l->d, HG_ERROR, (hg_pos){ l->doc->file, 0, 0 },
 					    "data.io", "cannot read the file: %s", strerror(errno));
@@ -659,22 +702,23 @@ static hg_ydoc *load(hg_ydoc *doc, const char *text, size_t len, loader *l, hg_d
 
 hg_ydoc *hg_yaml_load_mem(const char *name, const char *text, size_t len, hg_diags *d)
 {
-	hg_ydoc *doc = doc_new(name);
 	if (len > YAML_MAX_BYTES) {
-		too_big(d, doc->file);
-		hg_ydoc_free(doc);
+		too_big(d, name ? name : "-");
 		return NULL;
 	}
-	loader *l = hg_xcalloc(1, sizeof *l);
-	l->max_nodes = YAML_MAX_NODES;
-	return load(doc, text, len, l, d);
+	loader *l = hg_try_calloc(1, sizeof *l);
+	if (l)
+		l->max_nodes = YAML_MAX_NODES;
+	return load(doc_new(name), text, len, l, d);
 }
 
 hg_ydoc *hg_yaml_load_items(const char *name, const char *text, size_t len,
 			    const char *key, hg_yaml_item_fn fn, void *ctx,
 			    hg_diags *d)
 {
-	loader *l = hg_xcalloc(1, sizeof *l);
+	loader *l = hg_try_calloc(1, sizeof *l);
+	if (!l)
+		return NULL;
 	l->max_nodes = HG_YAML_ITEM_MAX_NODES;
 	l->items_key = key;
 	l->item_fn = fn;
@@ -689,14 +733,22 @@ struct hg_yaml_items {
 hg_yaml_items *hg_yaml_items_open(const char *name, FILE *fp, const char *key,
 				  hg_yaml_item_fn fn, void *ctx, hg_diags *d)
 {
-	loader *l = hg_xcalloc(1, sizeof *l);
+	loader *l = hg_try_calloc(1, sizeof *l);
+	if (!l)
+		return NULL;
 	l->max_nodes = HG_YAML_ITEM_MAX_NODES;
 	l->items_key = key;
 	l->item_fn = fn;
 	l->item_ctx = ctx;
 	if (load_start(doc_new(name), NULL, 0, fp, l, d) != 0)
 		return NULL;
-	hg_yaml_items *it = hg_xcalloc(1, sizeof *it);
+	hg_yaml_items *it = hg_try_calloc(1, sizeof *it);
+	if (!it) {
+		yaml_parser_delete(&l->parser);
+		hg_ydoc_free(l->doc);
+		free(l);
+		return NULL;
+	}
 	it->l = l;
 	return it;
 }
@@ -751,6 +803,10 @@ hg_ydoc *hg_yaml_load_file(const char *path, hg_diags *d)
 	}
 	int err = ferror(f) ? errno : 0;
 	fclose(f);
+	if (hg_buf_failed(&b)) {	/* (the unit of work reports it) */
+		hg_buf_free(&b);
+		return NULL;
+	}
 	if (err) {
 		hg_diag_add(d, HG_ERROR, pos, "data.io", "cannot read the file: %s",
 			    strerror(err));

@@ -130,12 +130,21 @@ static unsigned long every_n(const char *what, work_fn work, void *ctx)
  * The pieces of work
  * ------------------------------------------------------------------------ */
 
+/* An opener returned NULL (short of memory, whatever the caller):
+ * HG_ENOMEM, said as the calls with diagnostics say it. */
+static int opener_refused(hg_diags *d)
+{
+	hg_diag_add(d, HG_ERROR, (hg_pos){ NULL, 0, 0 }, "hg.out-of-memory", "-");
+	return HG_ENOMEM;
+}
+
 /* Every game of GAMES, as the parser reads them: 0, or HG_ENOMEM (only
  * the games before it kept, and only diagnostics of theirs in d). */
 static int parse_games(unit_games *gs, hg_diags *d)
 {
 	hg_parser *p = hg_parser_open_mem("alloc.hgn", GAMES, strlen(GAMES));
-	ck_assert_ptr_nonnull(p);
+	if (!p)
+		return opener_refused(d);
 	hg_game_record *g;
 	int rc;
 	while ((rc = hg_parser_next(p, &g, d)) == 1) {
@@ -282,7 +291,7 @@ static int read_json_stream(const char *text, unit_games *gs, hg_diags *d)
 {
 	hg_json_reader *jr = hg_json_reader_open_mem("alloc.json", text, strlen(text));
 	if (!jr)
-		return HG_ENOMEM;
+		return opener_refused(d);
 	hg_game_record *g;
 	int rc;
 	while ((rc = hg_json_reader_next(jr, &g, d)) == 1) {
@@ -299,7 +308,7 @@ static int read_yaml_stream(const char *text, unit_games *gs, hg_diags *d)
 	FILE *fp = fmemopen((void *)text, strlen(text), "r");
 	ck_assert_ptr_nonnull(fp);
 	hg_yaml_reader *yr = hg_yaml_reader_open("alloc.yaml", fp);
-	int rc = HG_ENOMEM;
+	int rc = yr ? HG_ENOMEM : opener_refused(d);
 	hg_game_record *g;
 	while (yr && (rc = hg_yaml_reader_next(yr, &g, d)) == 1) {
 		unit_games_push(gs, g);
@@ -397,11 +406,13 @@ START_TEST(readers_report_every_failure)
 }
 END_TEST
 
-/* hg_check_game as far as the core goes: the record's own parts (its
- * fairness tags, the replay's diagnostics, the result) report failure; the
- * engines' allocations are not counted (they still abort). */
+/* hg_check_game: the record's own parts (its fairness tags, the replay's
+ * diagnostics, the result), the data loading when the session is new, and
+ * the callbacks of the engines (hg_game_class.reports_enomem) report it;
+ * what an engine still runs paused (Crusader Kingdoms' and Encrucijada's
+ * readers of actions) is not counted (it still aborts). */
 typedef struct check_case {
-	hg_session *s;
+	hg_session *s;		/* NULL: a new session each run */
 	hg_game_record *rec;
 	int want;		/* its status without a refusal */
 	const char *codes;	/* its diagnostics without a refusal */
@@ -413,7 +424,11 @@ static int work_check(void *ctx, hg_diags *d, unsigned long fail_at)
 	hg_state *final = NULL;
 	const hg_game_class *cls = NULL;
 	hg_check_result res;
-	int rc = hg_check_game(c->s, c->rec, d, NULL, &res, &final, &cls);
+	unsigned long left = pause_count();
+	hg_session *fresh = c->s ? NULL : hg_session_new(HERALD_SRCDATADIR);
+	resume_count(left);
+	int rc = hg_check_game(c->s ? c->s : fresh, c->rec, d, NULL, &res, &final, &cls);
+	left = pause_count();
 	if (rc == HG_ENOMEM) {
 		ck_assert_ptr_null(final);
 		ck_assert(!res.legal);
@@ -425,6 +440,8 @@ static int work_check(void *ctx, hg_diags *d, unsigned long fail_at)
 	}
 	if (final)
 		hg_state_free(cls, final);
+	hg_session_free(fresh);
+	resume_count(left);
 	return rc == c->want ? 0 : rc;
 }
 
@@ -441,34 +458,247 @@ static hg_game_record *record_of(const char *path)
 	return g;
 }
 
-START_TEST(check_reports_failure_of_its_own)
+static hg_game_record *record_at(const char *record);
+
+/* One record checked with every allocation refused in turn: in session s
+ * (its data loaded before), or in a new session each run (s NULL). */
+static unsigned long check_every_n(hg_session *s, const char *what, hg_game_record *rec,
+				   int legal)
 {
-	/* a legal game's check makes no allocation of the core's own that
-	 * is counted (its diagnostics are none, the rest is the engine's) */
+	hg_session *first = s ? s : hg_session_new(HERALD_SRCDATADIR);
+	hg_diags d;
+	hg_diags_init(&d);
+	int want = hg_check_game(first, rec, &d, NULL, NULL, NULL, NULL);
+	ck_assert_int_eq(want, legal ? 0 : -1);
+	check_case c = { s, rec, want, codes_of(&d) };
+	hg_diags_free(&d);
+	if (!s)
+		hg_session_free(first);
+	unsigned long n = every_n(what, work_check, &c);
+	free((char *)c.codes);
+	return n;
+}
+
+START_TEST(check_reports_every_failure)
+{
+	/* The engines report allocation failure: their set-ups, clones,
+	 * The Kingdoms of Crusaders' legal actions and result are counted */
 	static const struct {
 		const char *record;
 		int legal;
 		unsigned long allocations;	/* at least */
 	} records[] = {
-		{ "kingdoms-of-crusaders/valid/resignation.hgn", 1, 0 },
-		{ "kingdoms-of-crusaders/illegal/after-end.hgn", 0, 3 },
+		{ "kingdoms-of-crusaders/valid/resignation.hgn", 1, 5 },
+		{ "kingdoms-of-crusaders/illegal/after-end.hgn", 0, 8 },
+		{ "kingdoms-of-crusaders/valid/seed-two-markers.hgn", 1, 5 },
+		{ "crusader-kingdoms/valid/agreement.hgn", 1, 2 },
+		{ "crusader-kingdoms/illegal/allies-house-rule.hgn", 0, 2 },
+		{ "encrucijada/valid/activation-mutual.hgn", 1, 3 },
+		{ "encrucijada/valid/steps-choose-in-order.hgn", 1, 3 },
+	};
+	hg_session *s = hg_session_new(HERALD_SRCDATADIR);
+	for (size_t i = 0; i < sizeof records / sizeof *records; i++) {
+		hg_game_record *rec = record_at(records[i].record);
+		ck_assert_uint_ge(check_every_n(s, records[i].record, rec, records[i].legal),
+				  records[i].allocations);
+		hg_record_free(rec);
+	}
+	/* a variation (a clone), and an illegal action in it */
+	ck_assert_uint_ge(check_every_n(s, "GAMES' first", parsed.v[0], 0), 5);
+	hg_session_free(s);
+}
+END_TEST
+
+/* A short game of each game, its data loaded in the same call. */
+START_TEST(check_with_loading_reports_every_failure)
+{
+	static const char *const records[] = {
+		"kingdoms-of-crusaders/valid/resignation.hgn",
+		"encrucijada/valid/activation-mutual.hgn",
+		"crusader-kingdoms/valid/agreement.hgn",
+	};
+	for (size_t i = 0; i < sizeof records / sizeof *records; i++) {
+		hg_game_record *rec = record_at(records[i]);
+		ck_assert_uint_gt(check_every_n(NULL, records[i], rec, 1), 100);
+		hg_record_free(rec);
+	}
+}
+END_TEST
+
+/* Loading a game's data (hg_session_prepare) into a new session: the
+ * YAML tree, the data files a record names (datafile.c), the game's
+ * loader and the session's cache.  A refused run caches nothing: the same
+ * session then loads the data as if nothing had happened. */
+typedef struct load_case {
+	hg_game_record *rec;
+	const char *codes;	/* its diagnostics without a refusal */
+} load_case;
+
+static int work_load(void *ctx, hg_diags *d, unsigned long fail_at)
+{
+	load_case *c = ctx;
+	unsigned long left = pause_count();
+	hg_session *s = hg_session_new(HERALD_SRCDATADIR);
+	resume_count(left);
+	const hg_game_class *cls = NULL;
+	const hg_gdata *data = NULL;
+	int rc = hg_session_prepare(s, c->rec, &cls, &data, d);
+	left = pause_count();
+	if (rc == HG_ENOMEM) {
+		hg_diags again;
+		hg_diags_init(&again);
+		ck_assert_int_eq(hg_session_prepare(s, c->rec, &cls, &data, &again), 0);
+		ck_assert_ptr_nonnull(data);
+		ck_assert_uint_eq(again.n, 0);
+		hg_diags_free(&again);
+	} else if (fail_at) {
+		ck_assert_int_eq(rc, 0);
+		ck_assert_ptr_nonnull(data);
+		char *codes = codes_of(d);
+		ck_assert_str_eq(codes, c->codes);
+		free(codes);
+	}
+	hg_session_free(s);
+	resume_count(left);
+	return rc;
+}
+
+/* A record of records/, parsed. */
+static hg_game_record *record_at(const char *record)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/../records/%s", HERALD_SRCDATADIR, record);
+	return record_of(path);
+}
+
+START_TEST(data_loading_reports_every_failure)
+{
+	/* data files the records name (each game's bundled data is loaded in
+	 * check_with_loading_reports_every_failure) */
+	static const char *const records[] = {
+		"kingdoms-of-crusaders/valid/own-deck.hgn",
+		"encrucijada/valid/own-cards.hgn",
+		"crusader-kingdoms/valid/muslims-turn-castles.hgn",
+	};
+	for (size_t i = 0; i < sizeof records / sizeof *records; i++) {
+		hg_game_record *rec = record_at(records[i]);
+		hg_session *s = hg_session_new(HERALD_SRCDATADIR);
+		const hg_game_class *cls;
+		const hg_gdata *data;
+		hg_diags d;
+		hg_diags_init(&d);
+		ck_assert_int_eq(hg_session_prepare(s, rec, &cls, &data, &d), 0);
+		hg_session_free(s);
+		load_case c = { rec, codes_of(&d) };
+		hg_diags_free(&d);
+		ck_assert_uint_gt(every_n(records[i], work_load, &c), 100);
+		free((char *)c.codes);
+		hg_record_free(rec);
+	}
+}
+END_TEST
+
+/* hg_canonicalize: short of memory, each action is as it was or rewritten
+ * whole, so the record is still written; a complete run rewrites it as an
+ * undisturbed run does. */
+typedef struct canon_case {
+	hg_session *s;
+	const char *path;
+	const char *expected;	/* the record rewritten, in HGN */
+} canon_case;
+
+static int work_canonicalize(void *ctx, hg_diags *d, unsigned long fail_at)
+{
+	canon_case *c = ctx;
+	unsigned long left = pause_count();
+	hg_game_record *rec = record_of(c->path);
+	resume_count(left);
+	int rc = hg_canonicalize(c->s, rec, d);
+	left = pause_count();
+	hg_buf out;
+	hg_buf_init(&out);
+	ck_assert_int_eq(hg_write_hgn(rec, &out), 0);
+	if (rc == 0 && fail_at)
+		ck_assert_str_eq(out.data, c->expected);
+	hg_buf_free(&out);
+	hg_record_free(rec);
+	resume_count(left);
+	return rc;
+}
+
+START_TEST(canonicalize_reports_every_failure)
+{
+	static const char *const records[] = {
+		"kingdoms-of-crusaders/valid/location-names.hgn",
+		"crusader-kingdoms/valid/agreement.hgn",
+		"encrucijada/valid/activation-mutual.hgn",
 	};
 	hg_session *s = hg_session_new(HERALD_SRCDATADIR);
 	for (size_t i = 0; i < sizeof records / sizeof *records; i++) {
 		char path[512];
-		snprintf(path, sizeof path, "%s/../records/%s", HERALD_SRCDATADIR,
-			 records[i].record);
+		snprintf(path, sizeof path, "%s/../records/%s", HERALD_SRCDATADIR, records[i]);
 		hg_game_record *rec = record_of(path);
 		hg_diags d;
 		hg_diags_init(&d);
-		int want = hg_check_game(s, rec, &d, NULL, NULL, NULL, NULL);
-		ck_assert_int_eq(want, records[i].legal ? 0 : -1);
-		check_case c = { s, rec, want, codes_of(&d) };
+		ck_assert_int_eq(hg_canonicalize(s, rec, &d), 0);
+		hg_buf want;
+		hg_buf_init(&want);
+		ck_assert_int_eq(hg_write_hgn(rec, &want), 0);
+		canon_case c = { s, path, want.data };
+		ck_assert_uint_gt(every_n(records[i], work_canonicalize, &c), 0);
+		hg_buf_free(&want);
 		hg_diags_free(&d);
-		ck_assert_uint_ge(every_n(records[i].record, work_check, &c),
-				  records[i].allocations);
-		free((char *)c.codes);
 		hg_record_free(rec);
+	}
+	hg_session_free(s);
+}
+END_TEST
+
+/* hg_generate: NULL with hg.out-of-memory, or the game an undisturbed
+ * run generates from the same seed. */
+typedef struct gen_case {
+	hg_session *s;
+	const hg_game_class *cls;
+	const char *expected;	/* in HGN */
+} gen_case;
+
+static int work_generate(void *ctx, hg_diags *d, unsigned long fail_at)
+{
+	gen_case *c = ctx;
+	hg_game_record *rec = hg_generate(c->s, c->cls, "alloc", 0, NULL, d);
+	unsigned long left = pause_count();
+	int rc = rec ? 0 : d->n && strcmp(d->v[d->n - 1].code, "hg.out-of-memory") == 0
+				  ? HG_ENOMEM : -1;
+	if (rec && fail_at) {
+		hg_buf out;
+		hg_buf_init(&out);
+		ck_assert_int_eq(hg_write_hgn(rec, &out), 0);
+		ck_assert_str_eq(out.data, c->expected);
+		hg_buf_free(&out);
+	}
+	hg_record_free(rec);
+	resume_count(left);
+	return rc;
+}
+
+START_TEST(generate_reports_every_failure)
+{
+	hg_session *s = hg_session_new(HERALD_SRCDATADIR);
+	static const char *const ids[] = { "kingdoms-of-crusaders", "encrucijada" };
+	for (size_t i = 0; i < sizeof ids / sizeof *ids; i++) {
+		const hg_game_class *cls = hg_game_find(ids[i]);
+		hg_diags d;
+		hg_diags_init(&d);
+		hg_game_record *rec = hg_generate(s, cls, "alloc", 0, NULL, &d);
+		ck_assert_ptr_nonnull(rec);
+		hg_buf want;
+		hg_buf_init(&want);
+		ck_assert_int_eq(hg_write_hgn(rec, &want), 0);
+		gen_case c = { s, cls, want.data };
+		ck_assert_uint_gt(every_n(ids[i], work_generate, &c), 10);
+		hg_buf_free(&want);
+		hg_record_free(rec);
+		hg_diags_free(&d);
 	}
 	hg_session_free(s);
 }
@@ -499,8 +729,15 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, parser_reports_every_failure);
 	tcase_add_test(tc, writers_report_every_failure);
 	tcase_add_test(tc, readers_report_every_failure);
-	tcase_add_test(tc, check_reports_failure_of_its_own);
+	tcase_add_test(tc, check_reports_every_failure);
 	tcase_add_test(tc, buffer_outside_a_unit);
 	suite_add_tcase(s, tc);
+	TCase *data = tcase_create("the games' data loaded with every allocation refused in turn");
+	tcase_set_timeout(data, 300);
+	tcase_add_test(data, data_loading_reports_every_failure);
+	tcase_add_test(data, check_with_loading_reports_every_failure);
+	tcase_add_test(data, canonicalize_reports_every_failure);
+	tcase_add_test(data, generate_reports_every_failure);
+	suite_add_tcase(s, data);
 	return s;
 }

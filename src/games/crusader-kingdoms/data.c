@@ -76,16 +76,14 @@ static int load_names(const hg_ynode *map, char **id, char **name, hg_names *t,
 	const hg_ynode *n = hg_ymap_get(map, "id");
 	if (hg_ystr(n, &s, d) != 0 || check_word(n, s, CK_MAX_ID, d) != 0)
 		return -1;
-	*id = hg_xstrdup(s);
+	if (!(*id = hg_try_strdup(s)))
+		return -1;	/* (the unit of work reports it) */
 	int rc = bind_name(t, n, s, value, what, d);
 	n = hg_ymap_get(map, "name");
-	if (n) {
-		if (hg_ystr(n, &s, d) != 0)
-			return -1;
-		*name = hg_xstrdup(s);
-	} else {
-		*name = hg_xstrdup(*id);
-	}
+	if (n && hg_ystr(n, &s, d) != 0)
+		return -1;
+	if (!(*name = hg_try_strdup(n ? s : *id)))
+		return -1;
 	n = hg_ymap_get(map, "aliases");
 	if (!n)
 		return rc;
@@ -230,7 +228,9 @@ static int load_map(ck_map *m, const hg_ydoc *doc, hg_diags *d)
 {
 	const hg_ynode *root = doc->root;
 	m->names = hg_names_new();
-	m->file = hg_xstrdup(doc->file);
+	m->file = hg_try_strdup(doc->file);
+	if (!m->names || !m->file)
+		return -1;	/* (the unit of work reports it) */
 	if (!root) {
 		hg_pos pos = { doc->file, 1, 1 };
 		hg_diag_add(d, HG_ERROR, pos, "data.missing-key", "the map file is empty");
@@ -242,11 +242,13 @@ static int load_map(ck_map *m, const hg_ydoc *doc, hg_diags *d)
 	const hg_ynode *n = hg_ymap_get(root, "id");
 	if (hg_ystr(n, &s, d) != 0 || check_word(n, s, CK_MAX_ID, d) != 0)
 		return -1;
-	m->id = hg_xstrdup(s);
+	if (!(m->id = hg_try_strdup(s)))
+		return -1;
 	n = hg_ymap_get(root, "name");
 	if (n && hg_ystr(n, &s, d) != 0)
 		return -1;
-	m->name = hg_xstrdup(n ? s : m->id);
+	if (!(m->name = hg_try_strdup(n ? s : m->id)))
+		return -1;
 	if (load_bool(root, "reconstructed", 0, &m->reconstructed, d) != 0)
 		return -1;
 	const hg_ynode *list = hg_ymap_get(root, "areas");
@@ -257,7 +259,8 @@ static int load_map(ck_map *m, const hg_ydoc *doc, hg_diags *d)
 			    "a map has 1 to %d areas, not %zu", CK_MAX_AREAS, list->n);
 		return -1;
 	}
-	m->areas = hg_xcalloc(list->n, sizeof *m->areas);
+	if (!(m->areas = hg_try_calloc(list->n, sizeof *m->areas)))
+		return -1;
 	int rc = 0;
 	for (size_t i = 0; i < list->n; i++) {
 		const hg_ynode *a = list->items[i];
@@ -367,7 +370,8 @@ static int load_card(ck_deck *k, const hg_ynode *cn, int index, hg_diags *d)
 	if (n) {
 		if (hg_ystr(n, &s, d) != 0)
 			return -1;
-		c->text = hg_xstrdup(s);
+		if (!(c->text = hg_try_strdup(s)))
+			return -1;	/* (the unit of work reports it) */
 	}
 	int rc = 0;
 	if (c->type == CK_TROOP) {
@@ -428,7 +432,9 @@ static int load_deck(ck_deck *k, const hg_ydoc *doc, hg_diags *d)
 {
 	const hg_ynode *root = doc->root;
 	k->names = hg_names_new();
-	k->file = hg_xstrdup(doc->file);
+	k->file = hg_try_strdup(doc->file);
+	if (!k->names || !k->file)
+		return -1;	/* (the unit of work reports it) */
 	if (!root) {
 		hg_pos pos = { doc->file, 1, 1 };
 		hg_diag_add(d, HG_ERROR, pos, "data.missing-key", "the deck file is empty");
@@ -440,11 +446,13 @@ static int load_deck(ck_deck *k, const hg_ydoc *doc, hg_diags *d)
 	const hg_ynode *n = hg_ymap_get(root, "id");
 	if (hg_ystr(n, &s, d) != 0 || check_word(n, s, CK_MAX_ID, d) != 0)
 		return -1;
-	k->id = hg_xstrdup(s);
+	if (!(k->id = hg_try_strdup(s)))
+		return -1;
 	n = hg_ymap_get(root, "name");
 	if (n && hg_ystr(n, &s, d) != 0)
 		return -1;
-	k->name = hg_xstrdup(n ? s : k->id);
+	if (!(k->name = hg_try_strdup(n ? s : k->id)))
+		return -1;
 	if (hg_yword(hg_ymap_get(root, "religion"), religion_words, &k->religion, d) != 0 ||
 	    load_bool(root, "reconstructed", 0, &k->reconstructed, d) != 0)
 		return -1;
@@ -456,7 +464,8 @@ static int load_deck(ck_deck *k, const hg_ydoc *doc, hg_diags *d)
 			    "a deck has 1 to %d different cards, not %zu", CK_MAX_CARDS, list->n);
 		return -1;
 	}
-	k->cards = hg_xcalloc(list->n, sizeof *k->cards);
+	if (!(k->cards = hg_try_calloc(list->n, sizeof *k->cards)))
+		return -1;
 	int rc = 0;
 	for (size_t i = 0; i < list->n; i++) {
 		k->ncards++;
@@ -542,7 +551,8 @@ static int load_faction(ck_scenario *sc, const hg_ynode *fn, int index, const ck
 	const char *s = "";
 	if (n && hg_ystr(n, &s, d) != 0)
 		return -1;
-	f->colour = hg_xstrdup(s);
+	if (!(f->colour = hg_try_strdup(s)))
+		return -1;	/* (the unit of work reports it) */
 	return load_deploy(f, hg_ymap_get(fn, "deploy"), m, rest, d);
 }
 
@@ -700,7 +710,8 @@ static int load_levels(ck_scenario *sc, const hg_ynode *n, hg_diags *d)
 			return -1;
 		}
 		ck_level *lv = &sc->levels[sc->nlevels++];
-		lv->name = hg_xstrdup(name);
+		if (!(lv->name = hg_try_strdup(name)))
+			return -1;	/* (the unit of work reports it) */
 		const hg_ynode *from = hg_ymap_get(l, "from");
 		int last = i + 1 == n->n;
 		if (last && from) {
@@ -817,7 +828,8 @@ static int load_titles(const hg_ynode *sn, const ck_scenario *sc, hg_names *t, i
 static int load_scenario(hg_gdata *g, const hg_ynode *sn, int index, hg_diags *d)
 {
 	ck_scenario *sc = &g->scenarios[index];
-	sc->seats = hg_names_new();
+	if (!(sc->seats = hg_names_new()))
+		return -1;	/* (the unit of work reports it) */
 	if (hg_ycheck_keys(sn, scenario_keys, "a scenario", d) != 0)
 		return -1;
 	if (load_names(sn, &sc->id, &sc->name, g->scenario_names, index, "scenario",
@@ -854,7 +866,8 @@ static int load_scenario(hg_gdata *g, const hg_ynode *sn, int index, hg_diags *d
 			    "a scenario has 1 to %d factions", CK_MAX_SIDES);
 		return -1;
 	}
-	sc->factions = hg_xcalloc(list->n, sizeof *sc->factions);
+	if (!(sc->factions = hg_try_calloc(list->n, sizeof *sc->factions)))
+		return -1;
 	int rest = -1, players = 0;
 	for (size_t i = 0; i < list->n; i++) {
 		int r = 0;
@@ -902,7 +915,9 @@ static int load_scenarios(hg_gdata *g, const hg_ynode *list, hg_diags *d)
 		return -1;
 	}
 	g->scenario_names = hg_names_new();
-	g->scenarios = hg_xcalloc(list->n, sizeof *g->scenarios);
+	g->scenarios = hg_try_calloc(list->n, sizeof *g->scenarios);
+	if (!g->scenario_names || !g->scenarios)
+		return -1;	/* (the unit of work reports it) */
 	for (size_t i = 0; i < list->n; i++) {
 		g->nscenarios++;
 		if (load_scenario(g, list->items[i], (int)i, d) != 0)
@@ -950,30 +965,36 @@ static hg_ydoc *load_ref(const hg_load_ctx *ctx, const file_ref *f, const char *
 	return hg_data_load(ctx, &n, &kind, d);
 }
 
-/* A path relative to the directory of `base` (a file), unless absolute. */
+/* A path relative to the directory of `base` (a file), unless absolute;
+ * NULL when there is no memory for it (the unit of work reports it). */
 static char *relative_to(const char *base, const char *name)
 {
 	if (name[0] == '/' || !base)
-		return hg_xstrdup(name);
+		return hg_try_strdup(name);
 	const char *slash = strrchr(base, '/');
 	if (!slash)
-		return hg_xstrdup(name);
+		return hg_try_strdup(name);
 	hg_buf b;
 	hg_buf_init(&b);
 	hg_buf_putn(&b, base, (size_t)(slash - base) + 1);
 	hg_buf_puts(&b, name);
+	if (hg_buf_failed(&b)) {
+		hg_buf_free(&b);
+		return NULL;
+	}
 	return hg_buf_steal(&b);
 }
 
-/* The directory of `file`, for the names a file gives relative to itself. */
+/* The directory of `file`, for the names a file gives relative to itself
+ * (NULL: no memory). */
 static char *dir_of(const char *file)
 {
 	const char *slash = strrchr(file, '/');
 	if (!slash)
-		return hg_xstrdup(".");
+		return hg_try_strdup(".");
 	if (slash == file)
-		return hg_xstrdup("/");
-	return hg_xstrndup(file, (size_t)(slash - file));
+		return hg_try_strdup("/");
+	return hg_try_strndup(file, (size_t)(slash - file));
 }
 
 static int add_map(hg_gdata *g, const hg_load_ctx *ctx, const file_ref *f, hg_diags *d)
@@ -1000,7 +1021,12 @@ static int add_map(hg_gdata *g, const hg_load_ctx *ctx, const file_ref *f, hg_di
 			g->maps[i] = m;
 			return 0;
 		}
-	g->maps = hg_xrealloc(g->maps, (size_t)(g->nmaps + 1) * sizeof *g->maps);
+	ck_map *maps = hg_try_realloc(g->maps, (size_t)(g->nmaps + 1) * sizeof *g->maps);
+	if (!maps) {
+		map_free(&m);
+		return -1;	/* (the unit of work reports it) */
+	}
+	g->maps = maps;
 	g->maps[g->nmaps++] = m;
 	return 0;
 }
@@ -1045,7 +1071,7 @@ static int add_listed(hg_gdata *g, const hg_load_ctx *ctx, const hg_ydoc *doc,
 		      int named, hg_diags *d)
 {
 	char *dir = dir_of(doc->file);
-	int rc = 0;
+	int rc = dir ? 0 : -1;
 	for (int pass = 0; rc == 0 && pass < 2; pass++) {
 		const hg_ynode *list = hg_ymap_get(doc->root, pass ? "decks" : "maps");
 		if (!list)
@@ -1061,6 +1087,10 @@ static int add_listed(hg_gdata *g, const hg_load_ctx *ctx, const hg_ydoc *doc,
 				break;
 			}
 			char *path = named ? NULL : relative_to(doc->file, s);
+			if (!named && !path) {
+				rc = -1;
+				break;
+			}
 			file_ref f = { named ? s : path, named ? N_("the scenarios file") : NULL,
 				       list->items[i]->pos, dir };
 			rc = pass ? add_deck(g, ctx, &f, -1, d) : add_map(g, ctx, &f, d);
@@ -1080,7 +1110,13 @@ static hg_gdata *load_all(const hg_load_ctx *ctx, const file_ref *scenarios,
 	hg_ydoc *doc = load_ref(ctx, scenarios, N_("a scenarios file"), scenarios_file_keys, d);
 	if (!doc)
 		return NULL;
-	hg_gdata *g = hg_xcalloc(1, sizeof *g);
+	/* Short of memory inside a unit of work (util.c), a step fails or
+	 * leaves a part out, and the data is dropped at the end. */
+	hg_gdata *g = hg_try_calloc(1, sizeof *g);
+	if (!g) {
+		hg_ydoc_free(doc);
+		return NULL;
+	}
 	int rc = 0;
 	if (!doc->root) {
 		hg_pos pos = { doc->file, 1, 1 };
@@ -1108,7 +1144,7 @@ static hg_gdata *load_all(const hg_load_ctx *ctx, const file_ref *scenarios,
 	hg_ydoc_free(doc);
 	if (rc == 0)
 		ck_spellings_load(g);
-	if (rc != 0) {
+	if (rc != 0 || hg_alloc_lost()) {
 		hg_ck_unload(g);
 		return NULL;
 	}
@@ -1120,8 +1156,13 @@ hg_gdata *hg_ck_load_files(const char *scenarios, const char *const *maps, size_
 {
 	hg_pos nowhere = { NULL, 0, 0 };
 	file_ref s = { scenarios, NULL, nowhere, NULL };
-	file_ref *m = hg_xcalloc(nmaps + 1, sizeof *m);
-	file_ref *k = hg_xcalloc(ndecks + 1, sizeof *k);
+	file_ref *m = hg_try_calloc(nmaps + 1, sizeof *m);
+	file_ref *k = hg_try_calloc(ndecks + 1, sizeof *k);
+	if (!m || !k) {
+		free(m);
+		free(k);
+		return NULL;	/* (the unit of work reports it) */
+	}
 	for (size_t i = 0; i < nmaps; i++)
 		m[i] = (file_ref){ maps[i], NULL, nowhere, NULL };
 	for (size_t i = 0; i < ndecks; i++)

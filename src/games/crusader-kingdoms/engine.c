@@ -35,7 +35,9 @@ static char *stream_name(char buf[STREAM_NAME_ROOM], const char *seed, const cha
 		while ((v /= 10) > 0);
 	}
 	size_t size = ls + 1 + lp + 1 + nd + 1;
-	char *key = size <= STREAM_NAME_ROOM ? buf : hg_xmalloc(size);
+	char *key = size <= STREAM_NAME_ROOM ? buf : hg_try_malloc(size);
+	if (!key)
+		return NULL;	/* (the unit of work reports it) */
 	char *at = key;
 	memcpy(at, seed, ls);
 	at += ls;
@@ -54,7 +56,7 @@ static char *stream_name(char buf[STREAM_NAME_ROOM], const char *seed, const cha
 static void seed_stream(hg_prng *r, const char *seed, const char *purpose, int n)
 {
 	char buf[STREAM_NAME_ROOM], *name = stream_name(buf, seed, purpose, n);
-	hg_prng_seed(r, name);
+	hg_prng_seed(r, name ? name : "");	/* ("": no memory, reported) */
 	if (name != buf)
 		free(name);
 }
@@ -64,7 +66,7 @@ static void seed_stream(hg_prng *r, const char *seed, const char *purpose, int n
 static void seed_dice(hg_prng_wide *r, const char *seed)
 {
 	char buf[STREAM_NAME_ROOM], *name = stream_name(buf, seed, "dice", -1);
-	hg_prng_wide_seed(r, name);
+	hg_prng_wide_seed(r, name ? name : "");
 	if (name != buf)
 		free(name);
 }
@@ -72,11 +74,14 @@ static void seed_dice(hg_prng_wide *r, const char *seed)
 /* Rule 7.1: one castle, regular side up, in each deployment area; empty
  * areas are independent (in section 8 the Muslims deploy in every other
  * area, 8.1, without castle tokens: an area's owner is what counts).  Each
- * deck is shuffled (cards.c, CHANCE). */
+ * deck is shuffled (cards.c, CHANCE).  NULL short of memory (the unit of
+ * work reports it). */
 hg_state *hg_ck_state_new(const hg_gdata *g, const ck_scenario *sc, const char *seed)
 {
 	/* (the loader allows CK_MAX_SIDES factions at most) */
-	hg_state *s = hg_xcalloc(1, ck_state_size_n(sc->nfactions));
+	hg_state *s = hg_try_calloc(1, ck_state_size_n(sc->nfactions));
+	if (!s)
+		return NULL;	/* (the unit of work reports it) */
 	s->actions = hg_action_cache_new(sizeof(hg_action));
 	s->data = g;
 	s->sc = sc;
@@ -184,6 +189,8 @@ static int bonus_difference(const hg_game_record *rec, const ck_scenario *sc, in
 	return -1;
 }
 
+static void ck_free_state(hg_state *s);
+
 static hg_state *ck_setup(const hg_gdata *g, const hg_game_record *rec, hg_diags *d)
 {
 	size_t n = hg_record_nplayers(rec);
@@ -208,7 +215,12 @@ static hg_state *ck_setup(const hg_gdata *g, const hg_game_record *rec, hg_diags
 	char *seed = hg_record_chance_seed(rec);
 	hg_state *st = hg_ck_state_new(g, sc, seed);
 	free(seed);
-	st->bonus_each = each;
+	if (st && hg_alloc_lost()) {	/* (a stream seeded short of memory) */
+		ck_free_state(st);
+		return NULL;
+	}
+	if (st)
+		st->bonus_each = each;
 	return st;
 }
 
@@ -222,7 +234,11 @@ hg_state *ck_state_copy(const hg_state *s)
 
 static hg_state *ck_clone(const hg_state *s)
 {
-	hg_state *c = ck_state_copy(s);
+	size_t n = ck_state_size(s);
+	hg_state *c = hg_try_malloc(n);
+	if (!c)
+		return NULL;	/* (the unit of work reports it) */
+	memcpy(c, s, n);
 	hg_action_cache_ref(c->actions);
 	return c;
 }
@@ -315,7 +331,42 @@ static int check_turn_order(const hg_state *s, const hg_action *a, hg_diags *d)
 	return 0;
 }
 
+static int apply_action(hg_state *s, const hg_action *a, hg_diags *d);
+
 static int ck_apply(hg_state *s, const hg_action *a, hg_diags *d)
+{
+	int rc = apply_action(s, a, d);
+	/* short of memory inside a unit of work (a diagnostic): the state is
+	 * spoiled, as after -1 */
+	return hg_alloc_lost() ? HG_ENOMEM : rc;
+}
+
+/* The reader of actions (notation*.c) and the legal actions (legal.c)
+ * allocate as they always have, aborting when memory runs out: run paused
+ * in a unit of work that reports it (util.c). */
+static hg_action *ck_parse_paused(const hg_state *s, const hg_action_text *t, hg_diags *d)
+{
+	unsigned depth = hg_alloc_pause();
+	hg_action *a = ck_parse(s, t, d);
+	hg_alloc_resume(depth);
+	return a;
+}
+
+static void ck_legal_paused(const hg_state *s, hg_action_list *out)
+{
+	unsigned depth = hg_alloc_pause();
+	ck_legal(s, out);
+	hg_alloc_resume(depth);
+}
+
+static void ck_render_paused(const hg_state *s, hg_buf *out)
+{
+	unsigned depth = hg_alloc_pause();
+	ck_render(s, out);
+	hg_alloc_resume(depth);
+}
+
+static int apply_action(hg_state *s, const hg_action *a, hg_diags *d)
 {
 	if (check_turn_order(s, a, d) != 0 || check_scripted(s, a, d) != 0)
 		return -1;
@@ -428,15 +479,15 @@ const hg_game_class hg_ck_class = {
 	.setup = ck_setup,
 	.clone = ck_clone,
 	.free_state = ck_free_state,
-	.parse = ck_parse,
+	.parse = ck_parse_paused,
 	.format = ck_format,
 	.apply = ck_apply,
 	.free_action = ck_free_action,
-	.legal = ck_legal,
+	.legal = ck_legal_paused,
 	.result = ck_result,
 	.turn = ck_turn,
 	.to_move = ck_to_move,
-	.render = ck_render,
+	.render = ck_render_paused,
 	.gen_tags = ck_gen_tags,
 	.chance_split = hg_ck_chance_split,
 	.resign_result = hg_ck_resign_result,
@@ -451,4 +502,5 @@ const hg_game_class hg_ck_class = {
 	.position_json = hg_ck_position_json,
 	.facts = ck_facts,
 	.fact = ck_fact,
+	.reports_enomem = 1,
 };

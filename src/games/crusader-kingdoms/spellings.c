@@ -35,7 +35,9 @@ void hg_ck_spellings_build(ck_spellings *sp, const char *const *ids, int nids,
 	memset(sp->by_ends, CK_SPELL_NONE, sizeof sp->by_ends);
 	if (nids <= 0)
 		return;
-	sp->v = hg_xcalloc((size_t)nids, sizeof *sp->v);
+	sp->v = hg_try_calloc((size_t)nids, sizeof *sp->v);
+	if (!sp->v)
+		return;		/* (the unit of work reports it; the data is dropped) */
 	for (int i = 0; i < nids; i++) {
 		char *f = hg_name_fold(ids[i]);
 		ck_spelling *e = &sp->v[sp->n];

@@ -113,7 +113,9 @@ static inline void id_words(const char *name, size_t len, uint64_t *head, uint64
 static void index_ids(enc_pool *pool)
 {
 	size_t ncards = pool->ncards < 0x7fff ? pool->ncards : 0x7fff;
-	int *pair = hg_xmalloc((ncards ? ncards : 1) * sizeof *pair);
+	int *pair = hg_try_malloc((ncards ? ncards : 1) * sizeof *pair);
+	if (!pair)
+		return;		/* (the unit of work reports it) */
 	unsigned count[26 * 26 + 1] = { 0 };
 	for (size_t i = 0; i < ncards; i++) {
 		const char *id = pool->cards[i].id;
@@ -133,8 +135,10 @@ static void index_ids(enc_pool *pool)
 	}
 	pool->by_id_from[26 * 26] = (unsigned short)count[26 * 26];
 	free(pool->by_id);
-	pool->by_id = hg_xcalloc(ncards ? ncards : 1, sizeof pool->by_id[0]);
-	for (size_t i = 0; i < ncards; i++)
+	pool->by_id = hg_try_calloc(ncards ? ncards : 1, sizeof pool->by_id[0]);
+	for (size_t i = 0; !pool->by_id && i < 26 * 26 + 1; i++)
+		pool->by_id_from[i] = 0;	/* none: card_names finds them */
+	for (size_t i = 0; pool->by_id && i < ncards; i++)
 		if (pair[i] >= 0) {
 			enc_id_entry *e = &pool->by_id[count[pair[i]]++];
 			const char *id = pool->cards[i].id;
@@ -334,8 +338,13 @@ static int load_resources(enc_pool *pool, const hg_ynode *list, hg_diags *d)
 						rc = -1;
 				}
 		}
-		res->id = hg_xstrdup(ids);
-		res->name = hg_xstrdup(name);
+		res->id = hg_try_strdup(ids);
+		res->name = hg_try_strdup(name);
+		if (!res->id || !res->name) {	/* (the unit of work reports it) */
+			free(res->id);
+			free(res->name);
+			return -1;
+		}
 		res->pos = r->pos;
 		pool->nres++;
 	}
@@ -463,23 +472,33 @@ static int load_card(enc_pool *pool, const hg_ynode *c, int civ, int tower, hg_d
 	const hg_ynode *n = hg_ymap_get(c, "id");
 	if (hg_yname(n, &s, d) != 0 || check_id(n, tower ? "tower" : "card", d) != 0)
 		return -1;
-	card.id = hg_xstrdup(s);
+	/* Short of memory inside a unit of work (util.c), the card is left
+	 * out, and the pool is dropped at the end. */
+	card.id = hg_try_strdup(s);
+	if (!card.id)
+		return -1;
 	n = hg_ymap_get(c, "name");
 	if (hg_yname(n, &s, d) != 0)
 		rc = -1;
-	card.name = hg_xstrdup(rc == 0 ? s : card.id);
+	card.name = hg_try_strdup(rc == 0 ? s : card.id);
+	if (!card.name)
+		rc = -1;
 	if ((n = hg_ymap_get(c, "aliases")) != NULL) {
 		if (hg_ycheck_kind(n, HG_Y_SEQ, "a list of aliases", d) != 0) {
 			rc = -1;
 		} else {
-			card.aliases = hg_xcalloc(n->n + 1, sizeof *card.aliases);
-			for (size_t k = 0; k < n->n; k++) {
+			card.aliases = hg_try_calloc(n->n + 1, sizeof *card.aliases);
+			for (size_t k = 0; card.aliases && k < n->n; k++) {
 				if (hg_yname(n->items[k], &s, d) != 0) {
 					s = card.id;
 					rc = -1;
 				}
-				card.aliases[card.naliases++] = hg_xstrdup(s);
+				if (!(card.aliases[card.naliases] = hg_try_strdup(s)))
+					break;
+				card.naliases++;
 			}
+			if (hg_alloc_lost())
+				rc = -1;
 		}
 	}
 	long v;
@@ -541,7 +560,8 @@ static int load_card(enc_pool *pool, const hg_ynode *c, int civ, int tower, hg_d
 		if (hg_ystr(n, &s, d) != 0) {
 			rc = -1;
 		} else {
-			card.klass = hg_xstrdup(s);
+			if (!(card.klass = hg_try_strdup(s)))
+				rc = -1;
 			card.evento = hg_name_eq(s, "evento");
 		}
 	}
@@ -550,7 +570,7 @@ static int load_card(enc_pool *pool, const hg_ynode *c, int civ, int tower, hg_d
 		if (!card.effect)
 			rc = -1;
 	}
-	if (rc != 0) {
+	if (rc != 0 || HG_TRY_GROW(pool->cards, pool->capcards, pool->ncards + 1) != 0) {
 		card_free(&card);
 		return -1;
 	}
@@ -561,7 +581,6 @@ static int load_card(enc_pool *pool, const hg_ynode *c, int civ, int tower, hg_d
 		card.cost_amount[j] = j < card.ncost ? card.cost[card.cost_list[j]] : INT_MIN;
 	}
 	card.shielded = civ >= 0 && pool->civs[civ].shielded;
-	HG_GROW(pool->cards, pool->capcards, pool->ncards + 1);
 	int index = (int)pool->ncards;
 	pool->cards[pool->ncards++] = card;
 	if (bind_card_names(pool, c, index, d) != 0)
@@ -585,14 +604,17 @@ static int load_civ(enc_pool *pool, const hg_ynode *m, hg_diags *d)
 	const hg_ynode *sh = hg_ymap_get(m, "shielded");
 	if (sh && hg_ybool(sh, &shielded, d) != 0)
 		return -1;
-	HG_GROW(pool->civs, pool->capciv, pool->nciv + 1);
+	if (HG_TRY_GROW(pool->civs, pool->capciv, pool->nciv + 1) != 0)
+		return -1;	/* (the unit of work reports it) */
 	int index = (int)pool->nciv;
 	if (bind_name(pool->civ_names, id, ids, index, "civilisation", civ_id_of, pool, d) != 0 ||
 	    bind_name(pool->civ_names, nm, name, index, "civilisation", civ_id_of, pool, d) != 0)
 		return -1;
 	enc_civ *civ = &pool->civs[pool->nciv++];
-	civ->id = hg_xstrdup(ids);
-	civ->name = hg_xstrdup(name);
+	civ->id = hg_try_strdup(ids);
+	civ->name = hg_try_strdup(name);
+	if (!civ->id || !civ->name)
+		return -1;
 	civ->shielded = shielded;
 	civ->pos = m->pos;
 	return index;
@@ -629,7 +651,9 @@ static int repeat_cmp(const void *a, const void *b)
 
 static int check_numbers(const enc_pool *pool, size_t first, hg_diags *d)
 {
-	numbered *v = hg_xcalloc(pool->ncards + 1, sizeof *v);
+	numbered *v = hg_try_calloc(pool->ncards + 1, sizeof *v);
+	if (!v)
+		return -1;	/* (the unit of work reports it) */
 	size_t n = 0;
 	for (size_t i = 0; i < pool->ncards; i++) {
 		const enc_card *c = &pool->cards[i];
@@ -637,7 +661,11 @@ static int check_numbers(const enc_pool *pool, size_t first, hg_diags *d)
 			v[n++] = (numbered){ c->civ, c->number, i };
 	}
 	qsort(v, n, sizeof *v, numbered_cmp);
-	repeat *r = hg_xcalloc(n + 1, sizeof *r);
+	repeat *r = hg_try_calloc(n + 1, sizeof *r);
+	if (!r) {
+		free(v);
+		return -1;
+	}
 	size_t nr = 0;
 	for (size_t i = 1, run = 0; i < n; i++) {
 		if (v[i].civ != v[run].civ || v[i].number != v[run].number)
@@ -672,8 +700,13 @@ int enc_pool_load_doc(enc_pool *pool, hg_ydoc *doc, hg_diags *d)
 	static const char *const *const keys = enc_card_file_keys;
 	if (!doc)
 		return -1;
-	HG_GROW(pool->files, pool->capfiles, pool->nfiles + 1);
-	pool->files[pool->nfiles++] = hg_xstrdup(doc->file);
+	char *file = HG_TRY_GROW(pool->files, pool->capfiles, pool->nfiles + 1) == 0 ?
+		hg_try_strdup(doc->file) : NULL;
+	if (!file) {
+		hg_ydoc_free(doc);
+		return -1;	/* (the unit of work reports it) */
+	}
+	pool->files[pool->nfiles++] = file;
 	int rc = 0;
 	const hg_ynode *root = doc->root;
 	if (!root) {
@@ -725,7 +758,7 @@ int enc_pool_load_doc(enc_pool *pool, hg_ydoc *doc, hg_diags *d)
 	if (check_numbers(pool, first, d) != 0)
 		rc = -1;
 	hg_ydoc_free(doc);
-	return rc;
+	return hg_alloc_lost() ? -1 : rc;
 }
 
 int enc_pool_finish(enc_pool *pool, hg_pos where, hg_diags *d)

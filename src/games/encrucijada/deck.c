@@ -32,7 +32,7 @@ static char *id_from_path(const char *path)
 		n -= 5;
 	else if (n > 4 && strcmp(base + n - 4, ".yml") == 0)
 		n -= 4;
-	return hg_xstrndup(base, n);
+	return hg_try_strndup(base, n);
 }
 
 /* rule 1: "1 TORRE Atempus ... cada uno o por equipo": a deck may come
@@ -70,7 +70,8 @@ static int check_tower(const enc_pool *pool, enc_deck *deck, const hg_ynode *roo
 
 static int add_entry(enc_deck *deck, size_t *cap, int card, int count, int pile, hg_pos pos)
 {
-	HG_GROW(deck->entries, *cap, deck->nentries + 1);
+	if (HG_TRY_GROW(deck->entries, *cap, deck->nentries + 1) != 0)
+		return -1;	/* (the unit of work reports it) */
 	enc_deck_entry *e = &deck->entries[deck->nentries++];
 	e->card = card;
 	e->count = count;
@@ -124,7 +125,8 @@ static int load_pile(const enc_pool *pool, enc_deck *deck, size_t *cap, int p,
 			rc = -1;
 			continue;
 		}
-		add_entry(deck, cap, c, (int)count, p, k->pos);
+		if (add_entry(deck, cap, c, (int)count, p, k->pos) != 0)
+			return -1;
 	}
 	return rc;
 }
@@ -202,8 +204,14 @@ enc_deck *enc_deck_load_doc(const enc_pool *pool, hg_ydoc *doc, hg_diags *d)
 		hg_ydoc_free(doc);
 		return NULL;
 	}
-	enc_deck *deck = hg_xcalloc(1, sizeof *deck);
-	deck->file = hg_xstrdup(doc->file);
+	/* Short of memory inside a unit of work (util.c), a part is left
+	 * out and the deck is dropped at the end. */
+	enc_deck *deck = hg_try_calloc(1, sizeof *deck);
+	if (!deck || !(deck->file = hg_try_strdup(doc->file))) {
+		free(deck);
+		hg_ydoc_free(doc);
+		return NULL;
+	}
 	deck->pos = root->pos;
 	deck->tower = -1;
 	int rc = 0, flag;
@@ -217,16 +225,18 @@ enc_deck *enc_deck_load_doc(const enc_pool *pool, hg_ydoc *doc, hg_diags *d)
 		if (hg_yname(n, &s, d) != 0)
 			rc = -1;
 		else
-			deck->id = hg_xstrdup(s);
+			deck->id = hg_try_strdup(s);
 	}
 	if (!deck->id)
 		deck->id = id_from_path(doc->file);
 	if ((n = hg_ymap_get(root, "name")) != NULL && hg_yname(n, &s, d) == 0)
-		deck->name = hg_xstrdup(s);
+		deck->name = hg_try_strdup(s);
 	else if (n)
 		rc = -1;
-	if (!deck->name)
-		deck->name = hg_xstrdup(deck->id);
+	if (!deck->name && deck->id)
+		deck->name = hg_try_strdup(deck->id);
+	if (!deck->id || !deck->name)
+		rc = -1;
 	if (check_tower(pool, deck, root, d) != 0)
 		rc = -1;
 
@@ -277,7 +287,7 @@ enc_deck *enc_deck_load_doc(const enc_pool *pool, hg_ydoc *doc, hg_diags *d)
 		}
 	}
 	hg_ydoc_free(doc);
-	if (rc != 0) {
+	if (rc != 0 || hg_alloc_lost()) {
 		enc_deck_free(deck);
 		return NULL;
 	}

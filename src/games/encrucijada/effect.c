@@ -242,8 +242,8 @@ static int parse_step_node(const enc_pool *pool, enc_step *st, const hg_ynode *n
 		const char *s;
 		if (hg_ystr(v, &s, d) != 0)
 			return -1;
-		st->text = hg_xstrdup(s);
-		return 0;
+		st->text = hg_try_strdup(s);
+		return st->text ? 0 : -1;	/* (the unit of work reports it) */
 	}
 	if (v->kind == HG_Y_SCALAR && v->scalar[0] == '\0')
 		v = NULL;	/* `- attack-again:` */
@@ -274,7 +274,9 @@ enc_effect *enc_effect_parse(const enc_pool *pool, const hg_ynode *n, hg_diags *
 	if (hg_ycheck_kind(n, HG_Y_MAP, "an effect", d) != 0 ||
 	    hg_ycheck_keys(n, keys, "an effect", d) != 0)
 		return NULL;
-	enc_effect *e = hg_xcalloc(1, sizeof *e);
+	enc_effect *e = hg_try_calloc(1, sizeof *e);
+	if (!e)
+		return NULL;	/* (the unit of work reports it) */
 	e->pos = n->pos;
 	e->when = ENC_WHEN_ALL;
 	int rc = 0, w;
@@ -283,8 +285,8 @@ enc_effect *enc_effect_parse(const enc_pool *pool, const hg_ynode *n, hg_diags *
 	if ((m = hg_ymap_get(n, "text")) != NULL) {
 		if (hg_ystr(m, &s, d) != 0)
 			rc = -1;
-		else
-			e->text = hg_xstrdup(s);
+		else if (!(e->text = hg_try_strdup(s)))
+			rc = -1;
 	}
 	w = ENC_TARGET_NONE;
 	if (opt_word(n, "target", target_words, &w, d) != 0)
@@ -324,7 +326,11 @@ enc_effect *enc_effect_parse(const enc_pool *pool, const hg_ynode *n, hg_diags *
 		enc_effect_free(e);
 		return NULL;
 	}
-	e->steps = hg_xcalloc(nsteps ? nsteps : 1, sizeof *e->steps);
+	e->steps = hg_try_calloc(nsteps ? nsteps : 1, sizeof *e->steps);
+	if (!e->steps) {
+		enc_effect_free(e);
+		return NULL;
+	}
 	if (steps && steps->kind == HG_Y_SEQ) {
 		if (steps->n == 0) {
 			hg_diag_add(d, HG_ERROR, steps->pos, "data.range",
@@ -347,10 +353,10 @@ enc_effect *enc_effect_parse(const enc_pool *pool, const hg_ynode *n, hg_diags *
 		st->pos = unexp->pos;
 		if (hg_ystr(unexp, &s, d) != 0)
 			rc = -1;
-		else {
-			st->text = hg_xstrdup(s);
+		else if (!(st->text = hg_try_strdup(s)))
+			rc = -1;
+		else
 			e->nsteps++;
-		}
 	}
 	for (size_t i = 0; i < e->nsteps; i++) {
 		const enc_step *st = &e->steps[i];

@@ -67,7 +67,10 @@ _Static_assert(sizeof data_tags / sizeof data_tags[0] == ENC_MAX_SEATS + 2,
 
 static int add_deck(hg_gdata *g, enc_deck *deck, int bundled, hg_diags *d)
 {
-	HG_GROW(g->decks, g->capdecks, g->ndecks + 1);
+	if (HG_TRY_GROW(g->decks, g->capdecks, g->ndecks + 1) != 0) {
+		enc_deck_free(deck);
+		return -1;	/* (the unit of work reports it) */
+	}
 	int k = (int)g->ndecks;
 	g->decks[g->ndecks++] = deck;
 	if (!bundled)
@@ -168,7 +171,11 @@ static int load_seat_decks(hg_gdata *g, const hg_load_ctx *ctx, hg_diags *d)
 
 static hg_gdata *load(const hg_load_ctx *ctx, hg_buf *key, hg_diags *d)
 {
-	hg_gdata *g = hg_xcalloc(1, sizeof *g);
+	/* Short of memory inside a unit of work (util.c), a step fails or
+	 * leaves a part out, and the data is dropped at the end. */
+	hg_gdata *g = hg_try_calloc(1, sizeof *g);
+	if (!g)
+		return NULL;
 	enc_pool_init(&g->pool);
 	g->deck_names = hg_names_new();
 	int own;
@@ -177,7 +184,7 @@ static hg_gdata *load(const hg_load_ctx *ctx, hg_buf *key, hg_diags *d)
 		rc = load_bundled_decks(g, ctx, d);
 	if (rc == 0)
 		rc = load_seat_decks(g, ctx, d);
-	if (rc != 0) {
+	if (rc != 0 || hg_alloc_lost()) {
 		unload(g);
 		return NULL;
 	}
@@ -248,7 +255,35 @@ static ENC_NOINLINE void move_errors(hg_diags *d, const hg_diags *from)
 	}
 }
 
+static int apply_action(hg_state *s, const hg_action *a, hg_diags *d);
+
 int enc_apply(hg_state *s, const hg_action *a, hg_diags *d)
+{
+	int rc = apply_action(s, a, d);
+	/* short of memory inside a unit of work (a diagnostic): the state is
+	 * spoiled, as after -1 */
+	return hg_alloc_lost() ? HG_ENOMEM : rc;
+}
+
+/* The reader of actions (notation.c) and the legal actions (legal.c)
+ * allocate as they always have, aborting when memory runs out: run paused
+ * in a unit of work that reports it (util.c). */
+static hg_action *enc_parse_paused(const hg_state *s, const hg_action_text *t, hg_diags *d)
+{
+	unsigned depth = hg_alloc_pause();
+	hg_action *a = enc_parse(s, t, d);
+	hg_alloc_resume(depth);
+	return a;
+}
+
+static void enc_legal_paused(const hg_state *s, hg_action_list *out)
+{
+	unsigned depth = hg_alloc_pause();
+	enc_legal(s, out);
+	hg_alloc_resume(depth);
+}
+
+static int apply_action(hg_state *s, const hg_action *a, hg_diags *d)
 {
 	if (s->over) {
 		hg_diag_add(d, HG_ERROR, a->pos, "enc.game-over", "the game is over: %s",
@@ -322,11 +357,11 @@ const hg_game_class hg_enc_class = {
 	.setup = enc_setup,
 	.clone = enc_clone,
 	.free_state = enc_free_state,
-	.parse = enc_parse,
+	.parse = enc_parse_paused,
 	.format = enc_format,
 	.apply = enc_apply,
 	.free_action = enc_free_action,
-	.legal = enc_legal,
+	.legal = enc_legal_paused,
 	.result = enc_result,
 	.turn = enc_turn,
 	.to_move = enc_to_move,
@@ -341,4 +376,5 @@ const hg_game_class hg_enc_class = {
 	.position_json = hg_enc_position_json,
 	.facts = enc_facts,
 	.fact = enc_fact,
+	.reports_enomem = 1,
 };

@@ -646,9 +646,12 @@ int hg_enc_town_find(const hg_state *s, int seat, int card, int usable_only)
 }
 
 /* ------------------------------------------------------------ set-up */
+/* NULL short of memory (the unit of work reports it). */
 static enc_shared *shared_new(const hg_game_record *rec)
 {
-	enc_shared *sh = hg_xcalloc(1, sizeof *sh);
+	enc_shared *sh = hg_try_calloc(1, sizeof *sh);
+	if (!sh)
+		return NULL;
 	sh->refs = 1;
 	sh->nnames = hg_record_players(rec, &sh->names);
 	sh->seed = hg_record_chance_seed(rec);
@@ -666,17 +669,21 @@ void enc_shared_free(enc_shared *sh)
 	free(sh);
 }
 
-/* enc_shared.copies, once the Seed has dealt every pile. */
-static void index_copies(hg_state *s)
+/* enc_shared.copies, once the Seed has dealt every pile: 0, or -1 short of
+ * memory (the unit of work reports it). */
+static int index_copies(hg_state *s)
 {
 	size_t ncards = s->data->pool.ncards;
-	enc_set *copies = hg_xcalloc((size_t)s->nseats * ncards + 1, sizeof *copies);
+	enc_set *copies = hg_try_calloc((size_t)s->nseats * ncards + 1, sizeof *copies);
+	if (!copies)
+		return -1;
 	for (int seat = 0; seat < s->nseats; seat++) {
 		const enc_player *p = &s->p[seat];
 		for (int i = 0; i < p->ninst; i++)
 			copies[(size_t)seat * ncards + (size_t)p->inst[i].card] |= (enc_set)1 << i;
 	}
 	s->sh->copies = copies;
+	return 0;
 }
 
 static hg_pos tag_pos(const hg_game_record *rec, const char *name)
@@ -752,7 +759,9 @@ static int parse_variants(hg_state *s, const hg_game_record *rec, hg_diags *d)
 		{ "resist", ENC_OBJ_RESIST }, { "resistir", ENC_OBJ_RESIST },
 	};
 	unsigned chosen = 0;
-	char *copy = hg_xstrdup(t->value);
+	char *copy = hg_try_strdup(t->value);
+	if (!copy)
+		return -1;	/* (the unit of work reports it) */
 	for (char *w = copy; *w;) {
 		size_t len = strcspn(w, " \t,;");
 		char *next = w[len] ? w + len + 1 : w + len;
@@ -843,7 +852,9 @@ static int parse_teams(hg_state *s, const hg_game_record *rec, hg_diags *d)
 		return 0;
 	}
 	int team = 0, members = 0;
-	char *copy = hg_xstrdup(t->value);
+	char *copy = hg_try_strdup(t->value);
+	if (!copy)
+		return -1;	/* (the unit of work reports it) */
 	char *p = copy;
 	int rc = 0;
 	for (;;) {
@@ -922,12 +933,18 @@ static void shuffle_pile(const char *seed, int seat, int pile, int *cards, int n
 hg_state *enc_setup(const hg_gdata *data, const hg_game_record *rec, hg_diags *d)
 {
 	enc_shared *sh = shared_new(rec);
+	if (!sh)
+		return NULL;
 	int n = (int)sh->nnames;
 	/* Only the live part is cleared (as copy_live copies it): the seats
 	 * in play and the scalars of the exchange.  The rest, room for more
 	 * seats, modifiers and waiting effects, is never read before it is
 	 * written, and clearing it cost more than the set-up itself. */
-	hg_state *s = hg_xmalloc(sizeof *s);
+	hg_state *s = hg_try_malloc(sizeof *s);
+	if (!s) {
+		enc_shared_unref(sh);
+		return NULL;
+	}
 	int live = n >= 0 && n <= ENC_MAX_SEATS ? n : 0;
 	/* Seat by seat: cleared in one piece, glibc took `rep stosb` for it,
 	 * which callgrind (the measure of speed here) counts byte by byte;
@@ -1000,8 +1017,10 @@ hg_state *enc_setup(const hg_gdata *data, const hg_game_record *rec, hg_diags *d
 	s->war.att_used = s->war.def_used = -1;
 	s->seq = 1;
 	s->loss_unchecked = 1;	/* a deck may have an empty pile */
-	if (s->seeded)
-		index_copies(s);
+	if ((s->seeded && index_copies(s) != 0) || hg_alloc_lost()) {
+		enc_free_state(s);
+		return NULL;
+	}
 	return s;
 }
 
@@ -1038,7 +1057,9 @@ void enc_state_scratch(hg_state *dst, const hg_state *src)
 /* A new copy (zeroed first: its unused room is then defined too). */
 hg_state *enc_clone(const hg_state *s)
 {
-	hg_state *c = hg_xcalloc(1, sizeof *c);
+	hg_state *c = hg_try_calloc(1, sizeof *c);
+	if (!c)
+		return NULL;	/* (the unit of work reports it) */
 	copy_live(c, s);
 	c->sh->refs++;
 	return c;

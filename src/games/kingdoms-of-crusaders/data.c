@@ -151,7 +151,9 @@ static int load_card(hg_gdata *g, const hg_ynode *node, hg_names *names, hg_diag
 		rc = -1;
 	if (rc != 0)
 		return -1;
-	c->id = hg_xstrdup(id);
+	c->id = hg_try_strdup(id);
+	if (!c->id)
+		return -1;	/* (the unit of work reports it) */
 	g->ndeck++;
 	int value = (int)(g->ndeck - 1);
 	if (bind_name(names, id, value, idn->pos, g->deck, d) != 0)
@@ -166,8 +168,13 @@ static int load_card(hg_gdata *g, const hg_ynode *node, hg_names *names, hg_diag
 			rc = -1;
 			continue;
 		}
-		c->aliases = hg_xrealloc(c->aliases, (c->naliases + 1) * sizeof *c->aliases);
-		c->aliases[c->naliases++] = hg_xstrdup(alias);
+		char **more = hg_try_realloc(c->aliases, (c->naliases + 1) * sizeof *c->aliases);
+		if (!more)
+			return -1;
+		c->aliases = more;
+		if (!(more[c->naliases] = hg_try_strdup(alias)))
+			return -1;
+		c->naliases++;
 	}
 	return rc;
 }
@@ -187,8 +194,10 @@ static void index_numbers(hg_koc_cards *out)
 		top = v > top ? v : top;
 	}
 	out->nnumbers = (size_t)(top + 1);
-	out->by_number = hg_xmalloc((out->nnumbers ? out->nnumbers : 1) * sizeof *out->by_number);
-	out->next_same = hg_xmalloc((out->n ? out->n : 1) * sizeof *out->next_same);
+	out->by_number = hg_try_malloc((out->nnumbers ? out->nnumbers : 1) * sizeof *out->by_number);
+	out->next_same = hg_try_malloc((out->n ? out->n : 1) * sizeof *out->next_same);
+	if (!out->by_number || !out->next_same)
+		return;		/* (the unit of work reports it) */
 	for (size_t v = 0; v < out->nnumbers; v++)
 		out->by_number[v] = -1;
 	/* From the last card down, so that each list runs in card order. */
@@ -211,20 +220,25 @@ int hg_koc_card_find(const hg_koc_cards *cards, const char *word)
 static void build_cards(hg_gdata *g, hg_koc_cards *out, unsigned copies)
 {
 	static const char suffix[2][2] = { "a", "b" };
-	out->n = g->ndeck * copies;
-	out->ids = hg_xcalloc(out->n, sizeof *out->ids);
-	out->mask = hg_xcalloc(out->n, 1);
+	/* Short of memory (the unit of work reports it), the cards stop
+	 * where it ran out, and the data is dropped. */
+	out->ids = hg_try_calloc(g->ndeck * copies, sizeof *out->ids);
+	out->mask = hg_try_calloc(g->ndeck * copies, 1);
 	out->names = hg_names_new();
+	if (!out->ids || !out->mask || !out->names)
+		return;
+	out->n = g->ndeck * copies;
 	hg_buf b;
 	hg_buf_init(&b);
-	for (unsigned copy = 0; copy < copies; copy++)
+	for (unsigned copy = 0; copy < copies && !hg_alloc_lost(); copy++)
 		for (size_t i = 0; i < g->ndeck; i++) {
 			size_t idx = copy * g->ndeck + i;
 			const hg_koc_card *c = &g->deck[i];
 			const char *sfx = copies > 1 ? suffix[copy] : "";
 			hg_buf_clear(&b);
 			hg_buf_printf(&b, "%s%s", c->id, sfx);
-			out->ids[idx] = hg_xstrdup(b.data);
+			if (hg_buf_failed(&b) || !(out->ids[idx] = hg_try_strdup(b.data)))
+				break;
 			out->mask[idx] = (unsigned char)c->mask;
 			/* Suffixing every name keeps them distinct: two names that
 			 * differ stay different, and 'a' never equals 'b'. */
@@ -236,7 +250,8 @@ static void build_cards(hg_gdata *g, hg_koc_cards *out, unsigned copies)
 			}
 		}
 	hg_buf_free(&b);
-	index_numbers(out);
+	if (!hg_alloc_lost())
+		index_numbers(out);
 }
 
 static const char *const deck_keys[] = {
@@ -295,12 +310,14 @@ static int load_location(hg_gdata *g, const hg_ynode *node, hg_diags *d)
 			    "location %ld is named twice", number);
 		return -1;
 	}
-	l->name = hg_xstrdup(name);
-	l->id = hg_xstrdup(name);
-	for (char *p = l->id; *p; p++)
-		*p = *p == ' ' ? '-' : *p >= 'A' && *p <= 'Z' ? (char)(*p - 'A' + 'a') : *p;
+	l->name = hg_try_strdup(name);
+	l->id = hg_try_strdup(name);
 	if (!g->location_names)
 		g->location_names = hg_names_new();
+	if (!l->name || !l->id || !g->location_names)
+		return -1;	/* (the unit of work reports it) */
+	for (char *p = l->id; *p; p++)
+		*p = *p == ' ' ? '-' : *p >= 'A' && *p <= 'Z' ? (char)(*p - 'A' + 'a') : *p;
 	const hg_ynode *namen = hg_ymap_get(node, "name");
 	int rc = bind_location(g, l->id, (unsigned)number - 1, namen->pos, d);
 	const hg_ynode *aliases = hg_ymap_get(node, "aliases");
@@ -379,8 +396,14 @@ static hg_gdata *load_doc(hg_ydoc *doc, const char *name, hg_diags *d)
 		hg_ydoc_free(doc);
 		return NULL;
 	}
-	hg_gdata *g = hg_xcalloc(1, sizeof *g);
-	g->file = hg_xstrdup(doc->file ? doc->file : name);
+	/* Short of memory inside a unit of work (util.c), each step below
+	 * stops or leaves a part out, and the data is dropped at the end. */
+	hg_gdata *g = hg_try_calloc(1, sizeof *g);
+	if (!g || !(g->file = hg_try_strdup(doc->file ? doc->file : name))) {
+		free(g);
+		hg_ydoc_free(doc);
+		return NULL;
+	}
 	int rc = load_header(g, doc->root, d);
 	if (hg_provs_collect(&g->provs, doc, d) != 0)
 		rc = -1;
@@ -393,10 +416,11 @@ static hg_gdata *load_doc(hg_ydoc *doc, const char *name, hg_diags *d)
 		hg_diag_note(dg, "a deck holds 1 to %d cards (and a game needs %d per player)",
 			     KOC_MAX_DECK, KOC_PER_PLAYER);
 		rc = -1;
+	} else if (cards && !(g->deck = hg_try_calloc(cards->n, sizeof *g->deck))) {
+		rc = -1;
 	} else if (cards) {
-		g->deck = hg_xcalloc(cards->n, sizeof *g->deck);
 		hg_names *names = hg_names_new();
-		for (size_t i = 0; i < cards->n; i++)
+		for (size_t i = 0; i < cards->n && !hg_alloc_lost(); i++)
 			if (load_card(g, cards->items[i], names, d) != 0)
 				rc = -1;
 		hg_names_free(names);
@@ -406,13 +430,21 @@ static hg_gdata *load_doc(hg_ydoc *doc, const char *name, hg_diags *d)
 	for (size_t i = 0; i < g->ndeck; i++)
 		g->deck[i].pos.file = g->file;
 	hg_ydoc_free(doc);
-	if (rc != 0) {
+	if (rc != 0 || hg_alloc_lost()) {
 		hg_koc_unload(g);
 		return NULL;
 	}
 	build_cards(g, &g->one, 1);
 	build_cards(g, &g->two, 2);
+	if (hg_alloc_lost()) {
+		hg_koc_unload(g);
+		return NULL;
+	}
+	/* The patterns come from the engine's own tables, and PCRE2
+	 * allocates on its own: built as before, aborting short of memory. */
+	unsigned depth = hg_alloc_pause();
 	hg_koc_grammar_build(&g->grammar);
+	hg_alloc_resume(depth);
 	return g;
 }
 

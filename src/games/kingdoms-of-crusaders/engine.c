@@ -235,7 +235,9 @@ static void end_game(hg_state *s)
 		hg_buf_putc(&b, ')');
 	}
 	free(s->result);
-	s->result = hg_buf_steal(&b);
+	/* short of memory, no result: apply reports HG_ENOMEM */
+	s->result = hg_buf_failed(&b) ? NULL : hg_buf_steal(&b);
+	hg_buf_free(&b);
 	s->phase = KOC_PHASE_OVER;
 }
 
@@ -778,7 +780,17 @@ static int apply_win(hg_state *s, const hg_action *a, hg_diags *d)
 	return 0;
 }
 
+static int apply_action(hg_state *s, const hg_action *a, hg_diags *d);
+
 int hg_koc_apply(hg_state *s, const hg_action *a, hg_diags *d)
+{
+	int rc = apply_action(s, a, d);
+	/* short of memory inside a unit of work (a diagnostic, the result):
+	 * the state is spoiled, as after -1 */
+	return hg_alloc_lost() ? HG_ENOMEM : rc;
+}
+
+static int apply_action(hg_state *s, const hg_action *a, hg_diags *d)
 {
 	if (s->phase == KOC_PHASE_OVER) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "koc.game-over",
@@ -843,9 +855,17 @@ const char *hg_koc_to_move(const hg_state *s)
 	return hg_koc_seat_name(s->to_move);
 }
 
-static hg_action *new_action(int verb, unsigned seat)
+/* A new action at the end of out; NULL short of memory (the unit of work
+ * reports it, and the list stays short). */
+static hg_action *add_action(hg_action_list *out, int verb, unsigned seat)
 {
-	hg_action *a = hg_xcalloc(1, sizeof *a);
+	hg_action *a = hg_try_calloc(1, sizeof *a);
+	if (!a)
+		return NULL;
+	if (hg_action_list_push(out, a) != 0) {
+		free(a);
+		return NULL;
+	}
 	a->verb = verb;
 	a->seat = seat;
 	return a;
@@ -860,10 +880,11 @@ void hg_koc_legal(const hg_state *s, hg_action_list *out)
 	if (s->phase == KOC_PHASE_OVER)
 		return;
 	for (unsigned i = 0; i < s->npending; i++) {
-		hg_action *a = new_action(KOC_WIN, s->pending[i].seat);
+		hg_action *a = add_action(out, KOC_WIN, s->pending[i].seat);
+		if (!a)
+			return;
 		a->sector = s->pending[i].sector + 1;
 		a->marker = s->pending[i].marker;
-		hg_action_list_push(out, a);
 	}
 	/* Ruling 10: a territory won in some assignments of the hidden cards
 	 * may be claimed (unverified), in the order of ruling 7. */
@@ -875,10 +896,11 @@ void hg_koc_legal(const hg_state *s, hg_action_list *out)
 			later_claimed |= s->decided[j].claimed;
 		if (later_claimed)
 			continue;
-		hg_action *a = new_action(KOC_WIN, s->decided[i].seat);
+		hg_action *a = add_action(out, KOC_WIN, s->decided[i].seat);
+		if (!a)
+			return;
 		a->sector = s->decided[i].sector + 1;
 		a->marker = decided_marker(s, i);
-		hg_action_list_push(out, a);
 	}
 	if (s->npending)
 		return;
@@ -890,24 +912,26 @@ void hg_koc_legal(const hg_state *s, hg_action_list *out)
 		for (unsigned q = 0; q < s->nplayers; q++) {
 			if (s->first_known ? q != p : 0)
 				continue;
-			hg_action *a = new_action(KOC_DEAL, q);
+			hg_action *a = add_action(out, KOC_DEAL, q);
+			if (!a)
+				return;
 			a->ncards = KOC_HAND;
 			for (unsigned k = 0; k < KOC_HAND; k++)
 				a->card[k] = s->order_known ? s->order[s->dealt + k] : KOC_HIDDEN;
-			hg_action_list_push(out, a);
 		}
 		return;
 	case KOC_PHASE_DRAW: {
-		hg_action *a = new_action(KOC_DRAW, p);
+		hg_action *a = add_action(out, KOC_DRAW, p);
+		if (!a)
+			return;
 		a->ncards = 1;
 		a->card[0] = s->order_known ? s->order[s->dealt] : KOC_HIDDEN;
-		hg_action_list_push(out, a);
 		for (size_t c = 0; !s->order_known && c < n; c++)
 			if (s->loc[c] == KOC_UNSEEN) {
-				a = new_action(KOC_DRAW, p);
+				if (!(a = add_action(out, KOC_DRAW, p)))
+					return;
 				a->ncards = 1;
 				a->card[0] = (int)c;
-				hg_action_list_push(out, a);
 			}
 		return;
 	}
@@ -917,11 +941,12 @@ void hg_koc_legal(const hg_state *s, hg_action_list *out)
 				    (s->loc[c] == KOC_UNSEEN && !s->order_known && s->hidden[p]);
 			for (unsigned k = 0; holds && k < KOC_SECTORS; k++)
 				if (s->nsector[p][k] < KOC_ARMY) {
-					hg_action *a = new_action(KOC_PLACE, p);
+					hg_action *a = add_action(out, KOC_PLACE, p);
+					if (!a)
+						return;
 					a->ncards = 1;
 					a->card[0] = (int)c;
 					a->sector = k + 1;
-					hg_action_list_push(out, a);
 				}
 		}
 		return;
@@ -970,4 +995,5 @@ const hg_game_class hg_koc_class = {
 	.position_json = hg_koc_position_json,
 	.facts = hg_koc_facts,
 	.fact = hg_koc_fact,
+	.reports_enomem = 1,
 };

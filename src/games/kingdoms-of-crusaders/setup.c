@@ -34,22 +34,38 @@ void hg_koc_free_state(hg_state *s)
 	free(s);
 }
 
+/* A copy of `src` (n bytes), or NULL: src NULL, or no memory. */
+static void *copy_of(const void *src, size_t n)
+{
+	void *p = src ? hg_try_malloc(n) : NULL;
+	if (p)
+		memcpy(p, src, n);
+	return p;
+}
+
 hg_state *hg_koc_clone(const hg_state *s)
 {
-	hg_state *c = hg_xmalloc(sizeof *c);
+	hg_state *c = hg_try_malloc(sizeof *c);
+	if (!c)
+		return NULL;	/* (the unit of work reports it) */
 	*c = *s;
 	hg_action_cache_ref(c->actions);
-	for (unsigned i = 0; i < KOC_MAX_PLAYERS; i++)
-		c->names[i] = s->names[i] ? hg_xstrdup(s->names[i]) : NULL;
-	size_t n = s->cards->n;
+	memset(c->names, 0, sizeof c->names);	/* each its own copy, below */
 	c->order = NULL;
-	if (s->order) {
-		c->order = hg_xmalloc(n * sizeof *c->order);
-		memcpy(c->order, s->order, n * sizeof *c->order);
+	c->loc = NULL;
+	c->result = NULL;
+	size_t n = s->cards->n;
+	int short_of_memory = 0;
+	for (unsigned i = 0; i < KOC_MAX_PLAYERS; i++)
+		short_of_memory |= s->names[i] && !(c->names[i] = copy_of(s->names[i],
+									  strlen(s->names[i]) + 1));
+	short_of_memory |= s->order && !(c->order = copy_of(s->order, n * sizeof *c->order));
+	short_of_memory |= !(c->loc = copy_of(s->loc, n));
+	short_of_memory |= s->result && !(c->result = copy_of(s->result, strlen(s->result) + 1));
+	if (short_of_memory) {
+		hg_koc_free_state(c);
+		return NULL;
 	}
-	c->loc = hg_xmalloc(n);
-	memcpy(c->loc, s->loc, n);
-	c->result = s->result ? hg_xstrdup(s->result) : NULL;
 	return c;
 }
 
@@ -152,7 +168,9 @@ static int order_from_tag(hg_state *s, const hg_tag *tag, hg_diags *d)
 {
 	const hg_koc_cards *cards = s->cards;
 	size_t n = cards->n, got = 0;
-	unsigned char *seen = hg_xcalloc(n, 1);
+	unsigned char *seen = hg_try_calloc(n, 1);
+	if (!seen)
+		return -1;	/* (the unit of work reports it) */
 	int rc = 0;
 	const char *p = tag->value;
 	while (*p) {
@@ -161,7 +179,11 @@ static int order_from_tag(hg_state *s, const hg_tag *tag, hg_diags *d)
 		if (!*p)
 			break;
 		size_t len = strcspn(p, " \t,;");
-		char *word = hg_xstrndup(p, len);
+		char *word = hg_try_strndup(p, len);
+		if (!word) {
+			rc = -1;
+			break;
+		}
 		p += len;
 		int c = hg_names_find(cards->names, word);
 		if (c < 0) {
@@ -218,7 +240,7 @@ static unsigned first_from_seed(const char *seed, unsigned players)
 	hg_buf_puts(&b, seed);
 	hg_buf_puts(&b, "/first");
 	hg_prng r;
-	hg_prng_seed(&r, b.data);
+	hg_prng_seed(&r, b.data ? b.data : "");	/* ("": no memory, reported) */
 	hg_buf_free(&b);
 	return hg_prng_below(&r, players);
 }
@@ -237,7 +259,9 @@ static int setup_order(hg_state *s, const hg_game_record *rec, hg_diags *d)
 	if (!seed && !order)
 		return 0;
 	s->order_known = 1;
-	s->order = hg_xmalloc(s->cards->n * sizeof *s->order);
+	s->order = hg_try_malloc(s->cards->n * sizeof *s->order);
+	if (!s->order)
+		return -1;	/* (the unit of work reports it) */
 	if (order)
 		return order_from_tag(s, order, d);
 	char *value = hg_record_chance_seed(rec);
@@ -313,7 +337,9 @@ static int setup_deck_size(hg_state *s, const hg_game_record *rec, hg_diags *d)
 
 hg_state *hg_koc_setup(const hg_gdata *data, const hg_game_record *rec, hg_diags *d)
 {
-	hg_state *s = hg_xcalloc(1, sizeof *s);
+	hg_state *s = hg_try_calloc(1, sizeof *s);
+	if (!s)
+		return NULL;	/* (the unit of work reports it) */
 	s->data = data;
 	s->actions = hg_action_cache_new(sizeof(hg_action));
 	if (setup_players(s, rec, d) != 0) {
@@ -327,11 +353,12 @@ hg_state *hg_koc_setup(const hg_gdata *data, const hg_game_record *rec, hg_diags
 	if (rc == 0)
 		rc |= setup_order(s, rec, d);
 	rc |= setup_first(s, rec, d);
-	if (rc != 0) {
+	if (rc == 0)
+		s->loc = hg_try_calloc(s->cards->n, 1);
+	if (rc != 0 || !s->loc || hg_alloc_lost()) {
 		hg_koc_free_state(s);
 		return NULL;
 	}
-	s->loc = hg_xcalloc(s->cards->n, 1);
 	for (size_t i = 0; i < s->cards->n; i++)
 		s->pool[s->cards->mask[i]]++;
 	for (unsigned k = 0; k < KOC_SECTORS; k++)
