@@ -6,6 +6,7 @@
 #ifndef HERALD_ATOK_H
 #define HERALD_ATOK_H
 
+#include <stdint.h>
 #include <string.h>
 #if defined(__SSE2__) && !defined(HG_NO_SIMD)
 #define ATOK_SSE2 1
@@ -67,25 +68,32 @@ static inline size_t hg_atok_list_push_scanned(hg_atok_list *l, const hg_scan_ba
 	_Static_assert(HG_TK_NUMBER == HG_TK_WORD + 1 && HG_TK_PUNCT == HG_TK_WORD + 2 &&
 		       HG_ATOK_WORD == 0 && HG_ATOK_NUMBER == 1 && HG_ATOK_PUNCT == 3,
 		       "the kinds' numbers below");
-	size_t end = i, need = 0;
-	while (end < b->n && scanned_body(&b->v[end]))
-		need += b->v[end++].len + 1;
+	size_t end = i;
+	while (end < b->n && (unsigned)b->v[end].kind - HG_TK_WORD <= 2)
+		end++;
 	if (end == i)
 		return i;
-	/* room for the texts, and for the last 16-byte move's rest */
-	if ((l->cap - l->n < end - i || l->text.cap - l->text.len < need + 18) &&
-	    hg_atok_list_room(l, end - i, need + 18) != 0)
+	/* The texts need no more than the source span the tokens cover (in
+	 * order, in one window), a separator each, and the last 16-byte
+	 * move's rest. */
+	const hg_scan_token *last = &b->v[end - 1];
+	size_t need = (size_t)(last->text - b->v[i].text) + last->len + (end - i) + 18;
+	if ((l->cap - l->n < end - i || l->text.cap - l->text.len < need) &&
+	    hg_atok_list_room(l, end - i, need) != 0)
 		return i;
 	char *const joined = l->text.data, *const split = l->split;
 	const size_t text0 = l->text0;
-	const int texts_set = l->arena != NULL;
+	/* the split text's address where texts are set, else 0 (NULL) */
+	const uintptr_t texts = l->arena ? (uintptr_t)split : 0;
 	size_t at = l->text.len;
-	hg_atok *a = &l->v[l->n];
-	for (size_t j = i; j < end; j++, a++) {
-		const hg_scan_token *s = &b->v[j];
+	/* a separator before each token but an action's first */
+	if (at != text0) {
 		joined[at] = ' ';
 		split[at] = '\0';
-		at += at != text0;
+		at++;
+	}
+	hg_atok *a = &l->v[l->n];
+	for (const hg_scan_token *s = &b->v[i]; s <= last; s++, a++) {
 #ifdef ATOK_SSE2
 		if (s->len <= 16 && b->end - s->text >= 16) {
 			const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)s->text);
@@ -104,10 +112,13 @@ static inline size_t hg_atok_list_push_scanned(hg_atok_list *l, const hg_scan_ba
 		a->pos.line = s->line;
 		a->pos.col = s->col;
 		a->off = at - text0;
-		a->text = texts_set ? split + at : NULL;
+		a->text = (char *)(texts ? texts + at : 0);
 		at += s->len;
+		joined[at] = ' ';
 		split[at] = '\0';
+		at++;
 	}
+	at--;			/* the last token's NUL, not a separator */
 	joined[at] = '\0';
 	l->n += end - i;
 	l->text.len = at;

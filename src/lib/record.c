@@ -97,8 +97,10 @@ hg_pos hg_action_text_pos(const hg_action_text *t, size_t off)
 
 static void node_free(hg_node *n)
 {
-	/* an action in the record's arena goes with the arena */
-	hg_action_text_free(&n->action);
+	/* an action in the record's arena goes with the arena (and the node
+	 * with its line: it is not cleared) */
+	if (n->action.owner != &in_arena)
+		hg_action_text_free(&n->action);
 	if (n->glyph)
 		free(n->glyph);
 	if (n->comment)

@@ -27,10 +27,19 @@ void hg_out_of_memory(size_t n)
  * thread.
  * ------------------------------------------------------------------------ */
 
+/* Read around every engine call and hook: in libherald.so the default
+ * (general-dynamic) model asks the dynamic linker for the thread's copy
+ * each time; initial-exec reads it at a fixed offset from the thread
+ * pointer.  The library is linked in, not dlopen()ed, where it is used. */
+#if defined(__GNUC__)
+#define ALLOC_UNIT_TLS_MODEL __attribute__((tls_model("initial-exec")))
+#else
+#define ALLOC_UNIT_TLS_MODEL
+#endif
 static _Thread_local struct {
 	unsigned depth;		/* units begun and not ended */
 	int failed;		/* an allocation failed in the innermost one */
-} alloc_unit;
+} alloc_unit ALLOC_UNIT_TLS_MODEL;
 
 /* The unit tests' failing allocator (tests/unit/test-alloc.c): a program
  * that defines this counter makes the Nth allocation that a unit makes
