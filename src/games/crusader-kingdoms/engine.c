@@ -346,24 +346,19 @@ static int ck_apply(hg_state *s, const hg_action *a, hg_diags *d)
  * in a unit of work that reports it (util.c). */
 static hg_action *ck_parse_paused(const hg_state *s, const hg_action_text *t, hg_diags *d)
 {
-	unsigned depth = hg_alloc_pause();
-	hg_action *a = ck_parse(s, t, d);
-	hg_alloc_resume(depth);
+	hg_action *a;
+	HG_PAUSED(a = ck_parse(s, t, d));
 	return a;
 }
 
 static void ck_legal_paused(const hg_state *s, hg_action_list *out)
 {
-	unsigned depth = hg_alloc_pause();
-	ck_legal(s, out);
-	hg_alloc_resume(depth);
+	HG_PAUSED(ck_legal(s, out));
 }
 
 static void ck_render_paused(const hg_state *s, hg_buf *out)
 {
-	unsigned depth = hg_alloc_pause();
-	ck_render(s, out);
-	hg_alloc_resume(depth);
+	HG_PAUSED(ck_render(s, out));
 }
 
 static int apply_action(hg_state *s, const hg_action *a, hg_diags *d)

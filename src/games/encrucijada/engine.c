@@ -270,17 +270,14 @@ int enc_apply(hg_state *s, const hg_action *a, hg_diags *d)
  * in a unit of work that reports it (util.c). */
 static hg_action *enc_parse_paused(const hg_state *s, const hg_action_text *t, hg_diags *d)
 {
-	unsigned depth = hg_alloc_pause();
-	hg_action *a = enc_parse(s, t, d);
-	hg_alloc_resume(depth);
+	hg_action *a;
+	HG_PAUSED(a = enc_parse(s, t, d));
 	return a;
 }
 
 static void enc_legal_paused(const hg_state *s, hg_action_list *out)
 {
-	unsigned depth = hg_alloc_pause();
-	enc_legal(s, out);
-	hg_alloc_resume(depth);
+	HG_PAUSED(enc_legal(s, out));
 }
 
 static int apply_action(hg_state *s, const hg_action *a, hg_diags *d)
