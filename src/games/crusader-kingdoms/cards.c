@@ -385,6 +385,20 @@ int ck_take_card(hg_state *s, int seat, const ck_item *it, const char *rule, int
 		*h = before;
 		int avail = ck_available(s, *religion, *card);
 		ck_hand_take(h, it, own, religion);
+		/* A name both decks share (Incursion) held unseen may be the
+		 * other deck's card, taken by Seducción (ruling 19): the
+		 * own deck's first, else the other's when a copy of it is free
+		 * and the hand may hold it. */
+		int other = !*religion, oc = it->card[other];
+		if (avail < 1 && oc >= 0 && ck_available(s, other, oc) > 0 &&
+		    (before.wild > 0 || (before.npool > 0 && before.pool[other][oc] > 0))) {
+			ck_item one = { { -1, -1 }, it->pos };
+			one.card[other] = (short)oc;
+			*h = before;
+			ck_hand_take(h, &one, other, religion);
+			*card = oc;
+			avail = 1;
+		}
 		if (avail < 1) {
 			hg_diag *dg = hg_diag_add(d, HG_ERROR, it->pos, "ck.card-not-in-hand",
 						  "card '%s' is not in %s's hand: every copy is elsewhere (%s)",
