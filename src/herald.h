@@ -573,8 +573,9 @@ typedef struct hg_session hg_session;
  * used that no thread holds is unloaded. */
 #define HG_SESSION_MAX_OWN_DATA 16
 
-/* A new session (never NULL), looking for data under data_dir (NULL: the
- * data path alone); hg_session_datapath is where it looks. */
+/* A new session, looking for data under data_dir (NULL: the data path
+ * alone); hg_session_datapath is where it looks.  NULL when there is no
+ * memory for it (libherald(3), ALLOCATION FAILURE). */
 HG_EXPORT hg_session *hg_session_new(const char *data_dir);
 HG_EXPORT void hg_session_free(hg_session *s);
 HG_EXPORT const hg_datapath *hg_session_datapath(const hg_session *s);

@@ -114,6 +114,9 @@ int hg_buf_format_plain(hg_buf *b, const char *fmt, va_list ap);
 /* Ends a writer's unit of work: 0, or HG_ENOMEM with `out` cut back to
  * the len0 bytes it held and marked failed. */
 int hg_write_unit_end(hg_alloc_unit *u, hg_buf *out, size_t len0);
+/* hg_datapath_init that returns -1 (p empty) rather than abort when
+ * there is no memory for it (hg_try_*: outside a unit it aborts). */
+int hg_datapath_try_init(hg_datapath *p, const char *data_dir);
 /* Frees the diagnostics of d from n on. */
 void hg_diags_truncate(hg_diags *d, size_t n);
 
