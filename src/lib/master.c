@@ -578,9 +578,10 @@ static void tell_pending(const hg_master *m, const hg_pending *p, const char *se
  * seat whose step the secret already holds only takes that step again);
  * then, the record written, the secret of a pending action that ended is
  * removed (drop_secret) and `answer` is appended to told.  Everything that
- * allocates is done before the first file is written: when memory has run
- * out in the call (hg_alloc_lost), nothing is written and -1 is returned
- * (the unit reports it).  0, or -1 with the record as it was. */
+ * allocates is done before the first file is written (but the writing of
+ * the secret, pending.c's, which aborts short of memory): when memory has
+ * run out in the call (hg_alloc_lost), nothing is written and -1 is
+ * returned (the unit reports it).  0, or -1 with the record as it was. */
 static int commit(hg_master *m, const hg_pending *p, int drop_secret, const hg_buf *answer,
 		  hg_buf *told, hg_diags *d)
 {
@@ -592,9 +593,16 @@ static int commit(hg_master *m, const hg_pending *p, int drop_secret, const hg_b
 	hg_write_hgn(m->rec, &out);	/* (HG_ENOMEM is the unit's failure too) */
 	if (answer && answer->len)
 		hg_buf_reserve(told, answer->len);
+	hg_atomic_names names;
+	int named = hg_atomic_names_make(&names, m->path);
 	int rc = -1;
 	if (hg_alloc_lost())
 		goto done;	/* (a record cut short is never written) */
+	if (named != 0) {
+		hg_diag_add(d, HG_ERROR, no_pos(m->path), "master.io", "cannot write the record: %s",
+			    strerror(errno));
+		goto done;
+	}
 	if (p) {
 		int written;
 		HG_PAUSED(written = hg_pending_secret_write(secret_path,
@@ -606,7 +614,7 @@ static int commit(hg_master *m, const hg_pending *p, int drop_secret, const hg_b
 			goto done;
 		}
 	}
-	if (hg_write_file_atomic(m->path, out.data ? out.data : "", out.len) != 0) {
+	if (hg_atomic_write(&names, out.data ? out.data : "", out.len) != 0) {
 		hg_diag_add(d, HG_ERROR, no_pos(m->path), "master.io", "cannot write the record: %s",
 			    strerror(errno));
 		goto done;
@@ -618,6 +626,8 @@ static int commit(hg_master *m, const hg_pending *p, int drop_secret, const hg_b
 	if (answer && answer->len)
 		hg_buf_putn(told, answer->data, answer->len);
 done:
+	if (named == 0)
+		hg_atomic_names_free(&names);
 	hg_buf_free(&out);
 	free(secret_path);
 	return rc;
