@@ -1,6 +1,7 @@
 /* test-alloc.c - allocation failure reported to the caller
  * (doc/design-apply.md, section 3): parsing, writing, converting and
- * checking a few records with the Nth allocation refused, for every N from
+ * checking a few records, a game master's changes to a game and a seat's
+ * view, with the Nth allocation refused, for every N from
  * 1 until the work runs without reaching its Nth.  Each refused run must
  * return HG_ENOMEM, with hg.out-of-memory as the one diagnostic it leaves,
  * and must not crash; each complete run must give what a run without the
