@@ -573,8 +573,9 @@ typedef struct hg_session hg_session;
  * used that no thread holds is unloaded. */
 #define HG_SESSION_MAX_OWN_DATA 16
 
-/* A new session (never NULL), looking for data under data_dir (NULL: the
- * data path alone); hg_session_datapath is where it looks. */
+/* A new session, looking for data under data_dir (NULL: the data path
+ * alone); hg_session_datapath is where it looks.  NULL when there is no
+ * memory for it (libherald(3), ALLOCATION FAILURE). */
 HG_EXPORT hg_session *hg_session_new(const char *data_dir);
 HG_EXPORT void hg_session_free(hg_session *s);
 HG_EXPORT const hg_datapath *hg_session_datapath(const hg_session *s);
@@ -702,6 +703,10 @@ HG_EXPORT void hg_resign_result(const hg_game_class *cls, const hg_state *st, un
  * Diagnostics: master.game, master.random, master.key, master.locked,
  * master.record, master.over, master.stale, master.seat, master.turn,
  * master.entropy, master.io (herald-move(1)).
+ * Short of memory each call frees what it built and returns HG_ENOMEM (or
+ * NULL), with hg.out-of-memory in place of its diagnostics; a change then
+ * wrote nothing, `told` holds what it held, and the master may only be
+ * closed (libherald(3), ALLOCATION FAILURE).
  * ------------------------------------------------------------------------ */
 typedef struct hg_master_new_opts {
 	const char *file;		/* the record's name, for diagnostics */
@@ -715,7 +720,7 @@ typedef struct hg_master_new_opts {
 					   (hg_master_entropy) */
 } hg_master_new_opts;
 
-/* "<record_path>.key", malloc'd. */
+/* "<record_path>.key", malloc'd (NULL: no memory). */
 HG_EXPORT char *hg_master_key_path(const char *record_path);
 /* Creates the key file holding the secret (O_EXCL, mode 0600): 0, or -1
  * with errno set (EEXIST when it exists: a key is never replaced). */
@@ -729,7 +734,7 @@ HG_EXPORT hg_game_record *hg_master_new(hg_session *s, const hg_master_new_opts 
 typedef struct hg_master hg_master;
 /* Opens a master record under the exclusive lock of its key file (key_path
  * NULL: <path>.key), waiting for it unless wait is 0, and replays it with
- * the secret.  NULL after diagnostics. */
+ * the secret.  NULL after diagnostics (the lock released). */
 HG_EXPORT hg_master *hg_master_open(hg_session *s, const char *path, const char *key_path,
 			  int wait, hg_diags *d);
 /* Releases the lock and frees everything. */
@@ -741,20 +746,24 @@ HG_EXPORT size_t hg_master_actions(const hg_master *m);
 /* One seat's action (`body`, or `SEAT: body` of that seat; `resign` in
  * every game), then herald's chance after it; the record rewritten.
  * after >= 0: the number of actions the seat saw (a stale move is refused).
- * 0: written, and `told` gets what the seat is told; -1: nothing written. */
+ * 0: written, and `told` gets what the seat is told; -1 (HG_ENOMEM):
+ * nothing written. */
 HG_EXPORT int hg_master_move(hg_master *m, const char *seat, const char *body, long after,
 		   hg_buf *told, hg_diags *d);
 /* A seat's entropy word (seat NULL: none, and deal now), taken only while
  * the record holds no action; once every seat has given one (or at once
  * when seat is NULL) herald makes the opening deal.  0: written, `told`
- * says whose words are awaited or what was dealt; -1: nothing written. */
+ * says whose words are awaited or what was dealt; -1 (HG_ENOMEM): nothing
+ * written. */
 HG_EXPORT int hg_master_entropy(hg_master *m, const char *seat, const char *word, hg_buf *told,
 		      hg_diags *d);
-/* Publishes the secret as SeedReveal: 0, or -1 (nothing written). */
+/* Publishes the secret as SeedReveal: 0, or -1 or HG_ENOMEM (nothing
+ * written). */
 HG_EXPORT int hg_master_reveal(hg_master *m, hg_diags *d);
 /* The organiser's ending (HG_END_AGREEMENT with its result, HG_END_FORFEIT
  * of `seat`, HG_END_ADJUDICATION with its result and reason), checked as
- * `herald check` will check it before it is written.  0, or -1. */
+ * `herald check` will check it before it is written.  0, or -1 or
+ * HG_ENOMEM (nothing written). */
 HG_EXPORT int hg_master_end(hg_master *m, int kind, const char *result, const char *seat,
 		  const char *reason, hg_diags *d);
 
@@ -772,13 +781,15 @@ HG_EXPORT int hg_master_end(hg_master *m, int kind, const char *result, const ch
 HG_EXPORT extern const char *const hg_view_withheld_tags[];
 /* The seat `name` names in the record's game (set up from its tags):
  * 0 with *seat set, or -1 after a diagnostic (code view.unknown-seat,
- * listing the seats) or the record's own set-up diagnostics. */
+ * listing the seats) or the record's own set-up diagnostics; HG_ENOMEM
+ * with hg.out-of-memory when memory ran out. */
 HG_EXPORT int hg_view_seat(hg_session *s, const hg_game_record *rec, const char *name,
 		 unsigned *seat, hg_diags *d);
 /* The view of `rec` for `seat` (from hg_view_seat), a new record, or NULL
  * after diagnostics when the record's main line is malformed or illegal
  * (no view is made of a record herald cannot replay: code view.illegal
- * after the record's own diagnostics).  Unverified diagnostics of the
+ * after the record's own diagnostics; hg.out-of-memory in place of the
+ * call's diagnostics when memory ran out).  Unverified diagnostics of the
  * replay are kept in d. */
 HG_EXPORT hg_game_record *hg_view_record(hg_session *s, const hg_game_record *rec,
 			       unsigned seat, hg_diags *d);

@@ -68,8 +68,9 @@ static int end_game(hg_master *m, void *ctx, hg_buf *told, hg_diags *d)
 {
 	end_run *r = ctx;
 	const char *result = r->agreed ? r->agreed : r->adjudicate;
-	if (hg_master_end(m, r->kind, result, r->forfeit, r->reason, d) != 0)
-		return -1;
+	int rc = hg_master_end(m, r->kind, result, r->forfeit, r->reason, d);
+	if (rc != 0)
+		return rc;
 	hg_buf_printf(told, "%s: the game is over: %s (%s)\n", r->path,
 		      hg_record_tag_value(hg_master_record(m), "Result"),
 		      hg_termination_word(r->kind));

@@ -184,6 +184,8 @@ int cli_judge_main(int argc, char **argv)
 	};
 	judge_mail_init();
 	hg_session *session = hg_session_new(r.common.data_dir);
+	if (!session)
+		cli_wrote(HG_ENOMEM);	/* (says so and exits) */
 	judge_ctx c = { .games = r.dir, .session = session, .box = &box, .now = box.now };
 	if (r.tick)
 		status = judge_tick(&c) == 0 ? CLI_EXIT_OK : JUDGE_EXIT_TEMPFAIL;

@@ -164,6 +164,8 @@ int cli_new_main(int argc, char **argv)
 			status = CLI_EXIT_USAGE;
 	struct stat sb;
 	char *key_path = hg_master_key_path(r.output);
+	if (!key_path)
+		cli_wrote(HG_ENOMEM);	/* (says so and exits) */
 	if (status < 0 && lstat(r.output, &sb) == 0) {
 		cli_error("new", "%s exists: a new game never replaces a record", r.output);
 		status = CLI_EXIT_USAGE;

@@ -53,8 +53,9 @@ static cli_spec spec = {
 static int reveal(hg_master *m, void *ctx, hg_buf *told, hg_diags *d)
 {
 	const char *path = ctx;
-	if (hg_master_reveal(m, d) != 0)
-		return -1;
+	int rc = hg_master_reveal(m, d);
+	if (rc != 0)
+		return rc;
 	hg_buf_printf(told, "%s: the seed is revealed; 'herald check %s' verifies the game\n",
 		      path, path);
 	return 0;

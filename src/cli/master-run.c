@@ -31,11 +31,13 @@ int cli_master_run(const cli_common *common, const char *command, const char *pa
 	} else {
 		hg_buf told;
 		hg_buf_init(&told);
-		if (change(m, ctx, &told, &d) == 0)
+		int rc = change(m, ctx, &told, &d);
+		if (rc == 0)
 			status = cli_flush_buf(command, stdout, &told) == 0 ? CLI_EXIT_OK
 									   : CLI_EXIT_USAGE;
-		else
-			status = has_code(&d, "master.io") ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+		else	/* (out of memory, as an I/O error, left the files as they were) */
+			status = rc == HG_ENOMEM || has_code(&d, "master.io") ? CLI_EXIT_USAGE
+									       : CLI_EXIT_FAIL;
 		hg_buf_free(&told);
 		hg_master_close(m);
 	}

@@ -282,6 +282,8 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_common *c, int *f
 hg_session *cli_session_new(const cli_common *c)
 {
 	hg_session *s = hg_session_new(c->data_dir);
+	if (!s)
+		cli_wrote(HG_ENOMEM);	/* (says so and exits) */
 	for (size_t i = 0; i < c->nallowed; i++)
 		hg_session_allow_data_path(s, c->allowed[i]);
 	return s;

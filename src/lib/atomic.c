@@ -22,7 +22,11 @@ static char *link_target(const char *link, off_t size)
 {
 	size_t cap = size > 0 ? (size_t)size + 1 : 256;
 	for (;;) {
-		char *t = hg_xmalloc(cap);
+		char *t = hg_try_malloc(cap);
+		if (!t) {
+			errno = ENOMEM;
+			return NULL;
+		}
 		ssize_t n = readlink(link, t, cap);
 		if (n < 0) {
 			int saved = errno;
@@ -40,6 +44,11 @@ static char *link_target(const char *link, off_t size)
 			hg_buf_putn(&b, link, (size_t)(slash - link) + 1);
 			hg_buf_puts(&b, t);
 			free(t);
+			if (hg_buf_failed(&b)) {	/* (only inside a unit of work) */
+				hg_buf_free(&b);
+				errno = ENOMEM;
+				return NULL;
+			}
 			return hg_buf_steal(&b);
 		}
 		free(t);	/* the link grew since lstat */
@@ -49,7 +58,11 @@ static char *link_target(const char *link, off_t size)
 
 char *hg_rewrite_target(const char *path)
 {
-	char *cur = hg_xstrdup(path);
+	char *cur = hg_try_strdup(path);
+	if (!cur) {
+		errno = ENOMEM;
+		return NULL;
+	}
 	for (int hops = 0; hops <= MAX_LINKS; hops++) {
 		struct stat st;
 		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
@@ -101,23 +114,37 @@ int hg_rewrite_attributes_at(int fd, int dirfd, const char *name)
 	return give_attributes(fd, dirfd, name, AT_SYMLINK_NOFOLLOW);
 }
 
-int hg_write_file_atomic(const char *path, const char *data, size_t len)
+int hg_atomic_names_make(hg_atomic_names *n, const char *path)
 {
-	char *target = hg_rewrite_target(path);
-	if (!target)
+	n->tmp = NULL;
+	n->target = hg_rewrite_target(path);
+	if (!n->target)
 		return -1;
 	hg_buf tmp;
 	hg_buf_init(&tmp);
-	hg_buf_printf(&tmp, "%s.herald-XXXXXX", target);
-
-	int fd = mkstemp(tmp.data);
-	if (fd < 0) {
-		int saved = errno;
+	hg_buf_printf(&tmp, "%s.herald-XXXXXX", n->target);
+	if (hg_buf_failed(&tmp)) {	/* (only inside a unit of work) */
 		hg_buf_free(&tmp);
-		free(target);
-		errno = saved;
+		hg_atomic_names_free(n);
+		errno = ENOMEM;
 		return -1;
 	}
+	n->tmp = hg_buf_steal(&tmp);
+	return 0;
+}
+
+void hg_atomic_names_free(hg_atomic_names *n)
+{
+	free(n->target);
+	free(n->tmp);
+	n->target = n->tmp = NULL;
+}
+
+int hg_atomic_write(hg_atomic_names *n, const char *data, size_t len)
+{
+	int fd = mkstemp(n->tmp);
+	if (fd < 0)
+		return -1;
 	int saved = 0;
 	size_t off = 0;
 	while (off < len) {
@@ -130,18 +157,28 @@ int hg_write_file_atomic(const char *path, const char *data, size_t len)
 		}
 		off += (size_t)w;
 	}
-	if (!saved && hg_rewrite_attributes(fd, target) != 0)
+	if (!saved && hg_rewrite_attributes(fd, n->target) != 0)
 		saved = errno;
 	if (!saved && fsync(fd) != 0)
 		saved = errno;
 	if (close(fd) != 0 && !saved)
 		saved = errno;
-	if (!saved && rename(tmp.data, target) != 0)
+	if (!saved && rename(n->tmp, n->target) != 0)
 		saved = errno;
 	if (saved)
-		unlink(tmp.data);
-	hg_buf_free(&tmp);
-	free(target);
+		unlink(n->tmp);
 	errno = saved;
 	return saved ? -1 : 0;
+}
+
+int hg_write_file_atomic(const char *path, const char *data, size_t len)
+{
+	hg_atomic_names n;
+	if (hg_atomic_names_make(&n, path) != 0)
+		return -1;
+	int rc = hg_atomic_write(&n, data, len);
+	int saved = errno;
+	hg_atomic_names_free(&n);
+	errno = saved;
+	return rc;
 }

@@ -7,33 +7,53 @@
 
 #include "internal.h"
 
-static void add(hg_datapath *p, const char *dir, size_t n)
+/* Appends the n bytes at dir to the path: 0, or -1 when there is no
+ * memory for it (a failure of the caller's unit of work, or an abort
+ * outside one: hg_try_*). */
+static int add(hg_datapath *p, const char *dir, size_t n)
 {
 	if (n == 0)
-		return;
-	p->dirs = hg_xrealloc(p->dirs, (p->n + 1) * sizeof *p->dirs);
-	p->dirs[p->n++] = hg_xstrndup(dir, n);
+		return 0;
+	char *copy = hg_try_strndup(dir, n);
+	char **dirs = copy ? hg_try_realloc(p->dirs, (p->n + 1) * sizeof *p->dirs) : NULL;
+	if (!dirs) {
+		free(copy);
+		return -1;
+	}
+	p->dirs = dirs;
+	p->dirs[p->n++] = copy;
+	return 0;
 }
 
-void hg_datapath_init(hg_datapath *p, const char *data_dir)
+int hg_datapath_try_init(hg_datapath *p, const char *data_dir)
 {
 	p->dirs = NULL;
 	p->n = 0;
 	p->allowed = NULL;
 	p->nallowed = 0;
-	if (data_dir)
-		add(p, data_dir, strlen(data_dir));
+	int rc = data_dir ? add(p, data_dir, strlen(data_dir)) : 0;
 	const char *env = getenv("HERALD_DATA_PATH");
-	while (env && *env) {
+	while (rc == 0 && env && *env) {
 		const char *colon = strchr(env, ':');
 		size_t n = colon ? (size_t)(colon - env) : strlen(env);
-		add(p, env, n);
+		rc = add(p, env, n);
 		env = colon ? colon + 1 : NULL;
 	}
 	/* Only the installed data: no build-tree path is compiled in.  An
 	 * uninstalled build is given its data through HERALD_DATA_PATH (the
 	 * tests, setup.sh) or --data-dir. */
-	add(p, HERALD_PKGDATADIR, strlen(HERALD_PKGDATADIR));
+	if (rc == 0)
+		rc = add(p, HERALD_PKGDATADIR, strlen(HERALD_PKGDATADIR));
+	if (rc != 0)
+		hg_datapath_free(p);
+	return rc;
+}
+
+void hg_datapath_init(hg_datapath *p, const char *data_dir)
+{
+	unsigned depth = hg_alloc_pause();	/* (aborts short of memory, as always) */
+	hg_datapath_try_init(p, data_dir);
+	hg_alloc_resume(depth);
 }
 
 void hg_datapath_free(hg_datapath *p)

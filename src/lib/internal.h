@@ -114,6 +114,23 @@ int hg_buf_format_plain(hg_buf *b, const char *fmt, va_list ap);
 /* Ends a writer's unit of work: 0, or HG_ENOMEM with `out` cut back to
  * the len0 bytes it held and marked failed. */
 int hg_write_unit_end(hg_alloc_unit *u, hg_buf *out, size_t len0);
+/* hg_datapath_init that returns -1 (p empty) rather than abort when
+ * there is no memory for it (hg_try_*: outside a unit it aborts). */
+int hg_datapath_try_init(hg_datapath *p, const char *data_dir);
+/* hg_write_file_atomic in two steps, for a caller that writes more than
+ * one file and must not run out of memory once it has written the first
+ * (the game master): hg_atomic_names_make allocates the file's names (0,
+ * or -1 with errno: ENOMEM short of memory, inside a unit of work), then
+ * hg_atomic_write writes it as hg_write_file_atomic does, allocating
+ * nothing (0, or -1 with errno; once only), and hg_atomic_names_free frees
+ * the names. */
+typedef struct hg_atomic_names {
+	char *target;		/* the file replaced (hg_rewrite_target) */
+	char *tmp;		/* the template of the temporary file beside it */
+} hg_atomic_names;
+int hg_atomic_names_make(hg_atomic_names *n, const char *path);
+int hg_atomic_write(hg_atomic_names *n, const char *data, size_t len);
+void hg_atomic_names_free(hg_atomic_names *n);
 /* Frees the diagnostics of d from n on. */
 void hg_diags_truncate(hg_diags *d, size_t n);
 

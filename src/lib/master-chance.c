@@ -17,10 +17,17 @@ void hg_master_free_list(const hg_game_class *cls, hg_action_list *l)
 	memset(l, 0, sizeof *l);
 }
 
+/* The engine's callbacks run as the core runs them (internal.h): through
+ * HG_ENGINE_CALL those that report allocation failure in an engine that
+ * does, paused the others, which abort. */
 static size_t split_of(const hg_game_class *cls, const hg_state *st, const char *seat,
 		       const char *body)
 {
-	return cls->chance_split ? cls->chance_split(st, seat, body) : strlen(body);
+	if (!cls->chance_split)
+		return strlen(body);
+	size_t split;
+	HG_PAUSED(split = cls->chance_split(st, seat, body));
+	return split;
 }
 
 /* Applies `seat: body` to the position and appends it to the main line
@@ -37,15 +44,22 @@ int hg_master_append(hg_master *m, const char *seat, const char *body, hg_diags 
 		hg_action_text_free(&t);
 		return -1;
 	}
-	hg_action *a = cls->parse(m->st, &t, d);
-	if (!a || hg_apply_keep(cls, &m->st, a, d) != 0) {
-		if (a)
-			cls->free_action(a);
+	/* The node first: once the position has moved on, nothing fails. */
+	hg_node *n = hg_line_try_push(&rec->moves, HG_NODE_ACTION, pos);
+	hg_action *a = NULL;
+	if (n)
+		HG_ENGINE_CALL(cls, a = cls->parse(m->st, &t, d));
+	int rc = -1;
+	if (a)
+		HG_ENGINE_CALL(cls, rc = hg_apply_keep(cls, &m->st, a, d));
+	if (a)
+		cls->free_action(a);
+	if (rc != 0) {
+		if (n)
+			rec->moves.n--;	/* (the node pushed last) */
 		hg_action_text_free(&t);
 		return -1;
 	}
-	cls->free_action(a);
-	hg_node *n = hg_line_push(&rec->moves, HG_NODE_ACTION, pos);
 	n->action = t;
 	m->nactions++;
 	return 0;
@@ -56,7 +70,10 @@ void hg_master_number_turn(hg_master *m)
 {
 	unsigned turn = m->cls->turn(m->st);
 	if (turn != m->last_turn && turn != 0) {
-		hg_line_push(&m->rec->moves, HG_NODE_MOVENUM, no_pos(m->rec->file))->number = turn;
+		hg_node *n = hg_line_try_push(&m->rec->moves, HG_NODE_MOVENUM, no_pos(m->rec->file));
+		if (!n)
+			return;	/* (the unit has failed: nothing is written) */
+		n->number = turn;
 		m->last_turn = turn;
 	}
 }
@@ -72,19 +89,19 @@ int hg_master_next_chance(hg_master *m, hg_buf *seat, hg_buf *body)
 	if (cls->result(m->st))
 		return 0;
 	hg_action_list legal = { 0 };
-	cls->legal(m->st, &legal);
+	HG_ENGINE_CALL(cls, cls->legal(m->st, &legal));
 	int all_chance = legal.n > 0;
 	for (size_t i = 0; i < legal.n && all_chance; i++) {
 		hg_buf_clear(seat);
 		hg_buf_clear(body);
-		cls->format(m->st, legal.v[i], seat, body);
+		HG_PAUSED(cls->format(m->st, legal.v[i], seat, body));
 		all_chance = split_of(cls, m->st, seat->data ? seat->data : "",
 				      body->data ? body->data : "") == 0;
 	}
 	hg_buf_clear(seat);
 	hg_buf_clear(body);
 	if (all_chance)
-		cls->format(m->st, legal.v[0], seat, body);
+		HG_PAUSED(cls->format(m->st, legal.v[0], seat, body));
 	hg_master_free_list(cls, &legal);
 	return all_chance;
 }
@@ -98,14 +115,15 @@ int hg_master_fill_chance(hg_master *m, hg_diags *d)
 	hg_buf_init(&seat);
 	hg_buf_init(&body);
 	int rc = 0;
-	for (size_t guard = 0; guard < HG_MAX_ACTIONS && !m->has_opened &&
+	for (size_t guard = 0; guard < HG_MAX_ACTIONS && !m->has_opened && !hg_alloc_lost() &&
 	     hg_master_next_chance(m, &seat, &body); guard++) {
 		/* the seed decides it, but other seats may answer within it */
 		if (m->cls->pending_open) {
 			hg_pending p;
 			memset(&p, 0, sizeof p);
-			int held = m->cls->pending_open(m->st, seat.data ? seat.data : "",
-							body.data ? body.data : "", &p, d);
+			int held;
+			HG_PAUSED(held = m->cls->pending_open(m->st, seat.data ? seat.data : "",
+							      body.data ? body.data : "", &p, d));
 			if (held < 0) {
 				rc = -1;
 				break;
@@ -146,8 +164,8 @@ static int glob_tokens(const hg_atok *p, size_t np, const hg_atok *e, size_t ne)
 /* The first n bytes of a and the first m of b, compared as names. */
 static int prefix_eq(const char *a, size_t n, const char *b, size_t m)
 {
-	char *x = hg_xstrndup(a, n), *y = hg_xstrndup(b, m);
-	int eq = hg_name_eq(x, y);
+	char *x = hg_try_strndup(a, n), *y = hg_try_strndup(b, m);
+	int eq = x && y && hg_name_eq(x, y);	/* (else the unit has failed) */
 	free(x);
 	free(y);
 	return eq;
@@ -166,7 +184,7 @@ int hg_master_complete_chance(hg_master *m, const char *seat, const char *text, 
 {
 	const hg_game_class *cls = m->cls;
 	if (cls->chance_fill) {
-		cls->chance_fill(m->st, seat, text, out);
+		HG_PAUSED(cls->chance_fill(m->st, seat, text, out));
 		if (out->len)
 			return 0;
 	}
@@ -179,7 +197,7 @@ int hg_master_complete_chance(hg_master *m, const char *seat, const char *text, 
 	hg_diags_init(&quiet);
 	hg_action_text_set(&mine, seat, text, no_pos(m->rec->file), &quiet);
 	hg_action_list legal = { 0 };
-	cls->legal(m->st, &legal);
+	HG_ENGINE_CALL(cls, cls->legal(m->st, &legal));
 	hg_buf s, b;
 	hg_buf_init(&s);
 	hg_buf_init(&b);
@@ -187,7 +205,7 @@ int hg_master_complete_chance(hg_master *m, const char *seat, const char *text, 
 	for (size_t i = 0; i < legal.n; i++) {
 		hg_buf_clear(&s);
 		hg_buf_clear(&b);
-		cls->format(m->st, legal.v[i], &s, &b);
+		HG_PAUSED(cls->format(m->st, legal.v[i], &s, &b));
 		const char *body = b.data ? b.data : "";
 		if (!s.data || strcmp(s.data, seat) != 0)
 			continue;
@@ -211,7 +229,7 @@ int hg_master_complete_chance(hg_master *m, const char *seat, const char *text, 
 	int pick = by_glob >= 0 ? by_glob : by_prefix;
 	if (pick >= 0) {
 		hg_buf_clear(&s);
-		cls->format(m->st, legal.v[pick], &s, out);
+		HG_PAUSED(cls->format(m->st, legal.v[pick], &s, out));
 		found = 0;
 	}
 	hg_master_free_list(cls, &legal);

@@ -8,7 +8,12 @@
  * memory only), appends the seat's action and whatever chance follows it,
  * and rewrites the record atomically.  The key file is locked rather than
  * the record because the record is replaced by rename on every write: a
- * lock on it would lock a file that is no longer the record. */
+ * lock on it would lock a file that is no longer the record.
+ *
+ * Each public call is a unit of work (util.c) that reports allocation
+ * failure: whatever allocates is done before the first file is written
+ * (commit()), so that memory running out leaves the record, its key and a
+ * pending action's secret as they were. */
 #include "config.h"
 
 #include <errno.h>
@@ -24,12 +29,41 @@
 #include "master-impl.h"
 
 
+/* path followed by suffix, malloc'd; NULL short of memory (hg_try_*). */
+static char *suffixed(const char *path, const char *suffix)
+{
+	size_t n = strlen(path), k = strlen(suffix);
+	char *s = hg_try_malloc(n + k + 1);
+	if (s) {
+		memcpy(s, path, n);
+		memcpy(s + n, suffix, k + 1);
+	}
+	return s;
+}
+
 char *hg_master_key_path(const char *record_path)
 {
-	hg_buf b;
-	hg_buf_init(&b);
-	hg_buf_printf(&b, "%s.key", record_path);
-	return hg_buf_steal(&b);
+	hg_alloc_unit u;
+	hg_alloc_unit_begin(&u);
+	char *path = suffixed(record_path, ".key");
+	hg_alloc_unit_end(&u, NULL, 0, no_pos(NULL));
+	return path;
+}
+
+/* Writes the n bytes at s to fd: 0, or an errno. */
+static int write_all(int fd, const char *s, size_t n)
+{
+	size_t off = 0;
+	while (off < n) {
+		ssize_t w = write(fd, s + off, n - off);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return errno;
+		}
+		off += (size_t)w;
+	}
+	return 0;
 }
 
 int hg_master_key_create(const char *key_path, const char *secret)
@@ -37,23 +71,10 @@ int hg_master_key_create(const char *key_path, const char *secret)
 	int fd = open(key_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -1;
-	hg_buf b;
-	hg_buf_init(&b);
-	hg_buf_printf(&b, "%s\n", secret);
-	size_t off = 0;
-	int saved = 0;
-	while (off < b.len) {
-		ssize_t w = write(fd, b.data + off, b.len - off);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			saved = errno;
-			break;
-		}
-		off += (size_t)w;
-	}
-	sodium_memzero(b.data, b.len);
-	hg_buf_free(&b);
+	/* (no copy of the secret is made: nothing to allocate, or to wipe) */
+	int saved = write_all(fd, secret, strlen(secret));
+	if (!saved)
+		saved = write_all(fd, "\n", 1);
 	if (!saved && fsync(fd) != 0)
 		saved = errno;
 	if (close(fd) != 0 && !saved)
@@ -66,20 +87,60 @@ int hg_master_key_create(const char *key_path, const char *secret)
 	return 0;
 }
 
-/* The seat named by its canonical name, or by its player's name (the
- * Players tag in seat order); -1 when neither. */
+/* The seat of the player named `name`, the players read as
+ * hg_record_players reads them (the Players tag in seat order, else the
+ * Seat<n> tags) one at a time; -1 when none is (or short of memory). */
+static int player_seat(const hg_game_record *rec, const char *name)
+{
+	const char *players = hg_record_tag_value(rec, "Players");
+	if (!players) {
+		char tag[32];
+		for (unsigned i = 1; i < 1000; i++) {
+			snprintf(tag, sizeof tag, "Seat%u", i);
+			const char *player = hg_record_tag_value(rec, tag);
+			if (!player)
+				break;
+			if (hg_name_eq(player, name))
+				return (int)i - 1;
+		}
+		return -1;
+	}
+	if (hg_record_nplayers(rec) == 0)
+		return -1;
+	hg_buf one;
+	hg_buf_init(&one);
+	int seat = -1;
+	for (int i = 0; seat < 0 && !hg_buf_failed(&one); i++) {
+		const char *semi = strchr(players, ';');
+		size_t len = semi ? (size_t)(semi - players) : strlen(players);
+		const char *start = players;
+		while (len && (*start == ' ' || *start == '\t')) {
+			start++;
+			len--;
+		}
+		while (len && (start[len - 1] == ' ' || start[len - 1] == '\t'))
+			len--;
+		hg_buf_clear(&one);
+		hg_buf_putn(&one, start, len);
+		if (!hg_buf_failed(&one) && hg_name_eq(one.data ? one.data : "", name))
+			seat = i;
+		if (!semi)
+			break;
+		players = semi + 1;
+	}
+	hg_buf_free(&one);
+	return seat;
+}
+
+/* The seat named by its canonical name, or by its player's name; -1 when
+ * neither. */
 static int seat_of(const hg_master *m, const char *name)
 {
 	int seat = hg_seat_index(m->cls, m->st, name);
 	if (seat >= 0 || !name)
 		return seat;
-	char **players;
-	size_t n = hg_record_players(m->rec, &players);
-	for (size_t i = 0; i < n && seat < 0; i++)
-		if (hg_name_eq(players[i], name) && m->cls->seat_name(m->st, (unsigned)i))
-			seat = (int)i;
-	hg_strv_free(players, n);
-	return seat;
+	seat = player_seat(m->rec, name);
+	return seat >= 0 && m->cls->seat_name(m->st, (unsigned)seat) ? seat : -1;
 }
 
 /* Is some legal action the seat's?  (Whose turn it is does not say: in a
@@ -90,14 +151,14 @@ static int may_act(hg_master *m, const char *seat)
 	if (cls->result(m->st))
 		return 0;
 	hg_action_list legal = { 0 };
-	cls->legal(m->st, &legal);
+	HG_ENGINE_CALL(cls, cls->legal(m->st, &legal));
 	hg_buf s, b;
 	hg_buf_init(&s);
 	hg_buf_init(&b);
 	int yes = 0;
 	for (size_t i = 0; i < legal.n && !yes; i++) {
 		hg_buf_clear(&s);
-		cls->format(m->st, legal.v[i], &s, &b);
+		HG_PAUSED(cls->format(m->st, legal.v[i], &s, &b));
 		yes = s.data && strcmp(s.data, seat) == 0;
 	}
 	hg_master_free_list(cls, &legal);
@@ -108,8 +169,10 @@ static int may_act(hg_master *m, const char *seat)
 
 /* ------------------------------------------------------------ new */
 
-hg_game_record *hg_master_new(hg_session *s, const hg_master_new_opts *o,
-			      char secret[HG_FAIR_HEX_LEN + 1], hg_diags *d)
+/* hg_master_new's work, in its unit: the record (or NULL), which the
+ * caller frees when memory ran out. */
+static hg_game_record *master_new(hg_session *s, const hg_master_new_opts *o,
+				  char secret[HG_FAIR_HEX_LEN + 1], hg_diags *d)
 {
 	hg_pos pos = no_pos(o->file);
 	const hg_game_class *cls = hg_game_find(o->game);
@@ -128,11 +191,11 @@ hg_game_record *hg_master_new(hg_session *s, const hg_master_new_opts *o,
 			    "libsodium cannot start: no secret seed can be drawn");
 		return NULL;
 	}
-	hg_game_record *proto = hg_record_new(o->file);
-	hg_record_set_tag(proto, "Game", cls->id);
+	hg_game_record *proto = hg_record_try_new(o->file);
 	const hg_game_class *found;
 	const hg_gdata *data;
-	if (hg_session_prepare(s, proto, &found, &data, d) != 0) {
+	if (!proto || hg_record_try_set_tag(proto, "Game", cls->id) != 0 ||
+	    hg_session_prepare(s, proto, &found, &data, d) != 0) {
 		hg_record_free(proto);
 		return NULL;
 	}
@@ -145,40 +208,52 @@ hg_game_record *hg_master_new(hg_session *s, const hg_master_new_opts *o,
 	hg_buf setup_seed;
 	hg_buf_init(&setup_seed);
 	hg_buf_printf(&setup_seed, "%s/setup", commit);
-	hg_prng_seed(&r, setup_seed.data);
+	int rc = -1;
+	if (!hg_buf_failed(&setup_seed)) {
+		hg_prng_seed(&r, setup_seed.data);
+		HG_PAUSED(rc = cls->gen_tags(data, &r, (unsigned)o->nplayers, o->variant, proto,
+					     d));	/* (not one that reports) */
+	}
 	hg_buf_free(&setup_seed);
-	if (cls->gen_tags(data, &r, (unsigned)o->nplayers, o->variant, proto, d) != 0) {
+	if (rc != 0) {
 		hg_record_free(proto);
 		return NULL;
 	}
 
-	hg_game_record *rec = hg_record_new(o->file);
-	hg_record_set_tag(rec, "Game", cls->id);
-	hg_record_set_tag(rec, "Date", o->date ? o->date : "????.??.??");
+	/* Each tag set, or the unit has failed (checked before the deal). */
+	hg_game_record *rec = hg_record_try_new(o->file);
+	if (!rec) {
+		hg_record_free(proto);
+		return NULL;
+	}
+	hg_record_try_set_tag(rec, "Game", cls->id);
+	hg_record_try_set_tag(rec, "Date", o->date ? o->date : "????.??.??");
 	hg_buf players;
 	hg_buf_init(&players);
 	hg_buf_join(&players, o->players, o->nplayers, "; ");
-	hg_record_set_tag(rec, "Players", players.data ? players.data : "");
+	hg_record_try_set_tag(rec, "Players", players.data ? players.data : "");
 	hg_buf_free(&players);
-	hg_record_set_tag(rec, "Result", "*");
+	hg_record_try_set_tag(rec, "Result", "*");
 	/* The game's tags, but not a Seed (the chance is the committed
 	 * seed's) nor a First the Seed drew (the lot is the seed's too). */
 	for (size_t i = 0; i < proto->ntags; i++) {
 		const hg_tag *t = &proto->tags[i];
 		if (!hg_record_tag(rec, t->name) && strcmp(t->name, "Seed") != 0 &&
 		    strcmp(t->name, "First") != 0)
-			hg_record_set_tag(rec, t->name, t->value);
+			hg_record_try_set_tag(rec, t->name, t->value);
 	}
 	hg_record_free(proto);
-	hg_record_set_tag(rec, "SeedCommit", commit);
+	hg_record_try_set_tag(rec, "SeedCommit", commit);
 	char name[32];
 	for (size_t i = 0; i < o->nplayers; i++)
 		if (o->entropy && o->entropy[i]) {
 			snprintf(name, sizeof name, "Entropy%zu", i + 1);
-			hg_record_set_tag(rec, name, o->entropy[i]);
+			hg_record_try_set_tag(rec, name, o->entropy[i]);
 		}
 	free(rec->result);
-	rec->result = hg_xstrdup("*");
+	rec->result = hg_try_strdup("*");
+	if (hg_alloc_lost())
+		return rec;	/* (freed by the caller) */
 
 	/* The opening deal: the chance before any seat decides. */
 	hg_master m;
@@ -187,14 +262,29 @@ hg_game_record *hg_master_new(hg_session *s, const hg_master_new_opts *o,
 	m.rec = rec;
 	m.cls = cls;
 	memcpy(m.secret, secret, sizeof m.secret);
-	hg_record_set_tag(rec, "SeedReveal", secret);
-	m.st = cls->setup(data, rec, d);
+	if (hg_record_try_set_tag(rec, "SeedReveal", secret) == 0)
+		HG_ENGINE_CALL(cls, m.st = cls->setup(data, rec, d));
 	hg_record_remove_tag(rec, "SeedReveal");
-	int rc = m.st ? (o->await_entropy ? 0 : hg_master_fill_chance(&m, d)) : -1;
+	rc = m.st ? (o->await_entropy ? 0 : hg_master_fill_chance(&m, d)) : -1;
 	if (m.st)
 		cls->free_state(m.st);
+	hg_pending_free(&m.opened);
 	sodium_memzero(m.secret, sizeof m.secret);
 	if (rc != 0) {
+		hg_record_free(rec);
+		return NULL;
+	}
+	return rec;
+}
+
+hg_game_record *hg_master_new(hg_session *s, const hg_master_new_opts *o,
+			      char secret[HG_FAIR_HEX_LEN + 1], hg_diags *d)
+{
+	hg_alloc_unit u;
+	size_t ndiags = d->n;
+	hg_alloc_unit_begin(&u);
+	hg_game_record *rec = master_new(s, o, secret, d);
+	if (hg_alloc_unit_end(&u, d, ndiags, no_pos(o->file)) == HG_ENOMEM) {
 		hg_record_free(rec);
 		return NULL;
 	}
@@ -275,14 +365,22 @@ static void count_main_line(hg_master *m)
 	}
 }
 
-hg_master *hg_master_open(hg_session *s, const char *path, const char *key_path,
-			  int wait, hg_diags *d)
+/* hg_master_open's work, in its unit: the master (or NULL), which the
+ * caller closes when memory ran out. */
+static hg_master *master_open(hg_session *s, const char *path, const char *key_path,
+			      int wait, hg_diags *d)
 {
-	hg_master *m = hg_xcalloc(1, sizeof *m);
+	hg_master *m = hg_try_calloc(1, sizeof *m);
+	if (!m)
+		return NULL;
 	m->session = s;
 	m->lock_fd = -1;
-	m->path = hg_xstrdup(path);
-	m->key_path = key_path ? hg_xstrdup(key_path) : hg_master_key_path(path);
+	m->path = hg_try_strdup(path);
+	m->key_path = key_path ? hg_try_strdup(key_path) : suffixed(path, ".key");
+	if (!m->path || !m->key_path) {
+		hg_master_close(m);
+		return NULL;
+	}
 	m->lock_fd = open(m->key_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (m->lock_fd < 0) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, no_pos(m->key_path), "master.key",
@@ -324,19 +422,36 @@ hg_master *hg_master_open(hg_session *s, const char *path, const char *key_path,
 	}
 	/* The record as it would be revealed, in memory only. */
 	int revealed = hg_record_tag(m->rec, "SeedReveal") != NULL;
-	if (!revealed)
-		hg_record_set_tag(m->rec, "SeedReveal", m->secret);
+	if (!revealed && hg_record_try_set_tag(m->rec, "SeedReveal", m->secret) != 0) {
+		hg_master_close(m);
+		return NULL;
+	}
 	hg_check_result res;
 	int rc = hg_check_game(s, m->rec, d, NULL, &res, &m->st, &m->cls);
 	if (!revealed)
 		hg_record_remove_tag(m->rec, "SeedReveal");
 	if (rc != 0 || !m->st) {
-		hg_diag_add(d, HG_ERROR, m->rec->pos, "master.record",
-			    "the master record does not replay: herald will not add to it");
+		if (rc != HG_ENOMEM)
+			hg_diag_add(d, HG_ERROR, m->rec->pos, "master.record",
+				    "the master record does not replay: herald will not add to it");
 		hg_master_close(m);
 		return NULL;
 	}
 	count_main_line(m);
+	return m;
+}
+
+hg_master *hg_master_open(hg_session *s, const char *path, const char *key_path,
+			  int wait, hg_diags *d)
+{
+	hg_alloc_unit u;
+	size_t ndiags = d->n;
+	hg_alloc_unit_begin(&u);
+	hg_master *m = master_open(s, path, key_path, wait, d);
+	if (hg_alloc_unit_end(&u, d, ndiags, no_pos(path)) == HG_ENOMEM) {
+		hg_master_close(m);	/* (which releases the lock) */
+		return NULL;
+	}
 	return m;
 }
 
@@ -384,29 +499,19 @@ static int closed(const hg_master *m, hg_diags *d)
 	return 1;
 }
 
-static int write_record(hg_master *m, hg_diags *d)
+/* The end of a public call's unit of work: HG_ENOMEM when memory ran out
+ * in it (its diagnostics replaced by hg.out-of-memory), else its status. */
+static int master_unit_end(hg_alloc_unit *u, const hg_master *m, hg_diags *d, size_t ndiags,
+			   int rc)
 {
-	hg_buf out;
-	hg_buf_init(&out);
-	if (hg_write_hgn(m->rec, &out) == HG_ENOMEM) {
-		/* (a record cut short is never written) */
-		hg_alloc_report(d, no_pos(m->path));
-		hg_buf_free(&out);
-		return -1;
-	}
-	int rc = hg_write_file_atomic(m->path, out.data ? out.data : "", out.len);
-	if (rc != 0)
-		hg_diag_add(d, HG_ERROR, no_pos(m->path), "master.io", "cannot write the record: %s",
-			    strerror(errno));
-	hg_buf_free(&out);
-	return rc;
+	return hg_alloc_unit_end(u, d, ndiags, no_pos(m->path)) == HG_ENOMEM ? HG_ENOMEM : rc;
 }
 
 static void set_result(hg_master *m, const char *result)
 {
-	hg_record_set_tag(m->rec, "Result", result);
+	hg_record_try_set_tag(m->rec, "Result", result);
 	free(m->rec->result);
-	m->rec->result = hg_xstrdup(result);
+	m->rec->result = hg_try_strdup(result);	/* (NULL: the unit has failed) */
 }
 
 /* What the seat is told: its own actions whole, and of the others' only
@@ -439,28 +544,19 @@ static void tell(hg_master *m, const char *seat, size_t from, hg_buf *told)
 
 /* ------------------------------------------------------------ pending */
 
-/* The secret of an action held pending: beside the key file. */
+/* The secret of an action held pending: beside the key file (NULL short
+ * of memory). */
 static char *pending_path(const hg_master *m)
 {
-	hg_buf b;
-	hg_buf_init(&b);
-	hg_buf_printf(&b, "%s.pending", m->key_path);
-	return hg_buf_steal(&b);
+	return suffixed(m->key_path, ".pending");
 }
 
 /* The game ends (a resignation, the organiser's ending) with an action
  * pending: it is dropped from the record, and its secret once the record
- * is written (unlink_pending). */
+ * is written (commit's drop_secret). */
 static void drop_pending(hg_master *m)
 {
 	hg_pending_clear_tags(m->rec);
-}
-
-static void unlink_pending(hg_master *m)
-{
-	char *path = pending_path(m);
-	unlink(path);
-	free(path);
 }
 
 /* What a seat is told after its step: its own part, and what everyone
@@ -475,34 +571,76 @@ static void tell_pending(const hg_master *m, const hg_pending *p, const char *se
 	hg_buf_printf(told, "actions: %zu\n", m->nactions);
 }
 
-/* Writes the pending action: its secret first, then the record that
- * names it (a record that awaits a seat whose step the secret already
- * holds only takes that step again). */
-static int write_pending(hg_master *m, const hg_pending *p, hg_diags *d)
+/* ------------------------------------------------------------ writing */
+
+/* Writes the change out: the secret of the action held pending (p, when
+ * given) first, then the record that names it (a record that awaits a
+ * seat whose step the secret already holds only takes that step again);
+ * then, the record written, the secret of a pending action that ended is
+ * removed (drop_secret) and `answer` is appended to told.  Everything that
+ * allocates is done before the first file is written (but the writing of
+ * the secret, pending.c's, which aborts short of memory): when memory has
+ * run out in the call (hg_alloc_lost), nothing is written and -1 is
+ * returned (the unit reports it).  0, or -1 with the record as it was. */
+static int commit(hg_master *m, const hg_pending *p, int drop_secret, const hg_buf *answer,
+		  hg_buf *told, hg_diags *d)
 {
-	char *path = pending_path(m);
-	int rc = hg_pending_secret_write(path, hg_record_tag_value(m->rec, "SeedCommit"),
-					 m->nactions, p);
-	if (rc != 0)
-		hg_diag_add(d, HG_ERROR, no_pos(path), "master.io",
-			    "cannot write the pending action's secret: %s", strerror(errno));
-	free(path);
-	if (rc != 0)
-		return -1;
-	hg_pending_to_tags(m->rec, p);
-	return write_record(m, d);
+	char *secret_path = p || drop_secret ? pending_path(m) : NULL;
+	if (p)
+		HG_PAUSED(hg_pending_to_tags(m->rec, p));	/* (pending.c aborts) */
+	hg_buf out;
+	hg_buf_init(&out);
+	hg_write_hgn(m->rec, &out);	/* (HG_ENOMEM is the unit's failure too) */
+	if (answer && answer->len)
+		hg_buf_reserve(told, answer->len);
+	hg_atomic_names names;
+	int named = hg_atomic_names_make(&names, m->path);
+	int rc = -1;
+	if (hg_alloc_lost())
+		goto done;	/* (a record cut short is never written) */
+	if (named != 0) {
+		hg_diag_add(d, HG_ERROR, no_pos(m->path), "master.io", "cannot write the record: %s",
+			    strerror(errno));
+		goto done;
+	}
+	if (p) {
+		int written;
+		HG_PAUSED(written = hg_pending_secret_write(secret_path,
+							    hg_record_tag_value(m->rec, "SeedCommit"),
+							    m->nactions, p));
+		if (written != 0) {
+			hg_diag_add(d, HG_ERROR, no_pos(secret_path), "master.io",
+				    "cannot write the pending action's secret: %s", strerror(errno));
+			goto done;
+		}
+	}
+	if (hg_atomic_write(&names, out.data ? out.data : "", out.len) != 0) {
+		hg_diag_add(d, HG_ERROR, no_pos(m->path), "master.io", "cannot write the record: %s",
+			    strerror(errno));
+		goto done;
+	}
+	rc = 0;
+	/* Nothing below allocates: the record is written. */
+	if (drop_secret)
+		unlink(secret_path);
+	if (answer && answer->len)
+		hg_buf_putn(told, answer->data, answer->len);
+done:
+	if (named == 0)
+		hg_atomic_names_free(&names);
+	hg_buf_free(&out);
+	free(secret_path);
+	return rc;
 }
 
 /* Writes the record after fill_chance: with the action it held pending,
  * its secret and tags, when it opened one. */
-static int write_out(hg_master *m, hg_diags *d)
+static int write_out(hg_master *m, int drop_secret, const hg_buf *answer, hg_buf *told,
+		     hg_diags *d)
 {
-	return m->has_opened ? write_pending(m, &m->opened, d) : write_record(m, d);
+	return commit(m, m->has_opened ? &m->opened : NULL, drop_secret && !m->has_opened, answer,
+		      told, d);
 }
-
-static int write_record(hg_master *m, hg_diags *d);
-static void set_result(hg_master *m, const char *result);
-static void tell(hg_master *m, const char *seat, size_t from, hg_buf *told);
 
 /* A seat's step in the action held pending; the last step writes the
  * whole action.  0, or -1 with nothing written. */
@@ -522,20 +660,26 @@ static int pending_step(hg_master *m, hg_pending *p, const char *seat, const cha
 		return -1;
 	}
 	char *path = pending_path(m);
-	int rc = hg_pending_secret_read(path, hg_record_tag_value(m->rec, "SeedCommit"),
-					m->nactions, p, d);
+	int rc = -1;
+	if (path)
+		HG_PAUSED(rc = hg_pending_secret_read(path, hg_record_tag_value(m->rec, "SeedCommit"),
+						      m->nactions, p, d));
 	free(path);
-	if (rc != 0 || cls->pending_answer(m->st, p, seat, text, d) != 0)
+	if (rc == 0)
+		HG_PAUSED(rc = cls->pending_answer(m->st, p, seat, text, d));
+	if (rc != 0)
 		return -1;
+	hg_buf answer;
+	hg_buf_init(&answer);
 	if (p->nawaited > 0) {
-		rc = write_pending(m, p, d);
-		if (rc == 0)
-			tell_pending(m, p, seat, told);
+		tell_pending(m, p, seat, &answer);
+		rc = commit(m, p, 0, &answer, told, d);
+		hg_buf_free(&answer);
 		return rc;
 	}
 	hg_buf whole;
 	hg_buf_init(&whole);
-	rc = cls->pending_finish(m->st, p, &whole, d);
+	HG_PAUSED(rc = cls->pending_finish(m->st, p, &whole, d));
 	if (rc == 0) {
 		hg_master_number_turn(m);
 		rc = hg_master_append(m, p->seat, whole.data ? whole.data : "", d);
@@ -543,19 +687,16 @@ static int pending_step(hg_master *m, hg_pending *p, const char *seat, const cha
 	hg_buf_free(&whole);
 	if (rc == 0)
 		rc = hg_master_fill_chance(m, d);
-	if (rc != 0)
-		return -1;
-	const char *result = cls->result(m->st);
-	if (result)
-		set_result(m, result);
-	hg_pending_clear_tags(m->rec);
-	rc = write_out(m, d);
 	if (rc == 0) {
-		if (!m->has_opened)
-			unlink_pending(m);
-		tell(m, seat, before, told);
+		const char *result = cls->result(m->st);
+		if (result)
+			set_result(m, result);
+		hg_pending_clear_tags(m->rec);
+		tell(m, seat, before, &answer);
+		rc = write_out(m, 1, &answer, told, d);
 	}
-	return rc;
+	hg_buf_free(&answer);
+	return rc == 0 ? 0 : -1;
 }
 
 /* The seat's action opens a pending action when the game holds it
@@ -567,18 +708,85 @@ static int pending_open(hg_master *m, const char *seat, const char *body, hg_buf
 		return 0;
 	hg_pending p;
 	memset(&p, 0, sizeof p);
-	int rc = m->cls->pending_open(m->st, seat, body, &p, d);
+	int rc;
+	HG_PAUSED(rc = m->cls->pending_open(m->st, seat, body, &p, d));
 	if (rc == 1) {
-		rc = write_pending(m, &p, d) == 0 ? 1 : -1;
-		if (rc == 1)
-			tell_pending(m, &p, seat, told);
+		hg_buf answer;
+		hg_buf_init(&answer);
+		tell_pending(m, &p, seat, &answer);
+		rc = commit(m, &p, 0, &answer, told, d) == 0 ? 1 : -1;
+		hg_buf_free(&answer);
 	}
 	hg_pending_free(&p);
 	return rc;
 }
 
-int hg_master_move(hg_master *m, const char *seat_name, const char *text, long after,
-		   hg_buf *told, hg_diags *d)
+/* ------------------------------------------------------------ move */
+
+/* A resignation: the game's result, written at once. */
+static int resign(hg_master *m, unsigned seat_i, const char *seat, hg_action_text *t,
+		  size_t before, hg_buf *told, hg_diags *d)
+{
+	drop_pending(m);
+	hg_master_number_turn(m);
+	hg_node *n = hg_line_try_push(&m->rec->moves, HG_NODE_ACTION, no_pos(m->rec->file));
+	if (!n)
+		return -1;
+	n->action = *t;
+	memset(t, 0, sizeof *t);
+	m->nactions++;
+	hg_buf result;
+	hg_buf_init(&result);
+	HG_PAUSED(hg_resign_result(m->cls, m->st, seat_i, &result));
+	set_result(m, result.data ? result.data : "");
+	hg_buf_free(&result);
+	hg_record_try_set_tag(m->rec, "Termination", "resignation");
+	hg_buf answer;
+	hg_buf_init(&answer);
+	tell(m, seat, before, &answer);
+	int rc = commit(m, NULL, 1, &answer, told, d);
+	hg_buf_free(&answer);
+	return rc;
+}
+
+/* The seat's action as herald writes it: its chance filled in, from the
+ * text as written (which may leave the chance out, and so not parse) or
+ * else in canonical spelling; or the action as check reads it (illegal
+ * here is illegal there).  Appended: 0, or -1. */
+static int play_whole(hg_master *m, const char *seat, const hg_action_text *t, hg_diags *d)
+{
+	const hg_game_class *cls = m->cls;
+	hg_buf filled, cseat, canon;
+	hg_buf_init(&filled);
+	hg_buf_init(&cseat);
+	hg_buf_init(&canon);
+	const char *written = NULL;
+	if (hg_master_complete_chance(m, seat, t->text, &filled) == 0) {
+		written = filled.data;
+	} else {
+		hg_action *a;
+		HG_ENGINE_CALL(cls, a = cls->parse(m->st, t, d));
+		if (a) {
+			HG_PAUSED(cls->format(m->st, a, &cseat, &canon));
+			cls->free_action(a);
+			hg_buf_clear(&filled);
+			written = hg_master_complete_chance(m, seat, canon.data ? canon.data : "", &filled) == 0 ?
+				  filled.data : (canon.data ? canon.data : "");
+		}
+	}
+	int rc = -1;
+	if (written && !hg_alloc_lost()) {
+		hg_master_number_turn(m);
+		rc = hg_master_append(m, seat, written, d);
+	}
+	hg_buf_free(&cseat);
+	hg_buf_free(&canon);
+	hg_buf_free(&filled);
+	return rc;
+}
+
+static int master_move(hg_master *m, const char *seat_name, const char *text, long after,
+		       hg_buf *told, hg_diags *d)
 {
 	const hg_game_class *cls = m->cls;
 	hg_pos pos = no_pos(m->path);
@@ -605,23 +813,23 @@ int hg_master_move(hg_master *m, const char *seat_name, const char *text, long a
 	const char *seat = cls->seat_name(m->st, (unsigned)seat_i);
 	/* `SEAT: body` in the text must be the same seat. */
 	const char *colon = strchr(text, ':');
-	hg_buf body;
-	hg_buf_init(&body);
 	if (colon && !memchr(text, ' ', (size_t)(colon - text))) {
-		char *written = hg_xstrndup(text, (size_t)(colon - text));
+		char *written = hg_try_strndup(text, (size_t)(colon - text));
+		if (!written)
+			return -1;
 		int other = !hg_name_eq(written, seat);
 		if (other)
 			hg_diag_add(d, HG_ERROR, pos, "master.seat",
 				    "a move for %s cannot be made as %s", written, seat);
 		free(written);
-		if (other) {
-			hg_buf_free(&body);
+		if (other)
 			return -1;
-		}
 		text = colon + 1;
 	}
 	while (*text == ' ' || *text == '\t' || *text == '\n')
 		text++;
+	hg_buf body;
+	hg_buf_init(&body);
 	hg_buf_puts(&body, text);
 	while (body.len && (body.data[body.len - 1] == '\n' || body.data[body.len - 1] == ' '))
 		body.data[--body.len] = '\0';
@@ -629,26 +837,11 @@ int hg_master_move(hg_master *m, const char *seat_name, const char *text, long a
 	int rc = -1;
 	hg_action_text t;
 	memset(&t, 0, sizeof t);
-	if (hg_action_text_set(&t, seat, body.data ? body.data : "", pos, d) != 0)
+	if (hg_buf_failed(&body) ||
+	    hg_action_text_set(&t, seat, body.data ? body.data : "", pos, d) != 0)
 		goto out;
 	if (hg_action_is_resign(&t)) {
-		drop_pending(m);
-		hg_master_number_turn(m);
-		hg_node *n = hg_line_push(&m->rec->moves, HG_NODE_ACTION, no_pos(m->rec->file));
-		n->action = t;
-		memset(&t, 0, sizeof t);
-		m->nactions++;
-		hg_buf result;
-		hg_buf_init(&result);
-		hg_resign_result(cls, m->st, (unsigned)seat_i, &result);
-		set_result(m, result.data ? result.data : "");
-		hg_buf_free(&result);
-		hg_record_set_tag(m->rec, "Termination", "resignation");
-		rc = write_record(m, d);
-		if (rc == 0) {
-			unlink_pending(m);
-			tell(m, seat, before, told);
-		}
+		rc = resign(m, (unsigned)seat_i, seat, &t, before, told, d);
 		goto out;
 	}
 	hg_buf chance_seat, chance_body;
@@ -664,7 +857,9 @@ int hg_master_move(hg_master *m, const char *seat_name, const char *text, long a
 		goto out;
 	}
 	hg_pending held;
-	if (hg_pending_from_tags(m->rec, &held)) {
+	int holds;
+	HG_PAUSED(holds = hg_pending_from_tags(m->rec, &held));	/* (pending.c aborts) */
+	if (holds) {
 		rc = pending_step(m, &held, seat, body.data ? body.data : "", before, told, d);
 		hg_pending_free(&held);
 		goto out;
@@ -682,49 +877,36 @@ int hg_master_move(hg_master *m, const char *seat_name, const char *text, long a
 		rc = opened > 0 ? 0 : -1;
 		goto out;
 	}
-	/* The chance filled in, from the text as written (which may leave the
-	 * chance out, and so not parse) or else in canonical spelling; or the
-	 * action as check reads it: illegal here is illegal there. */
-	hg_buf filled, cseat, canon;
-	hg_buf_init(&filled);
-	hg_buf_init(&cseat);
-	hg_buf_init(&canon);
-	const char *written = NULL;
-	if (hg_master_complete_chance(m, seat, t.text, &filled) == 0) {
-		written = filled.data;
-	} else {
-		hg_action *a = cls->parse(m->st, &t, d);
-		if (a) {
-			cls->format(m->st, a, &cseat, &canon);
-			cls->free_action(a);
-			hg_buf_clear(&filled);
-			written = hg_master_complete_chance(m, seat, canon.data ? canon.data : "", &filled) == 0 ?
-				  filled.data : (canon.data ? canon.data : "");
-		}
-	}
-	if (written) {
-		hg_master_number_turn(m);
-		rc = hg_master_append(m, seat, written, d);
-	}
-	hg_buf_free(&cseat);
-	hg_buf_free(&canon);
-	hg_buf_free(&filled);
-	if (rc != 0)
-		goto out;
-	rc = hg_master_fill_chance(m, d);
-	if (rc != 0)
-		goto out;
-	const char *result = cls->result(m->st);
-	if (result)
-		set_result(m, result);
-	rc = write_out(m, d);
+	rc = play_whole(m, seat, &t, d);
 	if (rc == 0)
-		tell(m, seat, before, told);
+		rc = hg_master_fill_chance(m, d);
+	if (rc == 0) {
+		const char *result = cls->result(m->st);
+		if (result)
+			set_result(m, result);
+		hg_buf answer;
+		hg_buf_init(&answer);
+		tell(m, seat, before, &answer);
+		rc = write_out(m, 0, &answer, told, d);
+		hg_buf_free(&answer);
+	}
 out:
 	hg_action_text_free(&t);
 	hg_buf_free(&body);
 	return rc;
 }
+
+int hg_master_move(hg_master *m, const char *seat_name, const char *text, long after,
+		   hg_buf *told, hg_diags *d)
+{
+	hg_alloc_unit u;
+	size_t ndiags = d->n;
+	hg_alloc_unit_begin(&u);
+	int rc = master_move(m, seat_name, text, after, told, d);
+	return master_unit_end(&u, m, d, ndiags, rc);
+}
+
+/* ------------------------------------------------------------ entropy */
 
 /* Sets the position up again from the tags, with the secret: after the
  * entropy changed, the effective seed did. */
@@ -732,10 +914,11 @@ static int setup_again(hg_master *m, hg_diags *d)
 {
 	const hg_game_class *cls;
 	const hg_gdata *data;
-	if (hg_session_prepare(m->session, m->rec, &cls, &data, d) != 0)
+	if (hg_session_prepare(m->session, m->rec, &cls, &data, d) != 0 ||
+	    hg_record_try_set_tag(m->rec, "SeedReveal", m->secret) != 0)
 		return -1;
-	hg_record_set_tag(m->rec, "SeedReveal", m->secret);
-	hg_state *st = cls->setup(data, m->rec, d);
+	hg_state *st;
+	HG_ENGINE_CALL(cls, st = cls->setup(data, m->rec, d));
 	hg_record_remove_tag(m->rec, "SeedReveal");
 	if (!st)
 		return -1;
@@ -744,8 +927,8 @@ static int setup_again(hg_master *m, hg_diags *d)
 	return 0;
 }
 
-int hg_master_entropy(hg_master *m, const char *seat_name, const char *word, hg_buf *told,
-		      hg_diags *d)
+static int master_entropy(hg_master *m, const char *seat_name, const char *word, hg_buf *told,
+			  hg_diags *d)
 {
 	hg_pos pos = no_pos(m->path);
 	if (closed(m, d))
@@ -771,7 +954,8 @@ int hg_master_entropy(hg_master *m, const char *seat_name, const char *word, hg_
 				    m->cls->seat_name(m->st, (unsigned)seat));
 			return -1;
 		}
-		hg_record_set_tag(m->rec, name, word ? word : "");
+		if (hg_record_try_set_tag(m->rec, name, word ? word : "") != 0)
+			return -1;
 	}
 	/* Who has not given a word yet. */
 	hg_buf waiting;
@@ -789,29 +973,56 @@ int hg_master_entropy(hg_master *m, const char *seat_name, const char *word, hg_
 		if (rc == 0)
 			rc = hg_master_fill_chance(m, d);
 	}
-	if (rc == 0)
-		rc = write_out(m, d);
-	if (rc == 0 && waiting.len && seat_name)
-		hg_buf_printf(told, "waiting for the entropy of: %s\nactions: 0\n", waiting.data);
-	else if (rc == 0)
-		tell(m, "", 0, told);
+	if (rc == 0) {
+		hg_buf answer;
+		hg_buf_init(&answer);
+		if (waiting.len && seat_name)
+			hg_buf_printf(&answer, "waiting for the entropy of: %s\nactions: 0\n",
+				      waiting.data);
+		else
+			tell(m, "", 0, &answer);
+		rc = write_out(m, 0, &answer, told, d);
+		hg_buf_free(&answer);
+	}
 	hg_buf_free(&waiting);
 	return rc;
 }
 
-int hg_master_reveal(hg_master *m, hg_diags *d)
+int hg_master_entropy(hg_master *m, const char *seat_name, const char *word, hg_buf *told,
+		      hg_diags *d)
+{
+	hg_alloc_unit u;
+	size_t ndiags = d->n;
+	hg_alloc_unit_begin(&u);
+	int rc = master_entropy(m, seat_name, word, told, d);
+	return master_unit_end(&u, m, d, ndiags, rc);
+}
+
+/* ------------------------------------------------------------ the end */
+
+static int master_reveal(hg_master *m, hg_diags *d)
 {
 	if (hg_record_tag(m->rec, "SeedReveal")) {
 		hg_diag_add(d, HG_ERROR, hg_record_tag(m->rec, "SeedReveal")->pos, "master.over",
 			    "the seed is revealed already");
 		return -1;
 	}
-	hg_record_set_tag(m->rec, "SeedReveal", m->secret);
-	return write_record(m, d);
+	if (hg_record_try_set_tag(m->rec, "SeedReveal", m->secret) != 0)
+		return -1;
+	return commit(m, NULL, 0, NULL, NULL, d);
 }
 
-int hg_master_end(hg_master *m, int kind, const char *result, const char *seat_name,
-		  const char *reason, hg_diags *d)
+int hg_master_reveal(hg_master *m, hg_diags *d)
+{
+	hg_alloc_unit u;
+	size_t ndiags = d->n;
+	hg_alloc_unit_begin(&u);
+	int rc = master_reveal(m, d);
+	return master_unit_end(&u, m, d, ndiags, rc);
+}
+
+static int master_end(hg_master *m, int kind, const char *result, const char *seat_name,
+		      const char *reason, hg_diags *d)
 {
 	const hg_game_class *cls = m->cls;
 	hg_pos pos = no_pos(m->path);
@@ -827,18 +1038,21 @@ int hg_master_end(hg_master *m, int kind, const char *result, const char *seat_n
 			hg_buf_free(&want);
 			return -1;
 		}
-		hg_record_set_tag(m->rec, "Forfeit", cls->seat_name(m->st, (unsigned)seat));
-		hg_resign_result(cls, m->st, (unsigned)seat, &want);
+		hg_record_try_set_tag(m->rec, "Forfeit", cls->seat_name(m->st, (unsigned)seat));
+		HG_PAUSED(hg_resign_result(cls, m->st, (unsigned)seat, &want));
 		result = want.data ? want.data : "";
 	}
 	drop_pending(m);
-	hg_record_set_tag(m->rec, "Termination", hg_termination_word(kind));
+	hg_record_try_set_tag(m->rec, "Termination", hg_termination_word(kind));
 	if (reason)
-		hg_record_set_tag(m->rec, "TerminationReason", reason);
+		hg_record_try_set_tag(m->rec, "TerminationReason", reason);
 	set_result(m, result);
 	hg_buf_free(&want);
+	if (hg_alloc_lost())
+		return -1;
 	/* The ending must be one check accepts: checked before it is written. */
-	hg_record_set_tag(m->rec, "SeedReveal", m->secret);
+	if (hg_record_try_set_tag(m->rec, "SeedReveal", m->secret) != 0)
+		return -1;
 	hg_diags mine;
 	hg_diags_init(&mine);
 	int rc = hg_check_game(m->session, m->rec, &mine, NULL, NULL, NULL, NULL);
@@ -847,8 +1061,15 @@ int hg_master_end(hg_master *m, int kind, const char *result, const char *seat_n
 	hg_diags_free(&mine);
 	if (rc != 0)
 		return -1;
-	rc = write_record(m, d);
-	if (rc == 0)
-		unlink_pending(m);
-	return rc;
+	return commit(m, NULL, 1, NULL, NULL, d);
+}
+
+int hg_master_end(hg_master *m, int kind, const char *result, const char *seat_name,
+		  const char *reason, hg_diags *d)
+{
+	hg_alloc_unit u;
+	size_t ndiags = d->n;
+	hg_alloc_unit_begin(&u);
+	int rc = master_end(m, kind, result, seat_name, reason, d);
+	return master_unit_end(&u, m, d, ndiags, rc);
 }

@@ -52,11 +52,26 @@ struct hg_session {
 	size_t npins, cappins;
 };
 
+/* A unit of work of its own, as the openers are (util.c): NULL, having
+ * freed what it built, when there is no memory; inside a caller's unit the
+ * failure is that unit's too. */
 hg_session *hg_session_new(const char *data_dir)
 {
-	hg_session *s = hg_xcalloc(1, sizeof *s);
-	hg_datapath_init(&s->path, data_dir);
-	pthread_mutex_init(&s->lock, NULL);
+	hg_alloc_unit u;
+	hg_alloc_unit_begin(&u);
+	hg_session *s = hg_try_calloc(1, sizeof *s);
+	if (s && hg_datapath_try_init(&s->path, data_dir) != 0) {
+		free(s);
+		s = NULL;
+	}
+	if (s && pthread_mutex_init(&s->lock, NULL) != 0) {
+		hg_alloc_failure();	/* (without attributes, it fails only short
+					   of resources) */
+		hg_datapath_free(&s->path);
+		free(s);
+		s = NULL;
+	}
+	hg_alloc_unit_end(&u, NULL, 0, (hg_pos){ NULL, 0, 0 });
 	return s;
 }
 

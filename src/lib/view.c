@@ -2,7 +2,11 @@
  * is replayed on its main line; each action is written again as the game's
  * view_action writes it for the seat (other seats' hidden cards as '?',
  * the seat's own cards named).  What the view keeps and drops of the
- * record is said in herald.h and herald-view(1). */
+ * record is said in herald.h and herald-view(1).
+ *
+ * hg_view_seat and hg_view_record are units of work (util.c): short of
+ * memory they free what they built and report it; the engine's callbacks
+ * run as the core runs them (HG_ENGINE_CALL, view_action paused). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -32,14 +36,15 @@ static int views_supported(const hg_game_class *cls, const hg_game_record *rec,
 	return 0;
 }
 
-int hg_view_seat(hg_session *s, const hg_game_record *rec, const char *name,
-		 unsigned *seat, hg_diags *d)
+static int view_seat(hg_session *s, const hg_game_record *rec, const char *name,
+		     unsigned *seat, hg_diags *d)
 {
 	const hg_game_class *cls;
 	const hg_gdata *data;
 	if (hg_session_prepare(s, rec, &cls, &data, d) != 0 || !views_supported(cls, rec, d))
 		return -1;
-	hg_state *st = cls->setup(data, rec, d);
+	hg_state *st;
+	HG_ENGINE_CALL(cls, st = cls->setup(data, rec, d));
 	if (!st)
 		return -1;
 	int found = cls->seat_find(st, name);
@@ -61,6 +66,16 @@ int hg_view_seat(hg_session *s, const hg_game_record *rec, const char *name,
 	return found < 0 ? -1 : 0;
 }
 
+int hg_view_seat(hg_session *s, const hg_game_record *rec, const char *name,
+		 unsigned *seat, hg_diags *d)
+{
+	hg_alloc_unit u;
+	size_t ndiags = d->n;
+	hg_alloc_unit_begin(&u);
+	int rc = view_seat(s, rec, name, seat, d);
+	return hg_alloc_unit_end(&u, d, ndiags, rec->pos) == HG_ENOMEM ? HG_ENOMEM : rc;
+}
+
 static void no_view(const hg_game_record *rec, hg_diags *d)
 {
 	hg_diag_add(d, HG_ERROR, rec->pos, "view.illegal",
@@ -76,31 +91,38 @@ static int view_one(const hg_game_class *cls, hg_state *st, const hg_node *n,
 	/* A resignation (the core's action in every game, herald-notation(5)
 	 * ENDINGS) is public and ends the main line: it is copied. */
 	if (hg_action_is_resign(&n->action)) {
-		hg_node *v = hg_line_push(out, HG_NODE_ACTION, n->pos);
-		return hg_action_text_set(&v->action, n->action.seat, "resign", n->pos, d);
+		hg_node *v = hg_line_try_push(out, HG_NODE_ACTION, n->pos);
+		return v ? hg_action_text_set(&v->action, n->action.seat, "resign", n->pos, d) : -1;
 	}
-	hg_action *a = cls->parse(st, &n->action, d);
+	hg_action *a;
+	HG_ENGINE_CALL(cls, a = cls->parse(st, &n->action, d));
 	if (!a)
 		return -1;
-	hg_state *before = cls->clone(st);
-	int rc = cls->apply(st, a, d);
+	hg_state *before;
+	HG_ENGINE_CALL(cls, before = cls->clone(st));
+	int rc = -1;
+	if (before)
+		HG_ENGINE_CALL(cls, rc = cls->apply(st, a, d));
 	if (rc == 0) {
 		hg_buf_clear(seat_buf);
 		hg_buf_clear(body);
-		cls->view_action(before, st, a, seat, seat_buf, body);
-		hg_node *v = hg_line_push(out, HG_NODE_ACTION, n->pos);
-		rc = hg_action_text_set(&v->action, seat_buf->data ? seat_buf->data : "",
-					body->data ? body->data : "", n->pos, d);
-		if (n->glyph)
-			v->glyph = hg_xstrdup(n->glyph);
+		HG_PAUSED(cls->view_action(before, st, a, seat, seat_buf, body));
+		hg_node *v = hg_line_try_push(out, HG_NODE_ACTION, n->pos);
+		rc = v ? hg_action_text_set(&v->action, seat_buf->data ? seat_buf->data : "",
+					    body->data ? body->data : "", n->pos, d) : -1;
+		if (v && n->glyph && !(v->glyph = hg_try_strdup(n->glyph)))
+			rc = -1;
 	}
 	cls->free_action(a);
-	cls->free_state(before);
+	if (before)
+		cls->free_state(before);
 	return rc;
 }
 
-hg_game_record *hg_view_record(hg_session *s, const hg_game_record *rec,
-			       unsigned seat, hg_diags *d)
+/* hg_view_record's work, in its unit: the view (or NULL), which the caller
+ * frees when memory ran out. */
+static hg_game_record *view_record(hg_session *s, const hg_game_record *rec, unsigned seat,
+				   hg_diags *d)
 {
 	const hg_game_class *cls;
 	const hg_gdata *data;
@@ -113,37 +135,45 @@ hg_game_record *hg_view_record(hg_session *s, const hg_game_record *rec,
 		no_view(rec, d);
 		return NULL;
 	}
-	hg_state *st = cls->setup(data, rec, d);
+	hg_state *st;
+	HG_ENGINE_CALL(cls, st = cls->setup(data, rec, d));
 	if (!st) {
 		no_view(rec, d);
 		return NULL;
 	}
 
-	hg_game_record *view = hg_record_new(rec->file);
+	hg_game_record *view = hg_record_try_new(rec->file);
+	if (!view) {
+		cls->free_state(st);
+		return NULL;
+	}
 	view->pos = rec->pos;
 	view->pos.file = view->file;
-	for (size_t i = 0; i < rec->ntags; i++)
+	int bad = 0;
+	for (size_t i = 0; i < rec->ntags && !bad; i++)
 		if (!withheld(rec->tags[i].name))
-			hg_record_set_tag(view, rec->tags[i].name, rec->tags[i].value);
+			bad = hg_record_try_set_tag(view, rec->tags[i].name, rec->tags[i].value) != 0;
 	if (rec->result) {
-		view->result = hg_xstrdup(rec->result);
+		view->result = hg_try_strdup(rec->result);
 		view->result_pos = rec->result_pos;
+		bad |= !view->result;
 	}
 
 	hg_buf seat_buf, body;
 	hg_buf_init(&seat_buf);
 	hg_buf_init(&body);
-	int bad = 0;
 	size_t actions = 0;
 	for (size_t i = 0; i < rec->moves.n && !bad; i++) {
 		const hg_node *n = &rec->moves.nodes[i];
 		switch (n->kind) {
 		case HG_NODE_MOVENUM:
-			hg_line_push(&view->moves, HG_NODE_MOVENUM, n->pos)->number = n->number;
+		case HG_NODE_NAG: {
+			hg_node *v = hg_line_try_push(&view->moves, n->kind, n->pos);
+			if (v)
+				v->number = n->number;
+			bad = !v;
 			break;
-		case HG_NODE_NAG:
-			hg_line_push(&view->moves, HG_NODE_NAG, n->pos)->number = n->number;
-			break;
+		}
 		case HG_NODE_COMMENT:
 		case HG_NODE_VARIATION:
 			break;	/* may name hidden cards: never in a view */
@@ -168,6 +198,20 @@ hg_game_record *hg_view_record(hg_session *s, const hg_game_record *rec,
 	cls->free_state(st);
 	if (bad || d->nerrors > errors_before) {
 		no_view(rec, d);
+		hg_record_free(view);
+		return NULL;
+	}
+	return view;
+}
+
+hg_game_record *hg_view_record(hg_session *s, const hg_game_record *rec,
+			       unsigned seat, hg_diags *d)
+{
+	hg_alloc_unit u;
+	size_t ndiags = d->n;
+	hg_alloc_unit_begin(&u);
+	hg_game_record *view = view_record(s, rec, seat, d);
+	if (hg_alloc_unit_end(&u, d, ndiags, rec->pos) == HG_ENOMEM) {
 		hg_record_free(view);
 		return NULL;
 	}
