@@ -146,6 +146,9 @@ int cli_put_text(FILE *fp, const char *data, size_t len, int keep_layout);
 /* Writes the buffer to fp (cli_put_text, keeping the layout); 0, or -1
  * after reporting a write error. */
 int cli_flush_buf(const char *command, FILE *fp, hg_buf *b);
+/* Has a write to standard output failed and been reported?  A command then
+ * stops writing, and the exit reports nothing more. */
+int cli_stdout_failed(void);
 /* Appends "path:line", or the path alone when the line is unknown (0: a
  * JSON or YAML record keeps no positions). */
 void cli_put_place(hg_buf *b, const char *path, unsigned line);

@@ -271,7 +271,9 @@ int cli_fmt_main(int argc, char **argv)
 	hg_diags_free(&d);
 
 	r.session = cli_session_new(&r.common);
-	for (size_t i = 0; i < in.n; i++)
+	/* standard output failing (a full disk) ends the run: the files left
+	 * would only fail the same way */
+	for (size_t i = 0; i < in.n && !cli_stdout_failed(); i++)
 		fmt_file(&r, &in, i);
 	hg_session_free(r.session);
 	cli_inputs_free(&in);

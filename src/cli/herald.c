@@ -115,6 +115,8 @@ static int help_main(int argc, char **argv)
  * success. */
 static int close_stdout(int status)
 {
+	if (cli_stdout_failed())
+		return CLI_EXIT_USAGE;	/* reported when it failed */
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, _("herald: write error: %s\n"), strerror(errno));
 		return CLI_EXIT_USAGE;

@@ -213,11 +213,31 @@ void cli_put_place(hg_buf *b, const char *path, unsigned line)
 		hg_buf_puts(b, path);
 }
 
+/* Set once a failed write to standard output is reported: one line says it,
+ * however many games were still to be written. */
+static int stdout_failed;
+
+int cli_stdout_failed(void)
+{
+	return stdout_failed;
+}
+
+/* Reports a failed write to fp, once for standard output. */
+static void write_failed(const char *command, FILE *fp)
+{
+	if (fp == stdout) {
+		if (stdout_failed)
+			return;
+		stdout_failed = 1;
+	}
+	cli_error(command, "write error: %s", strerror(errno));
+}
+
 int cli_flush_buf(const char *command, FILE *fp, hg_buf *b)
 {
 	int rc = 0;
-	if (cli_put_text(fp, b->data, b->len, 1) != 0) {
-		cli_error(command, "write error: %s", strerror(errno));
+	if ((fp == stdout && stdout_failed) || cli_put_text(fp, b->data, b->len, 1) != 0) {
+		write_failed(command, fp);
 		rc = -1;
 	}
 	hg_buf_clear(b);
@@ -227,8 +247,8 @@ int cli_flush_buf(const char *command, FILE *fp, hg_buf *b)
 int cli_write_output(const char *command, const char *path, const char *data, size_t len)
 {
 	if (strcmp(path, "-") == 0) {
-		if (len && fwrite(data, 1, len, stdout) != len) {
-			cli_error(command, "write error: %s", strerror(errno));
+		if (stdout_failed || (len && fwrite(data, 1, len, stdout) != len)) {
+			write_failed(command, stdout);
 			return -1;
 		}
 		return 0;

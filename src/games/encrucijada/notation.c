@@ -727,7 +727,8 @@ static int parse_use(const pctx *c, hg_action *a)
 		a->src = ENC_SRC_TOWER;
 	} else {
 		a->src = ENC_SRC_TOWN;
-		a->src_card = card_word(c, src, part_len(c, 1), a->src_pos);
+		if (card_part(c, 1, &a->src_card, &a->src_pos) != 0)
+			return -1;
 		if (a->src_card == -2) {
 			hg_diag_add(c->d, HG_ERROR, a->src_pos, "enc.syntax",
 				    "an effect's card is seen by all: name it");
