@@ -360,7 +360,7 @@ static hg_tk read_word(hg_lexer *lx)
 					lx->tok.bad = 1;
 				}
 				lx->buf.len = ndigits;
-				lx->buf.data[ndigits] = '\0';
+				buf_str(lx);	/* (no text when it could not grow) */
 				lx->tok.value = big ? 0 : v;
 				return HG_TK_MOVENUM;
 			}
