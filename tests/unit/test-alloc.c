@@ -142,9 +142,19 @@ static int opener_refused(hg_diags *d)
 
 /* Every game of GAMES, as the parser reads them: 0, or HG_ENOMEM (only
  * the games before it kept, and only diagnostics of theirs in d). */
-static int parse_games(unit_games *gs, hg_diags *d)
+static int parse_games(unit_games *gs, hg_diags *d, int stream)
 {
-	hg_parser *p = hg_parser_open_mem("alloc.hgn", GAMES, strlen(GAMES));
+	hg_parser *p;
+	if (stream) {
+		/* (the count paused: the stream is the test's, not the parser's) */
+		unsigned long left = pause_count();
+		FILE *fp = fmemopen((void *)GAMES, strlen(GAMES), "r");
+		resume_count(left);
+		ck_assert_ptr_nonnull(fp);
+		p = hg_parser_open_stream("alloc.hgn", fp, 1);	/* (NULL: fp closed) */
+	} else {
+		p = hg_parser_open_mem("alloc.hgn", GAMES, strlen(GAMES));
+	}
 	if (!p)
 		return opener_refused(d);
 	hg_game_record *g;
@@ -274,10 +284,9 @@ static unit_games *games_new(void)
  * diagnostics' codes. */
 static int run_parse(const void *arg, void **made, hg_diags *d)
 {
-	(void)arg;
 	unit_games *gs = games_new();
 	*made = gs;
-	return parse_games(gs, d);
+	return parse_games(gs, d, arg != NULL);
 }
 
 static void show_parsed(const void *arg, void *made, int rc, hg_diags *d, hg_buf *out)
@@ -603,7 +612,7 @@ static void setup(void)
 	json_set_alloc_funcs(json_malloc_counted, free);
 	hg_diags d;
 	hg_diags_init(&d);
-	ck_assert_int_eq(parse_games(&parsed, &d), 0);
+	ck_assert_int_eq(parse_games(&parsed, &d, 0), 0);
 	ck_assert_uint_eq(parsed.n, 3);
 	ck_assert_uint_gt(d.nerrors, 0);	/* the second game's */
 	expected_hgn = hgn_of(&parsed);
@@ -622,6 +631,9 @@ START_TEST(parser_reports_every_failure)
 {
 	const sweep_case cases[] = {
 		{ "hg_parser_next", run_parse, show_parsed, NULL, 0, 21, NULL },
+		/* a stream is read in windows, by the lexer's clear path where
+		 * a window ends */
+		{ "hg_parser_next (a stream)", run_parse, show_parsed, "stream", 0, 21, NULL },
 	};
 	SWEEP(cases);
 }
