@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "herald-engine.h"
+#include "engine-call.h"
 
 /* The library's failing allocator (util.c): defined here, and only in
  * this program, it refuses the Nth allocation a unit of work makes. */
@@ -720,6 +721,163 @@ START_TEST(buffer_outside_a_unit)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------
+ * The engines' callbacks (engine-call.h, hg_game_class.reports_enomem)
+ * ------------------------------------------------------------------------ */
+
+/* An engine whose every callback allocates once through hg_try_malloc and
+ * then, whatever became of that, succeeds: what the core makes of an
+ * allocation lost in it is the core's, once for every engine. */
+static int fake_ran_reporting;	/* the last callback ran in the unit, not paused */
+
+static void fake_allocate(void)
+{
+	fake_ran_reporting = hg_alloc_reporting();
+	free(hg_try_malloc(32));
+}
+
+static hg_state *fake_setup(const hg_gdata *g, const hg_game_record *rec, hg_diags *d)
+{
+	(void)g, (void)rec, (void)d;
+	fake_allocate();
+	return (hg_state *)hg_xmalloc(8);
+}
+
+static hg_state *fake_clone(const hg_state *s)
+{
+	(void)s;
+	fake_allocate();
+	return (hg_state *)hg_xmalloc(8);
+}
+
+static void fake_free(void *p)
+{
+	free(p);
+}
+
+static void fake_free_state(hg_state *s)
+{
+	free(s);
+}
+
+static void fake_free_action(hg_action *a)
+{
+	free(a);
+}
+
+static hg_action *fake_parse(const hg_state *s, const hg_action_text *t, hg_diags *d)
+{
+	(void)s, (void)t, (void)d;
+	fake_allocate();
+	return (hg_action *)hg_xmalloc(8);
+}
+
+static int fake_apply(hg_state *s, const hg_action *a, hg_diags *d)
+{
+	(void)s, (void)a, (void)d;
+	fake_allocate();
+	return 0;
+}
+
+static void fake_legal(const hg_state *s, hg_action_list *out)
+{
+	(void)s;
+	hg_action *a = (hg_action *)hg_xmalloc(8);
+	if (hg_action_list_push(out, a) != 0)
+		free(a);
+	fake_allocate();
+}
+
+static void fake_render(const hg_state *s, hg_buf *out)
+{
+	(void)s;
+	fake_allocate();
+	hg_buf_puts(out, "the position");
+}
+
+/* Each callback run through the core with the unit's first allocation in
+ * it refused: for `reports` 0 it runs paused (nothing refused, it
+ * succeeds); with every bit set it runs in the unit and its call ends in
+ * the contract's failure, what it returned freed (LeakSanitizer). */
+START_TEST(engine_call_maps_a_lost_allocation)
+{
+	hg_game_class fake = {
+		.id = "fake",
+		.setup = fake_setup,
+		.clone = fake_clone,
+		.free_state = fake_free_state,
+		.parse = fake_parse,
+		.apply = fake_apply,
+		.free_action = fake_free_action,
+		.legal = fake_legal,
+		.render = fake_render,
+	};
+	hg_state *st = fake_setup(NULL, NULL, NULL);
+	for (int reports = 0; reports <= 1; reports++) {
+		fake.reports_enomem = reports ? HG_REPORTS_ALL : 0;
+		for (int callback = 0; callback < 6; callback++) {
+			hg_diags d;
+			hg_diags_init(&d);
+			hg_alloc_unit u;
+			hg_alloc_unit_begin(&u);
+			hg_test_fail_after = 1;
+			int failed = 0;
+			switch (callback) {
+			case 0: {
+				hg_state *s = hg_engine_setup(&fake, NULL, NULL, &d);
+				failed = !s;
+				fake_free(s);
+				break;
+			}
+			case 1: {
+				hg_state *s = hg_engine_clone(&fake, st);
+				failed = !s;
+				fake_free(s);
+				break;
+			}
+			case 2: {
+				hg_action *a = hg_engine_parse(&fake, st, NULL, &d);
+				failed = !a;
+				fake_free(a);
+				break;
+			}
+			case 3:
+				failed = hg_engine_apply(&fake, st, NULL, &d) == HG_ENOMEM;
+				break;
+			case 4: {
+				hg_action_list l = { 0 };
+				int rc = hg_engine_legal(&fake, st, &l);
+				failed = rc == HG_ENOMEM;
+				ck_assert_uint_eq(l.n, failed ? 0 : 1);
+				for (size_t i = 0; i < l.n; i++)
+					fake_free(l.v[i]);
+				free(l.v);
+				break;
+			}
+			case 5: {
+				hg_buf out;
+				hg_buf_init(&out);
+				failed = hg_engine_render(&fake, st, &out) == HG_ENOMEM;
+				hg_buf_free(&out);
+				break;
+			}
+			}
+			ck_assert_msg(fake_ran_reporting == reports,
+				      "callback %d: ran %s", callback,
+				      fake_ran_reporting ? "in the unit" : "paused");
+			ck_assert_msg(failed == reports, "callback %d: %s", callback,
+				      failed ? "failed" : "succeeded");
+			ck_assert_int_eq(hg_alloc_unit_end(&u, &d, 0, (hg_pos){ NULL, 0, 0 }),
+					 reports ? HG_ENOMEM : 0);
+			ck_assert_uint_eq(hg_test_fail_after, reports ? 0 : 1);
+			hg_test_fail_after = 0;
+			hg_diags_free(&d);
+		}
+	}
+	fake_free(st);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("alloc");
@@ -739,5 +897,9 @@ Suite *unit_suite(void)
 	tcase_add_test(data, canonicalize_reports_every_failure);
 	tcase_add_test(data, generate_reports_every_failure);
 	suite_add_tcase(s, data);
+	TCase *engines = tcase_create("the engines' callbacks with every allocation refused in turn");
+	tcase_set_timeout(engines, 300);
+	tcase_add_test(engines, engine_call_maps_a_lost_allocation);
+	suite_add_tcase(s, engines);
 	return s;
 }
