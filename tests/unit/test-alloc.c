@@ -878,6 +878,126 @@ START_TEST(engine_call_maps_a_lost_allocation)
 }
 END_TEST
 
+/* The engines' callbacks as the core calls them, over a record's main
+ * line, in a unit of the test's own: at each action the legal actions and
+ * the picture of the position, then the action parsed and applied.  What
+ * an engine reports from (its HG_REPORTS_* bits) is refused in turn;
+ * what it runs paused is not counted (libherald(3), ALLOCATION FAILURE).
+ * A complete run gives each position's picture and number of legal
+ * actions as an undisturbed run does. */
+typedef struct engine_case {
+	const hg_game_class *cls;
+	const hg_gdata *data;
+	hg_game_record *rec;
+	const char *expected;	/* the trace of an undisturbed run */
+} engine_case;
+
+/* Appends to the trace outside the count: the test's own allocation. */
+static void trace_add(hg_buf *trace, const char *what, size_t n, const hg_buf *render)
+{
+	unsigned depth = hg_alloc_pause();
+	hg_buf_printf(trace, "%s %zu\n%s", what, n, render->data ? render->data : "");
+	hg_alloc_resume(depth);
+}
+
+static void replay_callbacks(const engine_case *c, hg_diags *d, hg_buf *trace)
+{
+	const hg_game_class *cls = c->cls;
+	hg_state *st = hg_engine_setup(cls, c->data, c->rec, d);
+	if (!st)
+		return;
+	hg_buf render;
+	hg_buf_init(&render);
+	const hg_line *line = &c->rec->moves;
+	for (size_t i = 0; i < line->n && !hg_alloc_lost(); i++) {
+		const hg_node *n = &line->nodes[i];
+		if (n->kind != HG_NODE_ACTION || hg_action_is_resign(&n->action))
+			continue;
+		hg_action_list legal = { 0 };
+		int rc = hg_engine_legal(cls, st, &legal);
+		for (size_t k = 0; k < legal.n; k++)
+			cls->free_action(legal.v[k]);
+		free(legal.v);
+		hg_buf_clear(&render);
+		if (rc != 0 || hg_engine_render(cls, st, &render) != 0)
+			break;
+		trace_add(trace, "legal", legal.n, &render);
+		hg_action *a = hg_engine_parse(cls, st, &n->action, d);
+		if (!a)
+			break;
+		rc = hg_engine_apply(cls, st, a, d);
+		cls->free_action(a);
+		if (rc != 0)
+			break;
+	}
+	hg_buf_free(&render);
+	cls->free_state(st);
+}
+
+static int work_callbacks(void *ctx, hg_diags *d, unsigned long fail_at)
+{
+	engine_case *c = ctx;
+	hg_buf trace;
+	hg_buf_init(&trace);
+	hg_alloc_unit u;
+	size_t n0 = d->n;
+	hg_alloc_unit_begin(&u);
+	replay_callbacks(c, d, &trace);
+	int rc = hg_alloc_unit_end(&u, d, n0, c->rec->pos);
+	unsigned long left = pause_count();
+	if (rc == 0) {
+		ck_assert_uint_eq(d->nerrors, 0);
+		if (fail_at)
+			ck_assert_str_eq(trace.data ? trace.data : "", c->expected);
+	}
+	hg_buf_free(&trace);
+	resume_count(left);
+	return rc;
+}
+
+static unsigned long callbacks_every_n(hg_session *s, const char *record)
+{
+	hg_game_record *rec = record_at(record);
+	hg_diags d;
+	hg_diags_init(&d);
+	engine_case c = { NULL, NULL, rec, NULL };
+	ck_assert_int_eq(hg_session_prepare(s, rec, &c.cls, &c.data, &d), 0);
+	hg_buf want;
+	hg_buf_init(&want);
+	replay_callbacks(&c, &d, &want);
+	ck_assert_uint_eq(d.n, 0);
+	ck_assert_uint_gt(want.len, 0);
+	c.expected = want.data;
+	unsigned long n = every_n(record, work_callbacks, &c);
+	hg_buf_free(&want);
+	hg_diags_free(&d);
+	hg_record_free(rec);
+	return n;
+}
+
+START_TEST(engine_callbacks_report_every_failure)
+{
+	static const struct {
+		const char *record;
+		unsigned long allocations;	/* at least */
+	} records[] = {
+		/* parse: the spare action block; legal; render */
+		{ "kingdoms-of-crusaders/valid/seed-two-markers.hgn", 1000 },
+		/* parse: most of the cards the rules name, a block for the
+		 * longest actions; render */
+		{ "crusader-kingdoms/valid/events-and-responses.hgn", 10 },
+		/* render: the script's next round (a copy of the state) */
+		{ "crusader-kingdoms/valid/worked-script-example.hgn", 20 },
+		/* parse: the spare action block; render */
+		{ "encrucijada/valid/example-invasion.hgn", 10 },
+	};
+	hg_session *s = hg_session_new(HERALD_SRCDATADIR);
+	for (size_t i = 0; i < sizeof records / sizeof *records; i++)
+		ck_assert_uint_ge(callbacks_every_n(s, records[i].record), records[i].allocations);
+	hg_session_free(s);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("alloc");
@@ -900,6 +1020,7 @@ Suite *unit_suite(void)
 	TCase *engines = tcase_create("the engines' callbacks with every allocation refused in turn");
 	tcase_set_timeout(engines, 300);
 	tcase_add_test(engines, engine_call_maps_a_lost_allocation);
+	tcase_add_test(engines, engine_callbacks_report_every_failure);
 	suite_add_tcase(s, engines);
 	return s;
 }

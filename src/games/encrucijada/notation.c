@@ -427,10 +427,12 @@ hg_action_cache *enc_action_cache_new(void)
 
 /* enc_parse's action, from the game's spare-action cache: every block has
  * room for the most items and parts a use takes, so that any will do for
- * the next. */
+ * the next.  NULL short of memory (the unit of work reports it). */
 static hg_action *parse_alloc(const hg_state *s, int seat)
 {
 	hg_action *a = hg_action_cache_take(s->sh->actions);
+	if (!a)
+		return NULL;
 	action_init(a, ENC_A_SETUP, seat, ENC_MAX_ITEMS);
 	a->home = s->sh->actions;
 	return a;
@@ -810,6 +812,8 @@ static int parse_setup_cards(const pctx *c, hg_action *a)
 static hg_action *parse_body(const pctx *c, int which, int seat)
 {
 	hg_action *a = parse_alloc(c->s, seat);
+	if (!a)
+		return NULL;
 	a->pos = c->t->pos;
 	a->seat_pos = c->t->seat_pos.line ? c->t->seat_pos : c->t->pos;
 	int rc = 0;
