@@ -348,7 +348,5 @@ const hg_game_class hg_enc_class = {
 	.position_json = hg_enc_position_json,
 	.facts = enc_facts,
 	.fact = enc_fact,
-	/* legal (legal.c) allocates as it always has: paused */
-	.reports_enomem = HG_REPORTS_SETUP | HG_REPORTS_CLONE | HG_REPORTS_PARSE |
-			  HG_REPORTS_APPLY | HG_REPORTS_RENDER,
+	.reports_enomem = HG_REPORTS_ALL,
 };

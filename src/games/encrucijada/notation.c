@@ -411,13 +411,35 @@ static void action_init(hg_action *a, enc_act_kind kind, int seat, size_t items)
 #define ACTION_SIZE(items, outs) \
 	(sizeof(hg_action) + (items) * sizeof(enc_item) + (outs) * sizeof(enc_outcome))
 
-hg_action *enc_action_new(enc_act_kind kind, int seat)
+size_t enc_action_size(void)
 {
-	hg_action *a = hg_xmalloc(ACTION_SIZE(ENC_MAX_ITEMS, ENC_MAX_OUTCOME));
+	return ACTION_SIZE(ENC_MAX_ITEMS, ENC_MAX_OUTCOME);
+}
+
+void enc_action_reset(hg_action *a, enc_act_kind kind, int seat)
+{
 	action_init(a, kind, seat, ENC_MAX_ITEMS);
 	memset(a->items, 0, ENC_MAX_ITEMS * sizeof a->items[0]);
 	memset(a->out, 0, ENC_MAX_OUTCOME * sizeof a->out[0]);
+}
+
+hg_action *enc_action_new(enc_act_kind kind, int seat)
+{
+	hg_action *a = hg_xmalloc(enc_action_size());
+	enc_action_reset(a, kind, seat);
 	return a;
+}
+
+hg_action *enc_action_try_copy(const hg_action *a)
+{
+	hg_action *c = hg_try_malloc(enc_action_size());
+	if (!c)
+		return NULL;
+	memcpy(c, a, enc_action_size());
+	c->items = (enc_item *)(void *)(c + 1);
+	c->out = (enc_outcome *)(void *)(c->items + ENC_MAX_ITEMS);
+	c->home = NULL;
+	return c;
 }
 
 hg_action_cache *enc_action_cache_new(void)
