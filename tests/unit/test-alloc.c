@@ -17,6 +17,7 @@
 
 #include "herald-engine.h"
 #include "engine-call.h"
+#include "pattern.h"
 
 /* The library's failing allocator (util.c): defined here, and only in
  * this program, it refuses the Nth allocation a unit of work makes. */
@@ -998,6 +999,30 @@ START_TEST(engine_callbacks_report_every_failure)
 }
 END_TEST
 
+/* A match that needs PCRE2's heap (its backtracking frames, past what the
+ * match's own stack block holds) is told there is no memory when the unit
+ * refuses it: no match, and the unit failed. */
+START_TEST(pattern_match_reports_a_failure)
+{
+	hg_pattern *p = hg_pattern_new("(?:(a)|b)*c");
+	char subject[4001];
+	memset(subject, 'a', sizeof subject - 2);
+	subject[sizeof subject - 2] = 'c';
+	subject[sizeof subject - 1] = '\0';
+	hg_match m;
+	ck_assert_int_eq(hg_pattern_match(p, subject, &m), 1);
+	hg_alloc_unit u;
+	hg_alloc_unit_begin(&u);
+	hg_test_fail_after = 1;
+	int matched = hg_pattern_match(p, subject, &m);
+	ck_assert(refused());
+	ck_assert_int_eq(matched, 0);
+	ck_assert(hg_alloc_unit_failed());
+	ck_assert_int_eq(hg_alloc_unit_end(&u, NULL, 0, (hg_pos){ NULL, 0, 0 }), HG_ENOMEM);
+	hg_pattern_free(p);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("alloc");
@@ -1021,6 +1046,7 @@ Suite *unit_suite(void)
 	tcase_set_timeout(engines, 300);
 	tcase_add_test(engines, engine_call_maps_a_lost_allocation);
 	tcase_add_test(engines, engine_callbacks_report_every_failure);
+	tcase_add_test(engines, pattern_match_reports_a_failure);
 	suite_add_tcase(s, engines);
 	return s;
 }
