@@ -411,8 +411,8 @@ END_TEST
 /* hg_check_game: the record's own parts (its fairness tags, the replay's
  * diagnostics, the result), the data loading when the session is new, and
  * the callbacks of the engines (hg_game_class.reports_enomem) report it;
- * what an engine still runs paused (Crusader Kingdoms' and Encrucijada's
- * readers of actions) is not counted (it still aborts). */
+ * what an engine still runs paused (Crusader Kingdoms' legal actions,
+ * which hg_check_game does not call) is not counted (it still aborts). */
 typedef struct check_case {
 	hg_session *s;		/* NULL: a new session each run */
 	hg_game_record *rec;
