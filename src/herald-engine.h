@@ -402,22 +402,37 @@ struct hg_game_class {
 	const char *const *facts;
 	int (*fact)(const hg_state *s, const char *name, const char *arg, hg_buf *out);
 
-	/* 1 when the callbacks setup, clone, parse, apply, legal and render
-	 * report allocation failure (doc/design-apply.md, section 3): run
-	 * inside a call that reports it (hg_check_game and the others whose
-	 * manual page gives HG_ENOMEM), short of memory setup, clone and parse
-	 * return NULL, apply returns HG_ENOMEM (the state spoiled, as after
-	 * -1), and legal and render leave their output short, each having
-	 * freed what it built; the call then ends in HG_ENOMEM.  0: they
-	 * allocate as they always have, aborting when memory runs out. */
-	int reports_enomem;
+	/* Which callbacks report allocation failure (doc/design-apply.md,
+	 * section 3): HG_REPORTS_* or'ed, one bit per callback.  0, the
+	 * default, is the safe choice: the callbacks allocate as they always
+	 * have, aborting when memory runs out, and the core runs them paused
+	 * inside the calls that report it (hg_check_game and the others whose
+	 * manual page gives HG_ENOMEM).  A callback whose bit is set runs in
+	 * such a call with hg_try_* style allocation (NULL short of memory):
+	 * it frees what it built and returns the failure its contract gives,
+	 * and the core does the rest: whatever it returns, when an allocation
+	 * failed while it ran (a diagnostic dropped, a buffer that could not
+	 * grow), setup, clone and parse end in NULL (what they returned is
+	 * freed), apply in HG_ENOMEM (the state spoiled, as after -1), legal
+	 * in an empty list and render in output cut short; the call then ends
+	 * in HG_ENOMEM. */
+	unsigned reports_enomem;
 };
+
+#define HG_REPORTS_SETUP (1u << 0)
+#define HG_REPORTS_CLONE (1u << 1)
+#define HG_REPORTS_PARSE (1u << 2)
+#define HG_REPORTS_APPLY (1u << 3)
+#define HG_REPORTS_LEGAL (1u << 4)
+#define HG_REPORTS_RENDER (1u << 5)
+#define HG_REPORTS_ALL (HG_REPORTS_SETUP | HG_REPORTS_CLONE | HG_REPORTS_PARSE | \
+			HG_REPORTS_APPLY | HG_REPORTS_LEGAL | HG_REPORTS_RENDER)
 
 /* Applies `a` to *st, keeping the position when the action is illegal:
  * on 0, *st is the position after it (the old state is freed); on -1, *st
  * is untouched.  Costs one clone of the state per call.  HG_ENOMEM (*st
- * untouched) only for an engine that reports allocation failure, in a call
- * that does. */
+ * untouched) only when the engine's clone or apply reports allocation
+ * failure (reports_enomem), in a call that does. */
 HG_EXPORT int hg_apply_keep(const hg_game_class *cls, hg_state **st, const hg_action *a,
 		  hg_diags *d);
 

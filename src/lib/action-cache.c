@@ -5,10 +5,13 @@
 #include <stdlib.h>
 
 #include "action-cache.h"
+#include "internal.h"
 
 hg_action_cache *hg_action_cache_new(size_t size)
 {
-	hg_action_cache *c = hg_xmalloc(sizeof *c);
+	hg_action_cache *c = hg_try_malloc(sizeof *c);
+	if (!c)
+		return NULL;
 	c->refs = 1;
 	c->size = size;
 	c->spare = NULL;
@@ -35,7 +38,9 @@ void *hg_action_cache_new_block(hg_action_cache *c, size_t size)
 	 * for each larger action */
 	if (size > c->size)
 		c->size = size / 2 < c->size ? 2 * c->size : size;
-	hg_action_block_head *head = hg_xmalloc(sizeof *head + c->size);
+	hg_action_block_head *head = hg_try_malloc(sizeof *head + c->size);
+	if (!head)
+		return NULL;
 	head->size = c->size;
 	return head + 1;
 }

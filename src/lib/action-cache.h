@@ -38,13 +38,18 @@ typedef union hg_action_block_head {
 	max_align_t align;
 } hg_action_block_head;
 
-/* A cache of blocks of `size` bytes, holding one reference (the caller's). */
+/* Short of memory inside a unit of work that reports it (internal.h), a
+ * cache or a block cannot be had: hg_action_cache_new and _take return
+ * NULL (the unit records it).  Elsewhere that aborts, as hg_x* do. */
+
+/* A cache of blocks of `size` bytes, holding one reference (the caller's);
+ * or NULL. */
 hg_action_cache *hg_action_cache_new(size_t size);
 /* Frees the cache and its spare block (hg_action_cache_unref's last step). */
 void hg_action_cache_free(hg_action_cache *c);
 /* hg_action_cache_take_size's slow path: frees the spare (too small for
  * `size`, or none), grows c->size to `size` if that is more, and returns a
- * new block of c->size. */
+ * new block of c->size, or NULL. */
 void *hg_action_cache_new_block(hg_action_cache *c, size_t size);
 /* Frees a block of the cache's (not given back). */
 void hg_action_cache_free_block(void *block);
@@ -70,15 +75,15 @@ static inline void hg_action_cache_unref(hg_action_cache *c)
 }
 
 /* A block of at least `size` bytes, its contents undefined: the spare if
- * it is large enough, or a new one.  The block holds a reference to c
- * until hg_action_cache_give. */
+ * it is large enough, or a new one (or NULL).  The block holds a
+ * reference to c until hg_action_cache_give. */
 static inline void *hg_action_cache_take_size(hg_action_cache *c, size_t size)
 {
 	void *block = c->spare;
 	if (block && hg_action_block_size(block) >= size)
 		c->spare = NULL;
-	else
-		block = hg_action_cache_new_block(c, size);
+	else if (!(block = hg_action_cache_new_block(c, size)))
+		return NULL;
 	c->refs++;
 	return block;
 }

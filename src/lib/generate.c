@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine-call.h"
 #include "internal.h"
 
 static void free_list(const hg_game_class *cls, hg_action_list *l)
@@ -46,8 +47,7 @@ static hg_game_record *generate(hg_session *s, const hg_game_class *cls,
 		return NULL;
 	}
 
-	hg_state *st;
-	HG_ENGINE_CALL(cls, st = cls->setup(data, rec, d));
+	hg_state *st = hg_engine_setup(cls, data, rec, d);
 	if (!st) {
 		hg_record_free(rec);
 		return NULL;
@@ -86,8 +86,7 @@ static hg_game_record *generate(hg_session *s, const hg_game_class *cls,
 			last_turn = turn;
 		}
 		hg_action_list legal = { 0 };
-		HG_ENGINE_CALL(cls, cls->legal(st, &legal));
-		if (hg_alloc_lost()) {	/* (the list is short) */
+		if (hg_engine_legal(cls, st, &legal) != 0) {
 			free_list(cls, &legal);
 			failed = 1;
 			break;
@@ -114,7 +113,7 @@ static hg_game_record *generate(hg_session *s, const hg_game_class *cls,
 		rc = hg_action_text_set(&n->action, seat.data ? seat.data : "",
 					body.data ? body.data : "", pos, d);
 		if (rc == 0)
-			HG_ENGINE_CALL(cls, rc = cls->apply(st, a, d));
+			rc = hg_engine_apply(cls, st, a, d);
 		if (rc != 0) {
 			if (hg_alloc_lost()) {	/* not the engine's fault */
 				free_list(cls, &legal);

@@ -67,22 +67,15 @@ void hg_alloc_failure(void);
  * hg_alloc_resume() after it takes. */
 unsigned hg_alloc_pause(void);
 void hg_alloc_resume(unsigned depth);
-/* `call` paused; an engine's callback `call` run in the unit when the
- * engine reports allocation failure (hg_game_class.reports_enomem), else
- * paused. */
+/* `call` paused: work that allocates as it always has (the caller's hooks,
+ * an engine's format).  An engine's setup, clone, parse, apply, legal and
+ * render go through engine-call.h, which pauses those the engine does not
+ * report from (hg_game_class.reports_enomem). */
 #define HG_PAUSED(call)							\
 	do {								\
 		unsigned depth_ = hg_alloc_pause();			\
 		call;							\
 		hg_alloc_resume(depth_);				\
-	} while (0)
-#define HG_ENGINE_CALL(cls, call)					\
-	do {								\
-		if ((cls)->reports_enomem) {				\
-			call;						\
-		} else {						\
-			HG_PAUSED(call);				\
-		}							\
 	} while (0)
 /* malloc, calloc, realloc and strndup that return NULL on failure, which
  * they record in the unit; outside a unit (or paused) a failure aborts as

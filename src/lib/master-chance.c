@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine-call.h"
 #include "master-impl.h"
 
 void hg_master_free_list(const hg_game_class *cls, hg_action_list *l)
@@ -17,9 +18,9 @@ void hg_master_free_list(const hg_game_class *cls, hg_action_list *l)
 	memset(l, 0, sizeof *l);
 }
 
-/* The engine's callbacks run as the core runs them (internal.h): through
- * HG_ENGINE_CALL those that report allocation failure in an engine that
- * does, paused the others, which abort. */
+/* The engine's callbacks run as the core runs them (engine-call.h): in the
+ * unit those the engine reports allocation failure from, paused the
+ * others, which abort. */
 static size_t split_of(const hg_game_class *cls, const hg_state *st, const char *seat,
 		       const char *body)
 {
@@ -48,10 +49,10 @@ int hg_master_append(hg_master *m, const char *seat, const char *body, hg_diags 
 	hg_node *n = hg_line_try_push(&rec->moves, HG_NODE_ACTION, pos);
 	hg_action *a = NULL;
 	if (n)
-		HG_ENGINE_CALL(cls, a = cls->parse(m->st, &t, d));
+		a = hg_engine_parse(cls, m->st, &t, d);
 	int rc = -1;
 	if (a)
-		HG_ENGINE_CALL(cls, rc = hg_apply_keep(cls, &m->st, a, d));
+		rc = hg_apply_keep(cls, &m->st, a, d);
 	if (a)
 		cls->free_action(a);
 	if (rc != 0) {
@@ -89,7 +90,7 @@ int hg_master_next_chance(hg_master *m, hg_buf *seat, hg_buf *body)
 	if (cls->result(m->st))
 		return 0;
 	hg_action_list legal = { 0 };
-	HG_ENGINE_CALL(cls, cls->legal(m->st, &legal));
+	hg_engine_legal(cls, m->st, &legal);
 	int all_chance = legal.n > 0;
 	for (size_t i = 0; i < legal.n && all_chance; i++) {
 		hg_buf_clear(seat);
@@ -197,7 +198,7 @@ int hg_master_complete_chance(hg_master *m, const char *seat, const char *text, 
 	hg_diags_init(&quiet);
 	hg_action_text_set(&mine, seat, text, no_pos(m->rec->file), &quiet);
 	hg_action_list legal = { 0 };
-	HG_ENGINE_CALL(cls, cls->legal(m->st, &legal));
+	hg_engine_legal(cls, m->st, &legal);
 	hg_buf s, b;
 	hg_buf_init(&s);
 	hg_buf_init(&b);

@@ -26,6 +26,7 @@
 
 #include <sodium.h>
 
+#include "engine-call.h"
 #include "master-impl.h"
 
 
@@ -151,7 +152,7 @@ static int may_act(hg_master *m, const char *seat)
 	if (cls->result(m->st))
 		return 0;
 	hg_action_list legal = { 0 };
-	HG_ENGINE_CALL(cls, cls->legal(m->st, &legal));
+	hg_engine_legal(cls, m->st, &legal);
 	hg_buf s, b;
 	hg_buf_init(&s);
 	hg_buf_init(&b);
@@ -263,7 +264,7 @@ static hg_game_record *master_new(hg_session *s, const hg_master_new_opts *o,
 	m.cls = cls;
 	memcpy(m.secret, secret, sizeof m.secret);
 	if (hg_record_try_set_tag(rec, "SeedReveal", secret) == 0)
-		HG_ENGINE_CALL(cls, m.st = cls->setup(data, rec, d));
+		m.st = hg_engine_setup(cls, data, rec, d);
 	hg_record_remove_tag(rec, "SeedReveal");
 	rc = m.st ? (o->await_entropy ? 0 : hg_master_fill_chance(&m, d)) : -1;
 	if (m.st)
@@ -765,7 +766,7 @@ static int play_whole(hg_master *m, const char *seat, const hg_action_text *t, h
 		written = filled.data;
 	} else {
 		hg_action *a;
-		HG_ENGINE_CALL(cls, a = cls->parse(m->st, t, d));
+		a = hg_engine_parse(cls, m->st, t, d);
 		if (a) {
 			HG_PAUSED(cls->format(m->st, a, &cseat, &canon));
 			cls->free_action(a);
@@ -918,7 +919,7 @@ static int setup_again(hg_master *m, hg_diags *d)
 	    hg_record_try_set_tag(m->rec, "SeedReveal", m->secret) != 0)
 		return -1;
 	hg_state *st;
-	HG_ENGINE_CALL(cls, st = cls->setup(data, m->rec, d));
+	st = hg_engine_setup(cls, data, m->rec, d);
 	hg_record_remove_tag(m->rec, "SeedReveal");
 	if (!st)
 		return -1;

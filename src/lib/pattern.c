@@ -118,7 +118,9 @@ static pcre2_code *jit_code(const hg_pattern *p)
 /* Without JIT (or without a thread's matcher), the match data of one call
  * lives on the caller's stack: PCRE2 takes its memory from an allocator we
  * give it, and only what does not fit here (the interpreter's frames) goes
- * to the heap. */
+ * to the heap, through hg_try_malloc: inside a unit of work that reports
+ * allocation failure (util.c) PCRE2 is told there is no memory, and the
+ * match says so (hg_pattern_match); elsewhere it aborts. */
 typedef struct match_arena {
 	_Alignas(max_align_t) unsigned char buf[2048];
 	size_t used;
@@ -133,7 +135,7 @@ static void *arena_malloc(PCRE2_SIZE size, void *data)
 		a->used += need;
 		return p;
 	}
-	return malloc(size);
+	return hg_try_malloc(size);
 }
 
 static void arena_free(void *p, void *data)
@@ -242,14 +244,16 @@ int hg_pattern_match(const hg_pattern *p, const char *subject, hg_match *m)
 	pcre2_general_context *gc = pcre2_general_context_create(arena_malloc, arena_free,
 								  &arena);
 	pcre2_match_data *md = gc ? pcre2_match_data_create(HG_MATCH_GROUPS, gc) : NULL;
-	if (!md)
-		hg_xmalloc((size_t)-1);	/* reports out of memory */
-	int rc = pcre2_match(p->code, (PCRE2_SPTR)subject, len, 0, PCRE2_NO_UTF_CHECK,
-			     md, NULL);
+	int rc = md ? pcre2_match(p->code, (PCRE2_SPTR)subject, len, 0, PCRE2_NO_UTF_CHECK,
+				  md, NULL) : PCRE2_ERROR_NOMEMORY;
 	if (rc > 0)
 		take_groups(m, subject, rc, md);
 	pcre2_match_data_free(md);
 	pcre2_general_context_free(gc);
+	/* short of memory: no match, and the unit of work says why (a
+	 * failure outside one aborted in arena_malloc) */
+	if (rc == PCRE2_ERROR_NOMEMORY)
+		hg_alloc_failure();
 	return rc > 0;
 }
 

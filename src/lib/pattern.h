@@ -26,7 +26,8 @@ typedef struct hg_match {
  * the PCRE2 message. */
 hg_pattern *hg_pattern_new(const char *re);
 void hg_pattern_free(hg_pattern *p);
-/* 1 when the whole subject matches (m filled), 0 when not. */
+/* 1 when the whole subject matches (m filled), 0 when not (or short of
+ * memory inside a unit of work, which records the failure: util.c). */
 int hg_pattern_match(const hg_pattern *p, const char *subject, hg_match *m);
 /* For the tests: 1 once matches go through the JIT-compiled copy. */
 int hg_pattern_jit_ready(const hg_pattern *p);

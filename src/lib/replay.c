@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine-call.h"
 #include "internal.h"
 
 typedef struct replay {
@@ -33,12 +34,11 @@ static int variation_follows(const hg_line *line, size_t i)
 	return 0;
 }
 
-/* hg_check_game is a unit of work (util.c).  The callbacks of an engine
- * that reports allocation failure (hg_game_class.reports_enomem) run in
- * it; another engine's, and the caller's hooks, allocate as they always
- * have (aborting on failure), paused in it. */
+/* hg_check_game is a unit of work (util.c).  The engine's callbacks go
+ * through engine-call.h (which pauses those it does not report from); the
+ * caller's hooks allocate as they always have (aborting on failure),
+ * paused in it. */
 #define PAUSED(call) HG_PAUSED(call)
-#define ENGINE(cls, call) HG_ENGINE_CALL(cls, call)
 
 static void replay_line(replay *r, const hg_line *line, hg_state **stp, unsigned depth);
 
@@ -51,8 +51,7 @@ static void replay_variation(replay *r, const hg_node *n, const hg_state *branch
 		r->illegal = 1;
 		return;
 	}
-	hg_state *copy;
-	ENGINE(r->cls, copy = r->cls->clone(branch));
+	hg_state *copy = hg_engine_clone(r->cls, branch);
 	if (!copy)
 		return;		/* out of memory: the unit of work says so */
 	replay_line(r, n->variation, &copy, depth + 1);
@@ -148,9 +147,8 @@ static void replay_line(replay *r, const hg_line *line, hg_state **stp, unsigned
 				break;
 			}
 			if (variation_follows(line, i))
-				ENGINE(cls, before = cls->clone(st));
-			hg_action *a;
-			ENGINE(cls, a = cls->parse(st, &n->action, r->d));
+				before = hg_engine_clone(cls, st);
+			hg_action *a = hg_engine_parse(cls, st, &n->action, r->d);
 			if (!a) {
 				r->illegal = 1;
 				stopped = 1;
@@ -158,10 +156,10 @@ static void replay_line(replay *r, const hg_line *line, hg_state **stp, unsigned
 			}
 			int rc;
 			if (depth == 0 && r->keep) {
-				ENGINE(cls, rc = hg_apply_keep(cls, &st, a, r->d));
+				rc = hg_apply_keep(cls, &st, a, r->d);
 				*stp = st;
 			} else {
-				ENGINE(cls, rc = cls->apply(st, a, r->d));
+				rc = hg_engine_apply(cls, st, a, r->d);
 			}
 			cls->free_action(a);
 			if (rc != 0) {
@@ -208,10 +206,10 @@ void hg_state_free(const hg_game_class *cls, hg_state *st)
 int hg_apply_keep(const hg_game_class *cls, hg_state **st, const hg_action *a,
 		  hg_diags *d)
 {
-	hg_state *work = cls->clone(*st);
+	hg_state *work = hg_engine_clone(cls, *st);
 	if (!work)
 		return HG_ENOMEM;
-	int rc = cls->apply(work, a, d);
+	int rc = hg_engine_apply(cls, work, a, d);
 	if (rc != 0) {
 		cls->free_state(work);
 		return rc == HG_ENOMEM ? HG_ENOMEM : -1;
@@ -464,8 +462,7 @@ static int check_game(hg_session *s, const hg_game_record *rec, hg_diags *d,
 	 * and die meaningless: nothing is replayed. */
 	if (hg_fair_check(rec, d) != 0)
 		return -1;
-	hg_state *st;
-	ENGINE(cls, st = cls->setup(data, rec, d));
+	hg_state *st = hg_engine_setup(cls, data, rec, d);
 	if (!st)
 		return -1;
 

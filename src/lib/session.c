@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine-call.h"
 #include "internal.h"
 
 typedef struct loaded {
@@ -474,8 +475,7 @@ static int canonicalize_line(const hg_game_class *cls, const hg_state *st,
 			hg_buf_puts(&seat, cls->seat_name(st, (unsigned)k));
 			hg_buf_puts(&body, "resign");
 		} else {
-			hg_action *a;
-			HG_ENGINE_CALL(cls, a = cls->parse(st, &n->action, d));
+			hg_action *a = hg_engine_parse(cls, st, &n->action, d);
 			if (!a) {
 				rc = -1;
 				continue;
@@ -513,8 +513,7 @@ static int canonicalize(hg_session *s, hg_game_record *rec, hg_diags *d)
 	const hg_gdata *data;
 	if (hg_session_prepare(s, rec, &cls, &data, d) != 0)
 		return -1;
-	hg_state *st;
-	HG_ENGINE_CALL(cls, st = cls->setup(data, rec, d));
+	hg_state *st = hg_engine_setup(cls, data, rec, d);
 	if (!st)
 		return -1;
 	int rc = canonicalize_line(cls, st, &rec->moves, d);

@@ -6,12 +6,13 @@
  *
  * hg_view_seat and hg_view_record are units of work (util.c): short of
  * memory they free what they built and report it; the engine's callbacks
- * run as the core runs them (HG_ENGINE_CALL, view_action paused). */
+ * run as the core runs them (engine-call.h; view_action paused). */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine-call.h"
 #include "internal.h"
 
 /* Seed gives every card and die: a view without it shows only what the
@@ -44,7 +45,7 @@ static int view_seat(hg_session *s, const hg_game_record *rec, const char *name,
 	if (hg_session_prepare(s, rec, &cls, &data, d) != 0 || !views_supported(cls, rec, d))
 		return -1;
 	hg_state *st;
-	HG_ENGINE_CALL(cls, st = cls->setup(data, rec, d));
+	st = hg_engine_setup(cls, data, rec, d);
 	if (!st)
 		return -1;
 	int found = cls->seat_find(st, name);
@@ -95,14 +96,14 @@ static int view_one(const hg_game_class *cls, hg_state *st, const hg_node *n,
 		return v ? hg_action_text_set(&v->action, n->action.seat, "resign", n->pos, d) : -1;
 	}
 	hg_action *a;
-	HG_ENGINE_CALL(cls, a = cls->parse(st, &n->action, d));
+	a = hg_engine_parse(cls, st, &n->action, d);
 	if (!a)
 		return -1;
 	hg_state *before;
-	HG_ENGINE_CALL(cls, before = cls->clone(st));
+	before = hg_engine_clone(cls, st);
 	int rc = -1;
 	if (before)
-		HG_ENGINE_CALL(cls, rc = cls->apply(st, a, d));
+		rc = hg_engine_apply(cls, st, a, d);
 	if (rc == 0) {
 		hg_buf_clear(seat_buf);
 		hg_buf_clear(body);
@@ -136,7 +137,7 @@ static hg_game_record *view_record(hg_session *s, const hg_game_record *rec, uns
 		return NULL;
 	}
 	hg_state *st;
-	HG_ENGINE_CALL(cls, st = cls->setup(data, rec, d));
+	st = hg_engine_setup(cls, data, rec, d);
 	if (!st) {
 		no_view(rec, d);
 		return NULL;

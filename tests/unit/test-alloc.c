@@ -18,6 +18,8 @@
 #include <jansson.h>
 
 #include "herald-engine.h"
+#include "engine-call.h"
+#include "pattern.h"
 
 /* The library's failing allocator (util.c): defined here, and only in
  * this program, it refuses the Nth allocation a unit of work makes. */
@@ -443,9 +445,9 @@ static void show_read(const void *arg, void *made, int rc, hg_diags *d, hg_buf *
 /* hg_check_game: the record's own parts (its fairness tags, the replay's
  * diagnostics, the result), the data loading when the session is new, and
  * the callbacks of the engines (hg_game_class.reports_enomem) report it;
- * what an engine still runs paused (Crusader Kingdoms' and Encrucijada's
- * readers of actions) is not counted (it still aborts).  Its status and
- * diagnostics. */
+ * what an engine still runs paused (Crusader Kingdoms' legal actions,
+ * which hg_check_game does not call) is not counted (it still aborts).
+ * Its status and diagnostics. */
 typedef struct check_arg {
 	hg_session *s;		/* NULL: a new session each run */
 	hg_game_record *rec;
@@ -1156,6 +1158,307 @@ START_TEST(views_report_every_failure)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------
+ * The engines' callbacks (engine-call.h, hg_game_class.reports_enomem)
+ * ------------------------------------------------------------------------ */
+
+/* An engine whose every callback allocates once through hg_try_malloc and
+ * then, whatever became of that, succeeds: what the core makes of an
+ * allocation lost in it is the core's, once for every engine. */
+static int fake_ran_reporting;	/* the last callback ran in the unit, not paused */
+
+static void fake_allocate(void)
+{
+	fake_ran_reporting = hg_alloc_reporting();
+	free(hg_try_malloc(32));
+}
+
+static hg_state *fake_setup(const hg_gdata *g, const hg_game_record *rec, hg_diags *d)
+{
+	(void)g, (void)rec, (void)d;
+	fake_allocate();
+	return (hg_state *)hg_xmalloc(8);
+}
+
+static hg_state *fake_clone(const hg_state *s)
+{
+	(void)s;
+	fake_allocate();
+	return (hg_state *)hg_xmalloc(8);
+}
+
+static void fake_free(void *p)
+{
+	free(p);
+}
+
+static void fake_free_state(hg_state *s)
+{
+	free(s);
+}
+
+static void fake_free_action(hg_action *a)
+{
+	free(a);
+}
+
+static hg_action *fake_parse(const hg_state *s, const hg_action_text *t, hg_diags *d)
+{
+	(void)s, (void)t, (void)d;
+	fake_allocate();
+	return (hg_action *)hg_xmalloc(8);
+}
+
+static int fake_apply(hg_state *s, const hg_action *a, hg_diags *d)
+{
+	(void)s, (void)a, (void)d;
+	fake_allocate();
+	return 0;
+}
+
+static void fake_legal(const hg_state *s, hg_action_list *out)
+{
+	(void)s;
+	hg_action *a = (hg_action *)hg_xmalloc(8);
+	if (hg_action_list_push(out, a) != 0)
+		free(a);
+	fake_allocate();
+}
+
+static void fake_render(const hg_state *s, hg_buf *out)
+{
+	(void)s;
+	fake_allocate();
+	hg_buf_puts(out, "the position");
+}
+
+/* Each callback run through the core with the unit's first allocation in
+ * it refused: for `reports` 0 it runs paused (nothing refused, it
+ * succeeds); with every bit set it runs in the unit and its call ends in
+ * the contract's failure, what it returned freed (LeakSanitizer). */
+START_TEST(engine_call_maps_a_lost_allocation)
+{
+	hg_game_class fake = {
+		.id = "fake",
+		.setup = fake_setup,
+		.clone = fake_clone,
+		.free_state = fake_free_state,
+		.parse = fake_parse,
+		.apply = fake_apply,
+		.free_action = fake_free_action,
+		.legal = fake_legal,
+		.render = fake_render,
+	};
+	hg_state *st = fake_setup(NULL, NULL, NULL);
+	for (int reports = 0; reports <= 1; reports++) {
+		fake.reports_enomem = reports ? HG_REPORTS_ALL : 0;
+		for (int callback = 0; callback < 6; callback++) {
+			hg_diags d;
+			hg_diags_init(&d);
+			hg_alloc_unit u;
+			hg_alloc_unit_begin(&u);
+			hg_test_fail_after = 1;
+			int failed = 0;
+			switch (callback) {
+			case 0: {
+				hg_state *s = hg_engine_setup(&fake, NULL, NULL, &d);
+				failed = !s;
+				fake_free(s);
+				break;
+			}
+			case 1: {
+				hg_state *s = hg_engine_clone(&fake, st);
+				failed = !s;
+				fake_free(s);
+				break;
+			}
+			case 2: {
+				hg_action *a = hg_engine_parse(&fake, st, NULL, &d);
+				failed = !a;
+				fake_free(a);
+				break;
+			}
+			case 3:
+				failed = hg_engine_apply(&fake, st, NULL, &d) == HG_ENOMEM;
+				break;
+			case 4: {
+				hg_action_list l = { 0 };
+				int rc = hg_engine_legal(&fake, st, &l);
+				failed = rc == HG_ENOMEM;
+				ck_assert_uint_eq(l.n, failed ? 0 : 1);
+				for (size_t i = 0; i < l.n; i++)
+					fake_free(l.v[i]);
+				free(l.v);
+				break;
+			}
+			case 5: {
+				hg_buf out;
+				hg_buf_init(&out);
+				failed = hg_engine_render(&fake, st, &out) == HG_ENOMEM;
+				hg_buf_free(&out);
+				break;
+			}
+			}
+			ck_assert_msg(fake_ran_reporting == reports,
+				      "callback %d: ran %s", callback,
+				      fake_ran_reporting ? "in the unit" : "paused");
+			ck_assert_msg(failed == reports, "callback %d: %s", callback,
+				      failed ? "failed" : "succeeded");
+			ck_assert_int_eq(hg_alloc_unit_end(&u, &d, 0, (hg_pos){ NULL, 0, 0 }),
+					 reports ? HG_ENOMEM : 0);
+			ck_assert_uint_eq(hg_test_fail_after, reports ? 0 : 1);
+			hg_test_fail_after = 0;
+			hg_diags_free(&d);
+		}
+	}
+	fake_free(st);
+}
+END_TEST
+
+/* The engines' callbacks as the core calls them, over a record's main
+ * line, in a unit of the test's own: at each action the legal actions and
+ * the picture of the position, then the action parsed and applied.  What
+ * an engine reports from (its HG_REPORTS_* bits) is refused in turn;
+ * what it runs paused is not counted (libherald(3), ALLOCATION FAILURE).
+ * A complete run gives each position's picture and number of legal
+ * actions as an undisturbed run does. */
+typedef struct engine_case {
+	const hg_game_class *cls;
+	const hg_gdata *data;
+	hg_game_record *rec;
+	const char *expected;	/* the trace of an undisturbed run */
+} engine_case;
+
+/* Appends to the trace outside the count: the test's own allocation. */
+static void trace_add(hg_buf *trace, const char *what, size_t n, const hg_buf *render)
+{
+	unsigned depth = hg_alloc_pause();
+	hg_buf_printf(trace, "%s %zu\n%s", what, n, render->data ? render->data : "");
+	hg_alloc_resume(depth);
+}
+
+static void replay_callbacks(const engine_case *c, hg_diags *d, hg_buf *trace)
+{
+	const hg_game_class *cls = c->cls;
+	hg_state *st = hg_engine_setup(cls, c->data, c->rec, d);
+	if (!st)
+		return;
+	hg_buf render;
+	hg_buf_init(&render);
+	const hg_line *line = &c->rec->moves;
+	for (size_t i = 0; i < line->n && !hg_alloc_lost(); i++) {
+		const hg_node *n = &line->nodes[i];
+		if (n->kind != HG_NODE_ACTION || hg_action_is_resign(&n->action))
+			continue;
+		hg_action_list legal = { 0 };
+		int rc = hg_engine_legal(cls, st, &legal);
+		for (size_t k = 0; k < legal.n; k++)
+			cls->free_action(legal.v[k]);
+		free(legal.v);
+		hg_buf_clear(&render);
+		if (rc != 0 || hg_engine_render(cls, st, &render) != 0)
+			break;
+		trace_add(trace, "legal", legal.n, &render);
+		hg_action *a = hg_engine_parse(cls, st, &n->action, d);
+		if (!a)
+			break;
+		rc = hg_engine_apply(cls, st, a, d);
+		cls->free_action(a);
+		if (rc != 0)
+			break;
+	}
+	hg_buf_free(&render);
+	cls->free_state(st);
+}
+
+static int work_callbacks(void *ctx, hg_diags *d, unsigned long fail_at)
+{
+	engine_case *c = ctx;
+	hg_buf trace;
+	hg_buf_init(&trace);
+	hg_alloc_unit u;
+	size_t n0 = d->n;
+	hg_alloc_unit_begin(&u);
+	replay_callbacks(c, d, &trace);
+	int rc = hg_alloc_unit_end(&u, d, n0, c->rec->pos);
+	unsigned long left = pause_count();
+	if (rc == 0) {
+		ck_assert_uint_eq(d->nerrors, 0);
+		if (fail_at)
+			ck_assert_str_eq(trace.data ? trace.data : "", c->expected);
+	}
+	hg_buf_free(&trace);
+	resume_count(left);
+	return rc;
+}
+
+static unsigned long callbacks_every_n(hg_session *s, const char *record)
+{
+	hg_game_record *rec = record_at(record);
+	hg_diags d;
+	hg_diags_init(&d);
+	engine_case c = { NULL, NULL, rec, NULL };
+	ck_assert_int_eq(hg_session_prepare(s, rec, &c.cls, &c.data, &d), 0);
+	hg_buf want;
+	hg_buf_init(&want);
+	replay_callbacks(&c, &d, &want);
+	ck_assert_uint_eq(d.n, 0);
+	ck_assert_uint_gt(want.len, 0);
+	c.expected = want.data;
+	unsigned long n = every_n(record, work_callbacks, &c);
+	hg_buf_free(&want);
+	hg_diags_free(&d);
+	hg_record_free(rec);
+	return n;
+}
+
+START_TEST(engine_callbacks_report_every_failure)
+{
+	static const struct {
+		const char *record;
+		unsigned long allocations;	/* at least */
+	} records[] = {
+		/* parse: the spare action block; legal; render */
+		{ "kingdoms-of-crusaders/valid/seed-two-markers.hgn", 1000 },
+		/* parse: most of the cards the rules name, a block for the
+		 * longest actions; render */
+		{ "crusader-kingdoms/valid/events-and-responses.hgn", 10 },
+		/* render: the script's next round (a copy of the state) */
+		{ "crusader-kingdoms/valid/worked-script-example.hgn", 20 },
+		/* parse: the spare action block; render */
+		{ "encrucijada/valid/example-invasion.hgn", 10 },
+	};
+	hg_session *s = hg_session_new(HERALD_SRCDATADIR);
+	for (size_t i = 0; i < sizeof records / sizeof *records; i++)
+		ck_assert_uint_ge(callbacks_every_n(s, records[i].record), records[i].allocations);
+	hg_session_free(s);
+}
+END_TEST
+
+/* A match that needs PCRE2's heap (its backtracking frames, past what the
+ * match's own stack block holds) is told there is no memory when the unit
+ * refuses it: no match, and the unit failed. */
+START_TEST(pattern_match_reports_a_failure)
+{
+	hg_pattern *p = hg_pattern_new("(?:(a)|b)*c");
+	char subject[4001];
+	memset(subject, 'a', sizeof subject - 2);
+	subject[sizeof subject - 2] = 'c';
+	subject[sizeof subject - 1] = '\0';
+	hg_match m;
+	ck_assert_int_eq(hg_pattern_match(p, subject, &m), 1);
+	hg_alloc_unit u;
+	hg_alloc_unit_begin(&u);
+	hg_test_fail_after = 1;
+	int matched = hg_pattern_match(p, subject, &m);
+	ck_assert(refused());
+	ck_assert_int_eq(matched, 0);
+	ck_assert(hg_alloc_unit_failed());
+	ck_assert_int_eq(hg_alloc_unit_end(&u, NULL, 0, (hg_pos){ NULL, 0, 0 }), HG_ENOMEM);
+	hg_pattern_free(p);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("alloc");
@@ -1183,5 +1486,11 @@ Suite *unit_suite(void)
 	tcase_add_test(master, master_changes_report_every_failure);
 	tcase_add_test(master, views_report_every_failure);
 	suite_add_tcase(s, master);
+	TCase *engines = tcase_create("the engines' callbacks with every allocation refused in turn");
+	tcase_set_timeout(engines, 300);
+	tcase_add_test(engines, engine_call_maps_a_lost_allocation);
+	tcase_add_test(engines, engine_callbacks_report_every_failure);
+	tcase_add_test(engines, pattern_match_reports_a_failure);
+	suite_add_tcase(s, engines);
 	return s;
 }

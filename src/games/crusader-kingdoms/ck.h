@@ -359,8 +359,11 @@ static inline size_t ck_state_size(const hg_state *s)
 	return ck_state_size_n(s->nsides);
 }
 
-/* A copy of the whole state (clone, and legal()'s scratch positions). */
+/* A copy of the whole state (clone, and legal()'s scratch positions);
+ * the try copy is NULL short of memory inside a unit of work that reports
+ * it (util.c). */
 hg_state *ck_state_copy(const hg_state *s);
+hg_state *ck_state_try_copy(const hg_state *s);
 
 /* ---------------------------------------------------------------- actions */
 typedef enum ck_kind {
@@ -988,10 +991,13 @@ static inline void ck_action_init(hg_action *a, ck_kind kind, int seat)
 /* ck_action_new for the tokens' reading: a block of the state's cache
  * (the spare one, whose contents are written before they are read, when
  * it is large enough), with `room` bytes after the action for its lists
- * (notation.c), holding a reference to the cache. */
+ * (notation.c), holding a reference to the cache; NULL short of memory
+ * (the unit of work reports it). */
 static inline hg_action *ck_parse_alloc(const hg_state *s, ck_kind kind, int seat, size_t room)
 {
 	hg_action *a = hg_action_cache_take_size(s->actions, sizeof *a + room);
+	if (!a)
+		return NULL;
 	ck_action_init(a, kind, seat);
 	a->home = s->actions;
 	return a;

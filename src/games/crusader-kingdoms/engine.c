@@ -189,8 +189,6 @@ static int bonus_difference(const hg_game_record *rec, const ck_scenario *sc, in
 	return -1;
 }
 
-static void ck_free_state(hg_state *s);
-
 static hg_state *ck_setup(const hg_gdata *g, const hg_game_record *rec, hg_diags *d)
 {
 	size_t n = hg_record_nplayers(rec);
@@ -215,10 +213,6 @@ static hg_state *ck_setup(const hg_gdata *g, const hg_game_record *rec, hg_diags
 	char *seed = hg_record_chance_seed(rec);
 	hg_state *st = hg_ck_state_new(g, sc, seed);
 	free(seed);
-	if (st && hg_alloc_lost()) {	/* (a stream seeded short of memory) */
-		ck_free_state(st);
-		return NULL;
-	}
 	if (st)
 		st->bonus_each = each;
 	return st;
@@ -232,14 +226,21 @@ hg_state *ck_state_copy(const hg_state *s)
 	return c;
 }
 
-static hg_state *ck_clone(const hg_state *s)
+/* NULL short of memory (the unit of work reports it). */
+hg_state *ck_state_try_copy(const hg_state *s)
 {
 	size_t n = ck_state_size(s);
 	hg_state *c = hg_try_malloc(n);
-	if (!c)
-		return NULL;	/* (the unit of work reports it) */
-	memcpy(c, s, n);
-	hg_action_cache_ref(c->actions);
+	if (c)
+		memcpy(c, s, n);
+	return c;
+}
+
+static hg_state *ck_clone(const hg_state *s)
+{
+	hg_state *c = ck_state_try_copy(s);
+	if (c)
+		hg_action_cache_ref(c->actions);
 	return c;
 }
 
@@ -331,37 +332,7 @@ static int check_turn_order(const hg_state *s, const hg_action *a, hg_diags *d)
 	return 0;
 }
 
-static int apply_action(hg_state *s, const hg_action *a, hg_diags *d);
-
 static int ck_apply(hg_state *s, const hg_action *a, hg_diags *d)
-{
-	int rc = apply_action(s, a, d);
-	/* short of memory inside a unit of work (a diagnostic): the state is
-	 * spoiled, as after -1 */
-	return hg_alloc_lost() ? HG_ENOMEM : rc;
-}
-
-/* The reader of actions (notation*.c) and the legal actions (legal.c)
- * allocate as they always have, aborting when memory runs out: run paused
- * in a unit of work that reports it (util.c). */
-static hg_action *ck_parse_paused(const hg_state *s, const hg_action_text *t, hg_diags *d)
-{
-	hg_action *a;
-	HG_PAUSED(a = ck_parse(s, t, d));
-	return a;
-}
-
-static void ck_legal_paused(const hg_state *s, hg_action_list *out)
-{
-	HG_PAUSED(ck_legal(s, out));
-}
-
-static void ck_render_paused(const hg_state *s, hg_buf *out)
-{
-	HG_PAUSED(ck_render(s, out));
-}
-
-static int apply_action(hg_state *s, const hg_action *a, hg_diags *d)
 {
 	if (check_turn_order(s, a, d) != 0 || check_scripted(s, a, d) != 0)
 		return -1;
@@ -474,15 +445,15 @@ const hg_game_class hg_ck_class = {
 	.setup = ck_setup,
 	.clone = ck_clone,
 	.free_state = ck_free_state,
-	.parse = ck_parse_paused,
+	.parse = ck_parse,
 	.format = ck_format,
 	.apply = ck_apply,
 	.free_action = ck_free_action,
-	.legal = ck_legal_paused,
+	.legal = ck_legal,
 	.result = ck_result,
 	.turn = ck_turn,
 	.to_move = ck_to_move,
-	.render = ck_render_paused,
+	.render = ck_render,
 	.gen_tags = ck_gen_tags,
 	.chance_split = hg_ck_chance_split,
 	.resign_result = hg_ck_resign_result,
@@ -497,5 +468,7 @@ const hg_game_class hg_ck_class = {
 	.position_json = hg_ck_position_json,
 	.facts = ck_facts,
 	.fact = ck_fact,
-	.reports_enomem = 1,
+	/* legal (legal.c) allocates as it always has: paused */
+	.reports_enomem = HG_REPORTS_SETUP | HG_REPORTS_CLONE | HG_REPORTS_PARSE |
+			  HG_REPORTS_APPLY | HG_REPORTS_RENDER,
 };

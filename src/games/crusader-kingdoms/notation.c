@@ -893,41 +893,58 @@ static int read_reveal(reader *r, hg_action *a)
 	return 0;
 }
 
+/* The kind of action the first word names (-1: none), and the token its
+ * reading starts from in *from (an attack's reading takes the word too). */
+static int kind_of(reader *r, const hg_atok *first, int *from)
+{
+	static const struct {
+		ck_word word;
+		ck_kind kind;
+	} kinds[] = {
+		{ CK_W_ATTACK, CK_ACT_ATTACK },
+		{ CK_W_DRAW, CK_ACT_DRAW },
+		{ CK_W_PASS, CK_ACT_PASS },
+		{ CK_W_PLAY, CK_ACT_PLAY },
+		{ CK_W_DISCARD, CK_ACT_DISCARD },
+		{ CK_W_INCURSION, CK_ACT_INCURSION },
+		{ CK_W_REVEAL, CK_ACT_REVEAL },
+	};
+	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+		if (token_is(r, first, kinds[k].word)) {
+			*from = kinds[k].kind == CK_ACT_ATTACK ? 0 : 1;
+			return (int)kinds[k].kind;
+		}
+	return -1;
+}
+
 /* The action the first word names, read into a block of the state's
  * (ck_parse_alloc). */
 static int read_action(reader *r, int seat, hg_action **out)
 {
-	const hg_atok *first = &r->tok[0];
-	const hg_state *s = r->s;
-	r->i = 1;
-	if (token_is(r, first, CK_W_ATTACK)) {
-		*out = r->a = ck_parse_alloc(s, CK_ACT_ATTACK, seat, r->cap);
-		r->i = 0;
+	int from;
+	int kind = kind_of(r, &r->tok[0], &from);
+	if (kind < 0)
+		return -1;
+	/* NULL short of memory: the unit of work reports it */
+	*out = r->a = ck_parse_alloc(r->s, (ck_kind)kind, seat, r->cap);
+	if (!r->a)
+		return -1;
+	r->i = (size_t)from;
+	switch ((ck_kind)kind) {
+	case CK_ACT_ATTACK:
 		return read_attack(r, &r->a->attack);
-	}
-	if (token_is(r, first, CK_W_DRAW)) {
-		*out = r->a = ck_parse_alloc(s, CK_ACT_DRAW, seat, r->cap);
+	case CK_ACT_DRAW:
 		return read_draw(r, r->a);
-	}
-	if (token_is(r, first, CK_W_PASS)) {
-		*out = r->a = ck_parse_alloc(s, CK_ACT_PASS, seat, r->cap);
+	case CK_ACT_PASS:
 		r->a->end = accept(r, CK_W_END);
 		return 0;
-	}
-	if (token_is(r, first, CK_W_PLAY)) {
-		*out = r->a = ck_parse_alloc(s, CK_ACT_PLAY, seat, r->cap);
+	case CK_ACT_PLAY:
 		return read_play(r, r->a);
-	}
-	if (token_is(r, first, CK_W_DISCARD)) {
-		*out = r->a = ck_parse_alloc(s, CK_ACT_DISCARD, seat, r->cap);
+	case CK_ACT_DISCARD:
 		return name_item(r, seat, &r->a->discard);
-	}
-	if (token_is(r, first, CK_W_INCURSION)) {
-		*out = r->a = ck_parse_alloc(s, CK_ACT_INCURSION, seat, r->cap);
+	case CK_ACT_INCURSION:
 		return read_incursion(r, r->a);
-	}
-	if (token_is(r, first, CK_W_REVEAL)) {
-		*out = r->a = ck_parse_alloc(s, CK_ACT_REVEAL, seat, r->cap);
+	case CK_ACT_REVEAL:
 		return read_reveal(r, r->a);
 	}
 	return -1;
@@ -959,7 +976,7 @@ static hg_action *read_or_say(const hg_state *s, const hg_action_text *t, hg_dia
 	r.cap = r.n * ROOM_PER_TOKEN;
 	hg_action *a = NULL;
 	if (r.n == 0 || read_action(&r, seat, &a) != 0 || r.i != r.n) {
-		if (d->nerrors == errors)
+		if (d->nerrors == errors && !hg_alloc_lost())
 			syntax_error(&r);
 		ck_free_action(a);
 		return NULL;

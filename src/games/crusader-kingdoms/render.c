@@ -115,7 +115,9 @@ static void render_script(const hg_state *s, hg_buf *out)
 	hg_buf_putc(out, '\n');
 	if (k->type == CK_EVENT && place == CK_PLACE_NONE)
 		return;		/* what follows an event depends on it */
-	hg_state *tmp = ck_state_copy(s);
+	hg_state *tmp = ck_state_try_copy(s);
+	if (!tmp)
+		return;		/* (the unit of work reports it) */
 	if (place == CK_PLACE_ARMY)
 		ck_table_push(tmp->p[f].tab.army, &tmp->p[f].tab.narmy, r, c);
 	int rolls = ck_script_rolls(tmp, f);

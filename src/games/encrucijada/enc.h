@@ -907,6 +907,13 @@ void enc_format_item(const hg_state *s, const enc_item *it, hg_buf *b);
 void enc_format_ref(const enc_item *ref, hg_buf *b);
 /* An action with room for ENC_MAX_ITEMS items and ENC_MAX_OUTCOME parts. */
 hg_action *enc_action_new(enc_act_kind kind, int seat);
+/* The bytes of an action with room for the most items and outcome parts
+ * (enc_action_new's, and every block of the spare-action cache); an
+ * action of that size set as enc_action_new sets its own; a malloc'd copy
+ * of one, NULL short of memory inside a unit of work that reports it. */
+size_t enc_action_size(void);
+void enc_action_reset(hg_action *a, enc_act_kind kind, int seat);
+hg_action *enc_action_try_copy(const hg_action *a);
 void enc_free_action(hg_action *a);
 /* The cache of enc_parse's blocks, each with room for the most items and
  * outcome parts a use takes (enc_shared.actions). */

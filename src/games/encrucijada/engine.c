@@ -255,32 +255,7 @@ static ENC_NOINLINE void move_errors(hg_diags *d, const hg_diags *from)
 	}
 }
 
-static int apply_action(hg_state *s, const hg_action *a, hg_diags *d);
-
 int enc_apply(hg_state *s, const hg_action *a, hg_diags *d)
-{
-	int rc = apply_action(s, a, d);
-	/* short of memory inside a unit of work (a diagnostic): the state is
-	 * spoiled, as after -1 */
-	return hg_alloc_lost() ? HG_ENOMEM : rc;
-}
-
-/* The reader of actions (notation.c) and the legal actions (legal.c)
- * allocate as they always have, aborting when memory runs out: run paused
- * in a unit of work that reports it (util.c). */
-static hg_action *enc_parse_paused(const hg_state *s, const hg_action_text *t, hg_diags *d)
-{
-	hg_action *a;
-	HG_PAUSED(a = enc_parse(s, t, d));
-	return a;
-}
-
-static void enc_legal_paused(const hg_state *s, hg_action_list *out)
-{
-	HG_PAUSED(enc_legal(s, out));
-}
-
-static int apply_action(hg_state *s, const hg_action *a, hg_diags *d)
 {
 	if (s->over) {
 		hg_diag_add(d, HG_ERROR, a->pos, "enc.game-over", "the game is over: %s",
@@ -354,11 +329,11 @@ const hg_game_class hg_enc_class = {
 	.setup = enc_setup,
 	.clone = enc_clone,
 	.free_state = enc_free_state,
-	.parse = enc_parse_paused,
+	.parse = enc_parse,
 	.format = enc_format,
 	.apply = enc_apply,
 	.free_action = enc_free_action,
-	.legal = enc_legal_paused,
+	.legal = enc_legal,
 	.result = enc_result,
 	.turn = enc_turn,
 	.to_move = enc_to_move,
@@ -373,5 +348,5 @@ const hg_game_class hg_enc_class = {
 	.position_json = hg_enc_position_json,
 	.facts = enc_facts,
 	.fact = enc_fact,
-	.reports_enomem = 1,
+	.reports_enomem = HG_REPORTS_ALL,
 };

@@ -20,27 +20,37 @@
 #define LEGAL_TAKES 1
 #define LEGAL_MOVES 2
 
+/* Each candidate is written into one block (`cand`) and tried; only one
+ * the referee accepts is copied into an action of its own.  Short of
+ * memory inside a unit of work (util.c) nothing more is offered: the unit
+ * drops the list. */
 typedef struct gen {
 	const hg_state *s;
 	hg_action_list *out;
 	hg_state *trial;
 	hg_diags scratch;
+	hg_action *cand;
 } gen;
 
-/* Keeps a candidate when the referee accepts it. */
-static void offer(gen *g, hg_action *a)
+/* Keeps a copy of the candidate when the referee accepts it. */
+static void offer(gen *g, const hg_action *a)
 {
+	if (hg_alloc_lost())
+		return;
 	enc_state_copy(g->trial, g->s);
 	hg_diags_clear(&g->scratch);
-	if (enc_apply(g->trial, a, &g->scratch) == 0)
-		hg_action_list_push(g->out, a);
-	else
-		enc_free_action(a);
+	if (enc_apply(g->trial, a, &g->scratch) != 0)
+		return;
+	hg_action *kept = enc_action_try_copy(a);
+	if (kept && hg_action_list_push(g->out, kept) != 0)
+		enc_free_action(kept);
 }
 
-static hg_action *act(enc_act_kind kind, int seat)
+/* The candidate, set afresh. */
+static hg_action *act(gen *g, enc_act_kind kind, int seat)
 {
-	return enc_action_new(kind, seat);
+	enc_action_reset(g->cand, kind, seat);
+	return g->cand;
 }
 
 static void ref_item(enc_item *it, int stack, int pos)
@@ -67,20 +77,18 @@ static void offer_puts(gen *g, int seat)
 		if (dup)
 			continue;
 		seen[nseen++] = card;
-		hg_action *a = act(ENC_A_PUT, seat);
+		hg_action *a = act(g, ENC_A_PUT, seat);
 		a->card = card >= 0 ? card : -2;
 		a->visible = 1;
 		if (card >= 0)
 			offer(g, a);
-		else
-			enc_free_action(a);
-		a = act(ENC_A_PUT, seat);
+		a = act(g, ENC_A_PUT, seat);
 		a->card = card >= 0 ? card : -2;
 		offer(g, a);	/* hidden, on a new stack */
 		for (int st = 0; st < ENC_MAX_STACKS; st++) {
 			if (enc_stack_count(s, seat, st) == 0)
 				continue;
-			a = act(ENC_A_PUT, seat);
+			a = act(g, ENC_A_PUT, seat);
 			a->card = card >= 0 ? card : -2;
 			a->has_ref = 1;
 			ref_item(&a->ref2, st, 0);
@@ -96,12 +104,12 @@ static void offer_hidden_handling(gen *g, int seat)
 		int n = enc_stack_count(s, seat, st);
 		if (n == 0)
 			continue;
-		hg_action *a = act(ENC_A_SHOW, seat);
+		hg_action *a = act(g, ENC_A_SHOW, seat);
 		a->has_ref = 1;
 		ref_item(&a->ref, st, 0);
 		offer(g, a);
 		if (s->takes < LEGAL_TAKES && seat == s->current && s->war.stage == ENC_WAR_NONE) {
-			a = act(ENC_A_TAKE, seat);
+			a = act(g, ENC_A_TAKE, seat);
 			a->has_ref = 1;
 			ref_item(&a->ref, st, 0);
 			offer(g, a);
@@ -109,7 +117,7 @@ static void offer_hidden_handling(gen *g, int seat)
 		if (s->moves < LEGAL_MOVES && n >= 2 && s->phase != ENC_PH_SETUP) {
 			int to = enc_free_stack(s, seat);
 			if (to >= 0) {
-				a = act(ENC_A_MOVE, seat);
+				a = act(g, ENC_A_MOVE, seat);
 				a->has_ref = 1;
 				ref_item(&a->ref, st, 0);
 				ref_item(&a->ref2, to, 0);
@@ -155,11 +163,9 @@ static void offer_uses(gen *g, int seat)
 	}
 	for (int k = 0; k < ns; k++) {
 		for (int t = -1; t < s->nseats; t++) {
-			hg_action *a = act(ENC_A_USE, seat);
-			if (!enc_sample_use(s, seat, kinds[k], srcs[k], t, a) || (t >= 0 && a->other < 0)) {
-				enc_free_action(a);
+			hg_action *a = act(g, ENC_A_USE, seat);
+			if (!enc_sample_use(s, seat, kinds[k], srcs[k], t, a) || (t >= 0 && a->other < 0))
 				continue;
-			}
 			offer(g, a);
 		}
 	}
@@ -181,7 +187,7 @@ static void offer_named_reveals(gen *g, int seat)
 			dup |= deck->entries[k].card == deck->entries[i].card;
 		if (dup)
 			continue;
-		hg_action *a = act(ENC_A_REVEAL, seat);
+		hg_action *a = act(g, ENC_A_REVEAL, seat);
 		a->card = deck->entries[i].card;
 		offer(g, a);
 	}
@@ -194,13 +200,13 @@ static void offer_war(gen *g, int seat)
 	int stacks[ENC_MAX_STACKS], n;
 	hg_action *a;
 	if (seat == w->att)
-		offer(g, act(ENC_A_REGROUP, seat));
+		offer(g, act(g, ENC_A_REGROUP, seat));
 	if (enc_war_waiting(s) != seat)
 		return;
 	switch (w->stage) {
 	case ENC_WAR_DECLARED:
-		offer(g, act(ENC_A_DEFEND, seat));
-		offer(g, act(ENC_A_YIELD, seat));
+		offer(g, act(g, ENC_A_DEFEND, seat));
+		offer(g, act(g, ENC_A_YIELD, seat));
 		return;
 	case ENC_WAR_BATTLE:
 	case ENC_WAR_INVASION:
@@ -208,14 +214,14 @@ static void offer_war(gen *g, int seat)
 	default:
 		return;
 	}
-	offer(g, act(ENC_A_REVEAL, seat));
+	offer(g, act(g, ENC_A_REVEAL, seat));
 	offer_named_reveals(g, seat);
-	offer(g, act(ENC_A_FIGHT, seat));
+	offer(g, act(g, ENC_A_FIGHT, seat));
 	if (seat == w->def && w->stage == ENC_WAR_BATTLE)
-		offer(g, act(ENC_A_YIELD, seat));
+		offer(g, act(g, ENC_A_YIELD, seat));
 	enc_army_available(s, seat, stacks, &n);
 	for (int i = 0; i < n; i++) {
-		a = act(ENC_A_ARMY, seat);
+		a = act(g, ENC_A_ARMY, seat);
 		a->army = stacks[i];
 		ref_item(&a->ref, stacks[i], 0);
 		offer(g, a);
@@ -223,11 +229,11 @@ static void offer_war(gen *g, int seat)
 	if (w->stage != ENC_WAR_INVASION)
 		return;
 	if (seat == w->def) {
-		a = act(ENC_A_TARGET, seat);
+		a = act(g, ENC_A_TARGET, seat);
 		a->tgt = ENC_TGT_TOWER;
 		offer(g, a);
 		for (int i = 0; i < n; i++) {
-			a = act(ENC_A_TARGET, seat);
+			a = act(g, ENC_A_TARGET, seat);
 			a->tgt = ENC_TGT_ARMY;
 			a->army = stacks[i];
 			ref_item(&a->ref, stacks[i], 0);
@@ -243,12 +249,12 @@ static void offer_war(gen *g, int seat)
 			dup |= s->p[w->def].inst[v[k]].card == card;
 		if (dup)
 			continue;
-		a = act(seat == w->def ? ENC_A_TARGET : ENC_A_RETARGET, seat);
+		a = act(g, seat == w->def ? ENC_A_TARGET : ENC_A_RETARGET, seat);
 		a->tgt = ENC_TGT_TOWN;
 		a->card = card;
 		offer(g, a);
 		if (seat == w->def) {
-			a = act(ENC_A_FORCE, seat);
+			a = act(g, ENC_A_FORCE, seat);
 			a->card = card;
 			offer(g, a);
 		}
@@ -259,18 +265,23 @@ void enc_legal(const hg_state *s, hg_action_list *out)
 {
 	if (s->over)
 		return;
-	gen g = { s, out, enc_clone(s), { 0 } };
+	gen g = { s, out, enc_clone(s), { 0 }, hg_try_malloc(enc_action_size()) };
 	hg_diags_init(&g.scratch);
+	if (!g.trial || !g.cand) {	/* (the unit of work reports it) */
+		enc_free_state(g.trial);
+		free(g.cand);
+		return;
+	}
 	hg_action *a;
 	if (s->phase == ENC_PH_SETUP) {
 		for (int p = 0; p < ENC_PILES; p++) {
-			a = act(ENC_A_SETUP, s->current);
+			a = act(&g, ENC_A_SETUP, s->current);
 			a->pile = p;
 			offer(&g, a);
 		}
 	} else if (s->ex.active) {
 		int t = s->ex.target;
-		offer(&g, act(ENC_A_PASS, t));
+		offer(&g, act(&g, ENC_A_PASS, t));
 		offer_uses(&g, t);
 	} else if (s->war.stage != ENC_WAR_NONE) {
 		for (int side = 0; side < 2; side++) {
@@ -280,25 +291,26 @@ void enc_legal(const hg_state *s, hg_action_list *out)
 		}
 	} else if (s->phase == ENC_PH_A) {
 		for (int p = 0; p < ENC_PILES; p++) {
-			a = act(ENC_A_DRAW, s->current);
+			a = act(&g, ENC_A_DRAW, s->current);
 			a->pile = p;
 			offer(&g, a);
 		}
 	} else {
 		int seat = s->current;
-		offer(&g, act(ENC_A_END, seat));
+		offer(&g, act(&g, ENC_A_END, seat));
 		offer_puts(&g, seat);
 		offer_hidden_handling(&g, seat);
 		offer_uses(&g, seat);
 		for (int t = 0; t < s->nseats; t++)
 			if (enc_war_can_declare(s, seat, t)) {
-				a = act(ENC_A_WAR, seat);
+				a = act(&g, ENC_A_WAR, seat);
 				a->other = t;
 				offer(&g, a);
 			}
 	}
 	hg_diags_free(&g.scratch);
 	enc_free_state(g.trial);
+	free(g.cand);
 }
 
 /* ------------------------------------------------------------ gen */

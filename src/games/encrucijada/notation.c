@@ -411,13 +411,35 @@ static void action_init(hg_action *a, enc_act_kind kind, int seat, size_t items)
 #define ACTION_SIZE(items, outs) \
 	(sizeof(hg_action) + (items) * sizeof(enc_item) + (outs) * sizeof(enc_outcome))
 
-hg_action *enc_action_new(enc_act_kind kind, int seat)
+size_t enc_action_size(void)
 {
-	hg_action *a = hg_xmalloc(ACTION_SIZE(ENC_MAX_ITEMS, ENC_MAX_OUTCOME));
+	return ACTION_SIZE(ENC_MAX_ITEMS, ENC_MAX_OUTCOME);
+}
+
+void enc_action_reset(hg_action *a, enc_act_kind kind, int seat)
+{
 	action_init(a, kind, seat, ENC_MAX_ITEMS);
 	memset(a->items, 0, ENC_MAX_ITEMS * sizeof a->items[0]);
 	memset(a->out, 0, ENC_MAX_OUTCOME * sizeof a->out[0]);
+}
+
+hg_action *enc_action_new(enc_act_kind kind, int seat)
+{
+	hg_action *a = hg_xmalloc(enc_action_size());
+	enc_action_reset(a, kind, seat);
 	return a;
+}
+
+hg_action *enc_action_try_copy(const hg_action *a)
+{
+	hg_action *c = hg_try_malloc(enc_action_size());
+	if (!c)
+		return NULL;
+	memcpy(c, a, enc_action_size());
+	c->items = (enc_item *)(void *)(c + 1);
+	c->out = (enc_outcome *)(void *)(c->items + ENC_MAX_ITEMS);
+	c->home = NULL;
+	return c;
 }
 
 hg_action_cache *enc_action_cache_new(void)
@@ -427,10 +449,12 @@ hg_action_cache *enc_action_cache_new(void)
 
 /* enc_parse's action, from the game's spare-action cache: every block has
  * room for the most items and parts a use takes, so that any will do for
- * the next. */
+ * the next.  NULL short of memory (the unit of work reports it). */
 static hg_action *parse_alloc(const hg_state *s, int seat)
 {
 	hg_action *a = hg_action_cache_take(s->sh->actions);
+	if (!a)
+		return NULL;
 	action_init(a, ENC_A_SETUP, seat, ENC_MAX_ITEMS);
 	a->home = s->sh->actions;
 	return a;
@@ -811,6 +835,8 @@ static int parse_setup_cards(const pctx *c, hg_action *a)
 static hg_action *parse_body(const pctx *c, int which, int seat)
 {
 	hg_action *a = parse_alloc(c->s, seat);
+	if (!a)
+		return NULL;
 	a->pos = c->t->pos;
 	a->seat_pos = c->t->seat_pos.line ? c->t->seat_pos : c->t->pos;
 	int rc = 0;

@@ -780,17 +780,7 @@ static int apply_win(hg_state *s, const hg_action *a, hg_diags *d)
 	return 0;
 }
 
-static int apply_action(hg_state *s, const hg_action *a, hg_diags *d);
-
 int hg_koc_apply(hg_state *s, const hg_action *a, hg_diags *d)
-{
-	int rc = apply_action(s, a, d);
-	/* short of memory inside a unit of work (a diagnostic, the result):
-	 * the state is spoiled, as after -1 */
-	return hg_alloc_lost() ? HG_ENOMEM : rc;
-}
-
-static int apply_action(hg_state *s, const hg_action *a, hg_diags *d)
 {
 	if (s->phase == KOC_PHASE_OVER) {
 		hg_diag *dg = hg_diag_add(d, HG_ERROR, a->pos, "koc.game-over",
@@ -995,5 +985,5 @@ const hg_game_class hg_koc_class = {
 	.position_json = hg_koc_position_json,
 	.facts = hg_koc_facts,
 	.fact = hg_koc_fact,
-	.reports_enomem = 1,
+	.reports_enomem = HG_REPORTS_ALL,
 };

@@ -471,13 +471,16 @@ static void syntax_error(const hg_action_text *t, int verb, hg_diags *d)
 	hg_diag_note(dg, "%s", _(verb_forms[verb]));
 }
 
-/* parse's action, all zero, from the game's spare-action cache. */
+/* parse's action, all zero, from the game's spare-action cache; NULL
+ * short of memory (the unit of work reports it). */
 static hg_action *parse_alloc(const hg_state *s)
 {
 	/* copied from a zero action: a clear of this size is a `rep stos`,
 	 * whose start-up cost more than the rest of the parse */
 	static const hg_action zero;
 	hg_action *a = hg_action_cache_take(s->actions);
+	if (!a)
+		return NULL;
 	*a = zero;
 	a->home = s->actions;
 	return a;
@@ -505,6 +508,8 @@ static hg_action *parse_action(const hg_state *s, const hg_action_text *t, int u
 	 * i < ncards, the sector for place and win, the marker for win; the
 	 * rest stays zero (parse_alloc). */
 	hg_action *a = parse_alloc(s);
+	if (!a)
+		return NULL;
 	a->verb = verb;
 	a->seat = (unsigned)seat;
 	a->pos = t->seat_pos.line ? t->seat_pos : t->pos;

@@ -81,15 +81,16 @@ void hg_koc_render(const hg_state *s, hg_buf *out)
 		for (unsigned k = 0; k < KOC_SECTORS; k++)
 			render_sector(s, p, k, out);
 	}
+	/* (separators written before each but the first, not the last cut
+	 * off: a buffer that could not grow may hold none) */
 	hg_buf_puts(out, "territories:");
 	for (unsigned k = 0; k < KOC_SECTORS; k++) {
+		const char *sep = k ? ";" : "";
 		if (s->winner[k] >= 0)
-			hg_buf_printf(out, " %u %s #%u;", k + 1, hg_koc_seat_name((unsigned)s->winner[k]),
-				      s->marker[k]);
+			hg_buf_printf(out, "%s %u %s #%u", sep, k + 1,
+				      hg_koc_seat_name((unsigned)s->winner[k]), s->marker[k]);
 		else
-			hg_buf_printf(out, " %u open;", k + 1);
+			hg_buf_printf(out, "%s %u open", sep, k + 1);
 	}
-	out->len--;	/* the last ';' */
-	out->data[out->len] = '\0';
 	hg_buf_putc(out, '\n');
 }
