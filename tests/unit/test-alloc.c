@@ -1505,6 +1505,42 @@ START_TEST(pattern_match_reports_a_failure)
 }
 END_TEST
 
+/* Compiling a pattern inside a unit: each refusal (PCRE2's own
+ * allocations through its general context, the pattern's, its group
+ * names') gives NULL and the unit's HG_ENOMEM; the complete run a pattern
+ * that matches, its named group found. */
+static int work_pattern_compile(void *ctx, hg_diags *d, unsigned long fail_at)
+{
+	(void)ctx;
+	(void)fail_at;
+	hg_alloc_unit u;
+	size_t n0 = d->n;
+	hg_alloc_unit_begin(&u);
+	hg_pattern *p = hg_pattern_try_new("[^ ]+ (?<sector>[0-9]+)(?: (?<marker>#[0-9]+))?");
+	int rc = hg_alloc_unit_end(&u, d, n0, (hg_pos){ NULL, 0, 0 });
+	unsigned long left = pause_count();
+	if (rc == 0) {
+		ck_assert_ptr_nonnull(p);
+		hg_match m;
+		ck_assert_int_eq(hg_pattern_match(p, "place 3 #2", &m), 1);
+		ck_assert_int_eq(hg_pattern_group(p, "marker"), 2);
+		ck_assert(hg_match_set(&m, hg_pattern_group(p, "sector")));
+	} else {
+		ck_assert_ptr_null(p);
+	}
+	hg_pattern_free(p);
+	resume_count(left);
+	return rc;
+}
+
+START_TEST(pattern_compile_reports_every_failure)
+{
+	/* the general and compile contexts, the code, the pattern, its
+	 * slot, its names' table and two names */
+	ck_assert_uint_ge(every_n("hg_pattern_try_new", work_pattern_compile, NULL), 7);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("alloc");
@@ -1537,6 +1573,7 @@ Suite *unit_suite(void)
 	tcase_add_test(engines, engine_call_maps_a_lost_allocation);
 	tcase_add_test(engines, engine_callbacks_report_every_failure);
 	tcase_add_test(engines, pattern_match_reports_a_failure);
+	tcase_add_test(engines, pattern_compile_reports_every_failure);
 	suite_add_tcase(s, engines);
 	return s;
 }
