@@ -40,24 +40,71 @@ struct hg_pattern {
 	int nnames;
 };
 
-hg_pattern *hg_pattern_new(const char *re)
+/* PCRE2's own allocations while a pattern compiles go through
+ * hg_try_malloc: inside a unit of work that reports allocation failure
+ * (util.c) the compile is told there is no memory, and the unit records
+ * it; elsewhere it aborts.  The code keeps this allocator for its life
+ * (pcre2_code_copy and the JIT's data use it too): there, as before a
+ * pattern compiled, plain malloc, where a failure merely leaves the
+ * pattern without its JIT-compiled copy. */
+static _Thread_local int compiling;
+
+static void *compile_malloc(PCRE2_SIZE size, void *data)
 {
-	int err;
-	PCRE2_SIZE erroff;
-	pcre2_code *code = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED,
-					 PCRE2_UTF | PCRE2_UCP | PCRE2_CASELESS |
-					 PCRE2_ANCHORED | PCRE2_ENDANCHORED,
-					 &err, &erroff, NULL);
-	if (!code) {
+	(void)data;
+	return compiling ? hg_try_malloc(size) : malloc(size);
+}
+
+static void compile_free(void *p, void *data)
+{
+	(void)data;
+	free(p);
+}
+
+static pcre2_code *compile(const char *re)
+{
+	compiling = 1;
+	pcre2_general_context *gc = pcre2_general_context_create(compile_malloc, compile_free,
+								  NULL);
+	pcre2_compile_context *cc = gc ? pcre2_compile_context_create(gc) : NULL;
+	int err = PCRE2_ERROR_HEAP_FAILED;
+	PCRE2_SIZE erroff = 0;
+	pcre2_code *code = NULL;
+	if (cc)
+		code = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED,
+				     PCRE2_UTF | PCRE2_UCP | PCRE2_CASELESS | PCRE2_ANCHORED |
+				     PCRE2_ENDANCHORED, &err, &erroff, cc);
+	compiling = 0;
+	pcre2_compile_context_free(cc);
+	pcre2_general_context_free(gc);
+	/* (short of memory, hg_try_malloc has told the unit) */
+	if (!code && err != PCRE2_ERROR_HEAP_FAILED && err != PCRE2_ERROR_NOMEMORY) {
 		PCRE2_UCHAR msg[256];
 		pcre2_get_error_message(err, msg, sizeof msg);
 		fprintf(stderr, "herald: internal error: pattern /%s/ at %zu: %s\n",
 			re, (size_t)erroff, (const char *)msg);
 		abort();
 	}
-	hg_pattern *p = hg_xcalloc(1, sizeof *p);
+	return code;
+}
+
+hg_pattern *hg_pattern_try_new(const char *re)
+{
+	pcre2_code *code = compile(re);
+	if (!code)
+		return NULL;
+	hg_pattern *p = hg_try_calloc(1, sizeof *p);
+	if (!p) {
+		pcre2_code_free(code);
+		return NULL;
+	}
 	p->code = code;
-	p->jit = hg_xmalloc(sizeof *p->jit);
+	p->jit = hg_try_malloc(sizeof *p->jit);
+	if (!p->jit) {
+		free(p);
+		pcre2_code_free(code);
+		return NULL;
+	}
 	atomic_init(&p->jit->code, NULL);
 	atomic_init(&p->jit->matches, 0);
 	uint32_t count = 0, entry = 0;
@@ -66,16 +113,32 @@ hg_pattern *hg_pattern_new(const char *re)
 	pcre2_pattern_info(code, PCRE2_INFO_NAMEENTRYSIZE, &entry);
 	pcre2_pattern_info(code, PCRE2_INFO_NAMETABLE, &table);
 	if (count && table) {
-		p->names = hg_xcalloc(count, sizeof *p->names);
-		for (uint32_t i = 0; i < count; i++) {
+		p->names = hg_try_calloc(count, sizeof *p->names);
+		for (uint32_t i = 0; p->names && i < count; i++) {
 			PCRE2_SPTR e = table + (size_t)i * entry;
 			/* each entry: the group number, two bytes big-endian, then
 			 * the name, NUL-terminated */
 			p->names[i].number = (e[0] << 8) | e[1];
-			p->names[i].name = hg_xstrdup((const char *)e + 2);
+			p->names[i].name = hg_try_strdup((const char *)e + 2);
+			p->nnames = (int)i + 1;
+			if (!p->names[i].name) {
+				hg_pattern_free(p);
+				return NULL;
+			}
 		}
-		p->nnames = (int)count;
+		if (!p->names) {
+			hg_pattern_free(p);
+			return NULL;
+		}
 	}
+	return p;
+}
+
+hg_pattern *hg_pattern_new(const char *re)
+{
+	unsigned depth = hg_alloc_pause();	/* (a failure aborts) */
+	hg_pattern *p = hg_pattern_try_new(re);
+	hg_alloc_resume(depth);
 	return p;
 }
 

@@ -23,7 +23,10 @@ typedef struct hg_match {
 } hg_match;
 
 /* Compiles `re`; an invalid pattern is a programming error and aborts with
- * the PCRE2 message. */
+ * the PCRE2 message.  Short of memory the try form returns NULL inside a
+ * unit of work that reports it (util.c), which records the failure;
+ * hg_pattern_new, and the try form elsewhere, abort. */
+hg_pattern *hg_pattern_try_new(const char *re);
 hg_pattern *hg_pattern_new(const char *re);
 void hg_pattern_free(hg_pattern *p);
 /* 1 when the whole subject matches (m filled), 0 when not (or short of

@@ -10,6 +10,7 @@
 #include "unit.h"
 #include "unit-parse.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -786,9 +787,11 @@ START_TEST(generate_reports_every_failure)
 {
 	hg_session *s = hg_session_new(HERALD_SRCDATADIR);
 	const gen_arg koc = { s, hg_game_find("kingdoms-of-crusaders") },
+		      ck = { s, hg_game_find("crusader-kingdoms") },
 		      enc = { s, hg_game_find("encrucijada") };
 	const sweep_case cases[] = {
 		{ "kingdoms-of-crusaders", run_generate, show_record, &koc, 0, 11, NULL },
+		{ "crusader-kingdoms", run_generate, show_record, &ck, 0, 1000, NULL },
 		{ "encrucijada", run_generate, show_record, &enc, 0, 11, NULL },
 	};
 	SWEEP(cases);
@@ -1327,6 +1330,12 @@ typedef struct engine_case {
 	const hg_gdata *data;
 	hg_game_record *rec;
 	const char *expected;	/* the trace of an undisturbed run */
+	/* Runs whose refusal comes past this many allocations (the
+	 * undisturbed run's) are complete, and spell their legal lists in
+	 * the trace; the others count them (formatting every list of every
+	 * run would double the sweep). */
+	unsigned long allocations;
+	int spell;
 } engine_case;
 
 /* Appends to the trace outside the count: the test's own allocation. */
@@ -1334,6 +1343,28 @@ static void trace_add(hg_buf *trace, const char *what, size_t n, const hg_buf *r
 {
 	unsigned depth = hg_alloc_pause();
 	hg_buf_printf(trace, "%s %zu\n%s", what, n, render->data ? render->data : "");
+	hg_alloc_resume(depth);
+}
+
+/* The legal actions as the engine spells them, one a line (paused: the
+ * test's, not the engine's), so that a complete run is seen to give the
+ * very list an undisturbed one gives. */
+static void trace_legal(hg_buf *trace, const hg_game_class *cls, const hg_state *st,
+			const hg_action_list *legal)
+{
+	unsigned depth = hg_alloc_pause();
+	hg_buf seat, body;
+	hg_buf_init(&seat);
+	hg_buf_init(&body);
+	for (size_t k = 0; k < legal->n; k++) {
+		hg_buf_clear(&seat);
+		hg_buf_clear(&body);
+		cls->format(st, legal->v[k], &seat, &body);
+		hg_buf_printf(trace, "  %s: %s\n", seat.data ? seat.data : "",
+			      body.data ? body.data : "");
+	}
+	hg_buf_free(&seat);
+	hg_buf_free(&body);
 	hg_alloc_resume(depth);
 }
 
@@ -1352,6 +1383,8 @@ static void replay_callbacks(const engine_case *c, hg_diags *d, hg_buf *trace)
 			continue;
 		hg_action_list legal = { 0 };
 		int rc = hg_engine_legal(cls, st, &legal);
+		if (rc == 0 && c->spell)
+			trace_legal(trace, cls, st, &legal);
 		for (size_t k = 0; k < legal.n; k++)
 			cls->free_action(legal.v[k]);
 		free(legal.v);
@@ -1374,6 +1407,7 @@ static void replay_callbacks(const engine_case *c, hg_diags *d, hg_buf *trace)
 static int work_callbacks(void *ctx, hg_diags *d, unsigned long fail_at)
 {
 	engine_case *c = ctx;
+	c->spell = fail_at > c->allocations;
 	hg_buf trace;
 	hg_buf_init(&trace);
 	hg_alloc_unit u;
@@ -1397,15 +1431,22 @@ static unsigned long callbacks_every_n(hg_session *s, const char *record)
 	hg_game_record *rec = record_at(record);
 	hg_diags d;
 	hg_diags_init(&d);
-	engine_case c = { NULL, NULL, rec, NULL };
+	engine_case c = { NULL, NULL, rec, NULL, 0, 1 };
 	ck_assert_int_eq(hg_session_prepare(s, rec, &c.cls, &c.data, &d), 0);
 	hg_buf want;
 	hg_buf_init(&want);
+	/* (in a unit that refuses nothing, to count its allocations) */
+	hg_alloc_unit u;
+	hg_alloc_unit_begin(&u);
+	hg_test_fail_after = ULONG_MAX;
 	replay_callbacks(&c, &d, &want);
+	c.allocations = ULONG_MAX - pause_count();
+	ck_assert_int_eq(hg_alloc_unit_end(&u, &d, 0, rec->pos), 0);
 	ck_assert_uint_eq(d.n, 0);
 	ck_assert_uint_gt(want.len, 0);
 	c.expected = want.data;
 	unsigned long n = every_n(record, work_callbacks, &c);
+	ck_assert_uint_eq(n, c.allocations);
 	hg_buf_free(&want);
 	hg_diags_free(&d);
 	hg_record_free(rec);
@@ -1421,10 +1462,15 @@ START_TEST(engine_callbacks_report_every_failure)
 		/* parse: the spare action block; legal; render */
 		{ "kingdoms-of-crusaders/valid/seed-two-markers.hgn", 1000 },
 		/* parse: most of the cards the rules name, a block for the
-		 * longest actions; render */
-		{ "crusader-kingdoms/valid/events-and-responses.hgn", 10 },
-		/* render: the script's next round (a copy of the state) */
-		{ "crusader-kingdoms/valid/worked-script-example.hgn", 20 },
+		 * longest actions; legal: events and attacks with responses;
+		 * render */
+		{ "crusader-kingdoms/valid/events-and-responses.hgn", 5000 },
+		/* legal: a Seed's dice, Lider's points, random cards taken
+		 * by incursions and events, attacks in the middle of rounds */
+		{ "crusader-kingdoms/valid/seeded-shared-victory.hgn", 1000 },
+		/* legal: the script's reveals and its army's attacks;
+		 * render: the script's next round (a copy of the state) */
+		{ "crusader-kingdoms/valid/worked-script-example.hgn", 1000 },
 		/* parse: the spare action block; render */
 		{ "encrucijada/valid/example-invasion.hgn", 10 },
 	};
@@ -1456,6 +1502,42 @@ START_TEST(pattern_match_reports_a_failure)
 	ck_assert(hg_alloc_unit_failed());
 	ck_assert_int_eq(hg_alloc_unit_end(&u, NULL, 0, (hg_pos){ NULL, 0, 0 }), HG_ENOMEM);
 	hg_pattern_free(p);
+}
+END_TEST
+
+/* Compiling a pattern inside a unit: each refusal (PCRE2's own
+ * allocations through its general context, the pattern's, its group
+ * names') gives NULL and the unit's HG_ENOMEM; the complete run a pattern
+ * that matches, its named group found. */
+static int work_pattern_compile(void *ctx, hg_diags *d, unsigned long fail_at)
+{
+	(void)ctx;
+	(void)fail_at;
+	hg_alloc_unit u;
+	size_t n0 = d->n;
+	hg_alloc_unit_begin(&u);
+	hg_pattern *p = hg_pattern_try_new("[^ ]+ (?<sector>[0-9]+)(?: (?<marker>#[0-9]+))?");
+	int rc = hg_alloc_unit_end(&u, d, n0, (hg_pos){ NULL, 0, 0 });
+	unsigned long left = pause_count();
+	if (rc == 0) {
+		ck_assert_ptr_nonnull(p);
+		hg_match m;
+		ck_assert_int_eq(hg_pattern_match(p, "place 3 #2", &m), 1);
+		ck_assert_int_eq(hg_pattern_group(p, "marker"), 2);
+		ck_assert(hg_match_set(&m, hg_pattern_group(p, "sector")));
+	} else {
+		ck_assert_ptr_null(p);
+	}
+	hg_pattern_free(p);
+	resume_count(left);
+	return rc;
+}
+
+START_TEST(pattern_compile_reports_every_failure)
+{
+	/* the general and compile contexts, the code, the pattern, its
+	 * slot, its names' table and two names */
+	ck_assert_uint_ge(every_n("hg_pattern_try_new", work_pattern_compile, NULL), 7);
 }
 END_TEST
 
@@ -1491,6 +1573,7 @@ Suite *unit_suite(void)
 	tcase_add_test(engines, engine_call_maps_a_lost_allocation);
 	tcase_add_test(engines, engine_callbacks_report_every_failure);
 	tcase_add_test(engines, pattern_match_reports_a_failure);
+	tcase_add_test(engines, pattern_compile_reports_every_failure);
 	suite_add_tcase(s, engines);
 	return s;
 }

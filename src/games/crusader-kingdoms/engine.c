@@ -468,7 +468,5 @@ const hg_game_class hg_ck_class = {
 	.position_json = hg_ck_position_json,
 	.facts = ck_facts,
 	.fact = ck_fact,
-	/* legal (legal.c) allocates as it always has: paused */
-	.reports_enomem = HG_REPORTS_SETUP | HG_REPORTS_CLONE | HG_REPORTS_PARSE |
-			  HG_REPORTS_APPLY | HG_REPORTS_RENDER,
+	.reports_enomem = HG_REPORTS_ALL,
 };

@@ -22,6 +22,12 @@
  * army's attack are sampled as above.  Otherwise every card that may come
  * next, every card Seducción may take, and the die '?' with and without
  * the attack.
+ *
+ * Short of memory inside a unit of work that reports it (util.c), every
+ * allocation here is a try: a list that cannot grow keeps what it holds,
+ * an action is pushed only when nothing was lost while it was built, and
+ * the generators stop once the unit has failed (the core then drops the
+ * whole list, engine-call.h).
  */
 #include "config.h"
 
@@ -51,9 +57,31 @@ static ck_item hidden_item(void)
 
 static void items_push(ck_items *l, ck_item it)
 {
-	l->v = hg_xrealloc(l->v, (size_t)(l->n + 1) * sizeof *l->v);
+	ck_item *v = hg_try_realloc(l->v, (size_t)(l->n + 1) * sizeof *l->v);
+	if (!v)
+		return;
+	l->v = v;
 	l->v[l->n++] = it;
 	l->given = 1;
+}
+
+/* ck_action_new, NULL short of memory. */
+static hg_action *action_new(ck_kind kind, int seat)
+{
+	hg_action *a = hg_try_malloc(sizeof *a);
+	if (a)
+		ck_action_init(a, kind, seat);
+	return a;
+}
+
+/* Pushes a complete action onto the list, or frees it: one built while an
+ * allocation was lost may lack a part. */
+static void keep(hg_action_list *out, hg_action *a)
+{
+	if (!a)
+		return;
+	if (hg_alloc_lost() || hg_action_list_push(out, a) != 0)
+		ck_free_action(a);
 }
 
 /* The cards a hand surely holds, each copy once, in file order. */
@@ -88,7 +116,9 @@ static void take_known(ck_hand *h, int r, int c)
 /* ------------------------------------------------------------- draws */
 static void legal_draw(const hg_state *s, int seat, hg_action_list *out)
 {
-	hg_action *a = ck_action_new(CK_ACT_DRAW, seat);
+	hg_action *a = action_new(CK_ACT_DRAW, seat);
+	if (!a)
+		return;
 	const ck_faction *f = &s->sc->factions[seat];
 	int r = f->religion;
 	const ck_pile *p = &s->pile[r];
@@ -104,30 +134,36 @@ static void legal_draw(const hg_state *s, int seat, hg_action_list *out)
 		if (k > 0)
 			items_push(&a->draw, hidden_item());
 	}
-	hg_action_list_push(out, a);
+	keep(out, a);
 }
 
 /* ------------------------------------------------------------ attacks */
 
-static void *dup_array(const void *v, size_t n, size_t size)
+/* A copy of the n elements of v; NULL with *n set to 0 when there are
+ * none or no memory for them (the unit records the failure). */
+static void *dup_array(const void *v, int *n, size_t size)
 {
-	if (!v || n == 0)
+	if (!v || *n <= 0)
 		return NULL;
-	void *c = hg_xmalloc(n * size);
-	memcpy(c, v, n * size);
+	void *c = hg_try_malloc((size_t)*n * size);
+	if (!c) {
+		*n = 0;
+		return NULL;
+	}
+	memcpy(c, v, (size_t)*n * size);
 	return c;
 }
 
 static void attack_copy(ck_attack *dst, const ck_attack *src)
 {
 	*dst = *src;
-	dst->with = dup_array(src->with, (size_t)src->nwith, sizeof *src->with);
-	dst->resp = dup_array(src->resp, (size_t)src->nresp, sizeof *src->resp);
-	dst->turned = dup_array(src->turned, (size_t)src->nturned, sizeof *src->turned);
+	dst->with = dup_array(src->with, &dst->nwith, sizeof *src->with);
+	dst->resp = dup_array(src->resp, &dst->nresp, sizeof *src->resp);
+	dst->turned = dup_array(src->turned, &dst->nturned, sizeof *src->turned);
 	for (int i = 0; i < 2; i++) {
-		dst->roll[i].dice = dup_array(src->roll[i].dice, (size_t)src->roll[i].ndice,
+		dst->roll[i].dice = dup_array(src->roll[i].dice, &dst->roll[i].ndice,
 					      sizeof *src->roll[i].dice);
-		dst->roll[i].mods = dup_array(src->roll[i].mods, (size_t)src->roll[i].nmods,
+		dst->roll[i].mods = dup_array(src->roll[i].mods, &dst->roll[i].nmods,
 					      sizeof *src->roll[i].mods);
 	}
 }
@@ -140,7 +176,8 @@ typedef struct attack_set {
 
 static void set_push(attack_set *set, const ck_attack *a)
 {
-	HG_GROW(set->v, set->cap, (size_t)set->n + 1);
+	if (hg_alloc_lost() || HG_TRY_GROW(set->v, set->cap, (size_t)set->n + 1) != 0)
+		return;
 	attack_copy(&set->v[set->n++], a);
 }
 
@@ -177,7 +214,9 @@ static void greedy_mods(ck_roll *roll, int points)
 	int v[CK_MAX_LIST];
 	for (int i = 0; i < roll->ndice; i++)
 		v[i] = roll->dice[i].v;
-	roll->mods = hg_xcalloc((size_t)roll->ndice + 1, sizeof *roll->mods);
+	roll->mods = hg_try_calloc((size_t)roll->ndice + 1, sizeof *roll->mods);
+	if (!roll->mods)
+		return;
 	roll->nmods = hg_ck_script_mods(v, roll->ndice, points, roll->mods);
 }
 
@@ -214,9 +253,9 @@ static void roll_attack(const hg_state *s, int seat, ck_attack *a, const ck_effe
 	for (int side = 0; side < 2; side++) {
 		ck_roll *roll = &a->roll[side];
 		roll->given = 1;
-		roll->ndice = counts[side];
-		roll->dice = hg_xcalloc((size_t)counts[side] + 1, sizeof *roll->dice);
-		for (int i = 0; i < counts[side]; i++)
+		roll->dice = hg_try_calloc((size_t)counts[side] + 1, sizeof *roll->dice);
+		roll->ndice = roll->dice ? counts[side] : 0;
+		for (int i = 0; i < roll->ndice; i++)
 			roll->dice[i].v = (int)hg_prng_wide_die(&rng, 6);
 	}
 	for (int side = 0; side < 2; side++) {
@@ -300,14 +339,16 @@ static int usable_responses(const hg_state *s, int who, int side, int target, ca
 static void add_full_defence(const hg_state *s, ck_attack *a, int defender,
 			     const card_ref *def_resp, int ndef, uint64_t turnable)
 {
-	a->resp = hg_xcalloc((size_t)ndef + 1, sizeof *a->resp);
+	a->resp = hg_try_calloc((size_t)ndef + 1, sizeof *a->resp);
+	a->turned = hg_try_calloc(CK_MAX_AREAS, sizeof *a->turned);
+	if (!a->resp || !a->turned)
+		return;		/* (the unit drops what it builds) */
 	for (int i = 0; i < ndef; i++) {
 		a->resp[i].seat = defender;
 		a->resp[i].card = make_item(s, def_resp[i].r, def_resp[i].c);
 		a->resp[i].side = CK_SIDE_DEFENCE;
 	}
 	a->nresp = ndef;
-	a->turned = hg_xcalloc(CK_MAX_AREAS, sizeof *a->turned);
 	for (int x = 0; x < s->map->nareas; x++)
 		if ((turnable >> x) & 1)
 			a->turned[a->nturned++].v = x;
@@ -323,7 +364,7 @@ static void attack_options(const hg_state *s, int seat, const ck_effect *fx, att
 			troops[ntroops++] = all[i];
 	sort_troops(s, troops, ntroops);
 	hg_pos nowhere = { NULL, 0, 0 };
-	for (int t = 0; t < s->map->nareas; t++) {
+	for (int t = 0; t < s->map->nareas && !hg_alloc_lost(); t++) {
 		if (ck_attack_target_ok(s, seat, t, fx, nowhere, NULL) != 0)
 			continue;
 		int defender = s->owner[t];
@@ -346,16 +387,19 @@ static void attack_options(const hg_state *s, int seat, const ck_effect *fx, att
 			if (!dup)
 				kv[nk++] = k;
 		}
-		for (int ki = 0; ki < nk; ki++)
-			for (int rv = 0; rv <= (nown > 0); rv++)
-				for (int dv = 0; dv <= (ndef > 0 || turnable); dv++) {
+		for (int ki = 0; ki < nk && !hg_alloc_lost(); ki++)
+			for (int rv = 0; rv <= (nown > 0) && !hg_alloc_lost(); rv++)
+				for (int dv = 0; dv <= (ndef > 0 || turnable) && !hg_alloc_lost();
+				     dv++) {
 					ck_attack a;
 					memset(&a, 0, sizeof a);
 					a.target = t;
 					a.from = lowest_from(s, seat, t, fx);
 					a.castle = -1;
 					int nwith = kv[ki] + (rv ? nown : 0);
-					a.with = hg_xcalloc((size_t)nwith + 1, sizeof *a.with);
+					a.with = hg_try_calloc((size_t)nwith + 1, sizeof *a.with);
+					if (!a.with)
+						continue;
 					for (int i = 0; i < kv[ki]; i++)
 						a.with[a.nwith++] = make_item(s, troops[i].r, troops[i].c);
 					for (int i = 0; rv && i < nown; i++)
@@ -368,7 +412,11 @@ static void attack_options(const hg_state *s, int seat, const ck_effect *fx, att
 					int due = scripted ? ck_script_response(s, defender, t, counts[0]) : -1;
 					if (due >= 0) {
 						ck_cardref x = s->p[defender].tab.reserve[due];
-						a.resp = hg_xcalloc(1, sizeof *a.resp);
+						a.resp = hg_try_calloc(1, sizeof *a.resp);
+						if (!a.resp) {
+							ck_free_attack(&a);
+							continue;
+						}
 						a.resp[0].seat = defender;
 						a.resp[0].card = make_item(s, x.religion, x.card);
 						a.resp[0].side = CK_SIDE_DEFENCE;
@@ -389,11 +437,16 @@ static void legal_attacks(const hg_state *s, int seat, hg_action_list *out)
 {
 	attack_set set = { NULL, 0, 0 };
 	attack_options(s, seat, NULL, &set);
-	for (int i = 0; i < set.n; i++) {
-		hg_action *a = ck_action_new(CK_ACT_ATTACK, seat);
+	int i = 0;
+	for (; i < set.n && !hg_alloc_lost(); i++) {
+		hg_action *a = action_new(CK_ACT_ATTACK, seat);
+		if (!a)
+			break;
 		a->attack = set.v[i];
-		hg_action_list_push(out, a);
+		keep(out, a);
 	}
+	for (; i < set.n; i++)
+		ck_free_attack(&set.v[i]);
 	free(set.v);
 }
 
@@ -436,14 +489,20 @@ static void legal_incursions(const hg_state *s, int seat, hg_action_list *out)
 		if (f == seat || ck_allied(s, seat, f) || !ck_share_border(s, seat, f) ||
 		    hg_ck_truce_between(s, seat, f))
 			continue;
-		for (int i = 0; i < n; i++) {
+		for (int i = 0; i < n && !hg_alloc_lost(); i++) {
 			if (ck_card_at(s, cards[i].r, cards[i].c)->type != CK_TROOP)
 				continue;
-			hg_action *a = ck_action_new(CK_ACT_INCURSION, seat);
+			hg_action *a = action_new(CK_ACT_INCURSION, seat);
+			if (!a)
+				return;
 			a->inc.target = f;
 			a->inc.card = make_item(s, cards[i].r, cards[i].c);
 			if (s->seeded) {
-				hg_state *tmp = ck_state_copy(s);
+				hg_state *tmp = ck_state_try_copy(s);
+				if (!tmp) {
+					ck_free_action(a);
+					return;
+				}
 				a->inc.die = (int)hg_prng_wide_die(&tmp->dice, 6);
 				if (a->inc.die >= 4 && tmp->p[f].hand.size > 0) {
 					int r, c = random_pick(tmp, f, &r);
@@ -456,7 +515,7 @@ static void legal_incursions(const hg_state *s, int seat, hg_action_list *out)
 				if (s->p[f].hand.size > 0)
 					items_push(&a->inc.discards, hidden_item());
 			}
-			hg_action_list_push(out, a);
+			keep(out, a);
 		}
 	}
 }
@@ -609,10 +668,9 @@ static void fill_event(hg_state *tmp, int seat, const ck_card *c, ck_play *p)
 static void play_copy(ck_play *dst, const ck_play *src)
 {
 	*dst = *src;
-	dst->draws.v = dup_array(src->draws.v, (size_t)src->draws.n, sizeof *src->draws.v);
-	dst->takes.v = dup_array(src->takes.v, (size_t)src->takes.n, sizeof *src->takes.v);
-	dst->discards.v = dup_array(src->discards.v, (size_t)src->discards.n,
-				    sizeof *src->discards.v);
+	dst->draws.v = dup_array(src->draws.v, &dst->draws.n, sizeof *src->draws.v);
+	dst->takes.v = dup_array(src->takes.v, &dst->takes.n, sizeof *src->takes.v);
+	dst->discards.v = dup_array(src->discards.v, &dst->discards.n, sizeof *src->discards.v);
 }
 
 static void legal_event(const hg_state *s, int seat, int r, int cidx, hg_action_list *out)
@@ -636,9 +694,11 @@ static void legal_event(const hg_state *s, int seat, int r, int cidx, hg_action_
 	}
 	const ck_effect *afx = ck_event_attack(c);
 	size_t size = ck_state_size(s);
-	hg_state *tmp = hg_xmalloc(size);
-	for (int i = 0; i < non; i++)
-		for (int j = 0; j < nat; j++) {
+	hg_state *tmp = hg_try_malloc(size);
+	if (!tmp)
+		return;
+	for (int i = 0; i < non && !hg_alloc_lost(); i++)
+		for (int j = 0; j < nat && !hg_alloc_lost(); j++) {
 			memcpy(tmp, s, size);
 			take_known(&tmp->p[seat].hand, r, cidx);
 			ck_play p;
@@ -650,20 +710,31 @@ static void legal_event(const hg_state *s, int seat, int r, int cidx, hg_action_
 			p.draws.count = p.takes.count = p.discards.count = -1;
 			fill_event(tmp, seat, c, &p);
 			if (!afx) {
-				hg_action *a = ck_action_new(CK_ACT_PLAY, seat);
-				a->play = p;
-				hg_action_list_push(out, a);
+				hg_action *a = action_new(CK_ACT_PLAY, seat);
+				if (a) {
+					a->play = p;
+					keep(out, a);
+					continue;
+				}
+				free(p.draws.v);
+				free(p.takes.v);
+				free(p.discards.v);
 				continue;
 			}
 			attack_set set = { NULL, 0, 0 };
 			attack_options(tmp, seat, afx, &set);
-			for (int k = 0; k < set.n; k++) {
-				hg_action *a = ck_action_new(CK_ACT_PLAY, seat);
+			int k = 0;
+			for (; k < set.n && !hg_alloc_lost(); k++) {
+				hg_action *a = action_new(CK_ACT_PLAY, seat);
+				if (!a)
+					break;
 				play_copy(&a->play, &p);
 				a->play.has_attack = 1;
 				a->play.attack = set.v[k];
-				hg_action_list_push(out, a);
+				keep(out, a);
 			}
+			for (; k < set.n; k++)
+				ck_free_attack(&set.v[k]);
 			free(set.v);
 			free(p.draws.v);
 			free(p.takes.v);
@@ -676,7 +747,7 @@ static void legal_events(const hg_state *s, int seat, hg_action_list *out)
 {
 	card_ref cards[CK_MAX_DECK];
 	int n = sure_cards(s, seat, cards, 1);
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n && !hg_alloc_lost(); i++)
 		if (ck_card_at(s, cards[i].r, cards[i].c)->type == CK_EVENT)
 			legal_event(s, seat, cards[i].r, cards[i].c, out);
 }
@@ -686,33 +757,39 @@ static void legal_discards(const hg_state *s, int seat, hg_action_list *out)
 {
 	card_ref cards[CK_MAX_DECK];
 	int n = sure_cards(s, seat, cards, 1);
-	for (int i = 0; i < n; i++) {
-		hg_action *a = ck_action_new(CK_ACT_DISCARD, seat);
-		a->discard = make_item(s, cards[i].r, cards[i].c);
-		hg_action_list_push(out, a);
+	for (int i = 0; i < n && !hg_alloc_lost(); i++) {
+		hg_action *a = action_new(CK_ACT_DISCARD, seat);
+		if (a)
+			a->discard = make_item(s, cards[i].r, cards[i].c);
+		keep(out, a);
 	}
 	if (n == 0) {
-		hg_action *a = ck_action_new(CK_ACT_DISCARD, seat);
-		a->discard = hidden_item();
-		hg_action_list_push(out, a);
+		hg_action *a = action_new(CK_ACT_DISCARD, seat);
+		if (a)
+			a->discard = hidden_item();
+		keep(out, a);
 	}
 }
 
 /* ------------------------------------------------ a scripted side's round */
 
+/* A scratch copy of the position; NULL short of memory. */
 static hg_state *scratch(const hg_state *s)
 {
-	return ck_state_copy(s);
+	return ck_state_try_copy(s);
 }
 
+/* NULL short of memory; a copy whose lists could not all be copied is
+ * made all the same (keep() drops it). */
 static hg_action *reveal_copy(const hg_action *src)
 {
-	hg_action *a = ck_action_new(CK_ACT_REVEAL, src->seat);
+	hg_action *a = action_new(CK_ACT_REVEAL, src->seat);
+	if (!a)
+		return NULL;
 	a->rev = src->rev;
-	a->rev.args.takes.v = dup_array(src->rev.args.takes.v, (size_t)src->rev.args.takes.n,
+	a->rev.args.takes.v = dup_array(src->rev.args.takes.v, &a->rev.args.takes.n,
 					sizeof *src->rev.args.takes.v);
-	a->rev.args.discards.v = dup_array(src->rev.args.discards.v,
-					   (size_t)src->rev.args.discards.n,
+	a->rev.args.discards.v = dup_array(src->rev.args.discards.v, &a->rev.args.discards.n,
 					   sizeof *src->rev.args.discards.v);
 	attack_copy(&a->rev.attack, &src->rev.attack);
 	return a;
@@ -730,7 +807,7 @@ static void army_attack_options(const hg_state *s, int seat, int target, attack_
 	for (int x = 0; x < s->map->nareas; x++)
 		if (s->owner[x] == defender && s->plus1[x] && ck_borders(s, x, target))
 			turnable |= (uint64_t)1 << x;
-	for (int dv = 0; dv <= (ndef > 0 || turnable); dv++) {
+	for (int dv = 0; dv <= (ndef > 0 || turnable) && !hg_alloc_lost(); dv++) {
 		ck_attack a;
 		memset(&a, 0, sizeof a);
 		a.target = target;
@@ -754,10 +831,14 @@ static void script_roll_options(const hg_state *tmp, int seat, int against, hg_a
 				hg_action_list *out)
 {
 	if (!ck_script_rolls(tmp, seat)) {
-		hg_action_list_push(out, a);
+		keep(out, a);
 		return;
 	}
 	hg_state *t2 = scratch(tmp);
+	if (!t2) {
+		ck_free_action(a);
+		return;
+	}
 	int strength = hg_ck_army_strength(t2, seat);
 	int target = hg_ck_script_target(t2, seat, against);
 	int die = t2->seeded ? (int)hg_prng_wide_die(&t2->dice, 6) : CK_DIE_HIDDEN;
@@ -768,16 +849,22 @@ static void script_roll_options(const hg_state *tmp, int seat, int against, hg_a
 	int stays = target < 0 || (hidden ? strength <= 6 : die >= strength);
 	a->rev.die = die;
 	if (stays)
-		hg_action_list_push(out, reveal_copy(a));
-	if (attacks) {
+		keep(out, reveal_copy(a));
+	if (attacks && !hg_alloc_lost()) {
 		attack_set set = { NULL, 0, 0 };
 		army_attack_options(t2, seat, target, &set);
-		for (int i = 0; i < set.n; i++) {
+		int i = 0;
+		for (; i < set.n && !hg_alloc_lost(); i++) {
 			hg_action *b = reveal_copy(a);
+			if (!b)
+				break;
+			ck_free_attack(&b->rev.attack);	/* (a's, copied) */
 			b->rev.has_attack = 1;
 			b->rev.attack = set.v[i];
-			hg_action_list_push(out, b);
+			keep(out, b);
 		}
+		for (; i < set.n; i++)
+			ck_free_attack(&set.v[i]);
 		free(set.v);
 	}
 	ck_free_action(a);
@@ -848,6 +935,10 @@ static void steal_step(hg_state *tmp, int seat, int against, const ck_card *k, i
 	hg_state *seeded = NULL;
 	if (tmp->seeded) {
 		seeded = scratch(tmp);
+		if (!seeded) {
+			ck_free_action(a);
+			return;
+		}
 		int r, c = random_pick(seeded, against, &r);
 		if (c >= 0) {
 			cand[0].r = r;
@@ -862,8 +953,10 @@ static void steal_step(hg_state *tmp, int seat, int against, const ck_card *k, i
 	}
 	if (n == 0)
 		n = steal_candidates(tmp, against, cand);
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n && !hg_alloc_lost(); i++) {
 		hg_state *t2 = scratch(tmp);
+		if (!t2)
+			break;
 		if (seeded) {
 			memcpy(t2, seeded, ck_state_size(seeded));
 		} else {
@@ -873,6 +966,10 @@ static void steal_step(hg_state *tmp, int seat, int against, const ck_card *k, i
 			ck_hand_take(&t2->p[against].hand, &it, cand[i].r, &cand[i].r);
 		}
 		hg_action *b = reveal_copy(a);
+		if (!b) {
+			free(t2);
+			break;
+		}
 		items_push(&b->rev.args.takes, make_item(t2, cand[i].r, cand[i].c));
 		int place = hg_ck_script_placement(t2, seat, cand[i].r, cand[i].c, 1);
 		b->rev.place = place;
@@ -909,8 +1006,14 @@ static void legal_reveal_card(const hg_state *s, int seat, int r, int c, hg_acti
 {
 	int against = ck_against(s);
 	hg_state *tmp = scratch(s);
+	if (!tmp)
+		return;
 	ck_stack_take_at(tmp, seat, 0);
-	hg_action *a = ck_action_new(CK_ACT_REVEAL, seat);
+	hg_action *a = action_new(CK_ACT_REVEAL, seat);
+	if (!a) {
+		free(tmp);
+		return;
+	}
 	a->rev.card = make_item(s, r, c);
 	const ck_card *k = ck_card_at(s, r, c);
 	if (k->type == CK_EVENT) {
@@ -934,7 +1037,7 @@ static void legal_reveals(const hg_state *s, int seat, hg_action_list *out)
 		return;
 	}
 	int r = s->sc->factions[seat].religion;
-	for (int c = 0; c < s->data->decks[r].ncards; c++)
+	for (int c = 0; c < s->data->decks[r].ncards && !hg_alloc_lost(); c++)
 		if (ck_available(s, r, c) > 0)
 			legal_reveal_card(s, seat, r, c, out);
 }
@@ -952,7 +1055,7 @@ void ck_legal(const hg_state *s, hg_action_list *out)
 		legal_reveals(s, seat, out);
 		return;
 	}
-	hg_action_list_push(out, ck_action_new(CK_ACT_PASS, seat));
+	keep(out, action_new(CK_ACT_PASS, seat));
 	if (s->p[seat].hand.size == 0)
 		return;
 	legal_discards(s, seat, out);

@@ -440,11 +440,10 @@ static hg_gdata *load_doc(hg_ydoc *doc, const char *name, hg_diags *d)
 		hg_koc_unload(g);
 		return NULL;
 	}
-	/* The patterns come from the engine's own tables, and PCRE2
-	 * allocates on its own: built as before, aborting short of memory. */
-	unsigned depth = hg_alloc_pause();
-	hg_koc_grammar_build(&g->grammar);
-	hg_alloc_resume(depth);
+	if (hg_koc_grammar_build(&g->grammar) != 0) {
+		hg_koc_unload(g);
+		return NULL;
+	}
 	return g;
 }
 

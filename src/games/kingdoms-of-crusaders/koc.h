@@ -342,8 +342,9 @@ void hg_koc_free_state(hg_state *s);
 int hg_koc_gen_tags(const hg_gdata *data, hg_prng *r, unsigned players,
 		    const char *variant, hg_game_record *rec, hg_diags *d);
 /* Notation (notation.c). */
-/* Builds the action syntax from the table of shapes (at data load). */
-void hg_koc_grammar_build(hg_koc_grammar *g);
+/* Builds the action syntax from the table of shapes (at data load): 0,
+ * or -1 short of memory inside a unit of work (nothing kept). */
+int hg_koc_grammar_build(hg_koc_grammar *g);
 void hg_koc_grammar_free(hg_koc_grammar *g);
 hg_action *hg_koc_parse(const hg_state *s, const hg_action_text *t, hg_diags *d);
 /* The same, matching every action against its verb's pattern (where

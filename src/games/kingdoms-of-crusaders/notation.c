@@ -84,7 +84,7 @@ static const char *const slot_pattern[] = {
 	[SLOT_MARKER] = "(?<marker>[0-9]+)",
 };
 
-void hg_koc_grammar_build(hg_koc_grammar *g)
+int hg_koc_grammar_build(hg_koc_grammar *g)
 {
 	memset(g, 0, sizeof *g);
 	hg_buf re;
@@ -120,11 +120,19 @@ void hg_koc_grammar_build(hg_koc_grammar *g)
 				hg_buf_putc(&re, ' ');
 			hg_buf_printf(&re, "%s%s", p->lead, slot_pattern[p->slot]);
 		}
-		g->pattern[v] = hg_pattern_new(re.data);
+		g->pattern[v] = hg_buf_failed(&re) ? NULL : hg_pattern_try_new(re.data);
+		if (!g->pattern[v])
+			break;
 		g->g_sector[v] = hg_pattern_group(g->pattern[v], "sector");
 		g->g_marker[v] = hg_pattern_group(g->pattern[v], "marker");
 	}
 	hg_buf_free(&re);
+	if (hg_alloc_lost()) {
+		hg_koc_grammar_free(g);
+		memset(g, 0, sizeof *g);
+		return -1;
+	}
+	return 0;
 }
 
 void hg_koc_grammar_free(hg_koc_grammar *g)
