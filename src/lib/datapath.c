@@ -51,9 +51,7 @@ int hg_datapath_try_init(hg_datapath *p, const char *data_dir)
 
 void hg_datapath_init(hg_datapath *p, const char *data_dir)
 {
-	unsigned depth = hg_alloc_pause();	/* (aborts short of memory, as always) */
-	hg_datapath_try_init(p, data_dir);
-	hg_alloc_resume(depth);
+	HG_PAUSED(hg_datapath_try_init(p, data_dir));	/* (aborts short of memory, as always) */
 }
 
 void hg_datapath_free(hg_datapath *p)

@@ -765,8 +765,7 @@ static int play_whole(hg_master *m, const char *seat, const hg_action_text *t, h
 	if (hg_master_complete_chance(m, seat, t->text, &filled) == 0) {
 		written = filled.data;
 	} else {
-		hg_action *a;
-		a = hg_engine_parse(cls, m->st, t, d);
+		hg_action *a = hg_engine_parse(cls, m->st, t, d);
 		if (a) {
 			HG_PAUSED(cls->format(m->st, a, &cseat, &canon));
 			cls->free_action(a);
@@ -918,8 +917,7 @@ static int setup_again(hg_master *m, hg_diags *d)
 	if (hg_session_prepare(m->session, m->rec, &cls, &data, d) != 0 ||
 	    hg_record_try_set_tag(m->rec, "SeedReveal", m->secret) != 0)
 		return -1;
-	hg_state *st;
-	st = hg_engine_setup(cls, data, m->rec, d);
+	hg_state *st = hg_engine_setup(cls, data, m->rec, d);
 	hg_record_remove_tag(m->rec, "SeedReveal");
 	if (!st)
 		return -1;

@@ -136,9 +136,8 @@ hg_pattern *hg_pattern_try_new(const char *re)
 
 hg_pattern *hg_pattern_new(const char *re)
 {
-	unsigned depth = hg_alloc_pause();	/* (a failure aborts) */
-	hg_pattern *p = hg_pattern_try_new(re);
-	hg_alloc_resume(depth);
+	hg_pattern *p;
+	HG_PAUSED(p = hg_pattern_try_new(re));	/* (a failure aborts) */
 	return p;
 }
 

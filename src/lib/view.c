@@ -44,8 +44,7 @@ static int view_seat(hg_session *s, const hg_game_record *rec, const char *name,
 	const hg_gdata *data;
 	if (hg_session_prepare(s, rec, &cls, &data, d) != 0 || !views_supported(cls, rec, d))
 		return -1;
-	hg_state *st;
-	st = hg_engine_setup(cls, data, rec, d);
+	hg_state *st = hg_engine_setup(cls, data, rec, d);
 	if (!st)
 		return -1;
 	int found = cls->seat_find(st, name);
@@ -95,12 +94,10 @@ static int view_one(const hg_game_class *cls, hg_state *st, const hg_node *n,
 		hg_node *v = hg_line_try_push(out, HG_NODE_ACTION, n->pos);
 		return v ? hg_action_text_set(&v->action, n->action.seat, "resign", n->pos, d) : -1;
 	}
-	hg_action *a;
-	a = hg_engine_parse(cls, st, &n->action, d);
+	hg_action *a = hg_engine_parse(cls, st, &n->action, d);
 	if (!a)
 		return -1;
-	hg_state *before;
-	before = hg_engine_clone(cls, st);
+	hg_state *before = hg_engine_clone(cls, st);
 	int rc = -1;
 	if (before)
 		rc = hg_engine_apply(cls, st, a, d);
@@ -136,8 +133,7 @@ static hg_game_record *view_record(hg_session *s, const hg_game_record *rec, uns
 		no_view(rec, d);
 		return NULL;
 	}
-	hg_state *st;
-	st = hg_engine_setup(cls, data, rec, d);
+	hg_state *st = hg_engine_setup(cls, data, rec, d);
 	if (!st) {
 		no_view(rec, d);
 		return NULL;
