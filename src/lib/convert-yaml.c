@@ -31,8 +31,6 @@
 #include "record-reader.h"
 #include "yaml-tree.h"
 
-#define FORMAT_VERSION 1
-
 /* ------------------------------------------------------------------------
  * Writing.
  * ------------------------------------------------------------------------ */
@@ -263,7 +261,7 @@ static void write_yaml(hg_game_record *const *games, size_t n, hg_buf *out)
 	put(&w, &ev);
 	begin_map(&w);
 	key(&w, "herald");
-	number(&w, FORMAT_VERSION);
+	number(&w, HG_RECORD_FORMAT_VERSION);
 	key(&w, "games");
 	begin_seq(&w);
 	for (size_t i = 0; i < n; i++)
@@ -430,9 +428,9 @@ static void read_document(const char *name, const hg_ydoc *doc, hg_diags *d)
 		return;
 	const hg_ynode *version = hg_ymap_get(root, "herald");
 	long v;
-	if (hg_yint(version, LONG_MIN, LONG_MAX, &v, d) == 0 && v != FORMAT_VERSION)
+	if (hg_yint(version, LONG_MIN, LONG_MAX, &v, d) == 0 && v != HG_RECORD_FORMAT_VERSION)
 		hg_diag_add(d, HG_ERROR, version->pos, "hgn.yaml", "unsupported format version %ld "
-			    "(this herald reads version %d)", v, FORMAT_VERSION);
+			    "(this herald reads version %d)", v, HG_RECORD_FORMAT_VERSION);
 	hg_ycheck_kind(hg_ymap_get(root, "games"), HG_Y_SEQ, NULL, d);
 }
 

@@ -18,6 +18,10 @@
 
 #include "internal.h"
 
+/* The version of the shape, the "herald" member the writers put and the
+ * readers accept. */
+#define HG_RECORD_FORMAT_VERSION 1
+
 /* Errors in one call of a front end before the rest goes unchecked. */
 #define HG_RECORD_MAX_ERRORS 100
 
