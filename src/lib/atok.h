@@ -49,9 +49,8 @@ int hg_atok_list_room(hg_atok_list *l, size_t toks, size_t more);
 /* Room for the NUL that hg_atok_list_keep() puts: 0, or -1. */
 int hg_atok_list_keep_room(hg_atok_list *l);
 
-/* Appends the body tokens (WORD, NUMBER, PUNCT: plain ASCII) of b from
- * b->v[i] on, up to the first other token; returns its index (b->n when
- * all were). */
+/* Whether the scanned token s is a body token: WORD, NUMBER or PUNCT
+ * (the scanner leaves '?' to the clear path). */
 static inline int scanned_body(const hg_scan_token *s)
 {
 	return s->kind == HG_TK_WORD || s->kind == HG_TK_NUMBER || s->kind == HG_TK_PUNCT;

@@ -434,16 +434,16 @@ static void actions_start(hg_parser *p, hg_game_record *g)
 /* The body of an action whose seat prefix (at seat_pos) is read, and its
  * glyph.  The body is gathered into the game's token list, made into the
  * record when the game ends.  Returns 1 when it took the scanned seat
- * prefix that comes next (*next; p->t is NULL until the next body is
- * read), so the next action's body follows at once. */
+ * prefix that comes next (*next, in the batch: valid until the scanner
+ * reads again; p->t is NULL until the next body is read), so the next
+ * action's body follows at once. */
 static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
-		      hg_scan_token *next)
+		      const hg_scan_token **next)
 {
 	const char *seat = p->seat;
 	int taken = 0;
 	/* a scanned move number after the body: pushed after the action */
-	int movenum = 0;
-	hg_scan_token number = { .text = NULL };
+	const hg_scan_token *number = NULL;
 	hg_atok_list_restart(&p->toks);
 	/* The scanner's tokens are put in bulk, the rest one by one. */
 	for (;;) {
@@ -453,41 +453,28 @@ static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
 			if (i == p->bi && scanned_body(&p->batch.v[i]))
 				no_memory(p);	/* none put: advance() takes the token */
 			else if (i > p->bi) {
-				const hg_scan_token *s = &p->batch.v[i - 1];
+				const hg_scan_token *last = &p->batch.v[i - 1];
 				p->bi = i;
 				p->t = NULL;
-				set_last_end(p, s->line, s->end_col);
-				p->off_after = hg_scan_end_off(&p->batch, s);
-				if (i == p->batch.n)
-					continue;
-				/* A seat prefix or move number next: this action
+				/* A move number or a seat prefix next: this action
 				 * ends well (its body is not empty, it has no
 				 * glyph, reading it said nothing), so what follows
 				 * is taken as it is. */
 				int ends_well = !bad && !p->stop && p->actions < limits(p)->actions;
-				s = &p->batch.v[i];
-				if (ends_well && s->kind == HG_TK_SEAT) {
-					*next = *s;
-					p->bi++;
-					set_last_end(p, s->line, s->end_col);
-					p->off_after = hg_scan_end_off(&p->batch, s);
+				if (ends_well && p->bi < p->batch.n &&
+				    p->batch.v[p->bi].kind == HG_TK_MOVENUM)
+					number = last = &p->batch.v[p->bi++];
+				if (ends_well && p->bi < p->batch.n &&
+				    p->batch.v[p->bi].kind == HG_TK_SEAT) {
+					*next = last = &p->batch.v[p->bi++];
 					taken = 1;
-					break;
 				}
-				if (ends_well && s->kind == HG_TK_MOVENUM) {
-					number = *s;
-					p->bi++;
-					movenum = 1;
-					set_last_end(p, s->line, s->end_col);
-					p->off_after = hg_scan_end_off(&p->batch, s);
-					if (p->bi < p->batch.n && p->batch.v[p->bi].kind == HG_TK_SEAT) {
-						*next = p->batch.v[p->bi++];
-						set_last_end(p, next->line, next->end_col);
-						p->off_after = hg_scan_end_off(&p->batch, next);
-						taken = 1;
-					}
+				set_last_end(p, last->line, last->end_col);
+				p->off_after = hg_scan_end_off(&p->batch, last);
+				if (number || taken)
 					break;
-				}
+				if (p->bi == p->batch.n)
+					continue;
 			}
 		}
 		hg_parser_advance(p);
@@ -529,11 +516,11 @@ static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
 	}
 	if (glyph)
 		hg_parser_advance(p);
-	if (movenum) {
+	if (number) {
 		/* as parse_moves() takes a move number */
-		hg_pos at = line_col(p, number.line, number.col);
+		hg_pos at = line_col(p, number->line, number->col);
 		if (count_element(p, at))
-			push_number(p, line, HG_NODE_MOVENUM, at, number.value);
+			push_number(p, line, HG_NODE_MOVENUM, at, number->value);
 		p->after_glyph = 0;
 		if (!taken)
 			hg_parser_advance(p);
@@ -548,11 +535,11 @@ static void parse_action(hg_parser *p, hg_line *line)
 {
 	hg_pos seat_pos = gpos(p, p->t->pos);
 	set_seat(p, p->t->text, p->t->len);
-	hg_scan_token next = { .text = NULL };
+	const hg_scan_token *next = NULL;
 	int bad = p->t->bad;
 	while (parse_body(p, line, seat_pos, bad, &next)) {
-		seat_pos = line_col(p, next.line, next.col);
-		set_seat(p, next.text, next.len);
+		seat_pos = line_col(p, next->line, next->col);
+		set_seat(p, next->text, next->len);
 		bad = 0;
 	}
 }
