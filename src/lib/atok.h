@@ -65,9 +65,10 @@ static inline int scanned_body(const hg_scan_token *s)
 static inline size_t hg_atok_list_push_scanned(hg_atok_list *l, const hg_scan_batch *b,
 					       size_t i, const char *file)
 {
-	_Static_assert(HG_TK_NUMBER == HG_TK_WORD + 1 && HG_TK_PUNCT == HG_TK_WORD + 2 &&
-		       HG_ATOK_WORD == 0 && HG_ATOK_NUMBER == 1 && HG_ATOK_PUNCT == 3,
+	_Static_assert(HG_TK_NUMBER == HG_TK_WORD + 1 && HG_TK_PUNCT == HG_TK_WORD + 2,
 		       "the kinds' numbers below");
+	/* WORD, NUMBER, PUNCT as the list's kinds */
+	static const unsigned char atok_kind[3] = { HG_ATOK_WORD, HG_ATOK_NUMBER, HG_ATOK_PUNCT };
 	const hg_scan_token *s = &b->v[i], *const stop = &b->v[b->n];
 	if (s == stop || !scanned_body(s))
 		return i;
@@ -112,8 +113,7 @@ static inline size_t hg_atok_list_push_scanned(hg_atok_list *l, const hg_scan_ba
 			for (size_t k = 0; k < s->len; k++)
 				joined[off + k] = split[off + k] = s->text[k];
 		}
-		/* WORD, NUMBER, PUNCT: 0, 1, 3, without a branch */
-		a->kind = (hg_atok_kind)(s->kind - HG_TK_WORD + (s->kind == HG_TK_PUNCT));
+		a->kind = (hg_atok_kind)atok_kind[s->kind - HG_TK_WORD];
 		a->len = s->len;
 		a->text = split + off;
 		a->pos.file = file;
