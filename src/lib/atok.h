@@ -98,7 +98,9 @@ static inline size_t hg_atok_list_push_scanned(hg_atok_list *l, const hg_scan_ba
 		split[off] = '\0';
 		off++;
 	}
+#ifdef ATOK_SSE2
 	const char *const window_end = b->end;
+#endif
 	hg_atok *a = &l->v[l->n];
 	for (; s < stop && (unsigned)s->kind - HG_TK_WORD <= 2; s++, a++) {
 #ifdef ATOK_SSE2
