@@ -49,80 +49,89 @@ int hg_atok_list_room(hg_atok_list *l, size_t toks, size_t more);
 /* Room for the NUL that hg_atok_list_keep() puts: 0, or -1. */
 int hg_atok_list_keep_room(hg_atok_list *l);
 
-/* Appends the body tokens (WORD, NUMBER, PUNCT: plain ASCII) of b from
- * b->v[i] on, up to the first other token; returns its index (b->n when
- * all were). */
+/* Whether the scanned token s is a body token: WORD, NUMBER or PUNCT
+ * (the scanner leaves '?' to the clear path). */
 static inline int scanned_body(const hg_scan_token *s)
 {
 	return s->kind == HG_TK_WORD || s->kind == HG_TK_NUMBER || s->kind == HG_TK_PUNCT;
 }
 
 /* Appends the body tokens (WORD, NUMBER, PUNCT: plain ASCII) of b from
- * b->v[i] on, up to the first other token; returns its index (b->n when
- * all were).  Each is put as twin_put() (atok.c) puts a token, a short
- * one in one 16-byte move.  Without memory for them none is put, and i
- * is returned with the unit of work failed (util.c): the caller stops. */
+ * b->v[i] on, up to the first other token, to l, an arena list (the
+ * parser's); returns its index (b->n when all were).  Each is put as
+ * twin_put() (atok.c) puts a token, a short one in one 16-byte move.
+ * Without memory for them none is put, and i is returned with the unit of
+ * work failed (util.c): the caller stops. */
 static inline size_t hg_atok_list_push_scanned(hg_atok_list *l, const hg_scan_batch *b,
 					       size_t i, const char *file)
 {
-	_Static_assert(HG_TK_NUMBER == HG_TK_WORD + 1 && HG_TK_PUNCT == HG_TK_WORD + 2 &&
-		       HG_ATOK_WORD == 0 && HG_ATOK_NUMBER == 1 && HG_ATOK_PUNCT == 3,
+	_Static_assert(HG_TK_NUMBER == HG_TK_WORD + 1 && HG_TK_PUNCT == HG_TK_WORD + 2,
 		       "the kinds' numbers below");
-	size_t end = i;
-	while (end < b->n && (unsigned)b->v[end].kind - HG_TK_WORD <= 2)
-		end++;
-	if (end == i)
+	/* WORD, NUMBER, PUNCT as the list's kinds */
+	static const unsigned char atok_kind[3] = { HG_ATOK_WORD, HG_ATOK_NUMBER, HG_ATOK_PUNCT };
+	const hg_scan_token *s = &b->v[i], *const stop = &b->v[b->n];
+	if (s == stop || !scanned_body(s))
 		return i;
 	/* The texts need no more than the source span the tokens cover (in
 	 * order, in one window), a separator each, and the last 16-byte
-	 * move's rest. */
-	const hg_scan_token *last = &b->v[end - 1];
-	size_t need = (size_t)(last->text - b->v[i].text) + last->len + (end - i) + 18;
-	if ((l->cap - l->n < end - i || l->text.cap - l->text.len < need) &&
-	    hg_atok_list_room(l, end - i, need) != 0)
-		return i;
-	char *const joined = l->text.data, *const split = l->split;
-	const size_t text0 = l->text0;
-	/* the split text's address where texts are set, else 0 (NULL) */
-	const uintptr_t texts = l->arena ? (uintptr_t)split : 0;
-	size_t at = l->text.len;
-	/* a separator before each token but an action's first */
-	if (at != text0) {
-		joined[at] = ' ';
-		split[at] = '\0';
-		at++;
+	 * move's rest.  There is room for the rest of the batch, whatever
+	 * its tokens, nearly always; else for the run of body tokens, found
+	 * first. */
+	size_t toks = (size_t)(stop - s);
+	size_t need = (size_t)(stop[-1].text - s->text) + stop[-1].len + toks + 18;
+	if (l->cap - l->n < toks || l->text.cap - l->text.len < need) {
+		const hg_scan_token *end = s;
+		while (end < stop && scanned_body(end))
+			end++;
+		toks = (size_t)(end - s);
+		need = (size_t)(end[-1].text - s->text) + end[-1].len + toks + 18;
+		if ((l->cap - l->n < toks || l->text.cap - l->text.len < need) &&
+		    hg_atok_list_room(l, toks, need) != 0)
+			return i;
 	}
-	hg_atok *a = &l->v[l->n];
-	for (const hg_scan_token *s = &b->v[i]; s <= last; s++, a++) {
+	/* the action's twin texts, and where its next token goes in them */
+	char *const joined = l->text.data + l->text0, *const split = l->split + l->text0;
+	size_t off = l->text.len - l->text0;
+	/* a separator before each token but an action's first */
+	if (off) {
+		joined[off] = ' ';
+		split[off] = '\0';
+		off++;
+	}
 #ifdef ATOK_SSE2
-		if (s->len <= 16 && b->end - s->text >= 16) {
+	const char *const window_end = b->end;
+#endif
+	hg_atok *a = &l->v[l->n];
+	for (; s < stop && (unsigned)s->kind - HG_TK_WORD <= 2; s++, a++) {
+#ifdef ATOK_SSE2
+		if (s->len <= 16 && window_end - s->text >= 16) {
 			const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)s->text);
-			_mm_storeu_si128((__m128i *)(void *)(joined + at), x);
-			_mm_storeu_si128((__m128i *)(void *)(split + at), x);
+			_mm_storeu_si128((__m128i *)(void *)(joined + off), x);
+			_mm_storeu_si128((__m128i *)(void *)(split + off), x);
 		} else
 #endif
 		{
-			memcpy(joined + at, s->text, s->len);
-			memcpy(split + at, s->text, s->len);
+			/* (no call: the loop keeps its values in registers) */
+			for (size_t k = 0; k < s->len; k++)
+				joined[off + k] = split[off + k] = s->text[k];
 		}
-		/* WORD, NUMBER, PUNCT: 0, 1, 3, without a branch */
-		a->kind = (hg_atok_kind)(s->kind - HG_TK_WORD + (s->kind == HG_TK_PUNCT));
+		a->kind = (hg_atok_kind)atok_kind[s->kind - HG_TK_WORD];
 		a->len = s->len;
+		a->text = split + off;
 		a->pos.file = file;
 		a->pos.line = s->line;
 		a->pos.col = s->col;
-		a->off = at - text0;
-		a->text = (char *)(texts ? texts + at : 0);
-		at += s->len;
-		joined[at] = ' ';
-		split[at] = '\0';
-		at++;
+		a->off = off;
+		off += s->len;
+		joined[off] = ' ';
+		split[off] = '\0';
+		off++;
 	}
-	at--;			/* the last token's NUL, not a separator */
-	joined[at] = '\0';
-	l->n += end - i;
-	l->text.len = at;
-	return end;
+	off--;			/* the last token's NUL, not a separator */
+	joined[off] = '\0';
+	l->n = (size_t)(a - l->v);
+	l->text.len = l->text0 + off;
+	return (size_t)(s - b->v);
 }
 
 /* Empties the list, kept actions and all (its room is kept). */

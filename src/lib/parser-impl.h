@@ -1,7 +1,8 @@
 /* parser-impl.h - the parser's state, shared by its files (internal):
- * parser.c (the grammar) and parser-open.c (opening a parser on memory, a
- * stream or a file, at its start or at a resume point, and closing it).
- * Nothing but those files includes it. */
+ * parser.c (the grammar), parser-tokens.c (its supply of tokens, and its
+ * errors) and parser-open.c (opening a parser on memory, a stream or a
+ * file, at its start or at a resume point, and closing it).  Nothing but
+ * those files includes it. */
 #ifndef HERALD_PARSER_IMPL_H
 #define HERALD_PARSER_IMPL_H
 
@@ -57,5 +58,21 @@ struct hg_parser {
 
 /* Forgets the game being read (its room is kept). */
 void hg_parser_clear_game(hg_parser *p);
+
+/* parser-tokens.c: the tokens, and errors. */
+/* Makes the next token the current one (p->t). */
+void hg_parser_advance(hg_parser *p);
+/* Reads the scanner's next batch: 1, or 0 when it read none (the clear
+ * path of the lexer reads on). */
+int hg_parser_scan(hg_parser *p);
+/* Drops the tokens scanned but not taken: the lexer skips on from where
+ * it stands, after them, to the next game. */
+void hg_parser_skip_game(hg_parser *p);
+/* Reports an error at pos (translated here; the game is abandoned past
+ * the error limit). */
+hg_diag *hg_parser_error(hg_parser *p, hg_pos pos, const char *code, const char *fmt, ...)
+	HG_PRINTF(4, 5);
+/* How a message names the token t. */
+void hg_parser_describe(const hg_token *t, hg_buf *b);
 
 #endif

@@ -46,135 +46,14 @@ void hg_parser_clear_game(hg_parser *p)
 }
 
 /* ------------------------------------------------------------------------
- * Tokens and errors
+ * Tokens and errors (parser-tokens.c)
  * ------------------------------------------------------------------------ */
-
-/* The tokens come from the fast scanner's batches while it reads them,
- * else from the clear path: the same tokens either way (lexer.h). */
-
-/* Makes the next token of the batch the current one. */
-static void take_scanned(hg_parser *p)
-{
-	const hg_scan_token *s = &p->batch.v[p->bi++];
-	hg_token *t = &p->tok;
-	const char *file = p->name;
-	t->kind = s->kind;
-	t->pos = (hg_pos){ file, s->line, s->col };
-	t->end = (hg_pos){ file, s->line, s->end_col };
-	t->off = hg_scan_off(&p->batch, s);
-	hg_buf_clear(&p->tok_text);
-	hg_buf_putn(&p->tok_text, s->text, s->len);	/* (NUL-terminated) */
-	t->text = p->tok_text.data;
-	t->len = s->len;
-	if (hg_buf_failed(&p->tok_text)) {
-		/* no memory for its text: the unit of work fails (util.c),
-		 * and the game is abandoned */
-		t->text = "";
-		t->len = 0;
-		p->stop = 1;
-	}
-	t->value = s->kind == HG_TK_MOVENUM ? s->value : 0;
-	t->newline = s->newline;
-	t->blank_line = t->bad = 0;
-	p->t = t;
-	p->off_after = hg_scan_end_off(&p->batch, s);
-}
 
 /* Whether a batch of the scanner's is there to take from (read now if
  * need be). */
 static int scanned(hg_parser *p)
 {
-	if (p->bi < p->batch.n)
-		return 1;
-	p->bi = 0;
-	return hg_lexer_scan(p->lx, &p->batch) > 0;
-}
-
-/* Drops the tokens scanned but not taken: the lexer skips on from
- * where it stands, after them. */
-static void skip_game(hg_parser *p)
-{
-	p->bi = p->batch.n = 0;
-	hg_lexer_skip_game(p->lx);
-}
-
-static void advance(hg_parser *p)
-{
-	if (p->t)
-		p->last_end = p->t->end;
-	if (p->held.n == 0)
-		p->held_off = p->off_after;
-	if (scanned(p)) {
-		take_scanned(p);
-		return;
-	}
-	p->t = hg_lexer_next(p->lx);
-	p->off_after = hg_lexer_offset(p->lx);
-	if (hg_lexer_game_abandoned(p->lx))
-		p->stop = 1;
-}
-
-static hg_diag *error(hg_parser *p, hg_pos pos, const char *code, const char *fmt, ...)
-	HG_PRINTF(4, 5);
-
-static hg_diag *error(hg_parser *p, hg_pos pos, const char *code, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	hg_buf msg;
-	hg_buf_init(&msg);
-	/* translated here: the lexer is given the finished message */
-	hg_buf_vprintf(&msg, _(fmt), ap);
-	va_end(ap);
-	hg_diag *dg = hg_lexer_error(p->lx, pos, code, "%s", msg.data);
-	hg_buf_free(&msg);
-	if (hg_lexer_game_abandoned(p->lx))
-		p->stop = 1;
-	return dg;
-}
-
-/* At most `max` bytes of s, cut at a character boundary. */
-static void put_clipped(hg_buf *b, const char *s, size_t max)
-{
-	size_t n = strlen(s);
-	if (n <= max) {
-		hg_buf_puts(b, s);
-		return;
-	}
-	while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80)
-		max--;
-	hg_buf_putn(b, s, max);
-	hg_buf_puts(b, "...");
-}
-
-/* How a message names the token t. */
-static void describe(const hg_token *t, hg_buf *b)
-{
-	switch (t->kind) {
-	case HG_TK_EOF:
-		hg_buf_puts(b, _("the end of the input"));
-		return;
-	case HG_TK_STRING:
-		hg_buf_puts(b, _("a string"));
-		return;
-	case HG_TK_COMMENT:
-	case HG_TK_LINE_COMMENT:
-		hg_buf_puts(b, _("a comment"));
-		return;
-	case HG_TK_MOVENUM:
-		hg_buf_printf(b, "'%lu.'", t->value);
-		return;
-	case HG_TK_NAG:
-		hg_buf_printf(b, "'$%lu'", t->value);
-		return;
-	default:
-		hg_buf_putc(b, '\'');
-		put_clipped(b, t->text, 40);
-		if (t->kind == HG_TK_SEAT)
-			hg_buf_putc(b, ':');
-		hg_buf_putc(b, '\'');
-		return;
-	}
+	return p->bi < p->batch.n || hg_parser_scan(p);
 }
 
 /* A position inside the record: its file is the record's own copy. */
@@ -213,9 +92,9 @@ static int count_element(hg_parser *p, hg_pos pos)
 	if (++p->elements <= limits(p)->elements)
 		return 1;
 	if (!p->stop) {
-		error(p, pos, "hgn.too-many-elements",
-		      "more than %zu move numbers, comments, NAGs and variations in one game; "
-		      "skipping to the next game", limits(p)->elements);
+		hg_parser_error(p, pos, "hgn.too-many-elements",
+				"more than %zu move numbers, comments, NAGs and variations in one game; "
+				"skipping to the next game", limits(p)->elements);
 		p->stop = 1;
 	}
 	return 0;
@@ -265,7 +144,7 @@ static void take_comment(hg_parser *p, hg_line *line, int keep)
 	size_t at = line->n;
 	if (keep)
 		push_comment(p, line, p->t, p->g->file);
-	advance(p);
+	hg_parser_advance(p);
 	if (keep && began && line->n > at && (p->t->newline || p->t->kind == HG_TK_EOF))
 		line->nodes[at].own_line = 1;
 }
@@ -279,9 +158,9 @@ static void push_pending(hg_parser *p)
 	}
 	if (p->pending.n >= limits(p)->elements) {
 		if (!p->pending_over)
-			error(p, p->t->pos, "hgn.too-many-elements",
-			      "more than %zu comments before a game; the rest are not kept",
-			      limits(p)->elements);
+			hg_parser_error(p, p->t->pos, "hgn.too-many-elements",
+					"more than %zu comments before a game; the rest are not kept",
+					limits(p)->elements);
 		p->pending_over = 1;
 		return;
 	}
@@ -315,7 +194,7 @@ static void skip_tag(hg_parser *p)
 	while (!p->stop && !p->t->newline && p->t->kind != HG_TK_EOF &&
 	       p->t->kind != HG_TK_LBRACKET) {
 		hg_tk k = p->t->kind;
-		advance(p);
+		hg_parser_advance(p);
 		if (k == HG_TK_RBRACKET)
 			return;
 	}
@@ -337,7 +216,8 @@ static void store_tag(hg_parser *p, char *name, hg_pos name_pos, char *value,
 	}
 	size_t first = hg_tagset_find(&p->tagset, name);
 	if (first != HG_TAGSET_NONE) {
-		hg_diag *dg = error(p, name_pos, "hgn.duplicate-tag", "duplicate tag '%s'", name);
+		hg_diag *dg = hg_parser_error(p, name_pos, "hgn.duplicate-tag",
+					      "duplicate tag '%s'", name);
 		if (dg)
 			hg_diag_note(dg, "'%s' was first given at line %u", name,
 				     g->tags[first].pos.line);
@@ -347,8 +227,9 @@ static void store_tag(hg_parser *p, char *name, hg_pos name_pos, char *value,
 	}
 	if (g->ntags >= limits(p)->tags) {
 		if (!p->tags_over) {
-			hg_diag *dg = error(p, name_pos, "hgn.too-many-tags",
-					    "more than %zu tag pairs in one game", limits(p)->tags);
+			hg_diag *dg = hg_parser_error(p, name_pos, "hgn.too-many-tags",
+						      "more than %zu tag pairs in one game",
+						      limits(p)->tags);
 			if (dg)
 				hg_diag_note(dg, "the game's tag pairs from here on are not read");
 		}
@@ -381,14 +262,14 @@ static void parse_tag(hg_parser *p)
 {
 	hg_buf what;
 	hg_buf_init(&what);
-	advance(p);
+	hg_parser_advance(p);
 	if (p->t->kind != HG_TK_WORD || p->t->newline || !hg_tag_name_ok(p->t->text, p->t->len)) {
 		int same_line = !p->t->newline && p->t->kind != HG_TK_EOF;
 		if (same_line)
-			describe(p->t, &what);
-		hg_diag *dg = error(p, same_line ? p->t->pos : p->last_end, "hgn.bad-tag",
-				    "expected a tag name after '[' but found %s",
-				    same_line ? what.data : _("the end of the line"));
+			hg_parser_describe(p->t, &what);
+		hg_diag *dg = hg_parser_error(p, same_line ? p->t->pos : p->last_end, "hgn.bad-tag",
+					      "expected a tag name after '[' but found %s",
+					      same_line ? what.data : _("the end of the line"));
 		if (dg)
 			hg_diag_note(dg, "a tag pair is '[', a name, a string and ']' on one line, as in [Date \"2026.11.21\"]");
 		skip_tag(p);
@@ -402,14 +283,14 @@ static void parse_tag(hg_parser *p)
 		return;
 	}
 	hg_pos name_pos = p->t->pos;
-	advance(p);
+	hg_parser_advance(p);
 	if (p->t->kind != HG_TK_STRING || p->t->newline) {
 		int same_line = !p->t->newline && p->t->kind != HG_TK_EOF;
 		if (same_line)
-			describe(p->t, &what);
-		hg_diag *dg = error(p, same_line ? p->t->pos : p->last_end, "hgn.bad-tag",
-				    "tag '%s' has no value: expected a string but found %s", name,
-				    same_line ? what.data : _("the end of the line"));
+			hg_parser_describe(p->t, &what);
+		hg_diag *dg = hg_parser_error(p, same_line ? p->t->pos : p->last_end, "hgn.bad-tag",
+					      "tag '%s' has no value: expected a string but found %s", name,
+					      same_line ? what.data : _("the end of the line"));
 		if (dg)
 			hg_diag_note(dg, "a tag's value is a string in double quotes, as in [%s \"...\"]", name);
 		hg_bad_tags_add(&p->bad_tags, name);
@@ -421,14 +302,14 @@ static void parse_tag(hg_parser *p)
 	char *value = hg_record_strndup(p->g, p->t->text, p->t->len);
 	hg_pos value_pos = p->t->pos;
 	int value_bad = p->t->bad;
-	advance(p);
+	hg_parser_advance(p);
 	if (p->t->kind != HG_TK_RBRACKET || p->t->newline) {
 		if (!value_bad)	/* an open string already said so */
-			error(p, p->last_end, "hgn.bad-tag", "tag '%s' is not closed: expected ']'",
-			      name);
+			hg_parser_error(p, p->last_end, "hgn.bad-tag",
+					"tag '%s' is not closed: expected ']'", name);
 		skip_tag(p);
 	} else {
-		advance(p);
+		hg_parser_advance(p);
 	}
 	store_tag(p, name, name_pos, value, value_pos, value_bad);
 	hg_buf_free(&what);
@@ -471,7 +352,7 @@ static void resync(hg_parser *p)
 {
 	while (!p->stop && (hg_lexer_is_body(p->t->kind) || p->t->kind == HG_TK_GLYPH ||
 			    p->t->kind == HG_TK_COLON))
-		advance(p);
+		hg_parser_advance(p);
 }
 
 /* The seat of the action being read: the actions of one run share one
@@ -553,16 +434,16 @@ static void actions_start(hg_parser *p, hg_game_record *g)
 /* The body of an action whose seat prefix (at seat_pos) is read, and its
  * glyph.  The body is gathered into the game's token list, made into the
  * record when the game ends.  Returns 1 when it took the scanned seat
- * prefix that comes next (*next; p->t is NULL until the next body is
- * read), so the next action's body follows at once. */
+ * prefix that comes next (*next, in the batch: valid until the scanner
+ * reads again; p->t is NULL until the next body is read), so the next
+ * action's body follows at once. */
 static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
-		      hg_scan_token *next)
+		      const hg_scan_token **next)
 {
 	const char *seat = p->seat;
 	int taken = 0;
 	/* a scanned move number after the body: pushed after the action */
-	int movenum = 0;
-	hg_scan_token number = { .text = NULL };
+	const hg_scan_token *number = NULL;
 	hg_atok_list_restart(&p->toks);
 	/* The scanner's tokens are put in bulk, the rest one by one. */
 	for (;;) {
@@ -572,44 +453,31 @@ static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
 			if (i == p->bi && scanned_body(&p->batch.v[i]))
 				no_memory(p);	/* none put: advance() takes the token */
 			else if (i > p->bi) {
-				const hg_scan_token *s = &p->batch.v[i - 1];
+				const hg_scan_token *last = &p->batch.v[i - 1];
 				p->bi = i;
 				p->t = NULL;
-				set_last_end(p, s->line, s->end_col);
-				p->off_after = hg_scan_end_off(&p->batch, s);
-				if (i == p->batch.n)
-					continue;
-				/* A seat prefix or move number next: this action
+				/* A move number or a seat prefix next: this action
 				 * ends well (its body is not empty, it has no
 				 * glyph, reading it said nothing), so what follows
 				 * is taken as it is. */
 				int ends_well = !bad && !p->stop && p->actions < limits(p)->actions;
-				s = &p->batch.v[i];
-				if (ends_well && s->kind == HG_TK_SEAT) {
-					*next = *s;
-					p->bi++;
-					set_last_end(p, s->line, s->end_col);
-					p->off_after = hg_scan_end_off(&p->batch, s);
+				if (ends_well && p->bi < p->batch.n &&
+				    p->batch.v[p->bi].kind == HG_TK_MOVENUM)
+					number = last = &p->batch.v[p->bi++];
+				if (ends_well && p->bi < p->batch.n &&
+				    p->batch.v[p->bi].kind == HG_TK_SEAT) {
+					*next = last = &p->batch.v[p->bi++];
 					taken = 1;
-					break;
 				}
-				if (ends_well && s->kind == HG_TK_MOVENUM) {
-					number = *s;
-					p->bi++;
-					movenum = 1;
-					set_last_end(p, s->line, s->end_col);
-					p->off_after = hg_scan_end_off(&p->batch, s);
-					if (p->bi < p->batch.n && p->batch.v[p->bi].kind == HG_TK_SEAT) {
-						*next = p->batch.v[p->bi++];
-						set_last_end(p, next->line, next->end_col);
-						p->off_after = hg_scan_end_off(&p->batch, next);
-						taken = 1;
-					}
+				set_last_end(p, last->line, last->end_col);
+				p->off_after = hg_scan_end_off(&p->batch, last);
+				if (number || taken)
 					break;
-				}
+				if (p->bi == p->batch.n)
+					continue;
 			}
 		}
-		advance(p);
+		hg_parser_advance(p);
 		if (p->stop || !hg_lexer_is_body(p->t->kind))
 			break;
 		bad |= p->t->bad;
@@ -622,16 +490,16 @@ static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
 	}
 	p->after_glyph = glyph != NULL;
 	if (p->toks.n == p->toks.first && !bad && !p->stop) {
-		hg_diag *dg = error(p, seat_pos, "hgn.empty-action",
-				    "the action of '%s' has no body", seat);
+		hg_diag *dg = hg_parser_error(p, seat_pos, "hgn.empty-action",
+					      "the action of '%s' has no body", seat);
 		if (dg)
 			hg_diag_note(dg, "an action is a seat, ':' and what the seat does, as in 'P1: draw c12'");
 		bad = 1;
 	}
 	if (!bad && !p->stop && ++p->actions > limits(p)->actions) {
-		error(p, seat_pos, "hgn.too-many-actions",
-		      "more than %zu actions in one game; skipping to the next game",
-		      limits(p)->actions);
+		hg_parser_error(p, seat_pos, "hgn.too-many-actions",
+				"more than %zu actions in one game; skipping to the next game",
+				limits(p)->actions);
 		p->stop = 1;
 	}
 	if (!bad && !p->stop) {
@@ -647,15 +515,15 @@ static int parse_body(hg_parser *p, hg_line *line, hg_pos seat_pos, int bad,
 		}
 	}
 	if (glyph)
-		advance(p);
-	if (movenum) {
+		hg_parser_advance(p);
+	if (number) {
 		/* as parse_moves() takes a move number */
-		hg_pos at = line_col(p, number.line, number.col);
+		hg_pos at = line_col(p, number->line, number->col);
 		if (count_element(p, at))
-			push_number(p, line, HG_NODE_MOVENUM, at, number.value);
+			push_number(p, line, HG_NODE_MOVENUM, at, number->value);
 		p->after_glyph = 0;
 		if (!taken)
-			advance(p);
+			hg_parser_advance(p);
 	}
 	return taken;
 }
@@ -667,11 +535,11 @@ static void parse_action(hg_parser *p, hg_line *line)
 {
 	hg_pos seat_pos = gpos(p, p->t->pos);
 	set_seat(p, p->t->text, p->t->len);
-	hg_scan_token next = { .text = NULL };
+	const hg_scan_token *next = NULL;
 	int bad = p->t->bad;
 	while (parse_body(p, line, seat_pos, bad, &next)) {
-		seat_pos = line_col(p, next.line, next.col);
-		set_seat(p, next.text, next.len);
+		seat_pos = line_col(p, next->line, next->col);
+		set_seat(p, next->text, next->len);
 		bad = 0;
 	}
 }
@@ -681,11 +549,11 @@ static void parse_variation(hg_parser *p, hg_line *line, size_t depth)
 {
 	hg_pos pos = p->t->pos;
 	if (depth + 1 > limits(p)->nesting) {
-		error(p, pos, "hgn.too-deep", "variations nested more than %zu deep",
-		      limits(p)->nesting);
+		hg_parser_error(p, pos, "hgn.too-deep", "variations nested more than %zu deep",
+				limits(p)->nesting);
 		/* Skip to the matching ')' without building anything. */
 		size_t level = 1;
-		advance(p);
+		hg_parser_advance(p);
 		while (level > 0 && !p->stop) {
 			hg_tk k = p->t->kind;
 			if (k == HG_TK_EOF || k == HG_TK_STAR || k == HG_TK_STRING ||
@@ -695,7 +563,7 @@ static void parse_variation(hg_parser *p, hg_line *line, size_t depth)
 				level++;
 			else if (k == HG_TK_RPAREN)
 				level--;
-			advance(p);
+			hg_parser_advance(p);
 		}
 		return;
 	}
@@ -715,12 +583,12 @@ static void parse_variation(hg_parser *p, hg_line *line, size_t depth)
 	n->variation = variation;
 	p->open[p->nopen++] = pos;
 	p->after_glyph = 0;
-	advance(p);
+	hg_parser_advance(p);
 	parse_moves(p, line->nodes[idx].variation, depth + 1);
 	if (!p->stop && p->t->kind == HG_TK_RPAREN) {
 		p->nopen--;
 		p->after_glyph = 0;
-		advance(p);
+		hg_parser_advance(p);
 	}
 }
 
@@ -728,10 +596,10 @@ static void missing_seat(hg_parser *p)
 {
 	hg_buf what;
 	hg_buf_init(&what);
-	describe(p->t, &what);
-	hg_diag *dg = error(p, p->t->pos, "hgn.missing-seat",
-			    "%s is outside any action: expected a seat prefix such as 'P1:' before it",
-			    what.data);
+	hg_parser_describe(p->t, &what);
+	hg_diag *dg = hg_parser_error(p, p->t->pos, "hgn.missing-seat",
+				      "%s is outside any action: expected a seat prefix such as 'P1:' before it",
+				      what.data);
 	if (dg && p->after_glyph)
 		hg_diag_note(dg, "the annotation glyph ended the action of '%s'; a glyph is written after the action's last token",
 			     p->seat ? p->seat : "");
@@ -749,7 +617,7 @@ static void parse_moves(hg_parser *p, hg_line *line, size_t depth)
 				push_number(p, line, HG_NODE_MOVENUM, gpos(p, t->pos),
 					    (unsigned)t->value);
 			p->after_glyph = 0;
-			advance(p);
+			hg_parser_advance(p);
 			break;
 		case HG_TK_SEAT:
 			parse_action(p, line);
@@ -764,7 +632,7 @@ static void parse_moves(hg_parser *p, hg_line *line, size_t depth)
 				push_number(p, line, HG_NODE_NAG, gpos(p, t->pos),
 					    (unsigned)t->value);
 			p->after_glyph = 0;
-			advance(p);
+			hg_parser_advance(p);
 			break;
 		case HG_TK_LPAREN:
 			parse_variation(p, line, depth);
@@ -772,8 +640,9 @@ static void parse_moves(hg_parser *p, hg_line *line, size_t depth)
 		case HG_TK_RPAREN:
 			if (depth > 0)
 				return;
-			error(p, t->pos, "hgn.unbalanced-paren", "')' without a matching '('");
-			advance(p);
+			hg_parser_error(p, t->pos, "hgn.unbalanced-paren",
+					"')' without a matching '('");
+			hg_parser_advance(p);
 			break;
 		case HG_TK_STAR:
 		case HG_TK_STRING:
@@ -783,28 +652,28 @@ static void parse_moves(hg_parser *p, hg_line *line, size_t depth)
 			if (t->newline)
 				return;	/* the next game (rule L4) */
 			{
-				hg_diag *dg = error(p, t->pos, "hgn.unexpected-token",
-						    "'[' in the move text");
+				hg_diag *dg = hg_parser_error(p, t->pos, "hgn.unexpected-token",
+							      "'[' in the move text");
 				if (dg)
 					hg_diag_note(dg, "tag pairs come before the move text; a '[' that begins a line begins the next game");
 			}
-			advance(p);
+			hg_parser_advance(p);
 			while (!p->stop && !p->t->newline && p->t->kind != HG_TK_EOF &&
 			       p->t->kind != HG_TK_RBRACKET)
-				advance(p);
+				hg_parser_advance(p);
 			if (!p->stop && p->t->kind == HG_TK_RBRACKET && !p->t->newline)
-				advance(p);
+				hg_parser_advance(p);
 			break;
 		case HG_TK_RBRACKET:
-			error(p, t->pos, "hgn.unexpected-token", "']' in the move text");
-			advance(p);
+			hg_parser_error(p, t->pos, "hgn.unexpected-token", "']' in the move text");
+			hg_parser_advance(p);
 			break;
 		case HG_TK_COLON: {
-			hg_diag *dg = error(p, t->pos, "hgn.stray-colon",
-					    "':' does not follow a seat");
+			hg_diag *dg = hg_parser_error(p, t->pos, "hgn.stray-colon",
+						      "':' does not follow a seat");
 			if (dg)
 				hg_diag_note(dg, "an action begins with its seat written right before ':', as in 'P1: draw c12'");
-			advance(p);
+			hg_parser_advance(p);
 			resync(p);
 			break;
 		}
@@ -845,9 +714,9 @@ static void termination(hg_parser *p)
 	if (!a || !b) {
 		/* (the unit of work fails) */
 	} else if (strcmp(a, b) != 0) {
-		hg_diag *dg = error(p, t->pos, "hgn.result-mismatch",
-				    "termination marker '%s' does not match the Result tag '%s'",
-				    g->result, tag->value);
+		hg_diag *dg = hg_parser_error(p, t->pos, "hgn.result-mismatch",
+					      "termination marker '%s' does not match the Result tag '%s'",
+					      g->result, tag->value);
 		if (dg) {
 			hg_diag_note(dg, "the Result tag is at line %u", tag->pos.line);
 			if (strcmp(a, "*") == 0)
@@ -862,8 +731,8 @@ static void termination(hg_parser *p)
 static void skip_to_next_game(hg_parser *p)
 {
 	if (!(p->t->kind == HG_TK_LBRACKET && p->t->newline) && p->t->kind != HG_TK_EOF) {
-		skip_game(p);
-		advance(p);
+		hg_parser_skip_game(p);
+		hg_parser_advance(p);
 	}
 	p->glued = 0;
 }
@@ -877,7 +746,7 @@ static void after_termination(hg_parser *p)
 	/* What follows the marker counts against the next game's limits. */
 	hg_lexer_begin_game(p->lx);
 	p->begun = 1;
-	advance(p);
+	hg_parser_advance(p);
 	int blank_seen = 0;
 	for (;;) {
 		if (p->t->blank_line)
@@ -887,11 +756,11 @@ static void after_termination(hg_parser *p)
 		hg_diags_move(p->d, &p->held);
 		if (count_element(p, p->t->pos))
 			push_comment(p, &g->trailer, p->t, g->file);
-		advance(p);
+		hg_parser_advance(p);
 	}
 	while (is_comment(p->t) && !hg_lexer_game_abandoned(p->lx)) {
 		push_pending(p);
-		advance(p);
+		hg_parser_advance(p);
 	}
 	if (hg_lexer_game_abandoned(p->lx)) {
 		/* The comments after this game run past the game limit. */
@@ -913,14 +782,14 @@ static void after_termination(hg_parser *p)
 			break;	/* a game without tags */
 		hg_diags_move(p->d, &p->held);
 		hg_lexer_set_diags(p->lx, p->d);
-		hg_diag *dg = error(p, p->t->pos, "hgn.after-termination",
-				    "move text after the termination marker");
+		hg_diag *dg = hg_parser_error(p, p->t->pos, "hgn.after-termination",
+					      "move text after the termination marker");
 		if (dg)
 			hg_diag_note(dg, "a game ends with its termination marker; the next game begins with '[' after a blank line");
 		hg_lexer_set_diags(p->lx, &p->held);
-		skip_game(p);
+		hg_parser_skip_game(p);
 		p->begun = 0;
-		advance(p);
+		hg_parser_advance(p);
 		p->glued = 0;
 		break;
 	}
@@ -963,8 +832,8 @@ static void parse_game(hg_parser *p)
 		return;
 	}
 	for (size_t i = 0; i < p->nopen; i++) {
-		hg_diag *dg = error(p, p->open[i], "hgn.unterminated-variation",
-				    "variation not closed: '(' without ')'");
+		hg_diag *dg = hg_parser_error(p, p->open[i], "hgn.unterminated-variation",
+					      "variation not closed: '(' without ')'");
 		if (dg)
 			hg_diag_note(dg, "the game ends at %s", p->t->kind == HG_TK_EOF ?
 				     _("the end of the input") : p->t->kind == HG_TK_LBRACKET ?
@@ -978,8 +847,8 @@ static void parse_game(hg_parser *p)
 		after_termination(p);
 		break;
 	default: {	/* the end of the input, or the next game (rule L4) */
-		hg_diag *dg = error(p, p->last_end, "hgn.missing-termination",
-				    "the game has no termination marker");
+		hg_diag *dg = hg_parser_error(p, p->last_end, "hgn.missing-termination",
+					      "the game has no termination marker");
 		if (dg)
 			hg_diag_note(dg, "a game ends with its result as a string, as in \"P1\", or '*' when unfinished");
 		if (p->t->kind == HG_TK_LBRACKET)
@@ -1025,10 +894,10 @@ static int parser_next(hg_parser *p, hg_game_record **out, hg_diags *d)
 	hg_parser_clear_game(p);
 	if (!p->started) {
 		p->started = 1;
-		advance(p);
+		hg_parser_advance(p);
 		while (is_comment(p->t) && !hg_lexer_game_abandoned(p->lx)) {
 			push_pending(p);
-			advance(p);
+			hg_parser_advance(p);
 		}
 		p->stop = 0;
 	}
