@@ -425,8 +425,26 @@ struct hg_game_class {
 #define HG_REPORTS_APPLY (1u << 3)
 #define HG_REPORTS_LEGAL (1u << 4)
 #define HG_REPORTS_RENDER (1u << 5)
+/* The callbacks that write: each one's output cut short, or its failure
+ * (HG_ENOMEM for the game master's), when an allocation failed while it
+ * ran (herald_engine(3), ALLOCATION FAILURE). */
+#define HG_REPORTS_FORMAT (1u << 6)
+#define HG_REPORTS_GEN_TAGS (1u << 7)
+#define HG_REPORTS_CHANCE_SPLIT (1u << 8)
+#define HG_REPORTS_CHANCE_FILL (1u << 9)
+#define HG_REPORTS_RESIGN_RESULT (1u << 10)
+#define HG_REPORTS_PENDING_OPEN (1u << 11)
+#define HG_REPORTS_PENDING_ANSWER (1u << 12)
+#define HG_REPORTS_PENDING_FINISH (1u << 13)
+#define HG_REPORTS_PENDING_STEPS (1u << 14)
+#define HG_REPORTS_VIEW_ACTION (1u << 15)
 #define HG_REPORTS_ALL (HG_REPORTS_SETUP | HG_REPORTS_CLONE | HG_REPORTS_PARSE | \
-			HG_REPORTS_APPLY | HG_REPORTS_LEGAL | HG_REPORTS_RENDER)
+			HG_REPORTS_APPLY | HG_REPORTS_LEGAL | HG_REPORTS_RENDER | \
+			HG_REPORTS_FORMAT | HG_REPORTS_GEN_TAGS | HG_REPORTS_CHANCE_SPLIT | \
+			HG_REPORTS_CHANCE_FILL | HG_REPORTS_RESIGN_RESULT | \
+			HG_REPORTS_PENDING_OPEN | HG_REPORTS_PENDING_ANSWER | \
+			HG_REPORTS_PENDING_FINISH | HG_REPORTS_PENDING_STEPS | \
+			HG_REPORTS_VIEW_ACTION)
 
 /* Applies `a` to *st, keeping the position when the action is illegal:
  * on 0, *st is the position after it (the old state is freed); on -1, *st
