@@ -414,8 +414,11 @@ struct hg_game_class {
 	 * failed while it ran (a diagnostic dropped, a buffer that could not
 	 * grow), setup, clone and parse end in NULL (what they returned is
 	 * freed), apply in HG_ENOMEM (the state spoiled, as after -1), legal
-	 * in an empty list and render in output cut short; the call then ends
-	 * in HG_ENOMEM. */
+	 * in an empty list, the callbacks that write (render, format,
+	 * chance_fill, resign_result, pending_finish, pending_steps,
+	 * view_action) in output cut short, and gen_tags, chance_split and
+	 * pending_open/_answer in a failure whose record or pending action
+	 * the caller drops; the call then ends in HG_ENOMEM. */
 	unsigned reports_enomem;
 };
 
