@@ -67,10 +67,9 @@ void hg_alloc_failure(void);
  * hg_alloc_resume() after it takes. */
 unsigned hg_alloc_pause(void);
 void hg_alloc_resume(unsigned depth);
-/* `call` paused: work that allocates as it always has (the caller's hooks,
- * an engine's format).  An engine's setup, clone, parse, apply, legal and
- * render go through engine-call.h, which pauses those the engine does not
- * report from (hg_game_class.reports_enomem). */
+/* `call` paused: work that allocates as it always has (the caller's
+ * hooks).  An engine's callbacks go through engine-call.h, which pauses
+ * those the engine does not report from (hg_game_class.reports_enomem). */
 #define HG_PAUSED(call)							\
 	do {								\
 		unsigned depth_ = hg_alloc_pause();			\
