@@ -414,8 +414,11 @@ struct hg_game_class {
 	 * failed while it ran (a diagnostic dropped, a buffer that could not
 	 * grow), setup, clone and parse end in NULL (what they returned is
 	 * freed), apply in HG_ENOMEM (the state spoiled, as after -1), legal
-	 * in an empty list and render in output cut short; the call then ends
-	 * in HG_ENOMEM. */
+	 * in an empty list, the callbacks that write (render, format,
+	 * chance_fill, resign_result, pending_finish, pending_steps,
+	 * view_action) in output cut short, and gen_tags, chance_split and
+	 * pending_open/_answer in a failure whose record or pending action
+	 * the caller drops; the call then ends in HG_ENOMEM. */
 	unsigned reports_enomem;
 };
 
@@ -425,8 +428,26 @@ struct hg_game_class {
 #define HG_REPORTS_APPLY (1u << 3)
 #define HG_REPORTS_LEGAL (1u << 4)
 #define HG_REPORTS_RENDER (1u << 5)
+/* The callbacks that write: each one's output cut short, or its failure
+ * (HG_ENOMEM for the game master's), when an allocation failed while it
+ * ran (herald_engine(3), ALLOCATION FAILURE). */
+#define HG_REPORTS_FORMAT (1u << 6)
+#define HG_REPORTS_GEN_TAGS (1u << 7)
+#define HG_REPORTS_CHANCE_SPLIT (1u << 8)
+#define HG_REPORTS_CHANCE_FILL (1u << 9)
+#define HG_REPORTS_RESIGN_RESULT (1u << 10)
+#define HG_REPORTS_PENDING_OPEN (1u << 11)
+#define HG_REPORTS_PENDING_ANSWER (1u << 12)
+#define HG_REPORTS_PENDING_FINISH (1u << 13)
+#define HG_REPORTS_PENDING_STEPS (1u << 14)
+#define HG_REPORTS_VIEW_ACTION (1u << 15)
 #define HG_REPORTS_ALL (HG_REPORTS_SETUP | HG_REPORTS_CLONE | HG_REPORTS_PARSE | \
-			HG_REPORTS_APPLY | HG_REPORTS_LEGAL | HG_REPORTS_RENDER)
+			HG_REPORTS_APPLY | HG_REPORTS_LEGAL | HG_REPORTS_RENDER | \
+			HG_REPORTS_FORMAT | HG_REPORTS_GEN_TAGS | HG_REPORTS_CHANCE_SPLIT | \
+			HG_REPORTS_CHANCE_FILL | HG_REPORTS_RESIGN_RESULT | \
+			HG_REPORTS_PENDING_OPEN | HG_REPORTS_PENDING_ANSWER | \
+			HG_REPORTS_PENDING_FINISH | HG_REPORTS_PENDING_STEPS | \
+			HG_REPORTS_VIEW_ACTION)
 
 /* Applies `a` to *st, keeping the position when the action is illegal:
  * on 0, *st is the position after it (the old state is freed); on -1, *st

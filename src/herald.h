@@ -532,16 +532,22 @@ typedef struct hg_pending {
 	size_t nawaited;
 } hg_pending;
 
+/* Called by a function that reports HG_ENOMEM, the functions below that
+ * allocate report a failure (-1, HG_ENOMEM) when out of memory; elsewhere
+ * a failure aborts. */
 HG_EXPORT void hg_pending_free(hg_pending *p);
-/* Sets seat's part (replacing one it had) and stops awaiting it. */
-HG_EXPORT void hg_pending_set_part(hg_pending *p, const char *seat, const char *text, int face_down);
-HG_EXPORT void hg_pending_await(hg_pending *p, const char *seat);
+/* Sets seat's part (replacing one it had) and stops awaiting it: 0, or
+ * -1 with p as it was. */
+HG_EXPORT int hg_pending_set_part(hg_pending *p, const char *seat, const char *text, int face_down);
+/* 0, or -1 with p as it was. */
+HG_EXPORT int hg_pending_await(hg_pending *p, const char *seat);
 HG_EXPORT int hg_pending_awaits(const hg_pending *p, const char *seat);
 /* The public part from the record's tags: 1 (p filled, texts NULL), 0
- * when nothing is pending. */
+ * when nothing is pending, HG_ENOMEM (p empty). */
 HG_EXPORT int hg_pending_from_tags(const hg_game_record *rec, hg_pending *p);
-/* Writes the public part into the tags; clear: removes them. */
-HG_EXPORT void hg_pending_to_tags(hg_game_record *rec, const hg_pending *p);
+/* Writes the public part into the tags (0, or HG_ENOMEM with some of
+ * them not written); clear: removes them. */
+HG_EXPORT int hg_pending_to_tags(hg_game_record *rec, const hg_pending *p);
 HG_EXPORT void hg_pending_clear_tags(hg_game_record *rec);
 /* What every seat is told of it, three lines ("pending: SEAT: DECLARED",
  * "face down: SEAT N, ...", "awaiting: SEAT, ..."), appended to out:
@@ -550,7 +556,8 @@ HG_EXPORT void hg_pending_summary(const hg_pending *p, hg_buf *out);
 /* The secret: each part's text, in the file `path` (mode 0600, written
  * atomically), bound to the game's commitment and action count.  Reading
  * fills the texts of p's parts (p from the tags): 0, or -1 after a
- * diagnostic (master.pending). */
+ * diagnostic (master.pending), or HG_ENOMEM.  Writing: 0, or -1 with
+ * errno (ENOMEM short of memory, with nothing written). */
 HG_EXPORT int hg_pending_secret_write(const char *path, const char *commit, size_t nactions,
 			    const hg_pending *p);
 HG_EXPORT int hg_pending_secret_read(const char *path, const char *commit, size_t nactions,
@@ -691,8 +698,10 @@ HG_EXPORT void hg_seats_list(const hg_game_class *cls, const hg_state *st, hg_bu
  * adjudication)?  1, with the words that say it in why ("P1 resigned",
  * "forfeit of P2: ..."); else 0. */
 HG_EXPORT int hg_record_ending(const hg_game_record *rec, hg_buf *why);
-/* The result the resignation (or forfeit) of seat i gives. */
-HG_EXPORT void hg_resign_result(const hg_game_class *cls, const hg_state *st, unsigned seat,
+/* The result the resignation (or forfeit) of seat i gives, appended to
+ * out: 0; or, called by a function that reports HG_ENOMEM, HG_ENOMEM when
+ * out of memory, with out cut short (elsewhere a failure aborts). */
+HG_EXPORT int hg_resign_result(const hg_game_class *cls, const hg_state *st, unsigned seat,
 		      hg_buf *out);
 
 /* ------------------------------------------------------------------------

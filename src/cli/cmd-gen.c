@@ -163,6 +163,9 @@ int cli_gen_main(int argc, char **argv)
 		game_seed(&seed, r.seed, i);
 		hg_game_record *g = hg_generate(session, cls, seed.data, (unsigned)r.players,
 						r.variant, &d);
+		/* out of memory (hg.out-of-memory): exit 2, as for a failed write */
+		for (size_t k = 0; !g && k < d.n; k++)
+			io_error |= strcmp(d.v[k].code, "hg.out-of-memory") == 0;
 		cli_print_diags(stderr, &d, colour_err, r.common.quiet);
 		if (!g || d.nerrors) {
 			failed = 1;

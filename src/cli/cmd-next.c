@@ -248,7 +248,7 @@ static void next_replay(next_run *r, const hg_game_record *g, hg_diags *d, next_
 			const char *who = cls->to_move(st);
 			rep->to_move = who ? hg_xstrdup(who) : NULL;
 			rep->turn = cls->turn(st);
-			if (cls->pending_steps && hg_pending_from_tags(shown, &rep->pending)) {
+			if (cls->pending_steps && hg_pending_from_tags(shown, &rep->pending) == 1) {
 				/* the seats answer within the action: the first
 				 * awaited is the one to move */
 				rep->has_pending = 1;

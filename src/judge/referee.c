@@ -154,7 +154,7 @@ static int seat_report(judge_ctx *c, const hg_game_record *master, const char *s
 			if (hg_record_ending(master, &ending))
 				hg_buf_printf(text, " (%s)", ending.data);
 			hg_buf_putc(text, '\n');
-		} else if (cls->pending_steps && hg_pending_from_tags(view, &held)) {
+		} else if (cls->pending_steps && hg_pending_from_tags(view, &held) == 1) {
 			pending_report(cls, st, &held, seat_name, text);
 			hg_pending_free(&held);
 		} else {
@@ -286,7 +286,7 @@ static int game_over(judge_ctx *c, const hg_game_record *rec, char **to_move)
 	if (st && cls) {
 		over = cls->result(st) != NULL;
 		hg_pending held;
-		if (!over && to_move && hg_pending_from_tags(rec, &held)) {
+		if (!over && to_move && hg_pending_from_tags(rec, &held) == 1) {
 			/* the first seat whose answer the pending action awaits */
 			*to_move = held.nawaited ? hg_xstrdup(held.awaited[0]) : NULL;
 			hg_pending_free(&held);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine-call.h"
 #include "internal.h"
 
 static const char *const termination_words[] = {
@@ -71,16 +72,14 @@ int hg_record_ending(const hg_game_record *rec, hg_buf *why)
 	return 1;
 }
 
-void hg_resign_result(const hg_game_class *cls, const hg_state *st, unsigned seat,
-		      hg_buf *out)
+int hg_resign_result(const hg_game_class *cls, const hg_state *st, unsigned seat, hg_buf *out)
 {
-	if (cls->resign_result) {
-		cls->resign_result(st, seat, out);
-		return;
-	}
+	if (cls->resign_result)
+		return hg_engine_resign_result(cls, st, seat, out);
 	/* The seats that did not resign share the game, in seat order. */
 	size_t n = 0;
 	for (unsigned i = 0; cls->seat_name(st, i); i++)
 		if (i != seat)
 			hg_buf_printf(out, "%s%s", n++ ? ", " : "", cls->seat_name(st, i));
+	return hg_buf_failed(out) ? HG_ENOMEM : 0;
 }

@@ -37,9 +37,7 @@ static hg_game_record *generate(hg_session *s, const hg_game_class *cls,
 	 * from the stream "<seed>"; the choice of actions from "<seed>/moves". */
 	hg_prng r;
 	hg_prng_seed(&r, seed);
-	int rc;
-	/* (the tags are written as they always were, aborting short of memory) */
-	HG_PAUSED(rc = cls->gen_tags(data, &r, players, variant, rec, d));
+	int rc = hg_engine_gen_tags(cls, data, &r, players, variant, rec, d);
 	if (rc != 0 ||
 	    (!hg_record_tag(rec, "Date") && hg_record_try_set_tag(rec, "Date", "????.??.??") != 0) ||
 	    hg_record_try_set_tag(rec, "Result", "*") != 0) {
@@ -102,8 +100,7 @@ static hg_game_record *generate(hg_session *s, const hg_game_class *cls,
 		hg_action *a = legal.v[hg_prng_below(&r, (uint32_t)legal.n)];
 		hg_buf_clear(&seat);
 		hg_buf_clear(&body);
-		HG_PAUSED(cls->format(st, a, &seat, &body));	/* (not one that reports) */
-		hg_node *n = hg_buf_failed(&seat) || hg_buf_failed(&body) ? NULL :
+		hg_node *n = hg_engine_format(cls, st, a, &seat, &body) != 0 ? NULL :
 			hg_line_try_push(&rec->moves, HG_NODE_ACTION, pos);
 		if (!n) {
 			free_list(cls, &legal);

@@ -67,10 +67,9 @@ void hg_alloc_failure(void);
  * hg_alloc_resume() after it takes. */
 unsigned hg_alloc_pause(void);
 void hg_alloc_resume(unsigned depth);
-/* `call` paused: work that allocates as it always has (the caller's hooks,
- * an engine's format).  An engine's setup, clone, parse, apply, legal and
- * render go through engine-call.h, which pauses those the engine does not
- * report from (hg_game_class.reports_enomem). */
+/* `call` paused: work that allocates as it always has (the caller's
+ * hooks).  An engine's callbacks go through engine-call.h, which pauses
+ * those the engine does not report from (hg_game_class.reports_enomem). */
 #define HG_PAUSED(call)							\
 	do {								\
 		unsigned depth_ = hg_alloc_pause();			\
@@ -124,6 +123,20 @@ typedef struct hg_atomic_names {
 int hg_atomic_names_make(hg_atomic_names *n, const char *path);
 int hg_atomic_write(hg_atomic_names *n, const char *data, size_t len);
 void hg_atomic_names_free(hg_atomic_names *n);
+/* A pending action's secret (pending.c) written as the record is, in two
+ * steps: hg_pending_secret_make allocates all it needs (0, or -1 with
+ * errno: ENOMEM short of memory, inside a unit of work), then
+ * hg_pending_secret_put writes it, allocating nothing (0, or -1 with
+ * errno); hg_pending_secret_free frees it (after a 0 from make). */
+typedef struct hg_pending_secret {
+	const char *path;
+	hg_buf text;
+	hg_atomic_names names;
+} hg_pending_secret;
+int hg_pending_secret_make(hg_pending_secret *s, const char *path, const char *commit,
+			   size_t nactions, const hg_pending *p);
+int hg_pending_secret_put(hg_pending_secret *s);
+void hg_pending_secret_free(hg_pending_secret *s);
 /* Frees the diagnostics of d from n on. */
 void hg_diags_truncate(hg_diags *d, size_t n);
 

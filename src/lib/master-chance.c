@@ -20,16 +20,8 @@ void hg_master_free_list(const hg_game_class *cls, hg_action_list *l)
 
 /* The engine's callbacks run as the core runs them (engine-call.h): in the
  * unit those the engine reports allocation failure from, paused the
- * others, which abort. */
-static size_t split_of(const hg_game_class *cls, const hg_state *st, const char *seat,
-		       const char *body)
-{
-	if (!cls->chance_split)
-		return strlen(body);
-	size_t split;
-	HG_PAUSED(split = cls->chance_split(st, seat, body));
-	return split;
-}
+ * others, which abort.  When one reports, the caller stops: the unit has
+ * failed, and nothing is written. */
 
 /* Applies `seat: body` to the position and appends it to the main line
  * (hg_master_number_turn() writes the move number first).  0, or -1 after
@@ -95,14 +87,16 @@ int hg_master_next_chance(hg_master *m, hg_buf *seat, hg_buf *body)
 	for (size_t i = 0; i < legal.n && all_chance; i++) {
 		hg_buf_clear(seat);
 		hg_buf_clear(body);
-		HG_PAUSED(cls->format(m->st, legal.v[i], seat, body));
-		all_chance = split_of(cls, m->st, seat->data ? seat->data : "",
-				      body->data ? body->data : "") == 0;
+		size_t split = 1;
+		all_chance = hg_engine_format(cls, m->st, legal.v[i], seat, body) == 0 &&
+			     hg_engine_chance_split(cls, m->st, seat->data ? seat->data : "",
+						    body->data ? body->data : "", &split) == 0 &&
+			     split == 0;
 	}
 	hg_buf_clear(seat);
 	hg_buf_clear(body);
-	if (all_chance)
-		HG_PAUSED(cls->format(m->st, legal.v[0], seat, body));
+	if (all_chance && hg_engine_format(cls, m->st, legal.v[0], seat, body) != 0)
+		all_chance = 0;
 	hg_master_free_list(cls, &legal);
 	return all_chance;
 }
@@ -122,9 +116,8 @@ int hg_master_fill_chance(hg_master *m, hg_diags *d)
 		if (m->cls->pending_open) {
 			hg_pending p;
 			memset(&p, 0, sizeof p);
-			int held;
-			HG_PAUSED(held = m->cls->pending_open(m->st, seat.data ? seat.data : "",
-							      body.data ? body.data : "", &p, d));
+			int held = hg_engine_pending_open(m->cls, m->st, seat.data ? seat.data : "",
+							  body.data ? body.data : "", &p, d);
 			if (held < 0) {
 				rc = -1;
 				break;
@@ -184,14 +177,13 @@ static int prefix_eq(const char *a, size_t n, const char *b, size_t m)
 int hg_master_complete_chance(hg_master *m, const char *seat, const char *text, hg_buf *out)
 {
 	const hg_game_class *cls = m->cls;
-	if (cls->chance_fill) {
-		HG_PAUSED(cls->chance_fill(m->st, seat, text, out));
-		if (out->len)
-			return 0;
-	}
-	if (!cls->chance_split)
+	if (hg_engine_chance_fill(cls, m->st, seat, text, out) != 0)
+		return 1;	/* (the unit has failed: nothing is written) */
+	if (out->len)
+		return 0;
+	size_t split;
+	if (!cls->chance_split || hg_engine_chance_split(cls, m->st, seat, text, &split) != 0)
 		return 1;
-	size_t split = split_of(cls, m->st, seat, text);
 	hg_action_text mine;
 	memset(&mine, 0, sizeof mine);
 	hg_diags quiet;
@@ -206,11 +198,14 @@ int hg_master_complete_chance(hg_master *m, const char *seat, const char *text, 
 	for (size_t i = 0; i < legal.n; i++) {
 		hg_buf_clear(&s);
 		hg_buf_clear(&b);
-		HG_PAUSED(cls->format(m->st, legal.v[i], &s, &b));
+		if (hg_engine_format(cls, m->st, legal.v[i], &s, &b) != 0)
+			break;
 		const char *body = b.data ? b.data : "";
 		if (!s.data || strcmp(s.data, seat) != 0)
 			continue;
-		size_t k = split_of(cls, m->st, seat, body);
+		size_t k;
+		if (hg_engine_chance_split(cls, m->st, seat, body, &k) != 0)
+			break;
 		if (k == strlen(body) || !prefix_eq(body, k, text, split))
 			continue;
 		if (by_prefix < 0)
@@ -228,10 +223,9 @@ int hg_master_complete_chance(hg_master *m, const char *seat, const char *text, 
 	 * and not its choice for the outcome they give), the first the engine
 	 * lists. */
 	int pick = by_glob >= 0 ? by_glob : by_prefix;
-	if (pick >= 0) {
+	if (pick >= 0 && !hg_alloc_lost()) {
 		hg_buf_clear(&s);
-		HG_PAUSED(cls->format(m->st, legal.v[pick], &s, out));
-		found = 0;
+		found = hg_engine_format(cls, m->st, legal.v[pick], &s, out) != 0;
 	}
 	hg_master_free_list(cls, &legal);
 	hg_buf_free(&s);

@@ -159,7 +159,8 @@ static int may_act(hg_master *m, const char *seat)
 	int yes = 0;
 	for (size_t i = 0; i < legal.n && !yes; i++) {
 		hg_buf_clear(&s);
-		HG_PAUSED(cls->format(m->st, legal.v[i], &s, &b));
+		if (hg_engine_format(cls, m->st, legal.v[i], &s, &b) != 0)
+			break;	/* (the unit has failed) */
 		yes = s.data && strcmp(s.data, seat) == 0;
 	}
 	hg_master_free_list(cls, &legal);
@@ -212,8 +213,7 @@ static hg_game_record *master_new(hg_session *s, const hg_master_new_opts *o,
 	int rc = -1;
 	if (!hg_buf_failed(&setup_seed)) {
 		hg_prng_seed(&r, setup_seed.data);
-		HG_PAUSED(rc = cls->gen_tags(data, &r, (unsigned)o->nplayers, o->variant, proto,
-					     d));	/* (not one that reports) */
+		rc = hg_engine_gen_tags(cls, data, &r, (unsigned)o->nplayers, o->variant, proto, d);
 	}
 	hg_buf_free(&setup_seed);
 	if (rc != 0) {
@@ -579,16 +579,25 @@ static void tell_pending(const hg_master *m, const hg_pending *p, const char *se
  * seat whose step the secret already holds only takes that step again);
  * then, the record written, the secret of a pending action that ended is
  * removed (drop_secret) and `answer` is appended to told.  Everything that
- * allocates is done before the first file is written (but the writing of
- * the secret, pending.c's, which aborts short of memory): when memory has
- * run out in the call (hg_alloc_lost), nothing is written and -1 is
- * returned (the unit reports it).  0, or -1 with the record as it was. */
+ * allocates is done before the first file is written (the secret's text
+ * and names too): when memory has run out in the call (hg_alloc_lost),
+ * nothing is written and -1 is returned (the unit reports it).  0, or -1
+ * with the record as it was. */
 static int commit(hg_master *m, const hg_pending *p, int drop_secret, const hg_buf *answer,
 		  hg_buf *told, hg_diags *d)
 {
 	char *secret_path = p || drop_secret ? pending_path(m) : NULL;
-	if (p)
-		HG_PAUSED(hg_pending_to_tags(m->rec, p));	/* (pending.c aborts) */
+	hg_pending_secret secret;
+	int secret_made = -1, secret_errno = 0;
+	if (p) {
+		hg_pending_to_tags(m->rec, p);	/* (HG_ENOMEM: the unit's failure) */
+		if (secret_path)
+			secret_made = hg_pending_secret_make(&secret, secret_path,
+							     hg_record_tag_value(m->rec, "SeedCommit"),
+							     m->nactions, p);
+		if (secret_made != 0)
+			secret_errno = errno;
+	}
 	hg_buf out;
 	hg_buf_init(&out);
 	hg_write_hgn(m->rec, &out);	/* (HG_ENOMEM is the unit's failure too) */
@@ -605,13 +614,12 @@ static int commit(hg_master *m, const hg_pending *p, int drop_secret, const hg_b
 		goto done;
 	}
 	if (p) {
-		int written;
-		HG_PAUSED(written = hg_pending_secret_write(secret_path,
-							    hg_record_tag_value(m->rec, "SeedCommit"),
-							    m->nactions, p));
-		if (written != 0) {
+		if (secret_made == 0 && hg_pending_secret_put(&secret) != 0)
+			secret_errno = errno;
+		if (secret_made != 0 || secret_errno != 0) {
 			hg_diag_add(d, HG_ERROR, no_pos(secret_path), "master.io",
-				    "cannot write the pending action's secret: %s", strerror(errno));
+				    "cannot write the pending action's secret: %s",
+				    strerror(secret_errno));
 			goto done;
 		}
 	}
@@ -629,6 +637,8 @@ static int commit(hg_master *m, const hg_pending *p, int drop_secret, const hg_b
 done:
 	if (named == 0)
 		hg_atomic_names_free(&names);
+	if (secret_made == 0)
+		hg_pending_secret_free(&secret);
 	hg_buf_free(&out);
 	free(secret_path);
 	return rc;
@@ -663,13 +673,13 @@ static int pending_step(hg_master *m, hg_pending *p, const char *seat, const cha
 	char *path = pending_path(m);
 	int rc = -1;
 	if (path)
-		HG_PAUSED(rc = hg_pending_secret_read(path, hg_record_tag_value(m->rec, "SeedCommit"),
-						      m->nactions, p, d));
+		rc = hg_pending_secret_read(path, hg_record_tag_value(m->rec, "SeedCommit"),
+					    m->nactions, p, d);
 	free(path);
 	if (rc == 0)
-		HG_PAUSED(rc = cls->pending_answer(m->st, p, seat, text, d));
+		rc = hg_engine_pending_answer(cls, m->st, p, seat, text, d);
 	if (rc != 0)
-		return -1;
+		return -1;	/* (HG_ENOMEM: the unit reports it) */
 	hg_buf answer;
 	hg_buf_init(&answer);
 	if (p->nawaited > 0) {
@@ -680,7 +690,7 @@ static int pending_step(hg_master *m, hg_pending *p, const char *seat, const cha
 	}
 	hg_buf whole;
 	hg_buf_init(&whole);
-	HG_PAUSED(rc = cls->pending_finish(m->st, p, &whole, d));
+	rc = hg_engine_pending_finish(cls, m->st, p, &whole, d);
 	if (rc == 0) {
 		hg_master_number_turn(m);
 		rc = hg_master_append(m, p->seat, whole.data ? whole.data : "", d);
@@ -709,8 +719,9 @@ static int pending_open(hg_master *m, const char *seat, const char *body, hg_buf
 		return 0;
 	hg_pending p;
 	memset(&p, 0, sizeof p);
-	int rc;
-	HG_PAUSED(rc = m->cls->pending_open(m->st, seat, body, &p, d));
+	int rc = hg_engine_pending_open(m->cls, m->st, seat, body, &p, d);
+	if (rc == HG_ENOMEM)
+		rc = -1;	/* (the unit reports it) */
 	if (rc == 1) {
 		hg_buf answer;
 		hg_buf_init(&answer);
@@ -738,7 +749,10 @@ static int resign(hg_master *m, unsigned seat_i, const char *seat, hg_action_tex
 	m->nactions++;
 	hg_buf result;
 	hg_buf_init(&result);
-	HG_PAUSED(hg_resign_result(m->cls, m->st, seat_i, &result));
+	if (hg_resign_result(m->cls, m->st, seat_i, &result) != 0) {
+		hg_buf_free(&result);
+		return -1;	/* (the unit reports it: nothing is written) */
+	}
 	set_result(m, result.data ? result.data : "");
 	hg_buf_free(&result);
 	hg_record_try_set_tag(m->rec, "Termination", "resignation");
@@ -767,7 +781,7 @@ static int play_whole(hg_master *m, const char *seat, const hg_action_text *t, h
 	} else {
 		hg_action *a = hg_engine_parse(cls, m->st, t, d);
 		if (a) {
-			HG_PAUSED(cls->format(m->st, a, &cseat, &canon));
+			hg_engine_format(cls, m->st, a, &cseat, &canon);	/* (failed: below) */
 			cls->free_action(a);
 			hg_buf_clear(&filled);
 			written = hg_master_complete_chance(m, seat, canon.data ? canon.data : "", &filled) == 0 ?
@@ -858,7 +872,9 @@ static int master_move(hg_master *m, const char *seat_name, const char *text, lo
 	}
 	hg_pending held;
 	int holds;
-	HG_PAUSED(holds = hg_pending_from_tags(m->rec, &held));	/* (pending.c aborts) */
+	holds = hg_pending_from_tags(m->rec, &held);
+	if (holds == HG_ENOMEM)
+		goto out;	/* (the unit reports it) */
 	if (holds) {
 		rc = pending_step(m, &held, seat, body.data ? body.data : "", before, told, d);
 		hg_pending_free(&held);
@@ -1038,7 +1054,7 @@ static int master_end(hg_master *m, int kind, const char *result, const char *se
 			return -1;
 		}
 		hg_record_try_set_tag(m->rec, "Forfeit", cls->seat_name(m->st, (unsigned)seat));
-		HG_PAUSED(hg_resign_result(cls, m->st, (unsigned)seat, &want));
+		hg_resign_result(cls, m->st, (unsigned)seat, &want);	/* (failed: below) */
 		result = want.data ? want.data : "";
 	}
 	drop_pending(m);

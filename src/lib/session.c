@@ -480,11 +480,13 @@ static int canonicalize_line(const hg_game_class *cls, const hg_state *st,
 				rc = -1;
 				continue;
 			}
-			HG_PAUSED(cls->format(st, a, &seat, &body));	/* (not one that reports) */
+			int lost = hg_engine_format(cls, st, a, &seat, &body);
 			cls->free_action(a);
+			if (lost)
+				break;	/* (the unit of work reports it) */
 		}
 		if (hg_buf_failed(&seat) || hg_buf_failed(&body))
-			break;		/* (the unit of work reports it) */
+			break;
 		/* An action already in canonical spelling keeps its text and
 		 * its tokens, as read (their positions too). */
 		if (hg_action_text_spells(&n->action, seat.data ? seat.data : "", seat.len,

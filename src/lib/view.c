@@ -104,8 +104,8 @@ static int view_one(const hg_game_class *cls, hg_state *st, const hg_node *n,
 	if (rc == 0) {
 		hg_buf_clear(seat_buf);
 		hg_buf_clear(body);
-		HG_PAUSED(cls->view_action(before, st, a, seat, seat_buf, body));
-		hg_node *v = hg_line_try_push(out, HG_NODE_ACTION, n->pos);
+		hg_node *v = hg_engine_view_action(cls, before, st, a, seat, seat_buf, body) != 0 ?
+			NULL : hg_line_try_push(out, HG_NODE_ACTION, n->pos);
 		rc = v ? hg_action_text_set(&v->action, seat_buf->data ? seat_buf->data : "",
 					    body->data ? body->data : "", n->pos, d) : -1;
 		if (v && n->glyph && !(v->glyph = hg_try_strdup(n->glyph)))

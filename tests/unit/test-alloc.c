@@ -1541,6 +1541,614 @@ START_TEST(pattern_compile_reports_every_failure)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------
+ * The engines' callbacks that write or hold an action pending (format,
+ * gen_tags, chance_split, chance_fill, resign_result, the pending_*
+ * callbacks, view_action; engine-call.h) and the core's calls of them
+ * ------------------------------------------------------------------------ */
+
+static void fake_format(const hg_state *s, const hg_action *a, hg_buf *seat, hg_buf *body)
+{
+	(void)s, (void)a;
+	fake_allocate();
+	hg_buf_puts(seat, "P1");
+	hg_buf_puts(body, "move");
+}
+
+static int fake_gen_tags(const hg_gdata *data, hg_prng *r, unsigned players,
+			 const char *variant, hg_game_record *rec, hg_diags *d)
+{
+	(void)data, (void)r, (void)players, (void)variant, (void)rec, (void)d;
+	fake_allocate();
+	return 0;
+}
+
+static size_t fake_chance_split(const hg_state *s, const char *seat, const char *body)
+{
+	(void)s, (void)seat;
+	fake_allocate();
+	return strlen(body);
+}
+
+static void fake_chance_fill(const hg_state *s, const char *seat, const char *body, hg_buf *out)
+{
+	(void)s, (void)seat;
+	fake_allocate();
+	hg_buf_puts(out, body);
+}
+
+static void fake_resign_result(const hg_state *s, unsigned seat, hg_buf *out)
+{
+	(void)s, (void)seat;
+	fake_allocate();
+	hg_buf_puts(out, "P2");
+}
+
+static int fake_pending_open(const hg_state *s, const char *seat, const char *body,
+			     hg_pending *p, hg_diags *d)
+{
+	(void)s, (void)body, (void)d;
+	p->seat = hg_xstrdup(seat);
+	fake_allocate();
+	return 1;
+}
+
+static int fake_pending_answer(const hg_state *s, hg_pending *p, const char *seat,
+			       const char *text, hg_diags *d)
+{
+	(void)s, (void)p, (void)seat, (void)text, (void)d;
+	fake_allocate();
+	return 0;
+}
+
+static int fake_pending_finish(const hg_state *s, const hg_pending *p, hg_buf *body,
+			       hg_diags *d)
+{
+	(void)s, (void)p, (void)d;
+	fake_allocate();
+	hg_buf_puts(body, "move");
+	return 0;
+}
+
+static void fake_pending_steps(const hg_state *s, const hg_pending *p, const char *seat,
+			       hg_buf *out)
+{
+	(void)s, (void)p, (void)seat;
+	fake_allocate();
+	hg_buf_puts(out, "pass\n");
+}
+
+static void fake_view_action(const hg_state *before, const hg_state *after, const hg_action *a,
+			     unsigned seat, hg_buf *seat_out, hg_buf *body)
+{
+	(void)before, (void)after, (void)a, (void)seat;
+	fake_allocate();
+	hg_buf_puts(seat_out, "P1");
+	hg_buf_puts(body, "move");
+}
+
+/* As engine_call_maps_a_lost_allocation, for the callbacks that write or
+ * hold an action pending: paused (nothing refused, the call succeeds)
+ * when the class does not report from them; else the call ends in
+ * HG_ENOMEM, and pending_open's pending action is freed (LeakSanitizer). */
+START_TEST(engine_writers_map_a_lost_allocation)
+{
+	hg_game_class fake = {
+		.id = "fake",
+		.format = fake_format,
+		.gen_tags = fake_gen_tags,
+		.chance_split = fake_chance_split,
+		.chance_fill = fake_chance_fill,
+		.resign_result = fake_resign_result,
+		.pending_open = fake_pending_open,
+		.pending_answer = fake_pending_answer,
+		.pending_finish = fake_pending_finish,
+		.pending_steps = fake_pending_steps,
+		.view_action = fake_view_action,
+	};
+	enum { CALLBACKS = 10 };
+	static const unsigned bits[CALLBACKS] = {
+		HG_REPORTS_FORMAT, HG_REPORTS_GEN_TAGS, HG_REPORTS_CHANCE_SPLIT,
+		HG_REPORTS_CHANCE_FILL, HG_REPORTS_RESIGN_RESULT, HG_REPORTS_PENDING_OPEN,
+		HG_REPORTS_PENDING_ANSWER, HG_REPORTS_PENDING_FINISH, HG_REPORTS_PENDING_STEPS,
+		HG_REPORTS_VIEW_ACTION,
+	};
+	hg_state *st = fake_setup(NULL, NULL, NULL);
+	for (int reports = 0; reports <= 1; reports++) {
+		for (int callback = 0; callback < CALLBACKS; callback++) {
+			/* (only its own bit: another's is not it) */
+			fake.reports_enomem = reports ? bits[callback] : HG_REPORTS_ALL & ~bits[callback];
+			hg_diags d;
+			hg_diags_init(&d);
+			hg_buf a, b;
+			hg_buf_init(&a);
+			hg_buf_init(&b);
+			hg_pending p;
+			memset(&p, 0, sizeof p);
+			hg_alloc_unit u;
+			hg_alloc_unit_begin(&u);
+			hg_test_fail_after = 1;
+			int rc = 0;
+			size_t split = 0;
+			switch (callback) {
+			case 0:
+				rc = hg_engine_format(&fake, st, NULL, &a, &b);
+				break;
+			case 1:
+				rc = hg_engine_gen_tags(&fake, NULL, NULL, 0, NULL, NULL, &d);
+				break;
+			case 2:
+				rc = hg_engine_chance_split(&fake, st, "P1", "move", &split);
+				if (rc == 0)
+					ck_assert_uint_eq(split, 4);
+				break;
+			case 3:
+				rc = hg_engine_chance_fill(&fake, st, "P1", "move", &a);
+				break;
+			case 4:
+				rc = hg_resign_result(&fake, st, 0, &a);
+				break;
+			case 5:
+				rc = hg_engine_pending_open(&fake, st, "P1", "move", &p, &d);
+				if (rc == HG_ENOMEM)
+					ck_assert_ptr_null(p.seat);
+				else
+					ck_assert_int_eq(rc, 1);
+				break;
+			case 6:
+				rc = hg_engine_pending_answer(&fake, st, &p, "P2", "pass", &d);
+				break;
+			case 7:
+				rc = hg_engine_pending_finish(&fake, st, &p, &a, &d);
+				break;
+			case 8:
+				rc = hg_engine_pending_steps(&fake, st, &p, "P2", &a);
+				break;
+			case 9:
+				rc = hg_engine_view_action(&fake, st, st, NULL, 0, &a, &b);
+				break;
+			}
+			ck_assert_msg(fake_ran_reporting == reports, "callback %d: ran %s", callback,
+				      fake_ran_reporting ? "in the unit" : "paused");
+			ck_assert_msg(rc == (reports ? HG_ENOMEM : callback == 5 ? 1 : 0),
+				      "callback %d: returned %d", callback, rc);
+			ck_assert_int_eq(hg_alloc_unit_end(&u, &d, 0, (hg_pos){ NULL, 0, 0 }),
+					 reports ? HG_ENOMEM : 0);
+			ck_assert_uint_eq(hg_test_fail_after, reports ? 0 : 1);
+			hg_test_fail_after = 0;
+			hg_pending_free(&p);
+			hg_buf_free(&a);
+			hg_buf_free(&b);
+			hg_diags_free(&d);
+		}
+	}
+	fake_free(st);
+}
+END_TEST
+
+/* One of the engines' writing callbacks over a record's main line, alone
+ * in the unit: everything else the work needs (the set-up, each action
+ * read and applied, a copy of the position before it) runs paused, so
+ * that the allocations refused are the callback's own.  Run paused, the
+ * callback would have none refused: each case's minimum is above 0.  A
+ * complete run writes what an undisturbed one writes. */
+enum engine_writer {
+	WRITE_FORMAT,		/* each action, as format spells it */
+	WRITE_VIEW_ACTION,	/* each action as each seat sees it */
+	WRITE_RESIGN_RESULT,	/* the result each seat's resignation gives, at the end */
+	WRITE_CHANCE_FILL,	/* each action, its chance filled from the seed */
+	WRITE_GEN_TAGS,		/* the tags of a new game (no record) */
+};
+
+typedef struct writer_case {
+	const char *record;	/* or the game's name (WRITE_GEN_TAGS) */
+	enum engine_writer writer;
+	const hg_game_class *cls;
+	const hg_gdata *data;
+	hg_game_record *rec;
+} writer_case;
+
+static int written_by(const writer_case *c, const hg_state *before, const hg_state *after,
+		      const hg_action *a, hg_buf *out)
+{
+	const hg_game_class *cls = c->cls;
+	hg_buf seat, body;
+	hg_buf_init(&seat);
+	hg_buf_init(&body);
+	int rc = 0;
+	switch (c->writer) {
+	case WRITE_FORMAT:
+		rc = hg_engine_format(cls, before, a, &seat, &body);
+		break;
+	case WRITE_VIEW_ACTION:
+		for (unsigned k = 0; rc == 0 && cls->seat_name(after, k); k++) {
+			hg_buf_clear(&seat);
+			hg_buf_clear(&body);
+			rc = hg_engine_view_action(cls, before, after, a, k, &seat, &body);
+			HG_PAUSED(hg_buf_printf(out, "%u> %s: %s\n", k, seat.data ? seat.data : "",
+						body.data ? body.data : ""));
+		}
+		hg_buf_clear(&seat);
+		hg_buf_clear(&body);
+		break;
+	case WRITE_CHANCE_FILL: {
+		hg_buf mine;
+		hg_buf_init(&mine);
+		HG_PAUSED(cls->format(before, a, &seat, &mine));
+		rc = hg_engine_chance_fill(cls, before, seat.data ? seat.data : "",
+					   mine.data ? mine.data : "", &body);
+		HG_PAUSED(hg_buf_free(&mine));
+		break;
+	}
+	default:
+		break;
+	}
+	if (seat.len || body.len)
+		HG_PAUSED(hg_buf_printf(out, "%s: %s\n", seat.data ? seat.data : "",
+					body.data ? body.data : ""));
+	HG_PAUSED(hg_buf_free(&seat); hg_buf_free(&body));
+	return rc;
+}
+
+static void write_over_record(const writer_case *c, hg_buf *out)
+{
+	const hg_game_class *cls = c->cls;
+	hg_diags quiet;
+	hg_diags_init(&quiet);
+	hg_state *st;
+	HG_PAUSED(st = cls->setup(c->data, c->rec, &quiet));
+	ck_assert_ptr_nonnull(st);
+	const hg_line *line = &c->rec->moves;
+	int rc = 0;
+	for (size_t i = 0; i < line->n && rc == 0; i++) {
+		const hg_node *n = &line->nodes[i];
+		if (n->kind != HG_NODE_ACTION || hg_action_is_resign(&n->action))
+			continue;
+		hg_action *a;
+		hg_state *before;
+		int applied;
+		HG_PAUSED(a = cls->parse(st, &n->action, &quiet); before = cls->clone(st);
+			  applied = cls->apply(st, a, &quiet));
+		ck_assert_int_eq(applied, 0);
+		rc = written_by(c, before, st, a, out);
+		HG_PAUSED(cls->free_action(a); cls->free_state(before));
+	}
+	if (rc == 0 && c->writer == WRITE_RESIGN_RESULT) {
+		for (unsigned k = 0; rc == 0 && cls->seat_name(st, k); k++) {
+			hg_buf result;
+			hg_buf_init(&result);
+			rc = hg_resign_result(cls, st, k, &result);
+			HG_PAUSED(hg_buf_printf(out, "%u resigns: %s\n", k,
+						result.data ? result.data : ""));
+			HG_PAUSED(hg_buf_free(&result));
+		}
+	}
+	HG_PAUSED(cls->free_state(st); hg_diags_free(&quiet));
+}
+
+static void write_gen_tags(const writer_case *c, hg_buf *out, hg_diags *d)
+{
+	hg_game_record *rec;
+	HG_PAUSED(rec = hg_record_new("<generated>"));
+	hg_prng r;
+	hg_prng_seed(&r, "alloc");
+	if (hg_engine_gen_tags(c->cls, c->data, &r, 0, NULL, rec, d) == 0)
+		for (size_t i = 0; i < rec->ntags; i++)
+			HG_PAUSED(hg_buf_printf(out, "%s %s\n", rec->tags[i].name, rec->tags[i].value));
+	HG_PAUSED(hg_record_free(rec));
+}
+
+static int run_writer(const void *arg, void **made, hg_diags *d)
+{
+	const writer_case *c = arg;
+	hg_buf *out;
+	HG_PAUSED(out = hg_xmalloc(sizeof *out); hg_buf_init(out));
+	*made = out;
+	hg_alloc_unit u;
+	size_t n0 = d->n;
+	hg_alloc_unit_begin(&u);
+	if (c->writer == WRITE_GEN_TAGS)
+		write_gen_tags(c, out, d);
+	else
+		write_over_record(c, out);
+	return hg_alloc_unit_end(&u, d, n0, (hg_pos){ NULL, 0, 0 });
+}
+
+static void show_writer(const void *arg, void *made, int rc, hg_diags *d, hg_buf *out)
+{
+	(void)arg;
+	(void)d;
+	hg_buf *written = made;
+	if (rc == 0)
+		hg_buf_puts(out, written->data ? written->data : "");
+	hg_buf_free(written);
+	free(written);
+}
+
+START_TEST(engine_writers_report_every_failure)
+{
+	static const struct {
+		const char *record;
+		enum engine_writer writer;
+		unsigned long min;	/* allocations refused, at least */
+	} writers[] = {
+		{ "kingdoms-of-crusaders/valid/location-names.hgn", WRITE_FORMAT, 100 },
+		{ "crusader-kingdoms/valid/events-and-responses.hgn", WRITE_FORMAT, 100 },
+		{ "encrucijada/valid/resist-two-players.hgn", WRITE_FORMAT, 80 },
+		{ "kingdoms-of-crusaders/valid/resignation.hgn", WRITE_VIEW_ACTION, 15 },
+		{ "crusader-kingdoms/valid/hidden-cards.hgn", WRITE_VIEW_ACTION, 40 },
+		{ "encrucijada/valid/shared-tower.hgn", WRITE_VIEW_ACTION, 50 },
+		/* the other seats share the game; against the script, "defeat" */
+		{ "crusader-kingdoms/valid/agreement.hgn", WRITE_RESIGN_RESULT, 6 },
+		{ "crusader-kingdoms/valid/cooperative-defeat.hgn", WRITE_RESIGN_RESULT, 1 },
+		/* (paused, a refusal in it aborts: the action's text is read
+		 * in a unit of its own) */
+		{ "encrucijada/valid/resist-two-players.hgn", WRITE_CHANCE_FILL, 300 },
+		{ "kingdoms-of-crusaders", WRITE_GEN_TAGS, 6 },
+		{ "crusader-kingdoms", WRITE_GEN_TAGS, 6 },
+		{ "encrucijada", WRITE_GEN_TAGS, 7 },
+	};
+	enum { N = sizeof writers / sizeof *writers };
+	hg_session *s = hg_session_new(HERALD_SRCDATADIR);
+	writer_case args[N];
+	sweep_case cases[N];
+	for (size_t i = 0; i < N; i++) {
+		writer_case *w = &args[i];
+		memset(w, 0, sizeof *w);
+		w->record = writers[i].record;
+		w->writer = writers[i].writer;
+		if (w->writer == WRITE_GEN_TAGS) {
+			hg_game_record *proto = hg_record_new("<generated>");
+			hg_record_set_tag(proto, "Game", w->record);
+			w->rec = proto;
+		} else {
+			w->rec = record_at(w->record);
+		}
+		hg_diags d;
+		hg_diags_init(&d);
+		ck_assert_int_eq(hg_session_prepare(s, w->rec, &w->cls, &w->data, &d), 0);
+		hg_diags_free(&d);
+		cases[i] = (sweep_case){ w->record, run_writer, show_writer, w, 0, writers[i].min,
+					 NULL };
+	}
+	SWEEP(cases);
+	for (size_t i = 0; i < N; i++)
+		hg_record_free(args[i].rec);
+	hg_session_free(s);
+}
+END_TEST
+
+/* hg_canonicalize with the engines' format in the unit: more refused than
+ * with format paused (then 78, 3 and 36). */
+START_TEST(canonicalize_formats_in_the_unit)
+{
+	static const struct {
+		const char *record;
+		unsigned long min;
+	} records[] = {
+		{ "kingdoms-of-crusaders/valid/location-names.hgn", 80 },
+		{ "crusader-kingdoms/valid/agreement.hgn", 7 },
+		{ "encrucijada/valid/activation-mutual.hgn", 39 },
+	};
+	enum { N = sizeof records / sizeof *records };
+	hg_session *s = hg_session_new(HERALD_SRCDATADIR);
+	canon_arg args[N];
+	sweep_case cases[N];
+	for (size_t i = 0; i < N; i++) {
+		args[i].s = s;
+		snprintf(args[i].path, sizeof args[i].path, "%s/../records/%s", HERALD_SRCDATADIR,
+			 records[i].record);
+		cases[i] = (sweep_case){ records[i].record, run_canonicalize, show_record, &args[i],
+					 0, records[i].min, NULL };
+	}
+	SWEEP(cases);
+	hg_session_free(s);
+}
+END_TEST
+
+/* The game master's moves that reach those callbacks, in games of
+ * Crusader Kingdoms and Encrucijada (their secrets and records as `herald
+ * new` made them): an attack held pending while the other seats answer
+ * (pending_open, the tags and the secret written), a seat's answer
+ * (pending_answer, the secret read and written again), the last answer
+ * (pending_finish, the action whole, the secret removed, the draws that
+ * follow: format and chance_split), a resignation with the attack pending
+ * (resign_result), and a set-up whose cards the seed names (chance_fill).
+ * Short of memory each leaves the record, the key and the secret byte for
+ * byte as they were; a complete run writes what an undisturbed one
+ * writes. */
+#define CK_SECRET "d02d370b282330fcf4803750a126ba6b75825c8d83b4c33cd410f2e19e7f5199"
+#define CK_DEALT							\
+	"[Game \"crusader-kingdoms\"]\n"				\
+	"[Date \"????.??.??\"]\n"					\
+	"[Players \"A; B; C; D\"]\n"					\
+	"[Result \"*\"]\n"						\
+	"[Scenario \"2nd-crusade\"]\n"					\
+	"[SeedCommit \"aab4bd38b9ae6355451370a27e41700363d04b5cdc00f587cfebf1e81bed3512\"]\n" \
+	"[Entropy1 \"pending\"]\n"
+#define CK_PENDING(awaits, face_down)					\
+	"[Pending \"damasco: attack latakia from homs\"]\n"		\
+	"[PendingAwaits \"" awaits "\"]\n"				\
+	"[PendingFaceDown \"" face_down "\"]\n"
+#define CK_DRAWS							\
+	"\n"								\
+	"1.\n"								\
+	"damasco: draw tropa-3 tropa-2 tropa-1 tropa-1 tropa-4 tropa-3 lider mercenarios\n" \
+	"jerusalen: draw ataque-conjunto turcopolos tropa-3 asesinos peregrinos-armados tropa-2 turcopolos tropa-1\n" \
+	"antioquia: draw tropa-1 tropa-2 trovadores tropa-2 tropa-3 peregrinos-armados tropa-1 tropa-2\n" \
+	"alepo: draw tropa-2 incursion tropa-1 incursion tropa-2 tropa-2 tropa-1 atalayas\n" \
+	"*\n"
+#define CK_SECRET_HEAD							\
+	"herald-pending 1\n"						\
+	"commit aab4bd38b9ae6355451370a27e41700363d04b5cdc00f587cfebf1e81bed3512\n" \
+	"actions 4\n"							\
+	"part damasco 1 attack latakia from homs with tropa-4\n"
+#define ENC_SECRET "da8f237de54a97e67af82c706ad4c17d0801b4892c6926508e3674fe75c53571"
+#define ENC_NEW								\
+	"[Game \"encrucijada\"]\n"					\
+	"[Date \"????.??.??\"]\n"					\
+	"[Players \"Ana; Bruno\"]\n"					\
+	"[Result \"*\"]\n"						\
+	"[Deck1 \"ocaso-ritual\"]\n"					\
+	"[Deck2 \"ocaso-ritual\"]\n"					\
+	"[SeedCommit \"b7578b2c70ef0ad266ca7446213d222100500557658ee1f1488f0c7b3e4ae307\"]\n" \
+	"[Entropy1 \"fig\"]\n"						\
+	"\n"								\
+	"*\n"
+
+typedef struct game_master_case {
+	hg_session *s;
+	const char *record, *key, *secret;	/* before the change (secret: NULL, none) */
+	master_change change;
+	char path[512], key_path[512], pending[512];
+	char *expected, *expected_secret, *expected_told;	/* after it, undisturbed */
+} game_master_case;
+
+static hg_master *game_master_at(game_master_case *c)
+{
+	ck_assert_int_eq(hg_write_file_atomic(c->path, c->record, strlen(c->record)), 0);
+	ck_assert_int_eq(hg_write_file_atomic(c->key_path, c->key, strlen(c->key)), 0);
+	unlink(c->pending);
+	if (c->secret)
+		ck_assert_int_eq(hg_write_file_atomic(c->pending, c->secret, strlen(c->secret)), 0);
+	hg_diags d;
+	hg_diags_init(&d);
+	hg_master *m = hg_master_open(c->s, c->path, NULL, 0, &d);
+	ck_assert_msg(m != NULL, "the master record does not open: %s",
+		      d.n ? d.v[0].message : "");
+	hg_diags_free(&d);
+	return m;
+}
+
+static int same_or_none(const hg_buf *b, const char *text)
+{
+	return text ? same_bytes(b, text) : b == NULL;
+}
+
+static int work_game_master(void *ctx, hg_diags *d, unsigned long fail_at)
+{
+	game_master_case *c = ctx;
+	unsigned long left = pause_count();
+	hg_master *m = game_master_at(c);
+	hg_buf told;
+	hg_buf_init(&told);
+	resume_count(left);
+	int rc = c->change(m, &told, d);
+	left = pause_count();
+	hg_master_close(m);
+	hg_buf *record = file_bytes(c->path), *key = file_bytes(c->key_path),
+	       *pending = file_bytes(c->pending);
+	ck_assert(same_bytes(key, c->key));
+	if (rc == HG_ENOMEM) {
+		ck_assert_msg(same_bytes(record, c->record),
+			      "allocation %lu refused, and the record changed", fail_at);
+		ck_assert_msg(same_or_none(pending, c->secret),
+			      "allocation %lu refused, and the pending secret changed", fail_at);
+		ck_assert_uint_eq(told.len, 0);
+	} else if (fail_at) {
+		ck_assert_int_eq(rc, 0);
+		ck_assert(same_bytes(record, c->expected));
+		ck_assert(same_or_none(pending, c->expected_secret));
+		ck_assert_str_eq(told.data ? told.data : "", c->expected_told);
+	}
+	file_bytes_free(record);
+	file_bytes_free(key);
+	file_bytes_free(pending);
+	hg_buf_free(&told);
+	resume_count(left);
+	return rc;
+}
+
+static int ck_attack(hg_master *m, hg_buf *told, hg_diags *d)
+{
+	return hg_master_move(m, "damasco", "attack latakia from homs with tropa-4", -1, told, d);
+}
+
+static int ck_jerusalen_passes(hg_master *m, hg_buf *told, hg_diags *d)
+{
+	return hg_master_move(m, "jerusalen", "pass", -1, told, d);
+}
+
+static int ck_alepo_passes(hg_master *m, hg_buf *told, hg_diags *d)
+{
+	return hg_master_move(m, "alepo", "pass", -1, told, d);
+}
+
+static int ck_damasco_resigns(hg_master *m, hg_buf *told, hg_diags *d)
+{
+	return hg_master_move(m, "damasco", "resign", -1, told, d);
+}
+
+static int enc_setup(hg_master *m, hg_buf *told, hg_diags *d)
+{
+	return hg_master_move(m, "P1", "setup 2", -1, told, d);
+}
+
+START_TEST(master_pending_and_chance_report_every_failure)
+{
+	static const struct {
+		const char *name;
+		const char *record, *key, *secret;
+		master_change change;
+		unsigned long allocations;	/* at least; with pending_* paused, the
+					   first three abort (the action's text
+					   is read in a unit of its own) */
+	} changes[] = {
+		{ "an attack held pending", CK_DEALT CK_DRAWS, CK_SECRET "\n", NULL, ck_attack,
+		  1000 },
+		{ "an answer to it", CK_DEALT CK_PENDING("jerusalen, antioquia, alepo", "damasco 1")
+		  CK_DRAWS, CK_SECRET "\n", CK_SECRET_HEAD, ck_jerusalen_passes, 100 },
+		{ "the last answer", CK_DEALT CK_PENDING("alepo", "damasco 1, jerusalen 0, antioquia 0")
+		  CK_DRAWS, CK_SECRET "\n",
+		  CK_SECRET_HEAD "part jerusalen 0 pass\npart antioquia 0 pass\n", ck_alepo_passes,
+		  1000 },
+		/* (with resign_result and chance_fill paused: 34 and 62) */
+		{ "a resignation with the attack pending",
+		  CK_DEALT CK_PENDING("jerusalen, antioquia, alepo", "damasco 1") CK_DRAWS,
+		  CK_SECRET "\n", CK_SECRET_HEAD, ck_damasco_resigns, 36 },
+		{ "a set-up the seed names", ENC_NEW, ENC_SECRET "\n", NULL, enc_setup, 68 },
+	};
+	char dir[] = "/tmp/herald-alloc-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	hg_session *s = hg_session_new(HERALD_SRCDATADIR);
+	for (size_t i = 0; i < sizeof changes / sizeof *changes; i++) {
+		game_master_case c = { s, changes[i].record, changes[i].key, changes[i].secret,
+				       changes[i].change, "", "", "", NULL, NULL, NULL };
+		snprintf(c.path, sizeof c.path, "%s/g.hgn", dir);
+		snprintf(c.key_path, sizeof c.key_path, "%s/g.hgn.key", dir);
+		snprintf(c.pending, sizeof c.pending, "%s/g.hgn.key.pending", dir);
+		/* undisturbed (the session's data loaded) */
+		hg_master *m = game_master_at(&c);
+		hg_buf told;
+		hg_buf_init(&told);
+		hg_diags d;
+		hg_diags_init(&d);
+		ck_assert_msg(changes[i].change(m, &told, &d) == 0 && d.n == 0, "%s: %s",
+			      changes[i].name, d.n ? d.v[0].message : "(no diagnostic)");
+		hg_master_close(m);
+		hg_buf *after = file_bytes(c.path), *secret = file_bytes(c.pending);
+		ck_assert_ptr_nonnull(after);
+		ck_assert(!same_bytes(after, c.record));
+		c.expected = hg_buf_steal(after);
+		c.expected_secret = secret ? hg_buf_steal(secret) : NULL;
+		file_bytes_free(after);
+		file_bytes_free(secret);
+		c.expected_told = hg_buf_steal(&told);
+		ck_assert_uint_ge(every_n(changes[i].name, work_game_master, &c),
+				  changes[i].allocations);
+		free(c.expected);
+		free(c.expected_secret);
+		free(c.expected_told);
+		hg_diags_free(&d);
+		unlink(c.path);
+		unlink(c.key_path);
+		unlink(c.pending);
+	}
+	hg_session_free(s);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("alloc");
@@ -1575,5 +2183,13 @@ Suite *unit_suite(void)
 	tcase_add_test(engines, pattern_match_reports_a_failure);
 	tcase_add_test(engines, pattern_compile_reports_every_failure);
 	suite_add_tcase(s, engines);
+	TCase *writers = tcase_create("the engines' writing and pending callbacks with every "
+				      "allocation refused in turn");
+	tcase_set_timeout(writers, 300);
+	tcase_add_test(writers, engine_writers_map_a_lost_allocation);
+	tcase_add_test(writers, engine_writers_report_every_failure);
+	tcase_add_test(writers, canonicalize_formats_in_the_unit);
+	tcase_add_test(writers, master_pending_and_chance_report_every_failure);
+	suite_add_tcase(s, writers);
 	return s;
 }

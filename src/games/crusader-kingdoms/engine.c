@@ -402,19 +402,21 @@ static int ck_gen_tags(const hg_gdata *g, hg_prng *r, unsigned players, const ch
 		}
 		sc = &g->scenarios[cand[hg_prng_below(r, (uint32_t)n)]];
 	}
+	/* (short of memory in a unit of work, a tag left out fails the call:
+	 * the caller drops the record) */
 	hg_buf b;
 	hg_buf_init(&b);
 	for (int i = 0; i < sc->players; i++)
 		hg_buf_printf(&b, "%sPlayer %d", i ? "; " : "", i + 1);
-	hg_record_set_tag(rec, "Scenario", sc->id);
-	hg_record_set_tag(rec, "Players", b.data);
+	int rc = hg_record_try_set_tag(rec, "Scenario", sc->id);
+	rc |= hg_record_try_set_tag(rec, "Players", b.data ? b.data : "");
 	if (!hg_record_tag(rec, "Date"))
-		hg_record_set_tag(rec, "Date", "????.??.??");
+		rc |= hg_record_try_set_tag(rec, "Date", "????.??.??");
 	hg_buf_clear(&b);
 	hg_buf_printf(&b, "%08x%08x", (unsigned)hg_prng_u32(r), (unsigned)hg_prng_u32(r));
-	hg_record_set_tag(rec, "Seed", b.data);
+	rc |= hg_record_try_set_tag(rec, "Seed", b.data ? b.data : "");
 	hg_buf_free(&b);
-	return 0;
+	return rc ? -1 : 0;
 }
 
 static const char *const aliases[] = { "ck", "crusaderkingdoms", "crusader_kingdoms", NULL };

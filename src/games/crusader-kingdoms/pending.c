@@ -25,7 +25,12 @@
  * it always was.  When the last answer is in, the action is written in the
  * notation of every record ("& seat card side", "turn"), its dice rolled
  * from the seed in the position where the attack begins (after the event's
- * effects, after the army's card and die). */
+ * effects, after the army's card and die).
+ *
+ * Short of memory inside a unit of work (the game master's calls) every
+ * callback here frees what it built and fails (-1; the core makes it
+ * HG_ENOMEM): an action parsed, a position copied or a step read once the
+ * unit has lost an allocation is dropped, never used. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -42,15 +47,34 @@ static int player_faction(const hg_state *s, const char *seat)
 	return f >= 0 && s->sc->factions[f].player ? f : -1;
 }
 
+/* The action, or NULL (after a diagnostic, or short of memory: body NULL
+ * is a text that could not be built). */
 static hg_action *parse_body(const hg_state *s, const char *seat, const char *body, hg_diags *d)
 {
+	if (!body || hg_alloc_lost())
+		return NULL;
 	hg_action_text t;
 	memset(&t, 0, sizeof t);
 	hg_action *a = NULL;
 	if (hg_action_text_set(&t, seat, body, no_pos, d) == 0)
 		a = ck_parse(s, &t, d);
 	hg_action_text_free(&t);
+	if (a && hg_alloc_lost()) {
+		ck_free_action(a);
+		a = NULL;
+	}
 	return a;
+}
+
+/* A copy of s, or NULL short of memory. */
+static hg_state *copy_of(const hg_state *s)
+{
+	hg_state *c = hg_ck_class.clone(s);
+	if (c && hg_alloc_lost()) {
+		hg_ck_class.free_state(c);
+		c = NULL;
+	}
+	return c;
 }
 
 /* The +1 castles of `defender` next to `target`: those step 4 may turn. */
@@ -98,12 +122,14 @@ static ck_attack *attack_of(hg_action *a)
 static hg_state *attack_base(const hg_state *s, const hg_action *a, const ck_effect **fx,
 			     int *army)
 {
-	hg_state *c = hg_ck_class.clone(s);
+	*fx = NULL;
+	*army = 0;
+	hg_state *c = copy_of(s);
+	if (!c)
+		return NULL;
 	hg_diags quiet;
 	hg_diags_init(&quiet);
 	int rc = 0;
-	*fx = NULL;
-	*army = 0;
 	if (a->kind == CK_ACT_PLAY) {
 		*fx = ck_play_attack_effect(s, a);
 		rc = ck_play_before_attack(c, a, &quiet);
@@ -112,7 +138,7 @@ static hg_state *attack_base(const hg_state *s, const hg_action *a, const ck_eff
 		rc = ck_reveal_before_attack(c, a, &quiet);
 	}
 	hg_diags_free(&quiet);
-	if (rc != 0) {
+	if (rc != 0 || hg_alloc_lost()) {
 		hg_ck_class.free_state(c);
 		return NULL;
 	}
@@ -155,7 +181,8 @@ static hg_state *answer_base(const hg_state *s, const hg_action *a)
 }
 
 /* The attacker's decided part (before the attack's first " / "), and the
- * castle it wants on a win ("won castle AREA" in what it wrote), or NULL. */
+ * castle it wants on a win ("won castle AREA" in what it wrote), or NULL.
+ * Short of memory the part is NULL (*castle too). */
 static char *decided_part(const char *body, char **castle)
 {
 	const char *word = attack_word(body);
@@ -169,22 +196,29 @@ static char *decided_part(const char *body, char **castle)
 		want += strlen("won castle ");
 		size_t k = strcspn(want, " /");
 		if (k)
-			*castle = hg_xstrndup(want, k);
+			*castle = hg_try_strndup(want, k);
 	}
-	return hg_xstrndup(body, n);
+	char *part = hg_try_strndup(body, n);
+	if (!part) {
+		free(*castle);
+		*castle = NULL;
+	}
+	return part;
 }
 
 /* A step's words: its responses ("& SEAT CARD SIDE" each) into resp, its
  * castles (" AREA" each) into turns; *cards the responses.  0, or -1
- * after a diagnostic (ck.pending-step). */
+ * after a diagnostic (ck.pending-step) or short of memory. */
 static int read_step(const char *seat, const char *text, hg_buf *resp, hg_buf *turns, int *cards,
 		     hg_diags *d)
 {
-	char *copy = hg_xstrdup(text), *save = NULL;
+	*cards = 0;
+	char *copy = hg_try_strdup(text), *save = NULL;
+	if (!copy)
+		return -1;
 	enum { START, CARD, SIDE, TURN, PASSED } at = START;
 	int ok = 1, nturns = 0;
 	char *card = NULL;
-	*cards = 0;
 	for (char *w = strtok_r(copy, " \t\n", &save); w && ok; w = strtok_r(NULL, " \t\n", &save)) {
 		if (strpbrk(w, "/&:?=<>")) {
 			ok = 0;	/* a name, not a piece of the attack's notation */
@@ -241,7 +275,7 @@ static void scripted_answer(const hg_state *s, const char *seat, hg_buf *text,
 		      *turns ? " turn" : "", turns);
 	hg_diags quiet;
 	hg_diags_init(&quiet);
-	hg_action *a = parse_body(s, seat, probe.data, &quiet);
+	hg_action *a = hg_buf_failed(&probe) ? NULL : parse_body(s, seat, probe.data, &quiet);
 	hg_diags_free(&quiet);
 	hg_buf_free(&probe);
 	const ck_attack *at = a ? attack_of(a) : NULL;
@@ -272,18 +306,19 @@ static int applies(const hg_state *s, const char *seat, const char *body, hg_dia
 	hg_action *a = parse_body(s, seat, body, d);
 	if (!a)
 		return -1;
-	hg_state *c = hg_ck_class.clone(s);
-	int rc = hg_ck_class.apply(c, a, d);
-	hg_ck_class.free_state(c);
+	hg_state *c = copy_of(s);
+	int rc = c ? hg_ck_class.apply(c, a, d) : -1;
+	if (c)
+		hg_ck_class.free_state(c);
 	ck_free_action(a);
-	return rc;
+	return hg_alloc_lost() ? -1 : rc;
 }
 
 /* The whole attack: the attacker's part, every answer (and `extra_seat`'s
  * step `extra`, not yet in p), rolled from the seed; the outcome the dice
  * give, with the attacker's choice after a win (the castle it named, else
  * the bonus, else a castle in the area won).  0 with body set, or -1 after
- * the engine's diagnostics. */
+ * the engine's diagnostics or short of memory. */
 static int whole_attack(const hg_state *s, const hg_pending *p, const char *extra_seat,
 			const char *extra, hg_buf *body, hg_diags *d)
 {
@@ -293,8 +328,8 @@ static int whole_attack(const hg_state *s, const hg_pending *p, const char *extr
 	hg_buf_init(&text);
 	hg_buf_init(&resp);
 	hg_buf_init(&turns);
-	hg_buf_puts(&text, decided);
-	int rc = 0, cards;
+	hg_buf_puts(&text, decided ? decided : "");
+	int rc = decided ? 0 : -1, cards;
 	for (size_t i = 1; i <= p->nparts && rc == 0; i++) {
 		const char *seat = i < p->nparts ? p->parts[i].seat : extra_seat;
 		const char *step = i < p->nparts ? p->parts[i].text : extra;
@@ -309,7 +344,7 @@ static int whole_attack(const hg_state *s, const hg_pending *p, const char *extr
 	if (turns.len)
 		hg_buf_printf(&text, " turn%s", turns.data);
 	hg_buf_puts(&text, " / ? vs ? / lost");
-	hg_action *a = rc == 0 ? parse_body(s, p->seat, text.data, d) : NULL;
+	hg_action *a = rc == 0 && !hg_buf_failed(&text) ? parse_body(s, p->seat, text.data, d) : NULL;
 	const ck_attack *at = a ? attack_of(a) : NULL;
 	const ck_effect *fx = NULL;
 	int army = 0;
@@ -350,14 +385,14 @@ static int whole_attack(const hg_state *s, const hg_pending *p, const char *extr
 			hg_buf_printf(&choice[nchoice++], " castle %s", target);
 		}
 		rc = -1;
-		for (int k = 0; k < nchoice && rc != 0; k++) {
+		for (int k = 0; k < nchoice && rc != 0 && !hg_alloc_lost(); k++) {
 			hg_buf_clear(body);
 			hg_buf_puts(body, written.data ? written.data : "");
 			if (choice[k].len)
 				hg_buf_puts(body, choice[k].data);
 			hg_diags quiet;
 			hg_diags_init(&quiet);
-			rc = applies(s, p->seat, body->data, &quiet);
+			rc = applies(s, p->seat, hg_buf_failed(body) ? NULL : body->data, &quiet);
 			if (rc != 0 && k == nchoice - 1)
 				hg_diags_move(d, &quiet);
 			hg_diags_free(&quiet);
@@ -370,7 +405,7 @@ static int whole_attack(const hg_state *s, const hg_pending *p, const char *extr
 		}
 		hg_buf_free(&who);
 		hg_buf_free(&written);
-	} else if (a) {
+	} else if (a && !hg_alloc_lost()) {
 		rc = applies(s, p->seat, text.data, d);	/* for the engine's diagnostic */
 		if (rc == 0) {
 			hg_diag_add(d, HG_ERROR, no_pos, "ck.pending-step",
@@ -387,7 +422,7 @@ static int whole_attack(const hg_state *s, const hg_pending *p, const char *extr
 	hg_buf_free(&text);
 	hg_buf_free(&resp);
 	hg_buf_free(&turns);
-	return rc;
+	return hg_alloc_lost() ? -1 : rc;
 }
 
 /* An event that draws, takes or discards as well as attacking has chance
@@ -415,23 +450,32 @@ int ck_pending_open(const hg_state *s, const char *seat, const char *body, hg_pe
 	}
 	hg_buf probe;
 	hg_buf_init(&probe);
-	hg_buf_printf(&probe, "%s / ? vs ? / lost", decided);
+	hg_buf_printf(&probe, "%s / ? vs ? / lost", decided ? decided : "");
 	hg_diags quiet;
 	hg_diags_init(&quiet);
-	hg_action *a = parse_body(s, seat, probe.data, &quiet);
+	hg_action *a = !decided || hg_buf_failed(&probe) ? NULL :
+		       parse_body(s, seat, probe.data, &quiet);
 	hg_diags_free(&quiet);
 	hg_buf_free(&probe);
 	int rc = 0;
+	if (hg_alloc_lost()) {
+		rc = -1;
+		goto out;
+	}
 	const ck_attack *at = a ? attack_of(a) : NULL;
 	if (!at || event_has_chance(a) || (a->kind == CK_ACT_REVEAL) != scripted)
 		goto out;	/* the engine says why, as for any action */
 	hg_state *base = answer_base(s, a);
-	for (int g = 0; g < s->nsides; g++)
+	if (!base && hg_alloc_lost()) {
+		rc = -1;
+		goto out;
+	}
+	for (int g = 0; g < s->nsides && rc == 0; g++)
 		if (may_answer(base ? base : s, f, g, at->target))
-			hg_pending_await(p, s->sc->factions[g].id);
+			rc = hg_pending_await(p, s->sc->factions[g].id);
 	if (base)
 		hg_ck_class.free_state(base);
-	if (p->nawaited == 0)
+	if (rc != 0 || p->nawaited == 0)
 		goto out;	/* no one else may answer: the action is whole */
 	/* a scripted army's cards are on the table, face up (8.3) */
 	int own = scripted ? 0 : at->nwith;
@@ -478,25 +522,35 @@ int ck_pending_open(const hg_state *s, const char *seat, const char *body, hg_pe
 	char *unused;
 	char *canon_decided = decided_part(canon.data ? canon.data : "", &unused);
 	free(unused);
-	hg_buf_puts(&part, canon_decided);
 	hg_buf_free(&who);
-	if (castle)
-		hg_buf_printf(&part, " / ? vs ? / won castle %s", castle);
-	p->seat = hg_xstrdup(s->sc->factions[f].id);
-	/* what everyone sees: the action up to its attack (the event shown,
-	 * the army's card and die), the target and where from */
-	const char *word = attack_word(canon_decided);
 	hg_buf declared;
 	hg_buf_init(&declared);
-	if (word)
-		hg_buf_printf(&declared, "%.*s", (int)(word - canon_decided), canon_decided);
-	hg_buf_printf(&declared, "attack %s", s->map->areas[at->target].id);
-	if (at->from >= 0)
-		hg_buf_printf(&declared, " from %s", s->map->areas[at->from].id);
-	p->declared = hg_buf_steal(&declared);
+	if (canon_decided) {
+		hg_buf_puts(&part, canon_decided);
+		if (castle)
+			hg_buf_printf(&part, " / ? vs ? / won castle %s", castle);
+		/* what everyone sees: the action up to its attack (the event
+		 * shown, the army's card and die), the target and where from */
+		const char *word = attack_word(canon_decided);
+		if (word)
+			hg_buf_printf(&declared, "%.*s", (int)(word - canon_decided), canon_decided);
+		hg_buf_printf(&declared, "attack %s", s->map->areas[at->target].id);
+		if (at->from >= 0)
+			hg_buf_printf(&declared, " from %s", s->map->areas[at->from].id);
+	}
 	free(canon_decided);
 	hg_buf_free(&canon);
-	hg_pending_set_part(p, p->seat, part.data, own);
+	if (!hg_alloc_lost()) {
+		p->seat = hg_try_strdup(s->sc->factions[f].id);
+		p->declared = hg_try_strdup(declared.data ? declared.data : "");
+	}
+	hg_buf_free(&declared);
+	if (!p->seat || !p->declared || hg_alloc_lost() ||
+	    hg_pending_set_part(p, p->seat, part.data ? part.data : "", own) != 0) {
+		hg_buf_free(&part);
+		rc = -1;
+		goto out;
+	}
 	hg_buf_free(&part);
 	/* the attacker's part must be legal on its own (the answers only add) */
 	hg_buf whole;
@@ -528,17 +582,18 @@ int ck_pending_answer(const hg_state *s, hg_pending *p, const char *seat, const 
 	int rc = read_step(id, text, &resp, &turns, &cards, d);
 	if (rc == 0) {
 		/* the step in its words, single-spaced */
-		char *copy = hg_xstrdup(text), *save = NULL;
-		for (char *w = strtok_r(copy, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save))
+		char *copy = hg_try_strdup(text), *save = NULL;
+		for (char *w = copy ? strtok_r(copy, " \t\n", &save) : NULL; w;
+		     w = strtok_r(NULL, " \t\n", &save))
 			hg_buf_printf(&step, "%s%s", step.len ? " " : "", w);
 		free(copy);
 		hg_buf whole;
 		hg_buf_init(&whole);
-		rc = whole_attack(s, p, id, step.data, &whole, d);
+		rc = !copy || hg_buf_failed(&step) ? -1 : whole_attack(s, p, id, step.data, &whole, d);
 		hg_buf_free(&whole);
 	}
 	if (rc == 0)
-		hg_pending_set_part(p, id, step.data, cards);
+		rc = hg_pending_set_part(p, id, step.data, cards);
 	hg_buf_free(&resp);
 	hg_buf_free(&turns);
 	hg_buf_free(&step);
@@ -556,23 +611,29 @@ void ck_pending_steps(const hg_state *view, const hg_pending *p, const char *sea
 	const char *decl = p->declared ? attack_word(p->declared) : NULL;
 	if (f < 0 || !decl)
 		return;
-	char *area = hg_xstrndup(decl + 7, strcspn(decl + 7, " "));
-	int target = hg_names_find(view->map->names, area);
+	char *area = hg_try_strndup(decl + 7, strcspn(decl + 7, " "));
+	int target = area ? hg_names_find(view->map->names, area) : -1;
 	free(area);
 	if (target < 0)
-		return;
+		return;	/* (or short of memory: the core reports it) */
 	/* what the seat holds where the attack begins */
 	hg_buf probe;
 	hg_buf_init(&probe);
 	hg_buf_printf(&probe, "%s / ? vs ? / lost", p->declared);
 	hg_diags quiet;
 	hg_diags_init(&quiet);
-	hg_action *a = p->seat ? parse_body(view, p->seat, probe.data, &quiet) : NULL;
+	hg_action *a = p->seat && !hg_buf_failed(&probe) ? parse_body(view, p->seat, probe.data, &quiet)
+							   : NULL;
 	hg_diags_free(&quiet);
 	hg_buf_free(&probe);
 	hg_state *base = a && attack_of(a) ? answer_base(view, a) : NULL;
 	if (a)
 		ck_free_action(a);
+	if (hg_alloc_lost()) {
+		if (base)
+			hg_ck_class.free_state(base);
+		return;	/* (the core reports it) */
+	}
 	const hg_state *s = base ? base : view;
 	hg_buf_puts(out, "pass\n");
 	int defender = s->owner[target];

@@ -347,16 +347,18 @@ int enc_gen_tags(const hg_gdata *data, hg_prng *r, unsigned players,
 			    "no bundled deck to deal to the players");
 		return -1;
 	}
+	/* (short of memory in a unit of work, a tag left out fails the call:
+	 * the caller drops the record) */
 	hg_buf b;
 	hg_buf_init(&b);
-	hg_record_set_tag(rec, "Game", "encrucijada");
+	int rc = hg_record_try_set_tag(rec, "Game", "encrucijada");
 	for (unsigned i = 0; i < n; i++)
 		hg_buf_printf(&b, "%s%s", i ? "; " : "", names[i]);
-	hg_record_set_tag(rec, "Players", b.data);
+	rc |= hg_record_try_set_tag(rec, "Players", b.data ? b.data : "");
 	for (unsigned i = 0; i < n; i++) {
 		char tag[16];
 		snprintf(tag, sizeof tag, "Deck%u", i + 1);
-		hg_record_set_tag(rec, tag, data->decks[bundled[hg_prng_below(r, (uint32_t)nb)]]->id);
+		rc |= hg_record_try_set_tag(rec, tag, data->decks[bundled[hg_prng_below(r, (uint32_t)nb)]]->id);
 	}
 	if (teams && n >= 2) {
 		hg_buf_clear(&b);
@@ -369,11 +371,11 @@ int enc_gen_tags(const hg_gdata *data, hg_prng *r, unsigned players,
 				first = 0;
 			}
 		}
-		hg_record_set_tag(rec, "Teams", b.data);
+		rc |= hg_record_try_set_tag(rec, "Teams", b.data ? b.data : "");
 	}
 	hg_buf_clear(&b);
 	hg_buf_printf(&b, "%08x%08x", (unsigned)hg_prng_u32(r), (unsigned)hg_prng_u32(r));
-	hg_record_set_tag(rec, "Seed", b.data);
+	rc |= hg_record_try_set_tag(rec, "Seed", b.data ? b.data : "");
 	hg_buf_free(&b);
-	return 0;
+	return rc ? -1 : 0;
 }

@@ -35,6 +35,10 @@ static void fill_effect_draws(const hg_state *s, const char *seat, const char *b
 	hg_action *a = NULL;
 	if (hg_action_text_set(&t, seat, body, nowhere, &quiet) == 0)
 		a = enc_parse(s, &t, &quiet);
+	if (a && hg_alloc_lost()) {	/* (the call reports it: nothing is filled) */
+		enc_free_action(a);
+		a = NULL;
+	}
 	unsigned draws = a ? enc_use_draw_groups(s, a) : 0;
 	enc_item items[ENC_MAX_ITEMS];
 	int n = 0, ok = draws != 0, taken[ENC_PILES] = { 0 };
@@ -109,7 +113,7 @@ void enc_chance_fill(const hg_state *s, const char *seat_name, const char *body,
 		for (int i = 0; i < n && i < ENC_SETUP_CARDS && rc == 0; i++)
 			rc = card_of(s, seat, v[i], &filled);
 	}
-	if (rc == 0)
+	if (rc == 0 && !hg_buf_failed(&filled))
 		hg_buf_puts(out, filled.data);
 	hg_buf_free(&filled);
 }

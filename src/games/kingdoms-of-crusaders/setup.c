@@ -393,19 +393,25 @@ int hg_koc_gen_tags(const hg_gdata *data, hg_prng *r, unsigned players,
 		hg_diag_note(dg, "the variants are 'markers' and 'points'");
 		return -1;
 	}
+	/* (short of memory in a unit of work, a tag left out fails the call:
+	 * the caller drops the record) */
 	hg_buf b;
 	hg_buf_init(&b);
 	for (unsigned i = 0; i < players; i++)
 		hg_buf_printf(&b, "%s%s", i ? "; " : "", names[i]);
-	hg_record_set_tag(rec, "Players", b.data);
+	int rc = hg_record_try_set_tag(rec, "Players", b.data ? b.data : "");
 	hg_buf_clear(&b);
 	unsigned hi = (unsigned)hg_prng_u32(r);
 	unsigned lo = (unsigned)hg_prng_u32(r);
 	hg_buf_printf(&b, "%08x%08x", hi, lo);
-	hg_record_set_tag(rec, "Seed", b.data);
-	hg_record_set_tag(rec, "First", seat_names[first_from_seed(b.data, players)]);
-	hg_record_set_tag(rec, "Variant", variant && hg_name_eq(variant, "points") ? "points"
-										 : "markers");
+	if (hg_buf_failed(&b)) {
+		hg_buf_free(&b);
+		return -1;
+	}
+	rc |= hg_record_try_set_tag(rec, "Seed", b.data);
+	rc |= hg_record_try_set_tag(rec, "First", seat_names[first_from_seed(b.data, players)]);
+	rc |= hg_record_try_set_tag(rec, "Variant",
+				    variant && hg_name_eq(variant, "points") ? "points" : "markers");
 	hg_buf_free(&b);
-	return 0;
+	return rc ? -1 : 0;
 }
