@@ -458,10 +458,19 @@ struct hg_game_class {
  * allocation failure (reports_enomem), or in the diagnostics. */
 HG_EXPORT int hg_apply_keep(const hg_game_class *cls, hg_state **st, const hg_action *a,
 		  hg_diags *d);
-/* The engine's legal() and render() as a program calls them (herald next,
- * the e-mail judge), each as one call that reports allocation failure:
- * 0, or HG_ENOMEM with the list empty (nothing for the caller to free) or
- * `out` marked failed (hg_buf_failed) holding what it held before. */
+/* An engine's callbacks as a program calls them (herald next, replay and
+ * select, the e-mail judge), each one call that reports allocation
+ * failure (a callback called directly, outside such a call, aborts where
+ * it allocates with hg_try_*).  hg_state_setup and hg_action_parse: the
+ * state or action, or NULL after diagnostics or short of memory (then
+ * hg.out-of-memory in place of the call's diagnostics).  hg_legal_actions
+ * and hg_render_position: 0, or HG_ENOMEM with the list empty (nothing for
+ * the caller to free) or `out` marked failed (hg_buf_failed) holding what
+ * it held before. */
+HG_EXPORT hg_state *hg_state_setup(const hg_game_class *cls, const hg_gdata *data,
+				   const hg_game_record *rec, hg_diags *d);
+HG_EXPORT hg_action *hg_action_parse(const hg_game_class *cls, const hg_state *st,
+				     const hg_action_text *t, hg_diags *d);
 HG_EXPORT int hg_legal_actions(const hg_game_class *cls, const hg_state *st,
 			       hg_action_list *out);
 HG_EXPORT int hg_render_position(const hg_game_class *cls, const hg_state *st, hg_buf *out);

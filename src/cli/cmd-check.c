@@ -157,6 +157,8 @@ void check_replay_item(hg_session *session, item *it)
 	cli_facts_probe probe;
 	cli_facts_begin(&probe, &it->facts, it->rec);
 	int rc = hg_check_game(session, it->rec, &it->d, &probe.hooks, &res, NULL, NULL);
+	if (rc == HG_ENOMEM)
+		cli_note_out_of_memory();
 	cli_facts_end(&probe, session, res.legal);
 	it->syntax_ok = 1;
 	it->actions = res.actions;

@@ -152,8 +152,8 @@ static int format_games(fmt_run *r, cli_source *src, sink *k, size_t *counter, h
 			}
 			break;
 		}
-		if (d->nerrors == 0)
-			hg_canonicalize(r->session, g, d);
+		if (d->nerrors == 0 && hg_canonicalize(r->session, g, d) == HG_ENOMEM)
+			cli_note_out_of_memory();
 		if (d->nerrors)
 			bad = 1;
 		else

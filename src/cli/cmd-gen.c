@@ -165,6 +165,8 @@ int cli_gen_main(int argc, char **argv)
 						r.variant, &d);
 		cli_print_diags(stderr, &d, colour_err, r.common.quiet);
 		if (!g || d.nerrors) {
+			if (!g && cli_ran_out_of_memory(&d))
+				cli_note_out_of_memory();
 			failed = 1;
 			hg_record_free(g);
 			break;	/* the same failure would repeat for every game */

@@ -163,7 +163,9 @@ static char *seat_name(replay_run *r, const hg_game_record *g, unsigned seat)
 	hg_diags_init(&scratch);
 	char *name = NULL;
 	if (hg_session_prepare(r->session, g, &cls, &data, &scratch) == 0) {
-		hg_state *st = cls->setup(data, g, &scratch);
+		hg_state *st = hg_state_setup(cls, data, g, &scratch);
+		if (!st && cli_ran_out_of_memory(&scratch))
+			cli_out_of_memory();
 		if (st) {
 			const char *s = cls->seat_name(st, seat);
 			name = s ? hg_xstrdup(s) : NULL;
@@ -181,8 +183,11 @@ static int show_view(replay_run *r, const hg_game_record *g, hg_diags *d)
 {
 	unsigned seat;
 	hg_game_record *view = NULL;
-	if (hg_view_seat(r->session, g, r->as, &seat, d) == 0)
+	int rc = hg_view_seat(r->session, g, r->as, &seat, d);
+	if (rc == 0)
 		view = hg_view_record(r->session, g, seat, d);
+	if (rc == HG_ENOMEM || (!view && cli_ran_out_of_memory(d)))
+		cli_out_of_memory();
 	if (!view) {
 		if (r->common.format == FORMAT_TEXT) {
 			hg_buf_printf(&r->out, "%sgame %zu (", r->writer->index > 1 ? "\n" : "",

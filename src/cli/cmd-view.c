@@ -60,7 +60,10 @@ static int view_game(void *ctx, const char *path, size_t index, const hg_game_re
 	if (d->nerrors)
 		return CLI_SHOW_BAD;	/* malformed: not replayed */
 	unsigned seat;
-	if (hg_view_seat(r->session, g, r->as, &seat, d) != 0) {
+	int rc = hg_view_seat(r->session, g, r->as, &seat, d);
+	if (rc == HG_ENOMEM)
+		cli_out_of_memory();
+	if (rc != 0) {
 		for (size_t i = 0; i < d->n; i++)
 			if (strcmp(d->v[i].code, "view.unknown-seat") == 0) {
 				r->unknown_seat = 1;
@@ -69,6 +72,8 @@ static int view_game(void *ctx, const char *path, size_t index, const hg_game_re
 		return CLI_SHOW_BAD;
 	}
 	hg_game_record *view = hg_view_record(r->session, g, seat, d);
+	if (!view && cli_ran_out_of_memory(d))
+		cli_out_of_memory();
 	if (!view)
 		return CLI_SHOW_BAD;
 	cli_hgn_append(&r->out, view, &r->written);

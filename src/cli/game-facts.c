@@ -174,7 +174,9 @@ void cli_facts_end(cli_facts_probe *p, hg_session *session, int legal)
 	hg_diags quiet;
 	hg_diags_init(&quiet);
 	if (hg_session_prepare(session, p->rec, &cls, &data, &quiet) == 0) {
-		hg_state *st = cls->setup(data, p->rec, &quiet);
+		hg_state *st = hg_state_setup(cls, data, p->rec, &quiet);
+		if (!st && cli_ran_out_of_memory(&quiet))
+			cli_out_of_memory();
 		if (st) {
 			facts_at_end(p->facts, p->rec, cls, st);
 			cls->free_state(st);

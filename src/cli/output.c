@@ -38,6 +38,45 @@ void cli_error(const char *command, const char *fmt, ...)
 	hg_buf_free(&shown);
 }
 
+void cli_out_of_memory(void)
+{
+	fputs(_("herald: out of memory\n"), stderr);
+	exit(CLI_EXIT_USAGE);
+}
+
+void cli_buf_check(const hg_buf *b)
+{
+	if (hg_buf_failed(b))
+		cli_out_of_memory();
+}
+
+void cli_diags_check(const hg_diags *d)
+{
+	if (hg_diags_lost(d))
+		cli_out_of_memory();
+}
+
+/* Set from any thread (check -j): only ever from 0 to 1. */
+static volatile sig_atomic_t out_of_memory_noted;
+
+void cli_note_out_of_memory(void)
+{
+	out_of_memory_noted = 1;
+}
+
+int cli_out_of_memory_noted(void)
+{
+	return out_of_memory_noted;
+}
+
+int cli_ran_out_of_memory(const hg_diags *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (d->v[i].code && strcmp(d->v[i].code, "hg.out-of-memory") == 0)
+			return 1;
+	return 0;
+}
+
 int cli_put_text(FILE *fp, const char *data, size_t len, int keep_layout)
 {
 	if (len == 0)
@@ -47,6 +86,7 @@ int cli_put_text(FILE *fp, const char *data, size_t len, int keep_layout)
 	hg_buf shown;
 	hg_buf_init(&shown);
 	hg_buf_put_visible(&shown, data, len, keep_layout);
+	cli_buf_check(&shown);
 	int rc = fwrite(shown.data, 1, shown.len, fp) == shown.len ? 0 : -1;
 	hg_buf_free(&shown);
 	return rc;
@@ -74,6 +114,7 @@ int cli_use_colour(const cli_common *common, FILE *fp)
 
 void cli_print_diags(FILE *fp, const hg_diags *d, int colour, int errors_only)
 {
+	cli_diags_check(d);
 	hg_buf b;
 	hg_buf_init(&b);
 	for (size_t i = 0; i < d->n; i++) {
@@ -81,6 +122,7 @@ void cli_print_diags(FILE *fp, const hg_diags *d, int colour, int errors_only)
 			continue;
 		hg_diag_format(&d->v[i], &b, colour);
 	}
+	cli_buf_check(&b);
 	if (b.len)
 		fwrite(b.data, 1, b.len, fp);
 	hg_buf_free(&b);
@@ -107,6 +149,7 @@ json_t *cli_json_string(const char *s)
 			i += (size_t)n;
 		}
 	}
+	cli_buf_check(&b);
 	json_t *v = json_stringn(b.data ? b.data : "", b.len);
 	hg_buf_free(&b);
 	return v;
@@ -146,6 +189,7 @@ json_t *cli_json_rests_on(const hg_diag *dg)
 
 json_t *cli_json_diags(const hg_diags *d, int errors_only)
 {
+	cli_diags_check(d);
 	json_t *a = json_array();
 	for (size_t i = 0; i < d->n; i++) {
 		if (errors_only && d->v[i].severity != HG_ERROR)
@@ -181,10 +225,8 @@ void cli_print_suggestions(FILE *fp, const char *const *words, size_t n)
 
 void cli_wrote(int status)
 {
-	if (status == HG_ENOMEM) {
-		fputs("herald: out of memory\n", stderr);
-		exit(2);
-	}
+	if (status == HG_ENOMEM)
+		cli_out_of_memory();
 }
 
 void cli_hgn_append(hg_buf *out, const hg_game_record *g, size_t *count)
@@ -236,6 +278,7 @@ static void write_failed(const char *command, FILE *fp)
 int cli_flush_buf(const char *command, FILE *fp, hg_buf *b)
 {
 	int rc = 0;
+	cli_buf_check(b);
 	if ((fp == stdout && stdout_failed) || cli_put_text(fp, b->data, b->len, 1) != 0) {
 		write_failed(command, fp);
 		rc = -1;

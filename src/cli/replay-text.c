@@ -106,7 +106,8 @@ static void position(hg_buf *out, const hg_game_class *cls, const hg_state *s, u
 {
 	hg_buf render;
 	hg_buf_init(&render);
-	cls->render(s, &render);
+	if (hg_render_position(cls, s, &render) == HG_ENOMEM)
+		cli_out_of_memory();
 	indent_lines(out, render.data, indent);
 	hg_buf_free(&render);
 }

@@ -196,7 +196,9 @@ static void start(walk *w)
 	const hg_gdata *data;
 	const hg_game_class *cls = NULL;
 	if (hg_session_prepare(w->session, w->g, &cls, &data, &scratch) == 0)
-		st = cls->setup(data, w->g, &scratch);
+		st = hg_state_setup(cls, data, w->g, &scratch);
+	if (!st && cli_ran_out_of_memory(&scratch))
+		cli_out_of_memory();
 	hg_diags_free(&scratch);
 	w->sink->start(w->sink->ctx, w->g, cls, st, dv, nd);
 	if (st)
@@ -258,6 +260,8 @@ int replay_walk(hg_session *session, const hg_game_record *g, hg_diags *d,
 	hg_state *final = NULL;
 	const hg_game_class *cls = NULL;
 	int rc = hg_check_game(session, g, d, &hooks, NULL, &final, &cls);
+	if (rc == HG_ENOMEM)
+		cli_note_out_of_memory();
 	if (rc != 0 || d->nerrors)
 		rc = -1;
 	w.cls = cls;

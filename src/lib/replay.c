@@ -233,6 +233,34 @@ int hg_apply_keep(const hg_game_class *cls, hg_state **st, const hg_action *a,
 	return rc;
 }
 
+hg_state *hg_state_setup(const hg_game_class *cls, const hg_gdata *data,
+			 const hg_game_record *rec, hg_diags *d)
+{
+	hg_alloc_unit u;
+	size_t n0 = d->n;
+	hg_alloc_unit_begin(&u);
+	hg_state *st = hg_engine_setup(cls, data, rec, d);
+	if (hg_alloc_unit_end(&u, d, n0, rec->pos) == 0)
+		return st;
+	if (st)
+		cls->free_state(st);
+	return NULL;
+}
+
+hg_action *hg_action_parse(const hg_game_class *cls, const hg_state *st,
+			   const hg_action_text *t, hg_diags *d)
+{
+	hg_alloc_unit u;
+	size_t n0 = d->n;
+	hg_alloc_unit_begin(&u);
+	hg_action *a = hg_engine_parse(cls, st, t, d);
+	if (hg_alloc_unit_end(&u, d, n0, t->pos) == 0)
+		return a;
+	if (a)
+		cls->free_action(a);
+	return NULL;
+}
+
 int hg_legal_actions(const hg_game_class *cls, const hg_state *st, hg_action_list *out)
 {
 	hg_alloc_unit u;
