@@ -137,6 +137,14 @@ void cli_wrote(int status);
  * when the library reports allocation failure (libherald(3), ALLOCATION
  * FAILURE), rather than print output cut short as if it were whole. */
 void cli_out_of_memory(void) __attribute__((noreturn));
+/* malloc, calloc, realloc, strdup and strndup for herald's own data:
+ * never NULL, and cli_out_of_memory() short of memory (the library's
+ * hg_x* abort instead). */
+void *cli_xmalloc(size_t n);
+void *cli_xcalloc(size_t n, size_t size);
+void *cli_xrealloc(void *p, size_t n);
+char *cli_xstrdup(const char *s);
+char *cli_xstrndup(const char *s, size_t n);
 /* cli_out_of_memory() when the buffer could not grow (hg_buf_failed), or
  * the list lost a diagnostic or note (hg_diags_lost); else nothing.
  * cli_flush_buf, cli_print_diags and cli_json_diags check theirs. */

@@ -137,8 +137,8 @@ static void release_record(item *it)
 	const char *game = hg_record_tag_value(it->rec, "Game");
 	const char *result = hg_record_tag_value(it->rec, "Result");
 	it->line = it->rec->pos.line;
-	it->game_tag = game ? hg_xstrdup(game) : NULL;
-	it->result_tag = result ? hg_xstrdup(result) : NULL;
+	it->game_tag = game ? cli_xstrdup(game) : NULL;
+	it->result_tag = result ? cli_xstrdup(result) : NULL;
 	hg_record_free(it->rec);
 	it->rec = NULL;
 }

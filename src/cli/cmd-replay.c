@@ -104,7 +104,7 @@ static int parse_full(replay_run *r, const char *arg)
 		unsigned long v;
 		if (cli_parse_number(&spec, "--full", word, 1, 1000000, &v) != 0)
 			return -1;
-		r->opts.full = hg_xrealloc(r->opts.full, (r->opts.nfull + 1) * sizeof *r->opts.full);
+		r->opts.full = cli_xrealloc(r->opts.full, (r->opts.nfull + 1) * sizeof *r->opts.full);
 		r->opts.full[r->opts.nfull++] = (unsigned)v;
 		p += len;
 	} while (*p++ == ',');
@@ -168,7 +168,7 @@ static char *seat_name(replay_run *r, const hg_game_record *g, unsigned seat)
 			cli_out_of_memory();
 		if (st) {
 			const char *s = cls->seat_name(st, seat);
-			name = s ? hg_xstrdup(s) : NULL;
+			name = s ? cli_xstrdup(s) : NULL;
 			cls->free_state(st);
 		}
 	}

@@ -38,45 +38,6 @@ void cli_error(const char *command, const char *fmt, ...)
 	hg_buf_free(&shown);
 }
 
-void cli_out_of_memory(void)
-{
-	fputs(_("herald: out of memory\n"), stderr);
-	exit(CLI_EXIT_USAGE);
-}
-
-void cli_buf_check(const hg_buf *b)
-{
-	if (hg_buf_failed(b))
-		cli_out_of_memory();
-}
-
-void cli_diags_check(const hg_diags *d)
-{
-	if (hg_diags_lost(d))
-		cli_out_of_memory();
-}
-
-/* Set from any thread (check -j): only ever from 0 to 1. */
-static volatile sig_atomic_t out_of_memory_noted;
-
-void cli_note_out_of_memory(void)
-{
-	out_of_memory_noted = 1;
-}
-
-int cli_out_of_memory_noted(void)
-{
-	return out_of_memory_noted;
-}
-
-int cli_ran_out_of_memory(const hg_diags *d)
-{
-	for (size_t i = 0; i < d->n; i++)
-		if (d->v[i].code && strcmp(d->v[i].code, "hg.out-of-memory") == 0)
-			return 1;
-	return 0;
-}
-
 int cli_put_text(FILE *fp, const char *data, size_t len, int keep_layout)
 {
 	if (len == 0)
@@ -414,7 +375,7 @@ int cli_atomic_open(cli_atomic *a, const char *path)
 			errno = saved;
 			return -1;
 		}
-		a->path = hg_xstrdup(path);
+		a->path = cli_xstrdup(path);
 		a->target = target;
 		return 0;
 	}
@@ -445,7 +406,7 @@ int cli_atomic_open(cli_atomic *a, const char *path)
 		return -1;
 	}
 	a->tmp = hg_buf_steal(&tmp);
-	a->path = hg_xstrdup(path);
+	a->path = cli_xstrdup(path);
 	a->target = target;
 	a->next = pending;
 	pending = a;
@@ -510,8 +471,8 @@ int cli_atomic_open_at(cli_atomic *a, int dirfd, const char *name, const char *p
 	}
 	a->dirfd = dirfd;
 	a->tmp = tmp;
-	a->path = hg_xstrdup(path);
-	a->target = hg_xstrdup(name);
+	a->path = cli_xstrdup(path);
+	a->target = cli_xstrdup(name);
 	a->next = pending;
 	pending = a;
 	unblock_fatal(&saved_mask);

@@ -239,7 +239,7 @@ static void text_free(replay_writer *base)
 
 replay_writer *replay_text_new(const replay_opts *o, hg_buf *out)
 {
-	text_writer *w = hg_xcalloc(1, sizeof *w);
+	text_writer *w = cli_xcalloc(1, sizeof *w);
 	w->opts = *o;
 	w->out = out;
 	w->base.sink = (replay_sink){ text_start, text_step, text_end, w };

@@ -54,7 +54,7 @@ const char *replay_nag_words(unsigned nag)
 
 static void push_node(const hg_node ***v, size_t *n, const hg_node *node)
 {
-	*v = hg_xrealloc(*v, (*n + 1) * sizeof **v);
+	*v = cli_xrealloc(*v, (*n + 1) * sizeof **v);
 	(*v)[(*n)++] = node;
 }
 
@@ -62,7 +62,7 @@ static replay_step *add_step(walk *w, const hg_node *node)
 {
 	if (w->n == w->cap) {
 		w->cap = w->cap ? 2 * w->cap : 64;
-		w->steps = hg_xrealloc(w->steps, w->cap * sizeof *w->steps);
+		w->steps = cli_xrealloc(w->steps, w->cap * sizeof *w->steps);
 	}
 	replay_step *st = &w->steps[w->n];
 	memset(st, 0, sizeof *st);
@@ -154,7 +154,7 @@ static int pos_before(const hg_diag *dg, const hg_pos *p)
 static const hg_diag **take_diags(walk *w, const hg_pos *limit, size_t *n)
 {
 	if (w->nshown < w->d->n) {
-		w->shown = hg_xrealloc(w->shown, w->d->n * sizeof *w->shown);
+		w->shown = cli_xrealloc(w->shown, w->d->n * sizeof *w->shown);
 		memset(w->shown + w->nshown, 0, (w->d->n - w->nshown) * sizeof *w->shown);
 		w->nshown = w->d->n;
 	}
@@ -168,7 +168,7 @@ static const hg_diag **take_diags(walk *w, const hg_pos *limit, size_t *n)
 		w->shown[i] = 1;
 		if (w->errors_only && dg->severity != HG_ERROR)
 			continue;
-		v = hg_xrealloc(v, (*n + 1) * sizeof *v);
+		v = cli_xrealloc(v, (*n + 1) * sizeof *v);
 		v[(*n)++] = dg;
 	}
 	while (w->first_unshown < w->nshown && w->shown[w->first_unshown])

@@ -184,7 +184,7 @@ void select_game(const select_spec *s, hg_session *session, const hg_game_record
 		w.s = s;
 		w.sc = sc;
 		unsigned char found[64];
-		w.found = s->nactions <= sizeof found ? found : hg_xmalloc(s->nactions);
+		w.found = s->nactions <= sizeof found ? found : cli_xmalloc(s->nactions);
 		memset(w.found, 0, s->nactions);
 		hg_buf_init(&w.hashed);
 		walk_actions(&w, session, rec);

@@ -344,7 +344,9 @@ static int check_resign_result(const hg_game_class *cls, const hg_state *st, uns
 static int check_agreement(const hg_game_class *cls, const hg_state *st, const char *declared,
 			   hg_pos pos, hg_diags *d)
 {
-	char *copy = hg_xstrdup(declared);
+	char *copy = hg_try_strdup(declared);
+	if (!copy)
+		return 0;	/* (the unit has failed: nothing is said) */
 	unsigned long seen = 0;
 	int n = 0, ok = 1;
 	for (char *item = strtok(copy, ","); item && ok; item = strtok(NULL, ",")) {
