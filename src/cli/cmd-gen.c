@@ -161,6 +161,7 @@ int cli_gen_main(int argc, char **argv)
 	int failed = 0, io_error = 0;
 	for (unsigned long i = 0; i < r.count; i++) {
 		game_seed(&seed, r.seed, i);
+		cli_buf_check(&seed);
 		hg_game_record *g = hg_generate(session, cls, seed.data, (unsigned)r.players,
 						r.variant, &d);
 		cli_print_diags(stderr, &d, colour_err, r.common.quiet);

@@ -71,6 +71,7 @@ static char *conceded_result(const hg_game_class *cls, const hg_state *st, const
 	hg_buf b;
 	hg_buf_init(&b);
 	hg_resign_result(cls, st, (unsigned)seat, &b);
+	cli_buf_check(&b);
 	char *s = b.data ? hg_buf_steal(&b) : cli_xstrdup("");
 	hg_buf_free(&b);
 	return s;

@@ -382,6 +382,7 @@ int cli_atomic_open(cli_atomic *a, const char *path)
 	hg_buf tmp;
 	hg_buf_init(&tmp);
 	hg_buf_printf(&tmp, "%s.herald-XXXXXX", target);
+	cli_buf_check(&tmp);
 	install_handlers();
 	sigset_t saved_mask;
 	block_fatal(&saved_mask);
@@ -430,6 +431,7 @@ static int create_temporary_at(int dirfd, const char *name, char **tmp)
 		hg_buf_printf(&b, "%s.herald-", name);
 		for (size_t i = 0; i < sizeof r; i++)
 			hg_buf_putc(&b, letters[r[i] % (sizeof letters - 1)]);
+		cli_buf_check(&b);
 		int fd = openat(dirfd, b.data,
 				O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd >= 0) {

@@ -129,8 +129,10 @@ static void collect(walk *w, const hg_line *line, unsigned depth, unsigned ply, 
 			hg_buf_putc(&b, ':');
 			size_t first = w->n;
 			collect(w, n->variation, depth + 1, last_action ? ply - 1 : ply, file, nvar);
-			if (w->n > first && !w->steps[first].label)
+			if (w->n > first && !w->steps[first].label) {
+				cli_buf_check(&b);
 				w->steps[first].label = hg_buf_steal(&b);
+			}
 			hg_buf_free(&b);
 			break;
 		}

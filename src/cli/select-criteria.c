@@ -82,6 +82,7 @@ static char *fold_pattern(const char *pattern)
 	}
 	if (!b.data)
 		hg_buf_puts(&b, "");
+	cli_buf_check(&b);
 	return hg_buf_steal(&b);
 }
 
