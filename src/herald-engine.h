@@ -175,10 +175,32 @@ typedef struct hg_action_list {
 	size_t n, cap;
 } hg_action_list;
 
-/* 0; or, short of memory inside a call that reports allocation failure
- * (HG_ENOMEM), -1 with the list as it was: the caller frees `a`.
- * Elsewhere a failure aborts. */
+/* 0; or, short of memory, HG_ENOMEM with the list as it was: the caller
+ * frees `a`. */
 HG_EXPORT int hg_action_list_push(hg_action_list *l, hg_action *a);
+
+/* ------------------------------------------------------------------------
+ * Allocation failure in an engine (herald.h, HG_ENOMEM; herald_engine(3),
+ * ALLOCATION FAILURE).  The library's calls that report HG_ENOMEM run an
+ * engine's callbacks inside a unit of work; a callback whose bit it sets
+ * in reports_enomem (below) allocates with these, which return NULL short
+ * of memory and record the failure for the call that runs it, which then
+ * ends in HG_ENOMEM whatever the callback returns.  Where no such call
+ * runs them (a callback of an engine that does not report, a program's
+ * own code) they abort as hg_xmalloc does: there is no one to tell.
+ * ------------------------------------------------------------------------ */
+HG_EXPORT void *hg_try_malloc(size_t n);
+HG_EXPORT void *hg_try_calloc(size_t n, size_t size);
+HG_EXPORT void *hg_try_realloc(void *p, size_t n);
+HG_EXPORT char *hg_try_strndup(const char *s, size_t n);
+HG_EXPORT char *hg_try_strdup(const char *s);
+/* Records a failure of the engine's own (a library that allocates on its
+ * own said it had no memory) for the call that runs the callback. */
+HG_EXPORT void hg_alloc_failure(void);
+/* 1 when an allocation has failed in the call under way, which will end in
+ * HG_ENOMEM: what the callback builds now is dropped, and it may stop
+ * early (a generator of legal actions); else 0. */
+HG_EXPORT int hg_alloc_lost(void);
 
 /* What a game loader may consult: where data lives, and the record (may be
  * NULL, e.g. for `herald games`) with its directory, so that tags may name
@@ -452,10 +474,27 @@ struct hg_game_class {
 /* Applies `a` to *st, keeping the position when the action is illegal:
  * on 0, *st is the position after it (the old state is freed); on -1, *st
  * is untouched.  Costs one clone of the state per call.  HG_ENOMEM (*st
- * untouched) only when the engine's clone or apply reports allocation
- * failure (reports_enomem), in a call that does. */
+ * untouched, hg.out-of-memory in place of the call's diagnostics) when
+ * memory ran out: in the engine's clone or apply where it reports
+ * allocation failure (reports_enomem), or in the diagnostics. */
 HG_EXPORT int hg_apply_keep(const hg_game_class *cls, hg_state **st, const hg_action *a,
 		  hg_diags *d);
+/* An engine's callbacks as a program calls them (herald next, replay and
+ * select, the e-mail judge), each one call that reports allocation
+ * failure (a callback called directly, outside such a call, aborts where
+ * it allocates with hg_try_*).  hg_state_setup and hg_action_parse: the
+ * state or action, or NULL after diagnostics or short of memory (then
+ * hg.out-of-memory in place of the call's diagnostics).  hg_legal_actions
+ * and hg_render_position: 0, or HG_ENOMEM with the list empty (nothing for
+ * the caller to free) or `out` marked failed (hg_buf_failed) holding what
+ * it held before. */
+HG_EXPORT hg_state *hg_state_setup(const hg_game_class *cls, const hg_gdata *data,
+				   const hg_game_record *rec, hg_diags *d);
+HG_EXPORT hg_action *hg_action_parse(const hg_game_class *cls, const hg_state *st,
+				     const hg_action_text *t, hg_diags *d);
+HG_EXPORT int hg_legal_actions(const hg_game_class *cls, const hg_state *st,
+			       hg_action_list *out);
+HG_EXPORT int hg_render_position(const hg_game_class *cls, const hg_state *st, hg_buf *out);
 
 #ifdef __cplusplus
 }

@@ -69,14 +69,26 @@ typedef struct hg_pos {
 
 /* The status of a function that ran out of memory: it freed what it had
  * built and, where it takes a list of diagnostics, added hg.out-of-memory
- * to it (libherald(3), ALLOCATION FAILURE). */
+ * to it (libherald(3), ALLOCATION FAILURE).
+ *
+ * The rule, for every function of this header and herald-engine.h (the
+ * exceptions are libherald(3)'s list): none ends the program when memory
+ * runs out, wherever it is called.  A function that returns a new object
+ * returns NULL; one that returns an int status returns HG_ENOMEM; an
+ * hg_buf that cannot grow keeps what it holds and is marked failed
+ * (check hg_buf_failed() once, when the text is complete); a diagnostic
+ * or note that cannot be made is dropped and counted (check
+ * hg_diags_lost() once, before the list is shown).  Inside a call that
+ * reports HG_ENOMEM (an engine's callback, a hook), a failure of any of
+ * them is that call's too. */
 #define HG_ENOMEM (-2)
 
 /* ------------------------------------------------------------------------
  * Growable byte buffer, always NUL-terminated once anything is written.
- * Called directly, a buffer that cannot grow aborts (hg_xmalloc).  Inside
- * the library's functions that return HG_ENOMEM, it keeps what it holds
- * instead, is marked failed, and takes nothing more until cleared.
+ * A buffer that cannot grow keeps what it holds, is marked failed, and
+ * takes nothing more until cleared: as with stdio's ferror, a caller
+ * writes the whole text and checks hg_buf_failed() once at the end
+ * (data may be NULL then, when it failed before holding anything).
  * ------------------------------------------------------------------------ */
 typedef struct hg_buf {
 	char *data;
@@ -93,17 +105,18 @@ HG_EXPORT void hg_buf_puts(hg_buf *b, const char *s);
 HG_EXPORT void hg_buf_putc(hg_buf *b, char c);
 HG_EXPORT void hg_buf_printf(hg_buf *b, const char *fmt, ...) HG_PRINTF(2, 3);
 HG_EXPORT void hg_buf_vprintf(hg_buf *b, const char *fmt, va_list ap);
-/* Returns the contents (malloc'd, never NULL; of a failed buffer, the
- * prefix it holds) and leaves the buffer empty. */
+/* Returns the contents (malloc'd; of a failed buffer, the prefix it holds:
+ * check hg_buf_failed() first) and leaves the buffer empty.  NULL only for
+ * a buffer that holds nothing when no byte can be had for its "". */
 HG_EXPORT char *hg_buf_steal(hg_buf *b);
 /* 1 when the buffer could not grow (what it holds is then a prefix of what
  * was written), else 0; hg_buf_clear and hg_buf_free reset it. */
 HG_EXPORT int hg_buf_failed(const hg_buf *b);
 
 /* malloc, calloc, realloc, strdup and strndup that never return NULL:
- * each returns the new memory, and on failure says so and aborts.  (The
- * functions documented with HG_ENOMEM do not abort where they allocate
- * themselves; libherald(3), ALLOCATION FAILURE, lists what still does.) */
+ * each returns the new memory, and on failure says so and aborts: the one
+ * exception to the rule above, for a program that prefers it (an engine
+ * reports through hg_try_malloc and the rest, herald-engine.h). */
 HG_EXPORT void *hg_xmalloc(size_t n);
 HG_EXPORT void *hg_xcalloc(size_t n, size_t size);
 HG_EXPORT void *hg_xrealloc(void *p, size_t n);
@@ -140,27 +153,41 @@ typedef struct hg_diag {
 	struct hg_rests_on *rests_on;	/* the reconstructed data the verdict
 					   rests on (hg_diag_rests_on) */
 	size_t nrests_on;
+	size_t notes_lost;	/* notes that could not be made (hg_diag_note) */
 } hg_diag;
 
 typedef struct hg_diags {
 	hg_diag *v;
 	size_t n, cap;
 	size_t nerrors, nwarnings, nunverified;
+	size_t nlost;		/* diagnostics that could not be made, out of
+				   memory (hg_diags_lost counts notes too) */
 } hg_diags;
 
 HG_EXPORT void hg_diags_init(hg_diags *d);
 HG_EXPORT void hg_diags_free(hg_diags *d);
 HG_EXPORT void hg_diags_clear(hg_diags *d);
 /* Adds a diagnostic; returns it so notes can be attached.  The pointer is
- * valid until the next hg_diag_add on the same list. */
+ * valid until the next hg_diag_add on the same list.  Short of memory the
+ * diagnostic is dropped and counted in d->nlost, and what is returned is a
+ * stand-in that takes notes and keeps none (never NULL).  hg_diags_clear
+ * resets the count. */
 HG_EXPORT hg_diag *hg_diag_add(hg_diags *d, hg_severity sev, hg_pos pos,
 		     const char *code, const char *fmt, ...) HG_PRINTF(5, 6);
 /* The same with a va_list; returns the diagnostic added. */
 HG_EXPORT hg_diag *hg_diag_vadd(hg_diags *d, hg_severity sev, hg_pos pos,
 		      const char *code, const char *fmt, va_list ap);
-HG_EXPORT void hg_diag_note(hg_diag *dg, const char *fmt, ...) HG_PRINTF(2, 3);
-/* Moves every diagnostic of src to the end of dst; src is left empty. */
-HG_EXPORT void hg_diags_move(hg_diags *dst, hg_diags *src);
+/* Appends a note: 0, or HG_ENOMEM when it could not be made (dropped, and
+ * counted in dg->notes_lost; also for the stand-in of a dropped
+ * diagnostic). */
+HG_EXPORT int hg_diag_note(hg_diag *dg, const char *fmt, ...) HG_PRINTF(2, 3);
+/* Moves every diagnostic of src to the end of dst; src is left empty.  0,
+ * or HG_ENOMEM when dst could not grow: src's are dropped, counted in
+ * dst->nlost. */
+HG_EXPORT int hg_diags_move(hg_diags *dst, hg_diags *src);
+/* How many diagnostics and notes could not be made, out of memory (0: the
+ * list is whole).  A caller that shows the list checks it once. */
+HG_EXPORT size_t hg_diags_lost(const hg_diags *d);
 /* "error", "warning" or "unverified" (static storage). */
 HG_EXPORT const char *hg_severity_name(hg_severity s);
 /* GNU text form, with its notes, each line ending in '\n'.  colour: ANSI
@@ -192,7 +219,8 @@ HG_EXPORT void hg_buf_put_visible(hg_buf *b, const char *s, size_t len, int keep
 /* hg_buf_put_visible(b, s, strlen(s), 0). */
 HG_EXPORT void hg_buf_puts_visible(hg_buf *b, const char *s);
 /* Returns a case- and accent-folded copy (malloc'd); invalid UTF-8 is
- * copied bytewise. */
+ * copied bytewise.  Short of memory it still aborts, outside a call that
+ * reports HG_ENOMEM (libherald(3), ALLOCATION FAILURE). */
 HG_EXPORT char *hg_name_fold(const char *s);
 /* The same fold into out[size], NUL-terminated and truncated to fit; returns
  * the folded length, which is >= size when it did not fit. */
@@ -305,9 +333,9 @@ HG_EXPORT int hg_action_text_is_ascii(const hg_action_text *t);
 /* The position of the token that covers byte `off` of t->text. */
 HG_EXPORT hg_pos hg_action_text_pos(const hg_action_text *t, size_t off);
 /* Cuts `body` into tokens as the lexer does (used by the converters and
- * by engines that canonicalise).  Returns 0, or -1 with diagnostics;
- * called by a function that reports HG_ENOMEM, HG_ENOMEM when out of
- * memory (called directly, it aborts then). */
+ * by engines that canonicalise).  Returns 0, or -1 with diagnostics, or
+ * HG_ENOMEM short of memory (t empty, hg.out-of-memory in d, when given,
+ * in place of the call's diagnostics). */
 HG_EXPORT int hg_action_text_set(hg_action_text *t, const char *seat, const char *body,
 		       hg_pos pos, hg_diags *d);
 /* Frees what the action owns and zeroes it (nothing of a parsed record's
@@ -358,27 +386,31 @@ typedef struct hg_game_record {
 /* A record is made by hg_record_new (or by a reader) and only there: the
  * library keeps more with it than this structure shows (the memory its
  * parts come from; change tags with hg_record_set_tag).  Returns the new
- * empty record, named `file` in diagnostics. */
+ * empty record, named `file` in diagnostics, or NULL short of memory. */
 HG_EXPORT hg_game_record *hg_record_new(const char *file);
 HG_EXPORT void hg_record_free(hg_game_record *g);
 /* The first tag named `name`, or its value; NULL when there is none. */
 HG_EXPORT const hg_tag *hg_record_tag(const hg_game_record *g, const char *name);
 HG_EXPORT const char *hg_record_tag_value(const hg_game_record *g, const char *name);
-/* Sets (replaces, or appends) a tag. */
-HG_EXPORT void hg_record_set_tag(hg_game_record *g, const char *name, const char *value);
+/* Sets (replaces, or appends) a tag: 0, or HG_ENOMEM with the record as it
+ * was. */
+HG_EXPORT int hg_record_set_tag(hg_game_record *g, const char *name, const char *value);
 /* Removes a tag (nothing when it is absent). */
 HG_EXPORT void hg_record_remove_tag(hg_game_record *g, const char *name);
 /* The player names in seat order: the `Players` tag split at ';' (trimmed),
  * else the tags Seat1, Seat2, ... in order.  Returns the count; *names is a
- * malloc'd array of malloc'd strings (free with hg_strv_free). */
+ * malloc'd array of malloc'd strings (free with hg_strv_free).  Short of
+ * memory it returns 0 with *names NULL, which a caller tells from a record
+ * without players by hg_record_nplayers() (which allocates nothing). */
 HG_EXPORT size_t hg_record_players(const hg_game_record *g, char ***names);
 /* How many players hg_record_players() would name, without naming them. */
 HG_EXPORT size_t hg_record_nplayers(const hg_game_record *g);
 HG_EXPORT void hg_strv_free(char **v, size_t n);
 
 /* Appends a zeroed node of `kind` at `pos` and returns it (valid until the
- * next push on the line).  hg_line_new returns a new empty line (for a
- * variation); hg_line_free frees what a line holds. */
+ * next push on the line), or NULL short of memory (the line as it was).
+ * hg_line_new returns a new empty line (for a variation; NULL short of
+ * memory); hg_line_free frees what a line holds. */
 HG_EXPORT hg_node *hg_line_push(hg_line *l, hg_node_kind kind, hg_pos pos);
 HG_EXPORT void hg_line_free(hg_line *l);
 HG_EXPORT hg_line *hg_line_new(void);
@@ -660,7 +692,9 @@ HG_EXPORT int hg_fair_effective_seed(const hg_game_record *rec, const char *secr
 			   char seed[HG_FAIR_HEX_LEN + 1]);
 /* The string a record's chance follows from: the Seed tag's value, else the
  * effective seed of its SeedReveal; NULL when it has neither (or a
- * malformed SeedReveal).  malloc'd.  Every engine reads its seed here. */
+ * malformed SeedReveal), or short of memory (which a caller tells by
+ * hg_record_chance_tag(), allocating nothing).  malloc'd.  Every engine
+ * reads its seed here. */
 HG_EXPORT char *hg_record_chance_seed(const hg_game_record *rec);
 /* The tag that gives the record's chance (Seed, else SeedReveal), or NULL. */
 HG_EXPORT const hg_tag *hg_record_chance_tag(const hg_game_record *rec);
@@ -807,12 +841,13 @@ HG_EXPORT hg_game_record *hg_view_record(hg_session *s, const hg_game_record *re
  * directory, fsync, the original's owner, group and mode kept
  * (hg_rewrite_attributes), then rename.  A symbolic link is written
  * through: the file it leads to is replaced (hg_rewrite_target).  On any
- * error the original is untouched; returns 0 or -1 with errno set. */
+ * error the original is untouched; returns 0 or -1 with errno set (ENOMEM
+ * short of memory). */
 HG_EXPORT int hg_write_file_atomic(const char *path, const char *data, size_t len);
 /* The file that rewriting `path` replaces: path itself, or, when it is a
  * symbolic link, the file its links lead to (followed up to 40 times; the
  * last need not exist), so that the link stays a link.  malloc'd; NULL
- * with errno set (ELOOP, or readlink's). */
+ * with errno set (ELOOP, ENOMEM, or readlink's). */
 HG_EXPORT char *hg_rewrite_target(const char *path);
 /* Gives fd, a new file about to replace `target`, the target's owner,
  * group and permission bits (a new file's mode under the umask when there

@@ -83,7 +83,7 @@ typedef struct check_pool {
 
 static unit *unit_new(void)
 {
-	return hg_xcalloc(1, sizeof(unit));
+	return cli_xcalloc(1, sizeof(unit));
 }
 
 /* Appends an item to a unit (under the lock: the reporter reads items). */
@@ -91,7 +91,7 @@ static void unit_put(unit *u, item *it)
 {
 	if (u->n == u->cap) {
 		u->cap = u->cap ? 2 * u->cap : 64;
-		u->items = hg_xrealloc(u->items, u->cap * sizeof *u->items);
+		u->items = cli_xrealloc(u->items, u->cap * sizeof *u->items);
 	}
 	u->items[u->n++] = *it;
 }
@@ -117,7 +117,7 @@ static int open_pieces(check_pool *pool, size_t input)
 		close(fd);
 		return 0;
 	}
-	piece_file *f = hg_xcalloc(1, sizeof *f);
+	piece_file *f = cli_xcalloc(1, sizeof *f);
 	f->fd = fd;
 	f->path = path;
 	f->input = input;
@@ -444,7 +444,7 @@ void check_in_threads(check_run *r, const cli_inputs *in)
 	pthread_mutex_init(&pool.lock, NULL);
 	pthread_cond_init(&pool.changed, NULL);
 	/* jobs - 1 more threads: the main thread is the last of the N */
-	pthread_t *threads = hg_xcalloc(r->jobs, sizeof *threads);
+	pthread_t *threads = cli_xcalloc(r->jobs, sizeof *threads);
 	for (unsigned long i = 0; i + 1 < r->jobs; i++)
 		if (pthread_create(&threads[i], NULL, pool_thread, &pool) != 0) {
 			cli_error("check", "cannot start a thread: %s", strerror(errno));

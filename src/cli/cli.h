@@ -133,6 +133,32 @@ void cli_print_suggestions(FILE *fp, const char *const *words, size_t n);
 /* A library writer's status (hg_write_hgn and the like): HG_ENOMEM ends
  * herald with "out of memory" and status 2, as the library's abort did. */
 void cli_wrote(int status);
+/* Says "herald: out of memory" and exits with status 2: what herald does
+ * when the library reports allocation failure (libherald(3), ALLOCATION
+ * FAILURE), rather than print output cut short as if it were whole. */
+void cli_out_of_memory(void) __attribute__((noreturn));
+/* malloc, calloc, realloc, strdup and strndup for herald's own data:
+ * never NULL, and cli_out_of_memory() short of memory (the library's
+ * hg_x* abort instead). */
+void *cli_xmalloc(size_t n);
+void *cli_xcalloc(size_t n, size_t size);
+void *cli_xrealloc(void *p, size_t n);
+char *cli_xstrdup(const char *s);
+char *cli_xstrndup(const char *s, size_t n);
+/* cli_out_of_memory() when the buffer could not grow (hg_buf_failed), or
+ * the list lost a diagnostic or note (hg_diags_lost); else nothing.
+ * cli_flush_buf, cli_print_diags and cli_json_diags check theirs. */
+void cli_buf_check(const hg_buf *b);
+void cli_diags_check(const hg_diags *d);
+/* A library call ran out of memory (HG_ENOMEM) where the command goes on
+ * with the other games and reports this one with its hg.out-of-memory
+ * diagnostic (check, fmt, convert, gen, replay, select): herald then says
+ * "herald: out of memory" at its end and exits with status 2 (herald.c). */
+void cli_note_out_of_memory(void);
+int cli_out_of_memory_noted(void);
+/* Does d hold hg.out-of-memory (a library call that returns NULL, such as
+ * hg_view_record, says so there)? */
+int cli_ran_out_of_memory(const hg_diags *d);
 /* Appends a game in canonical HGN to out; games after the first are
  * preceded by the blank line that separates games.  *count counts games. */
 void cli_hgn_append(hg_buf *out, const hg_game_record *g, size_t *count);

@@ -137,8 +137,8 @@ static void release_record(item *it)
 	const char *game = hg_record_tag_value(it->rec, "Game");
 	const char *result = hg_record_tag_value(it->rec, "Result");
 	it->line = it->rec->pos.line;
-	it->game_tag = game ? hg_xstrdup(game) : NULL;
-	it->result_tag = result ? hg_xstrdup(result) : NULL;
+	it->game_tag = game ? cli_xstrdup(game) : NULL;
+	it->result_tag = result ? cli_xstrdup(result) : NULL;
 	hg_record_free(it->rec);
 	it->rec = NULL;
 }
@@ -157,6 +157,8 @@ void check_replay_item(hg_session *session, item *it)
 	cli_facts_probe probe;
 	cli_facts_begin(&probe, &it->facts, it->rec);
 	int rc = hg_check_game(session, it->rec, &it->d, &probe.hooks, &res, NULL, NULL);
+	if (rc == HG_ENOMEM)
+		cli_note_out_of_memory();
 	cli_facts_end(&probe, session, res.legal);
 	it->syntax_ok = 1;
 	it->actions = res.actions;

@@ -199,8 +199,8 @@ static void convert_file(convert_run *r, const cli_inputs *in, size_t i)
 			cli_print_diags(stderr, &d, r->colour_err, r->common.quiet);
 			break;
 		}
-		if (d.nerrors == 0)
-			hg_canonicalize(r->session, g, &d);
+		if (d.nerrors == 0 && hg_canonicalize(r->session, g, &d) == HG_ENOMEM)
+			cli_note_out_of_memory();
 		cli_print_diags(stderr, &d, r->colour_err, r->common.quiet);
 		if (d.nerrors) {
 			r->bad = 1;

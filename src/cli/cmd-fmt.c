@@ -152,10 +152,8 @@ static int format_games(fmt_run *r, cli_source *src, sink *k, size_t *counter, h
 			}
 			break;
 		}
-		/* out of memory (hg.out-of-memory said why): exit 2, as for
-		 * a reader's */
 		if (d->nerrors == 0 && hg_canonicalize(r->session, g, d) == HG_ENOMEM)
-			r->io_error = 1;
+			cli_note_out_of_memory();
 		if (d->nerrors)
 			bad = 1;
 		else

@@ -263,6 +263,7 @@ int cli_games_main(int argc, char **argv)
 		hg_buf_puts(&out, "data search path (the first directory holding a file wins):\n");
 		for (size_t i = 0; i < path->n; i++)
 			hg_buf_printf(&out, "  %s\n", path->dirs[i]);
+		cli_buf_check(&out);
 		fputs(out.data, stdout);
 		hg_buf_free(&out);
 	}

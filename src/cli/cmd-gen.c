@@ -161,13 +161,13 @@ int cli_gen_main(int argc, char **argv)
 	int failed = 0, io_error = 0;
 	for (unsigned long i = 0; i < r.count; i++) {
 		game_seed(&seed, r.seed, i);
+		cli_buf_check(&seed);
 		hg_game_record *g = hg_generate(session, cls, seed.data, (unsigned)r.players,
 						r.variant, &d);
-		/* out of memory (hg.out-of-memory): exit 2, as for a failed write */
-		for (size_t k = 0; !g && k < d.n; k++)
-			io_error |= strcmp(d.v[k].code, "hg.out-of-memory") == 0;
 		cli_print_diags(stderr, &d, colour_err, r.common.quiet);
 		if (!g || d.nerrors) {
+			if (!g && cli_ran_out_of_memory(&d))
+				cli_note_out_of_memory();
 			failed = 1;
 			hg_record_free(g);
 			break;	/* the same failure would repeat for every game */

@@ -90,7 +90,7 @@ static char *trim(const char *s, size_t n)
 	}
 	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
 		n--;
-	return hg_xstrndup(s, n);
+	return cli_xstrndup(s, n);
 }
 
 /* The --players list split at ';'. */
@@ -132,7 +132,7 @@ static int place_entropy(const char *arg, char **players, size_t n, char **entro
 	free(seat);
 	if (entropy[found])
 		return cli_usage_error(&spec, "--entropy: seat %ld gives its word twice", found + 1);
-	entropy[found] = hg_xstrdup(eq + 1);
+	entropy[found] = cli_xstrdup(eq + 1);
 	return 0;
 }
 

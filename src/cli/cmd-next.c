@@ -104,14 +104,37 @@ static void after_action(void *ctx, const hg_game_class *cls, const hg_node *nod
 		r->last = node;
 }
 
+/* A copy of s, or cli_out_of_memory(). */
+static char *copy_of(const char *s)
+{
+	char *c = strdup(s);
+	if (!c)
+		cli_out_of_memory();
+	return c;
+}
+
+/* The text of a buffer, taken (cli_out_of_memory() when it failed). */
+static char *text_of(hg_buf *b)
+{
+	cli_buf_check(b);
+	char *t = hg_buf_steal(b);
+	if (!t)
+		cli_out_of_memory();
+	return t;
+}
+
 /* The legal actions now; with `seat`, only the choices of that seat (not
- * the outcomes of chance herald deals). */
+ * the outcomes of chance herald deals).  Short of memory herald says so
+ * and exits (2), never lists some of them as if they were all. */
 static void gather_legal(next_report *rep, const hg_game_class *cls, const hg_state *st,
 			 const char *seat)
 {
 	hg_action_list legal = { 0 };
-	cls->legal(st, &legal);
-	rep->legal = hg_xcalloc(legal.n ? legal.n : 1, sizeof *rep->legal);
+	if (hg_legal_actions(cls, st, &legal) == HG_ENOMEM)
+		cli_out_of_memory();
+	rep->legal = calloc(legal.n ? legal.n : 1, sizeof *rep->legal);
+	if (!rep->legal)
+		cli_out_of_memory();
 	hg_buf who, body;
 	hg_buf_init(&who);
 	hg_buf_init(&body);
@@ -119,12 +142,14 @@ static void gather_legal(next_report *rep, const hg_game_class *cls, const hg_st
 		hg_buf_clear(&who);
 		hg_buf_clear(&body);
 		cls->format(st, legal.v[i], &who, &body);
+		cli_buf_check(&who);
+		cli_buf_check(&body);
 		const char *w = who.data ? who.data : "";
 		if (!seat || (strcmp(w, seat) == 0 && !cls->names_chance(st, legal.v[i]))) {
 			hg_buf line;
 			hg_buf_init(&line);
 			hg_buf_printf(&line, "%s: %s", w, body.data ? body.data : "");
-			rep->legal[rep->nlegal++] = hg_buf_steal(&line);
+			rep->legal[rep->nlegal++] = text_of(&line);
 		}
 		cls->free_action(legal.v[i]);
 	}
@@ -148,20 +173,24 @@ static void gather_steps(next_report *rep, const hg_game_class *cls, const hg_st
 			continue;
 		hg_buf_clear(&steps);
 		cls->pending_steps(st, p, who, &steps);
+		cli_buf_check(&steps);
 		const char *at = steps.data ? steps.data : "";
 		for (const char *nl; (nl = strchr(at, '\n')) != NULL; at = nl + 1) {
 			if (rep->nlegal == cap) {
 				cap = cap ? 2 * cap : 8;
-				rep->legal = hg_xrealloc(rep->legal, cap * sizeof *rep->legal);
+				char **more = realloc(rep->legal, cap * sizeof *rep->legal);
+				if (!more)
+					cli_out_of_memory();
+				rep->legal = more;
 			}
 			hg_buf line;
 			hg_buf_init(&line);
 			hg_buf_printf(&line, "%s: %.*s", who, (int)(nl - at), at);
-			rep->legal[rep->nlegal++] = hg_buf_steal(&line);
+			rep->legal[rep->nlegal++] = text_of(&line);
 		}
 	}
-	if (!rep->legal)
-		rep->legal = hg_xcalloc(1, sizeof *rep->legal);
+	if (!rep->legal && !(rep->legal = calloc(1, sizeof *rep->legal)))
+		cli_out_of_memory();
 	hg_buf_free(&steps);
 }
 
@@ -170,13 +199,19 @@ static void gather_steps(next_report *rep, const hg_game_class *cls, const hg_st
 static hg_game_record *seat_view(next_run *r, const hg_game_record *g, hg_diags *d,
 				 unsigned *seat, int *unknown)
 {
-	if (hg_view_seat(r->session, g, r->as, seat, d) != 0) {
+	int rc = hg_view_seat(r->session, g, r->as, seat, d);
+	if (rc == HG_ENOMEM)
+		cli_out_of_memory();
+	if (rc != 0) {
 		for (size_t i = 0; i < d->n; i++)
 			if (strcmp(d->v[i].code, "view.unknown-seat") == 0)
 				*unknown = 1;
 		return NULL;
 	}
-	return hg_view_record(r->session, g, *seat, d);
+	hg_game_record *view = hg_view_record(r->session, g, *seat, d);
+	if (!view && cli_ran_out_of_memory(d))
+		cli_out_of_memory();
+	return view;
 }
 
 /* Replays the game (or the seat's view) and fills the report. */
@@ -201,10 +236,12 @@ static void next_replay(next_run *r, const hg_game_record *g, hg_diags *d, next_
 	hg_replay_hooks hooks = { after_action, r };
 	hg_state *st = NULL;
 	const hg_game_class *cls = NULL;
-	int illegal = hg_check_game(r->session, shown, replay_diags, &hooks, NULL, &st, &cls) != 0 ||
-		      replay_diags->nerrors > 0;
+	int checked = hg_check_game(r->session, shown, replay_diags, &hooks, NULL, &st, &cls);
+	if (checked == HG_ENOMEM)
+		cli_out_of_memory();
+	int illegal = checked != 0 || replay_diags->nerrors > 0;
 	if (view_diags.nerrors)
-		hg_diags_move(d, &view_diags);
+		hg_diags_move(d, &view_diags);	/* (one lost is counted in d) */
 	hg_diags_free(&view_diags);
 	if (illegal)
 		r->bad = 1;
@@ -219,17 +256,18 @@ static void next_replay(next_run *r, const hg_game_record *g, hg_diags *d, next_
 		if (r->last) {
 			/* The node is the shown record's, which goes before the
 			 * report is printed. */
-			rep->last_seat = hg_xstrdup(r->last->action.seat ? r->last->action.seat : "");
-			rep->last_text = hg_xstrdup(r->last->action.text ? r->last->action.text : "");
-			rep->last_glyph = r->last->glyph ? hg_xstrdup(r->last->glyph) : NULL;
+			rep->last_seat = copy_of(r->last->action.seat ? r->last->action.seat : "");
+			rep->last_text = copy_of(r->last->action.text ? r->last->action.text : "");
+			rep->last_glyph = r->last->glyph ? copy_of(r->last->glyph) : NULL;
 			rep->last_line = r->last->pos.line;
 		}
 		if (r->as)
-			rep->seat = hg_xstrdup(cls->seat_name(st, seat));
+			rep->seat = copy_of(cls->seat_name(st, seat));
 		hg_buf render;
 		hg_buf_init(&render);
-		cls->render(st, &render);
-		rep->position = hg_buf_steal(&render);
+		if (hg_render_position(cls, st, &render) == HG_ENOMEM)
+			cli_out_of_memory();
+		rep->position = text_of(&render);
 		/* result and to_move point into the state: copied before it goes */
 		const char *result = cls->result(st);
 		hg_buf ending;
@@ -238,15 +276,15 @@ static void next_replay(next_run *r, const hg_game_record *g, hg_diags *d, next_
 			/* ended otherwise than by the rules (herald-notation(5),
 			 * ENDINGS): the declared result, and why */
 			const char *declared = hg_record_tag_value(shown, "Result");
-			rep->ending = hg_buf_steal(&ending);
+			rep->ending = text_of(&ending);
 			result = declared ? declared : (shown->result ? shown->result : "*");
 		}
 		hg_buf_free(&ending);
 		if (result) {
-			rep->result = hg_xstrdup(result);
+			rep->result = copy_of(result);
 		} else {
 			const char *who = cls->to_move(st);
-			rep->to_move = who ? hg_xstrdup(who) : NULL;
+			rep->to_move = who ? copy_of(who) : NULL;
 			rep->turn = cls->turn(st);
 			if (cls->pending_steps && hg_pending_from_tags(shown, &rep->pending) == 1) {
 				/* the seats answer within the action: the first
@@ -254,7 +292,7 @@ static void next_replay(next_run *r, const hg_game_record *g, hg_diags *d, next_
 				rep->has_pending = 1;
 				free(rep->to_move);
 				rep->to_move = rep->pending.nawaited ?
-					       hg_xstrdup(rep->pending.awaited[0]) : NULL;
+					       copy_of(rep->pending.awaited[0]) : NULL;
 				gather_steps(rep, cls, st, rep->seat);
 			} else {
 				gather_legal(rep, cls, st, rep->seat);
@@ -364,7 +402,9 @@ static void print_json(next_run *r, const char *path, size_t index, const hg_gam
 		for (size_t i = 0; i < rep->nlegal; i++) {
 			/* "seat: body" (a seat holds no ':') */
 			const char *colon = strchr(rep->legal[i], ':');
-			char *who = hg_xstrndup(rep->legal[i], (size_t)(colon - rep->legal[i]));
+			char *who = strndup(rep->legal[i], (size_t)(colon - rep->legal[i]));
+			if (!who)
+				cli_out_of_memory();
 			json_t *a = json_object();
 			json_object_set_new(a, "seat", cli_json_string(who));
 			json_object_set_new(a, "action", cli_json_string(colon + 2));
@@ -395,13 +435,14 @@ static void print_json(next_run *r, const char *path, size_t index, const hg_gam
 	}
 	json_object_set_new(o, "diagnostics", cli_json_diags(d, 0));
 	hg_diags_clear(d);
+	/* (jansson's allocations end herald short of memory: herald.c) */
 	char *text = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
 	json_decref(o);
-	if (text) {
-		hg_buf_puts(&r->out, text);
-		hg_buf_putc(&r->out, '\n');
-		free(text);
-	}
+	if (!text)
+		cli_out_of_memory();
+	hg_buf_puts(&r->out, text);
+	hg_buf_putc(&r->out, '\n');
+	free(text);
 }
 
 /* One game for cli_show_games. */

@@ -104,7 +104,7 @@ static int parse_full(replay_run *r, const char *arg)
 		unsigned long v;
 		if (cli_parse_number(&spec, "--full", word, 1, 1000000, &v) != 0)
 			return -1;
-		r->opts.full = hg_xrealloc(r->opts.full, (r->opts.nfull + 1) * sizeof *r->opts.full);
+		r->opts.full = cli_xrealloc(r->opts.full, (r->opts.nfull + 1) * sizeof *r->opts.full);
 		r->opts.full[r->opts.nfull++] = (unsigned)v;
 		p += len;
 	} while (*p++ == ',');
@@ -163,10 +163,12 @@ static char *seat_name(replay_run *r, const hg_game_record *g, unsigned seat)
 	hg_diags_init(&scratch);
 	char *name = NULL;
 	if (hg_session_prepare(r->session, g, &cls, &data, &scratch) == 0) {
-		hg_state *st = cls->setup(data, g, &scratch);
+		hg_state *st = hg_state_setup(cls, data, g, &scratch);
+		if (!st && cli_ran_out_of_memory(&scratch))
+			cli_out_of_memory();
 		if (st) {
 			const char *s = cls->seat_name(st, seat);
-			name = s ? hg_xstrdup(s) : NULL;
+			name = s ? cli_xstrdup(s) : NULL;
 			cls->free_state(st);
 		}
 	}
@@ -181,8 +183,11 @@ static int show_view(replay_run *r, const hg_game_record *g, hg_diags *d)
 {
 	unsigned seat;
 	hg_game_record *view = NULL;
-	if (hg_view_seat(r->session, g, r->as, &seat, d) == 0)
+	int rc = hg_view_seat(r->session, g, r->as, &seat, d);
+	if (rc == 0)
 		view = hg_view_record(r->session, g, seat, d);
+	if (rc == HG_ENOMEM || (!view && cli_ran_out_of_memory(d)))
+		cli_out_of_memory();
 	if (!view) {
 		if (r->common.format == FORMAT_TEXT) {
 			hg_buf_printf(&r->out, "%sgame %zu (", r->writer->index > 1 ? "\n" : "",

@@ -275,10 +275,10 @@ static int take_line(report_run *r, char *line, size_t len)
 		}
 		if (r->nheld == r->capheld) {
 			r->capheld = r->capheld ? 2 * r->capheld : 256;
-			r->held = hg_xrealloc(r->held, r->capheld * sizeof *r->held);
+			r->held = cli_xrealloc(r->held, r->capheld * sizeof *r->held);
 		}
 		struct held *h = &r->held[r->nheld];
-		h->file = hg_xstrdup(file);
+		h->file = cli_xstrdup(file);
 		h->game = json_integer_value(game);
 		h->seq = r->nheld++;
 		h->obj = o;

@@ -160,7 +160,7 @@ static int select_option(void *ctx, int opt, const char *arg)
 			rc = -1;
 			break;
 		}
-		s->codes = hg_xrealloc(s->codes, (s->ncodes + 1) * sizeof *s->codes);
+		s->codes = cli_xrealloc(s->codes, (s->ncodes + 1) * sizeof *s->codes);
 		s->codes[s->ncodes++] = (char *)arg;
 		break;
 	case OPT_ACTION: {
@@ -174,7 +174,7 @@ static int select_option(void *ctx, int opt, const char *arg)
 			rc = -1;
 			break;
 		}
-		s->actions = hg_xrealloc(s->actions, (s->nactions + 1) * sizeof *s->actions);
+		s->actions = cli_xrealloc(s->actions, (s->nactions + 1) * sizeof *s->actions);
 		s->actions[s->nactions++] = re;
 		break;
 	}
@@ -189,7 +189,7 @@ static int select_option(void *ctx, int opt, const char *arg)
 		select_position p;
 		rc = select_position_parse(&p, arg, &err);
 		if (rc == 0) {
-			s->positions = hg_xrealloc(s->positions, (s->npositions + 1) * sizeof *s->positions);
+			s->positions = cli_xrealloc(s->positions, (s->npositions + 1) * sizeof *s->positions);
 			s->positions[s->npositions++] = p;
 		}
 		break;
@@ -549,7 +549,7 @@ static void emit(select_run *r, sel_item *it)
 static void run_rounds(select_run *r)
 {
 	size_t cap = r->jobs * ROUND_PER_JOB;
-	r->items = hg_xcalloc(cap, sizeof *r->items);
+	r->items = cli_xcalloc(cap, sizeof *r->items);
 	for (;;) {
 		r->nitems = 0;
 		while (r->nitems < cap && read_item(r, &r->items[r->nitems]))
@@ -620,7 +620,7 @@ int cli_select_main(int argc, char **argv)
 		}
 	}
 	r.session = cli_session_new(&r.common);
-	r.scratch = hg_xcalloc(r.jobs, sizeof *r.scratch);
+	r.scratch = cli_xcalloc(r.jobs, sizeof *r.scratch);
 	for (size_t i = 0; i < r.jobs; i++)
 		r.scratch[i] = select_scratch_new();
 	if (r.spec.unique)

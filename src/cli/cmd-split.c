@@ -133,6 +133,7 @@ static int shard_open(shard_writer *w)
 	w->count++;
 	hg_buf_clear(&w->name);
 	hg_buf_printf(&w->name, "%s%04lu.hgn", w->prefix.data, w->count);
+	cli_buf_check(&w->name);
 	if (cli_atomic_open(&w->out, w->name.data) != 0) {
 		cli_error(w->command, "cannot write '%s': %s", w->name.data, strerror(errno));
 		return -1;

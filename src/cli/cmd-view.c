@@ -62,7 +62,7 @@ static int view_game(void *ctx, const char *path, size_t index, const hg_game_re
 	unsigned seat;
 	int rc = hg_view_seat(r->session, g, r->as, &seat, d);
 	if (rc == HG_ENOMEM)
-		return CLI_SHOW_BAD | CLI_SHOW_IO;	/* exit 2, as for a failed write */
+		cli_out_of_memory();
 	if (rc != 0) {
 		for (size_t i = 0; i < d->n; i++)
 			if (strcmp(d->v[i].code, "view.unknown-seat") == 0) {
@@ -72,12 +72,10 @@ static int view_game(void *ctx, const char *path, size_t index, const hg_game_re
 		return CLI_SHOW_BAD;
 	}
 	hg_game_record *view = hg_view_record(r->session, g, seat, d);
-	if (!view) {
-		for (size_t i = 0; i < d->n; i++)
-			if (strcmp(d->v[i].code, "hg.out-of-memory") == 0)
-				return CLI_SHOW_BAD | CLI_SHOW_IO;
+	if (!view && cli_ran_out_of_memory(d))
+		cli_out_of_memory();
+	if (!view)
 		return CLI_SHOW_BAD;
-	}
 	cli_hgn_append(&r->out, view, &r->written);
 	hg_record_free(view);
 	return 0;

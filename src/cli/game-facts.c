@@ -35,7 +35,7 @@ cli_ended cli_ended_parse(const char *word)
 
 static char *dup_or_null(const char *s)
 {
-	return s ? hg_xstrdup(s) : NULL;
+	return s ? cli_xstrdup(s) : NULL;
 }
 
 /* The seat that resigns on the main line, by name as written, or NULL. */
@@ -71,7 +71,8 @@ static char *conceded_result(const hg_game_class *cls, const hg_state *st, const
 	hg_buf b;
 	hg_buf_init(&b);
 	hg_resign_result(cls, st, (unsigned)seat, &b);
-	char *s = b.data ? hg_buf_steal(&b) : hg_xstrdup("");
+	cli_buf_check(&b);
+	char *s = b.data ? hg_buf_steal(&b) : cli_xstrdup("");
 	hg_buf_free(&b);
 	return s;
 }
@@ -97,15 +98,15 @@ static void facts_at_end(cli_game_facts *f, const hg_game_record *rec,
 		while (cls->seat_name(st, (unsigned)nseats))
 			nseats++;
 	if (nseats > f->nplayers) {
-		f->names = hg_xrealloc(f->names, nseats * sizeof *f->names);
-		f->seats = hg_xrealloc(f->seats, nseats * sizeof *f->seats);
+		f->names = cli_xrealloc(f->names, nseats * sizeof *f->names);
+		f->seats = cli_xrealloc(f->seats, nseats * sizeof *f->seats);
 		for (size_t i = f->nplayers; i < nseats; i++)
 			f->names[i] = f->seats[i] = NULL;
 		f->nplayers = nseats;
 	}
 	for (size_t i = 0; i < nseats; i++) {
 		free(f->seats[i]);
-		f->seats[i] = hg_xstrdup(cls->seat_name(st, (unsigned)i));
+		f->seats[i] = cli_xstrdup(cls->seat_name(st, (unsigned)i));
 	}
 	free(f->replayed);
 	const char *by_rules = cls->result(st);
@@ -122,7 +123,7 @@ static void facts_at_end(cli_game_facts *f, const hg_game_record *rec,
 		/* An agreement or an adjudication stands on the organiser's word:
 		 * the replay itself gives "*" (or the rules' result, which the
 		 * check then reports as a contradiction). */
-		f->replayed = hg_xstrdup(by_rules ? by_rules : "*");
+		f->replayed = cli_xstrdup(by_rules ? by_rules : "*");
 		if (f->ended == CLI_ENDED_UNKNOWN)
 			f->ended = by_rules ? CLI_ENDED_RULES : CLI_ENDED_UNFINISHED;
 		break;
@@ -149,10 +150,10 @@ void cli_facts_begin(cli_facts_probe *p, cli_game_facts *f, const hg_game_record
 	f->round = dup_or_null(hg_record_tag_value(rec, "Round"));
 	char **names = NULL;
 	f->nplayers = hg_record_players(rec, &names);
-	f->names = hg_xcalloc(f->nplayers ? f->nplayers : 1, sizeof *f->names);
-	f->seats = hg_xcalloc(f->nplayers ? f->nplayers : 1, sizeof *f->seats);
+	f->names = cli_xcalloc(f->nplayers ? f->nplayers : 1, sizeof *f->names);
+	f->seats = cli_xcalloc(f->nplayers ? f->nplayers : 1, sizeof *f->seats);
 	for (size_t i = 0; i < f->nplayers; i++)
-		f->names[i] = names[i][0] ? hg_xstrdup(names[i]) : NULL;
+		f->names[i] = names[i][0] ? cli_xstrdup(names[i]) : NULL;
 	hg_strv_free(names, f->nplayers);
 	f->ended = declared_ending(rec);
 
@@ -174,7 +175,9 @@ void cli_facts_end(cli_facts_probe *p, hg_session *session, int legal)
 	hg_diags quiet;
 	hg_diags_init(&quiet);
 	if (hg_session_prepare(session, p->rec, &cls, &data, &quiet) == 0) {
-		hg_state *st = cls->setup(data, p->rec, &quiet);
+		hg_state *st = hg_state_setup(cls, data, p->rec, &quiet);
+		if (!st && cli_ran_out_of_memory(&quiet))
+			cli_out_of_memory();
 		if (st) {
 			facts_at_end(p->facts, p->rec, cls, st);
 			cls->free_state(st);
@@ -243,8 +246,8 @@ int cli_facts_from_json(cli_game_facts *f, json_t *game)
 	f->replayed = dup_or_null(json_string_value(replayed));
 	f->ended = cli_ended_parse(json_string_value(ended));
 	f->nplayers = json_array_size(players);
-	f->names = hg_xcalloc(f->nplayers ? f->nplayers : 1, sizeof *f->names);
-	f->seats = hg_xcalloc(f->nplayers ? f->nplayers : 1, sizeof *f->seats);
+	f->names = cli_xcalloc(f->nplayers ? f->nplayers : 1, sizeof *f->names);
+	f->seats = cli_xcalloc(f->nplayers ? f->nplayers : 1, sizeof *f->seats);
 	for (size_t i = 0; i < f->nplayers; i++) {
 		json_t *p = json_array_get(players, i);
 		if (!json_is_object(p)) {

@@ -115,6 +115,11 @@ static int help_main(int argc, char **argv)
  * success. */
 static int close_stdout(int status)
 {
+	if (cli_out_of_memory_noted()) {
+		fflush(stdout);
+		fputs(_("herald: out of memory\n"), stderr);
+		return CLI_EXIT_USAGE;
+	}
 	if (cli_stdout_failed())
 		return CLI_EXIT_USAGE;	/* reported when it failed */
 	if (fflush(stdout) != 0 || ferror(stdout)) {
@@ -124,12 +129,25 @@ static int close_stdout(int status)
 	return status;
 }
 
+/* jansson's allocations: a JSON value it cannot make is dropped without a
+ * word (json_object_set_new of NULL), so herald ends there, as it does
+ * when the library reports allocation failure, rather than print a
+ * document with holes. */
+static void *json_alloc(size_t n)
+{
+	void *p = malloc(n);
+	if (!p)
+		cli_out_of_memory();
+	return p;
+}
+
 int main(int argc, char **argv)
 {
 	/* Messages in the user's language; numbers keep the C locale's
 	 * decimal point, which the reports and CSV are read with. */
 	setlocale(LC_ALL, "");
 	setlocale(LC_NUMERIC, "C");
+	json_set_alloc_funcs(json_alloc, free);
 	if (argc < 2) {
 		print_overview(stderr);
 		return CLI_EXIT_USAGE;

@@ -25,8 +25,8 @@ static void push(cli_inputs *in, char *path, long root, size_t rel)
 {
 	if (in->n == in->cap) {
 		in->cap = in->cap ? 2 * in->cap : 16;
-		in->paths = hg_xrealloc(in->paths, in->cap * sizeof *in->paths);
-		in->walked = hg_xrealloc(in->walked, in->cap * sizeof *in->walked);
+		in->paths = cli_xrealloc(in->paths, in->cap * sizeof *in->paths);
+		in->walked = cli_xrealloc(in->walked, in->cap * sizeof *in->walked);
 	}
 	in->walked[in->n].root = root;
 	in->walked[in->n].rel = rel;
@@ -63,7 +63,7 @@ static void sort_walked(cli_inputs *in, size_t from)
 	size_t n = in->n - from;
 	if (n < 2)
 		return;
-	found *v = hg_xmalloc(n * sizeof *v);
+	found *v = cli_xmalloc(n * sizeof *v);
 	for (size_t i = 0; i < n; i++)
 		v[i] = (found){ in->paths[from + i], in->walked[from + i] };
 	qsort(v, n, sizeof *v, by_bytes);
@@ -130,7 +130,7 @@ static size_t walk(cli_inputs *in, int dirfd, const char *dir, long root, size_t
 			}
 			problems += walk(in, sub, path.data, root, rel_here, depth + 1, d);
 		} else if (S_ISREG(st.st_mode) && has_suffix(e->d_name, ".hgn")) {
-			push(in, hg_xstrdup(path.data), root, rel_here);
+			push(in, cli_xstrdup(path.data), root, rel_here);
 		}
 	}
 	closedir(dp);
@@ -144,7 +144,7 @@ size_t cli_inputs_expand(cli_inputs *in, char **operands, int n, hg_diags *d)
 	for (int i = 0; i < n; i++) {
 		const char *op = operands[i];
 		if (strcmp(op, "-") == 0) {
-			push(in, hg_xstrdup(op), -1, 0);
+			push(in, cli_xstrdup(op), -1, 0);
 			continue;
 		}
 		struct stat st;
@@ -154,7 +154,7 @@ size_t cli_inputs_expand(cli_inputs *in, char **operands, int n, hg_diags *d)
 			continue;
 		}
 		if (!S_ISDIR(st.st_mode)) {
-			push(in, hg_xstrdup(op), -1, 0);
+			push(in, cli_xstrdup(op), -1, 0);
 			continue;
 		}
 		/* The operand is opened as named (links followed: the user
@@ -173,7 +173,7 @@ size_t cli_inputs_expand(cli_inputs *in, char **operands, int n, hg_diags *d)
 			problems++;
 			continue;
 		}
-		in->root_fds = hg_xrealloc(in->root_fds, (in->nroots + 1) * sizeof *in->root_fds);
+		in->root_fds = cli_xrealloc(in->root_fds, (in->nroots + 1) * sizeof *in->root_fds);
 		long root = (long)in->nroots;
 		in->root_fds[in->nroots++] = keep;
 		size_t from = in->n;
@@ -204,7 +204,7 @@ static int open_dirs_beneath(int dirfd, const char *rel, size_t len)
 	while (dir >= 0 && rel < end) {
 		const char *slash = memchr(rel, '/', (size_t)(end - rel));
 		size_t n = slash ? (size_t)(slash - rel) : (size_t)(end - rel);
-		char *part = hg_xstrndup(rel, n);
+		char *part = cli_xstrndup(rel, n);
 		int fd = *part ? openat(dir, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
 			       : -1;
 		int err = *part ? errno : ENOENT;

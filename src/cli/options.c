@@ -221,7 +221,7 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_common *c, int *f
 
 	size_t nown = count_options(spec->longopts);
 	size_t ncommon = sizeof common_longopts / sizeof common_longopts[0];
-	struct option *longopts = hg_xcalloc(nown + ncommon + 1, sizeof *longopts);
+	struct option *longopts = cli_xcalloc(nown + ncommon + 1, sizeof *longopts);
 	size_t k = 0;
 	for (size_t i = 0; i < nown; i++)
 		longopts[k++] = spec->longopts[i];
@@ -235,6 +235,7 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_common *c, int *f
 	if (spec->shortopts)
 		hg_buf_puts(&shortopts, spec->shortopts);
 	hg_buf_puts(&shortopts, common_shortopts);
+	cli_buf_check(&shortopts);
 
 	int status = -1;
 	optind = 1;

@@ -47,6 +47,7 @@ int cli_put_text(FILE *fp, const char *data, size_t len, int keep_layout)
 	hg_buf shown;
 	hg_buf_init(&shown);
 	hg_buf_put_visible(&shown, data, len, keep_layout);
+	cli_buf_check(&shown);
 	int rc = fwrite(shown.data, 1, shown.len, fp) == shown.len ? 0 : -1;
 	hg_buf_free(&shown);
 	return rc;
@@ -74,6 +75,7 @@ int cli_use_colour(const cli_common *common, FILE *fp)
 
 void cli_print_diags(FILE *fp, const hg_diags *d, int colour, int errors_only)
 {
+	cli_diags_check(d);
 	hg_buf b;
 	hg_buf_init(&b);
 	for (size_t i = 0; i < d->n; i++) {
@@ -81,6 +83,7 @@ void cli_print_diags(FILE *fp, const hg_diags *d, int colour, int errors_only)
 			continue;
 		hg_diag_format(&d->v[i], &b, colour);
 	}
+	cli_buf_check(&b);
 	if (b.len)
 		fwrite(b.data, 1, b.len, fp);
 	hg_buf_free(&b);
@@ -107,6 +110,7 @@ json_t *cli_json_string(const char *s)
 			i += (size_t)n;
 		}
 	}
+	cli_buf_check(&b);
 	json_t *v = json_stringn(b.data ? b.data : "", b.len);
 	hg_buf_free(&b);
 	return v;
@@ -146,6 +150,7 @@ json_t *cli_json_rests_on(const hg_diag *dg)
 
 json_t *cli_json_diags(const hg_diags *d, int errors_only)
 {
+	cli_diags_check(d);
 	json_t *a = json_array();
 	for (size_t i = 0; i < d->n; i++) {
 		if (errors_only && d->v[i].severity != HG_ERROR)
@@ -181,10 +186,8 @@ void cli_print_suggestions(FILE *fp, const char *const *words, size_t n)
 
 void cli_wrote(int status)
 {
-	if (status == HG_ENOMEM) {
-		fputs("herald: out of memory\n", stderr);
-		exit(2);
-	}
+	if (status == HG_ENOMEM)
+		cli_out_of_memory();
 }
 
 void cli_hgn_append(hg_buf *out, const hg_game_record *g, size_t *count)
@@ -236,6 +239,7 @@ static void write_failed(const char *command, FILE *fp)
 int cli_flush_buf(const char *command, FILE *fp, hg_buf *b)
 {
 	int rc = 0;
+	cli_buf_check(b);
 	if ((fp == stdout && stdout_failed) || cli_put_text(fp, b->data, b->len, 1) != 0) {
 		write_failed(command, fp);
 		rc = -1;
@@ -371,13 +375,14 @@ int cli_atomic_open(cli_atomic *a, const char *path)
 			errno = saved;
 			return -1;
 		}
-		a->path = hg_xstrdup(path);
+		a->path = cli_xstrdup(path);
 		a->target = target;
 		return 0;
 	}
 	hg_buf tmp;
 	hg_buf_init(&tmp);
 	hg_buf_printf(&tmp, "%s.herald-XXXXXX", target);
+	cli_buf_check(&tmp);
 	install_handlers();
 	sigset_t saved_mask;
 	block_fatal(&saved_mask);
@@ -402,7 +407,7 @@ int cli_atomic_open(cli_atomic *a, const char *path)
 		return -1;
 	}
 	a->tmp = hg_buf_steal(&tmp);
-	a->path = hg_xstrdup(path);
+	a->path = cli_xstrdup(path);
 	a->target = target;
 	a->next = pending;
 	pending = a;
@@ -426,6 +431,7 @@ static int create_temporary_at(int dirfd, const char *name, char **tmp)
 		hg_buf_printf(&b, "%s.herald-", name);
 		for (size_t i = 0; i < sizeof r; i++)
 			hg_buf_putc(&b, letters[r[i] % (sizeof letters - 1)]);
+		cli_buf_check(&b);
 		int fd = openat(dirfd, b.data,
 				O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd >= 0) {
@@ -467,8 +473,8 @@ int cli_atomic_open_at(cli_atomic *a, int dirfd, const char *name, const char *p
 	}
 	a->dirfd = dirfd;
 	a->tmp = tmp;
-	a->path = hg_xstrdup(path);
-	a->target = hg_xstrdup(name);
+	a->path = cli_xstrdup(path);
+	a->target = cli_xstrdup(name);
 	a->next = pending;
 	pending = a;
 	unblock_fatal(&saved_mask);

@@ -46,7 +46,7 @@ cli_progress *cli_progress_new(int enabled, unsigned long long total_bytes, size
 		delay = UNKNOWN_SIZE_DELAY;
 	else if (total_bytes < BIG_INPUT && files < MANY_FILES)
 		return NULL;
-	cli_progress *p = hg_xcalloc(1, sizeof *p);
+	cli_progress *p = cli_xcalloc(1, sizeof *p);
 	p->total = total_bytes;
 	p->delay = delay;
 	p->last = -REDRAW;

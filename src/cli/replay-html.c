@@ -313,7 +313,7 @@ replay_writer *replay_html_new(const replay_opts *o, hg_buf *out, const hg_datap
 			       int print)
 {
 	(void)o;
-	html_writer *w = hg_xcalloc(1, sizeof *w);
+	html_writer *w = cli_xcalloc(1, sizeof *w);
 	w->out = out;
 	w->path = path;
 	w->print = print;

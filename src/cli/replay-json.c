@@ -304,7 +304,7 @@ static void jsonl_free(replay_writer *w)
 
 replay_writer *replay_jsonl_new(const replay_opts *o, hg_buf *out)
 {
-	jsonl_writer *w = hg_xcalloc(1, sizeof *w);
+	jsonl_writer *w = cli_xcalloc(1, sizeof *w);
 	w->opts = *o;
 	w->out = out;
 	w->base.sink = (replay_sink){ jsonl_start, jsonl_step, jsonl_end, w };

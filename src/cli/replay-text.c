@@ -106,7 +106,8 @@ static void position(hg_buf *out, const hg_game_class *cls, const hg_state *s, u
 {
 	hg_buf render;
 	hg_buf_init(&render);
-	cls->render(s, &render);
+	if (hg_render_position(cls, s, &render) == HG_ENOMEM)
+		cli_out_of_memory();
 	indent_lines(out, render.data, indent);
 	hg_buf_free(&render);
 }
@@ -238,7 +239,7 @@ static void text_free(replay_writer *base)
 
 replay_writer *replay_text_new(const replay_opts *o, hg_buf *out)
 {
-	text_writer *w = hg_xcalloc(1, sizeof *w);
+	text_writer *w = cli_xcalloc(1, sizeof *w);
 	w->opts = *o;
 	w->out = out;
 	w->base.sink = (replay_sink){ text_start, text_step, text_end, w };

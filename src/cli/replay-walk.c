@@ -54,7 +54,7 @@ const char *replay_nag_words(unsigned nag)
 
 static void push_node(const hg_node ***v, size_t *n, const hg_node *node)
 {
-	*v = hg_xrealloc(*v, (*n + 1) * sizeof **v);
+	*v = cli_xrealloc(*v, (*n + 1) * sizeof **v);
 	(*v)[(*n)++] = node;
 }
 
@@ -62,7 +62,7 @@ static replay_step *add_step(walk *w, const hg_node *node)
 {
 	if (w->n == w->cap) {
 		w->cap = w->cap ? 2 * w->cap : 64;
-		w->steps = hg_xrealloc(w->steps, w->cap * sizeof *w->steps);
+		w->steps = cli_xrealloc(w->steps, w->cap * sizeof *w->steps);
 	}
 	replay_step *st = &w->steps[w->n];
 	memset(st, 0, sizeof *st);
@@ -129,8 +129,10 @@ static void collect(walk *w, const hg_line *line, unsigned depth, unsigned ply, 
 			hg_buf_putc(&b, ':');
 			size_t first = w->n;
 			collect(w, n->variation, depth + 1, last_action ? ply - 1 : ply, file, nvar);
-			if (w->n > first && !w->steps[first].label)
+			if (w->n > first && !w->steps[first].label) {
+				cli_buf_check(&b);
 				w->steps[first].label = hg_buf_steal(&b);
+			}
 			hg_buf_free(&b);
 			break;
 		}
@@ -154,7 +156,7 @@ static int pos_before(const hg_diag *dg, const hg_pos *p)
 static const hg_diag **take_diags(walk *w, const hg_pos *limit, size_t *n)
 {
 	if (w->nshown < w->d->n) {
-		w->shown = hg_xrealloc(w->shown, w->d->n * sizeof *w->shown);
+		w->shown = cli_xrealloc(w->shown, w->d->n * sizeof *w->shown);
 		memset(w->shown + w->nshown, 0, (w->d->n - w->nshown) * sizeof *w->shown);
 		w->nshown = w->d->n;
 	}
@@ -168,7 +170,7 @@ static const hg_diag **take_diags(walk *w, const hg_pos *limit, size_t *n)
 		w->shown[i] = 1;
 		if (w->errors_only && dg->severity != HG_ERROR)
 			continue;
-		v = hg_xrealloc(v, (*n + 1) * sizeof *v);
+		v = cli_xrealloc(v, (*n + 1) * sizeof *v);
 		v[(*n)++] = dg;
 	}
 	while (w->first_unshown < w->nshown && w->shown[w->first_unshown])
@@ -196,7 +198,9 @@ static void start(walk *w)
 	const hg_gdata *data;
 	const hg_game_class *cls = NULL;
 	if (hg_session_prepare(w->session, w->g, &cls, &data, &scratch) == 0)
-		st = cls->setup(data, w->g, &scratch);
+		st = hg_state_setup(cls, data, w->g, &scratch);
+	if (!st && cli_ran_out_of_memory(&scratch))
+		cli_out_of_memory();
 	hg_diags_free(&scratch);
 	w->sink->start(w->sink->ctx, w->g, cls, st, dv, nd);
 	if (st)
@@ -258,6 +262,8 @@ int replay_walk(hg_session *session, const hg_game_record *g, hg_diags *d,
 	hg_state *final = NULL;
 	const hg_game_class *cls = NULL;
 	int rc = hg_check_game(session, g, d, &hooks, NULL, &final, &cls);
+	if (rc == HG_ENOMEM)
+		cli_note_out_of_memory();
 	if (rc != 0 || d->nerrors)
 		rc = -1;
 	w.cls = cls;

@@ -200,7 +200,7 @@ static void xml_content(hg_buf *b, const char *s)
 	for (const char *line = s; *line;) {
 		const char *nl = strchr(line, '\n');
 		size_t n = nl ? (size_t)(nl - line) : strlen(line);
-		char *part = hg_xstrndup(line, n);
+		char *part = cli_xstrndup(line, n);
 		xml_text(b, part);
 		free(part);
 		if (!nl)
@@ -329,7 +329,7 @@ static void junit_case(cli_report *r, const char *file, const char *name, hg_buf
 	if (r->suite_file && strcmp(r->suite_file, file) != 0)
 		junit_end_suite(r);
 	if (!r->suite_file)
-		r->suite_file = hg_xstrdup(file);
+		r->suite_file = cli_xstrdup(file);
 	r->suite_tests++;
 	r->total_tests++;
 	r->suite_failures += failure;
@@ -366,9 +366,9 @@ static size_t rule_index(cli_report *r, const char *code)
 			return i;
 	if (r->nrules == r->caprules) {
 		r->caprules = r->caprules ? 2 * r->caprules : 32;
-		r->rules = hg_xrealloc(r->rules, r->caprules * sizeof *r->rules);
+		r->rules = cli_xrealloc(r->rules, r->caprules * sizeof *r->rules);
 	}
-	r->rules[r->nrules] = hg_xstrdup(code);
+	r->rules[r->nrules] = cli_xstrdup(code);
 	return r->nrules++;
 }
 
@@ -464,7 +464,7 @@ static void sarif_diags(cli_report *r, const hg_diags *d, const cli_game_result 
 cli_report *cli_report_new(int format, FILE *out, int errors_only, int colour_out,
 			   int colour_err)
 {
-	cli_report *r = hg_xcalloc(1, sizeof *r);
+	cli_report *r = cli_xcalloc(1, sizeof *r);
 	r->format = format;
 	r->out = out;
 	r->errors_only = errors_only;

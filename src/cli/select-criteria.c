@@ -35,7 +35,7 @@ struct select_scratch {
 
 select_scratch *select_scratch_new(void)
 {
-	select_scratch *s = hg_xcalloc(1, sizeof *s);
+	select_scratch *s = cli_xcalloc(1, sizeof *s);
 	s->md = pcre2_match_data_create(1, NULL);
 	s->mc = pcre2_match_context_create(NULL);
 	if (!s->md || !s->mc) {
@@ -73,7 +73,7 @@ static char *fold_pattern(const char *pattern)
 		const char *q = p;
 		while (*q && (unsigned char)*q >= 0x80)
 			q++;
-		char *run = hg_xstrndup(p, (size_t)(q - p));
+		char *run = cli_xstrndup(p, (size_t)(q - p));
 		char *f = hg_name_fold(run);
 		hg_buf_puts(&b, f);
 		free(f);
@@ -82,6 +82,7 @@ static char *fold_pattern(const char *pattern)
 	}
 	if (!b.data)
 		hg_buf_puts(&b, "");
+	cli_buf_check(&b);
 	return hg_buf_steal(&b);
 }
 
@@ -114,7 +115,7 @@ select_regex *select_regex_new(const char *pattern, hg_buf *err)
 		}
 	}
 	free(folded);
-	select_regex *r = hg_xcalloc(1, sizeof *r);
+	select_regex *r = cli_xcalloc(1, sizeof *r);
 	r->code = re;
 	return r;
 }
@@ -194,7 +195,7 @@ int select_criterion_parse(select_tag_crit *c, const char *option, const char *a
 			return -1;
 		}
 		c->kind = SELECT_TAG;
-		c->name = hg_xstrndup(arg, (size_t)(eq - arg));
+		c->name = cli_xstrndup(arg, (size_t)(eq - arg));
 		if (parse_regex_into(c, option, eq + 1, err) != 0) {
 			free(c->name);
 			c->name = NULL;
@@ -204,7 +205,7 @@ int select_criterion_parse(select_tag_crit *c, const char *option, const char *a
 	}
 	if (strcmp(option, "variant") == 0 || strcmp(option, "result") == 0) {
 		c->kind = SELECT_TAG;
-		c->name = hg_xstrdup(option[0] == 'v' ? "Variant" : "Result");
+		c->name = cli_xstrdup(option[0] == 'v' ? "Variant" : "Result");
 		if (parse_regex_into(c, option, arg, err) != 0) {
 			free(c->name);
 			c->name = NULL;
@@ -245,7 +246,7 @@ void select_tag_list_push(select_tag_list *l, const select_tag_crit *c)
 {
 	if (l->n == l->cap) {
 		l->cap = l->cap ? 2 * l->cap : 8;
-		l->v = hg_xrealloc(l->v, l->cap * sizeof *l->v);
+		l->v = cli_xrealloc(l->v, l->cap * sizeof *l->v);
 	}
 	l->v[l->n++] = *c;
 }

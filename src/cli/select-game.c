@@ -17,6 +17,8 @@ static int verdict_match(const select_spec *s, hg_session *session,
 {
 	hg_check_result res;
 	int rc = hg_check_game(session, rec, d, NULL, &res, NULL, NULL);
+	if (rc == HG_ENOMEM)
+		cli_note_out_of_memory();
 	cli_game_status status = rc != 0 || d->nerrors ? CLI_ILLEGAL :
 				 d->nunverified ? CLI_UNVERIFIED : CLI_LEGAL;
 	if (s->verdicts && !(s->verdicts & (1u << status)))
@@ -79,7 +81,9 @@ static void walk_actions(action_walk *w, hg_session *session, const hg_game_reco
 	const hg_gdata *data = NULL;
 	hg_state *st = NULL;
 	if (hg_session_prepare(session, rec, &cls, &data, &quiet) == 0)
-		st = cls->setup(data, rec, &quiet);
+		st = hg_state_setup(cls, data, rec, &quiet);
+	if (!st && cli_ran_out_of_memory(&quiet))
+		cli_out_of_memory();
 	const char *game = cls ? cls->id : hg_record_tag_value(rec, "Game");
 	if (w->s->unique) {
 		/* the game's id, then its actions one a line */
@@ -101,7 +105,9 @@ static void walk_actions(action_walk *w, hg_session *session, const hg_game_reco
 		hg_buf_clear(&body);
 		hg_action *a = NULL;
 		if (st && !hg_action_is_resign(t))
-			a = cls->parse(st, t, &quiet);
+			a = hg_action_parse(cls, st, t, &quiet);
+		if (!a && cli_ran_out_of_memory(&quiet))
+			cli_out_of_memory();
 		if (a) {
 			cls->format(st, a, &seat, &body);
 			cls->free_action(a);
@@ -156,7 +162,8 @@ static int position_match(const select_spec *s, hg_session *session, const hg_ga
 	hg_diags quiet;	/* the verdict is asked apart (verdict_match) */
 	hg_diags_init(&quiet);
 	hg_check_result res;
-	hg_check_game(session, rec, &quiet, &hooks, &res, NULL, NULL);
+	if (hg_check_game(session, rec, &quiet, &hooks, &res, NULL, NULL) == HG_ENOMEM)
+		cli_note_out_of_memory();
 	hg_diags_free(&quiet);
 	hg_buf_free(&w.value);
 	return w.found;
@@ -177,7 +184,7 @@ void select_game(const select_spec *s, hg_session *session, const hg_game_record
 		w.s = s;
 		w.sc = sc;
 		unsigned char found[64];
-		w.found = s->nactions <= sizeof found ? found : hg_xmalloc(s->nactions);
+		w.found = s->nactions <= sizeof found ? found : cli_xmalloc(s->nactions);
 		memset(w.found, 0, s->nactions);
 		hg_buf_init(&w.hashed);
 		walk_actions(&w, session, rec);

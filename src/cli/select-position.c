@@ -64,7 +64,7 @@ static void list_facts(hg_buf *err)
 int select_position_parse(select_position *p, const char *expr, hg_buf *err)
 {
 	memset(p, 0, sizeof *p);
-	char *copy = hg_xstrdup(expr);
+	char *copy = cli_xstrdup(expr);
 	char *part[MAX_PARTS + 1];
 	size_t n = 0;
 	for (char *tok = strtok(copy, " \t"); tok; tok = strtok(NULL, " \t")) {
@@ -95,10 +95,10 @@ int select_position_parse(select_position *p, const char *expr, hg_buf *err)
 		free(copy);
 		return -1;
 	}
-	p->fact = hg_xstrdup(part[0]);
-	p->arg = hg_xstrdup(n == 4 ? part[1] : "");
+	p->fact = cli_xstrdup(part[0]);
+	p->arg = cli_xstrdup(n == 4 ? part[1] : "");
 	p->op = (select_op)op;
-	p->value = hg_xstrdup(part[n - 1]);
+	p->value = cli_xstrdup(part[n - 1]);
 	p->numeric = whole_number(p->value, &p->number) == 0;
 	free(copy);
 	if (p->op >= SELECT_LT && !p->numeric) {

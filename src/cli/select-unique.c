@@ -17,10 +17,10 @@ struct select_seen {
 
 select_seen *select_seen_new(void)
 {
-	select_seen *t = hg_xcalloc(1, sizeof *t);
+	select_seen *t = cli_xcalloc(1, sizeof *t);
 	t->cap = 1024;
-	t->slots = hg_xcalloc(t->cap, SELECT_HASH_BYTES);
-	t->used = hg_xcalloc(t->cap, 1);
+	t->slots = cli_xcalloc(t->cap, SELECT_HASH_BYTES);
+	t->used = cli_xcalloc(t->cap, 1);
 	return t;
 }
 
@@ -61,8 +61,8 @@ static void grow(select_seen *t)
 	select_seen old = *t;
 	t->cap *= 2;
 	t->n = 0;
-	t->slots = hg_xcalloc(t->cap, SELECT_HASH_BYTES);
-	t->used = hg_xcalloc(t->cap, 1);
+	t->slots = cli_xcalloc(t->cap, SELECT_HASH_BYTES);
+	t->used = cli_xcalloc(t->cap, 1);
 	for (size_t i = 0; i < old.cap; i++)
 		if (old.used[i])
 			put(t, old.slots + i * SELECT_HASH_BYTES);

@@ -51,7 +51,7 @@ struct cli_standings {
 
 cli_standings *cli_standings_new(void)
 {
-	return hg_xcalloc(1, sizeof(cli_standings));
+	return cli_xcalloc(1, sizeof(cli_standings));
 }
 
 static table *table_of(cli_standings *s, const char *game, scoring how)
@@ -61,11 +61,11 @@ static table *table_of(cli_standings *s, const char *game, scoring how)
 			return &s->t[i];
 	if (s->n == s->cap) {
 		s->cap = s->cap ? 2 * s->cap : 4;
-		s->t = hg_xrealloc(s->t, s->cap * sizeof *s->t);
+		s->t = cli_xrealloc(s->t, s->cap * sizeof *s->t);
 	}
 	table *t = &s->t[s->n++];
 	memset(t, 0, sizeof *t);
-	t->game = hg_xstrdup(game);
+	t->game = cli_xstrdup(game);
 	t->how = how;
 	return t;
 }
@@ -77,11 +77,11 @@ static standing *standing_of(table *t, const char *player)
 			return &t->v[i];
 	if (t->n == t->cap) {
 		t->cap = t->cap ? 2 * t->cap : 8;
-		t->v = hg_xrealloc(t->v, t->cap * sizeof *t->v);
+		t->v = cli_xrealloc(t->v, t->cap * sizeof *t->v);
 	}
 	standing *p = &t->v[t->n++];
 	memset(p, 0, sizeof *p);
-	p->player = hg_xstrdup(player);
+	p->player = cli_xstrdup(player);
 	return p;
 }
 
@@ -92,7 +92,7 @@ static char *trimmed(const char *s, size_t n)
 		s++, n--;
 	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
 		n--;
-	return hg_xstrndup(s, n);
+	return cli_xstrndup(s, n);
 }
 
 /* The seat named `name` in the game's players, or -1. */
@@ -216,8 +216,8 @@ int cli_standings_add(cli_standings *s, const cli_game_result *g)
 		return 0;
 	}
 	outcome o;
-	o.win = hg_xcalloc(f->nplayers, sizeof *o.win);
-	o.points = hg_xcalloc(f->nplayers, sizeof *o.points);
+	o.win = cli_xcalloc(f->nplayers, sizeof *o.win);
+	o.points = cli_xcalloc(f->nplayers, sizeof *o.points);
 	int ok = read_outcome(f, g->result_tag, &o) == 0;
 	if (ok) {
 		table *t = table_of(s, g->game_tag, o.how);

@@ -44,7 +44,7 @@ static char *link_target(const char *link, off_t size)
 			hg_buf_putn(&b, link, (size_t)(slash - link) + 1);
 			hg_buf_puts(&b, t);
 			free(t);
-			if (hg_buf_failed(&b)) {	/* (only inside a unit of work) */
+			if (hg_buf_failed(&b)) {
 				hg_buf_free(&b);
 				errno = ENOMEM;
 				return NULL;
@@ -56,7 +56,7 @@ static char *link_target(const char *link, off_t size)
 	}
 }
 
-char *hg_rewrite_target(const char *path)
+static char *rewrite_target(const char *path)
 {
 	char *cur = hg_try_strdup(path);
 	if (!cur) {
@@ -104,6 +104,14 @@ static int give_attributes(int fd, int dirfd, const char *name, int flags)
 	return fchmod(fd, mode);
 }
 
+/* A unit of its own (HG_OWN_UNIT): NULL with ENOMEM wherever it is called. */
+char *hg_rewrite_target(const char *path)
+{
+	char *t;
+	HG_OWN_UNIT(t = rewrite_target(path));
+	return t;
+}
+
 int hg_rewrite_attributes(int fd, const char *target)
 {
 	return give_attributes(fd, AT_FDCWD, target, 0);
@@ -123,7 +131,7 @@ int hg_atomic_names_make(hg_atomic_names *n, const char *path)
 	hg_buf tmp;
 	hg_buf_init(&tmp);
 	hg_buf_printf(&tmp, "%s.herald-XXXXXX", n->target);
-	if (hg_buf_failed(&tmp)) {	/* (only inside a unit of work) */
+	if (hg_buf_failed(&tmp)) {
 		hg_buf_free(&tmp);
 		hg_atomic_names_free(n);
 		errno = ENOMEM;
@@ -174,8 +182,10 @@ int hg_atomic_write(hg_atomic_names *n, const char *data, size_t len)
 int hg_write_file_atomic(const char *path, const char *data, size_t len)
 {
 	hg_atomic_names n;
-	if (hg_atomic_names_make(&n, path) != 0)
-		return -1;
+	int made;
+	HG_OWN_UNIT(made = hg_atomic_names_make(&n, path));
+	if (made != 0)
+		return -1;	/* (errno ENOMEM short of memory) */
 	int rc = hg_atomic_write(&n, data, len);
 	int saved = errno;
 	hg_atomic_names_free(&n);

@@ -33,6 +33,7 @@ void hg_diags_clear(hg_diags *d)
 	for (size_t i = 0; i < d->n; i++)
 		diag_free(&d->v[i]);
 	d->n = d->nerrors = d->nwarnings = d->nunverified = 0;
+	d->nlost = 0;
 }
 
 void hg_diags_free(hg_diags *d)
@@ -51,9 +52,8 @@ static void count(hg_diags *d, hg_severity s, int delta)
 	}
 }
 
-/* What hg_diag_add returns for a diagnostic it could not make inside a
- * unit of work that reports allocation failure: it takes notes and keeps
- * none (the unit ends in hg.out-of-memory). */
+/* What hg_diag_add returns for a diagnostic it could not make (counted in
+ * the list's nlost): it takes notes and keeps none. */
 static _Thread_local hg_diag dropped;
 
 static hg_diag *drop(void)
@@ -62,14 +62,13 @@ static hg_diag *drop(void)
 	return &dropped;
 }
 
-hg_diag *hg_diag_vadd(hg_diags *d, hg_severity sev, hg_pos pos,
-		      const char *code, const char *fmt, va_list ap)
+/* The diagnostic made and appended to d, or NULL (nothing appended) when
+ * an allocation failed: hg_try_* style, inside the caller's unit. */
+static hg_diag *diag_make(hg_diags *d, hg_severity sev, hg_pos pos, const char *code,
+			  const char *fmt, va_list ap)
 {
-	if (!hg_alloc_reporting()) {
-		HG_GROW(d->v, d->cap, d->n + 1);
-	} else if (HG_TRY_GROW(d->v, d->cap, d->n + 1) != 0) {
-		return drop();
-	}
+	if (HG_TRY_GROW(d->v, d->cap, d->n + 1) != 0)
+		return NULL;
 	hg_diag dg;
 	memset(&dg, 0, sizeof dg);
 	dg.severity = sev;
@@ -78,23 +77,35 @@ hg_diag *hg_diag_vadd(hg_diags *d, hg_severity sev, hg_pos pos,
 	hg_buf b;
 	hg_buf_init(&b);
 	hg_buf_vprintf(&b, hg_gettext(fmt), ap);
-	if (!hg_alloc_reporting()) {
-		dg.file = pos.file ? hg_xstrdup(pos.file) : NULL;
-		dg.code = hg_xstrdup(code ? code : "");
-		dg.message = hg_buf_steal(&b);
-	} else {
-		dg.file = pos.file ? hg_try_strdup(pos.file) : NULL;
-		dg.code = hg_try_strdup(code ? code : "");
-		dg.message = hg_buf_failed(&b) ? NULL : hg_buf_steal(&b);
-		if ((pos.file && !dg.file) || !dg.code || !dg.message) {
-			hg_buf_free(&b);
-			diag_free(&dg);
-			return drop();
-		}
+	dg.file = pos.file ? hg_try_strdup(pos.file) : NULL;
+	dg.code = hg_try_strdup(code ? code : "");
+	dg.message = hg_buf_failed(&b) ? NULL : hg_buf_steal(&b);
+	if ((pos.file && !dg.file) || !dg.code || !dg.message) {
+		hg_buf_free(&b);
+		diag_free(&dg);
+		return NULL;
 	}
 	d->v[d->n++] = dg;
 	count(d, sev, 1);
 	return &d->v[d->n - 1];
+}
+
+/* Each public function below is a unit of work of its own (internal.h):
+ * it reports wherever it is called, and inside a call that reports
+ * HG_ENOMEM its failure is that call's too. */
+static const hg_pos no_pos = { NULL, 0, 0 };
+
+hg_diag *hg_diag_vadd(hg_diags *d, hg_severity sev, hg_pos pos,
+		      const char *code, const char *fmt, va_list ap)
+{
+	hg_alloc_unit u;
+	hg_alloc_unit_begin(&u);
+	hg_diag *dg = diag_make(d, sev, pos, code, fmt, ap);
+	hg_alloc_unit_end(&u, NULL, 0, no_pos);
+	if (dg)
+		return dg;
+	d->nlost++;
+	return drop();
 }
 
 hg_diag *hg_diag_add(hg_diags *d, hg_severity sev, hg_pos pos,
@@ -107,43 +118,57 @@ hg_diag *hg_diag_add(hg_diags *d, hg_severity sev, hg_pos pos,
 	return dg;
 }
 
-void hg_diag_note(hg_diag *dg, const char *fmt, ...)
+/* Appends the note to dg: 0, or -1 (nothing appended) when an allocation
+ * failed. */
+static int note_make(hg_diag *dg, const char *fmt, va_list ap)
 {
-	if (dg == &dropped)
-		return;
 	hg_buf b;
 	hg_buf_init(&b);
-	va_list ap;
-	va_start(ap, fmt);
 	hg_buf_vprintf(&b, hg_gettext(fmt), ap);
-	va_end(ap);
-	if (!hg_alloc_reporting()) {
-		dg->notes = hg_xrealloc(dg->notes, (dg->nnotes + 1) * sizeof *dg->notes);
-		dg->notes[dg->nnotes++] = hg_buf_steal(&b);
-		return;
-	}
 	char **notes = hg_buf_failed(&b) ? NULL :
 		hg_try_realloc(dg->notes, (dg->nnotes + 1) * sizeof *dg->notes);
+	if (notes)
+		dg->notes = notes;
 	char *note = notes ? hg_buf_steal(&b) : NULL;
-	if (!note) {	/* the note is dropped, the unit told */
+	if (!note) {
 		hg_buf_free(&b);
-		if (notes)
-			dg->notes = notes;
-		return;
+		return -1;
 	}
-	dg->notes = notes;
 	dg->notes[dg->nnotes++] = note;
+	return 0;
 }
 
-void hg_diags_move(hg_diags *dst, hg_diags *src)
+int hg_diag_note(hg_diag *dg, const char *fmt, ...)
 {
+	if (dg == &dropped)
+		return HG_ENOMEM;	/* (the diagnostic's loss is counted) */
+	hg_alloc_unit u;
+	hg_alloc_unit_begin(&u);
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = note_make(dg, fmt, ap);
+	va_end(ap);
+	hg_alloc_unit_end(&u, NULL, 0, no_pos);
+	if (rc == 0)
+		return 0;
+	dg->notes_lost++;
+	return HG_ENOMEM;
+}
+
+int hg_diags_move(hg_diags *dst, hg_diags *src)
+{
+	dst->nlost += src->nlost;
+	src->nlost = 0;
 	if (src->n == 0)
-		return;
-	if (!hg_alloc_reporting()) {
-		HG_GROW(dst->v, dst->cap, dst->n + src->n);
-	} else if (HG_TRY_GROW(dst->v, dst->cap, dst->n + src->n) != 0) {
-		hg_diags_clear(src);	/* dropped, the unit told */
-		return;
+		return 0;
+	hg_alloc_unit u;
+	hg_alloc_unit_begin(&u);
+	int grown = HG_TRY_GROW(dst->v, dst->cap, dst->n + src->n);
+	hg_alloc_unit_end(&u, NULL, 0, no_pos);
+	if (grown != 0) {
+		dst->nlost += src->n;	/* dropped, and counted */
+		hg_diags_clear(src);
+		return HG_ENOMEM;
 	}
 	memcpy(dst->v + dst->n, src->v, src->n * sizeof *src->v);
 	dst->n += src->n;
@@ -151,6 +176,15 @@ void hg_diags_move(hg_diags *dst, hg_diags *src)
 	dst->nwarnings += src->nwarnings;
 	dst->nunverified += src->nunverified;
 	src->n = src->nerrors = src->nwarnings = src->nunverified = 0;
+	return 0;
+}
+
+size_t hg_diags_lost(const hg_diags *d)
+{
+	size_t n = d->nlost;
+	for (size_t i = 0; i < d->n; i++)
+		n += d->v[i].notes_lost;
+	return n;
 }
 
 void hg_diags_truncate(hg_diags *d, size_t n)

@@ -11,8 +11,10 @@
  * with their output cut short, which the caller drops; gen_tags,
  * chance_split and the other pending_* callbacks in HG_ENOMEM, what they
  * filled dropped by the caller (a pending action freed).  Said here once,
- * not in each engine.  A callback whose bit is clear runs paused: it
- * allocates as it always has, aborting short of memory.  Outside a unit
+ * not in each engine.  A callback whose bit is clear runs paused: its
+ * hg_x* and hg_try_* abort short of memory as they always have, but the
+ * library's public functions it calls (a buffer, a diagnostic, a tag)
+ * report to the unit, and the call ends the same way.  Outside a unit
  * each is the plain call.
  *
  * Read around every action replayed: inline, and the test of the unit one
@@ -31,11 +33,10 @@ static inline hg_state *hg_engine_setup(const hg_game_class *cls, const hg_gdata
 					const hg_game_record *rec, hg_diags *d)
 {
 	hg_state *st;
-	if (!hg_engine_reports(cls, HG_REPORTS_SETUP)) {
+	if (!hg_engine_reports(cls, HG_REPORTS_SETUP))
 		HG_PAUSED(st = cls->setup(data, rec, d));
-		return st;
-	}
-	st = cls->setup(data, rec, d);
+	else
+		st = cls->setup(data, rec, d);
 	if (st && hg_alloc_lost()) {
 		cls->free_state(st);
 		return NULL;
@@ -46,11 +47,10 @@ static inline hg_state *hg_engine_setup(const hg_game_class *cls, const hg_gdata
 static inline hg_state *hg_engine_clone(const hg_game_class *cls, const hg_state *s)
 {
 	hg_state *c;
-	if (!hg_engine_reports(cls, HG_REPORTS_CLONE)) {
+	if (!hg_engine_reports(cls, HG_REPORTS_CLONE))
 		HG_PAUSED(c = cls->clone(s));
-		return c;
-	}
-	c = cls->clone(s);
+	else
+		c = cls->clone(s);
 	if (c && hg_alloc_lost()) {
 		cls->free_state(c);
 		return NULL;
@@ -62,11 +62,10 @@ static inline hg_action *hg_engine_parse(const hg_game_class *cls, const hg_stat
 					 const hg_action_text *t, hg_diags *d)
 {
 	hg_action *a;
-	if (!hg_engine_reports(cls, HG_REPORTS_PARSE)) {
+	if (!hg_engine_reports(cls, HG_REPORTS_PARSE))
 		HG_PAUSED(a = cls->parse(s, t, d));
-		return a;
-	}
-	a = cls->parse(s, t, d);
+	else
+		a = cls->parse(s, t, d);
 	if (a && hg_alloc_lost()) {
 		cls->free_action(a);
 		return NULL;
@@ -78,11 +77,10 @@ static inline int hg_engine_apply(const hg_game_class *cls, hg_state *s, const h
 				  hg_diags *d)
 {
 	int rc;
-	if (!hg_engine_reports(cls, HG_REPORTS_APPLY)) {
+	if (!hg_engine_reports(cls, HG_REPORTS_APPLY))
 		HG_PAUSED(rc = cls->apply(s, a, d));
-		return rc;
-	}
-	rc = cls->apply(s, a, d);
+	else
+		rc = cls->apply(s, a, d);
 	/* (a diagnostic dropped makes the verdict unsure, whatever rc says) */
 	return hg_alloc_lost() ? HG_ENOMEM : rc;
 }
@@ -91,11 +89,10 @@ static inline int hg_engine_apply(const hg_game_class *cls, hg_state *s, const h
 static inline int hg_engine_legal(const hg_game_class *cls, const hg_state *s,
 				  hg_action_list *out)
 {
-	if (!hg_engine_reports(cls, HG_REPORTS_LEGAL)) {
+	if (!hg_engine_reports(cls, HG_REPORTS_LEGAL))
 		HG_PAUSED(cls->legal(s, out));
-		return 0;
-	}
-	cls->legal(s, out);
+	else
+		cls->legal(s, out);
 	if (!hg_alloc_lost())
 		return 0;
 	for (size_t i = 0; i < out->n; i++)
@@ -108,11 +105,10 @@ static inline int hg_engine_legal(const hg_game_class *cls, const hg_state *s,
  * picture). */
 static inline int hg_engine_render(const hg_game_class *cls, const hg_state *s, hg_buf *out)
 {
-	if (!hg_engine_reports(cls, HG_REPORTS_RENDER)) {
+	if (!hg_engine_reports(cls, HG_REPORTS_RENDER))
 		HG_PAUSED(cls->render(s, out));
-		return 0;
-	}
-	cls->render(s, out);
+	else
+		cls->render(s, out);
 	return hg_alloc_lost() ? HG_ENOMEM : 0;
 }
 

@@ -127,11 +127,13 @@ char *hg_record_chance_seed(const hg_game_record *rec)
 {
 	const char *seed = hg_record_tag_value(rec, "Seed");
 	if (seed)
-		return hg_xstrdup(seed);
+		return hg_open_strdup(seed);
 	const char *reveal = hg_record_tag_value(rec, "SeedReveal");
 	if (!reveal)
 		return NULL;
-	char *out = hg_xmalloc(HG_FAIR_HEX_LEN + 1);
+	char *out = hg_open_malloc(HG_FAIR_HEX_LEN + 1);
+	if (!out)
+		return NULL;	/* (hg_record_chance_tag tells it from no seed) */
 	if (hg_fair_effective_seed(rec, reveal, out) != 0) {
 		free(out);
 		return NULL;	/* malformed: hg_fair_check() reports it */

@@ -48,9 +48,8 @@ typedef struct hg_alloc_unit {
 void hg_alloc_unit_begin(hg_alloc_unit *u);
 /* Has an allocation failed in the innermost unit? */
 int hg_alloc_unit_failed(void);
-/* Has it, and is the unit reporting (not paused)?  What the code builds
- * now is dropped when the unit ends: it may stop early. */
-int hg_alloc_lost(void);
+/* hg_alloc_lost (herald-engine.h): has it, and is the unit reporting (not
+ * paused)?  What the code builds now is dropped when the unit ends. */
 /* Ends the unit: 0, or HG_ENOMEM when an allocation failed in it, after
  * the diagnostics of d from ndiags on are freed and hg.out-of-memory (at
  * pos) is added in their place (d NULL: nothing to report in). */
@@ -59,9 +58,8 @@ int hg_alloc_unit_end(hg_alloc_unit *u, hg_diags *d, size_t ndiags, hg_pos pos);
 void hg_alloc_report(hg_diags *d, hg_pos pos);
 /* Is a unit under way on this thread (not paused)? */
 int hg_alloc_reporting(void);
-/* Records a failure in the unit (one of jansson's or libyaml's, which
- * allocate on their own). */
-void hg_alloc_failure(void);
+/* hg_alloc_failure (herald-engine.h) records a failure in the unit (one of
+ * jansson's or libyaml's, which allocate on their own). */
 /* Work that aborts on failure inside a unit (an engine's callbacks, the
  * games' data loading): hg_alloc_pause() before it returns what
  * hg_alloc_resume() after it takes. */
@@ -76,15 +74,21 @@ void hg_alloc_resume(unsigned depth);
 		call;							\
 		hg_alloc_resume(depth_);				\
 	} while (0)
-/* malloc, calloc, realloc and strndup that return NULL on failure, which
- * they record in the unit; outside a unit (or paused) a failure aborts as
- * hg_x* do, so that code written with them keeps the abort for callers
- * that check no status. */
-void *hg_try_malloc(size_t n);
-void *hg_try_calloc(size_t n, size_t size);
-void *hg_try_realloc(void *p, size_t n);
-char *hg_try_strndup(const char *s, size_t n);
-char *hg_try_strdup(const char *s);
+/* `call` as a unit of work of its own, for a public function that reports
+ * allocation failure wherever it is called (libherald(3), ALLOCATION
+ * FAILURE): its hg_try_* return NULL, and inside a caller's unit (paused
+ * or not) the failure is that unit's too. */
+#define HG_OWN_UNIT(call)						\
+	do {								\
+		hg_alloc_unit own_;					\
+		hg_alloc_unit_begin(&own_);				\
+		call;							\
+		hg_alloc_unit_end(&own_, NULL, 0, (hg_pos){ NULL, 0, 0 }); \
+	} while (0)
+/* hg_try_malloc, calloc, realloc, strndup and strdup (herald-engine.h)
+ * return NULL on failure, which they record in the unit; outside a unit
+ * (or paused) a failure aborts as hg_x* do, so that code written with them
+ * keeps the abort for callers that check no status. */
 /* The openers' (parser, lexer and reader openers return NULL short of
  * memory wherever they are called, libherald(3)): hg_try_* that report
  * NULL outside a unit too (inside one, the failure is that unit's). */

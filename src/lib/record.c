@@ -24,13 +24,13 @@ hg_game_record *hg_record_try_new(const char *file)
 	return g;
 }
 
+/* The public functions below are each a unit of work of their own
+ * (internal.h, HG_OWN_UNIT): NULL or HG_ENOMEM wherever they are called,
+ * and inside a call that reports allocation failure, that call's too. */
 hg_game_record *hg_record_new(const char *file)
 {
-	unsigned depth = hg_alloc_pause();	/* (a failure is not the unit's) */
-	hg_game_record *g = hg_record_try_new(file);
-	hg_alloc_resume(depth);
-	if (!g)
-		hg_out_of_memory(sizeof(hg_record_impl));
+	hg_game_record *g;
+	HG_OWN_UNIT(g = hg_record_try_new(file));
 	return g;
 }
 
@@ -121,7 +121,7 @@ void hg_line_free(hg_line *l)
 
 hg_line *hg_line_new(void)
 {
-	return hg_xcalloc(1, sizeof(hg_line));
+	return hg_open_calloc(1, sizeof(hg_line));
 }
 
 hg_line *hg_line_try_new(void)
@@ -155,11 +155,8 @@ hg_node *hg_line_try_push(hg_line *l, hg_node_kind kind, hg_pos pos)
 
 hg_node *hg_line_push(hg_line *l, hg_node_kind kind, hg_pos pos)
 {
-	unsigned depth = hg_alloc_pause();
-	hg_node *n = hg_line_try_push(l, kind, pos);
-	hg_alloc_resume(depth);
-	if (!n)
-		hg_out_of_memory(sizeof *n);
+	hg_node *n;
+	HG_OWN_UNIT(n = hg_line_try_push(l, kind, pos));
 	return n;
 }
 
@@ -234,13 +231,11 @@ int hg_record_try_set_tag(hg_game_record *g, const char *name, const char *value
 	return 0;
 }
 
-void hg_record_set_tag(hg_game_record *g, const char *name, const char *value)
+int hg_record_set_tag(hg_game_record *g, const char *name, const char *value)
 {
-	unsigned depth = hg_alloc_pause();
-	int rc = hg_record_try_set_tag(g, name, value);
-	hg_alloc_resume(depth);
-	if (rc != 0)
-		hg_out_of_memory(strlen(name) + strlen(value));
+	int rc;
+	HG_OWN_UNIT(rc = hg_record_try_set_tag(g, name, value));
+	return rc == 0 ? 0 : HG_ENOMEM;
 }
 
 void hg_record_remove_tag(hg_game_record *g, const char *name)
@@ -263,26 +258,39 @@ static char *trimmed(const char *s, size_t n)
 	}
 	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
 		n--;
-	return hg_xstrndup(s, n);
+	return hg_try_strndup(s, n);
 }
 
-size_t hg_record_players(const hg_game_record *g, char ***names)
+/* Appends a name to v (NULL when the name is: its allocation failed):
+ * 0, or -1 with v as it was and the name freed. */
+static int players_push(char ***v, size_t *n, char *name)
+{
+	char **w = name ? hg_try_realloc(*v, (*n + 1) * sizeof **v) : NULL;
+	if (!w) {
+		free(name);
+		return -1;
+	}
+	*v = w;
+	w[(*n)++] = name;
+	return 0;
+}
+
+static int record_players(const hg_game_record *g, char ***names, size_t *count)
 {
 	char **v = NULL;
 	size_t n = 0;
+	int rc = 0;
 	const char *players = hg_record_tag_value(g, "Players");
 	if (players) {
 		const char *s = players;
 		for (;;) {
 			const char *semi = strchr(s, ';');
 			size_t len = semi ? (size_t)(semi - s) : strlen(s);
-			v = hg_xrealloc(v, (n + 1) * sizeof *v);
-			v[n++] = trimmed(s, len);
-			if (!semi)
+			if ((rc = players_push(&v, &n, trimmed(s, len))) != 0 || !semi)
 				break;
 			s = semi + 1;
 		}
-		if (n == 1 && v[0][0] == '\0') {
+		if (rc == 0 && n == 1 && v[0][0] == '\0') {
 			hg_strv_free(v, n);
 			v = NULL;
 			n = 0;
@@ -292,13 +300,26 @@ size_t hg_record_players(const hg_game_record *g, char ***names)
 		for (unsigned i = 1;; i++) {
 			snprintf(name, sizeof name, "Seat%u", i);
 			const char *val = hg_record_tag_value(g, name);
-			if (!val)
+			if (!val || (rc = players_push(&v, &n, hg_try_strdup(val))) != 0)
 				break;
-			v = hg_xrealloc(v, (n + 1) * sizeof *v);
-			v[n++] = hg_xstrdup(val);
 		}
 	}
+	if (rc != 0) {
+		hg_strv_free(v, n);
+		v = NULL;
+		n = 0;
+	}
 	*names = v;
+	*count = n;
+	return rc;
+}
+
+size_t hg_record_players(const hg_game_record *g, char ***names)
+{
+	size_t n;
+	int rc;
+	HG_OWN_UNIT(rc = record_players(g, names, &n));
+	(void)rc;	/* (0 and no names: hg_record_nplayers tells) */
 	return n;
 }
 
@@ -326,8 +347,10 @@ size_t hg_record_nplayers(const hg_game_record *g)
 
 int hg_action_list_push(hg_action_list *l, hg_action *a)
 {
-	if (HG_TRY_GROW(l->v, l->cap, l->n + 1) != 0)
-		return -1;
+	int rc;
+	HG_OWN_UNIT(rc = HG_TRY_GROW(l->v, l->cap, l->n + 1));
+	if (rc != 0)
+		return HG_ENOMEM;
 	l->v[l->n++] = a;
 	return 0;
 }
@@ -469,17 +492,16 @@ done:
 	return rc;
 }
 
-/* A unit of work of its own (util.c): inside a caller's unit a failure is
- * that unit's too; outside one it aborts, as before units were. */
+/* A unit of work of its own: inside a caller's unit a failure is that
+ * unit's too. */
 int hg_action_text_set(hg_action_text *t, const char *seat, const char *body,
 		       hg_pos pos, hg_diags *d)
 {
 	hg_alloc_unit u;
+	size_t n0 = d ? d->n : 0;
 	hg_alloc_unit_begin(&u);
 	int rc = action_text_set(t, seat, body, pos, d);
-	if (hg_alloc_unit_end(&u, NULL, 0, pos) == HG_ENOMEM) {
-		if (!hg_alloc_reporting())
-			hg_out_of_memory(strlen(body));
+	if (hg_alloc_unit_end(&u, d, n0, pos) == HG_ENOMEM) {
 		hg_action_text_free(t);
 		rc = HG_ENOMEM;
 	}

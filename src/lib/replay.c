@@ -203,8 +203,8 @@ void hg_state_free(const hg_game_class *cls, hg_state *st)
 		cls->free_state(st);
 }
 
-int hg_apply_keep(const hg_game_class *cls, hg_state **st, const hg_action *a,
-		  hg_diags *d)
+static int apply_keep(const hg_game_class *cls, hg_state **st, const hg_action *a,
+		      hg_diags *d)
 {
 	hg_state *work = hg_engine_clone(cls, *st);
 	if (!work)
@@ -217,6 +217,73 @@ int hg_apply_keep(const hg_game_class *cls, hg_state **st, const hg_action *a,
 	cls->free_state(*st);
 	*st = work;
 	return 0;
+}
+
+/* A unit of work of its own: HG_ENOMEM (*st untouched, hg.out-of-memory
+ * in place of what the call diagnosed) wherever it is called. */
+int hg_apply_keep(const hg_game_class *cls, hg_state **st, const hg_action *a,
+		  hg_diags *d)
+{
+	hg_alloc_unit u;
+	size_t n0 = d->n;
+	hg_alloc_unit_begin(&u);
+	int rc = apply_keep(cls, st, a, d);
+	if (hg_alloc_unit_end(&u, d, n0, (hg_pos){ NULL, 0, 0 }) == HG_ENOMEM)
+		rc = HG_ENOMEM;
+	return rc;
+}
+
+hg_state *hg_state_setup(const hg_game_class *cls, const hg_gdata *data,
+			 const hg_game_record *rec, hg_diags *d)
+{
+	hg_alloc_unit u;
+	size_t n0 = d->n;
+	hg_alloc_unit_begin(&u);
+	hg_state *st = hg_engine_setup(cls, data, rec, d);
+	if (hg_alloc_unit_end(&u, d, n0, rec->pos) == 0)
+		return st;
+	if (st)
+		cls->free_state(st);
+	return NULL;
+}
+
+hg_action *hg_action_parse(const hg_game_class *cls, const hg_state *st,
+			   const hg_action_text *t, hg_diags *d)
+{
+	hg_alloc_unit u;
+	size_t n0 = d->n;
+	hg_alloc_unit_begin(&u);
+	hg_action *a = hg_engine_parse(cls, st, t, d);
+	if (hg_alloc_unit_end(&u, d, n0, t->pos) == 0)
+		return a;
+	if (a)
+		cls->free_action(a);
+	return NULL;
+}
+
+int hg_legal_actions(const hg_game_class *cls, const hg_state *st, hg_action_list *out)
+{
+	hg_alloc_unit u;
+	size_t n0 = out->n;
+	hg_alloc_unit_begin(&u);
+	hg_engine_legal(cls, st, out);
+	if (hg_alloc_unit_end(&u, NULL, 0, (hg_pos){ NULL, 0, 0 }) == 0)
+		return 0;
+	/* (a failure outside the engine's own accounting: a paused legal's
+	 * buffer or diagnostic) */
+	for (size_t i = n0; i < out->n; i++)
+		cls->free_action(out->v[i]);
+	out->n = n0;
+	return HG_ENOMEM;
+}
+
+int hg_render_position(const hg_game_class *cls, const hg_state *st, hg_buf *out)
+{
+	hg_alloc_unit u;
+	size_t len0 = out->len;
+	hg_alloc_unit_begin(&u);
+	hg_engine_render(cls, st, out);
+	return hg_write_unit_end(&u, out, len0);
 }
 
 /* Results compare like names, with runs of white space folded. */
@@ -236,6 +303,8 @@ static char *normalise_result(const char *s)
 		hg_buf_putc(&b, *s);
 	}
 	char *raw = hg_buf_steal(&b);
+	if (!raw)
+		return NULL;	/* (the unit has failed) */
 	char *folded = hg_name_fold(raw);
 	free(raw);
 	return folded;
@@ -247,7 +316,7 @@ static int same_result(const char *declared, const char *actual)
 	if (strcmp(declared, actual) == 0)
 		return 1;	/* as written: the same once normalised too */
 	char *a = normalise_result(declared), *b = normalise_result(actual);
-	int same = strcmp(a, b) == 0;
+	int same = a && b && strcmp(a, b) == 0;
 	free(a);
 	free(b);
 	return same;
@@ -278,7 +347,9 @@ static int check_resign_result(const hg_game_class *cls, const hg_state *st, uns
 static int check_agreement(const hg_game_class *cls, const hg_state *st, const char *declared,
 			   hg_pos pos, hg_diags *d)
 {
-	char *copy = hg_xstrdup(declared);
+	char *copy = hg_try_strdup(declared);
+	if (!copy)
+		return 0;	/* (the unit has failed: nothing is said) */
 	unsigned long seen = 0;
 	int n = 0, ok = 1;
 	for (char *item = strtok(copy, ","); item && ok; item = strtok(NULL, ",")) {

@@ -184,6 +184,11 @@ char *hg_name_fold(const char *s)
 	fold_start(&c, s, strlen(s));
 	for (int x; (x = fold_next(&c)) >= 0;)
 		hg_buf_putc(&b, (char)x);
+	/* Still aborts outside a unit (libherald(3), ALLOCATION FAILURE): the
+	 * name tables and the games' loaders take its result as never NULL.
+	 * Inside one, a name folded short goes with what the unit built. */
+	if (hg_buf_failed(&b) && !hg_alloc_reporting())
+		hg_out_of_memory(b.len + 1);
 	return hg_buf_steal(&b);
 }
 

@@ -48,12 +48,26 @@ static _Thread_local struct {
  * absent and no allocation is refused. */
 extern unsigned long hg_test_fail_after __attribute__((weak, visibility("hidden")));
 
-/* Is this allocation to be refused as if memory had run out? */
-static int refused_by_test(void)
+/* The same test's switch for the sweeps of a buffer used outside any unit
+ * (nonzero: a buffer's allocations are counted there too). */
+extern int hg_test_count_outside __attribute__((weak, visibility("hidden")));
+
+/* Is this allocation to be refused as if memory had run out?  Counted
+ * inside a unit; `anywhere` (a buffer, which reports wherever it is used)
+ * counts it outside one too while the test's switch is on. */
+static int refused_by_test_at(int anywhere)
 {
-	if (&hg_test_fail_after == NULL || alloc_unit.depth == 0 || hg_test_fail_after == 0)
+	if (&hg_test_fail_after == NULL || hg_test_fail_after == 0)
+		return 0;
+	if (alloc_unit.depth == 0 &&
+	    !(anywhere && &hg_test_count_outside != NULL && hg_test_count_outside))
 		return 0;
 	return --hg_test_fail_after == 0;
+}
+
+static int refused_by_test(void)
+{
+	return refused_by_test_at(0);
 }
 
 void hg_alloc_unit_begin(hg_alloc_unit *u)
@@ -417,31 +431,42 @@ int hg_buf_failed(const hg_buf *b)
 	return b->failed;
 }
 
+/* A buffer that could not grow: marked failed, keeping what it holds, and
+ * the failure recorded in the thread's unit even while it is paused, so
+ * that a call that ran paused code writing into a buffer (an engine's
+ * format) ends in HG_ENOMEM rather than with text cut short.  (Outside any
+ * unit the flag is read by no one: the next unit begins without it.) */
+static int buf_fail(hg_buf *b)
+{
+	b->failed = 1;
+	alloc_unit.failed = 1;
+	return -1;
+}
+
 /* Room for `more` bytes after the contents and the NUL: 0, or -1 when the
- * buffer has failed, now or before.  Outside a unit of work that reports
- * allocation failure, failing aborts as hg_xrealloc does. */
+ * buffer has failed, now or before.  Never aborts (herald.h: a buffer
+ * that cannot grow keeps what it holds, wherever it is used). */
 static int buf_room(hg_buf *b, size_t more)
 {
 	if (b->failed)
 		return -1;
 	if (b->cap > b->len && b->cap - b->len > more)
 		return 0;
-	if (more > (size_t)-1 - b->len - 1) {
-		if (!hg_alloc_reporting())
-			hg_out_of_memory((size_t)-1);
-		hg_alloc_failure();
-		b->failed = 1;
-		return -1;
-	}
+	if (more > (size_t)-1 - b->len - 1)
+		return buf_fail(b);
 	size_t need = b->len + more + 1;
-	if (!hg_alloc_reporting()) {
-		hg_grow((void **)&b->data, &b->cap, need, 1);
-		return 0;
+	size_t cap = b->cap < 8 ? 8 : b->cap;
+	while (cap < need) {
+		if (cap > (size_t)-1 / 2)
+			return buf_fail(b);
+		cap *= 2;
 	}
-	if (hg_try_grow((void **)&b->data, &b->cap, need, 1) == 0)
-		return 0;
-	b->failed = 1;
-	return -1;
+	char *data = refused_by_test_at(1) ? NULL : realloc(b->data, cap);
+	if (!data)
+		return buf_fail(b);
+	b->data = data;
+	b->cap = cap;
+	return 0;
 }
 
 int hg_buf_reserve(hg_buf *b, size_t more)
@@ -511,9 +536,17 @@ void hg_buf_printf(hg_buf *b, const char *fmt, ...)
 
 char *hg_buf_steal(hg_buf *b)
 {
-	/* never NULL, in a unit of work too: what a unit steals from a buffer
-	 * that failed is a prefix, dropped when the unit ends */
-	char *p = b->data ? b->data : hg_xstrdup("");
+	/* What a unit steals from a buffer that failed is a prefix, dropped
+	 * when the unit ends; an empty buffer's one byte is the only
+	 * allocation here, NULL (and the unit told) when it cannot be had. */
+	char *p = b->data;
+	if (!p) {
+		p = refused_by_test_at(1) ? NULL : malloc(1);
+		if (p)
+			*p = '\0';
+		else
+			alloc_unit.failed = 1;
+	}
 	hg_buf_init(b);
 	return p;
 }

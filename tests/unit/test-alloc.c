@@ -607,6 +607,294 @@ static int run_generate(const void *arg, void **made, hg_diags *d)
 }
 
 /* ------------------------------------------------------------------------
+ * The public functions called directly, outside any unit of work: each
+ * reports short of memory as herald.h's rule says (NULL, HG_ENOMEM, a
+ * buffer marked failed, a diagnostic or note counted lost), with its
+ * outputs as documented (what it changes left as it was).  A run that met
+ * a refusal adds hg.out-of-memory itself (the harness's mark of a
+ * reported failure).
+ * ------------------------------------------------------------------------ */
+
+/* This test's switch in util.c: a buffer's allocations are counted outside
+ * a unit too while it is on. */
+int hg_test_count_outside;
+
+/* HG_ENOMEM, with the harness's diagnostic, when `lost`; else 0. */
+static int direct_status(int lost, hg_diags *d)
+{
+	if (!lost)
+		return 0;
+	unsigned long left = pause_count();
+	hg_alloc_report(d, (hg_pos){ NULL, 0, 0 });
+	resume_count(left);
+	return HG_ENOMEM;
+}
+
+/* hg_record_new, hg_record_set_tag (appending, then replacing), hg_line_new
+ * and hg_line_push: a record built by hand. */
+static int run_record_direct(const void *arg, void **made, hg_diags *d)
+{
+	(void)arg;
+	hg_game_record *g = hg_record_new("direct.hgn");
+	*made = g;
+	if (!g)
+		return direct_status(1, d);
+	static const char *const tags[][2] = {
+		{ "Game", "kingdoms-of-crusaders" }, { "Players", "Ana; Ben" },
+		{ "Result", "*" }, { "Result", "P1" },
+	};
+	for (size_t i = 0; i < HG_ARRAY_LEN(tags); i++) {
+		size_t n = g->ntags;
+		const char *was = hg_record_tag_value(g, tags[i][0]);
+		int rc = hg_record_set_tag(g, tags[i][0], tags[i][1]);
+		if (rc != 0) {
+			ck_assert_int_eq(rc, HG_ENOMEM);
+			ck_assert_uint_eq(g->ntags, n);	/* as it was */
+			ck_assert_ptr_eq(hg_record_tag_value(g, tags[i][0]), was);
+			return direct_status(1, d);
+		}
+	}
+	hg_pos pos = { g->file, 1, 1 };
+	size_t n = g->moves.n;
+	hg_node *num = hg_line_push(&g->moves, HG_NODE_MOVENUM, pos);
+	if (!num) {
+		ck_assert_uint_eq(g->moves.n, n);
+		return direct_status(1, d);
+	}
+	num->number = 1;
+	hg_line *var = hg_line_new();
+	if (!var)
+		return direct_status(1, d);
+	hg_node *c = hg_line_push(var, HG_NODE_NAG, pos);
+	hg_node *v = c ? hg_line_push(&g->moves, HG_NODE_VARIATION, pos) : NULL;
+	if (!v) {
+		hg_line_free(var);
+		free(var);
+		return direct_status(1, d);
+	}
+	c->number = 3;
+	v->variation = var;
+	return 0;
+}
+
+/* hg_action_text_set (it takes d: hg.out-of-memory is its own) and
+ * hg_action_list_push. */
+static int run_action_direct(const void *arg, void **made, hg_diags *d)
+{
+	(void)arg;
+	*made = NULL;
+	hg_action_text t;
+	int rc = hg_action_text_set(&t, "P1", "place c12 1", (hg_pos){ "a.hgn", 3, 4 }, d);
+	if (rc != 0) {
+		ck_assert_int_eq(rc, HG_ENOMEM);
+		ck_assert_ptr_null(t.text);	/* t empty */
+		ck_assert_uint_eq(t.ntoks, 0);
+		return rc;
+	}
+	hg_action_list l = { 0 };
+	int pushed = hg_action_list_push(&l, (hg_action *)&t);
+	ck_assert(pushed == 0 || (pushed == HG_ENOMEM && l.n == 0));
+	unsigned long left = pause_count();
+	hg_buf *text = calloc(1, sizeof *text);
+	ck_assert_ptr_nonnull(text);
+	hg_buf_printf(text, "%s: %s (%zu tokens, %zu listed)", t.seat, t.text, t.ntoks, l.n);
+	resume_count(left);
+	*made = text;
+	free(l.v);
+	hg_action_text_free(&t);
+	return direct_status(pushed != 0, d);
+}
+
+/* Diagnostics and notes added, and moved, into lists of the run's own:
+ * what could not be made is counted (hg_diags_lost), and what was made is
+ * whole. */
+static int run_diags_direct(const void *arg, void **made, hg_diags *d)
+{
+	(void)arg;
+	hg_diags *mine = calloc(2, sizeof *mine);
+	ck_assert_ptr_nonnull(mine);
+	*made = mine;
+	hg_diags_init(&mine[0]);
+	hg_diags_init(&mine[1]);
+	int notes_lost = 0;
+	for (unsigned i = 1; i <= 3; i++) {
+		size_t n = mine[1].n, nlost = mine[1].nlost;
+		hg_diag *dg = hg_diag_add(&mine[1], HG_ERROR, (hg_pos){ "d.hgn", i, 2 },
+					  "test.direct", "diagnostic %u of %s", i, "three");
+		ck_assert_ptr_nonnull(dg);	/* (a stand-in when dropped) */
+		/* made, or dropped and counted */
+		ck_assert((mine[1].n == n + 1 && mine[1].nlost == nlost) ||
+			  (mine[1].n == n && mine[1].nlost == nlost + 1));
+		if (hg_diag_note(dg, "note %u", i) != 0)
+			notes_lost = 1;
+	}
+	int moved = hg_diags_move(&mine[0], &mine[1]);
+	ck_assert_uint_eq(mine[1].n, 0);
+	ck_assert(moved == 0 || moved == HG_ENOMEM);
+	size_t lost = hg_diags_lost(&mine[0]);
+	ck_assert_uint_eq(mine[0].n + mine[0].nlost, 3);
+	ck_assert(!notes_lost || lost > 0);
+	return direct_status(lost > 0, d);
+}
+
+static void show_diags_direct(const void *arg, void *made, int rc, hg_diags *d, hg_buf *out)
+{
+	(void)arg;
+	(void)d;
+	hg_diags *mine = made;
+	if (rc == 0)
+		for (size_t i = 0; i < mine[0].n; i++)
+			hg_diag_format(&mine[0].v[i], out, 0);
+	hg_diags_free(&mine[0]);
+	hg_diags_free(&mine[1]);
+	free(mine);
+}
+
+/* A buffer outside a unit: short of memory it keeps a prefix of what was
+ * written and is marked failed (stdio's ferror: one check at the end);
+ * hg_buf_steal of an empty buffer. */
+static const char buffer_text[] =
+	"a buffer outside a unit of work, written in pieces: 12345678901234567890 "
+	"and more text, so that it grows more than once and is cut";
+
+static int run_buffer_direct(const void *arg, void **made, hg_diags *d)
+{
+	(void)arg;
+	hg_buf *b = calloc(1, sizeof *b);
+	ck_assert_ptr_nonnull(b);
+	*made = b;
+	hg_buf_init(b);
+	hg_test_count_outside = 1;
+	hg_buf empty;
+	hg_buf_init(&empty);
+	char *none = hg_buf_steal(&empty);	/* its one byte */
+	int lost = none == NULL;
+	ck_assert(!none || *none == '\0');
+	free(none);
+	for (const char *at = buffer_text; *at; at += 16)
+		hg_buf_printf(b, "%.16s", at);
+	hg_buf_putc(b, '!');
+	hg_test_count_outside = 0;
+	if (hg_buf_failed(b)) {
+		/* a prefix of the text, and nothing after */
+		ck_assert(b->len == 0 || strncmp(b->data, buffer_text, b->len) == 0);
+		lost = 1;
+	}
+	return direct_status(lost, d);
+}
+
+/* A buffer, or a record, in text. */
+static void show_buf_direct(const void *arg, void *made, int rc, hg_diags *d, hg_buf *out)
+{
+	(void)arg;
+	(void)d;
+	hg_buf *b = made;
+	if (b && rc == 0)
+		hg_buf_puts(out, b->data ? b->data : "");
+	if (b)
+		hg_buf_free(b);
+	free(b);
+}
+
+/* An engine's callbacks as a program calls them (herald next):
+ * hg_state_setup, hg_legal_actions, hg_render_position and
+ * hg_action_parse on a record's set-up, its data prepared beforehand. */
+typedef struct engine_direct_arg {
+	hg_session *s;
+	const char *record;
+} engine_direct_arg;
+
+static int run_engine_direct(const void *arg, void **made, hg_diags *d)
+{
+	const engine_direct_arg *e = arg;
+	unsigned long left = pause_count();
+	hg_game_record *rec = record_at(e->record);
+	const hg_game_class *cls;
+	const hg_gdata *data;
+	ck_assert_int_eq(hg_session_prepare(e->s, rec, &cls, &data, d), 0);
+	hg_buf *out = calloc(1, sizeof *out);
+	ck_assert_ptr_nonnull(out);
+	hg_buf_init(out);
+	*made = out;
+	resume_count(left);
+	int rc = 0;
+	hg_state *st = hg_state_setup(cls, data, rec, d);
+	if (!st) {
+		rc = d->n && strcmp(d->v[d->n - 1].code, "hg.out-of-memory") == 0 ? HG_ENOMEM : -1;
+		goto done;
+	}
+	hg_action_list legal = { 0 };
+	if ((rc = hg_legal_actions(cls, st, &legal)) != 0) {
+		ck_assert_uint_eq(legal.n, 0);
+		free(legal.v);
+		goto done;
+	}
+	left = pause_count();
+	hg_buf seat, body;
+	hg_buf_init(&seat);
+	hg_buf_init(&body);
+	for (size_t i = 0; i < legal.n; i++) {
+		hg_buf_clear(&seat);
+		hg_buf_clear(&body);
+		cls->format(st, legal.v[i], &seat, &body);
+		hg_buf_printf(out, "%s: %s\n", seat.data, body.data);
+		cls->free_action(legal.v[i]);
+	}
+	free(legal.v);
+	resume_count(left);
+	rc = hg_render_position(cls, st, out);
+	if (rc == 0 && rec->moves.n) {
+		/* the record's first action, parsed */
+		const hg_node *n = &rec->moves.nodes[0];
+		for (size_t i = 1; n->kind != HG_NODE_ACTION && i < rec->moves.n; i++)
+			n = &rec->moves.nodes[i];
+		hg_action *a = hg_action_parse(cls, st, &n->action, d);
+		if (!a)
+			rc = d->n && strcmp(d->v[d->n - 1].code, "hg.out-of-memory") == 0 ? HG_ENOMEM : -1;
+		else
+			cls->free_action(a);
+	}
+	hg_buf_free(&seat);
+	hg_buf_free(&body);
+done:
+	left = pause_count();
+	if (st)
+		cls->free_state(st);
+	hg_record_free(rec);
+	resume_count(left);
+	if (rc == HG_ENOMEM && !(d->n && strcmp(d->v[d->n - 1].code, "hg.out-of-memory") == 0))
+		rc = direct_status(1, d);	/* (legal and render take no list) */
+	return rc;
+}
+
+START_TEST(public_calls_report_every_failure)
+{
+	hg_session *s = hg_session_new(HERALD_SRCDATADIR);
+	const engine_direct_arg koc = { s, "kingdoms-of-crusaders/valid/resignation.hgn" },
+				ck = { s, "crusader-kingdoms/valid/agreement.hgn" },
+				enc = { s, "encrucijada/valid/activation-mutual.hgn" };
+	const sweep_case cases[] = {
+		{ "hg_record_new, hg_record_set_tag, hg_line_new, hg_line_push",
+		  run_record_direct, show_record, NULL, 0, 8, NULL },
+		{ "hg_action_text_set, hg_action_list_push", run_action_direct, show_buf_direct,
+		  NULL, 0, 2, "P1: place c12 1 (3 tokens, 1 listed)" },
+		{ "hg_diag_add, hg_diag_note, hg_diags_move", run_diags_direct, show_diags_direct,
+		  NULL, 0, 10, NULL },
+		{ "hg_buf_printf, hg_buf_putc, hg_buf_steal", run_buffer_direct, show_buf_direct,
+		  NULL, 0, 3, NULL },
+		{ "kingdoms-of-crusaders: setup, legal, render, parse", run_engine_direct,
+		  show_buf_direct, &koc, 0, 3, NULL },
+		{ "crusader-kingdoms: setup, legal, render, parse", run_engine_direct,
+		  show_buf_direct, &ck, 0, 3, NULL },
+		{ "encrucijada: setup, legal, render, parse", run_engine_direct,
+		  show_buf_direct, &enc, 0, 3, NULL },
+	};
+	sweep(cases, sizeof cases / sizeof *cases);
+	hg_session_free(s);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------
  * The tests
  * ------------------------------------------------------------------------ */
 
@@ -799,18 +1087,31 @@ START_TEST(generate_reports_every_failure)
 }
 END_TEST
 
-/* Outside a unit of work, a buffer that cannot grow is what it always
- * was: the failing allocator refuses nothing there. */
+/* Outside a unit of work, a buffer that cannot grow is marked failed and
+ * keeps what it holds (it aborted before), and no unit is told: the next
+ * one begins without the failure. */
 START_TEST(buffer_outside_a_unit)
 {
-	hg_test_fail_after = 1;
 	hg_buf b;
 	hg_buf_init(&b);
-	hg_buf_printf(&b, "%s", "not refused");
-	ck_assert_str_eq(b.data, "not refused");
+	hg_buf_puts(&b, "kept");
+	hg_test_count_outside = 1;
+	hg_test_fail_after = 1;
+	hg_buf_printf(&b, "%s", " and a text too long for the room the buffer has");
+	hg_test_count_outside = 0;
+	ck_assert(refused());
+	ck_assert(hg_buf_failed(&b));
+	ck_assert_str_eq(b.data, "kept");
+	hg_buf_puts(&b, "more");	/* nothing more until cleared */
+	ck_assert_str_eq(b.data, "kept");
+	hg_alloc_unit u;
+	hg_alloc_unit_begin(&u);
+	ck_assert(!hg_alloc_unit_failed());
+	ck_assert_int_eq(hg_alloc_unit_end(&u, NULL, 0, (hg_pos){ NULL, 0, 0 }), 0);
+	hg_buf_clear(&b);
 	ck_assert(!hg_buf_failed(&b));
-	ck_assert_uint_eq(hg_test_fail_after, 1);
-	hg_test_fail_after = 0;
+	hg_buf_puts(&b, "again");
+	ck_assert_str_eq(b.data, "again");
 	hg_buf_free(&b);
 }
 END_TEST
@@ -1237,7 +1538,7 @@ static void fake_render(const hg_state *s, hg_buf *out)
 
 /* Each callback run through the core with the unit's first allocation in
  * it refused: for `reports` 0 it runs paused (nothing refused, it
- * succeeds); with every bit set it runs in the unit and its call ends in
+ * succeeds, but for the public function legal calls); with every bit set it runs in the unit and its call ends in
  * the contract's failure, what it returned freed (LeakSanitizer). */
 START_TEST(engine_call_maps_a_lost_allocation)
 {
@@ -1302,14 +1603,17 @@ START_TEST(engine_call_maps_a_lost_allocation)
 				break;
 			}
 			}
+			/* (legal's hg_action_list_push is a public function,
+			 * which reports in paused code too: refused there) */
+			int refuses = reports || callback == 4;
 			ck_assert_msg(fake_ran_reporting == reports,
 				      "callback %d: ran %s", callback,
 				      fake_ran_reporting ? "in the unit" : "paused");
-			ck_assert_msg(failed == reports, "callback %d: %s", callback,
+			ck_assert_msg(failed == refuses, "callback %d: %s", callback,
 				      failed ? "failed" : "succeeded");
 			ck_assert_int_eq(hg_alloc_unit_end(&u, &d, 0, (hg_pos){ NULL, 0, 0 }),
-					 reports ? HG_ENOMEM : 0);
-			ck_assert_uint_eq(hg_test_fail_after, reports ? 0 : 1);
+					 refuses ? HG_ENOMEM : 0);
+			ck_assert_uint_eq(hg_test_fail_after, refuses ? 0 : 1);
 			hg_test_fail_after = 0;
 			hg_diags_free(&d);
 		}
@@ -2152,6 +2456,12 @@ END_TEST
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("alloc");
+	TCase *direct = tcase_create("the public functions called directly, every allocation "
+				     "refused in turn");
+	tcase_set_timeout(direct, 60);
+	tcase_add_test(direct, public_calls_report_every_failure);
+	tcase_add_test(direct, buffer_outside_a_unit);
+	suite_add_tcase(s, direct);
 	TCase *tc = tcase_create("every allocation refused in turn");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 60);
@@ -2159,7 +2469,6 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, writers_report_every_failure);
 	tcase_add_test(tc, readers_report_every_failure);
 	tcase_add_test(tc, check_reports_every_failure);
-	tcase_add_test(tc, buffer_outside_a_unit);
 	suite_add_tcase(s, tc);
 	TCase *data = tcase_create("the games' data loaded with every allocation refused in turn");
 	tcase_set_timeout(data, 300);
