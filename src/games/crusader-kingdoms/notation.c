@@ -909,6 +909,9 @@ static int kind_of(reader *r, const hg_atok *first, int *from)
 		{ CK_W_INCURSION, CK_ACT_INCURSION },
 		{ CK_W_REVEAL, CK_ACT_REVEAL },
 	};
+	/* unrolled, each token_is() is asked of a constant word (its
+	 * spellings' lengths and bytes constants), not through a jump */
+#pragma GCC unroll 8
 	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
 		if (token_is(r, first, kinds[k].word)) {
 			*from = kinds[k].kind == CK_ACT_ATTACK ? 0 : 1;
