@@ -1,6 +1,6 @@
 /* master-impl.h - what the game master's files share (internal): the
- * open game (master.c) and the chance herald writes into it from the seed
- * (master-chance.c). */
+ * open game (master.c), its beginning (master-new.c) and the chance herald
+ * writes into it from the seed (master-chance.c). */
 #ifndef HERALD_MASTER_IMPL_H
 #define HERALD_MASTER_IMPL_H
 
