@@ -34,7 +34,8 @@ int judge_game_open(const char *games, const char *id, judge_game *g);
 /* Makes GAMES/ID (it must not exist) and locks it: 0, or -1 with errno. */
 int judge_game_create(const char *games, const char *id, judge_game *g);
 void judge_game_add_player(judge_game *g, const char *seat, const char *addr);
-/* Rewrites `players` and `state` atomically: 0, or -1 with errno. */
+/* Rewrites `players` and `state` atomically: 0, -1 with errno, or
+ * HG_ENOMEM (neither written). */
 int judge_game_save(const judge_game *g);
 /* Releases the lock and frees. */
 void judge_game_close(judge_game *g);

@@ -36,6 +36,18 @@
 #define JUDGE_MAX_LINE 1000
 
 /* ------------------------------------------------------------------------
+ * The judge's own allocations (alloc.c): short of memory they say
+ * "herald: out of memory" and exit with status 2 (herald-judge(1), EXIT
+ * STATUS), never return NULL.
+ * ------------------------------------------------------------------------ */
+void judge_out_of_memory(void) __attribute__((noreturn));
+void *judge_xrealloc(void *p, size_t n);
+char *judge_xstrdup(const char *s);
+char *judge_xstrndup(const char *s, size_t n);
+/* The buffer's text (hg_buf_steal) when it is whole. */
+char *judge_buf_steal(hg_buf *b);
+
+/* ------------------------------------------------------------------------
  * An incoming message (mail-in.c).
  * ------------------------------------------------------------------------ */
 typedef enum judge_mail_problem {
@@ -113,6 +125,9 @@ typedef struct judge_message {
 	const char *attachment_name;
 } judge_message;
 
+/* Builds the complete message and hands it over (Maildir or sendmail)
+ * at once: 0, or -1 after a message on stderr. */
+int judge_send(judge_outbox *box, const judge_message *msg);
 /* Builds the complete message and queues it: 0, or HG_ENOMEM (nothing
  * queued).  Nothing is handed over before judge_flush, so that a run
  * short of memory midway sends nothing (herald-judge(1), EXIT STATUS). */

@@ -175,6 +175,18 @@ static int deliver(judge_outbox *box, const char *text, const char *to)
 	return rc;
 }
 
+int judge_send(judge_outbox *box, const judge_message *msg)
+{
+	char *text = build(box, msg);
+	if (!text) {
+		fputs("herald: out of memory\n", stderr);
+		return -1;
+	}
+	int rc = deliver(box, text, msg->to);
+	free(text);
+	return rc;
+}
+
 int judge_queue(judge_outbox *box, const judge_message *msg)
 {
 	char *text = build(box, msg);

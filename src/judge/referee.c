@@ -483,7 +483,7 @@ static int draw_command(run *r, int accept)
 	judge_game *g = r->g;
 	if (!accept) {	/* an offer */
 		if (!g->draw_offer) {
-			g->draw_offer = hg_xstrdup(r->p->seat);
+			g->draw_offer = judge_xstrdup(r->p->seat);
 		} else if (!offer_has(g->draw_offer, r->p->seat)) {
 			accept = 1;	/* offering into a standing offer accepts it */
 		}
@@ -553,7 +553,7 @@ static void apply(run *r, char **lines, size_t n, int *want_help)
 				return;
 			}
 			free(r->p->token);
-			r->p->token = hg_xstrdup(rest);
+			r->p->token = judge_xstrdup(rest);
 			hg_buf_puts(&r->done, "  set your token: every later message of yours must hold it\n");
 		} else if (strcasecmp(line, "offer draw") == 0) {
 			if (draw_command(r, 0) != 0)
@@ -596,31 +596,43 @@ static int token_ok(const judge_player *p, char **lines, size_t n)
 	return 0;
 }
 
-static void log_entry(const judge_game *g, time_t now, const judge_mail *m, const char *who,
-		      char **lines, size_t n, const char *outcome)
+/* The log's entry for a message, into b (check hg_buf_failed). */
+static void entry_text(time_t now, const judge_mail *m, const char *who, char **lines, size_t n,
+		       const char *outcome, hg_buf *b)
 {
 	char date[32];
 	iso_date(now, date);
-	hg_buf b;
-	hg_buf_init(&b);
-	hg_buf_printf(&b, "%s message <%s> from %s%s%s: ", date,
+	hg_buf_printf(b, "%s message <%s> from %s%s%s: ", date,
 		      m->message_id ? m->message_id : "", m->from ? m->from : "(none)",
 		      who ? " seat " : "", who ? who : "");
 	/* the outcome's first line on the entry's line, the rest indented */
 	for (const char *o = outcome; *o; o++) {
-		hg_buf_putc(&b, *o);
+		hg_buf_putc(b, *o);
 		if (*o == '\n' && o[1])
-			hg_buf_puts(&b, "  = ");
+			hg_buf_puts(b, "  = ");
 	}
-	if (!b.len || b.data[b.len - 1] != '\n')
-		hg_buf_putc(&b, '\n');
+	if (!b->len || b->data[b->len - 1] != '\n')
+		hg_buf_putc(b, '\n');
 	for (size_t i = 0; i < n; i++) {
 		if (word_is(lines[i], "token", NULL) || word_is(lines[i], "set", NULL))
-			hg_buf_puts(&b, "  > (token line)\n");	/* never logged in clear */
+			hg_buf_puts(b, "  > (token line)\n");	/* never logged in clear */
 		else
-			hg_buf_printf(&b, "  > %s\n", lines[i]);
+			hg_buf_printf(b, "  > %s\n", lines[i]);
 	}
-	judge_game_log(g, b.data);
+}
+
+/* Logs a message's entry; short of memory, notes it in c and logs
+ * nothing. */
+static void log_entry(judge_ctx *c, const judge_game *g, const judge_mail *m, const char *who,
+		      char **lines, size_t n, const char *outcome)
+{
+	hg_buf b;
+	hg_buf_init(&b);
+	entry_text(c->now, m, who, lines, n, outcome, &b);
+	if (hg_buf_failed(&b))
+		c->out_of_memory = 1;
+	else
+		judge_game_log(g, b.data);
 	hg_buf_free(&b);
 }
 
@@ -669,6 +681,21 @@ static void reveal_if_over(judge_ctx *c, hg_master *m)
 	hg_diags_free(&d);
 }
 
+/* Arms c's undo with the record's bytes as they were (before), or
+ * disarms it (before NULL). */
+static void arm_undo(judge_ctx *c, const char *record, const hg_buf *before)
+{
+	if (!c->undo)
+		return;
+	c->undo->record[0] = '\0';
+	if (!before || strlen(record) + 8 > sizeof c->undo->temp)
+		return;
+	snprintf(c->undo->temp, sizeof c->undo->temp, "%s.undo", record);
+	c->undo->data = before->data ? before->data : "";
+	c->undo->len = before->len;
+	snprintf(c->undo->record, sizeof c->undo->record, "%s", record);
+}
+
 /* The whole file at path into out: 0, -1 with errno set, or HG_ENOMEM. */
 static int read_whole(const char *path, hg_buf *out)
 {
@@ -705,13 +732,13 @@ static int handle_game(judge_ctx *c, const judge_mail *m, const char *id, char *
 	judge_player *p = judge_game_player_by_addr(&g, m->from);
 	if (m->message_id && judge_game_seen(&g, m->message_id)) {
 		/* delivered twice: applied once, and not answered again */
-		log_entry(&g, c->now, m, p ? p->seat : NULL, NULL, 0, "refused: a message already handled\n");
+		log_entry(c, &g, m, p ? p->seat : NULL, NULL, 0, "refused: a message already handled\n");
 		goto out;
 	}
 	if (!p) {
 		hg_buf_printf(&text, "herald judge: %s is not a player of game [%s]; nothing was changed.\n"
 			      "Replies go to the addresses the game was started with.\n", m->from, g.id);
-		log_entry(&g, c->now, m, NULL, lines, n, "refused: not a player of this game\n");
+		log_entry(c, &g, m, NULL, lines, n, "refused: not a player of this game\n");
 		*keep = 1;
 		hg_buf subject;
 		hg_buf_init(&subject);
@@ -725,7 +752,7 @@ static int handle_game(judge_ctx *c, const judge_mail *m, const char *id, char *
 	if (!token_ok(p, lines, n)) {
 		hg_buf_printf(&text, "herald judge: your message to [%s] lacks your token (a line 'token WORD');\n"
 			      "nothing was changed.\n", g.id);
-		log_entry(&g, c->now, m, p->seat, lines, n, "refused: no or wrong token\n");
+		log_entry(c, &g, m, p->seat, lines, n, "refused: no or wrong token\n");
 		*keep = 1;
 		hg_buf subject;
 		hg_buf_init(&subject);
@@ -766,6 +793,7 @@ static int handle_game(judge_ctx *c, const judge_mail *m, const char *id, char *
 		rc = read == HG_ENOMEM ? HG_ENOMEM : -1;
 		goto out;
 	}
+	arm_undo(c, g.record, &before);
 	run r = { .c = c, .g = &g, .p = p, .m = master };
 	hg_buf_init(&r.done);
 	hg_buf_init(&r.refused);
@@ -783,18 +811,30 @@ static int handle_game(judge_ctx *c, const judge_mail *m, const char *id, char *
 		hg_buf_puts(&text, "It held no command (send 'help' for them).\n");
 	if (want_help)
 		hg_buf_printf(&text, "\n%s", help_text);
-	hg_buf outcome;
+	hg_buf outcome, entry;
 	hg_buf_init(&outcome);
+	hg_buf_init(&entry);
 	hg_buf_printf(&outcome, "%s%s", r.done.len ? "done\n" : "nothing done\n", r.done.data ? r.done.data : "");
 	if (r.refused.len)
 		hg_buf_puts(&outcome, r.refused.data);
+	if (!hg_buf_failed(&outcome))
+		entry_text(c->now, m, p->seat, lines, n, outcome.data, &entry);
 	if (hg_buf_failed(&r.done) || hg_buf_failed(&r.refused) || hg_buf_failed(&text) ||
-	    hg_buf_failed(&outcome))
+	    hg_buf_failed(&outcome) || hg_buf_failed(&entry))
 		c->out_of_memory = 1;
 	/* every reply made (queued) before anything of the game is kept */
 	if (!c->out_of_memory &&
 	    tell_seats(c, &g, hg_master_record(master), p, since, text.data, m, r.notify_all, NULL) != 0)
 		rc = -1;
+	int saved = 0;
+	if (!c->out_of_memory) {
+		if (r.changed) {
+			g.since = (long long)c->now;
+			g.reminded = g.missed = 0;
+		}
+		if ((saved = judge_game_save(&g)) == HG_ENOMEM)
+			c->out_of_memory = 1;	/* (neither file written) */
+	}
 	if (c->out_of_memory) {
 		if (r.changed && hg_write_file_atomic(g.record, before.data, before.len) != 0)
 			fprintf(stderr, "herald judge: cannot put the game %s back as it was: %s\n",
@@ -802,15 +842,13 @@ static int handle_game(judge_ctx *c, const judge_mail *m, const char *id, char *
 		*keep = 1;
 		rc = HG_ENOMEM;
 	} else {
-		if (r.changed) {
-			g.since = (long long)c->now;
-			g.reminded = g.missed = 0;
-		}
-		if (judge_game_save(&g) != 0)
+		if (saved != 0)
 			rc = -1;
-		log_entry(&g, c->now, m, p->seat, lines, n, outcome.data);
+		judge_game_log(&g, entry.data);
 	}
+	arm_undo(c, g.record, NULL);
 	hg_buf_free(&outcome);
+	hg_buf_free(&entry);
 	hg_buf_free(&before);
 	hg_master_close(master);
 	hg_buf_free(&r.done);
@@ -854,7 +892,7 @@ static void unmake_game(const judge_game *g)
 static int new_game(judge_ctx *c, const judge_mail *m, const char *args, char **lines, size_t n,
 		    int *keep)
 {
-	char *copy = hg_xstrdup(args);
+	char *copy = judge_xstrdup(args);
 	char *words[JUDGE_MAX_SEATS + 8];
 	size_t nw = 0;
 	char *save = NULL;
@@ -932,9 +970,9 @@ static int new_game(judge_ctx *c, const judge_mail *m, const char *args, char **
 	if (!why.len) {
 		char *names[JUDGE_MAX_SEATS], *entropy[JUDGE_MAX_SEATS] = { 0 };
 		for (size_t i = 0; i < na; i++)
-			names[i] = hg_xstrndup(addrs[i], (size_t)(strchr(addrs[i], '@') - addrs[i]));
+			names[i] = judge_xstrndup(addrs[i], (size_t)(strchr(addrs[i], '@') - addrs[i]));
 		if (entropy_word)
-			entropy[sender_plays] = hg_xstrdup(entropy_word);
+			entropy[sender_plays] = judge_xstrdup(entropy_word);
 		hg_diags d;
 		hg_diags_init(&d);
 		char date[32];
@@ -959,20 +997,8 @@ static int new_game(judge_ctx *c, const judge_mail *m, const char *args, char **
 	}
 	int rc = 0;
 	if (rec) {
-		char *key = hg_master_key_path(g.record);
-		hg_buf hgn;
-		hg_buf_init(&hgn);
-		if (!key || hg_write_hgn(rec, &hgn) != 0 || hg_buf_failed(&hgn)) {
-			c->out_of_memory = 1;	/* (a game cut short is never written) */
-			rc = HG_ENOMEM;
-		} else if (hg_master_key_create(key, secret) != 0 ||
-		    hg_write_file_atomic(g.record, hgn.data, hgn.len) != 0) {
-			fprintf(stderr, "herald judge: cannot write the game %s: %s\n", g.record, strerror(errno));
-			rc = -1;
-		}
-		free(key);
-		hg_buf_free(&hgn);
-		/* the seats, in the order of the players */
+		/* the seats, in the order of the players (before anything is
+		 * written: memory that runs out leaves nothing of the game) */
 		hg_diags d;
 		hg_diags_init(&d);
 		hg_state *st = NULL;
@@ -988,23 +1014,36 @@ static int new_game(judge_ctx *c, const judge_mail *m, const char *args, char **
 		if (ran_out(&d))
 			c->out_of_memory = 1;
 		hg_diags_free(&d);
-		if (c->out_of_memory) {
+		char *key = hg_master_key_path(g.record);
+		hg_buf hgn;
+		hg_buf_init(&hgn);
+		if (c->out_of_memory || !key || hg_write_hgn(rec, &hgn) != 0 || hg_buf_failed(&hgn)) {
+			c->out_of_memory = 1;	/* (a game cut short is never written) */
 			rc = HG_ENOMEM;
 		} else if (g.nplayers != na) {
 			hg_buf_puts(&why, "new: the game does not have a seat for each address\n");
 			rc = -1;
+		} else if (hg_master_key_create(key, secret) != 0 ||
+			   hg_write_file_atomic(g.record, hgn.data, hgn.len) != 0) {
+			fprintf(stderr, "herald judge: cannot write the game %s: %s\n", g.record, strerror(errno));
+			rc = -1;
 		}
+		free(key);
+		hg_buf_free(&hgn);
 	}
 	memset(secret, 0, sizeof secret);
 	if (rc == 0 && !why.len) {
 		g.deadline_hours = deadline;
 		g.since = (long long)c->now;
-		if (judge_game_save(&g) != 0)
+		int saved = judge_game_save(&g);
+		if (saved == HG_ENOMEM)
+			c->out_of_memory = 1;
+		else if (saved != 0)
 			rc = -1;
 		hg_buf outcome;
 		hg_buf_init(&outcome);
 		hg_buf_printf(&outcome, "new game [%s]\n", g.id);
-		log_entry(&g, c->now, m, NULL, lines, n, outcome.data);
+		log_entry(c, &g, m, NULL, lines, n, outcome.data);
 		hg_buf_free(&outcome);
 		for (size_t i = 0; i < g.nplayers; i++) {
 			hg_buf intro;
@@ -1136,6 +1175,7 @@ static int tick_game(judge_ctx *c, const char *id)
 			c->out_of_memory = 1;
 		goto out;
 	}
+	arm_undo(c, g.record, &before);
 	long long due = g.since + (long long)(g.reminded + 1) * g.deadline_hours * 3600;
 	if ((long long)c->now < due)
 		goto out;
@@ -1199,9 +1239,10 @@ out:
 			fprintf(stderr, "herald judge: cannot put the game %s back as it was: %s\n",
 				g.record, strerror(errno));
 		rc = HG_ENOMEM;
-	} else if (judge_flush(c->box) != 0) {
-		rc = -1;
 	}
+	arm_undo(c, g.record, NULL);
+	if (!c->out_of_memory && judge_flush(c->box) != 0)
+		rc = -1;
 	hg_buf_free(&before);
 	free(to_move);
 	if (m)
@@ -1224,8 +1265,8 @@ int judge_tick(judge_ctx *c)
 	struct dirent *e;
 	while ((e = readdir(dir)))
 		if (judge_game_id_ok(e->d_name) && strcmp(e->d_name, "failed") != 0) {
-			ids = hg_xrealloc(ids, (n + 1) * sizeof *ids);
-			ids[n++] = hg_xstrdup(e->d_name);
+			ids = judge_xrealloc(ids, (n + 1) * sizeof *ids);
+			ids[n++] = judge_xstrdup(e->d_name);
 		}
 	closedir(dir);
 	for (size_t i = 0; i + 1 < n; i++)

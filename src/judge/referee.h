@@ -4,12 +4,24 @@
 
 #include "judge.h"
 
+/* A record to put back as it was should the process end in the middle
+ * (cmd-judge.c's exit hook: memory that runs out where the judge cannot
+ * go on, or GLib's abort); armed while a change is written and not yet
+ * kept.  Paths made beforehand: the hook allocates nothing. */
+typedef struct judge_undo {
+	char record[4096];	/* "" when nothing is armed */
+	char temp[4096];
+	const char *data;	/* the record's bytes as they were */
+	size_t len;
+} judge_undo;
+
 typedef struct judge_ctx {
 	const char *games;	/* --dir: the games' directory */
 	hg_session *session;
 	judge_outbox *box;
 	time_t now;
 	int out_of_memory;	/* memory ran out: nothing is sent nor kept */
+	judge_undo *undo;	/* NULL: none kept */
 } judge_ctx;
 
 /* Handles one message: applies its commands and sends the replies.
