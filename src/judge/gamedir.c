@@ -180,6 +180,8 @@ int judge_game_save(const judge_game *g)
 		: write_in(g, "players", &players);
 	if (rc == 0)
 		rc = write_in(g, "state", &state);
+	if (rc == -1 && errno == ENOMEM)
+		rc = HG_ENOMEM;
 	hg_buf_free(&players);
 	hg_buf_free(&state);
 	return rc;
@@ -221,9 +223,15 @@ judge_player *judge_game_player_by_seat(const judge_game *g, const char *seat)
 
 int judge_game_log(const judge_game *g, const char *text)
 {
-	char *path = path_in(g, "log");
-	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-	free(path);
+	hg_buf b;
+	hg_buf_init(&b);
+	hg_buf_printf(&b, "%s/log", g->dir);
+	if (hg_buf_failed(&b)) {
+		hg_buf_free(&b);
+		return HG_ENOMEM;
+	}
+	int fd = open(b.data, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	hg_buf_free(&b);
 	if (fd < 0)
 		return -1;
 	size_t len = strlen(text);

@@ -659,6 +659,8 @@ static int tell_seats(judge_ctx *c, judge_game *g, const hg_game_record *rec, co
 			if (g->draw_offer && !offer_has(g->draw_offer, p->seat))
 				hg_buf_printf(&intro, "\nA draw offer stands (from %s): answer 'accept' or 'decline'.",
 					      g->draw_offer);
+			if (hg_buf_failed(&intro))
+				c->out_of_memory = 1;	/* (send_seat then sends nothing) */
 			if (send_seat(c, g, rec, p, since, over ? "game over" : "the game goes on",
 				      intro.data, NULL) != 0)
 				rc = -1;
@@ -711,6 +713,30 @@ static int read_whole(const char *path, hg_buf *out)
 	if (hg_buf_failed(out))
 		return HG_ENOMEM;
 	return bad ? -1 : 0;
+}
+
+/* A file of the game's directory, whole, into out: 0, -1, or HG_ENOMEM. */
+static int game_file(const judge_game *g, const char *name, hg_buf *out)
+{
+	hg_buf path;
+	hg_buf_init(&path);
+	hg_buf_printf(&path, "%s/%s", g->dir, name);
+	int rc = hg_buf_failed(&path) ? HG_ENOMEM : read_whole(path.data, out);
+	hg_buf_free(&path);
+	return rc;
+}
+
+/* Writes a file of the game's directory back as it was (read by
+ * game_file); says so when it cannot. */
+static void put_back(const judge_game *g, const char *name, const hg_buf *was)
+{
+	hg_buf path;
+	hg_buf_init(&path);
+	hg_buf_printf(&path, "%s/%s", g->dir, name);
+	if (hg_buf_failed(&path) ||
+	    hg_write_file_atomic(path.data, was->data ? was->data : "", was->len) != 0)
+		fprintf(stderr, "herald judge: cannot put %s/%s back as it was\n", g->dir, name);
+	hg_buf_free(&path);
 }
 
 static int handle_game(judge_ctx *c, const judge_mail *m, const char *id, char **lines, size_t n,
@@ -766,6 +792,13 @@ static int handle_game(judge_ctx *c, const judge_mail *m, const char *id, char *
 	hg_diags d;
 	hg_diags_init(&d);
 	hg_master *master = hg_master_open(c->session, g.record, NULL, 1, &d);
+	if (!master && ran_out(&d)) {
+		c->out_of_memory = 1;
+		*keep = 1;
+		hg_diags_free(&d);
+		rc = HG_ENOMEM;
+		goto out;
+	}
 	if (!master) {
 		hg_buf t;
 		hg_buf_init(&t);
@@ -827,26 +860,40 @@ static int handle_game(judge_ctx *c, const judge_mail *m, const char *id, char *
 	    tell_seats(c, &g, hg_master_record(master), p, since, text.data, m, r.notify_all, NULL) != 0)
 		rc = -1;
 	int saved = 0;
+	hg_buf players_before, state_before;	/* (save may fail midway) */
+	hg_buf_init(&players_before);
+	hg_buf_init(&state_before);
+	if (!c->out_of_memory && (game_file(&g, "players", &players_before) == HG_ENOMEM ||
+				  game_file(&g, "state", &state_before) == HG_ENOMEM))
+		c->out_of_memory = 1;
 	if (!c->out_of_memory) {
 		if (r.changed) {
 			g.since = (long long)c->now;
 			g.reminded = g.missed = 0;
 		}
-		if ((saved = judge_game_save(&g)) == HG_ENOMEM)
-			c->out_of_memory = 1;	/* (neither file written) */
+		if ((saved = judge_game_save(&g)) == HG_ENOMEM ||
+		    (saved == 0 && judge_game_log(&g, entry.data) == HG_ENOMEM)) {
+			c->out_of_memory = 1;
+			saved = HG_ENOMEM;	/* (players and state put back) */
+		}
 	}
 	if (c->out_of_memory) {
 		if (r.changed && hg_write_file_atomic(g.record, before.data, before.len) != 0)
 			fprintf(stderr, "herald judge: cannot put the game %s back as it was: %s\n",
 				g.record, strerror(errno));
+		if (saved == HG_ENOMEM)
+			put_back(&g, "players", &players_before);
+		if (saved == HG_ENOMEM)
+			put_back(&g, "state", &state_before);
 		*keep = 1;
 		rc = HG_ENOMEM;
-	} else {
-		if (saved != 0)
-			rc = -1;
+	} else if (saved != 0) {
+		rc = -1;
 		judge_game_log(&g, entry.data);
 	}
 	arm_undo(c, g.record, NULL);
+	hg_buf_free(&players_before);
+	hg_buf_free(&state_before);
 	hg_buf_free(&outcome);
 	hg_buf_free(&entry);
 	hg_buf_free(&before);
