@@ -4,6 +4,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -110,27 +112,105 @@ static int judge_option(void *ctx, int opt, const char *arg)
 	return -1;
 }
 
-/* Reads the message into GAMES/failed/tmp/, parses and handles it; the
- * file then goes into failed/new/ when the message was not understood. */
-static int handle_message(judge_ctx *c)
+/* ------------------------------------------------------------------------
+ * The exit hook.  Where the judge cannot go on short of memory it exits
+ * (judge_out_of_memory: status 2), and GLib ends the process (SIGTRAP or
+ * SIGABRT) when one of GMime's allocations fails; either way, the record changed by this run is put
+ * back as it was (judge_undo) and the incoming message kept in failed/new/
+ * for a rerun (herald-judge(1), EXIT STATUS).  Only system calls that are
+ * safe in a signal handler, on paths made beforehand.
+ * ------------------------------------------------------------------------ */
+static judge_undo undo;
+static char spooled_tmp[4096], spooled_new[4096];
+static volatile sig_atomic_t spooled_pending;
+
+static void rescue(void)
+{
+	if (undo.record[0]) {
+		int fd = open(undo.temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		const char *at = undo.data;
+		size_t left = undo.len;
+		while (fd >= 0 && left > 0) {
+			ssize_t w = write(fd, at, left);
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0)
+				break;
+			at += w;
+			left -= (size_t)w;
+		}
+		if (fd >= 0 && left == 0 && fsync(fd) == 0 && close(fd) == 0)
+			(void)rename(undo.temp, undo.record);
+		else if (fd >= 0)
+			(void)unlink(undo.temp);
+		undo.record[0] = '\0';
+	}
+	if (spooled_pending) {
+		(void)link(spooled_tmp, spooled_new);
+		(void)unlink(spooled_tmp);
+		spooled_pending = 0;
+	}
+}
+
+static void rescue_on_abort(int sig)
+{
+	rescue();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void arm_rescue(void)
+{
+	atexit(rescue);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = rescue_on_abort;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGABRT, &sa, NULL);
+	sigaction(SIGTRAP, &sa, NULL);	/* (g_error's breakpoint) */
+}
+
+/* Reads the message into GAMES/failed/tmp/ (first of all, so that what
+ * follows can keep it): 0 with *base set, or EX_TEMPFAIL after saying
+ * why (the mail system keeps the message). */
+static int spool_message(const char *games, char **base, int *truncated)
 {
 	hg_buf failed;
 	hg_buf_init(&failed);
-	hg_buf_printf(&failed, "%s/failed", c->games);
-	char *base = NULL;
-	int truncated = 0;
-	if (judge_maildir_spool(failed.data, 0, JUDGE_MAX_MESSAGE, &base, &truncated) != 0) {
-		cli_error("judge", "cannot keep the message in %s: %s", failed.data, strerror(errno));
+	hg_buf_printf(&failed, "%s/failed", games);
+	if (hg_buf_failed(&failed))
+		errno = ENOMEM;
+	if (hg_buf_failed(&failed) ||
+	    judge_maildir_spool(failed.data, 0, JUDGE_MAX_MESSAGE, base, truncated) != 0) {
+		cli_error("judge", "cannot keep the message in %s/failed: %s", games, strerror(errno));
 		hg_buf_free(&failed);
 		return JUDGE_EXIT_TEMPFAIL;
 	}
-	hg_buf path;
+	int named = snprintf(spooled_tmp, sizeof spooled_tmp, "%s/tmp/%s", failed.data, *base);
+	if (named > 0 && (size_t)named < sizeof spooled_tmp &&
+	    (size_t)snprintf(spooled_new, sizeof spooled_new, "%s/new/%s", failed.data, *base) <
+	    sizeof spooled_new)
+		spooled_pending = 1;	/* from here on the exit hook keeps it */
+	hg_buf_free(&failed);
+	return 0;
+}
+
+/* Parses and handles the spooled message; the file then goes into
+ * failed/new/ when the message was not understood or memory ran out. */
+static int handle_message(judge_ctx *c, const char *base, int truncated)
+{
+	hg_buf failed, path;
+	hg_buf_init(&failed);
 	hg_buf_init(&path);
+	hg_buf_printf(&failed, "%s/failed", c->games);
+	cli_buf_check(&failed);	/* (the exit hook keeps the message) */
 	hg_buf_printf(&path, "%s/tmp/%s", failed.data, base);
+	cli_buf_check(&path);
 	judge_mail m;
 	judge_mail_read(path.data, truncated, &m);
 	int keep = 0;
 	int rc = judge_handle(c, &m, &keep);
+	spooled_pending = 0;	/* kept or dropped below */
 	int status = CLI_EXIT_OK;
 	if (keep) {
 		if (judge_maildir_keep(failed.data, base) != 0) {
@@ -140,10 +220,11 @@ static int handle_message(judge_ctx *c)
 	} else {
 		judge_maildir_drop(failed.data, base);
 	}
-	if (rc != 0)
+	if (rc == HG_ENOMEM)
+		status = CLI_EXIT_USAGE;	/* said by the caller */
+	else if (rc != 0)
 		status = JUDGE_EXIT_TEMPFAIL;
 	judge_mail_free(&m);
-	free(base);
 	hg_buf_free(&path);
 	hg_buf_free(&failed);
 	return status;
@@ -182,16 +263,26 @@ int cli_judge_main(int argc, char **argv)
 		.maildir = r.out, .sendmail = r.sendmail ? program : NULL, .from = r.from,
 		.now = r.has_now ? (time_t)r.now : time(NULL),
 	};
+	arm_rescue();
+	char *base = NULL;
+	int truncated = 0;
+	if (!r.tick && (status = spool_message(r.dir, &base, &truncated)) != 0)
+		return status;
 	judge_mail_init();
 	hg_session *session = hg_session_new(r.common.data_dir);
 	if (!session)
 		cli_wrote(HG_ENOMEM);	/* (says so and exits) */
-	judge_ctx c = { .games = r.dir, .session = session, .box = &box, .now = box.now };
-	if (r.tick)
-		status = judge_tick(&c) == 0 ? CLI_EXIT_OK : JUDGE_EXIT_TEMPFAIL;
-	else
-		status = handle_message(&c);
+	judge_ctx c = { .games = r.dir, .session = session, .box = &box, .now = box.now, .undo = &undo };
+	if (r.tick) {
+		int ticked = judge_tick(&c);
+		status = ticked == 0 ? CLI_EXIT_OK : ticked == HG_ENOMEM ? CLI_EXIT_USAGE : JUDGE_EXIT_TEMPFAIL;
+	} else {
+		status = handle_message(&c, base, truncated);
+	}
+	free(base);
 	hg_session_free(session);
 	judge_mail_shutdown();
+	if (c.out_of_memory)
+		cli_out_of_memory();	/* (says so; status 2) */
 	return status;
 }

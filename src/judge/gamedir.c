@@ -23,7 +23,7 @@ static char *path_in(const judge_game *g, const char *name)
 	hg_buf b;
 	hg_buf_init(&b);
 	hg_buf_printf(&b, "%s/%s", g->dir, name);
-	return hg_buf_steal(&b);
+	return judge_buf_steal(&b);
 }
 
 /* Reads a whole small file (at most 1 MiB: the judge's own files); NULL
@@ -42,7 +42,7 @@ static char *slurp(const char *path)
 	fclose(fp);
 	if (!b.data)
 		hg_buf_puts(&b, "");
-	return hg_buf_steal(&b);
+	return judge_buf_steal(&b);	/* (a list read back in part is never used) */
 }
 
 static void read_players(judge_game *g)
@@ -61,11 +61,11 @@ static void read_players(judge_game *g)
 			f[n++] = w;
 		if (n < 2)
 			continue;
-		g->players = hg_xrealloc(g->players, (g->nplayers + 1) * sizeof *g->players);
+		g->players = judge_xrealloc(g->players, (g->nplayers + 1) * sizeof *g->players);
 		judge_player *p = &g->players[g->nplayers++];
-		p->seat = hg_xstrdup(f[0]);
-		p->addr = hg_xstrdup(f[1]);
-		p->token = n == 3 && strcmp(f[2], "-") != 0 ? hg_xstrdup(f[2]) : NULL;
+		p->seat = judge_xstrdup(f[0]);
+		p->addr = judge_xstrdup(f[1]);
+		p->token = n == 3 && strcmp(f[2], "-") != 0 ? judge_xstrdup(f[2]) : NULL;
 	}
 	free(text);
 }
@@ -91,7 +91,7 @@ static void read_state(judge_game *g)
 		else if (strcmp(key, "missed") == 0)
 			g->missed = (unsigned)strtoul(value, NULL, 10);
 		else if (strcmp(key, "draw-offer") == 0)
-			g->draw_offer = hg_xstrdup(value);
+			g->draw_offer = judge_xstrdup(value);
 	}
 	free(text);
 }
@@ -114,11 +114,11 @@ static void game_init(judge_game *g, const char *games, const char *id)
 {
 	memset(g, 0, sizeof *g);
 	g->lock_fd = -1;
-	g->id = hg_xstrdup(id);
+	g->id = judge_xstrdup(id);
 	hg_buf b;
 	hg_buf_init(&b);
 	hg_buf_printf(&b, "%s/%s", games, id);
-	g->dir = hg_buf_steal(&b);
+	g->dir = judge_buf_steal(&b);
 	g->record = path_in(g, "game.hgn");
 	g->deadline_hours = JUDGE_DEFAULT_DEADLINE_HOURS;
 }
@@ -148,10 +148,10 @@ int judge_game_create(const char *games, const char *id, judge_game *g)
 
 void judge_game_add_player(judge_game *g, const char *seat, const char *addr)
 {
-	g->players = hg_xrealloc(g->players, (g->nplayers + 1) * sizeof *g->players);
+	g->players = judge_xrealloc(g->players, (g->nplayers + 1) * sizeof *g->players);
 	judge_player *p = &g->players[g->nplayers++];
-	p->seat = hg_xstrdup(seat);
-	p->addr = hg_xstrdup(addr);
+	p->seat = judge_xstrdup(seat);
+	p->addr = judge_xstrdup(addr);
 	p->token = NULL;
 }
 
@@ -165,20 +165,25 @@ static int write_in(const judge_game *g, const char *name, const hg_buf *b)
 
 int judge_game_save(const judge_game *g)
 {
-	hg_buf b;
-	hg_buf_init(&b);
+	hg_buf players, state;
+	hg_buf_init(&players);
+	hg_buf_init(&state);
 	for (size_t i = 0; i < g->nplayers; i++)
-		hg_buf_printf(&b, "%s\t%s\t%s\n", g->players[i].seat, g->players[i].addr,
+		hg_buf_printf(&players, "%s\t%s\t%s\n", g->players[i].seat, g->players[i].addr,
 			      g->players[i].token ? g->players[i].token : "-");
-	int rc = write_in(g, "players", &b);
-	hg_buf_clear(&b);
-	hg_buf_printf(&b, "deadline-hours %ld\nsince %lld\nreminded %u\nmissed %u\n",
+	hg_buf_printf(&state, "deadline-hours %ld\nsince %lld\nreminded %u\nmissed %u\n",
 		      g->deadline_hours, g->since, g->reminded, g->missed);
 	if (g->draw_offer)
-		hg_buf_printf(&b, "draw-offer %s\n", g->draw_offer);
+		hg_buf_printf(&state, "draw-offer %s\n", g->draw_offer);
+	/* both made whole before either is written */
+	int rc = hg_buf_failed(&players) || hg_buf_failed(&state) ? HG_ENOMEM
+		: write_in(g, "players", &players);
 	if (rc == 0)
-		rc = write_in(g, "state", &b);
-	hg_buf_free(&b);
+		rc = write_in(g, "state", &state);
+	if (rc == -1 && errno == ENOMEM)
+		rc = HG_ENOMEM;
+	hg_buf_free(&players);
+	hg_buf_free(&state);
 	return rc;
 }
 
@@ -218,9 +223,15 @@ judge_player *judge_game_player_by_seat(const judge_game *g, const char *seat)
 
 int judge_game_log(const judge_game *g, const char *text)
 {
-	char *path = path_in(g, "log");
-	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-	free(path);
+	hg_buf b;
+	hg_buf_init(&b);
+	hg_buf_printf(&b, "%s/log", g->dir);
+	if (hg_buf_failed(&b)) {
+		hg_buf_free(&b);
+		return HG_ENOMEM;
+	}
+	int fd = open(b.data, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	hg_buf_free(&b);
 	if (fd < 0)
 		return -1;
 	size_t len = strlen(text);
@@ -242,12 +253,17 @@ int judge_game_seen(const judge_game *g, const char *message_id)
 	hg_buf want;
 	hg_buf_init(&want);
 	hg_buf_printf(&want, " message <%s> ", message_id);
+	if (hg_buf_failed(&want))
+		judge_out_of_memory();
 	char *line = NULL;
 	size_t cap = 0;
 	int seen = 0;
+	errno = 0;
 	while (!seen && getline(&line, &cap, fp) > 0)
 		if (line[0] != ' ' && strstr(line, want.data))
 			seen = 1;
+	if (!seen && errno == ENOMEM)
+		judge_out_of_memory();	/* (never taken for a message not seen) */
 	free(line);
 	fclose(fp);
 	hg_buf_free(&want);

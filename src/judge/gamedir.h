@@ -34,13 +34,16 @@ int judge_game_open(const char *games, const char *id, judge_game *g);
 /* Makes GAMES/ID (it must not exist) and locks it: 0, or -1 with errno. */
 int judge_game_create(const char *games, const char *id, judge_game *g);
 void judge_game_add_player(judge_game *g, const char *seat, const char *addr);
-/* Rewrites `players` and `state` atomically: 0, or -1 with errno. */
+/* Rewrites `players` and `state` atomically: 0, -1 with errno, or
+ * HG_ENOMEM short of memory (`state` not written; `players` neither when
+ * its text could not be made). */
 int judge_game_save(const judge_game *g);
 /* Releases the lock and frees. */
 void judge_game_close(judge_game *g);
 judge_player *judge_game_player_by_addr(const judge_game *g, const char *addr);
 judge_player *judge_game_player_by_seat(const judge_game *g, const char *seat);
-/* Appends text to the log (fsync'd): 0, or -1. */
+/* Appends text to the log (fsync'd): 0, -1, or HG_ENOMEM (nothing
+ * written). */
 int judge_game_log(const judge_game *g, const char *text);
 /* Has a message with this Message-ID been handled (the log says so)? */
 int judge_game_seen(const judge_game *g, const char *message_id);

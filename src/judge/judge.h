@@ -36,6 +36,18 @@
 #define JUDGE_MAX_LINE 1000
 
 /* ------------------------------------------------------------------------
+ * The judge's own allocations (alloc.c): short of memory they say
+ * "herald: out of memory" and exit with status 2 (herald-judge(1), EXIT
+ * STATUS), never return NULL.
+ * ------------------------------------------------------------------------ */
+void judge_out_of_memory(void) __attribute__((noreturn));
+void *judge_xrealloc(void *p, size_t n);
+char *judge_xstrdup(const char *s);
+char *judge_xstrndup(const char *s, size_t n);
+/* The buffer's text (hg_buf_steal) when it is whole. */
+char *judge_buf_steal(hg_buf *b);
+
+/* ------------------------------------------------------------------------
  * An incoming message (mail-in.c).
  * ------------------------------------------------------------------------ */
 typedef enum judge_mail_problem {
@@ -87,12 +99,20 @@ int judge_game_id_ok(const char *s);
 /* ------------------------------------------------------------------------
  * Outgoing messages (mail-out.c) and Maildirs (maildir.c).
  * ------------------------------------------------------------------------ */
+/* A message composed and not yet handed over. */
+typedef struct judge_queued {
+	char *text;		/* the whole message */
+	char *to;
+} judge_queued;
+
 typedef struct judge_outbox {
 	const char *maildir;	/* --out DIR, or NULL */
 	const char *sendmail;	/* the program run as `PROGRAM -t -oi`, or NULL */
 	const char *from;	/* the judge's own address (From:) */
 	time_t now;
 	size_t sent;		/* messages written so far */
+	judge_queued *queue;	/* composed, not yet handed over (judge_flush) */
+	size_t nqueued;
 } judge_outbox;
 
 typedef struct judge_message {
@@ -105,9 +125,18 @@ typedef struct judge_message {
 	const char *attachment_name;
 } judge_message;
 
-/* Builds the complete message and hands it over (Maildir or sendmail).
- * 0, or -1 after a message on stderr. */
+/* Builds the complete message and hands it over (Maildir or sendmail)
+ * at once: 0, or -1 after a message on stderr. */
 int judge_send(judge_outbox *box, const judge_message *msg);
+/* Builds the complete message and queues it: 0, or HG_ENOMEM (nothing
+ * queued).  Nothing is handed over before judge_flush, so that a run
+ * short of memory midway sends nothing (herald-judge(1), EXIT STATUS). */
+int judge_queue(judge_outbox *box, const judge_message *msg);
+/* Hands every queued message over (Maildir or sendmail) and empties the
+ * queue: 0, or -1 after a message on stderr for each that failed. */
+int judge_flush(judge_outbox *box);
+/* Empties the queue, sending nothing. */
+void judge_discard(judge_outbox *box);
 /* Writes data into the Maildir `dir` (tmp/, then new/; the directories
  * are made when missing): 0, or -1 with errno set.  *name receives the
  * file's name in new/ (malloc'd) when name is not NULL. */

@@ -74,12 +74,16 @@ static const char *domain_of(const char *addr)
 	return at && at[1] ? at + 1 : "localhost";
 }
 
-/* The In-Reply-To id in angle brackets. */
+/* The In-Reply-To id in angle brackets, or NULL short of memory. */
 static char *bracketed(const char *id)
 {
 	hg_buf b;
 	hg_buf_init(&b);
 	hg_buf_printf(&b, "<%s>", id);
+	if (hg_buf_failed(&b)) {
+		hg_buf_free(&b);
+		return NULL;
+	}
 	return hg_buf_steal(&b);
 }
 
@@ -92,9 +96,11 @@ static GMimeTextPart *text_part(const char *text)
 }
 
 /* The whole message as text, '\n' line ends (sendmail and Maildir both
- * take them). */
+ * take them); NULL short of memory (GLib's own allocations abort: see
+ * herald-judge(1), BUGS). */
 static char *build(const judge_outbox *box, const judge_message *msg)
 {
+	int short_of_memory = 0;
 	GMimeMessage *m = g_mime_message_new(TRUE);
 	g_mime_message_add_mailbox(m, GMIME_ADDRESS_TYPE_FROM, "herald judge", box->from);
 	g_mime_message_add_mailbox(m, GMIME_ADDRESS_TYPE_TO, NULL, msg->to);
@@ -108,13 +114,17 @@ static char *build(const judge_outbox *box, const judge_message *msg)
 	GMimeObject *o = GMIME_OBJECT(m);
 	if (msg->in_reply_to) {
 		char *irt = bracketed(msg->in_reply_to);
-		g_mime_object_set_header(o, "In-Reply-To", irt, NULL);
 		hg_buf refs;
 		hg_buf_init(&refs);
 		if (msg->references)
 			hg_buf_printf(&refs, "%s ", msg->references);
-		hg_buf_puts(&refs, irt);
-		g_mime_object_set_header(o, "References", refs.data, NULL);
+		hg_buf_puts(&refs, irt ? irt : "");
+		if (!irt || hg_buf_failed(&refs)) {
+			short_of_memory = 1;
+		} else {
+			g_mime_object_set_header(o, "In-Reply-To", irt, NULL);
+			g_mime_object_set_header(o, "References", refs.data, NULL);
+		}
 		hg_buf_free(&refs);
 		free(irt);
 	}
@@ -140,14 +150,14 @@ static char *build(const judge_outbox *box, const judge_message *msg)
 	char *text = g_mime_object_to_string(o, fo);
 	g_mime_format_options_free(fo);
 	g_object_unref(m);
-	char *copy = hg_xstrdup(text);
+	char *copy = short_of_memory ? NULL : strdup(text);
 	g_free(text);
 	return copy;
 }
 
-int judge_send(judge_outbox *box, const judge_message *msg)
+/* Delivers one composed message: 0, or -1 after a message on stderr. */
+static int deliver(judge_outbox *box, const char *text, const char *to)
 {
-	char *text = build(box, msg);
 	int rc;
 	if (box->maildir) {
 		rc = judge_maildir_deliver(box->maildir, text, strlen(text), NULL);
@@ -158,10 +168,61 @@ int judge_send(judge_outbox *box, const judge_message *msg)
 		rc = pipe_to_sendmail(box->sendmail, text, strlen(text));
 		if (rc != 0)
 			fprintf(stderr, "herald judge: %s -t -oi failed for a message to %s\n",
-				box->sendmail, msg->to);
+				box->sendmail, to);
 	}
 	if (rc == 0)
 		box->sent++;
+	return rc;
+}
+
+int judge_send(judge_outbox *box, const judge_message *msg)
+{
+	char *text = build(box, msg);
+	if (!text) {
+		fputs("herald: out of memory\n", stderr);
+		return -1;
+	}
+	int rc = deliver(box, text, msg->to);
 	free(text);
 	return rc;
+}
+
+int judge_queue(judge_outbox *box, const judge_message *msg)
+{
+	char *text = build(box, msg);
+	char *to = strdup(msg->to);
+	judge_queued *grown = NULL;
+	if (text && to)
+		grown = realloc(box->queue, (box->nqueued + 1) * sizeof *box->queue);
+	if (!grown) {
+		free(text);
+		free(to);
+		return HG_ENOMEM;
+	}
+	box->queue = grown;
+	box->queue[box->nqueued].text = text;
+	box->queue[box->nqueued].to = to;
+	box->nqueued++;
+	return 0;
+}
+
+int judge_flush(judge_outbox *box)
+{
+	int rc = 0;
+	for (size_t i = 0; i < box->nqueued; i++)
+		if (deliver(box, box->queue[i].text, box->queue[i].to) != 0)
+			rc = -1;
+	judge_discard(box);
+	return rc;
+}
+
+void judge_discard(judge_outbox *box)
+{
+	for (size_t i = 0; i < box->nqueued; i++) {
+		free(box->queue[i].text);
+		free(box->queue[i].to);
+	}
+	free(box->queue);
+	box->queue = NULL;
+	box->nqueued = 0;
 }

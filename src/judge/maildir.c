@@ -23,8 +23,12 @@ int judge_maildir_make(const char *dir)
 	for (size_t i = 0; i < 4 && rc == 0; i++) {
 		hg_buf_clear(&path);
 		hg_buf_printf(&path, "%s%s", dir, subdirs[i]);
-		if (mkdir(path.data, 0700) != 0 && errno != EEXIST)
+		if (hg_buf_failed(&path)) {
+			errno = ENOMEM;	/* (never a directory of a path cut short) */
 			rc = -1;
+		} else if (mkdir(path.data, 0700) != 0 && errno != EEXIST) {
+			rc = -1;
+		}
 	}
 	hg_buf_free(&path);
 	return rc;
@@ -72,7 +76,11 @@ static int open_tmp(const char *dir, hg_buf *base, hg_buf *tmp)
 		hg_buf_clear(base);
 		hg_buf_clear(tmp);
 		unique_name(base);
-		hg_buf_printf(tmp, "%s/tmp/%s", dir, base->data);
+		hg_buf_printf(tmp, "%s/tmp/%s", dir, base->data ? base->data : "");
+		if (hg_buf_failed(base) || hg_buf_failed(tmp)) {
+			errno = ENOMEM;
+			return -1;
+		}
 		fd = open(tmp->data, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 		if (fd < 0 && errno != EEXIST)
 			break;
@@ -89,6 +97,12 @@ static int tmp_to_new(const char *dir, const char *base)
 	hg_buf_init(&final);
 	hg_buf_printf(&tmp, "%s/tmp/%s", dir, base);
 	hg_buf_printf(&final, "%s/new/%s", dir, base);
+	if (hg_buf_failed(&tmp) || hg_buf_failed(&final)) {
+		hg_buf_free(&tmp);
+		hg_buf_free(&final);
+		errno = ENOMEM;	/* (the file stays in tmp/) */
+		return -1;
+	}
 	int rc = link(tmp.data, final.data);
 	int saved = errno;
 	unlink(tmp.data);
@@ -118,8 +132,8 @@ int judge_maildir_deliver(const char *dir, const char *data, size_t len, char **
 			errno = saved;
 		} else if (tmp_to_new(dir, base.data) == 0) {
 			rc = 0;
-			if (name)
-				*name = hg_buf_steal(&base);
+			if (name && !(*name = hg_buf_steal(&base)))
+				rc = -1;	/* (delivered; only its name is lost) */
 		}
 	}
 	hg_buf_free(&base);
@@ -171,7 +185,13 @@ int judge_maildir_spool(const char *dir, int in, size_t max, char **base_out, in
 		return -1;
 	}
 	*base_out = hg_buf_steal(&base);
+	if (!*base_out)
+		unlink(tmp.data);
 	hg_buf_free(&tmp);
+	if (!*base_out) {
+		errno = ENOMEM;
+		return -1;
+	}
 	return 0;
 }
 
@@ -185,6 +205,7 @@ void judge_maildir_drop(const char *dir, const char *base)
 	hg_buf tmp;
 	hg_buf_init(&tmp);
 	hg_buf_printf(&tmp, "%s/tmp/%s", dir, base);
-	unlink(tmp.data);
+	if (!hg_buf_failed(&tmp))
+		unlink(tmp.data);	/* (else left in tmp/, which Maildir readers clean) */
 	hg_buf_free(&tmp);
 }

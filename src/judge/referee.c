@@ -66,25 +66,34 @@ static int awaits_entropy(const hg_game_record *rec, size_t actions, size_t seat
 	return 0;
 }
 
-/* The seat's report, from its view alone: the actions of the view from
- * the `since`-th on, the position, whose turn it is and the seat's legal
- * choices (or the result); the view's HGN into view_hgn.  0, or -1 when
- * no view could be made. */
+/* Did a call run out of memory (its diagnostics say so, or some of them
+ * were lost)? */
+static int ran_out(const hg_diags *d)
+{
+	if (hg_diags_lost(d))
+		return 1;
+	for (size_t i = 0; i < d->n; i++)
+		if (d->v[i].code && strcmp(d->v[i].code, "hg.out-of-memory") == 0)
+			return 1;
+	return 0;
+}
+
 /* An action held pending (herald-move(1), PENDING ACTIONS): what is
  * declared, the cards face down counted, whose answers are awaited, and
  * the seat's steps when it is one of them. */
-static void pending_report(const hg_game_class *cls, const hg_state *st, const hg_pending *p,
-			   const char *seat_name, hg_buf *text)
+static int pending_report(const hg_game_class *cls, const hg_state *st, const hg_pending *p,
+			  const char *seat_name, hg_buf *text)
 {
 	hg_buf_putc(text, '\n');
 	hg_pending_summary(p, text);
 	if (!hg_pending_awaits(p, seat_name)) {
 		hg_buf_puts(text, "You have nothing to do now.\n");
-		return;
+		return 0;
 	}
 	hg_buf steps, list;
 	hg_buf_init(&steps);
 	hg_buf_init(&list);
+	/* (pending_steps has no reporting counterpart: its buffer says) */
 	cls->pending_steps(st, p, seat_name, &steps);
 	size_t n = 0;
 	const char *at = steps.data ? steps.data : "";
@@ -92,11 +101,18 @@ static void pending_report(const hg_game_class *cls, const hg_state *st, const h
 		hg_buf_printf(&list, "  %.*s\n", (int)(nl - at), at);
 	/* the steps as the seat's legal actions: one of them, or several
 	 * responses and castles in one step (herald-move(1)) */
+	int rc = hg_buf_failed(&steps) || hg_buf_failed(&list) ? HG_ENOMEM : 0;
 	hg_buf_printf(text, "Your legal actions (%zu):\n%s", n, list.data ? list.data : "");
 	hg_buf_free(&steps);
 	hg_buf_free(&list);
+	return rc;
 }
 
+/* The seat's report, from its view alone: the actions of the view from
+ * the `since`-th on, the position, whose turn it is and the seat's legal
+ * choices (or the result); the view's HGN into view_hgn.  0; -1 when no
+ * view could be made; HG_ENOMEM when memory ran out (the report is not
+ * whole, and is never sent). */
 static int seat_report(judge_ctx *c, const hg_game_record *master, const char *seat_name,
 		       size_t seats, size_t since, hg_buf *text, hg_buf *view_hgn)
 {
@@ -108,10 +124,12 @@ static int seat_report(judge_ctx *c, const hg_game_record *master, const char *s
 	if (hg_view_seat(c->session, master, seat_name, &seat, &d) == 0)
 		view = hg_view_record(c->session, master, seat, &d);
 	if (!view) {
+		int rc = ran_out(&d) ? HG_ENOMEM : -1;
 		hg_diags_free(&d);
-		return -1;
+		return rc;
 	}
 	hg_diags_clear(&d);
+	int rc = 0;
 	size_t k = 0;
 	int header = 0;
 	for (size_t i = 0; i < view->moves.n; i++) {
@@ -130,14 +148,18 @@ static int seat_report(judge_ctx *c, const hg_game_record *master, const char *s
 	if (header)
 		hg_buf_putc(text, '\n');
 	int waiting = awaits_entropy(view, k, seats);
+	int held_rc = 0;
 	hg_state *st = NULL;
 	const hg_game_class *cls = NULL;
 	hg_check_game(c->session, view, &d, NULL, NULL, &st, &cls);
-	if (st && cls) {
+	if (ran_out(&d))
+		rc = HG_ENOMEM;
+	if (st && cls && rc == 0) {
 		hg_buf_printf(text, "Your view, as %s:\n", seat_name);
 		hg_buf pic;
 		hg_buf_init(&pic);
-		cls->render(st, &pic);
+		if (hg_render_position(cls, st, &pic) != 0)
+			rc = HG_ENOMEM;
 		if (pic.data)
 			hg_buf_puts(text, pic.data);
 		if (pic.len && pic.data[pic.len - 1] != '\n')
@@ -152,11 +174,16 @@ static int seat_report(judge_ctx *c, const hg_game_record *master, const char *s
 		if (result) {
 			hg_buf_printf(text, "\nThe game is over: %s", result);
 			if (hg_record_ending(master, &ending))
-				hg_buf_printf(text, " (%s)", ending.data);
+				hg_buf_printf(text, " (%s)", ending.data ? ending.data : "");
+			if (hg_buf_failed(&ending))
+				rc = HG_ENOMEM;
 			hg_buf_putc(text, '\n');
-		} else if (cls->pending_steps && hg_pending_from_tags(view, &held) == 1) {
-			pending_report(cls, st, &held, seat_name, text);
+		} else if (cls->pending_steps && (held_rc = hg_pending_from_tags(view, &held)) == 1) {
+			if (pending_report(cls, st, &held, seat_name, text) != 0)
+				rc = HG_ENOMEM;
 			hg_pending_free(&held);
+		} else if (held_rc == HG_ENOMEM) {
+			rc = HG_ENOMEM;
 		} else {
 			const char *to_move = cls->to_move(st);
 			if (waiting)
@@ -165,7 +192,8 @@ static int seat_report(judge_ctx *c, const hg_game_record *master, const char *s
 			else
 				hg_buf_printf(text, "\nTo move: %s\n", to_move ? to_move : "?");
 			hg_action_list legal = { 0 };
-			cls->legal(st, &legal);
+			if (hg_legal_actions(cls, st, &legal) != 0)
+				rc = HG_ENOMEM;
 			hg_buf who, body, list;
 			hg_buf_init(&who);
 			hg_buf_init(&body);
@@ -174,7 +202,11 @@ static int seat_report(judge_ctx *c, const hg_game_record *master, const char *s
 			for (size_t i = 0; i < legal.n; i++) {
 				hg_buf_clear(&who);
 				hg_buf_clear(&body);
+				/* (format has no reporting counterpart: its
+				 * buffers say) */
 				cls->format(st, legal.v[i], &who, &body);
+				if (hg_buf_failed(&who) || hg_buf_failed(&body))
+					rc = HG_ENOMEM;
 				/* the seat's own choices: not what chance decides,
 				 * nor an action that is wholly herald's (a deal) */
 				const char *b = body.data ? body.data : "";
@@ -188,10 +220,13 @@ static int seat_report(judge_ctx *c, const hg_game_record *master, const char *s
 				cls->free_action(legal.v[i]);
 			}
 			free(legal.v);
+			if (hg_buf_failed(&list))
+				rc = HG_ENOMEM;
 			if (waiting) {
 				/* nothing to choose before the deal */
 			} else if (mine) {
-				hg_buf_printf(text, "Your legal actions (%zu):\n%s", mine, list.data);
+				hg_buf_printf(text, "Your legal actions (%zu):\n%s", mine,
+					      list.data ? list.data : "");
 				if (mine > JUDGE_MAX_LEGAL_SHOWN)
 					hg_buf_printf(text, "  ... and %zu more\n", mine - JUDGE_MAX_LEGAL_SHOWN);
 			} else {
@@ -204,13 +239,27 @@ static int seat_report(judge_ctx *c, const hg_game_record *master, const char *s
 		hg_buf_free(&ending);
 		cls->free_state(st);
 	}
-	int wrote = hg_write_hgn(view, view_hgn);
+	if (rc == 0 && hg_write_hgn(view, view_hgn) != 0)
+		rc = HG_ENOMEM;
+	if (hg_buf_failed(text) || hg_buf_failed(view_hgn))
+		rc = HG_ENOMEM;
 	hg_record_free(view);
 	hg_diags_free(&d);
-	return wrote == 0 ? 0 : -1;
+	return rc;
 }
 
-/* Sends a seat its report, under `intro` (may be NULL). */
+/* Queues a message (judge_queue); short of memory, notes it in c and
+ * returns HG_ENOMEM. */
+static int queue(judge_ctx *c, const judge_message *msg)
+{
+	if (judge_queue(c->box, msg) == 0)
+		return 0;
+	c->out_of_memory = 1;
+	return HG_ENOMEM;
+}
+
+/* Queues a seat its report, under `intro` (may be NULL): 0, or HG_ENOMEM
+ * (noted in c; nothing queued). */
 static int send_seat(judge_ctx *c, const judge_game *g, const hg_game_record *master,
 		     const judge_player *p, size_t since, const char *what, const char *intro,
 		     const judge_mail *answered)
@@ -223,7 +272,9 @@ static int send_seat(judge_ctx *c, const judge_game *g, const hg_game_record *ma
 	if (intro)
 		hg_buf_printf(&text, "%s\n", intro);
 	int rc = seat_report(c, master, p->seat, g->nplayers, since, &text, &hgn);
-	if (rc != 0) {
+	if (rc == HG_ENOMEM) {
+		c->out_of_memory = 1;
+	} else if (rc != 0) {
 		hg_buf_puts(&text, "(herald could not make your view of the game: tell the organiser)\n");
 		/* the result is public: it is said without a view */
 		const char *declared = hg_record_tag_value(master, "Result");
@@ -232,8 +283,10 @@ static int send_seat(judge_ctx *c, const judge_game *g, const hg_game_record *ma
 			hg_buf_init(&ending);
 			hg_buf_printf(&text, "\nThe game is over: %s", declared);
 			if (hg_record_ending(master, &ending))
-				hg_buf_printf(&text, " (%s)", ending.data);
+				hg_buf_printf(&text, " (%s)", ending.data ? ending.data : "");
 			hg_buf_putc(&text, '\n');
+			if (hg_buf_failed(&ending))
+				c->out_of_memory = 1;
 			hg_buf_free(&ending);
 		}
 	}
@@ -246,7 +299,12 @@ static int send_seat(judge_ctx *c, const judge_game *g, const hg_game_record *ma
 		.references = answered ? answered->references : NULL,
 		.attachment = rc == 0 ? hgn.data : NULL, .attachment_name = name.data,
 	};
-	int sent = judge_send(c->box, &msg);
+	int sent = HG_ENOMEM;
+	if (c->out_of_memory || hg_buf_failed(&text) || hg_buf_failed(&hgn) ||
+	    hg_buf_failed(&subject) || hg_buf_failed(&name))
+		c->out_of_memory = 1;	/* a report not whole is never sent */
+	else
+		sent = queue(c, &msg);
 	hg_buf_free(&text);
 	hg_buf_free(&hgn);
 	hg_buf_free(&subject);
@@ -254,16 +312,21 @@ static int send_seat(judge_ctx *c, const judge_game *g, const hg_game_record *ma
 	return sent;
 }
 
-/* A reply that is no game's report (a refusal, help). */
-static int send_plain(judge_ctx *c, const char *to, const char *subject, const char *body,
+/* Queues a reply that is no game's report (a refusal, help), made in
+ * `body` (checked here) under `subject`: 0, or HG_ENOMEM (noted in c). */
+static int send_plain(judge_ctx *c, const char *to, const char *subject, const hg_buf *body,
 		      const judge_mail *answered)
 {
+	if (c->out_of_memory || hg_buf_failed(body)) {
+		c->out_of_memory = 1;
+		return HG_ENOMEM;
+	}
 	judge_message msg = {
-		.to = to, .subject = subject, .body = body,
+		.to = to, .subject = subject, .body = body->data,
 		.in_reply_to = answered ? answered->message_id : NULL,
 		.references = answered ? answered->references : NULL,
 	};
-	return judge_send(c->box, &msg);
+	return queue(c, &msg);
 }
 
 /* ------------------------------------------------------------------------
@@ -271,7 +334,8 @@ static int send_plain(judge_ctx *c, const char *to, const char *subject, const c
  * ------------------------------------------------------------------------ */
 
 /* Is the master record's game over (its rules, or another ending)?  When
- * not, *to_move gets the seat to move (malloc'd) if to_move is given. */
+ * not, *to_move gets the seat to move (malloc'd) if to_move is given.
+ * Short of memory, notes it in c (and says 0). */
 static int game_over(judge_ctx *c, const hg_game_record *rec, char **to_move)
 {
 	const char *declared = hg_record_tag_value(rec, "Result");
@@ -283,19 +347,28 @@ static int game_over(judge_ctx *c, const hg_game_record *rec, char **to_move)
 	const hg_game_class *cls = NULL;
 	hg_check_game(c->session, rec, &d, NULL, NULL, &st, &cls);
 	int over = 0;
-	if (st && cls) {
+	if (ran_out(&d))
+		c->out_of_memory = 1;
+	if (st && cls && !c->out_of_memory) {
 		over = cls->result(st) != NULL;
 		hg_pending held;
-		if (!over && to_move && hg_pending_from_tags(rec, &held) == 1) {
+		int pending = over || !to_move ? 0 : hg_pending_from_tags(rec, &held);
+		const char *seat = NULL;
+		if (pending == HG_ENOMEM) {
+			c->out_of_memory = 1;
+		} else if (pending == 1) {
 			/* the first seat whose answer the pending action awaits */
-			*to_move = held.nawaited ? hg_xstrdup(held.awaited[0]) : NULL;
-			hg_pending_free(&held);
+			seat = held.nawaited ? held.awaited[0] : NULL;
 		} else if (!over && to_move) {
-			const char *tm = cls->to_move(st);
-			*to_move = tm ? hg_xstrdup(tm) : NULL;
+			seat = cls->to_move(st);
 		}
-		cls->free_state(st);
+		if (seat && !(*to_move = strdup(seat)))
+			c->out_of_memory = 1;
+		if (pending == 1)
+			hg_pending_free(&held);
 	}
+	if (st)
+		cls->free_state(st);
 	hg_diags_free(&d);
 	return over;
 }
@@ -342,7 +415,10 @@ static int play(run *r, const char *action)
 	hg_buf told;
 	hg_buf_init(&told);
 	int rc = hg_master_move(r->m, r->p->seat, action, -1, &told, &d);
-	if (rc == 0) {
+	if (rc == HG_ENOMEM || ran_out(&d)) {
+		r->c->out_of_memory = 1;	/* (no refusal: nothing was written) */
+		rc = HG_ENOMEM;
+	} else if (rc == 0) {
 		hg_buf_printf(&r->done, "  played: %s\n", action);
 		r->changed = r->notify_all = 1;
 		if (r->g->draw_offer) {
@@ -366,7 +442,10 @@ static int entropy_command(run *r, const char *word)
 	hg_buf told;
 	hg_buf_init(&told);
 	int rc = hg_master_entropy(r->m, r->p->seat, word, &told, &d);
-	if (rc == 0) {
+	if (rc == HG_ENOMEM || ran_out(&d)) {
+		r->c->out_of_memory = 1;
+		rc = HG_ENOMEM;
+	} else if (rc == 0) {
 		hg_buf_puts(&r->done, "  gave your word for the seed\n");
 		r->changed = r->notify_all = 1;
 	} else {
@@ -404,7 +483,7 @@ static int draw_command(run *r, int accept)
 	judge_game *g = r->g;
 	if (!accept) {	/* an offer */
 		if (!g->draw_offer) {
-			g->draw_offer = hg_xstrdup(r->p->seat);
+			g->draw_offer = judge_xstrdup(r->p->seat);
 		} else if (!offer_has(g->draw_offer, r->p->seat)) {
 			accept = 1;	/* offering into a standing offer accepts it */
 		}
@@ -437,8 +516,12 @@ static int draw_command(run *r, int accept)
 	all_seats(g, &result);
 	hg_diags d;
 	hg_diags_init(&d);
-	int rc = hg_master_end(r->m, HG_END_AGREEMENT, result.data, NULL, "agreed by e-mail", &d);
-	if (rc == 0) {
+	int rc = hg_buf_failed(&result) ? HG_ENOMEM
+		: hg_master_end(r->m, HG_END_AGREEMENT, result.data, NULL, "agreed by e-mail", &d);
+	if (rc == HG_ENOMEM || ran_out(&d)) {
+		r->c->out_of_memory = 1;
+		rc = HG_ENOMEM;
+	} else if (rc == 0) {
 		hg_buf_printf(&r->done, "  the game ends by agreement: %s\n", result.data);
 		r->changed = 1;
 		free(g->draw_offer);
@@ -470,7 +553,7 @@ static void apply(run *r, char **lines, size_t n, int *want_help)
 				return;
 			}
 			free(r->p->token);
-			r->p->token = hg_xstrdup(rest);
+			r->p->token = judge_xstrdup(rest);
 			hg_buf_puts(&r->done, "  set your token: every later message of yours must hold it\n");
 		} else if (strcasecmp(line, "offer draw") == 0) {
 			if (draw_command(r, 0) != 0)
@@ -513,31 +596,43 @@ static int token_ok(const judge_player *p, char **lines, size_t n)
 	return 0;
 }
 
-static void log_entry(const judge_game *g, time_t now, const judge_mail *m, const char *who,
-		      char **lines, size_t n, const char *outcome)
+/* The log's entry for a message, into b (check hg_buf_failed). */
+static void entry_text(time_t now, const judge_mail *m, const char *who, char **lines, size_t n,
+		       const char *outcome, hg_buf *b)
 {
 	char date[32];
 	iso_date(now, date);
-	hg_buf b;
-	hg_buf_init(&b);
-	hg_buf_printf(&b, "%s message <%s> from %s%s%s: ", date,
+	hg_buf_printf(b, "%s message <%s> from %s%s%s: ", date,
 		      m->message_id ? m->message_id : "", m->from ? m->from : "(none)",
 		      who ? " seat " : "", who ? who : "");
 	/* the outcome's first line on the entry's line, the rest indented */
 	for (const char *o = outcome; *o; o++) {
-		hg_buf_putc(&b, *o);
+		hg_buf_putc(b, *o);
 		if (*o == '\n' && o[1])
-			hg_buf_puts(&b, "  = ");
+			hg_buf_puts(b, "  = ");
 	}
-	if (!b.len || b.data[b.len - 1] != '\n')
-		hg_buf_putc(&b, '\n');
+	if (!b->len || b->data[b->len - 1] != '\n')
+		hg_buf_putc(b, '\n');
 	for (size_t i = 0; i < n; i++) {
 		if (word_is(lines[i], "token", NULL) || word_is(lines[i], "set", NULL))
-			hg_buf_puts(&b, "  > (token line)\n");	/* never logged in clear */
+			hg_buf_puts(b, "  > (token line)\n");	/* never logged in clear */
 		else
-			hg_buf_printf(&b, "  > %s\n", lines[i]);
+			hg_buf_printf(b, "  > %s\n", lines[i]);
 	}
-	judge_game_log(g, b.data);
+}
+
+/* Logs a message's entry; short of memory, notes it in c and logs
+ * nothing. */
+static void log_entry(judge_ctx *c, const judge_game *g, const judge_mail *m, const char *who,
+		      char **lines, size_t n, const char *outcome)
+{
+	hg_buf b;
+	hg_buf_init(&b);
+	entry_text(c->now, m, who, lines, n, outcome, &b);
+	if (hg_buf_failed(&b))
+		c->out_of_memory = 1;
+	else
+		judge_game_log(g, b.data);
 	hg_buf_free(&b);
 }
 
@@ -564,6 +659,8 @@ static int tell_seats(judge_ctx *c, judge_game *g, const hg_game_record *rec, co
 			if (g->draw_offer && !offer_has(g->draw_offer, p->seat))
 				hg_buf_printf(&intro, "\nA draw offer stands (from %s): answer 'accept' or 'decline'.",
 					      g->draw_offer);
+			if (hg_buf_failed(&intro))
+				c->out_of_memory = 1;	/* (send_seat then sends nothing) */
 			if (send_seat(c, g, rec, p, since, over ? "game over" : "the game goes on",
 				      intro.data, NULL) != 0)
 				rc = -1;
@@ -581,8 +678,65 @@ static void reveal_if_over(judge_ctx *c, hg_master *m)
 		return;
 	hg_diags d;
 	hg_diags_init(&d);
-	hg_master_reveal(m, &d);
+	if (hg_master_reveal(m, &d) == HG_ENOMEM || ran_out(&d))
+		c->out_of_memory = 1;
 	hg_diags_free(&d);
+}
+
+/* Arms c's undo with the record's bytes as they were (before), or
+ * disarms it (before NULL). */
+static void arm_undo(judge_ctx *c, const char *record, const hg_buf *before)
+{
+	if (!c->undo)
+		return;
+	c->undo->record[0] = '\0';
+	if (!before || strlen(record) + 8 > sizeof c->undo->temp)
+		return;
+	snprintf(c->undo->temp, sizeof c->undo->temp, "%s.undo", record);
+	c->undo->data = before->data ? before->data : "";
+	c->undo->len = before->len;
+	snprintf(c->undo->record, sizeof c->undo->record, "%s", record);
+}
+
+/* The whole file at path into out: 0, -1 with errno set, or HG_ENOMEM. */
+static int read_whole(const char *path, hg_buf *out)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return errno == ENOMEM ? HG_ENOMEM : -1;
+	char chunk[8192];
+	size_t got;
+	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
+		hg_buf_putn(out, chunk, got);
+	int bad = ferror(f);
+	fclose(f);
+	if (hg_buf_failed(out))
+		return HG_ENOMEM;
+	return bad ? -1 : 0;
+}
+
+/* A file of the game's directory, whole, into out: 0, -1, or HG_ENOMEM. */
+static int game_file(const judge_game *g, const char *name, hg_buf *out)
+{
+	hg_buf path;
+	hg_buf_init(&path);
+	hg_buf_printf(&path, "%s/%s", g->dir, name);
+	int rc = hg_buf_failed(&path) ? HG_ENOMEM : read_whole(path.data, out);
+	hg_buf_free(&path);
+	return rc;
+}
+
+/* Writes a file of the game's directory back as it was (read by
+ * game_file); says so when it cannot. */
+static void put_back(const judge_game *g, const char *name, const hg_buf *was)
+{
+	hg_buf path;
+	hg_buf_init(&path);
+	hg_buf_printf(&path, "%s/%s", g->dir, name);
+	if (hg_buf_failed(&path) ||
+	    hg_write_file_atomic(path.data, was->data ? was->data : "", was->len) != 0)
+		fprintf(stderr, "herald judge: cannot put %s/%s back as it was\n", g->dir, name);
+	hg_buf_free(&path);
 }
 
 static int handle_game(judge_ctx *c, const judge_mail *m, const char *id, char **lines, size_t n,
@@ -596,7 +750,7 @@ static int handle_game(judge_ctx *c, const judge_mail *m, const char *id, char *
 		hg_buf_printf(&text, "herald judge: there is no game [%s] here; nothing was changed.\n"
 			      "Send 'help' (with no id in the subject) for the commands.\n", id);
 		*keep = 1;
-		int rc = send_plain(c, m->from, "herald judge: unknown game", text.data, m);
+		int rc = send_plain(c, m->from, "herald judge: unknown game", &text, m);
 		hg_buf_free(&text);
 		return rc;
 	}
@@ -604,36 +758,47 @@ static int handle_game(judge_ctx *c, const judge_mail *m, const char *id, char *
 	judge_player *p = judge_game_player_by_addr(&g, m->from);
 	if (m->message_id && judge_game_seen(&g, m->message_id)) {
 		/* delivered twice: applied once, and not answered again */
-		log_entry(&g, c->now, m, p ? p->seat : NULL, NULL, 0, "refused: a message already handled\n");
+		log_entry(c, &g, m, p ? p->seat : NULL, NULL, 0, "refused: a message already handled\n");
 		goto out;
 	}
 	if (!p) {
 		hg_buf_printf(&text, "herald judge: %s is not a player of game [%s]; nothing was changed.\n"
 			      "Replies go to the addresses the game was started with.\n", m->from, g.id);
-		log_entry(&g, c->now, m, NULL, lines, n, "refused: not a player of this game\n");
+		log_entry(c, &g, m, NULL, lines, n, "refused: not a player of this game\n");
 		*keep = 1;
 		hg_buf subject;
 		hg_buf_init(&subject);
 		hg_buf_printf(&subject, "[%s] not a player", g.id);
-		rc = send_plain(c, m->from, subject.data, text.data, m);
+		if (hg_buf_failed(&subject))
+			c->out_of_memory = 1;
+		rc = send_plain(c, m->from, subject.data, &text, m);
 		hg_buf_free(&subject);
 		goto out;
 	}
 	if (!token_ok(p, lines, n)) {
 		hg_buf_printf(&text, "herald judge: your message to [%s] lacks your token (a line 'token WORD');\n"
 			      "nothing was changed.\n", g.id);
-		log_entry(&g, c->now, m, p->seat, lines, n, "refused: no or wrong token\n");
+		log_entry(c, &g, m, p->seat, lines, n, "refused: no or wrong token\n");
 		*keep = 1;
 		hg_buf subject;
 		hg_buf_init(&subject);
 		hg_buf_printf(&subject, "[%s] token missing", g.id);
-		rc = send_plain(c, m->from, subject.data, text.data, m);
+		if (hg_buf_failed(&subject))
+			c->out_of_memory = 1;
+		rc = send_plain(c, m->from, subject.data, &text, m);
 		hg_buf_free(&subject);
 		goto out;
 	}
 	hg_diags d;
 	hg_diags_init(&d);
 	hg_master *master = hg_master_open(c->session, g.record, NULL, 1, &d);
+	if (!master && ran_out(&d)) {
+		c->out_of_memory = 1;
+		*keep = 1;
+		hg_diags_free(&d);
+		rc = HG_ENOMEM;
+		goto out;
+	}
 	if (!master) {
 		hg_buf t;
 		hg_buf_init(&t);
@@ -645,13 +810,30 @@ static int handle_game(judge_ctx *c, const judge_mail *m, const char *id, char *
 		goto out;
 	}
 	hg_diags_free(&d);
+	/* The record as it was, put back should memory run out once a change
+	 * is written: a message is applied whole, or not at all. */
+	hg_buf before;
+	hg_buf_init(&before);
+	int read = read_whole(g.record, &before);
+	if (read != 0) {
+		if (read == HG_ENOMEM)
+			c->out_of_memory = 1;
+		else
+			fprintf(stderr, "herald judge: cannot read the game %s: %s\n", g.record,
+				strerror(errno));
+		hg_buf_free(&before);
+		hg_master_close(master);
+		rc = read == HG_ENOMEM ? HG_ENOMEM : -1;
+		goto out;
+	}
+	arm_undo(c, g.record, &before);
 	run r = { .c = c, .g = &g, .p = p, .m = master };
 	hg_buf_init(&r.done);
 	hg_buf_init(&r.refused);
 	size_t since = hg_master_actions(master);
 	int want_help = 0;
 	apply(&r, lines, n, &want_help);
-	if (r.changed)
+	if (r.changed && !c->out_of_memory)
 		reveal_if_over(c, master);
 	hg_buf_puts(&text, "Your message was read.\n");
 	if (r.done.len)
@@ -662,21 +844,59 @@ static int handle_game(judge_ctx *c, const judge_mail *m, const char *id, char *
 		hg_buf_puts(&text, "It held no command (send 'help' for them).\n");
 	if (want_help)
 		hg_buf_printf(&text, "\n%s", help_text);
-	if (r.changed) {
-		g.since = (long long)c->now;
-		g.reminded = g.missed = 0;
-	}
-	if (judge_game_save(&g) != 0)
-		rc = -1;
-	hg_buf outcome;
+	hg_buf outcome, entry;
 	hg_buf_init(&outcome);
+	hg_buf_init(&entry);
 	hg_buf_printf(&outcome, "%s%s", r.done.len ? "done\n" : "nothing done\n", r.done.data ? r.done.data : "");
 	if (r.refused.len)
 		hg_buf_puts(&outcome, r.refused.data);
-	log_entry(&g, c->now, m, p->seat, lines, n, outcome.data);
-	hg_buf_free(&outcome);
-	if (tell_seats(c, &g, hg_master_record(master), p, since, text.data, m, r.notify_all, NULL) != 0)
+	if (!hg_buf_failed(&outcome))
+		entry_text(c->now, m, p->seat, lines, n, outcome.data, &entry);
+	if (hg_buf_failed(&r.done) || hg_buf_failed(&r.refused) || hg_buf_failed(&text) ||
+	    hg_buf_failed(&outcome) || hg_buf_failed(&entry))
+		c->out_of_memory = 1;
+	/* every reply made (queued) before anything of the game is kept */
+	if (!c->out_of_memory &&
+	    tell_seats(c, &g, hg_master_record(master), p, since, text.data, m, r.notify_all, NULL) != 0)
 		rc = -1;
+	int saved = 0;
+	hg_buf players_before, state_before;	/* (save may fail midway) */
+	hg_buf_init(&players_before);
+	hg_buf_init(&state_before);
+	if (!c->out_of_memory && (game_file(&g, "players", &players_before) == HG_ENOMEM ||
+				  game_file(&g, "state", &state_before) == HG_ENOMEM))
+		c->out_of_memory = 1;
+	if (!c->out_of_memory) {
+		if (r.changed) {
+			g.since = (long long)c->now;
+			g.reminded = g.missed = 0;
+		}
+		if ((saved = judge_game_save(&g)) == HG_ENOMEM ||
+		    (saved == 0 && judge_game_log(&g, entry.data) == HG_ENOMEM)) {
+			c->out_of_memory = 1;
+			saved = HG_ENOMEM;	/* (players and state put back) */
+		}
+	}
+	if (c->out_of_memory) {
+		if (r.changed && hg_write_file_atomic(g.record, before.data, before.len) != 0)
+			fprintf(stderr, "herald judge: cannot put the game %s back as it was: %s\n",
+				g.record, strerror(errno));
+		if (saved == HG_ENOMEM)
+			put_back(&g, "players", &players_before);
+		if (saved == HG_ENOMEM)
+			put_back(&g, "state", &state_before);
+		*keep = 1;
+		rc = HG_ENOMEM;
+	} else if (saved != 0) {
+		rc = -1;
+		judge_game_log(&g, entry.data);
+	}
+	arm_undo(c, g.record, NULL);
+	hg_buf_free(&players_before);
+	hg_buf_free(&state_before);
+	hg_buf_free(&outcome);
+	hg_buf_free(&entry);
+	hg_buf_free(&before);
 	hg_master_close(master);
 	hg_buf_free(&r.done);
 	hg_buf_free(&r.refused);
@@ -704,10 +924,22 @@ static int address_ok(const char *a)
 
 #define JUDGE_MAX_SEATS 8
 
+/* Removes a game directory just made, with its files. */
+static void unmake_game(const judge_game *g)
+{
+	static const char *const files[] = { "game.hgn.key", "game.hgn", "players", "state", "log", "lock" };
+	char path[4096];
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		snprintf(path, sizeof path, "%s/%s", g->dir, files[i]);
+		unlink(path);
+	}
+	rmdir(g->dir);
+}
+
 static int new_game(judge_ctx *c, const judge_mail *m, const char *args, char **lines, size_t n,
 		    int *keep)
 {
-	char *copy = hg_xstrdup(args);
+	char *copy = judge_xstrdup(args);
 	char *words[JUDGE_MAX_SEATS + 8];
 	size_t nw = 0;
 	char *save = NULL;
@@ -749,6 +981,8 @@ static int new_game(judge_ctx *c, const judge_mail *m, const char *args, char **
 			}
 		}
 	}
+	if (hg_buf_failed(&why))
+		c->out_of_memory = 1;
 	if (!why.len && (!game || !judge_game_id_ok(game)))
 		hg_buf_puts(&why, "new: say which game (see 'herald games'), then the players' addresses\n");
 	if (!why.len && !na)
@@ -783,9 +1017,9 @@ static int new_game(judge_ctx *c, const judge_mail *m, const char *args, char **
 	if (!why.len) {
 		char *names[JUDGE_MAX_SEATS], *entropy[JUDGE_MAX_SEATS] = { 0 };
 		for (size_t i = 0; i < na; i++)
-			names[i] = hg_xstrndup(addrs[i], (size_t)(strchr(addrs[i], '@') - addrs[i]));
+			names[i] = judge_xstrndup(addrs[i], (size_t)(strchr(addrs[i], '@') - addrs[i]));
 		if (entropy_word)
-			entropy[sender_plays] = hg_xstrdup(entropy_word);
+			entropy[sender_plays] = judge_xstrdup(entropy_word);
 		hg_diags d;
 		hg_diags_init(&d);
 		char date[32];
@@ -794,7 +1028,11 @@ static int new_game(judge_ctx *c, const judge_mail *m, const char *args, char **
 		strftime(date, sizeof date, "%Y.%m.%d", &tm);
 		hg_master_new_opts o = { g.record, game, variant, date, names, na, entropy, 1 };
 		rec = hg_master_new(c->session, &o, secret, &d);
-		if (!rec) {
+		if (ran_out(&d)) {
+			c->out_of_memory = 1;
+			hg_record_free(rec);
+			rec = NULL;
+		} else if (!rec) {
 			hg_buf_puts(&why, "new: herald could not start that game:\n");
 			diags_text(&d, &why);
 		}
@@ -806,19 +1044,8 @@ static int new_game(judge_ctx *c, const judge_mail *m, const char *args, char **
 	}
 	int rc = 0;
 	if (rec) {
-		char *key = hg_master_key_path(g.record);
-		hg_buf hgn;
-		hg_buf_init(&hgn);
-		if (hg_write_hgn(rec, &hgn) != 0)
-			errno = ENOMEM;	/* (a game cut short is never written) */
-		if (hgn.failed || hg_master_key_create(key, secret) != 0 ||
-		    hg_write_file_atomic(g.record, hgn.data, hgn.len) != 0) {
-			fprintf(stderr, "herald judge: cannot write the game %s: %s\n", g.record, strerror(errno));
-			rc = -1;
-		}
-		free(key);
-		hg_buf_free(&hgn);
-		/* the seats, in the order of the players */
+		/* the seats, in the order of the players (before anything is
+		 * written: memory that runs out leaves nothing of the game) */
 		hg_diags d;
 		hg_diags_init(&d);
 		hg_state *st = NULL;
@@ -831,22 +1058,39 @@ static int new_game(judge_ctx *c, const judge_mail *m, const char *args, char **
 		}
 		if (st)
 			cls->free_state(st);
+		if (ran_out(&d))
+			c->out_of_memory = 1;
 		hg_diags_free(&d);
-		if (g.nplayers != na) {
+		char *key = hg_master_key_path(g.record);
+		hg_buf hgn;
+		hg_buf_init(&hgn);
+		if (c->out_of_memory || !key || hg_write_hgn(rec, &hgn) != 0 || hg_buf_failed(&hgn)) {
+			c->out_of_memory = 1;	/* (a game cut short is never written) */
+			rc = HG_ENOMEM;
+		} else if (g.nplayers != na) {
 			hg_buf_puts(&why, "new: the game does not have a seat for each address\n");
 			rc = -1;
+		} else if (hg_master_key_create(key, secret) != 0 ||
+			   hg_write_file_atomic(g.record, hgn.data, hgn.len) != 0) {
+			fprintf(stderr, "herald judge: cannot write the game %s: %s\n", g.record, strerror(errno));
+			rc = -1;
 		}
+		free(key);
+		hg_buf_free(&hgn);
 	}
 	memset(secret, 0, sizeof secret);
 	if (rc == 0 && !why.len) {
 		g.deadline_hours = deadline;
 		g.since = (long long)c->now;
-		if (judge_game_save(&g) != 0)
+		int saved = judge_game_save(&g);
+		if (saved == HG_ENOMEM)
+			c->out_of_memory = 1;
+		else if (saved != 0)
 			rc = -1;
 		hg_buf outcome;
 		hg_buf_init(&outcome);
 		hg_buf_printf(&outcome, "new game [%s]\n", g.id);
-		log_entry(&g, c->now, m, NULL, lines, n, outcome.data);
+		log_entry(c, &g, m, NULL, lines, n, outcome.data);
 		hg_buf_free(&outcome);
 		for (size_t i = 0; i < g.nplayers; i++) {
 			hg_buf intro;
@@ -856,31 +1100,27 @@ static int new_game(judge_ctx *c, const judge_mail *m, const char *args, char **
 				      "in a row, the seat to move forfeits.\n",
 				      g.id, hg_record_tag_value(rec, "Game"), m->from, g.players[i].seat,
 				      g.deadline_hours, JUDGE_FORFEIT_AFTER);
+			if (hg_buf_failed(&intro))
+				c->out_of_memory = 1;
 			if (send_seat(c, &g, rec, &g.players[i], 0, "a new game", intro.data,
 				      g.players[i].addr == addrs[sender_plays] ? m : NULL) != 0)
 				rc = -1;
 			hg_buf_free(&intro);
 		}
-	} else if (why.len) {
-		if (created) {
-			/* nothing of a game that did not start is left */
-			char *key = hg_master_key_path(g.record);
-			unlink(key);
-			free(key);
-			unlink(g.record);
-			hg_buf lock;
-			hg_buf_init(&lock);
-			hg_buf_printf(&lock, "%s/lock", g.dir);
-			unlink(lock.data);
-			hg_buf_free(&lock);
-			rmdir(g.dir);
-		}
+	} else if (why.len && !c->out_of_memory) {
+		if (created)
+			unmake_game(&g);	/* nothing of a game that did not start is left */
 		hg_buf text;
 		hg_buf_init(&text);
 		hg_buf_printf(&text, "herald judge: no game was started.\n%s\n%s", why.data, help_text);
 		*keep = 1;
-		rc = send_plain(c, m->from, "herald judge: no new game", text.data, m);
+		rc = send_plain(c, m->from, "herald judge: no new game", &text, m);
 		hg_buf_free(&text);
+	}
+	if (c->out_of_memory) {
+		if (created)
+			unmake_game(&g);	/* nothing of it is kept: a rerun starts it */
+		rc = HG_ENOMEM;
 	}
 	hg_record_free(rec);
 	judge_game_close(&g);
@@ -893,7 +1133,7 @@ static int new_game(judge_ctx *c, const judge_mail *m, const char *args, char **
  * Entry points.
  * ------------------------------------------------------------------------ */
 
-int judge_handle(judge_ctx *c, const judge_mail *m, int *keep)
+static int handle(judge_ctx *c, const judge_mail *m, int *keep)
 {
 	*keep = 0;
 	if (m->automatic || !m->from) {
@@ -909,7 +1149,7 @@ int judge_handle(judge_ctx *c, const judge_mail *m, int *keep)
 			hg_buf_printf(&text, "(%s)\n", m->detail);
 		hg_buf_puts(&text, "Nothing was changed; send your commands as plain text.\n");
 		*keep = 1;
-		int rc = send_plain(c, m->from, "herald judge: message not read", text.data, m);
+		int rc = send_plain(c, m->from, "herald judge: message not read", &text, m);
 		hg_buf_free(&text);
 		return rc;
 	}
@@ -933,11 +1173,25 @@ int judge_handle(judge_ctx *c, const judge_mail *m, int *keep)
 		}
 		hg_buf_puts(&text, help_text);
 		rc = send_plain(c, m->from, help ? "herald judge: help" : "herald judge: which game?",
-				text.data, m);
+				&text, m);
 		hg_buf_free(&text);
 	}
 	free(id);
 	hg_strv_free(lines, n);
+	return rc;
+}
+
+int judge_handle(judge_ctx *c, const judge_mail *m, int *keep)
+{
+	int rc = handle(c, m, keep);
+	if (c->out_of_memory) {
+		/* nothing half-done goes out; the message waits for a rerun */
+		judge_discard(c->box);
+		*keep = 1;
+		return HG_ENOMEM;
+	}
+	if (judge_flush(c->box) != 0)
+		rc = -1;
 	return rc;
 }
 
@@ -955,8 +1209,20 @@ static int tick_game(judge_ctx *c, const char *id)
 	hg_diags_init(&d);
 	hg_master *m = hg_master_open(c->session, g.record, NULL, 1, &d);
 	char *to_move = NULL;
+	hg_buf before;
+	hg_buf_init(&before);
+	int changed = 0;
+	if (!m && ran_out(&d))
+		c->out_of_memory = 1;
 	if (!m || game_over(c, hg_master_record(m), &to_move) || !to_move || !g.since)
 		goto out;
+	/* the record as it was, put back should memory run out (as a message's) */
+	if (read_whole(g.record, &before) != 0) {
+		if (hg_buf_failed(&before))
+			c->out_of_memory = 1;
+		goto out;
+	}
+	arm_undo(c, g.record, &before);
 	long long due = g.since + (long long)(g.reminded + 1) * g.deadline_hours * 3600;
 	if ((long long)c->now < due)
 		goto out;
@@ -973,7 +1239,12 @@ static int tick_game(judge_ctx *c, const char *id)
 		hg_buf_init(&reason);
 		hg_buf_printf(&reason, "missed %u deadlines of %ld hours", g.missed, g.deadline_hours);
 		hg_diags_clear(&d);
-		if (hg_master_end(m, HG_END_FORFEIT, NULL, late->seat, reason.data, &d) == 0) {
+		int ended = hg_buf_failed(&reason) ? HG_ENOMEM
+			: hg_master_end(m, HG_END_FORFEIT, NULL, late->seat, reason.data, &d);
+		if (ended == HG_ENOMEM || ran_out(&d)) {
+			c->out_of_memory = 1;
+		} else if (ended == 0) {
+			changed = 1;
 			reveal_if_over(c, m);
 			hg_buf_printf(&entry, "%s tick: %s forfeits (%s)\n", date, late->seat, reason.data);
 			hg_buf intro;
@@ -999,11 +1270,27 @@ static int tick_game(judge_ctx *c, const char *id)
 	} else {
 		hg_buf_printf(&entry, "%s tick: deadline passed; %s holds no player's seat\n", date, to_move);
 	}
-	judge_game_log(&g, entry.data);
+	if (hg_buf_failed(&entry))
+		c->out_of_memory = 1;
+	if (!c->out_of_memory) {
+		judge_game_log(&g, entry.data);
+		if (judge_game_save(&g) != 0)
+			rc = -1;
+	}
 	hg_buf_free(&entry);
-	if (judge_game_save(&g) != 0)
-		rc = -1;
 out:
+	if (c->out_of_memory) {
+		/* nothing of this game's tick is kept or sent */
+		judge_discard(c->box);
+		if (changed && hg_write_file_atomic(g.record, before.data, before.len) != 0)
+			fprintf(stderr, "herald judge: cannot put the game %s back as it was: %s\n",
+				g.record, strerror(errno));
+		rc = HG_ENOMEM;
+	}
+	arm_undo(c, g.record, NULL);
+	if (!c->out_of_memory && judge_flush(c->box) != 0)
+		rc = -1;
+	hg_buf_free(&before);
 	free(to_move);
 	if (m)
 		hg_master_close(m);
@@ -1025,8 +1312,8 @@ int judge_tick(judge_ctx *c)
 	struct dirent *e;
 	while ((e = readdir(dir)))
 		if (judge_game_id_ok(e->d_name) && strcmp(e->d_name, "failed") != 0) {
-			ids = hg_xrealloc(ids, (n + 1) * sizeof *ids);
-			ids[n++] = hg_xstrdup(e->d_name);
+			ids = judge_xrealloc(ids, (n + 1) * sizeof *ids);
+			ids[n++] = judge_xstrdup(e->d_name);
 		}
 	closedir(dir);
 	for (size_t i = 0; i + 1 < n; i++)
@@ -1037,9 +1324,11 @@ int judge_tick(judge_ctx *c)
 				ids[k] = t;
 			}
 	int rc = 0;
-	for (size_t i = 0; i < n; i++)
-		if (tick_game(c, ids[i]) != 0)
-			rc = -1;
+	for (size_t i = 0; i < n && rc != HG_ENOMEM; i++) {
+		int one = tick_game(c, ids[i]);
+		if (one != 0)
+			rc = one;
+	}
 	hg_strv_free(ids, n);
 	return rc;
 }
