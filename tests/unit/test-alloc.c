@@ -781,8 +781,8 @@ static int run_buffer_direct(const void *arg, void **made, hg_diags *d)
 	int lost = none == NULL;
 	ck_assert(!none || *none == '\0');
 	free(none);
-	for (const char *at = buffer_text; *at; at += 16)
-		hg_buf_printf(b, "%.16s", at);
+	for (size_t at = 0; at < sizeof buffer_text - 1; at += 16)
+		hg_buf_printf(b, "%.16s", buffer_text + at);
 	hg_buf_putc(b, '!');
 	hg_test_count_outside = 0;
 	if (hg_buf_failed(b)) {
