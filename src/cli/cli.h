@@ -148,6 +148,8 @@ char *cli_xstrndup(const char *s, size_t n);
 /* cli_out_of_memory() when the buffer could not grow (hg_buf_failed), or
  * the list lost a diagnostic or note (hg_diags_lost); else nothing.
  * cli_flush_buf, cli_print_diags and cli_json_diags check theirs. */
+/* The buffer's text (hg_buf_steal) when it is whole; else as cli_buf_check. */
+char *cli_buf_steal(hg_buf *b);
 void cli_buf_check(const hg_buf *b);
 void cli_diags_check(const hg_diags *d);
 /* A library call ran out of memory (HG_ENOMEM) where the command goes on

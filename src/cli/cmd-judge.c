@@ -114,7 +114,7 @@ static int judge_option(void *ctx, int opt, const char *arg)
 
 /* ------------------------------------------------------------------------
  * The exit hook.  Where the judge cannot go on short of memory it exits
- * (judge_out_of_memory: status 2), and GLib ends the process (SIGTRAP or
+ * (cli_out_of_memory: status 2), and GLib ends the process (SIGTRAP or
  * SIGABRT) when one of GMime's allocations fails; either way, the record changed by this run is put
  * back as it was (judge_undo) and the incoming message kept in failed/new/
  * for a rerun (herald-judge(1), EXIT STATUS).  Only system calls that are

@@ -60,6 +60,14 @@ void cli_buf_check(const hg_buf *b)
 		cli_out_of_memory();
 }
 
+char *cli_buf_steal(hg_buf *b)
+{
+	char *s = hg_buf_failed(b) ? NULL : hg_buf_steal(b);
+	if (!s)
+		cli_out_of_memory();
+	return s;
+}
+
 void cli_diags_check(const hg_diags *d)
 {
 	if (hg_diags_lost(d))

@@ -53,7 +53,7 @@ static size_t cut_utf8(const char *s, size_t len, size_t max)
 size_t judge_body_commands(const char *text, char ***lines)
 {
 	size_t n = 0;
-	char **v = judge_xrealloc(NULL, JUDGE_MAX_COMMANDS * sizeof *v);
+	char **v = cli_xrealloc(NULL, JUDGE_MAX_COMMANDS * sizeof *v);
 	memset(v, 0, JUDGE_MAX_COMMANDS * sizeof *v);
 	const char *p = text;
 	while (*p && n < JUDGE_MAX_COMMANDS) {
@@ -79,7 +79,7 @@ size_t judge_body_commands(const char *text, char ***lines)
 			continue;
 		if (starts_quoted_message(s, len))
 			break;
-		char *line = judge_xstrndup(s, cut_utf8(s, len, JUDGE_MAX_LINE));
+		char *line = cli_xstrndup(s, cut_utf8(s, len, JUDGE_MAX_LINE));
 		/* Tabs and other control characters become spaces: a command
 		 * line is words. */
 		for (char *c = line; *c; c++)
@@ -113,7 +113,7 @@ char *judge_subject_game(const char *subject)
 		const char *close = strchr(p + 1, ']');
 		if (!close)
 			return NULL;
-		char *id = judge_xstrndup(p + 1, (size_t)(close - p - 1));
+		char *id = cli_xstrndup(p + 1, (size_t)(close - p - 1));
 		if (judge_game_id_ok(id))
 			return id;
 		free(id);

@@ -23,7 +23,7 @@ static char *path_in(const judge_game *g, const char *name)
 	hg_buf b;
 	hg_buf_init(&b);
 	hg_buf_printf(&b, "%s/%s", g->dir, name);
-	return judge_buf_steal(&b);
+	return cli_buf_steal(&b);
 }
 
 /* Reads a whole small file (at most 1 MiB: the judge's own files); NULL
@@ -42,7 +42,7 @@ static char *slurp(const char *path)
 	fclose(fp);
 	if (!b.data)
 		hg_buf_puts(&b, "");
-	return judge_buf_steal(&b);	/* (a list read back in part is never used) */
+	return cli_buf_steal(&b);	/* (a list read back in part is never used) */
 }
 
 static void read_players(judge_game *g)
@@ -61,11 +61,11 @@ static void read_players(judge_game *g)
 			f[n++] = w;
 		if (n < 2)
 			continue;
-		g->players = judge_xrealloc(g->players, (g->nplayers + 1) * sizeof *g->players);
+		g->players = cli_xrealloc(g->players, (g->nplayers + 1) * sizeof *g->players);
 		judge_player *p = &g->players[g->nplayers++];
-		p->seat = judge_xstrdup(f[0]);
-		p->addr = judge_xstrdup(f[1]);
-		p->token = n == 3 && strcmp(f[2], "-") != 0 ? judge_xstrdup(f[2]) : NULL;
+		p->seat = cli_xstrdup(f[0]);
+		p->addr = cli_xstrdup(f[1]);
+		p->token = n == 3 && strcmp(f[2], "-") != 0 ? cli_xstrdup(f[2]) : NULL;
 	}
 	free(text);
 }
@@ -91,7 +91,7 @@ static void read_state(judge_game *g)
 		else if (strcmp(key, "missed") == 0)
 			g->missed = (unsigned)strtoul(value, NULL, 10);
 		else if (strcmp(key, "draw-offer") == 0)
-			g->draw_offer = judge_xstrdup(value);
+			g->draw_offer = cli_xstrdup(value);
 	}
 	free(text);
 }
@@ -114,11 +114,11 @@ static void game_init(judge_game *g, const char *games, const char *id)
 {
 	memset(g, 0, sizeof *g);
 	g->lock_fd = -1;
-	g->id = judge_xstrdup(id);
+	g->id = cli_xstrdup(id);
 	hg_buf b;
 	hg_buf_init(&b);
 	hg_buf_printf(&b, "%s/%s", games, id);
-	g->dir = judge_buf_steal(&b);
+	g->dir = cli_buf_steal(&b);
 	g->record = path_in(g, "game.hgn");
 	g->deadline_hours = JUDGE_DEFAULT_DEADLINE_HOURS;
 }
@@ -148,10 +148,10 @@ int judge_game_create(const char *games, const char *id, judge_game *g)
 
 void judge_game_add_player(judge_game *g, const char *seat, const char *addr)
 {
-	g->players = judge_xrealloc(g->players, (g->nplayers + 1) * sizeof *g->players);
+	g->players = cli_xrealloc(g->players, (g->nplayers + 1) * sizeof *g->players);
 	judge_player *p = &g->players[g->nplayers++];
-	p->seat = judge_xstrdup(seat);
-	p->addr = judge_xstrdup(addr);
+	p->seat = cli_xstrdup(seat);
+	p->addr = cli_xstrdup(addr);
 	p->token = NULL;
 }
 
@@ -254,7 +254,7 @@ int judge_game_seen(const judge_game *g, const char *message_id)
 	hg_buf_init(&want);
 	hg_buf_printf(&want, " message <%s> ", message_id);
 	if (hg_buf_failed(&want))
-		judge_out_of_memory();
+		cli_out_of_memory();
 	char *line = NULL;
 	size_t cap = 0;
 	int seen = 0;
@@ -263,7 +263,7 @@ int judge_game_seen(const judge_game *g, const char *message_id)
 		if (line[0] != ' ' && strstr(line, want.data))
 			seen = 1;
 	if (!seen && errno == ENOMEM)
-		judge_out_of_memory();	/* (never taken for a message not seen) */
+		cli_out_of_memory();	/* (never taken for a message not seen) */
 	free(line);
 	fclose(fp);
 	hg_buf_free(&want);

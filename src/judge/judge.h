@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "herald.h"
+#include "cli/cli.h"	/* herald's allocators: cli_x*, cli_buf_steal (memory.c) */
 
 /* ------------------------------------------------------------------------
  * Limits (herald-judge(1), LIMITS).  Each bounds what one message may
@@ -35,17 +36,6 @@
 /* A command line longer than this (in bytes) is cut there. */
 #define JUDGE_MAX_LINE 1000
 
-/* ------------------------------------------------------------------------
- * The judge's own allocations (alloc.c): short of memory they say
- * "herald: out of memory" and exit with status 2 (herald-judge(1), EXIT
- * STATUS), never return NULL.
- * ------------------------------------------------------------------------ */
-void judge_out_of_memory(void) __attribute__((noreturn));
-void *judge_xrealloc(void *p, size_t n);
-char *judge_xstrdup(const char *s);
-char *judge_xstrndup(const char *s, size_t n);
-/* The buffer's text (hg_buf_steal) when it is whole. */
-char *judge_buf_steal(hg_buf *b);
 
 /* ------------------------------------------------------------------------
  * An incoming message (mail-in.c).

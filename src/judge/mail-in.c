@@ -106,7 +106,7 @@ static char *latin1_to_utf8(const char *s, size_t n)
 	hg_buf_init(&b);
 	for (size_t i = 0; i < n; i++)
 		hg_utf8_put(&b, (unsigned char)s[i]);
-	return judge_buf_steal(&b);
+	return cli_buf_steal(&b);
 }
 
 /* Decodes a text part into UTF-8: 0 with *text set, 1 when the part is
@@ -115,7 +115,7 @@ static int decode_text(GMimePart *part, judge_mail *m, char **text)
 {
 	GMimeDataWrapper *content = g_mime_part_get_content(part);
 	if (!content) {
-		*text = judge_xstrdup("");
+		*text = cli_xstrdup("");
 		return 0;
 	}
 	GMimeStream *raw = g_mime_data_wrapper_get_stream(content);
@@ -132,7 +132,7 @@ static int decode_text(GMimePart *part, judge_mail *m, char **text)
 	read_bounded(filtered, &bytes);
 	g_object_unref(filtered);
 	if (hg_buf_failed(&bytes))
-		judge_out_of_memory();	/* (a text read in part is never taken) */
+		cli_out_of_memory();	/* (a text read in part is never taken) */
 	if (bytes.len > JUDGE_MAX_TEXT) {
 		hg_buf_free(&bytes);
 		return 1;
@@ -142,12 +142,12 @@ static int decode_text(GMimePart *part, judge_mail *m, char **text)
 	int rc = 0;
 	if (is_ascii(data, bytes.len) ||
 	    (charset && (strcasecmp(charset, "utf-8") == 0 || strcasecmp(charset, "utf8") == 0))) {
-		*text = judge_xstrndup(data, bytes.len);
+		*text = cli_xstrndup(data, bytes.len);
 	} else if (!charset || strcasecmp(charset, "us-ascii") == 0) {
 		/* Undeclared 8-bit text: UTF-8 when it is, else Latin-1 (what
 		 * old Spanish mailers send without saying so). */
 		if (hg_utf8_invalid_at(data, bytes.len) == (size_t)-1)
-			*text = judge_xstrndup(data, bytes.len);
+			*text = cli_xstrndup(data, bytes.len);
 		else
 			*text = latin1_to_utf8(data, bytes.len);
 	} else {
@@ -169,7 +169,7 @@ static int decode_text(GMimePart *part, judge_mail *m, char **text)
 			 * 2 per 2 of the wider ones: bounded by the input. */
 			while ((got = g_mime_stream_read(conv, chunk, sizeof chunk)) > 0)
 				hg_buf_putn(&out, chunk, (size_t)got);
-			*text = judge_buf_steal(&out);
+			*text = cli_buf_steal(&out);
 		}
 		g_object_unref(conv);
 		g_object_unref(mem);
@@ -185,7 +185,7 @@ static int decode_text(GMimePart *part, judge_mail *m, char **text)
 		hg_buf_init(&d);
 		hg_buf_printf(&d, "the text part's charset \"%.60s\" could not be read",
 			      charset ? charset : "(none)");
-		m->detail = judge_buf_steal(&d);
+		m->detail = cli_buf_steal(&d);
 	}
 	hg_buf_free(&bytes);
 	return rc;
@@ -228,7 +228,7 @@ static int find_text(GMimeObject *obj, judge_mail *m, unsigned *parts)
 
 static char *lower_dup(const char *s)
 {
-	char *r = judge_xstrdup(s);
+	char *r = cli_xstrdup(s);
 	for (char *p = r; *p; p++)
 		if (*p >= 'A' && *p <= 'Z')
 			*p = (char)(*p - 'A' + 'a');
@@ -269,7 +269,7 @@ static void read_headers(GMimeMessage *msg, judge_mail *m)
 		}
 	}
 	const char *subject = g_mime_message_get_subject(msg);
-	m->subject = judge_xstrdup(subject ? subject : "");
+	m->subject = cli_xstrdup(subject ? subject : "");
 	if (hg_utf8_invalid_at(m->subject, strlen(m->subject)) != (size_t)-1) {
 		char *fixed = latin1_to_utf8(m->subject, strlen(m->subject));
 		free(m->subject);
@@ -277,17 +277,17 @@ static void read_headers(GMimeMessage *msg, judge_mail *m)
 	}
 	const char *id = g_mime_message_get_message_id(msg);
 	if (id && *id && strlen(id) < 256)
-		m->message_id = judge_xstrdup(id);
+		m->message_id = cli_xstrdup(id);
 	const char *refs = g_mime_object_get_header(GMIME_OBJECT(msg), "References");
 	if (refs && strlen(refs) < 4096)
-		m->references = judge_xstrdup(refs);
+		m->references = cli_xstrdup(refs);
 	m->automatic = is_automatic(msg, m->from);
 }
 
 void judge_mail_read(const char *path, int truncated, judge_mail *m)
 {
 	memset(m, 0, sizeof *m);
-	m->subject = judge_xstrdup("");
+	m->subject = cli_xstrdup("");
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		m->problem = JUDGE_MAIL_UNPARSEABLE;

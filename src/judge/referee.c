@@ -70,12 +70,7 @@ static int awaits_entropy(const hg_game_record *rec, size_t actions, size_t seat
  * were lost)? */
 static int ran_out(const hg_diags *d)
 {
-	if (hg_diags_lost(d))
-		return 1;
-	for (size_t i = 0; i < d->n; i++)
-		if (d->v[i].code && strcmp(d->v[i].code, "hg.out-of-memory") == 0)
-			return 1;
-	return 0;
+	return hg_diags_lost(d) || cli_ran_out_of_memory(d);
 }
 
 /* An action held pending (herald-move(1), PENDING ACTIONS): what is
@@ -483,7 +478,7 @@ static int draw_command(run *r, int accept)
 	judge_game *g = r->g;
 	if (!accept) {	/* an offer */
 		if (!g->draw_offer) {
-			g->draw_offer = judge_xstrdup(r->p->seat);
+			g->draw_offer = cli_xstrdup(r->p->seat);
 		} else if (!offer_has(g->draw_offer, r->p->seat)) {
 			accept = 1;	/* offering into a standing offer accepts it */
 		}
@@ -553,7 +548,7 @@ static void apply(run *r, char **lines, size_t n, int *want_help)
 				return;
 			}
 			free(r->p->token);
-			r->p->token = judge_xstrdup(rest);
+			r->p->token = cli_xstrdup(rest);
 			hg_buf_puts(&r->done, "  set your token: every later message of yours must hold it\n");
 		} else if (strcasecmp(line, "offer draw") == 0) {
 			if (draw_command(r, 0) != 0)
@@ -939,7 +934,7 @@ static void unmake_game(const judge_game *g)
 static int new_game(judge_ctx *c, const judge_mail *m, const char *args, char **lines, size_t n,
 		    int *keep)
 {
-	char *copy = judge_xstrdup(args);
+	char *copy = cli_xstrdup(args);
 	char *words[JUDGE_MAX_SEATS + 8];
 	size_t nw = 0;
 	char *save = NULL;
@@ -1017,9 +1012,9 @@ static int new_game(judge_ctx *c, const judge_mail *m, const char *args, char **
 	if (!why.len) {
 		char *names[JUDGE_MAX_SEATS], *entropy[JUDGE_MAX_SEATS] = { 0 };
 		for (size_t i = 0; i < na; i++)
-			names[i] = judge_xstrndup(addrs[i], (size_t)(strchr(addrs[i], '@') - addrs[i]));
+			names[i] = cli_xstrndup(addrs[i], (size_t)(strchr(addrs[i], '@') - addrs[i]));
 		if (entropy_word)
-			entropy[sender_plays] = judge_xstrdup(entropy_word);
+			entropy[sender_plays] = cli_xstrdup(entropy_word);
 		hg_diags d;
 		hg_diags_init(&d);
 		char date[32];
@@ -1312,8 +1307,8 @@ int judge_tick(judge_ctx *c)
 	struct dirent *e;
 	while ((e = readdir(dir)))
 		if (judge_game_id_ok(e->d_name) && strcmp(e->d_name, "failed") != 0) {
-			ids = judge_xrealloc(ids, (n + 1) * sizeof *ids);
-			ids[n++] = judge_xstrdup(e->d_name);
+			ids = cli_xrealloc(ids, (n + 1) * sizeof *ids);
+			ids[n++] = cli_xstrdup(e->d_name);
 		}
 	closedir(dir);
 	for (size_t i = 0; i + 1 < n; i++)
